@@ -1,0 +1,257 @@
+# libdaemonset — the only build system. `make help` lists the targets.
+# SPDX-License-Identifier: Apache-2.0
+
+.SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+# ---- versions: the header is the single source of truth -------------------
+hdr_version = $(shell sed -n 's/^\#define DS_VERSION_$(1) //p' include/daemonset/common.h)
+MAJOR := $(call hdr_version,MAJOR)
+MINOR := $(call hdr_version,MINOR)
+PATCH := $(call hdr_version,PATCH)
+VERSION := $(MAJOR).$(MINOR).$(PATCH)
+
+# ---- install locations (GNU conventions; DESTDIR only prefixes) ------------
+PREFIX ?= /usr/local
+prefix ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir ?= $(exec_prefix)/bin
+libdir ?= $(exec_prefix)/lib
+includedir ?= $(prefix)/include
+datarootdir ?= $(prefix)/share
+mandir ?= $(datarootdir)/man
+pkgconfigdir ?= $(libdir)/pkgconfig
+INSTALL ?= install
+
+# ---- tools and flags -------------------------------------------------------
+# `make V=1` shows full command lines.
+V ?= 0
+ifeq ($(V),0)
+Q := @
+say = @printf '  %-6s %s\n' $(1) $(2)
+else
+Q :=
+say = @true
+endif
+CC ?= cc
+ifeq ($(origin CC),default)
+CC := cc
+endif
+PKG_CONFIG ?= pkg-config
+PYTHON ?= python3
+BUILD ?= build
+CFLAGS ?= -O2 -g
+EXTRA_CFLAGS ?=
+EXTRA_LDFLAGS ?=
+
+DEP_PKGS := jansson yaml-0.1
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null)
+CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
+CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
+
+WARN := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith \
+	-Wformat-security -Wundef
+STD := -std=c11 -D_POSIX_C_SOURCE=200809L
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -Ilib $(PKG_CFLAGS)
+LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden
+LDLIBS_LIB = $(PKG_LIBS) -lpthread -lm
+
+SONAME := libdaemonset.so.$(MAJOR)
+SHLIB := $(BUILD)/lib/libdaemonset.so.$(VERSION)
+STLIB := $(BUILD)/lib/libdaemonset.a
+PCFILE := $(BUILD)/lib/daemonset.pc
+VERSION_SCRIPT := lib/api/libdaemonset.map
+
+LIB_SRCS := $(sort $(wildcard lib/*/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# examples/dsctl is the CLI; every other examples/*.c is a small program
+DSCTL_SRCS := $(sort $(wildcard examples/dsctl/*.c))
+DSCTL := $(if $(DSCTL_SRCS),$(BUILD)/bin/dsctl)
+EXAMPLE_SRCS := $(sort $(wildcard examples/*.c))
+EXAMPLES := $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
+
+UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_SUPPORT := $(sort $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c)))
+UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
+
+MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man7/*.7))
+
+.PHONY: all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
+	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint format-check
+
+all: deps-check lib examples
+
+lib: $(SHLIB) $(BUILD)/lib/$(SONAME) $(BUILD)/lib/libdaemonset.so $(STLIB) $(PCFILE)
+
+help:
+	@echo "make            build libdaemonset.so.$(VERSION), libdaemonset.a, dsctl and the examples"
+	@echo "make check      install missing build dependencies (as root), build, run every test"
+	@echo "make demo       the same dependencies, then dsctl on the sample cluster"
+	@echo "make sanitize   the tests again under AddressSanitizer and UBSan (build/san)"
+	@echo "make valgrind   the unit tests under valgrind memcheck"
+	@echo "make tsan       the thread-safety test under ThreadSanitizer (clang)"
+	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
+	@echo "make bench      the benchmark (prints JSON and a table)"
+	@echo "make abi-check  compare the ABI with tests/abi/libdaemonset.abi (abidiff)"
+	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
+
+# ---- build dependencies -----------------------------------------------------
+# Debian packages for: compiler, make, pkg-config, jansson, libyaml, Check, Python.
+DEB_PKGS := gcc make pkg-config libjansson-dev libyaml-dev check python3
+define missing_pkgs
+missing=""; \
+command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
+command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
+  $(PKG_CONFIG) --exists jansson || missing="$$missing libjansson-dev"; \
+  $(PKG_CONFIG) --exists yaml-0.1 || missing="$$missing libyaml-dev"; \
+  $(PKG_CONFIG) --exists check || missing="$$missing check"; \
+else missing="$$missing libjansson-dev libyaml-dev check"; fi
+endef
+
+# Install what is missing when root; otherwise print the command and stop.
+deps:
+	@$(missing_pkgs); \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	  echo "installing build dependencies:$$missing"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
+	else \
+	  echo "missing build dependencies. Install them with:"; \
+	  echo "  sudo apt-get install -y$$missing"; exit 1; \
+	fi
+
+# Plain `make` only checks, and says what to install.
+deps-check:
+	@$(missing_pkgs); \
+	if [ -n "$$missing" ]; then echo "missing build dependencies. Install them with:"; \
+	  echo "  sudo apt-get install -y$$missing"; echo "(or run 'make check' as root)"; exit 1; fi
+
+# ---- the library --------------------------------------------------------------
+$(BUILD)/obj/lib/%.o: lib/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
+
+$(SHLIB): $(LIB_OBJS) $(VERSION_SCRIPT)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) -shared -fPIC -Wl,-soname,$(SONAME) -Wl,--version-script=$(VERSION_SCRIPT) -Wl,--no-undefined \
+		$(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(LIB_OBJS) $(LDLIBS_LIB)
+
+$(BUILD)/lib/$(SONAME): $(SHLIB)
+	$(Q)ln -sf $(notdir $(SHLIB)) $@
+
+$(BUILD)/lib/libdaemonset.so: $(BUILD)/lib/$(SONAME)
+	$(Q)ln -sf $(SONAME) $@
+
+$(STLIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	$(call say,AR,$@)
+	$(Q)rm -f $@
+	$(Q)ar rcs $@ $(LIB_OBJS)
+
+$(PCFILE): Makefile include/daemonset/common.h
+	@mkdir -p $(dir $@)
+	@printf '%s\n' 'prefix=$(prefix)' 'exec_prefix=$(exec_prefix)' 'libdir=$(libdir)' \
+	  'includedir=$(includedir)' '' 'Name: daemonset' \
+	  'Description: Kubernetes DaemonSet semantics as pure functions behind a stable C ABI' \
+	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} -ldaemonset' \
+	  'Libs.private: -lpthread -lm' 'Cflags: -I$${includedir}' > $@
+
+# ---- examples and the CLI (public API only, linked against the shared library) --
+EXAMPLE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude
+EXAMPLE_LDFLAGS = -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../lib' $(EXTRA_LDFLAGS)
+
+examples: $(DSCTL) $(EXAMPLES)
+
+$(BUILD)/obj/examples/%.o: examples/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(EXAMPLE_CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/bin/dsctl: $(DSCTL_SRCS:%.c=$(BUILD)/obj/%.o) | lib
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $^ $(EXAMPLE_LDFLAGS) -ldaemonset $(PKG_LIBS)
+
+$(BUILD)/examples/%: $(BUILD)/obj/examples/%.o | lib
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $< $(EXAMPLE_LDFLAGS) -ldaemonset $(PKG_LIBS)
+
+# ---- tests ----------------------------------------------------------------------
+# Unit tests link the static archive so they can reach internal functions.
+$(BUILD)/obj/tests/%.o: tests/%.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$<)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -Itests/unit -MMD -MP -c $< -o $@
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $< $(UNIT_SUPPORT_OBJS) $(STLIB) $(PKG_LIBS) \
+		$(CHECK_LIBS) -lpthread -lm
+
+tests: lib examples $(UNIT_BINS)
+
+# Each suite prints Check's own summary line; the runner adds a total.
+unit: tests
+	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
+
+python-tests: lib
+	@DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
+		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
+
+check: deps
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory python-tests
+	@$(MAKE) --no-print-directory man-check
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build/san CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+		EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@$(BUILD)/bin/dsctl demo examples/cluster
+
+# ---- documentation ------------------------------------------------------------------
+.PHONY: man-check
+man-check: lib
+	@BUILD=$(BUILD) sh tests/man-check.sh
+
+# ---- install ------------------------------------------------------------------------
+install: all
+	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir)/daemonset $(DESTDIR)$(pkgconfigdir) \
+		$(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(mandir)/man7
+	$(INSTALL) -m 0755 $(SHLIB) $(DESTDIR)$(libdir)/
+	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(libdir)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libdaemonset.so
+	$(INSTALL) -m 0644 $(STLIB) $(DESTDIR)$(libdir)/
+	$(INSTALL) -m 0644 include/daemonset.h $(DESTDIR)$(includedir)/
+	$(INSTALL) -m 0644 include/daemonset/*.h $(DESTDIR)$(includedir)/daemonset/
+	$(INSTALL) -m 0644 $(PCFILE) $(DESTDIR)$(pkgconfigdir)/
+	$(if $(DSCTL),$(INSTALL) -m 0755 $(DSCTL) $(DESTDIR)$(bindir)/)
+	$(if $(wildcard man/man1/*.1),$(INSTALL) -m 0644 man/man1/*.1 $(DESTDIR)$(mandir)/man1/)
+	$(if $(wildcard man/man3/*.3),$(INSTALL) -m 0644 man/man3/*.3 $(DESTDIR)$(mandir)/man3/)
+	$(if $(wildcard man/man7/*.7),$(INSTALL) -m 0644 man/man7/*.7 $(DESTDIR)$(mandir)/man7/)
+
+uninstall:
+	rm -f $(DESTDIR)$(libdir)/libdaemonset.so* $(DESTDIR)$(libdir)/libdaemonset.a
+	rm -f $(DESTDIR)$(includedir)/daemonset.h $(DESTDIR)$(pkgconfigdir)/daemonset.pc
+	rm -rf $(DESTDIR)$(includedir)/daemonset
+	rm -f $(DESTDIR)$(bindir)/dsctl
+	rm -f $(addprefix $(DESTDIR)$(mandir)/,$(patsubst man/%,%,$(MAN_PAGES)))
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

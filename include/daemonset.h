@@ -1,0 +1,21 @@
+/*
+ * libdaemonset: Kubernetes DaemonSet semantics as pure functions behind a
+ * stable C ABI. This umbrella header is the only one programs include.
+ *
+ * Overview: daemonset(7). Every function has a page in section 3.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#ifndef DAEMONSET_H
+#define DAEMONSET_H
+
+#include "daemonset/common.h"     /* versions, errors, memory, time, options */
+#include "daemonset/values.h"     /* quantities, int-or-percent, label selectors */
+#include "daemonset/cluster.h"    /* the snapshot: loading objects and watch events */
+#include "daemonset/placement.h"  /* should-run, explain, fit, preemption */
+#include "daemonset/daemon.h"     /* pod generation, revisions, defaults, validation */
+#include "daemonset/plan.h"       /* one sync planned, status, rollout simulation */
+#include "daemonset/ops.h"        /* cordon, drain, upgrade planning, security audit */
+#include "daemonset/controller.h" /* the driver with host-supplied transport */
+#include "daemonset/scenario.h"   /* offline scenario tests */
+
+#endif

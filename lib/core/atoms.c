@@ -1,0 +1,196 @@
+#include "core/atoms.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/hash.h"
+
+void dsi_atoms_init(dsi_atoms *a) { memset(a, 0, sizeof(*a)); }
+
+void dsi_atoms_free(dsi_atoms *a)
+{
+	for (size_t i = 1; i < a->count; i++)
+		if (a->ents[i].refs)
+			dsi_free(a->ents[i].str);
+	dsi_free(a->ents);
+	dsi_free(a->table);
+	dsi_atoms_init(a);
+}
+
+int dsi_parse_go_int64(const char *s, size_t n, int64_t *out)
+{
+	size_t i = 0;
+	int neg = 0;
+	if (n && (s[0] == '+' || s[0] == '-')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	if (i == n)
+		return 0;
+	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+		if (d > 9)
+			return 0;
+		if (v > (limit - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 1;
+}
+
+static uint32_t hash32(const char *s, size_t n) { return (uint32_t)dsi_hash_bytes(s, n); }
+
+static int table_insert_id(uint32_t *table, size_t cap, const dsi_atom_entry *ents, dsi_atom id)
+{
+	size_t mask = cap - 1;
+	size_t i = ents[id].hash & mask;
+	while (table[i])
+		i = (i + 1) & mask;
+	table[i] = id;
+	return 0;
+}
+
+static int table_grow(dsi_atoms *a)
+{
+	size_t ncap = a->table_cap ? a->table_cap * 2 : 64;
+	uint32_t *t = dsi_calloc(ncap, sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < a->table_cap; i++)
+		if (a->table[i])
+			table_insert_id(t, ncap, a->ents, a->table[i]);
+	dsi_free(a->table);
+	a->table = t;
+	a->table_cap = ncap;
+	return 0;
+}
+
+static dsi_atom find(const dsi_atoms *a, const char *s, size_t n, uint32_t h)
+{
+	if (!a->table_cap)
+		return DSI_ATOM_NONE;
+	size_t mask = a->table_cap - 1;
+	for (size_t i = h & mask; a->table[i]; i = (i + 1) & mask) {
+		const dsi_atom_entry *e = &a->ents[a->table[i]];
+		if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
+			return a->table[i];
+	}
+	return DSI_ATOM_NONE;
+}
+
+dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n) { return find(a, s, n, hash32(s, n)); }
+
+dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s) { return dsi_atom_lookup(a, s, strlen(s)); }
+
+dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
+{
+	if (n > UINT32_MAX)
+		return DSI_ATOM_ERROR;
+	uint32_t h = hash32(s, n);
+	dsi_atom id = find(a, s, n, h);
+	if (id) {
+		a->ents[id].refs++;
+		return id;
+	}
+	if ((a->live + 1) * 2 > a->table_cap && table_grow(a) < 0)
+		return DSI_ATOM_ERROR;
+	char *copy = dsi_strndup(s, n);
+	if (!copy)
+		return DSI_ATOM_ERROR;
+	if (a->free_head) {
+		id = a->free_head;
+		a->free_head = (dsi_atom)a->ents[id].ival;
+	} else {
+		size_t need = a->count ? a->count + 1 : 2;
+		if (need >= DSI_ATOM_ERROR || DSI_GROW(a->ents, a->cap, need) < 0) {
+			dsi_free(copy);
+			return DSI_ATOM_ERROR;
+		}
+		if (!a->count)
+			a->count = 1; /* id 0 is DSI_ATOM_NONE */
+		id = (dsi_atom)a->count++;
+	}
+	dsi_atom_entry *e = &a->ents[id];
+	e->str = copy;
+	e->len = (uint32_t)n;
+	e->refs = 1;
+	e->hash = h;
+	e->ival = 0;
+	e->int_ok = (uint8_t)dsi_parse_go_int64(s, n, &e->ival);
+	table_insert_id(a->table, a->table_cap, a->ents, id);
+	a->live++;
+	return id;
+}
+
+void dsi_atom_ref(dsi_atoms *a, dsi_atom id)
+{
+	if (id && id != DSI_ATOM_ERROR)
+		a->ents[id].refs++;
+}
+
+static void table_remove(dsi_atoms *a, dsi_atom id)
+{
+	size_t mask = a->table_cap - 1;
+	size_t i = a->ents[id].hash & mask;
+	while (a->table[i] != id)
+		i = (i + 1) & mask;
+	size_t hole = i;
+	for (size_t j = (i + 1) & mask; a->table[j]; j = (j + 1) & mask) {
+		size_t home = a->ents[a->table[j]].hash & mask;
+		int stays = (hole <= j) ? (hole < home && home <= j) : (hole < home || home <= j);
+		if (!stays) {
+			a->table[hole] = a->table[j];
+			hole = j;
+		}
+	}
+	a->table[hole] = 0;
+}
+
+void dsi_atom_unref(dsi_atoms *a, dsi_atom id)
+{
+	if (!id || id == DSI_ATOM_ERROR)
+		return;
+	dsi_atom_entry *e = &a->ents[id];
+	if (--e->refs)
+		return;
+	table_remove(a, id);
+	dsi_free(e->str);
+	e->str = NULL;
+	e->ival = a->free_head;
+	a->free_head = id;
+	a->live--;
+}
+
+int dsi_atoms_copy(dsi_atoms *dst, const dsi_atoms *src)
+{
+	dsi_atoms_init(dst);
+	if (!src->count)
+		return 0;
+	dst->ents = dsi_calloc(src->cap, sizeof(*dst->ents));
+	dst->table = dsi_malloc(src->table_cap * sizeof(*dst->table));
+	if (!dst->ents || !dst->table)
+		goto fail;
+	dst->cap = src->cap;
+	memcpy(dst->table, src->table, src->table_cap * sizeof(*dst->table));
+	dst->table_cap = src->table_cap;
+	for (size_t i = 0; i < src->count; i++) {
+		dst->ents[i] = src->ents[i];
+		dst->count = i + 1;
+		if (src->ents[i].refs) {
+			dst->ents[i].str = dsi_strndup(src->ents[i].str, src->ents[i].len);
+			if (!dst->ents[i].str) {
+				dst->ents[i].refs = 0;
+				goto fail;
+			}
+		}
+	}
+	dst->free_head = src->free_head;
+	dst->live = src->live;
+	return 0;
+fail:
+	dsi_atoms_free(dst);
+	return -1;
+}

@@ -1,0 +1,72 @@
+/*
+ * Interned strings ("atoms"). Every label key and value, name, namespace and
+ * other string the predicates compare is interned once per snapshot, so that
+ * matching compares 32-bit ids instead of strings and equal strings share one
+ * copy. Atoms are reference-counted so that watch-event churn does not grow
+ * the table without bound.
+ */
+#ifndef DSI_ATOMS_H
+#define DSI_ATOMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t dsi_atom;
+#define DSI_ATOM_NONE ((dsi_atom)0)           /* absent (not the empty string) */
+#define DSI_ATOM_ERROR ((dsi_atom)0xffffffffu) /* allocation failed */
+
+typedef struct dsi_atom_entry {
+	char *str;
+	uint32_t len;
+	uint32_t refs; /* 0 on the free list */
+	int64_t ival;  /* value when int_ok */
+	uint32_t hash;
+	uint8_t int_ok; /* the string parses as Go strconv.ParseInt(s, 10, 64) */
+} dsi_atom_entry;
+
+typedef struct dsi_atoms {
+	dsi_atom_entry *ents; /* index 0 unused */
+	size_t count, cap;     /* slots used in ents (including freed), capacity */
+	dsi_atom free_head;    /* chain of freed entries through ival */
+	uint32_t *table;       /* open addressing of atom ids, 0 = empty */
+	size_t table_cap;      /* power of two */
+	size_t live;
+} dsi_atoms;
+
+void dsi_atoms_init(dsi_atoms *a);
+void dsi_atoms_free(dsi_atoms *a);
+int dsi_atoms_copy(dsi_atoms *dst, const dsi_atoms *src);
+
+/* Intern s[0..n) and take a reference. DSI_ATOM_ERROR on allocation failure. */
+dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n);
+static inline dsi_atom dsi_atom_intern_cstr(dsi_atoms *a, const char *s)
+{
+	size_t n = 0;
+	while (s[n])
+		n++;
+	return dsi_atom_intern(a, s, n);
+}
+/* Find without interning: DSI_ATOM_NONE if no such string is interned. Read-only. */
+dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n);
+dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s);
+void dsi_atom_ref(dsi_atoms *a, dsi_atom id);
+void dsi_atom_unref(dsi_atoms *a, dsi_atom id);
+
+static inline const char *dsi_atom_str(const dsi_atoms *a, dsi_atom id)
+{
+	return id && id != DSI_ATOM_ERROR ? a->ents[id].str : NULL;
+}
+static inline size_t dsi_atom_len(const dsi_atoms *a, dsi_atom id) { return id ? a->ents[id].len : 0; }
+/* Integer value per Go strconv.ParseInt(s, 10, 64); returns 1 when it parses. */
+static inline int dsi_atom_int(const dsi_atoms *a, dsi_atom id, int64_t *out)
+{
+	if (!id || !a->ents[id].int_ok)
+		return 0;
+	*out = a->ents[id].ival;
+	return 1;
+}
+
+/* Go strconv.ParseInt(s, 10, 64): optional sign, decimal digits, no overflow. */
+int dsi_parse_go_int64(const char *s, size_t n, int64_t *out);
+
+#endif

@@ -1,0 +1,99 @@
+#include "core/error.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void copy_trunc(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void ds_error_clear(ds_error *err)
+{
+	if (!err)
+		return;
+	memset(err, 0, sizeof(*err));
+}
+
+int dsi_error_set(ds_error *err, int code, const char *path, const char *fmt, ...)
+{
+	if (!err)
+		return code;
+	err->code = code;
+	err->line = 0;
+	err->column = 0;
+	copy_trunc(err->path, sizeof(err->path), path ? path : "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int dsi_error_nomem(ds_error *err)
+{
+	if (err) {
+		err->code = DS_ENOMEM;
+		copy_trunc(err->message, sizeof(err->message), "out of memory");
+	}
+	return DS_ENOMEM;
+}
+
+void dsi_error_prefix_path(ds_error *err, const char *prefix)
+{
+	if (!err || !prefix || !*prefix)
+		return;
+	char buf[DS_ERROR_PATH_MAX];
+	size_t plen = strlen(prefix), olen = strlen(err->path);
+	int dot = err->path[0] && err->path[0] != '[';
+	size_t n = 0;
+	for (size_t i = 0; i < plen && n + 1 < sizeof(buf); i++)
+		buf[n++] = prefix[i];
+	if (dot && n + 1 < sizeof(buf))
+		buf[n++] = '.';
+	for (size_t i = 0; i < olen && n + 1 < sizeof(buf); i++)
+		buf[n++] = err->path[i];
+	buf[n] = '\0';
+	memcpy(err->path, buf, n + 1);
+}
+
+void dsi_error_set_source(ds_error *err, const char *source)
+{
+	if (err && source)
+		copy_trunc(err->source, sizeof(err->source), source);
+}
+
+void dsi_error_set_position(ds_error *err, int line, int column)
+{
+	if (err) {
+		err->line = line;
+		err->column = column;
+	}
+}
+
+const char *ds_strerror(int code)
+{
+	switch (code) {
+	case DS_OK: return "DS_OK: success";
+	case DS_ENOMEM: return "DS_ENOMEM: out of memory";
+	case DS_EARG: return "DS_EARG: invalid argument";
+	case DS_ESYNTAX: return "DS_ESYNTAX: malformed JSON or YAML";
+	case DS_ETYPE: return "DS_ETYPE: field has the wrong type";
+	case DS_EVALUE: return "DS_EVALUE: field has a value that is not allowed";
+	case DS_EMISSING: return "DS_EMISSING: required field is missing";
+	case DS_ENOTFOUND: return "DS_ENOTFOUND: object not found";
+	case DS_ELIMIT: return "DS_ELIMIT: limit exceeded";
+	case DS_EUNSUPPORTED: return "DS_EUNSUPPORTED: unsupported kind or version";
+	case DS_EINVALID: return "DS_EINVALID: object is invalid";
+	case DS_EIO: return "DS_EIO: input/output error";
+	case DS_ECONFLICT: return "DS_ECONFLICT: conflict";
+	case DS_ETRANSPORT: return "DS_ETRANSPORT: transport failed";
+	case DS_ESTATE: return "DS_ESTATE: not valid in this state";
+	default: return "unknown error code";
+	}
+}

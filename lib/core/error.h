@@ -1,0 +1,30 @@
+/* Filling ds_error reports. */
+#ifndef DSI_ERROR_H
+#define DSI_ERROR_H
+
+#include "daemonset.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DSI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define DSI_PRINTF(a, b)
+#endif
+
+/* Set code, path (may be NULL) and a formatted message; returns code. err may be NULL. */
+int dsi_error_set(ds_error *err, int code, const char *path, const char *fmt, ...) DSI_PRINTF(4, 5);
+/* Out of memory: a fixed message, no allocation. */
+int dsi_error_nomem(ds_error *err);
+/* Prepend "prefix." (or "prefix" + "[..]" paths) to err->path. */
+void dsi_error_prefix_path(ds_error *err, const char *prefix);
+void dsi_error_set_source(ds_error *err, const char *source);
+void dsi_error_set_position(ds_error *err, int line, int column);
+
+/* Public entry points: make err usable (a local when the caller passed NULL) and clear it.
+ * Internal functions may then assume err != NULL. */
+#define DSI_ERR_BEGIN(err)                                                                                             \
+	ds_error dsi_local_err_;                                                                                       \
+	if (!(err))                                                                                                    \
+		(err) = &dsi_local_err_;                                                                               \
+	ds_error_clear(err)
+
+#endif

@@ -1,0 +1,262 @@
+#include "core/load.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/reader.h"
+#include "core/yaml.h"
+
+typedef struct walker {
+	const dsi_limits *lim;
+	dsi_load_fn fn;
+	void *ctx;
+	size_t count;
+	int yaml;
+} walker;
+
+static int is_list_kind(const char *kind)
+{
+	size_t n = strlen(kind);
+	return n >= 4 && strcmp(kind + n - 4, "List") == 0;
+}
+
+static void note_document(ds_error *err, size_t document, int line, int yaml)
+{
+	if (!err || err->source[0])
+		return;
+	if (yaml)
+		snprintf(err->source, sizeof(err->source), "document %zu (line %d)", document + 1, line);
+	else if (document)
+		snprintf(err->source, sizeof(err->source), "JSON value %zu", document + 1);
+}
+
+static int emit(walker *w, json_t *obj, const char *path, const char *kind, const char *api, size_t document, int line,
+		ds_error *err)
+{
+	if (++w->count > w->lim->max_objects)
+		return dsi_error_set(err, DS_ELIMIT, path, "more than %zu objects in one input", w->lim->max_objects);
+	dsi_loaded item = {obj, path, kind, api, document, line};
+	return w->fn(w->ctx, &item, err);
+}
+
+/* One document's top-level value: an object, or a list of objects. */
+static int walk_value(walker *w, const json_t *v, size_t document, int line, ds_error *err)
+{
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	if (!json_is_object(v))
+		return dsi_error_set(err, DS_ETYPE, NULL, "expected a Kubernetes object, got %s", dsi_json_type_name(v));
+	const char *kind, *api;
+	if (dsi_rd_string(&rd, v, "kind", &kind) < 0 || dsi_rd_string(&rd, v, "apiVersion", &api) < 0)
+		return err->code;
+	json_t *items = json_object_get(v, "items");
+	if (!(kind && is_list_kind(kind)) || !items)
+		return emit(w, (json_t *)v, "", kind, api, document, line, err);
+	if (!json_is_array(items))
+		return dsi_rd_fail(&rd, "items", DS_ETYPE, "expected array, got %s", dsi_json_type_name(items));
+	/* items of a NodeList default to kind Node; of a plain List, to nothing */
+	char item_kind[128] = "";
+	if (strcmp(kind, "List") != 0 && strlen(kind) - 4 < sizeof(item_kind))
+		snprintf(item_kind, sizeof(item_kind), "%.*s", (int)(strlen(kind) - 4), kind);
+	size_t i;
+	json_t *item;
+	json_array_foreach(items, i, item)
+	{
+		char path[48];
+		snprintf(path, sizeof(path), "items[%zu]", i);
+		if (!json_is_object(item))
+			return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s",
+					     dsi_json_type_name(item));
+		const char *ik, *ia;
+		dsi_rd_init(&rd, err);
+		if (dsi_rd_string(&rd, item, "kind", &ik) < 0 || dsi_rd_string(&rd, item, "apiVersion", &ia) < 0) {
+			dsi_error_prefix_path(err, path);
+			return err->code;
+		}
+		int rc = emit(w, item, path, ik ? ik : (item_kind[0] ? item_kind : NULL), ia ? ia : api, document, line,
+			      err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int yaml_doc(void *ctx, json_t *doc, size_t index, int line)
+{
+	void **args = ctx;
+	walker *w = args[0];
+	ds_error *err = args[1];
+	int rc = walk_value(w, doc, index, line, err);
+	if (rc < 0)
+		note_document(err, index, line, 1);
+	json_decref(doc);
+	return rc;
+}
+
+static size_t skip_space_and_bom(const char *data, size_t size)
+{
+	size_t i = 0;
+	if (size >= 3 && (unsigned char)data[0] == 0xEF && (unsigned char)data[1] == 0xBB &&
+	    (unsigned char)data[2] == 0xBF)
+		i = 3;
+	while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+		i++;
+	return i;
+}
+
+static int json_error_to_ds(const json_error_t *je, ds_error *err)
+{
+	int code = DS_ESYNTAX;
+	switch (json_error_code(je)) {
+	case json_error_out_of_memory: return dsi_error_nomem(err);
+	case json_error_stack_overflow: code = DS_ELIMIT; break;
+	default: break;
+	}
+	dsi_error_set(err, code, NULL, "%s", je->text);
+	dsi_error_set_position(err, je->line > 0 ? je->line : 0, je->column > 0 ? je->column : 0);
+	return code;
+}
+
+#define DSI_JSON_FLAGS (JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK)
+
+/* Parse concatenated JSON values; fn gets each. Returns 0, or < 0. On a
+ * syntax error in the first value, *first_failed is set (caller may try YAML). */
+static int parse_json_stream(walker *w, const char *data, size_t size, size_t start, ds_error *err, int *first_failed)
+{
+	size_t pos = start;
+	size_t index = 0;
+	*first_failed = 0;
+	while (pos < size) {
+		json_error_t je;
+		json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, &je);
+		if (!v) {
+			if (index == 0)
+				*first_failed = 1;
+			int rc = json_error_to_ds(&je, err);
+			if (index)
+				note_document(err, index, 0, 0);
+			return rc;
+		}
+		int rc = walk_value(w, v, index, 0, err);
+		if (rc < 0)
+			note_document(err, index, 0, 0);
+		json_decref(v);
+		if (rc < 0)
+			return rc;
+		pos += (size_t)je.position;
+		pos += skip_space_and_bom(data + pos, size - pos);
+		index++;
+	}
+	return 0;
+}
+
+int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
+{
+	if (size > lim->max_bytes)
+		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
+				     lim->max_bytes);
+	if (!data && size)
+		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
+	walker w = {lim, fn, ctx, 0, 0};
+	size_t start = data ? skip_space_and_bom(data, size) : 0;
+	if (start < size && (data[start] == '{' || data[start] == '[')) {
+		int first_failed;
+		ds_error jerr;
+		ds_error_clear(&jerr);
+		int rc = parse_json_stream(&w, data, size, start, &jerr, &first_failed);
+		if (rc == 0 || !first_failed || jerr.code != DS_ESYNTAX) {
+			if (rc < 0 && err)
+				*err = jerr;
+			return rc;
+		}
+		/* "{a: 1}" is YAML flow style: try YAML, report the JSON error if that fails too */
+		ds_error yerr;
+		ds_error_clear(&yerr);
+		w.count = 0;
+		w.yaml = 1;
+		void *args[2] = {&w, &yerr};
+		rc = dsi_yaml_parse(data, size, lim, yaml_doc, args, &yerr);
+		if (rc < 0 && err)
+			*err = yerr.code == DS_ESYNTAX ? jerr : yerr;
+		return rc;
+	}
+	w.yaml = 1;
+	void *args[2] = {&w, err};
+	return dsi_yaml_parse(data ? data : "", size, lim, yaml_doc, args, err);
+}
+
+int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
+{
+	walker w = {lim, fn, ctx, 0, 0};
+	if (!v)
+		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
+	return walk_value(&w, v, 0, 0, err);
+}
+
+typedef struct one_ctx {
+	json_t *doc;
+	size_t count;
+} one_ctx;
+
+static int keep_one(void *ctx, json_t *doc, size_t index, int line)
+{
+	(void)index;
+	(void)line;
+	one_ctx *c = ctx;
+	if (c->count++) {
+		json_decref(doc);
+		return DS_EARG;
+	}
+	c->doc = doc;
+	return 0;
+}
+
+int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t **out, ds_error *err)
+{
+	*out = NULL;
+	if (size > lim->max_bytes)
+		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
+				     lim->max_bytes);
+	if (!data && size)
+		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
+	size_t start = data ? skip_space_and_bom(data, size) : 0;
+	if (start < size && (data[start] == '{' || data[start] == '[')) {
+		json_error_t je;
+		json_t *v = json_loadb(data + start, size - start, JSON_REJECT_DUPLICATES, &je);
+		if (v) {
+			*out = v;
+			return 0;
+		}
+		if (json_error_code(&je) != json_error_invalid_syntax && json_error_code(&je) != json_error_premature_end_of_input)
+			return json_error_to_ds(&je, err);
+		ds_error jerr;
+		ds_error_clear(&jerr);
+		json_error_to_ds(&je, &jerr);
+		one_ctx c = {NULL, 0};
+		ds_error yerr;
+		ds_error_clear(&yerr);
+		int rc = dsi_yaml_parse(data, size, lim, keep_one, &c, &yerr);
+		if (rc == 0 && c.count == 1) {
+			*out = c.doc;
+			return 0;
+		}
+		json_decref(c.doc);
+		if (err)
+			*err = jerr;
+		return jerr.code;
+	}
+	one_ctx c = {NULL, 0};
+	int rc = dsi_yaml_parse(data ? data : "", size, lim, keep_one, &c, err);
+	if (rc == DS_EARG || (rc == 0 && c.count > 1)) {
+		json_decref(c.doc);
+		return dsi_error_set(err, DS_EARG, NULL, "expected one document, got several");
+	}
+	if (rc < 0) {
+		json_decref(c.doc);
+		return rc;
+	}
+	if (!c.doc)
+		return dsi_error_set(err, DS_EMISSING, NULL, "the input holds no document");
+	*out = c.doc;
+	return 0;
+}

@@ -1,0 +1,34 @@
+/*
+ * Text to Kubernetes objects: JSON or YAML (detected), a single object, a
+ * List or any *List kind (items flattened, their kind and apiVersion taken
+ * from the list when absent, as the API server's list responses omit them),
+ * concatenated JSON values, multi-document YAML streams, empty documents.
+ */
+#ifndef DSI_LOAD_H
+#define DSI_LOAD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/limits.h"
+
+typedef struct dsi_loaded {
+	json_t *obj;             /* borrowed for the duration of the callback */
+	const char *path;        /* "items[3]" inside a list, "" otherwise */
+	const char *kind;        /* obj's kind, or the one implied by its list; may be NULL */
+	const char *api_version; /* likewise */
+	size_t document;         /* 0-based document index in the stream */
+	int line;                /* line where the document starts (YAML), 0 for JSON */
+} dsi_loaded;
+
+/* Return 0 to continue or a negative code (with err filled) to stop. */
+typedef int (*dsi_load_fn)(void *ctx, const dsi_loaded *item, ds_error *err);
+
+int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
+/* The same for an already-parsed value (not modified). */
+int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
+/* Parse text (JSON or YAML, exactly one document) into a new tree. */
+int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t **out, ds_error *err);
+
+#endif

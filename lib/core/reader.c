@@ -1,0 +1,221 @@
+#include "core/reader.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void dsi_rd_init(dsi_rd *rd, ds_error *err)
+{
+	rd->err = err;
+	rd->len = 0;
+	rd->path[0] = '\0';
+}
+
+static int plain_key(const char *key)
+{
+	if (!*key)
+		return 0;
+	for (const char *p = key; *p; p++)
+		if (*p == '.' || *p == '[' || *p == ']' || *p == '"' || *p == ' ' || *p == '/')
+			return 0;
+	return 1;
+}
+
+/* Append the path text for key to buf at *len (truncating safely). */
+static void append_key(char *buf, size_t size, size_t *len, const char *key)
+{
+	int n;
+	if (plain_key(key))
+		n = snprintf(buf + *len, size - *len, "%s%s", *len ? "." : "", key);
+	else
+		n = snprintf(buf + *len, size - *len, "[\"%s\"]", key);
+	if (n < 0)
+		return;
+	*len += (size_t)n;
+	if (*len >= size)
+		*len = size - 1;
+}
+
+size_t dsi_rd_push(dsi_rd *rd, const char *key)
+{
+	size_t mark = rd->len;
+	append_key(rd->path, sizeof(rd->path), &rd->len, key);
+	return mark;
+}
+
+size_t dsi_rd_push_index(dsi_rd *rd, size_t i)
+{
+	size_t mark = rd->len;
+	int n = snprintf(rd->path + rd->len, sizeof(rd->path) - rd->len, "[%zu]", i);
+	if (n > 0) {
+		rd->len += (size_t)n;
+		if (rd->len >= sizeof(rd->path))
+			rd->len = sizeof(rd->path) - 1;
+	}
+	return mark;
+}
+
+int dsi_rd_fail(dsi_rd *rd, const char *key, int code, const char *fmt, ...)
+{
+	if (!rd->err)
+		return code;
+	char path[DS_ERROR_PATH_MAX];
+	size_t len = rd->len;
+	memcpy(path, rd->path, len + 1);
+	if (key)
+		append_key(path, sizeof(path), &len, key);
+	char msg[DS_ERROR_MESSAGE_MAX];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return dsi_error_set(rd->err, code, path, "%s", msg);
+}
+
+const char *dsi_json_type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "object";
+	case JSON_ARRAY: return "array";
+	case JSON_STRING: return "string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "boolean";
+	default: return "null";
+	}
+}
+
+static json_t *member(const json_t *obj, const char *key)
+{
+	json_t *v = obj ? json_object_get(obj, key) : NULL;
+	return (v && !json_is_null(v)) ? v : NULL;
+}
+
+static int wrong(dsi_rd *rd, const char *key, const char *want, const json_t *v)
+{
+	return dsi_rd_fail(rd, key, DS_ETYPE, "expected %s, got %s", want, dsi_json_type_name(v));
+}
+
+int dsi_rd_object(dsi_rd *rd, const json_t *obj, const char *key, json_t **out)
+{
+	json_t *v = member(obj, key);
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (!json_is_object(v))
+		return wrong(rd, key, "object", v);
+	*out = v;
+	return 0;
+}
+
+int dsi_rd_array(dsi_rd *rd, const json_t *obj, const char *key, json_t **out)
+{
+	json_t *v = member(obj, key);
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (!json_is_array(v))
+		return wrong(rd, key, "array", v);
+	*out = v;
+	return 0;
+}
+
+int dsi_rd_string(dsi_rd *rd, const json_t *obj, const char *key, const char **out)
+{
+	json_t *v = member(obj, key);
+	*out = NULL;
+	if (!v)
+		return 0;
+	if (!json_is_string(v))
+		return wrong(rd, key, "string", v);
+	*out = json_string_value(v);
+	return 0;
+}
+
+int dsi_rd_bool(dsi_rd *rd, const json_t *obj, const char *key, int *out, int *present)
+{
+	json_t *v = member(obj, key);
+	*out = 0;
+	if (present)
+		*present = v != NULL;
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v))
+		return wrong(rd, key, "boolean", v);
+	*out = json_is_true(v);
+	return 0;
+}
+
+int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, int *present)
+{
+	json_t *v = member(obj, key);
+	*out = 0;
+	if (present)
+		*present = v != NULL;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v)) {
+		if (json_is_real(v))
+			return dsi_rd_fail(rd, key, DS_ETYPE, "expected an integer, got %g", json_real_value(v));
+		return wrong(rd, key, "integer", v);
+	}
+	*out = (int64_t)json_integer_value(v);
+	return 0;
+}
+
+int dsi_rd_int32(dsi_rd *rd, const json_t *obj, const char *key, int32_t *out, int *present)
+{
+	int64_t v;
+	int rc = dsi_rd_int64(rd, obj, key, &v, present);
+	*out = 0;
+	if (rc < 0)
+		return rc;
+	if (v < INT32_MIN || v > INT32_MAX)
+		return dsi_rd_fail(rd, key, DS_EVALUE, "expected a 32-bit integer, got %lld", (long long)v);
+	*out = (int32_t)v;
+	return 0;
+}
+
+int dsi_rd_expect_object(dsi_rd *rd, const json_t *v)
+{
+	if (!json_is_object(v))
+		return wrong(rd, NULL, "object", v);
+	return 0;
+}
+
+int dsi_rd_expect_string(dsi_rd *rd, const json_t *v, const char **out)
+{
+	if (!json_is_string(v))
+		return wrong(rd, NULL, "string", v);
+	*out = json_string_value(v);
+	return 0;
+}
+
+int dsi_rd_string_map(dsi_rd *rd, const json_t *obj, const char *key, dsi_rd_kv_fn fn, void *ctx)
+{
+	json_t *m;
+	int rc = dsi_rd_object(rd, obj, key, &m);
+	if (rc < 0 || !m)
+		return rc;
+	size_t mark = dsi_rd_push(rd, key);
+	const char *k;
+	size_t klen;
+	json_t *v;
+	json_object_keylen_foreach(m, k, klen, v)
+	{
+		if (!json_is_string(v)) {
+			rc = json_is_null(v) ? 0 : wrong(rd, k, "string", v);
+			if (rc < 0)
+				break;
+			/* Go decodes null in a map[string]string as "" */
+			rc = fn(ctx, k, klen, "", 0);
+		} else {
+			rc = fn(ctx, k, klen, json_string_value(v), json_string_length(v));
+		}
+		if (rc < 0)
+			break;
+	}
+	dsi_rd_pop(rd, mark);
+	return rc;
+}

@@ -1,0 +1,85 @@
+#include "core/strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+static int reserve(dsi_strbuf *b, size_t extra)
+{
+	if (b->oom)
+		return -1;
+	if (extra > ((size_t)-1) - b->len - 1 || DSI_GROW(b->data, b->cap, b->len + extra + 1) < 0) {
+		b->oom = 1;
+		return -1;
+	}
+	return 0;
+}
+
+void dsi_strbuf_append(dsi_strbuf *b, const char *s, size_t n)
+{
+	if (reserve(b, n) < 0)
+		return;
+	if (n)
+		memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void dsi_strbuf_puts(dsi_strbuf *b, const char *s) { dsi_strbuf_append(b, s, strlen(s)); }
+
+void dsi_strbuf_putc(dsi_strbuf *b, char c) { dsi_strbuf_append(b, &c, 1); }
+
+void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof(small)) {
+		dsi_strbuf_append(b, small, (size_t)n);
+		return;
+	}
+	if (reserve(b, (size_t)n) < 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+void dsi_strbuf_truncate(dsi_strbuf *b, size_t len)
+{
+	if (b->data && len < b->len) {
+		b->len = len;
+		b->data[len] = '\0';
+	}
+}
+
+char *dsi_strbuf_detach(dsi_strbuf *b)
+{
+	if (b->oom) {
+		dsi_strbuf_free(b);
+		return NULL;
+	}
+	if (!b->data && reserve(b, 0) < 0)
+		return NULL;
+	if (!b->data[0] && b->len == 0)
+		b->data[0] = '\0';
+	char *d = b->data;
+	b->data = NULL;
+	b->len = b->cap = 0;
+	return d;
+}
+
+void dsi_strbuf_free(dsi_strbuf *b)
+{
+	dsi_free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+	b->oom = 0;
+}

@@ -1,0 +1,27 @@
+/* A growable NUL-terminated byte buffer. */
+#ifndef DSI_STRBUF_H
+#define DSI_STRBUF_H
+
+#include <stddef.h>
+
+#include "core/error.h"
+
+typedef struct dsi_strbuf {
+	char *data; /* always NUL-terminated when non-NULL */
+	size_t len;
+	size_t cap;
+	int oom; /* set once an append failed; later appends do nothing */
+} dsi_strbuf;
+
+#define DSI_STRBUF_INIT {NULL, 0, 0, 0}
+
+void dsi_strbuf_append(dsi_strbuf *b, const char *s, size_t n);
+void dsi_strbuf_puts(dsi_strbuf *b, const char *s);
+void dsi_strbuf_putc(dsi_strbuf *b, char c);
+void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...) DSI_PRINTF(2, 3);
+void dsi_strbuf_truncate(dsi_strbuf *b, size_t len);
+/* Give the buffer away (never NULL unless OOM); the strbuf is reset. */
+char *dsi_strbuf_detach(dsi_strbuf *b);
+void dsi_strbuf_free(dsi_strbuf *b);
+
+#endif

@@ -1,0 +1,625 @@
+#include "core/yaml.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "core/alloc.h"
+#include "core/hash.h"
+#include "core/numfmt.h"
+
+/* ---- plain scalar resolution (go-yaml v2 resolve.go) ---- */
+
+static int is_one_of(const char *t, size_t n, const char *const *list)
+{
+	for (; *list; list++)
+		if (strlen(*list) == n && memcmp(*list, t, n) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const yaml_true[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL};
+static const char *const yaml_false[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL};
+static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
+static const char *const yaml_special_float[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf",
+						 "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
+
+/* Go strconv.ParseInt/ParseUint(s, 0, 64) on text without underscores.
+ * Returns 1 and the magnitude/sign when it parses as an unsigned 64-bit. */
+static int go_parse_int_base0(const char *s, size_t n, uint64_t *mag, int *neg)
+{
+	size_t i = 0;
+	*neg = 0;
+	if (i < n && (s[i] == '+' || s[i] == '-')) {
+		*neg = s[i] == '-';
+		i++;
+	}
+	unsigned base = 10;
+	if (i + 1 < n && s[i] == '0') {
+		char c = s[i + 1];
+		if (c == 'x' || c == 'X') {
+			base = 16;
+			i += 2;
+		} else if (c == 'b' || c == 'B') {
+			base = 2;
+			i += 2;
+		} else if (c == 'o' || c == 'O') {
+			base = 8;
+			i += 2;
+		} else {
+			base = 8;
+			i += 1;
+		}
+	}
+	if (i >= n)
+		return 0;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		unsigned d;
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			return 0;
+		if (d >= base)
+			return 0;
+		if (v > (UINT64_MAX - d) / base)
+			return 0;
+		v = v * base + d;
+	}
+	*mag = v;
+	return 1;
+}
+
+/* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
+static int yaml_style_float(const char *s, size_t n)
+{
+	size_t i = 0;
+	if (i < n && (s[i] == '+' || s[i] == '-'))
+		i++;
+	if (i < n && s[i] == '.') {
+		i++;
+		size_t d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	} else {
+		size_t d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+		if (i < n && s[i] == '.') {
+			i++;
+			while (i < n && s[i] >= '0' && s[i] <= '9')
+				i++;
+		}
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		if (i < n && (s[i] == '+' || s[i] == '-'))
+			i++;
+		size_t d = i;
+		while (i < n && s[i] >= '0' && s[i] <= '9')
+			i++;
+		if (i == d)
+			return 0;
+	}
+	return i == n;
+}
+
+/* A float64 as JSON would carry it after Go's encoding/json (integral values print as integers). */
+static json_t *json_from_double(double v)
+{
+	if (v == (double)(int64_t)v && v > -9.2e18 && v < 9.2e18)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err)
+{
+	if (is_one_of(text, len, yaml_null))
+		return json_null();
+	if (is_one_of(text, len, yaml_true))
+		return json_true();
+	if (is_one_of(text, len, yaml_false))
+		return json_false();
+	if (is_one_of(text, len, yaml_special_float)) {
+		dsi_error_set(err, DS_EVALUE, NULL, "%.*s cannot be represented in JSON (json: unsupported value)",
+			      (int)len, text);
+		return NULL;
+	}
+	char c = len ? text[0] : 0;
+	if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.') {
+		char buf[128];
+		char *plain = buf;
+		if (len >= sizeof(buf)) {
+			plain = dsi_malloc(len + 1);
+			if (!plain) {
+				dsi_error_nomem(err);
+				return NULL;
+			}
+		}
+		size_t n = 0;
+		for (size_t i = 0; i < len; i++)
+			if (text[i] != '_')
+				plain[n++] = text[i];
+		plain[n] = '\0';
+		uint64_t mag;
+		int neg;
+		json_t *out = NULL;
+		if (go_parse_int_base0(plain, n, &mag, &neg)) {
+			if (neg && mag <= (uint64_t)INT64_MAX + 1)
+				out = json_integer((json_int_t)(0 - mag));
+			else if (!neg && mag <= (uint64_t)INT64_MAX)
+				out = json_integer((json_int_t)mag);
+			else
+				dsi_error_set(err, DS_EVALUE, NULL, "integer %.*s is out of range", (int)len, text);
+		} else if (yaml_style_float(plain, n)) {
+			double d;
+			if (dsi_parse_double(plain, n, &d) == 0)
+				out = json_from_double(d);
+			else
+				dsi_error_set(err, DS_EVALUE, NULL, "number %.*s is out of range", (int)len, text);
+		} else {
+			out = json_stringn(text, len);
+		}
+		if (plain != buf)
+			dsi_free(plain);
+		if (!out && err && err->code == 0)
+			dsi_error_nomem(err);
+		return out;
+	}
+	json_t *s = json_stringn(text, len);
+	if (!s)
+		dsi_error_nomem(err);
+	return s;
+}
+
+/* ---- the event-driven builder ---- */
+
+typedef struct anchor {
+	char *name;
+	json_t *value;
+	size_t size;         /* nodes, counting what aliases inside it expand to */
+	struct anchor *next; /* same hash */
+} anchor;
+
+typedef struct frame {
+	json_t *node;
+	int is_map;
+	char *anchor_name;
+	size_t size;
+	int line, column;
+	/* mapping state */
+	int have_key;
+	int key_is_merge;
+	char *key;
+	json_t *merges; /* objects to merge in, earliest first (it wins) */
+} frame;
+
+typedef struct builder {
+	const dsi_limits *lim;
+	ds_error *err;
+	frame *stack;
+	size_t depth, cap;
+	json_t *root;
+	anchor **anchors; /* all anchors of the document, for freeing */
+	size_t nanchors, anchors_cap;
+	dsi_map anchor_index; /* hash(name) -> chain */
+	size_t decode_count;
+	size_t alias_count;
+	int shared; /* aliases or merges made the tree share nodes */
+} builder;
+
+static int fail_at(builder *b, const yaml_mark_t *m, int code, const char *fmt, const char *arg)
+{
+	dsi_error_set(b->err, code, NULL, fmt, arg);
+	if (m)
+		dsi_error_set_position(b->err, (int)m->line + 1, (int)m->column + 1);
+	return code;
+}
+
+static anchor *anchor_find(builder *b, const char *name)
+{
+	for (anchor *a = dsi_map_get(&b->anchor_index, dsi_hash_bytes(name, strlen(name))); a; a = a->next)
+		if (strcmp(a->name, name) == 0)
+			return a;
+	return NULL;
+}
+
+static int anchor_define(builder *b, const char *name, json_t *value, size_t size)
+{
+	anchor *a = anchor_find(b, name);
+	if (a) { /* a redefinition serves the aliases after it */
+		json_decref(a->value);
+		a->value = json_incref(value);
+		a->size = size;
+		return 0;
+	}
+	uint64_t h = dsi_hash_bytes(name, strlen(name));
+	if (DSI_GROW(b->anchors, b->anchors_cap, b->nanchors + 1) < 0 || dsi_map_reserve(&b->anchor_index, 1) < 0)
+		return dsi_error_nomem(b->err);
+	a = dsi_calloc(1, sizeof(*a));
+	if (!a || !(a->name = dsi_strdup(name))) {
+		dsi_free(a);
+		return dsi_error_nomem(b->err);
+	}
+	a->value = json_incref(value);
+	a->size = size;
+	a->next = dsi_map_get(&b->anchor_index, h);
+	dsi_map_put(&b->anchor_index, h, a); /* cannot fail after reserve */
+	b->anchors[b->nanchors++] = a;
+	return 0;
+}
+
+static void frame_release(frame *f)
+{
+	json_decref(f->node);
+	json_decref(f->merges);
+	dsi_free(f->anchor_name);
+	dsi_free(f->key);
+	memset(f, 0, sizeof(*f));
+}
+
+static void builder_reset(builder *b)
+{
+	while (b->depth)
+		frame_release(&b->stack[--b->depth]);
+	json_decref(b->root);
+	b->root = NULL;
+	for (size_t i = 0; i < b->nanchors; i++) {
+		json_decref(b->anchors[i]->value);
+		dsi_free(b->anchors[i]->name);
+		dsi_free(b->anchors[i]);
+	}
+	b->nanchors = 0;
+	dsi_map_free(&b->anchor_index);
+	b->decode_count = b->alias_count = 0;
+	b->shared = 0;
+}
+
+/* go-yaml v2: refuse when aliases produced too large a share of the nodes. */
+static double allowed_alias_ratio(size_t decode_count)
+{
+	const double lo = 400000, hi = 4000000;
+	if ((double)decode_count <= lo)
+		return 0.99;
+	if ((double)decode_count >= hi)
+		return 0.10;
+	return 0.99 - 0.89 * (((double)decode_count - lo) / (hi - lo));
+}
+
+static int count_alias(builder *b, size_t size, const yaml_mark_t *m)
+{
+	b->decode_count += size;
+	b->alias_count += size;
+	if (b->alias_count > b->lim->max_alias_nodes)
+		return fail_at(b, m, DS_ELIMIT, "document contains excessive aliasing (%s)",
+			       "aliases expand to more nodes than the limit allows");
+	if (b->alias_count > 100 && b->decode_count > 1000 &&
+	    (double)b->alias_count / (double)b->decode_count > allowed_alias_ratio(b->decode_count))
+		return fail_at(b, m, DS_ELIMIT, "document contains excessive aliasing%s", "");
+	return 0;
+}
+
+static const char *yaml_type_name(const json_t *v)
+{
+	return json_is_object(v) ? "map" : json_is_array(v) ? "sequence" : "scalar";
+}
+
+/* sigs.k8s.io/yaml turns non-string keys into strings. */
+static int key_string(builder *b, const json_t *k, const yaml_mark_t *m, char **out)
+{
+	char buf[64];
+	const char *s = buf;
+	switch (json_typeof(k)) {
+	case JSON_STRING: s = json_string_value(k); break;
+	case JSON_INTEGER: snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(k)); break;
+	case JSON_REAL: dsi_format_go_float32_g(json_real_value(k), buf, sizeof(buf)); break;
+	case JSON_TRUE: s = "true"; break;
+	case JSON_FALSE: s = "false"; break;
+	case JSON_NULL: return fail_at(b, m, DS_ESYNTAX, "unsupported map key: %s", "null");
+	default: return fail_at(b, m, DS_ESYNTAX, "unsupported map key: a %s cannot be a key", yaml_type_name(k));
+	}
+	*out = dsi_strdup(s);
+	return *out ? 0 : dsi_error_nomem(b->err);
+}
+
+static int add_merge_source(builder *b, frame *f, json_t *v, const yaml_mark_t *m)
+{
+	const char *want = "map merge requires map or sequence of maps as the value%s";
+	if (!f->merges && !(f->merges = json_array()))
+		return dsi_error_nomem(b->err);
+	if (json_is_object(v))
+		return json_array_append(f->merges, v) ? dsi_error_nomem(b->err) : 0;
+	if (!json_is_array(v))
+		return fail_at(b, m, DS_ESYNTAX, want, "");
+	size_t i;
+	json_t *e;
+	json_array_foreach(v, i, e)
+	{
+		if (!json_is_object(e))
+			return fail_at(b, m, DS_ESYNTAX, want, "");
+		if (json_array_append(f->merges, e))
+			return dsi_error_nomem(b->err);
+	}
+	return 0;
+}
+
+/* Deliver a finished value (new reference, consumed) to the open container. */
+static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int plain_merge_key)
+{
+	if (!b->depth) {
+		b->root = v;
+		return 0;
+	}
+	frame *f = &b->stack[b->depth - 1];
+	f->size += size;
+	if (!f->is_map) {
+		if (json_array_append_new(f->node, v))
+			return dsi_error_nomem(b->err);
+		return 0;
+	}
+	int rc = 0;
+	if (!f->have_key) {
+		f->key_is_merge = plain_merge_key;
+		if (!plain_merge_key)
+			rc = key_string(b, v, m, &f->key);
+		json_decref(v);
+		if (rc == 0)
+			f->have_key = 1;
+		return rc;
+	}
+	f->have_key = 0;
+	if (f->key_is_merge) {
+		rc = add_merge_source(b, f, v, m);
+		json_decref(v);
+		b->shared = 1;
+		return rc;
+	}
+	if (json_object_get(f->node, f->key)) {
+		rc = fail_at(b, m, DS_ESYNTAX, "key \"%s\" already set in map", f->key);
+		json_decref(v);
+	} else if (json_object_set_new(f->node, f->key, v)) {
+		rc = dsi_error_nomem(b->err);
+	}
+	dsi_free(f->key);
+	f->key = NULL;
+	return rc;
+}
+
+static int push(builder *b, json_t *node, int is_map, const yaml_char_t *anchor_name, const yaml_mark_t *m)
+{
+	if (!node)
+		return dsi_error_nomem(b->err);
+	if (b->depth >= DSI_MAX_DEPTH) {
+		json_decref(node);
+		return fail_at(b, m, DS_ELIMIT, "document nesting is deeper than %s levels", "2048");
+	}
+	if (DSI_GROW(b->stack, b->cap, b->depth + 1) < 0) {
+		json_decref(node);
+		return dsi_error_nomem(b->err);
+	}
+	frame *f = &b->stack[b->depth++];
+	memset(f, 0, sizeof(*f));
+	f->node = node;
+	f->is_map = is_map;
+	f->size = 1;
+	b->decode_count++;
+	if (anchor_name && !(f->anchor_name = dsi_strdup((const char *)anchor_name)))
+		return dsi_error_nomem(b->err);
+	return 0;
+}
+
+/* Apply merge keys: explicit keys win, then earlier merge sources. */
+static int apply_merges(builder *b, frame *f)
+{
+	size_t i;
+	json_t *src;
+	json_array_foreach(f->merges, i, src)
+	{
+		const char *k;
+		json_t *v;
+		json_object_foreach(src, k, v)
+		{
+			if (!json_object_get(f->node, k) && json_object_set(f->node, k, v))
+				return dsi_error_nomem(b->err);
+		}
+	}
+	return 0;
+}
+
+static int pop(builder *b, const yaml_mark_t *m)
+{
+	frame *f = &b->stack[b->depth - 1];
+	int rc = 0;
+	if (f->is_map && f->merges)
+		rc = apply_merges(b, f);
+	if (rc == 0 && f->anchor_name)
+		rc = anchor_define(b, f->anchor_name, f->node, f->size);
+	if (rc < 0)
+		return rc;
+	json_t *node = f->node;
+	size_t size = f->size;
+	f->node = NULL;
+	frame_release(f);
+	b->depth--;
+	return deliver(b, node, size, m, 0);
+}
+
+static int is_core_tag(const char *tag, const char *name)
+{
+	return tag && strncmp(tag, "tag:yaml.org,2002:", 18) == 0 && strcmp(tag + 18, name) == 0;
+}
+
+/* The JSON value of a scalar event (new reference in *out). */
+static int scalar_value(builder *b, const yaml_event_t *ev, json_t **out)
+{
+	const char *text = (const char *)ev->data.scalar.value;
+	size_t len = ev->data.scalar.length;
+	const char *tag = (const char *)ev->data.scalar.tag;
+	const yaml_mark_t *m = &ev->start_mark;
+	*out = NULL;
+	if (memchr(text, '\0', len))
+		return fail_at(b, m, DS_ESYNTAX, "NUL characters in strings are not supported%s", "");
+	int resolve = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+	const char *want = NULL;
+	if (is_core_tag(tag, "str") || is_core_tag(tag, "binary") || is_core_tag(tag, "timestamp") ||
+	    (tag && strcmp(tag, "!") == 0))
+		resolve = 0;
+	else if (is_core_tag(tag, "int") || is_core_tag(tag, "float") || is_core_tag(tag, "bool") ||
+		 is_core_tag(tag, "null"))
+		resolve = 1, want = tag + 18;
+	json_t *v;
+	if (!resolve) {
+		v = json_stringn(text, len);
+	} else {
+		v = dsi_yaml_resolve_plain(text, len, b->err);
+		if (!v) {
+			dsi_error_set_position(b->err, (int)m->line + 1, (int)m->column + 1);
+			return b->err ? b->err->code : DS_EVALUE;
+		}
+		if (want && !((strcmp(want, "int") == 0 && json_is_integer(v)) ||
+			      (strcmp(want, "float") == 0 && json_is_number(v)) ||
+			      (strcmp(want, "bool") == 0 && json_is_boolean(v)) ||
+			      (strcmp(want, "null") == 0 && json_is_null(v)))) {
+			json_decref(v);
+			return fail_at(b, m, DS_ESYNTAX, "cannot decode \"%s\" as the tagged type", text);
+		}
+	}
+	if (!v)
+		return dsi_error_nomem(b->err);
+	*out = v;
+	return 0;
+}
+
+typedef struct emit_ctx {
+	dsi_yaml_doc_fn fn;
+	void *ctx;
+} emit_ctx;
+
+static int finish_document(builder *b, emit_ctx *e, size_t index, int line)
+{
+	json_t *doc = b->root;
+	b->root = NULL;
+	if (!doc || json_is_null(doc)) { /* a lone "---" or a comment-only document */
+		json_decref(doc);
+		return 0;
+	}
+	if (b->shared) { /* aliases share nodes; give the caller a plain tree */
+		json_t *copy = json_deep_copy(doc);
+		json_decref(doc);
+		if (!copy)
+			return dsi_error_nomem(b->err);
+		doc = copy;
+	}
+	return e->fn(e->ctx, doc, index, line);
+}
+
+static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, int *doc_line)
+{
+	switch (ev->type) {
+	case YAML_DOCUMENT_START_EVENT:
+		builder_reset(b);
+		*doc_line = (int)ev->start_mark.line + 1;
+		return 0;
+	case YAML_DOCUMENT_END_EVENT: {
+		int rc = finish_document(b, e, *doc_index, *doc_line);
+		(*doc_index)++;
+		builder_reset(b);
+		return rc;
+	}
+	case YAML_MAPPING_START_EVENT:
+		return push(b, json_object(), 1, ev->data.mapping_start.anchor, &ev->start_mark);
+	case YAML_SEQUENCE_START_EVENT:
+		return push(b, json_array(), 0, ev->data.sequence_start.anchor, &ev->start_mark);
+	case YAML_MAPPING_END_EVENT:
+	case YAML_SEQUENCE_END_EVENT: return pop(b, &ev->start_mark);
+	case YAML_SCALAR_EVENT: {
+		b->decode_count++;
+		int merge = 0;
+		if (b->depth && b->stack[b->depth - 1].is_map && !b->stack[b->depth - 1].have_key &&
+		    ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE && !ev->data.scalar.tag &&
+		    ev->data.scalar.length == 2 && memcmp(ev->data.scalar.value, "<<", 2) == 0)
+			merge = 1;
+		json_t *v = NULL;
+		int rc = merge ? 0 : scalar_value(b, ev, &v);
+		if (rc < 0)
+			return rc;
+		if (merge)
+			v = json_null();
+		if (ev->data.scalar.anchor) {
+			rc = anchor_define(b, (const char *)ev->data.scalar.anchor, v, 1);
+			if (rc < 0) {
+				json_decref(v);
+				return rc;
+			}
+		}
+		return deliver(b, v, 1, &ev->start_mark, merge);
+	}
+	case YAML_ALIAS_EVENT: {
+		anchor *a = anchor_find(b, (const char *)ev->data.alias.anchor);
+		if (!a)
+			return fail_at(b, &ev->start_mark, DS_ESYNTAX, "unknown anchor '%s' referenced",
+				       (const char *)ev->data.alias.anchor);
+		int rc = count_alias(b, a->size, &ev->start_mark);
+		if (rc < 0)
+			return rc;
+		b->shared = 1;
+		return deliver(b, json_incref(a->value), a->size, &ev->start_mark, 0);
+	}
+	default: return 0;
+	}
+}
+
+int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
+		   ds_error *err)
+{
+	yaml_parser_t parser;
+	if (!yaml_parser_initialize(&parser))
+		return dsi_error_nomem(err);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)data, size);
+	builder b;
+	memset(&b, 0, sizeof(b));
+	b.lim = lim;
+	b.err = err;
+	emit_ctx e = {fn, ctx};
+	size_t doc_index = 0;
+	int doc_line = 1;
+	int rc = 0;
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&parser, &ev)) {
+			if (parser.error == YAML_MEMORY_ERROR) {
+				rc = dsi_error_nomem(err);
+			} else {
+				const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.mark;
+				if (parser.context)
+					dsi_error_set(err, DS_ESYNTAX, NULL, "%s %s", parser.problem ? parser.problem : "error",
+						      parser.context);
+				else
+					dsi_error_set(err, DS_ESYNTAX, NULL, "%s",
+						      parser.problem ? parser.problem : "malformed YAML");
+				dsi_error_set_position(err, (int)m->line + 1, (int)m->column + 1);
+				rc = DS_ESYNTAX;
+			}
+			break;
+		}
+		int done = ev.type == YAML_STREAM_END_EVENT;
+		rc = handle(&b, &ev, &e, &doc_index, &doc_line);
+		yaml_event_delete(&ev);
+		if (rc < 0 || done)
+			break;
+	}
+	builder_reset(&b);
+	dsi_free(b.stack);
+	dsi_free(b.anchors);
+	yaml_parser_delete(&parser);
+	return rc;
+}

@@ -1,0 +1,27 @@
+/*
+ * YAML to JSON as Kubernetes reads it (sigs.k8s.io/yaml on go-yaml v2, strict):
+ * YAML 1.1 plain scalars (yes/no/on/off booleans, 0600 octal, 0x hex, 1_000),
+ * quoted scalars stay strings, non-string keys become strings, anchors,
+ * aliases and merge keys work, duplicate keys are errors.
+ */
+#ifndef DSI_YAML_H
+#define DSI_YAML_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/error.h"
+#include "core/limits.h"
+
+/* Called once per non-empty document with a new reference (the callee owns
+ * doc); index counts every document from 0, line is where it starts. */
+typedef int (*dsi_yaml_doc_fn)(void *ctx, json_t *doc, size_t index, int line);
+
+int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
+		   ds_error *err);
+
+/* Resolve a plain (unquoted, untagged) scalar as go-yaml v2 does. New reference,
+ * or NULL with err set (e.g. ".inf", which JSON cannot carry). */
+json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err);
+
+#endif
