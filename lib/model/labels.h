@@ -1,0 +1,47 @@
+/* Label sets (metadata.labels, nodeSelector) as sorted arrays of interned key/value pairs. */
+#ifndef DSI_LABELS_H
+#define DSI_LABELS_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/atoms.h"
+#include "core/reader.h"
+
+typedef struct dsi_label {
+	dsi_atom key, value; /* value "" is a real atom, never DSI_ATOM_NONE */
+} dsi_label;
+
+typedef struct dsi_labels {
+	dsi_label *v; /* sorted by key atom id */
+	uint32_t n;
+} dsi_labels;
+
+/* Read the map[string]string member `key` of obj (labels, annotations,
+ * nodeSelector). Absent or null gives an empty set. */
+int dsi_labels_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_labels *out);
+/* Build from a JSON object directly (values must be strings). */
+int dsi_labels_from_object(dsi_rd *rd, dsi_atoms *atoms, const json_t *map, dsi_labels *out);
+void dsi_labels_release(dsi_atoms *atoms, dsi_labels *l);
+int dsi_labels_copy(dsi_atoms *atoms, const dsi_labels *src, dsi_labels *dst);
+
+/* The value for key, or DSI_ATOM_NONE when the key is absent. */
+static inline dsi_atom dsi_labels_get(const dsi_labels *l, dsi_atom key)
+{
+	uint32_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (l->v[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (lo < l->n && l->v[lo].key == key) ? l->v[lo].value : DSI_ATOM_NONE;
+}
+
+/* Every pair of sub is in l (labels.SelectorFromSet(sub).Matches(l)). */
+int dsi_labels_subset(const dsi_labels *sub, const dsi_labels *l);
+/* The same set, as a JSON object (new reference). */
+json_t *dsi_labels_to_json(const dsi_atoms *atoms, const dsi_labels *l);
+
+#endif

@@ -1,0 +1,257 @@
+#include "model/taints.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+
+const char *dsi_effect_name(int effect)
+{
+	switch (effect) {
+	case DSI_EFFECT_NO_SCHEDULE: return "NoSchedule";
+	case DSI_EFFECT_PREFER_NO_SCHEDULE: return "PreferNoSchedule";
+	case DSI_EFFECT_NO_EXECUTE: return "NoExecute";
+	default: return "";
+	}
+}
+
+const char *dsi_toleration_op_name(int op)
+{
+	switch (op) {
+	case DSI_TOL_EXISTS: return "Exists";
+	case DSI_TOL_LT: return "Lt";
+	case DSI_TOL_GT: return "Gt";
+	default: return "Equal";
+	}
+}
+
+static int parse_effect(dsi_rd *rd, const char *s, int allow_empty, uint8_t *out)
+{
+	if (!s || !*s) {
+		if (allow_empty) {
+			*out = DSI_EFFECT_ALL;
+			return 0;
+		}
+		return dsi_rd_fail(rd, "effect", DS_EMISSING,
+				   "required value: expected one of \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
+	}
+	if (strcmp(s, "NoSchedule") == 0)
+		*out = DSI_EFFECT_NO_SCHEDULE;
+	else if (strcmp(s, "PreferNoSchedule") == 0)
+		*out = DSI_EFFECT_PREFER_NO_SCHEDULE;
+	else if (strcmp(s, "NoExecute") == 0)
+		*out = DSI_EFFECT_NO_EXECUTE;
+	else
+		return dsi_rd_fail(rd, "effect", DS_EVALUE,
+				   "unsupported value \"%s\": expected one of \"NoSchedule\", \"PreferNoSchedule\", "
+				   "\"NoExecute\"%s",
+				   s, allow_empty ? " or empty" : "");
+	return 0;
+}
+
+/* Intern a possibly-empty string; "" and absent both become DSI_ATOM_NONE. */
+static int intern_opt(dsi_rd *rd, dsi_atoms *atoms, const char *s, dsi_atom *out)
+{
+	*out = DSI_ATOM_NONE;
+	if (!s || !*s)
+		return 0;
+	*out = dsi_atom_intern_cstr(atoms, s);
+	return *out == DSI_ATOM_ERROR ? (*out = DSI_ATOM_NONE, dsi_error_nomem(rd->err)) : 0;
+}
+
+void dsi_taints_release(dsi_atoms *atoms, dsi_taints *t)
+{
+	for (uint32_t i = 0; i < t->n; i++) {
+		dsi_atom_unref(atoms, t->v[i].key);
+		dsi_atom_unref(atoms, t->v[i].value);
+	}
+	dsi_free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+void dsi_tolerations_release(dsi_atoms *atoms, dsi_tolerations *t)
+{
+	for (uint32_t i = 0; i < t->n; i++) {
+		dsi_atom_unref(atoms, t->v[i].key);
+		dsi_atom_unref(atoms, t->v[i].value);
+	}
+	dsi_free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
+int dsi_taints_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_taints *out)
+{
+	out->v = NULL;
+	out->n = 0;
+	json_t *arr;
+	int rc = dsi_rd_array(rd, obj, key, &arr);
+	if (rc < 0 || !arr || !json_array_size(arr))
+		return rc;
+	out->v = dsi_calloc(json_array_size(arr), sizeof(dsi_taint));
+	if (!out->v)
+		return dsi_error_nomem(rd->err);
+	size_t m1 = dsi_rd_push(rd, key), i;
+	json_t *e;
+	json_array_foreach(arr, i, e)
+	{
+		size_t m2 = dsi_rd_push_index(rd, i);
+		const char *k, *v, *eff;
+		dsi_taint *t = &out->v[out->n];
+		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
+		    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
+		    (rc = parse_effect(rd, eff, 0, &t->effect)) < 0)
+			break;
+		if (!k || !*k) {
+			rc = dsi_rd_fail(rd, "key", DS_EMISSING, "required value: a taint needs a key");
+			break;
+		}
+		if ((rc = intern_opt(rd, atoms, k, &t->key)) < 0)
+			break;
+		if ((rc = intern_opt(rd, atoms, v, &t->value)) < 0) {
+			dsi_atom_unref(atoms, t->key);
+			break;
+		}
+		out->n++;
+		dsi_rd_pop(rd, m2);
+	}
+	dsi_rd_pop(rd, m1);
+	if (rc < 0)
+		dsi_taints_release(atoms, out);
+	return rc;
+}
+
+int dsi_tolerations_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_tolerations *out)
+{
+	out->v = NULL;
+	out->n = 0;
+	json_t *arr;
+	int rc = dsi_rd_array(rd, obj, key, &arr);
+	if (rc < 0 || !arr || !json_array_size(arr))
+		return rc;
+	out->v = dsi_calloc(json_array_size(arr), sizeof(dsi_toleration));
+	if (!out->v)
+		return dsi_error_nomem(rd->err);
+	size_t m1 = dsi_rd_push(rd, key), i;
+	json_t *e;
+	json_array_foreach(arr, i, e)
+	{
+		size_t m2 = dsi_rd_push_index(rd, i);
+		const char *k, *v, *eff, *op;
+		int present;
+		dsi_toleration *t = &out->v[out->n];
+		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
+		    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
+		    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 ||
+		    (rc = dsi_rd_int64(rd, e, "tolerationSeconds", &t->seconds, &present)) < 0 ||
+		    (rc = parse_effect(rd, eff, 1, &t->effect)) < 0)
+			break;
+		t->has_seconds = (uint8_t)present;
+		if (!op || !*op || strcmp(op, "Equal") == 0)
+			t->op = DSI_TOL_EQUAL;
+		else if (strcmp(op, "Exists") == 0)
+			t->op = DSI_TOL_EXISTS;
+		else if (strcmp(op, "Lt") == 0)
+			t->op = DSI_TOL_LT;
+		else if (strcmp(op, "Gt") == 0)
+			t->op = DSI_TOL_GT;
+		else {
+			rc = dsi_rd_fail(rd, "operator", DS_EVALUE,
+					 "unsupported value \"%s\": expected one of \"Equal\", \"Exists\", \"Lt\", \"Gt\"", op);
+			break;
+		}
+		if ((rc = intern_opt(rd, atoms, k, &t->key)) < 0)
+			break;
+		if ((rc = intern_opt(rd, atoms, v, &t->value)) < 0) {
+			dsi_atom_unref(atoms, t->key);
+			break;
+		}
+		out->n++;
+		dsi_rd_pop(rd, m2);
+	}
+	dsi_rd_pop(rd, m1);
+	if (rc < 0)
+		dsi_tolerations_release(atoms, out);
+	return rc;
+}
+
+int dsi_tolerations_copy(dsi_atoms *atoms, const dsi_tolerations *src, dsi_tolerations *dst)
+{
+	dst->n = 0;
+	dst->v = NULL;
+	if (!src->n)
+		return 0;
+	if (!(dst->v = dsi_malloc(src->n * sizeof(*dst->v))))
+		return -1;
+	memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
+	dst->n = src->n;
+	for (uint32_t i = 0; i < src->n; i++) {
+		dsi_atom_ref(atoms, src->v[i].key);
+		dsi_atom_ref(atoms, src->v[i].value);
+	}
+	return 0;
+}
+
+int dsi_taints_copy(dsi_atoms *atoms, const dsi_taints *src, dsi_taints *dst)
+{
+	dst->n = 0;
+	dst->v = NULL;
+	if (!src->n)
+		return 0;
+	if (!(dst->v = dsi_malloc(src->n * sizeof(*dst->v))))
+		return -1;
+	memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
+	dst->n = src->n;
+	for (uint32_t i = 0; i < src->n; i++) {
+		dsi_atom_ref(atoms, src->v[i].key);
+		dsi_atom_ref(atoms, src->v[i].value);
+	}
+	return 0;
+}
+
+static const char *str_or_empty(const dsi_atoms *atoms, dsi_atom a)
+{
+	const char *s = dsi_atom_str(atoms, a);
+	return s ? s : "";
+}
+
+json_t *dsi_taint_to_json(const dsi_atoms *atoms, const dsi_taint *t)
+{
+	json_t *o = json_pack("{s:s, s:s}", "key", str_or_empty(atoms, t->key), "effect", dsi_effect_name(t->effect));
+	if (o && t->value)
+		json_object_set_new(o, "value", json_string(str_or_empty(atoms, t->value)));
+	return o;
+}
+
+json_t *dsi_toleration_to_json(const dsi_atoms *atoms, const dsi_toleration *t)
+{
+	json_t *o = json_object();
+	if (!o)
+		return NULL;
+	if (t->key)
+		json_object_set_new(o, "key", json_string(str_or_empty(atoms, t->key)));
+	json_object_set_new(o, "operator", json_string(dsi_toleration_op_name(t->op)));
+	if (t->value)
+		json_object_set_new(o, "value", json_string(str_or_empty(atoms, t->value)));
+	if (t->effect)
+		json_object_set_new(o, "effect", json_string(dsi_effect_name(t->effect)));
+	if (t->has_seconds)
+		json_object_set_new(o, "tolerationSeconds", json_integer(t->seconds));
+	return o;
+}
+
+void dsi_taint_string(const dsi_atoms *atoms, const dsi_taint *t, char *buf, size_t size)
+{
+	/* Taint.ToString (k8s.io/api core/v1 taint.go) */
+	const char *k = str_or_empty(atoms, t->key), *v = str_or_empty(atoms, t->value);
+	const char *e = dsi_effect_name(t->effect);
+	if (*e == '\0' && *v == '\0')
+		snprintf(buf, size, "%s", k);
+	else if (*e == '\0')
+		snprintf(buf, size, "%s=%s:", k, v);
+	else if (*v == '\0')
+		snprintf(buf, size, "%s:%s", k, e);
+	else
+		snprintf(buf, size, "%s=%s:%s", k, v, e);
+}

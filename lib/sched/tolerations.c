@@ -1,0 +1,65 @@
+#include "sched/tolerations.h"
+
+#include "core/atoms.h"
+
+int dsi_is_decimal_integer(const char *s, size_t n, int64_t *out)
+{
+	if (!s || !n)
+		return 0;
+	if (n == 1 && s[0] == '0') {
+		*out = 0;
+		return 1;
+	}
+	size_t i = s[0] == '-' ? 1 : 0;
+	if (i >= n || s[i] < '1' || s[i] > '9')
+		return 0;
+	return dsi_parse_go_int64(s, n, out);
+}
+
+/* ToleratesTaint (k8s.io/api core/v1 toleration.go): effect, then key, then operator. */
+int dsi_tolerates_taint(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint, int comparison_ops)
+{
+	if (tol->effect != DSI_EFFECT_ALL && tol->effect != taint->effect)
+		return 0;
+	if (tol->key != DSI_ATOM_NONE && tol->key != taint->key)
+		return 0;
+	switch (tol->op) {
+	case DSI_TOL_EQUAL: return tol->value == taint->value;
+	case DSI_TOL_EXISTS: return 1;
+	case DSI_TOL_LT:
+	case DSI_TOL_GT: {
+		if (!comparison_ops)
+			return 0;
+		int64_t tv, xv;
+		if (!dsi_is_decimal_integer(dsi_atom_str(atoms, tol->value), dsi_atom_len(atoms, tol->value), &tv) ||
+		    !dsi_is_decimal_integer(dsi_atom_str(atoms, taint->value), dsi_atom_len(atoms, taint->value), &xv))
+			return 0;
+		return tol->op == DSI_TOL_LT ? xv < tv : xv > tv;
+	}
+	default: return 0;
+	}
+}
+
+/* TolerationsTolerateTaint (component-helpers scheduling/corev1 helpers.go) */
+int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations *tols, const dsi_taint *taint,
+				   int comparison_ops)
+{
+	for (uint32_t i = 0; i < tols->n; i++)
+		if (dsi_tolerates_taint(atoms, &tols->v[i], taint, comparison_ops))
+			return 1;
+	return 0;
+}
+
+/* FindMatchingUntoleratedTaint (component-helpers scheduling/corev1 helpers.go) */
+const dsi_taint *dsi_find_untolerated_taint(const dsi_atoms *atoms, const dsi_taints *taints,
+					    const dsi_tolerations *tols, unsigned effect_mask, int comparison_ops)
+{
+	for (uint32_t i = 0; i < taints->n; i++) {
+		const dsi_taint *t = &taints->v[i];
+		if (!(effect_mask & (1u << t->effect)))
+			continue;
+		if (!dsi_tolerations_tolerate_taint(atoms, tols, t, comparison_ops))
+			return t;
+	}
+	return NULL;
+}

@@ -1,0 +1,26 @@
+/* Toleration matching (k8s.io/api core/v1 toleration.go, component-helpers scheduling/corev1 helpers.go). */
+#ifndef DSI_TOLERATIONS_H
+#define DSI_TOLERATIONS_H
+
+#include "model/taints.h"
+
+/* Toleration.ToleratesTaint; comparison_ops is the TaintTolerationComparisonOperators gate. */
+int dsi_tolerates_taint(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint, int comparison_ops);
+/* TolerationsTolerateTaint: any toleration tolerates the taint. */
+int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations *tols, const dsi_taint *taint,
+				   int comparison_ops);
+
+/* Effect filters for FindMatchingUntoleratedTaint, as bit masks of (1 << effect). */
+#define DSI_EFFECTS_NOSCHEDULE_NOEXECUTE ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
+#define DSI_EFFECTS_NOEXECUTE (1u << DSI_EFFECT_NO_EXECUTE)
+#define DSI_EFFECTS_ANY ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_PREFER_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
+
+/* FindMatchingUntoleratedTaint: the first taint (node order) whose effect is
+ * in the mask and that no toleration tolerates; NULL when there is none. */
+const dsi_taint *dsi_find_untolerated_taint(const dsi_atoms *atoms, const dsi_taints *taints,
+					    const dsi_tolerations *tols, unsigned effect_mask, int comparison_ops);
+
+/* content.IsDecimalInteger: "0" or -?[1-9][0-9]* that fits in int64. */
+int dsi_is_decimal_integer(const char *s, size_t n, int64_t *out);
+
+#endif
