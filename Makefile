@@ -215,8 +215,9 @@ check: deps
 	@$(MAKE) --no-print-directory man-check
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_BUILD ?= build/san
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build/san CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
+	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
 		EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
 
 demo: deps

@@ -14,7 +14,8 @@
 #include "daemonset/placement.h"  /* should-run, explain, fit, preemption */
 #include "daemonset/daemon.h"     /* pod generation, revisions, defaults, validation */
 #include "daemonset/plan.h"       /* one sync planned, status, rollout simulation */
-#include "daemonset/ops.h"        /* cordon, drain, upgrade planning, security audit */
+#include "daemonset/ops.h"        /* cordon, drain, upgrade planning */
+#include "daemonset/audit.h"      /* Pod Security Standards and DaemonSet risk audit */
 #include "daemonset/controller.h" /* the driver with host-supplied transport */
 #include "daemonset/scenario.h"   /* offline scenario tests */
 
