@@ -1,0 +1,47 @@
+/* ObjectMeta as the semantics need it: identity, labels, owner, timestamps. */
+#ifndef DSI_META_H
+#define DSI_META_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/atoms.h"
+#include "core/reader.h"
+#include "model/labels.h"
+
+/* The controller reference (metav1.GetControllerOf: the first ownerReference with controller: true). */
+typedef struct dsi_owner {
+	dsi_atom api_version, kind, name, uid;
+	uint8_t block_owner_deletion;
+} dsi_owner;
+
+typedef struct dsi_meta {
+	dsi_atom ns; /* DSI_ATOM_NONE for cluster-scoped objects */
+	dsi_atom name;
+	dsi_atom uid;
+	dsi_atom resource_version;
+	int64_t generation;
+	dsi_labels labels;
+	dsi_owner controller; /* controller.uid == NONE: no controller */
+	uint32_t n_owner_refs;
+	ds_time creation;
+	ds_time deletion;
+	int64_t deletion_grace_seconds;
+	uint8_t has_creation;
+	uint8_t has_deletion;
+	uint8_t has_deletion_grace;
+} dsi_meta;
+
+/* Read metadata (member "metadata" of obj). need_name: missing name is DS_EMISSING.
+ * Annotations are not kept here; readers that need one look it up in the JSON. */
+int dsi_meta_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, int need_name, dsi_meta *out);
+void dsi_meta_release(dsi_atoms *atoms, dsi_meta *m);
+int dsi_meta_copy(dsi_atoms *atoms, const dsi_meta *src, dsi_meta *dst);
+
+/* Read an optional RFC 3339 member into *t; *present says whether it was there. */
+int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint8_t *present);
+
+/* Small helper: intern a member string (absent/null -> NONE, "" -> NONE when empty_is_none). */
+int dsi_rd_atom(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, int empty_is_none, dsi_atom *out);
+
+#endif
