@@ -1,0 +1,16 @@
+/* JSON text for results, allocated by the library (released with ds_free). */
+#ifndef DSI_JSONOUT_H
+#define DSI_JSONOUT_H
+
+#include <jansson.h>
+
+#include "core/error.h"
+
+/* Compact JSON with sorted keys, or NULL on allocation failure. Goes through
+ * json_dump_callback so that a host's json_set_alloc_funcs cannot make the
+ * result unsafe to pass to ds_free. */
+char *dsi_json_dumps(const json_t *v, size_t flags);
+/* Dump v into *out (and release v); DS_ENOMEM when v is NULL or dumping fails. */
+int dsi_json_emit(json_t *v, char **out, ds_error *err);
+
+#endif
