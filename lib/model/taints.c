@@ -5,6 +5,11 @@
 
 #include "core/alloc.h"
 
+const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS] = {
+	DSI_TAINT_NOT_READY,        DSI_TAINT_UNREACHABLE,         DSI_TAINT_UNSCHEDULABLE, DSI_TAINT_MEMORY_PRESSURE,
+	DSI_TAINT_DISK_PRESSURE,    DSI_TAINT_NETWORK_UNAVAILABLE, DSI_TAINT_PID_PRESSURE,  DSI_TAINT_OUT_OF_SERVICE,
+};
+
 const char *dsi_effect_name(int effect)
 {
 	switch (effect) {
@@ -148,6 +153,7 @@ int dsi_tolerations_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const 
 		    (rc = parse_effect(rd, eff, 1, &t->effect)) < 0)
 			break;
 		t->has_seconds = (uint8_t)present;
+		t->op_empty = !op || !*op;
 		if (!op || !*op || strcmp(op, "Equal") == 0)
 			t->op = DSI_TOL_EQUAL;
 		else if (strcmp(op, "Exists") == 0)
@@ -231,7 +237,8 @@ json_t *dsi_toleration_to_json(const dsi_atoms *atoms, const dsi_toleration *t)
 		return NULL;
 	if (t->key)
 		json_object_set_new(o, "key", json_string(str_or_empty(atoms, t->key)));
-	json_object_set_new(o, "operator", json_string(dsi_toleration_op_name(t->op)));
+	if (!t->op_empty) /* omitempty, as the API serves it */
+		json_object_set_new(o, "operator", json_string(dsi_toleration_op_name(t->op)));
 	if (t->value)
 		json_object_set_new(o, "value", json_string(str_or_empty(atoms, t->value)));
 	if (t->effect)

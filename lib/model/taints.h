@@ -31,6 +31,7 @@ typedef struct dsi_taint {
 typedef struct dsi_toleration {
 	dsi_atom key, value;
 	uint8_t op;
+	uint8_t op_empty; /* operator was "" (kept apart from "Equal": MatchToleration compares the strings) */
 	uint8_t effect;
 	uint8_t has_seconds;
 	int64_t seconds; /* tolerationSeconds; no part in matching */
@@ -45,6 +46,19 @@ typedef struct dsi_tolerations {
 	dsi_toleration *v;
 	uint32_t n;
 } dsi_tolerations;
+
+/* Well-known taint keys (k8s.io/api core/v1 well_known_taints.go). The snapshot
+ * keeps them interned so that read-only code can look them up. */
+#define DSI_TAINT_NOT_READY "node.kubernetes.io/not-ready"
+#define DSI_TAINT_UNREACHABLE "node.kubernetes.io/unreachable"
+#define DSI_TAINT_UNSCHEDULABLE "node.kubernetes.io/unschedulable"
+#define DSI_TAINT_MEMORY_PRESSURE "node.kubernetes.io/memory-pressure"
+#define DSI_TAINT_DISK_PRESSURE "node.kubernetes.io/disk-pressure"
+#define DSI_TAINT_NETWORK_UNAVAILABLE "node.kubernetes.io/network-unavailable"
+#define DSI_TAINT_PID_PRESSURE "node.kubernetes.io/pid-pressure"
+#define DSI_TAINT_OUT_OF_SERVICE "node.kubernetes.io/out-of-service"
+#define DSI_N_WELL_KNOWN_TAINTS 8
+extern const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS];
 
 const char *dsi_effect_name(int effect);
 const char *dsi_toleration_op_name(int op);
