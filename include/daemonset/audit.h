@@ -1,5 +1,11 @@
 /*
- * libdaemonset: audit. Include <daemonset.h> rather than this file.
+ * libdaemonset: security audit. Include <daemonset.h> rather than this file.
+ *
+ * The Pod Security Standards exactly as kubernetes/pod-security-admission
+ * evaluates them (levels privileged, baseline, restricted; versions v1.0 to
+ * latest), applied to a Pod or to the pod template of a DaemonSet or any
+ * other workload, plus DaemonSet-specific risk findings with a severity, the
+ * field's path, a message and a remediation. See ds_audit(3).
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DAEMONSET_AUDIT_H
@@ -10,6 +16,28 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * Audit one object given as JSON or YAML text: a DaemonSet, any workload
+ * with spec.template (Deployment, StatefulSet, ReplicaSet, Job, ...), a
+ * CronJob (spec.jobTemplate.spec.template), a PodTemplate or a Pod.
+ * Reads the options podSecurityLevel (default restricted),
+ * podSecurityVersion (default latest), kubernetesVersion (bounds "latest",
+ * as the API server's emulation version does), featureGates and the
+ * loading limits. *report_json receives the report (free with ds_free);
+ * its keys are listed in ds_audit(3).
+ */
+DS_EXTERN int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err);
+
+/*
+ * Evaluate the Pod Security Standards for one object (same kinds as
+ * ds_audit) at level ("privileged", "baseline", "restricted") and version
+ * ("latest" or "v1.N"); NULL takes the option, then restricted / latest.
+ * opts may be NULL. *result_json receives the verdict, the violations and
+ * the admission texts (free with ds_free).
+ */
+DS_EXTERN int ds_pod_security_evaluate(const char *text, size_t size, const char *level, const char *version,
+				       const ds_options *opts, char **result_json, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -6,5 +6,6 @@ the build tree, or the system (see _native.py).
 
 from ._native import DaemonSetError
 from .core import *  # noqa: F401,F403
+from . import audit  # noqa: F401
 
 __all__ = ["DaemonSetError"] + core.__all__  # noqa: F405

@@ -1,0 +1,53 @@
+/* Public entry points of the security audit (ds_audit(3)). */
+#include <jansson.h>
+
+#include "core/error.h"
+#include "core/jsonout.h"
+#include "core/load.h"
+#include "core/options.h"
+#include "ops/audit.h"
+
+/* Parse exactly one object with the options' limits. */
+static int parse(const char *text, size_t size, const dsi_options *o, json_t **obj, ds_error *err)
+{
+	return dsi_parse_one(text, size, &o->limits, obj, err);
+}
+
+int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (report_json)
+		*report_json = NULL;
+	if (!text || !report_json)
+		return dsi_error_set(err, DS_EARG, NULL, "text and report_json must not be NULL");
+	const dsi_options *o = dsi_opts(opts);
+	json_t *obj, *report;
+	int rc = parse(text, size, o, &obj, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_audit_report(obj, o, &report, err);
+	json_decref(obj);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(report, report_json, err);
+}
+
+int ds_pod_security_evaluate(const char *text, size_t size, const char *level, const char *version,
+			     const ds_options *opts, char **result_json, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (result_json)
+		*result_json = NULL;
+	if (!text || !result_json)
+		return dsi_error_set(err, DS_EARG, NULL, "text and result_json must not be NULL");
+	const dsi_options *o = dsi_opts(opts);
+	json_t *obj, *result;
+	int rc = parse(text, size, o, &obj, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_pss_evaluate_object(obj, level, version, o, &result, err);
+	json_decref(obj);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(result, result_json, err);
+}

@@ -1,0 +1,64 @@
+/*
+ * The security audit of a DaemonSet (or any pod template, or a Pod): the Pod
+ * Security Standards verdicts (ops/pss.h) plus DaemonSet-specific risk
+ * findings, each with a severity, the offending field's path, a message and
+ * a remediation. Findings are our own judgement, not upstream rules: the PSS
+ * part stays exactly upstream's.
+ */
+#ifndef DSI_AUDIT_H
+#define DSI_AUDIT_H
+
+#include <jansson.h>
+
+#include "core/options.h"
+#include "ops/pss.h"
+
+typedef enum dsi_severity {
+	DSI_SEV_CRITICAL = 0,
+	DSI_SEV_HIGH,
+	DSI_SEV_MEDIUM,
+	DSI_SEV_LOW,
+	DSI_SEV_INFO,
+	DSI_SEV_COUNT
+} dsi_severity;
+
+/* "critical", "high", "medium", "low", "info" */
+const char *dsi_severity_name(int severity);
+
+typedef struct dsi_finding {
+	const char *id; /* stable, static */
+	int severity;
+	char *path, *message;
+	const char *remediation; /* static */
+} dsi_finding;
+
+typedef struct dsi_findings {
+	dsi_finding *v;
+	size_t n, cap;
+	int oom;
+} dsi_findings;
+
+void dsi_findings_free(dsi_findings *f);
+/* Deterministic order: severity, then path, then id, then message (bytewise). */
+void dsi_findings_sort(dsi_findings *f);
+
+/*
+ * The risk findings for the pod view of target (read from target->tmpl).
+ * spec_path is where the pod spec is ("spec.template.spec", "spec").
+ * Tolerations are read from the template's spec; the control-plane note is
+ * given for DaemonSets only.
+ */
+int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_options *o, dsi_findings *out,
+		    ds_error *err);
+
+/* The report of ds_audit(3) for one object. */
+int dsi_audit_report(const json_t *obj, const dsi_options *o, json_t **out, ds_error *err);
+/* The result of ds_pod_security_evaluate(3); level/version NULL take the options' (then restricted, latest). */
+int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *version, const dsi_options *o,
+			    json_t **out, ds_error *err);
+
+/* Risk rating of a host path (normalised like Go's path.Clean): severity when
+ * mounted writable / read-only, and what it exposes. For tests and docs. */
+int dsi_audit_host_path_severity(const char *path, int writable, const char **what);
+
+#endif
