@@ -1,0 +1,161 @@
+"""Kubernetes value types with upstream semantics: resource quantities,
+IntOrString scaling, label key/value and DNS name validation, label
+selectors (ds_quantity_parse(3), ds_intstr_scaled(3),
+ds_label_key_validate(3), ds_selector_matches(3))."""
+
+import collections
+import ctypes
+import json
+
+from ._native import lib, call, take_string, encode
+
+__all__ = [
+    "Quantity", "parse_quantity", "compare_quantities", "add_quantities",
+    "scaled_value",
+    "validate_label_key", "validate_label_value",
+    "validate_dns1123_subdomain", "validate_dns1123_label",
+    "selector_matches", "selector_string",
+]
+
+QUANTITY_FORMATS = {0: "DecimalSI", 1: "BinarySI", 2: "DecimalExponent"}
+
+
+class _QuantityInfo(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("sign", ctypes.c_int),
+        ("format", ctypes.c_int),
+        ("verbatim", ctypes.c_int),
+        ("value_overflow", ctypes.c_int),
+        ("milli_overflow", ctypes.c_int),
+        ("reserved", ctypes.c_int),
+        ("value", ctypes.c_int64),
+        ("milli_value", ctypes.c_int64),
+    ]
+
+
+_P = ctypes.c_char_p
+_OUT = ctypes.POINTER(ctypes.c_void_p)
+_ERR = ctypes.c_void_p
+
+lib.ds_quantity_parse.argtypes = [_P, _OUT, ctypes.POINTER(_QuantityInfo), _ERR]
+lib.ds_quantity_parse.restype = ctypes.c_int
+lib.ds_quantity_compare.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_quantity_compare.restype = ctypes.c_int
+lib.ds_quantity_add.argtypes = [_P, _P, _OUT, _ERR]
+lib.ds_quantity_add.restype = ctypes.c_int
+lib.ds_intstr_scaled.argtypes = [_P, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_intstr_scaled.restype = ctypes.c_int
+for _name in ("ds_label_key_validate", "ds_label_value_validate",
+              "ds_dns1123_subdomain_validate", "ds_dns1123_label_validate"):
+    getattr(lib, _name).argtypes = [_P, _ERR]
+    getattr(lib, _name).restype = ctypes.c_int
+lib.ds_selector_matches.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_selector_matches.restype = ctypes.c_int
+lib.ds_selector_string.argtypes = [_P, _OUT, _ERR]
+lib.ds_selector_string.restype = ctypes.c_int
+
+Quantity = collections.namedtuple(
+    "Quantity", "canonical value milli_value format sign verbatim")
+Quantity.__doc__ = """A parsed quantity. canonical is Kubernetes' String() form;
+value and milli_value are Value() and MilliValue() (None when they do not
+fit in 64 bits); format is "DecimalSI", "BinarySI" or "DecimalExponent";
+verbatim is True when Kubernetes' String() would return the text unchanged."""
+
+
+def parse_quantity(text):
+    """Parse a resource quantity ("100m", "1.5Gi", "1e3")."""
+    info = _QuantityInfo(size=ctypes.sizeof(_QuantityInfo))
+    out = ctypes.c_void_p()
+    call(lib.ds_quantity_parse, encode(text), ctypes.byref(out), ctypes.byref(info))
+    return Quantity(
+        canonical=take_string(out.value),
+        value=None if info.value_overflow else info.value,
+        milli_value=None if info.milli_overflow else info.milli_value,
+        format=QUANTITY_FORMATS.get(info.format, str(info.format)),
+        sign=info.sign,
+        verbatim=bool(info.verbatim),
+    )
+
+
+def compare_quantities(a, b):
+    """-1, 0 or 1 as quantity a is less than, equal to or greater than b."""
+    out = ctypes.c_int()
+    call(lib.ds_quantity_compare, encode(a), encode(b), ctypes.byref(out))
+    return out.value
+
+
+def add_quantities(a, b):
+    """a + b, canonical (the sum keeps a's format unless a is zero)."""
+    out = ctypes.c_void_p()
+    call(lib.ds_quantity_add, encode(a), encode(b), ctypes.byref(out))
+    return take_string(out.value)
+
+
+def scaled_value(value, total, round_up=True):
+    """GetScaledValueFromIntOrPercent: an int is returned as is, a str must be
+    a percentage ("25%") of total, rounded up (maxSurge, maxUnavailable) or
+    down. None is a nil IntOrString (an error, as upstream)."""
+    if isinstance(value, bool):
+        raise TypeError("value must be an int or a str")
+    text = json.dumps(value)
+    out = ctypes.c_int()
+    call(lib.ds_intstr_scaled, encode(text), int(total), 1 if round_up else 0, ctypes.byref(out))
+    return out.value
+
+
+def _validate(fn, text):
+    call(fn, encode(text))
+    return True
+
+
+def validate_label_key(key):
+    """True, or DaemonSetError (DS_EVALUE) with Kubernetes' messages."""
+    return _validate(lib.ds_label_key_validate, key)
+
+
+def validate_label_value(value):
+    """True, or DaemonSetError (DS_EVALUE) with Kubernetes' messages."""
+    return _validate(lib.ds_label_value_validate, value)
+
+
+def validate_dns1123_subdomain(name):
+    """True, or DaemonSetError (DS_EVALUE): object names such as node names."""
+    return _validate(lib.ds_dns1123_subdomain_validate, name)
+
+
+def validate_dns1123_label(name):
+    """True, or DaemonSetError (DS_EVALUE): a DNS-1123 label."""
+    return _validate(lib.ds_dns1123_label_validate, name)
+
+
+def _selector_arg(selector):
+    if selector is None:
+        return None  # a nil LabelSelector: selects nothing
+    if isinstance(selector, dict):
+        return encode(json.dumps(selector))
+    return encode(selector)
+
+
+def _labels_arg(labels):
+    if labels is None:
+        return b"{}"
+    if isinstance(labels, dict):
+        return encode(json.dumps(labels))
+    return encode(labels)
+
+
+def selector_matches(selector, labels):
+    """Whether a label set (dict or JSON text) satisfies a selector: a
+    LabelSelector dict ({"matchLabels": ...}), the string syntax
+    ("app=web,tier in (a,b)"), or None, which selects nothing."""
+    out = ctypes.c_int()
+    call(lib.ds_selector_matches, _selector_arg(selector), _labels_arg(labels), ctypes.byref(out))
+    return bool(out.value)
+
+
+def selector_string(selector):
+    """Selector.String(): the canonical string form of a selector."""
+    out = ctypes.c_void_p()
+    call(lib.ds_selector_string, _selector_arg(selector), ctypes.byref(out))
+    return take_string(out.value)
