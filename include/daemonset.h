@@ -12,7 +12,8 @@
 #include "daemonset/values.h"     /* quantities, int-or-percent, label selectors */
 #include "daemonset/cluster.h"    /* the snapshot: loading objects and watch events */
 #include "daemonset/placement.h"  /* should-run, explain, fit, preemption */
-#include "daemonset/daemon.h"     /* pod generation, revisions, defaults, validation */
+#include "daemonset/daemon.h"     /* pod generation and revision history */
+#include "daemonset/validate.h"   /* the API server's defaults and validation for DaemonSets */
 #include "daemonset/plan.h"       /* one sync planned, status, rollout simulation */
 #include "daemonset/ops.h"        /* cordon, drain, upgrade planning */
 #include "daemonset/audit.h"      /* Pod Security Standards and DaemonSet risk audit */

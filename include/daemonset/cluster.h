@@ -1,5 +1,5 @@
 /*
- * libdaemonset: cluster. Include <daemonset.h> rather than this file.
+ * libdaemonset: the snapshot. Include <daemonset.h> rather than this file.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DAEMONSET_CLUSTER_H
@@ -10,6 +10,57 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct json_t; /* jansson's type, for hosts that already use jansson */
+
+/*
+ * A snapshot of cluster state: Nodes, Pods, DaemonSets, ControllerRevisions,
+ * PodDisruptionBudgets, PriorityClasses, and the identity of every other
+ * object (so that owners can be found). Loading and watch events mutate it;
+ * every other function only reads it, and reads are safe from several
+ * threads at once. Mutations need the caller's exclusion.
+ */
+typedef struct ds_cluster ds_cluster;
+
+/* A new, empty snapshot. opts (may be NULL) sets limits, feature gates and
+ * legacyDaemonSets for everything loaded into it; it is not kept. */
+DS_EXTERN int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err);
+DS_EXTERN void ds_cluster_free(ds_cluster *cluster);
+/* An independent copy (for what-if planning and simulation). */
+DS_EXTERN int ds_cluster_copy(const ds_cluster *cluster, ds_cluster **out, ds_error *err);
+
+/*
+ * Add or replace objects from JSON or YAML text: one object, a List or any
+ * *List kind, concatenated JSON values, or a multi-document YAML stream
+ * (a `kubectl get -A -o yaml` dump works as is). An object replaces the one
+ * with the same kind, namespace and name. All or nothing: on error the
+ * snapshot is unchanged. *count (may be NULL) gets the number of objects.
+ */
+DS_EXTERN int ds_cluster_load(ds_cluster *cluster, const char *data, size_t size, size_t *count, ds_error *err);
+/* The same for a file, or every *.json, *.yaml and *.yml file of a directory
+ * (sorted by name). err->source names the file that failed. */
+DS_EXTERN int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, ds_error *err);
+/* The same for a value the host parsed with jansson (not modified, not kept). */
+DS_EXTERN int ds_cluster_load_json(ds_cluster *cluster, const struct json_t *value, size_t *count, ds_error *err);
+/* Apply watch events {"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}},
+ * one or several (concatenated, as a watch stream sends them). All or nothing.
+ * An ERROR event is DS_ETRANSPORT (the host should list again). */
+DS_EXTERN int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, size_t *count,
+				      ds_error *err);
+/* Remove one object. kind: "Node", "Pod", "DaemonSet", "ControllerRevision",
+ * "PodDisruptionBudget", "PriorityClass", or "group/Kind" for any other
+ * ("apps/Deployment", "/Service"). namespace may be NULL for cluster-scoped kinds. */
+DS_EXTERN int ds_cluster_remove(ds_cluster *cluster, const char *kind, const char *namespace_, const char *name,
+				ds_error *err);
+
+/* Number of objects of a kind ("Node", ..., or "Other"). */
+DS_EXTERN size_t ds_cluster_count(const ds_cluster *cluster, const char *kind);
+/* A JSON summary: {"nodes":N,"pods":N,...,"nodeNames":[sorted],"daemonSets":[{"namespace","name"}]}. */
+DS_EXTERN int ds_cluster_summary(const ds_cluster *cluster, char **json_out, ds_error *err);
+/* The stored JSON of a DaemonSet or ControllerRevision (as loaded), or the
+ * typed view of a Node or Pod as the library reads it. */
+DS_EXTERN int ds_cluster_get(const ds_cluster *cluster, const char *kind, const char *namespace_, const char *name,
+			     char **json_out, ds_error *err);
 
 #ifdef __cplusplus
 }

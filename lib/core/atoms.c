@@ -7,6 +7,13 @@
 
 void dsi_atoms_init(dsi_atoms *a) { memset(a, 0, sizeof(*a)); }
 
+void dsi_atoms_init_overlay(dsi_atoms *a, const dsi_atoms *parent)
+{
+	memset(a, 0, sizeof(*a));
+	a->parent = parent;
+	a->base = (uint32_t)(parent->count ? parent->count : 1);
+}
+
 void dsi_atoms_free(dsi_atoms *a)
 {
 	for (size_t i = 1; i < a->count; i++)
@@ -68,20 +75,34 @@ static int table_grow(dsi_atoms *a)
 	return 0;
 }
 
-static dsi_atom find(const dsi_atoms *a, const char *s, size_t n, uint32_t h)
+/* Local slot index (not the public id) of s in this table, or 0. */
+static uint32_t find(const dsi_atoms *a, const char *s, size_t n, uint32_t h)
 {
 	if (!a->table_cap)
-		return DSI_ATOM_NONE;
+		return 0;
 	size_t mask = a->table_cap - 1;
 	for (size_t i = h & mask; a->table[i]; i = (i + 1) & mask) {
 		const dsi_atom_entry *e = &a->ents[a->table[i]];
 		if (e->hash == h && e->len == n && memcmp(e->str, s, n) == 0)
 			return a->table[i];
 	}
-	return DSI_ATOM_NONE;
+	return 0;
 }
 
-dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n) { return find(a, s, n, hash32(s, n)); }
+/* Public ids of an overlay's own atoms start at base (slot 1 is id base). */
+static dsi_atom to_id(const dsi_atoms *a, uint32_t slot) { return slot && a->parent ? a->base + slot - 1 : slot; }
+static uint32_t to_slot(const dsi_atoms *a, dsi_atom id) { return a->parent ? id - a->base + 1 : id; }
+
+dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n)
+{
+	uint32_t h = hash32(s, n);
+	if (a->parent) {
+		uint32_t p = find(a->parent, s, n, h);
+		if (p)
+			return p;
+	}
+	return to_id(a, find(a, s, n, h));
+}
 
 dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s) { return dsi_atom_lookup(a, s, strlen(s)); }
 
@@ -90,10 +111,15 @@ dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
 	if (n > UINT32_MAX)
 		return DSI_ATOM_ERROR;
 	uint32_t h = hash32(s, n);
+	if (a->parent) { /* the parent is read-only: use its id without a reference */
+		uint32_t p = find(a->parent, s, n, h);
+		if (p)
+			return p;
+	}
 	dsi_atom id = find(a, s, n, h);
 	if (id) {
 		a->ents[id].refs++;
-		return id;
+		return to_id(a, id);
 	}
 	if ((a->live + 1) * 2 > a->table_cap && table_grow(a) < 0)
 		return DSI_ATOM_ERROR;
@@ -109,8 +135,10 @@ dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
 			dsi_free(copy);
 			return DSI_ATOM_ERROR;
 		}
-		if (!a->count)
-			a->count = 1; /* id 0 is DSI_ATOM_NONE */
+		if (!a->count) {
+			memset(&a->ents[0], 0, sizeof(a->ents[0])); /* id 0 is DSI_ATOM_NONE */
+			a->count = 1;
+		}
 		id = (dsi_atom)a->count++;
 	}
 	dsi_atom_entry *e = &a->ents[id];
@@ -122,13 +150,14 @@ dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
 	e->int_ok = (uint8_t)dsi_parse_go_int64(s, n, &e->ival);
 	table_insert_id(a->table, a->table_cap, a->ents, id);
 	a->live++;
-	return id;
+	return to_id(a, id);
 }
 
 void dsi_atom_ref(dsi_atoms *a, dsi_atom id)
 {
-	if (id && id != DSI_ATOM_ERROR)
-		a->ents[id].refs++;
+	if (!id || id == DSI_ATOM_ERROR || (a->parent && id < a->base))
+		return;
+	a->ents[to_slot(a, id)].refs++;
 }
 
 static void table_remove(dsi_atoms *a, dsi_atom id)
@@ -151,8 +180,9 @@ static void table_remove(dsi_atoms *a, dsi_atom id)
 
 void dsi_atom_unref(dsi_atoms *a, dsi_atom id)
 {
-	if (!id || id == DSI_ATOM_ERROR)
+	if (!id || id == DSI_ATOM_ERROR || (a->parent && id < a->base))
 		return;
+	id = to_slot(a, id);
 	dsi_atom_entry *e = &a->ents[id];
 	if (--e->refs)
 		return;

@@ -25,6 +25,8 @@ typedef struct dsi_atom_entry {
 } dsi_atom_entry;
 
 typedef struct dsi_atoms {
+	const struct dsi_atoms *parent; /* overlay: read-only parent whose ids are below base */
+	uint32_t base;                  /* overlay: ids from base on are this table's (ents[id - base]) */
 	dsi_atom_entry *ents; /* index 0 unused */
 	size_t count, cap;     /* slots used in ents (including freed), capacity */
 	dsi_atom free_head;    /* chain of freed entries through ival */
@@ -34,6 +36,11 @@ typedef struct dsi_atoms {
 } dsi_atoms;
 
 void dsi_atoms_init(dsi_atoms *a);
+/* An overlay on a table that must not change (a snapshot shared by readers):
+ * strings the parent knows keep the parent's ids (no references are taken on
+ * them); new strings get ids above the parent's, which can never be equal to
+ * a parent id - exactly right for matching. Free with dsi_atoms_free. */
+void dsi_atoms_init_overlay(dsi_atoms *a, const dsi_atoms *parent);
 void dsi_atoms_free(dsi_atoms *a);
 int dsi_atoms_copy(dsi_atoms *dst, const dsi_atoms *src);
 
@@ -52,17 +59,30 @@ dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s);
 void dsi_atom_ref(dsi_atoms *a, dsi_atom id);
 void dsi_atom_unref(dsi_atoms *a, dsi_atom id);
 
+/* The entry of a live id, through the overlay's parent when needed. */
+static inline const dsi_atom_entry *dsi_atom_entry_of(const dsi_atoms *a, dsi_atom id)
+{
+	if (a->parent) {
+		if (id < a->base)
+			return &a->parent->ents[id];
+		return &a->ents[id - a->base];
+	}
+	return &a->ents[id];
+}
 static inline const char *dsi_atom_str(const dsi_atoms *a, dsi_atom id)
 {
-	return id && id != DSI_ATOM_ERROR ? a->ents[id].str : NULL;
+	return id && id != DSI_ATOM_ERROR ? dsi_atom_entry_of(a, id)->str : NULL;
 }
-static inline size_t dsi_atom_len(const dsi_atoms *a, dsi_atom id) { return id ? a->ents[id].len : 0; }
+static inline size_t dsi_atom_len(const dsi_atoms *a, dsi_atom id) { return id ? dsi_atom_entry_of(a, id)->len : 0; }
 /* Integer value per Go strconv.ParseInt(s, 10, 64); returns 1 when it parses. */
 static inline int dsi_atom_int(const dsi_atoms *a, dsi_atom id, int64_t *out)
 {
-	if (!id || !a->ents[id].int_ok)
+	if (!id)
 		return 0;
-	*out = a->ents[id].ival;
+	const dsi_atom_entry *e = dsi_atom_entry_of(a, id);
+	if (!e->int_ok)
+		return 0;
+	*out = e->ival;
 	return 1;
 }
 

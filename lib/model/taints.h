@@ -58,6 +58,8 @@ typedef struct dsi_tolerations {
 #define DSI_TAINT_PID_PRESSURE "node.kubernetes.io/pid-pressure"
 #define DSI_TAINT_OUT_OF_SERVICE "node.kubernetes.io/out-of-service"
 #define DSI_N_WELL_KNOWN_TAINTS 8
+enum { DSI_WK_NOT_READY, DSI_WK_UNREACHABLE, DSI_WK_UNSCHEDULABLE, DSI_WK_MEMORY_PRESSURE, DSI_WK_DISK_PRESSURE,
+       DSI_WK_NETWORK_UNAVAILABLE, DSI_WK_PID_PRESSURE, DSI_WK_OUT_OF_SERVICE }; /* indexes of the list below */
 extern const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS];
 
 const char *dsi_effect_name(int effect);

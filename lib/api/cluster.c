@@ -1,0 +1,335 @@
+/* Public wrappers of the snapshot (include/daemonset/cluster.h). */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+#include "core/jsonout.h"
+#include "core/sort.h"
+#include "core/strbuf.h"
+#include "model/cluster.h"
+
+int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!out)
+		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	*out = NULL;
+	ds_cluster *c = dsi_calloc(1, sizeof(*c));
+	if (!c || dsi_cluster_init(c, opts) < 0) {
+		dsi_free(c);
+		return dsi_error_nomem(err);
+	}
+	*out = c;
+	return 0;
+}
+
+void ds_cluster_free(ds_cluster *cluster)
+{
+	if (!cluster)
+		return;
+	dsi_cluster_destroy(cluster);
+	dsi_free(cluster);
+}
+
+int ds_cluster_copy(const ds_cluster *cluster, ds_cluster **out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!cluster || !out)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster and out must not be NULL");
+	*out = NULL;
+	ds_cluster *c = dsi_calloc(1, sizeof(*c));
+	if (!c)
+		return dsi_error_nomem(err);
+	int rc = dsi_cluster_copy(cluster, c, err);
+	if (rc < 0) {
+		dsi_free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int ds_cluster_load(ds_cluster *cluster, const char *data, size_t size, size_t *count, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (count)
+		*count = 0;
+	if (!cluster || (!data && size))
+		return dsi_error_set(err, DS_EARG, NULL, "cluster must not be NULL, nor data when size > 0");
+	return dsi_cluster_load_text(cluster, data, size, count, err);
+}
+
+int ds_cluster_load_json(ds_cluster *cluster, const struct json_t *value, size_t *count, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (count)
+		*count = 0;
+	if (!cluster || !value)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster and value must not be NULL");
+	return dsi_cluster_load_value(cluster, (const json_t *)value, count, err);
+}
+
+int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, size_t *count, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (count)
+		*count = 0;
+	if (!cluster || (!data && size))
+		return dsi_error_set(err, DS_EARG, NULL, "cluster must not be NULL, nor data when size > 0");
+	return dsi_cluster_apply_events(cluster, data, size, count, err);
+}
+
+/* Read a whole file, refusing one larger than the limit before reading it. */
+static int read_file(const char *path, size_t max, char **out, size_t *len, ds_error *err)
+{
+	*out = NULL;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return dsi_error_set(err, DS_EIO, NULL, "cannot open %s: %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		fclose(f);
+		return dsi_error_set(err, DS_ELIMIT, NULL, "%s is %lld bytes, larger than the limit of %zu bytes", path,
+				     (long long)st.st_size, max);
+	}
+	dsi_strbuf b = DSI_STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (b.len + n > max) {
+			fclose(f);
+			dsi_strbuf_free(&b);
+			return dsi_error_set(err, DS_ELIMIT, NULL, "%s is larger than the limit of %zu bytes", path, max);
+		}
+		dsi_strbuf_append(&b, chunk, n);
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		dsi_strbuf_free(&b);
+		return dsi_error_set(err, DS_EIO, NULL, "cannot read %s", path);
+	}
+	*len = b.len;
+	*out = dsi_strbuf_detach(&b);
+	return *out ? 0 : dsi_error_nomem(err);
+}
+
+static int manifest_name(const char *n)
+{
+	size_t l = strlen(n);
+	if (n[0] == '.')
+		return 0;
+	return (l > 5 && strcmp(n + l - 5, ".json") == 0) || (l > 5 && strcmp(n + l - 5, ".yaml") == 0) ||
+	       (l > 4 && strcmp(n + l - 4, ".yml") == 0);
+}
+
+static int cmp_str(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return strcmp(a, b);
+}
+
+static int add_file(dsi_batch *b, const char *path, size_t max, ds_error *err)
+{
+	char *text;
+	size_t len;
+	int rc = read_file(path, max, &text, &len, err);
+	if (rc == 0) {
+		rc = dsi_cluster_batch_add_text(b, text, len, err);
+		dsi_free(text);
+	}
+	if (rc < 0) {
+		dsi_strbuf src = DSI_STRBUF_INIT;
+		dsi_strbuf_puts(&src, path);
+		if (err->source[0])
+			dsi_strbuf_printf(&src, ": %s", err->source);
+		if (!src.oom)
+			dsi_error_set_source(err, src.data);
+		dsi_strbuf_free(&src);
+	}
+	return rc;
+}
+
+int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (count)
+		*count = 0;
+	if (!cluster || !path)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster and path must not be NULL");
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return dsi_error_set(err, DS_EIO, NULL, "cannot open %s: %s", path, strerror(errno));
+	dsi_batch *b = dsi_cluster_batch_begin(cluster);
+	if (!b)
+		return dsi_error_nomem(err);
+	size_t max = cluster->opts.limits.max_bytes;
+	int rc = 0;
+	if (!S_ISDIR(st.st_mode))
+		return dsi_cluster_batch_end(b, add_file(b, path, max, err), count, err);
+	DIR *d = opendir(path);
+	if (!d)
+		return dsi_cluster_batch_end(b, dsi_error_set(err, DS_EIO, NULL, "cannot open %s: %s", path, strerror(errno)),
+					     count, err);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!manifest_name(e->d_name))
+			continue;
+		if (DSI_GROW(names, cap, n + 1) < 0 || !(names[n] = dsi_strdup(e->d_name))) {
+			rc = dsi_error_nomem(err);
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc == 0)
+		dsi_sort_ptrs((void **)names, n, cmp_str, NULL);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		dsi_strbuf p = DSI_STRBUF_INIT;
+		dsi_strbuf_printf(&p, "%s/%s", path, names[i]);
+		if (p.oom)
+			rc = dsi_error_nomem(err);
+		else
+			rc = add_file(b, p.data, max, err);
+		dsi_strbuf_free(&p);
+	}
+	for (size_t i = 0; i < n; i++)
+		dsi_free(names[i]);
+	dsi_free(names);
+	return dsi_cluster_batch_end(b, rc, count, err);
+}
+
+/* "Node" -> DSI_KIND_NODE; "group/Kind" -> DSI_KIND_OTHER */
+static int parse_kind(const char *kind, dsi_kind *k, const char **gk, ds_error *err)
+{
+	*gk = NULL;
+	if (!kind)
+		return dsi_error_set(err, DS_EARG, NULL, "kind must not be NULL");
+	int v = dsi_kind_from_name(kind);
+	if (v >= 0) {
+		*k = (dsi_kind)v;
+		return 0;
+	}
+	if (strchr(kind, '/')) {
+		*k = DSI_KIND_OTHER;
+		*gk = kind;
+		return 0;
+	}
+	if (strcmp(kind, "Other") == 0) {
+		*k = DSI_KIND_OTHER;
+		return 0;
+	}
+	return dsi_error_set(err, DS_EARG, NULL,
+			     "unknown kind \"%s\": expected Node, Pod, DaemonSet, ControllerRevision, "
+			     "PodDisruptionBudget, PriorityClass or group/Kind",
+			     kind);
+}
+
+int ds_cluster_remove(ds_cluster *cluster, const char *kind, const char *namespace_, const char *name, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	dsi_kind k;
+	const char *gk;
+	if (!cluster || !name)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
+	int rc = parse_kind(kind, &k, &gk, err);
+	if (rc < 0)
+		return rc;
+	if (k == DSI_KIND_OTHER && !gk)
+		return dsi_error_set(err, DS_EARG, NULL, "name another kind as group/Kind, e.g. apps/Deployment");
+	return dsi_cluster_remove(cluster, k, gk, namespace_, name, err);
+}
+
+size_t ds_cluster_count(const ds_cluster *cluster, const char *kind)
+{
+	if (!cluster || !kind)
+		return 0;
+	int k = strcmp(kind, "Other") == 0 ? DSI_KIND_OTHER : dsi_kind_from_name(kind);
+	return k < 0 ? 0 : dsi_cluster_count(cluster, (dsi_kind)k);
+}
+
+static int emit(json_t *v, char **out, ds_error *err) { return dsi_json_emit(v, out, err); }
+
+int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!c || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster and json_out must not be NULL");
+	json_t *o = json_object(), *nodes = json_array(), *dss = json_array();
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++)
+		json_array_append_new(nodes, json_string(dsi_cstr(c, dsi_cluster_node_at(c, i)->meta.name)));
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_DAEMONSET); i++) {
+		const dsi_daemonset *d = c->objs[DSI_KIND_DAEMONSET].v[i];
+		json_array_append_new(dss, json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name",
+						      dsi_cstr(c, d->meta.name)));
+	}
+	json_object_set_new(o, "nodes", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_NODE)));
+	json_object_set_new(o, "pods", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_POD)));
+	json_object_set_new(o, "daemonSetCount", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_DAEMONSET)));
+	json_object_set_new(o, "controllerRevisions", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_REVISION)));
+	json_object_set_new(o, "podDisruptionBudgets", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PDB)));
+	json_object_set_new(o, "priorityClasses", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PRIORITY_CLASS)));
+	json_object_set_new(o, "other", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_OTHER)));
+	json_object_set_new(o, "nodeNames", nodes);
+	json_object_set_new(o, "daemonSets", dss);
+	return emit(o, json_out, err);
+}
+
+static json_t *pod_json(const dsi_cluster *c, const dsi_pod *p)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b}", "namespace", dsi_cstr(c, p->meta.ns), "name",
+			      dsi_cstr(c, p->meta.name), "phase", dsi_phase_name(p->phase), "ready", p->ready);
+	if (!o)
+		return NULL;
+	if (p->spec.node_name)
+		json_object_set_new(o, "nodeName", json_string(dsi_cstr(c, p->spec.node_name)));
+	if (p->spec.target_node)
+		json_object_set_new(o, "targetNode", json_string(dsi_cstr(c, p->spec.target_node)));
+	if (p->meta.controller.uid || p->meta.controller.kind)
+		json_object_set_new(o, "controller",
+				    json_pack("{s:s, s:s, s:s, s:s}", "apiVersion", dsi_cstr(c, p->meta.controller.api_version),
+					      "kind", dsi_cstr(c, p->meta.controller.kind), "name",
+					      dsi_cstr(c, p->meta.controller.name), "uid", dsi_cstr(c, p->meta.controller.uid)));
+	json_object_set_new(o, "labels", dsi_labels_to_json(&c->atoms, &p->meta.labels));
+	json_object_set_new(o, "requests", dsi_resources_to_json(&c->atoms, &p->spec.requests));
+	if (p->spec.has_priority)
+		json_object_set_new(o, "priority", json_integer(p->spec.priority));
+	if (p->meta.has_deletion)
+		json_object_set_new(o, "terminating", json_true());
+	return o;
+}
+
+int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_, const char *name, char **json_out,
+		   ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!c || !name || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster, name and json_out must not be NULL");
+	*json_out = NULL;
+	dsi_kind k;
+	const char *gk;
+	int rc = parse_kind(kind, &k, &gk, err);
+	if (rc < 0)
+		return rc;
+	dsi_atom ns = namespace_ && *namespace_ ? dsi_atom_lookup_cstr(&c->atoms, namespace_) : 0;
+	dsi_atom n = dsi_atom_lookup_cstr(&c->atoms, name);
+	void *o = (n && (!namespace_ || !*namespace_ || ns)) ? dsi_map_get(&c->by_key[k], dsi_key2(ns, n)) : NULL;
+	if (!o || k == DSI_KIND_OTHER || k == DSI_KIND_PRIORITY_CLASS)
+		return dsi_error_set(err, o ? DS_EARG : DS_ENOTFOUND, NULL, o ? "%s objects are not kept in full" : "%s %s not found",
+				     kind, name);
+	json_t *v = NULL;
+	switch (k) {
+	case DSI_KIND_NODE: v = dsi_node_to_json(&c->atoms, o); break;
+	case DSI_KIND_POD: v = pod_json(c, o); break;
+	case DSI_KIND_DAEMONSET: v = json_incref(((dsi_daemonset *)o)->obj); break;
+	case DSI_KIND_REVISION: v = json_incref(((dsi_revision *)o)->obj); break;
+	case DSI_KIND_PDB: v = json_incref(((dsi_pdb *)o)->obj); break;
+	default: break;
+	}
+	return emit(v, json_out, err);
+}

@@ -1,0 +1,22 @@
+/* The pod the DaemonSet controller creates for a node. */
+#ifndef DSI_NEWPOD_H
+#define DSI_NEWPOD_H
+
+#include <jansson.h>
+
+#include "daemon/shouldrun.h"
+
+/* ReplaceDaemonSetPodNodeNameNodeAffinity (pkg/controller/daemon/util/daemonset_util.go)
+ * on a pod spec JSON object (modified in place). */
+int dsi_pin_node_affinity(json_t *spec, const char *node);
+
+/* CreatePodTemplate + ReplaceDaemonSetPodNodeNameNodeAffinity + GetPodFromTemplate:
+ * a new Pod object (new reference) for node, or NULL with err set. p carries
+ * the merged tolerations (see dsi_placement_init). hash may be "" (no label). */
+json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, ds_error *err);
+
+/* getPodsPrefix (pkg/controller/controller_utils.go): "<name>-", or "<name>"
+ * when the dash would make an invalid name prefix. */
+void dsi_pods_prefix(const char *name, char *out, size_t size);
+
+#endif

@@ -1,0 +1,753 @@
+#include "daemon/plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/sort.h"
+#include "daemon/availability.h"
+#include "daemon/newpod.h"
+#include "daemon/status.h"
+
+static const char *const delete_reasons[DSI_DEL_COUNT] = {
+	"failed",  "succeeded", "not-wanted", "duplicate", "node-gone", "update", "update-unavailable", "surge-replaced",
+	"surge-scheduling-constraints",
+};
+
+const char *dsi_delete_reason_name(int r) { return r >= 0 && r < DSI_DEL_COUNT ? delete_reasons[r] : ""; }
+
+const char *dsi_create_reason_name(int r)
+{
+	switch (r) {
+	case DSI_CREATE_SURGE: return "surge";
+	case DSI_CREATE_REPLACEMENT: return "replacement";
+	default: return "missing";
+	}
+}
+
+/* What one pass works with. */
+typedef struct pass {
+	const dsi_cluster *c;
+	const dsi_daemonset *ds;
+	const dsi_options *o;
+	ds_time now;
+	dsi_placement place;
+	dsi_ds_pods pods;
+	dsi_verdict *verdict; /* per node index */
+	dsi_revision_key key;
+	const char *hash;
+	dsi_plan *plan;
+	ds_error *err;
+	size_t cap_creates, cap_deletes;
+} pass;
+
+static int add_event(pass *s, const char *type, const char *reason, const char *message)
+{
+	json_t *e = json_pack("{s:s, s:s, s:s}", "type", type, "reason", reason, "message", message);
+	return e && json_array_append_new(s->plan->events, e) == 0 ? 0 : dsi_error_nomem(s->err);
+}
+
+static int add_create(pass *s, const dsi_node *node, int reason)
+{
+	dsi_plan *p = s->plan;
+	if (DSI_GROW(p->creates, s->cap_creates, (size_t)p->ncreates + 1) < 0)
+		return dsi_error_nomem(s->err);
+	dsi_plan_create *cr = &p->creates[p->ncreates];
+	memset(cr, 0, sizeof(*cr));
+	if (!(cr->node = dsi_strdup(dsi_cstr(s->c, node->meta.name))))
+		return dsi_error_nomem(s->err);
+	cr->reason = (uint8_t)reason;
+	p->ncreates++;
+	return 0;
+}
+
+static int add_delete(pass *s, const dsi_pod *pod, int reason)
+{
+	dsi_plan *p = s->plan;
+	for (uint32_t i = 0; i < p->ndeletes; i++) /* a pod is deleted once (manage and update may both want it) */
+		if (strcmp(p->deletes[i].name, dsi_cstr(s->c, pod->meta.name)) == 0)
+			return 0;
+	if (DSI_GROW(p->deletes, s->cap_deletes, (size_t)p->ndeletes + 1) < 0)
+		return dsi_error_nomem(s->err);
+	dsi_plan_delete *d = &p->deletes[p->ndeletes];
+	const dsi_cluster *c = s->c;
+	d->ns = dsi_strdup(dsi_cstr(c, pod->meta.ns));
+	d->name = dsi_strdup(dsi_cstr(c, pod->meta.name));
+	d->uid = dsi_strdup(dsi_cstr(c, pod->meta.uid));
+	d->node = dsi_strdup(dsi_cstr(c, pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node));
+	d->reason = (uint8_t)reason;
+	p->ndeletes++;
+	if (!d->ns || !d->name || !d->uid || !d->node)
+		return dsi_error_nomem(s->err);
+	return 0;
+}
+
+static void note_requeue(pass *s, int64_t ms)
+{
+	if (ms >= 0 && (s->plan->requeue_ms < 0 || ms < s->plan->requeue_ms))
+		s->plan->requeue_ms = ms;
+}
+
+/* The pods claimed for a node, in claim order. */
+static uint32_t pods_of(const pass *s, int32_t first, const dsi_pod **out, uint32_t max)
+{
+	uint32_t n = 0;
+	for (int32_t k = first; k >= 0 && n < max; k = s->pods.next[k])
+		out[n++] = s->pods.v[k];
+	return n;
+}
+
+#define MAX_PODS_PER_NODE 256
+
+/* util.SurgeCount / util.UnavailableCount: 0 unless RollingUpdate; percents round up. */
+static int scaled(pass *s, const dsi_intstr *v, int has, int total, int32_t *out)
+{
+	*out = 0;
+	if (s->ds->strategy != DSI_STRATEGY_ROLLING_UPDATE || !has)
+		return 0;
+	int r;
+	ds_error tmp;
+	ds_error_clear(&tmp);
+	if (dsi_intstr_scaled(v, total, 1, &r, &tmp) < 0)
+		return dsi_error_set(s->err, DS_EVALUE, "spec.updateStrategy.rollingUpdate", "%s", tmp.message);
+	*out = r;
+	return 0;
+}
+
+/* util.AllowsSurge: SurgeCount(ds, 1) > 0 */
+static int allows_surge(pass *s)
+{
+	int32_t v;
+	ds_error tmp, *saved = s->err;
+	s->err = &tmp;
+	int rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, 1, &v);
+	s->err = saved;
+	return rc == 0 && v > 0;
+}
+
+static void failed_key(const pass *s, const dsi_node *node, char *buf, size_t size)
+{
+	/* failedPodsBackoffKey (daemon_controller.go): "<uid>/<observedGeneration>/<node>" */
+	snprintf(buf, size, "%s/%lld/%s", dsi_cstr(s->c, s->ds->meta.uid), (long long)s->ds->status.observed_generation,
+		 dsi_cstr(s->c, node->meta.name));
+}
+
+/* podsShouldBeOnNode (daemon_controller.go) */
+static int pods_should_be_on_node(pass *s, const dsi_node *node, int surge)
+{
+	const dsi_verdict *v = &s->verdict[node->index];
+	int32_t first = s->pods.first[node->index];
+	int exists = s->pods.count[node->index] > 0;
+	const dsi_cluster *c = s->c;
+	if (v->should_run && !exists)
+		return add_create(s, node, DSI_CREATE_MISSING);
+	const dsi_pod *on[MAX_PODS_PER_NODE], *running[MAX_PODS_PER_NODE];
+	uint32_t n = pods_of(s, first, on, MAX_PODS_PER_NODE), nrun = 0;
+	int rc = 0;
+	if (v->should_continue) {
+		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			const dsi_pod *pod = on[i];
+			if (pod->meta.has_deletion)
+				continue;
+			char msg[700];
+			if (pod->phase == DSI_PHASE_FAILED) {
+				/* the controller and the kubelet fight over a rejected pod: back off per node */
+				char key[600];
+				failed_key(s, node, key, sizeof(key));
+				int64_t max = s->o->backoff_max_ms;
+				if (dsi_backoff_in_backoff(&s->plan->backoff, key, s->now, max)) {
+					note_requeue(s, dsi_backoff_get(&s->plan->backoff, key));
+					continue;
+				}
+				if (dsi_backoff_next(&s->plan->backoff, key, s->now, s->o->backoff_initial_ms, max) < 0)
+					return dsi_error_nomem(s->err);
+				snprintf(msg, sizeof(msg), "Found failed daemon pod %s/%s on node %s, will try to kill it",
+					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, node->meta.name));
+				if ((rc = add_event(s, "Warning", "FailedDaemonPod", msg)) == 0)
+					rc = add_delete(s, pod, DSI_DEL_FAILED);
+				continue;
+			}
+			if (pod->phase == DSI_PHASE_SUCCEEDED) {
+				snprintf(msg, sizeof(msg), "Found succeeded daemon pod %s/%s on node %s, will try to delete it",
+					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, node->meta.name));
+				if ((rc = add_event(s, "Normal", "SucceededDaemonPod", msg)) == 0)
+					rc = add_delete(s, pod, DSI_DEL_SUCCEEDED);
+				continue;
+			}
+			running[nrun++] = pod;
+		}
+		if (rc < 0)
+			return rc;
+		if (!surge) {
+			if (nrun <= 1)
+				return 0;
+			dsi_sort_stable(running, nrun, sizeof(running[0]), dsi_pod_cmp_creation, (void *)c);
+			for (uint32_t i = 1; i < nrun && rc == 0; i++)
+				rc = add_delete(s, running[i], DSI_DEL_DUPLICATE);
+			return rc;
+		}
+		if (nrun <= 1) {
+			if (nrun == 0 && v->should_run) /* surging: keep one non-deleted pod on the node */
+				return add_create(s, node, DSI_CREATE_MISSING);
+			return 0;
+		}
+		/* surge: keep the oldest pod of the current hash and the oldest other one */
+		dsi_sort_stable(running, nrun, sizeof(running[0]), dsi_pod_cmp_creation, (void *)c);
+		const dsi_pod *newest = NULL, *oldest_old = NULL;
+		for (uint32_t i = 0; i < nrun && rc == 0; i++) {
+			int cur = s->key.hash && running[i]->revision_hash == s->key.hash;
+			if (cur && !newest)
+				newest = running[i];
+			else if (!cur && !oldest_old)
+				oldest_old = running[i];
+			else
+				rc = add_delete(s, running[i], DSI_DEL_DUPLICATE);
+		}
+		if (rc == 0 && newest && oldest_old &&
+		    (!dsi_pod_ready_p(oldest_old) ||
+		     dsi_pod_available(newest, s->ds->min_ready_seconds, s->now, s->o->k8s_minor)))
+			rc = add_delete(s, oldest_old, DSI_DEL_SURGE_REPLACED);
+		return rc;
+	}
+	if (exists) /* it should not run here any more: every pod that is not already going */
+		for (uint32_t i = 0; i < n && rc == 0; i++)
+			if (!on[i]->meta.has_deletion)
+				rc = add_delete(s, on[i], DSI_DEL_NOT_WANTED);
+	return rc;
+}
+
+/* manage (daemon_controller.go) */
+static int manage(pass *s)
+{
+	int surge = allows_surge(s);
+	int rc = 0;
+	size_t nn = dsi_cluster_count(s->c, DSI_KIND_NODE);
+	for (size_t i = 0; i < nn && rc == 0; i++)
+		rc = pods_should_be_on_node(s, dsi_cluster_node_at(s->c, i), surge);
+	/* getUnscheduledPodsWithoutNode: pending pods pinned to a node that is gone can never run */
+	for (int32_t k = s->pods.lost; k >= 0 && rc == 0; k = s->pods.next[k])
+		if (!s->pods.v[k]->spec.node_name && !s->pods.v[k]->meta.has_deletion)
+			rc = add_delete(s, s->pods.v[k], DSI_DEL_NODE_GONE);
+	return rc;
+}
+
+/* findUpdatedPodsOnNode (update.go): at most one updated and one old pod, ignoring deleting ones. */
+static int find_updated(const pass *s, const dsi_pod *const *pods, uint32_t n, const dsi_pod **newp, const dsi_pod **oldp)
+{
+	*newp = *oldp = NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		if (pods[i]->meta.has_deletion)
+			continue;
+		const dsi_pod **slot = dsi_pod_updated(&s->key, pods[i]) ? newp : oldp;
+		if (*slot)
+			return 0;
+		*slot = pods[i];
+	}
+	return 1;
+}
+
+/* One entry of rollingUpdate's node -> pods map. */
+typedef struct upd_node {
+	const dsi_node *node; /* NULL for a node that is not in the snapshot */
+	int32_t first;
+	const char *name;
+} upd_node;
+
+static int by_upd_name(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return strcmp(((const upd_node *)a)->name, ((const upd_node *)b)->name);
+}
+
+/* The map rollingUpdate walks: nodes with pods (also unknown ones) plus every node
+ * that should run a pod (updatedDesiredNodeCounts), in name order. */
+static int update_nodes(pass *s, upd_node **out, uint32_t *n, int32_t *desired)
+{
+	size_t nn = dsi_cluster_count(s->c, DSI_KIND_NODE);
+	uint32_t lost = 0;
+	for (int32_t k = s->pods.lost; k >= 0; k = s->pods.next[k])
+		lost++;
+	upd_node *v = dsi_calloc(nn + lost + 1, sizeof(*v));
+	if (!v)
+		return dsi_error_nomem(s->err);
+	uint32_t m = 0;
+	*desired = 0;
+	for (size_t i = 0; i < nn; i++) {
+		const dsi_node *node = dsi_cluster_node_at(s->c, i);
+		int want = s->verdict[node->index].should_run;
+		*desired += want;
+		if (want || s->pods.count[node->index])
+			v[m++] = (upd_node){node, s->pods.first[node->index], dsi_cstr(s->c, node->meta.name)};
+	}
+	/* pods whose node is gone, grouped by the node name they name */
+	uint32_t lost_start = m;
+	for (int32_t k = s->pods.lost; k >= 0; k = s->pods.next[k]) {
+		const char *name = dsi_cstr(s->c, s->pods.v[k]->spec.target_node);
+		uint32_t j;
+		for (j = lost_start; j < m && strcmp(v[j].name, name) != 0; j++)
+			;
+		if (j == m)
+			v[m++] = (upd_node){NULL, -1, name};
+	}
+	dsi_sort_stable(v, m, sizeof(*v), by_upd_name, NULL);
+	*out = v;
+	*n = m;
+	return 0;
+}
+
+static uint32_t upd_pods(const pass *s, const upd_node *u, const dsi_pod **out)
+{
+	if (u->node)
+		return pods_of(s, u->first, out, MAX_PODS_PER_NODE);
+	uint32_t n = 0;
+	for (int32_t k = s->pods.lost; k >= 0 && n < MAX_PODS_PER_NODE; k = s->pods.next[k])
+		if (strcmp(dsi_cstr(s->c, s->pods.v[k]->spec.target_node), u->name) == 0)
+			out[n++] = s->pods.v[k];
+	return n;
+}
+
+/* rollingUpdate (update.go), both branches */
+static int rolling_update(pass *s)
+{
+	dsi_plan *p = s->plan;
+	upd_node *nodes = NULL;
+	uint32_t n = 0;
+	int32_t desired = 0;
+	int rc = update_nodes(s, &nodes, &n, &desired);
+	if (rc < 0)
+		return rc;
+	int32_t max_surge, max_unavailable;
+	if ((rc = scaled(s, &s->ds->max_unavailable, s->ds->has_max_unavailable, desired, &max_unavailable)) < 0 ||
+	    (rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, desired, &max_surge)) < 0) {
+		dsi_free(nodes);
+		return rc;
+	}
+	/* an impossible configuration (both zero) falls back to one unavailable pod */
+	if (desired > 0 && max_unavailable == 0 && max_surge == 0)
+		max_unavailable = 1;
+	p->rolling_ran = 1;
+	p->max_unavailable = max_unavailable;
+	p->max_surge = max_surge;
+	p->desired_for_update = desired;
+	const int32_t mrs = s->ds->min_ready_seconds;
+	const int minor = s->o->k8s_minor;
+	const dsi_pod *pods[MAX_PODS_PER_NODE];
+	if (max_surge == 0) {
+		int32_t num_unavailable = 0;
+		const dsi_pod **candidates = dsi_calloc(n + 1, sizeof(*candidates));
+		uint32_t ncand = 0;
+		if (!candidates) {
+			dsi_free(nodes);
+			return dsi_error_nomem(s->err);
+		}
+		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			uint32_t k = upd_pods(s, &nodes[i], pods);
+			const dsi_pod *newp, *oldp;
+			if (!find_updated(s, pods, k, &newp, &oldp)) {
+				num_unavailable++; /* excess pods: manage cleans up first */
+				continue;
+			}
+			if ((!oldp && !newp) || (oldp && newp))
+				num_unavailable++;
+			else if (newp)
+				num_unavailable += !dsi_pod_available(newp, mrs, s->now, minor);
+			else if (!dsi_pod_available(oldp, mrs, s->now, minor)) {
+				rc = add_delete(s, oldp, DSI_DEL_UPDATE_UNAVAILABLE); /* always replaced */
+				num_unavailable++;
+			} else if (num_unavailable < max_unavailable)
+				candidates[ncand++] = oldp;
+		}
+		int32_t remaining = max_unavailable - num_unavailable;
+		if (remaining < 0)
+			remaining = 0;
+		if ((uint32_t)remaining > ncand)
+			remaining = (int32_t)ncand;
+		for (int32_t i = 0; i < remaining && rc == 0; i++)
+			rc = add_delete(s, candidates[i], DSI_DEL_UPDATE);
+		p->num_unavailable = num_unavailable;
+		dsi_free(candidates);
+		dsi_free(nodes);
+		return rc;
+	}
+	/* surge: create first, delete once the replacement is available */
+	int32_t num_surge = 0, num_available = 0;
+	const dsi_node **cand_nodes = dsi_calloc(n + 1, sizeof(*cand_nodes));
+	const dsi_pod **not_wanted = dsi_calloc(n + 1, sizeof(*not_wanted));
+	uint32_t ncand = 0, nnot = 0;
+	if (!cand_nodes || !not_wanted)
+		rc = dsi_error_nomem(s->err);
+	for (uint32_t i = 0; i < n && rc == 0; i++) {
+		uint32_t k = upd_pods(s, &nodes[i], pods);
+		const dsi_pod *newp, *oldp;
+		if (!find_updated(s, pods, k, &newp, &oldp)) {
+			num_surge++;
+			continue;
+		}
+		if (oldp)
+			num_available += dsi_pod_available(oldp, mrs, s->now, minor);
+		else if (newp)
+			num_available += dsi_pod_available(newp, mrs, s->now, minor);
+		if (!oldp)
+			continue; /* manage creates on empty nodes */
+		if (!newp) {
+			if (!nodes[i].node) { /* upstream: the node lister fails and the whole update with it */
+				char msg[400];
+				snprintf(msg, sizeof(msg), "couldn't get node for nodeName \"%s\": node \"%s\" not found",
+					 nodes[i].name, nodes[i].name);
+				p->rolling_error = dsi_strdup(msg);
+				break;
+			}
+			int should_run = s->verdict[nodes[i].node->index].should_run;
+			if (!dsi_pod_available(oldp, mrs, s->now, minor)) {
+				if (!should_run)
+					rc = add_delete(s, oldp, DSI_DEL_SURGE_CONSTRAINTS);
+				else
+					rc = add_create(s, nodes[i].node, DSI_CREATE_REPLACEMENT);
+			} else if (!should_run) {
+				not_wanted[nnot++] = oldp;
+			} else if (num_surge < max_surge) {
+				cand_nodes[ncand++] = nodes[i].node;
+			}
+			continue;
+		}
+		if (!dsi_pod_available(newp, mrs, s->now, minor))
+			num_surge++;
+		else
+			rc = add_delete(s, oldp, DSI_DEL_SURGE_REPLACED);
+	}
+	if (rc == 0 && !p->rolling_error) {
+		/* only delete pods on nodes that left the constraints while more than desired are available */
+		int32_t deletable = num_available - desired;
+		if (deletable > (int32_t)nnot)
+			deletable = (int32_t)nnot;
+		for (int32_t i = 0; i < deletable && rc == 0; i++)
+			rc = add_delete(s, not_wanted[i], DSI_DEL_SURGE_CONSTRAINTS);
+		int32_t remaining = max_surge - num_surge;
+		if (remaining < 0)
+			remaining = 0;
+		if ((uint32_t)remaining > ncand)
+			remaining = (int32_t)ncand;
+		for (int32_t i = 0; i < remaining && rc == 0; i++)
+			rc = add_create(s, cand_nodes[i], DSI_CREATE_SURGE);
+	}
+	p->num_surge = num_surge;
+	dsi_free(cand_nodes);
+	dsi_free(not_wanted);
+	dsi_free(nodes);
+	return rc;
+}
+
+static void status(pass *s)
+{
+	dsi_status_input in = {s->c, s->ds, s->verdict, &s->pods, &s->key, s->now, s->o->k8s_minor};
+	dsi_status_count(&in, &s->plan->status);
+	s->plan->status_changed = dsi_status_changed(s->ds, &s->plan->status);
+	if (s->ds->min_ready_seconds > 0 && s->plan->status.number_ready != s->plan->status.number_available)
+		note_requeue(s, (int64_t)s->ds->min_ready_seconds * 1000);
+}
+
+static json_t *owner_ref(const pass *s)
+{
+	const char *api = s->ds->kruise ? json_string_value(json_object_get(s->ds->obj, "apiVersion")) : "apps/v1";
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet", "name",
+			 dsi_cstr(s->c, s->ds->meta.name), "uid", dsi_cstr(s->c, s->ds->meta.uid), "controller", 1,
+			 "blockOwnerDeletion", 1);
+}
+
+/* The patches ClaimPods sends (controller_ref_manager.go). */
+static int claim_patches(pass *s)
+{
+	dsi_plan *p = s->plan;
+	const dsi_cluster *c = s->c;
+	for (uint32_t i = 0; i < s->pods.n; i++) {
+		if (!s->pods.adopt[i])
+			continue;
+		const dsi_pod *pod = s->pods.v[i];
+		json_t *patch = json_pack("{s:{s:[o], s:s}}", "metadata", "ownerReferences", owner_ref(s), "uid",
+					  dsi_cstr(c, pod->meta.uid));
+		if (!patch || json_array_append_new(p->adopt, json_pack("{s:s, s:s, s:o}", "namespace", dsi_cstr(c, pod->meta.ns),
+									   "name", dsi_cstr(c, pod->meta.name), "patch", patch)))
+			return dsi_error_nomem(s->err);
+	}
+	for (uint32_t i = 0; i < s->pods.nreleased; i++) {
+		const dsi_pod *pod = s->pods.released[i];
+		json_t *patch = json_pack("{s:{s:[{s:s, s:s}], s:s}}", "metadata", "ownerReferences", "$patch", "delete", "uid",
+					  dsi_cstr(c, s->ds->meta.uid), "uid", dsi_cstr(c, pod->meta.uid));
+		if (!patch || json_array_append_new(p->release, json_pack("{s:s, s:s, s:o}", "namespace",
+									  dsi_cstr(c, pod->meta.ns), "name",
+									  dsi_cstr(c, pod->meta.name), "patch", patch)))
+			return dsi_error_nomem(s->err);
+	}
+	return 0;
+}
+
+static json_t *names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(dsi_cstr(c, v[i]->meta.name)));
+	return a;
+}
+
+/* constructHistory's actions, and cleanupHistory's deletions. */
+static int history_actions(pass *s, dsi_history *h)
+{
+	const dsi_cluster *c = s->c;
+	json_t *hist = json_pack("{s:s, s:I}", "hash", h->hash, "revision",
+				 (json_int_t)(h->current ? (h->bump ? h->next_revision : h->current->revision) : h->next_revision));
+	if (!hist)
+		return dsi_error_nomem(s->err);
+	s->plan->history = hist;
+	if (h->current) {
+		json_object_set_new(hist, "current", json_string(dsi_cstr(c, h->current->meta.name)));
+		if (h->bump)
+			json_object_set_new(hist, "bumpRevision",
+					    json_pack("{s:s, s:I}", "name", dsi_cstr(c, h->current->meta.name), "revision",
+						      (json_int_t)h->next_revision));
+	} else {
+		json_object_set_new(hist, "current", json_string(json_string_value(
+								json_object_get(json_object_get(h->create, "metadata"), "name"))));
+		json_object_set(hist, "create", h->create);
+	}
+	if (h->ndups) {
+		json_object_set_new(hist, "deleteDuplicates", names(c, h->dups, h->ndups));
+		/* dedupCurHistories relabels every daemon pod whose hash differs from the kept one */
+		json_t *relabel = json_array();
+		for (uint32_t i = 0; relabel && i < s->pods.n; i++)
+			if (s->pods.v[i]->revision_hash != h->current->hash)
+				json_array_append_new(relabel, json_string(dsi_cstr(c, s->pods.v[i]->meta.name)));
+		json_object_set_new(hist, "relabelPods", relabel);
+	}
+	if (h->nadopt)
+		json_object_set_new(hist, "adopt", names(c, h->adopt, h->nadopt));
+	if (h->nrelease)
+		json_object_set_new(hist, "release", names(c, h->release, h->nrelease));
+	return 0;
+}
+
+static int history_cleanup(pass *s, const dsi_history *h)
+{
+	const dsi_revision **kill = dsi_calloc(h->nold + 1, sizeof(*kill));
+	if (!kill)
+		return dsi_error_nomem(s->err);
+	uint32_t k = dsi_history_cleanup(s->c, s->ds, h, kill);
+	if (k)
+		json_object_set_new(s->plan->history, "delete", names(s->c, kill, k));
+	dsi_free(kill);
+	return 0;
+}
+
+static int build_pods(pass *s)
+{
+	dsi_plan *p = s->plan;
+	uint32_t n = p->ncreates < p->burst ? p->ncreates : p->burst;
+	for (uint32_t i = 0; i < n; i++)
+		if (!(p->creates[i].pod = dsi_new_pod(&s->place, p->creates[i].node, s->hash, s->err)))
+			return s->err->code ? s->err->code : dsi_error_nomem(s->err);
+	return 0;
+}
+
+void dsi_plan_release(dsi_plan *p)
+{
+	for (uint32_t i = 0; i < p->ncreates; i++) {
+		dsi_free(p->creates[i].node);
+		json_decref(p->creates[i].pod);
+	}
+	for (uint32_t i = 0; i < p->ndeletes; i++) {
+		dsi_free(p->deletes[i].ns);
+		dsi_free(p->deletes[i].name);
+		dsi_free(p->deletes[i].uid);
+		dsi_free(p->deletes[i].node);
+	}
+	dsi_free(p->creates);
+	dsi_free(p->deletes);
+	dsi_free(p->ns);
+	dsi_free(p->name);
+	dsi_free(p->uid);
+	dsi_free(p->rolling_error);
+	json_decref(p->history);
+	json_decref(p->adopt);
+	json_decref(p->release);
+	json_decref(p->events);
+	dsi_backoff_free(&p->backoff);
+	memset(p, 0, sizeof(*p));
+}
+
+int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+		     const dsi_backoff *backoff, int rolling_only, dsi_plan *plan, ds_error *err)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->now = now;
+	plan->requeue_ms = -1;
+	plan->burst = (uint32_t)o->burst_replicas;
+	plan->slow_start = (uint32_t)o->slow_start_initial_batch;
+	plan->events = json_array();
+	plan->adopt = json_array();
+	plan->release = json_array();
+	plan->ns = dsi_strdup(dsi_cstr(c, ds->meta.ns));
+	plan->name = dsi_strdup(dsi_cstr(c, ds->meta.name));
+	plan->uid = dsi_strdup(dsi_cstr(c, ds->meta.uid));
+	if (!plan->events || !plan->adopt || !plan->release || !plan->ns || !plan->name || !plan->uid ||
+	    (backoff && dsi_backoff_copy(backoff, &plan->backoff) < 0)) {
+		dsi_plan_release(plan);
+		return dsi_error_nomem(err);
+	}
+	/* syncDaemonSet: an empty selector selects every pod of the namespace; refuse */
+	if (ds->selector_empty) {
+		plan->skipped = "SelectingAll";
+		int rc = json_array_append_new(plan->events,
+					      json_pack("{s:s, s:s, s:s}", "type", "Warning", "reason", "SelectingAll", "message",
+							"This daemon set is selecting all pods. A non-empty selector is "
+							"required."));
+		return rc ? (dsi_plan_release(plan), dsi_error_nomem(err)) : 0;
+	}
+	if (ds->meta.has_deletion) {
+		plan->skipped = "Deleting";
+		return 0;
+	}
+	pass s;
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.ds = ds;
+	s.o = o;
+	s.now = now;
+	s.plan = plan;
+	s.err = err;
+	dsi_history h;
+	int rc = dsi_history_construct(c, ds, &h, err);
+	if (rc < 0) {
+		dsi_plan_release(plan);
+		return rc;
+	}
+	snprintf(plan->hash, sizeof(plan->hash), "%s", h.hash);
+	s.hash = plan->hash;
+	dsi_revision_key_init(c, ds, s.hash, &s.key);
+	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
+	s.verdict = dsi_calloc(nn ? nn : 1, sizeof(dsi_verdict));
+	if (!s.verdict || dsi_placement_init(&s.place, c, ds, o) < 0) {
+		dsi_free(s.verdict);
+		dsi_history_release(&h);
+		dsi_plan_release(plan);
+		return dsi_error_nomem(err);
+	}
+	if (dsi_ds_pods_collect(c, ds, 0, &s.pods) < 0) {
+		rc = dsi_error_nomem(err);
+		goto out;
+	}
+	/* the per-node verdict, once per node for the whole sync */
+	for (size_t i = 0; i < nn; i++) {
+		const dsi_node *node = dsi_cluster_node_at(c, i);
+		dsi_node_should_run(&s.place, node, &s.verdict[node->index]);
+	}
+	if ((rc = history_actions(&s, &h)) < 0 || (rc = claim_patches(&s)) < 0)
+		goto out;
+	if (!rolling_only)
+		rc = manage(&s);
+	/* updateDaemonSet: the rolling update runs only once manage's actions are observed
+	 * (expectations satisfied), i.e. when manage had nothing to do */
+	if (rc == 0 && plan->ncreates == 0 && plan->ndeletes == 0 && ds->strategy == DSI_STRATEGY_ROLLING_UPDATE)
+		rc = rolling_update(&s);
+	if (rc == 0)
+		rc = history_cleanup(&s, &h);
+	if (rc == 0) {
+		status(&s);
+		dsi_backoff_gc(&plan->backoff, now, o->backoff_max_ms);
+		rc = build_pods(&s);
+	}
+out:
+	dsi_ds_pods_release(&s.pods);
+	dsi_placement_release(&s.place);
+	dsi_free(s.verdict);
+	dsi_history_release(&h);
+	if (rc < 0)
+		dsi_plan_release(plan);
+	return rc;
+}
+
+int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+		  const dsi_backoff *backoff, dsi_plan *plan, ds_error *err)
+{
+	return dsi_plan_sync_ex(c, ds, now, o, backoff, 0, plan, err);
+}
+
+static json_t *status_json(const dsi_ds_status *st)
+{
+	json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I}", "desiredNumberScheduled",
+			      st->desired_number_scheduled, "currentNumberScheduled", st->current_number_scheduled,
+			      "numberMisscheduled", st->number_misscheduled, "numberReady", st->number_ready,
+			      "updatedNumberScheduled", st->updated_number_scheduled, "numberAvailable", st->number_available,
+			      "numberUnavailable", st->number_unavailable, "observedGeneration",
+			      (json_int_t)st->observed_generation);
+	if (o && st->has_collision_count)
+		json_object_set_new(o, "collisionCount", json_integer(st->collision_count));
+	return o;
+}
+
+json_t *dsi_plan_to_json(const dsi_plan *p)
+{
+	char now[40];
+	ds_time_format(p->now, now, sizeof(now));
+	json_t *doc = json_pack("{s:{s:s, s:s, s:s}, s:s}", "daemonSet", "namespace", p->ns, "name", p->name, "uid", p->uid,
+				"now", now);
+	if (!doc)
+		return NULL;
+	if (p->skipped) {
+		json_object_set_new(doc, "skipped", json_string(p->skipped));
+		json_object_set(doc, "events", p->events);
+		return doc;
+	}
+	json_object_set_new(doc, "hash", json_string(p->hash));
+	uint32_t nc = p->ncreates < p->burst ? p->ncreates : p->burst;
+	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
+	json_t *creates = json_array(), *deletes = json_array(), *batches = json_array();
+	for (uint32_t i = 0; creates && i < nc; i++)
+		json_array_append_new(creates, json_pack("{s:s, s:s, s:O}", "node", p->creates[i].node, "reason",
+							 dsi_create_reason_name(p->creates[i].reason), "pod",
+							 p->creates[i].pod));
+	for (uint32_t i = 0; deletes && i < nd; i++) {
+		const dsi_plan_delete *d = &p->deletes[i];
+		json_array_append_new(deletes, json_pack("{s:s, s:s, s:s, s:s, s:s}", "namespace", d->ns, "name", d->name,
+							 "uid", d->uid, "node", d->node, "reason",
+							 dsi_delete_reason_name(d->reason)));
+	}
+	/* syncNodes: slow-start batches 1, 2, 4, ... */
+	uint32_t batch = p->slow_start < nc ? p->slow_start : nc;
+	for (uint32_t pos = 0; pos < nc && batches;) {
+		json_array_append_new(batches, json_integer(batch));
+		pos += batch;
+		uint32_t next = 2 * batch, left = nc - pos;
+		batch = next < left ? next : left;
+	}
+	json_object_set_new(doc, "creates", creates);
+	json_object_set_new(doc, "createBatches", batches);
+	json_object_set_new(doc, "deletes", deletes);
+	if (p->ncreates > nc || p->ndeletes > nd)
+		json_object_set_new(doc, "deferred",
+				    json_pack("{s:i, s:i}", "creates", (int)(p->ncreates - nc), "deletes", (int)(p->ndeletes - nd)));
+	if (json_array_size(p->adopt))
+		json_object_set(doc, "adoptPods", p->adopt);
+	if (json_array_size(p->release))
+		json_object_set(doc, "releasePods", p->release);
+	if (p->history)
+		json_object_set(doc, "history", p->history);
+	json_t *ru = json_pack("{s:b}", "ran", p->rolling_ran);
+	if (ru && p->rolling_ran) {
+		json_object_set_new(ru, "maxUnavailable", json_integer(p->max_unavailable));
+		json_object_set_new(ru, "maxSurge", json_integer(p->max_surge));
+		json_object_set_new(ru, "desired", json_integer(p->desired_for_update));
+		if (p->max_surge)
+			json_object_set_new(ru, "surging", json_integer(p->num_surge));
+		else
+			json_object_set_new(ru, "unavailable", json_integer(p->num_unavailable));
+	}
+	if (ru && p->rolling_error)
+		json_object_set_new(ru, "error", json_string(p->rolling_error));
+	json_object_set_new(doc, "rollingUpdate", ru);
+	json_object_set_new(doc, "status", status_json(&p->status));
+	json_object_set_new(doc, "statusChanged", json_boolean(p->status_changed));
+	if (p->requeue_ms >= 0)
+		json_object_set_new(doc, "requeueAfterMs", json_integer(p->requeue_ms));
+	json_object_set(doc, "events", p->events);
+	json_object_set_new(doc, "backoff", dsi_backoff_to_json(&p->backoff));
+	return doc;
+}

@@ -1,0 +1,88 @@
+/*
+ * One sync of the DaemonSet controller, planned as data (syncDaemonSet:
+ * history, manage, rolling update, history cleanup, status).
+ */
+#ifndef DSI_PLAN_H
+#define DSI_PLAN_H
+
+#include <jansson.h>
+
+#include "daemon/backoff.h"
+#include "daemon/dspods.h"
+#include "daemon/hash.h"
+#include "daemon/history.h"
+#include "daemon/shouldrun.h"
+
+typedef enum dsi_delete_reason {
+	DSI_DEL_FAILED,            /* phase Failed (FailedDaemonPod) */
+	DSI_DEL_SUCCEEDED,         /* phase Succeeded (SucceededDaemonPod) */
+	DSI_DEL_NOT_WANTED,        /* the node should not run it any more (selector, affinity, NoExecute taint) */
+	DSI_DEL_DUPLICATE,         /* more than one pod on the node */
+	DSI_DEL_NODE_GONE,         /* unscheduled pod for a node that no longer exists */
+	DSI_DEL_UPDATE,            /* rolling update: an old pod within maxUnavailable */
+	DSI_DEL_UPDATE_UNAVAILABLE,/* rolling update: an old pod that is not available (always replaced) */
+	DSI_DEL_SURGE_REPLACED,    /* surge: its replacement is available (or it is no longer ready) */
+	DSI_DEL_SURGE_CONSTRAINTS, /* surge: old pod on a node outside the scheduling constraints */
+	DSI_DEL_COUNT
+} dsi_delete_reason;
+
+typedef enum dsi_create_reason {
+	DSI_CREATE_MISSING,     /* the node should run a pod and has none */
+	DSI_CREATE_SURGE,       /* surge: a new pod beside an available old one, within maxSurge */
+	DSI_CREATE_REPLACEMENT, /* surge: the old pod is unavailable (no budget needed) */
+} dsi_create_reason;
+
+typedef struct dsi_plan_create {
+	char *node;
+	uint8_t reason;
+	json_t *pod; /* the full Pod (NULL beyond the burst limit) */
+} dsi_plan_create;
+
+typedef struct dsi_plan_delete {
+	char *ns, *name, *uid, *node;
+	uint8_t reason;
+} dsi_plan_delete;
+
+typedef struct dsi_plan {
+	char *ns, *name, *uid;
+	ds_time now;
+	char hash[DSI_HASH_MAX + 8];
+	const char *skipped; /* "SelectingAll", "Deleting": the controller does nothing else */
+	dsi_plan_create *creates;
+	uint32_t ncreates;   /* all the sync wants; the first `burst` are executed */
+	dsi_plan_delete *deletes;
+	uint32_t ndeletes;
+	uint32_t burst;      /* burstReplicas */
+	uint32_t slow_start; /* initial batch size */
+	/* rolling update */
+	uint8_t rolling_ran;
+	int32_t max_unavailable, max_surge, desired_for_update;
+	int32_t num_unavailable, num_surge;
+	char *rolling_error;
+	/* history: ControllerRevision actions */
+	json_t *history; /* {"current","create","bumpRevision","delete":[names],"adopt":[...],"release":[...]} */
+	/* claim patches for pods */
+	json_t *adopt, *release;
+	/* status */
+	dsi_ds_status status;
+	uint8_t status_changed;
+	/* when to sync again (ms, -1 none), events, backoff state after this sync */
+	int64_t requeue_ms;
+	json_t *events;
+	dsi_backoff backoff;
+} dsi_plan;
+
+/* Plan one sync of ds at now. backoff (may be NULL) is the failed-pod backoff
+ * state before the sync; the plan holds the state after it. */
+int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+		  const dsi_backoff *backoff, dsi_plan *plan, ds_error *err);
+void dsi_plan_release(dsi_plan *plan);
+json_t *dsi_plan_to_json(const dsi_plan *plan);
+const char *dsi_delete_reason_name(int r);
+const char *dsi_create_reason_name(int r);
+/* Upstream's "one call" of its unit tests, for replaying their tables: with
+ * rolling_only set, skip manage and run only the rolling update. */
+int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+		     const dsi_backoff *backoff, int rolling_only, dsi_plan *plan, ds_error *err);
+
+#endif

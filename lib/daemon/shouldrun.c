@@ -1,0 +1,65 @@
+#include "daemon/shouldrun.h"
+
+#include "core/alloc.h"
+#include "daemon/tolerations.h"
+#include "sched/nodeaffinity.h"
+#include "sched/tolerations.h"
+
+int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o)
+{
+	p->c = c;
+	p->ds = ds;
+	p->comparison_ops = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+	return dsi_daemon_tolerations(&c->atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations);
+}
+
+void dsi_placement_release(dsi_placement *p)
+{
+	dsi_free(p->tolerations.v);
+	p->tolerations.v = NULL;
+	p->tolerations.n = 0;
+}
+
+/* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go): nodeName,
+ * then required node affinity (nodeSelector and terms), then taints. An
+ * untolerated NoSchedule taint stops new pods but keeps a running one; an
+ * untolerated NoExecute taint evicts it. */
+void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out)
+{
+	const dsi_podspec *spec = &p->ds->tspec;
+	const dsi_atoms *atoms = &p->c->atoms;
+	out->should_run = out->should_continue = 0;
+	out->taint = NULL;
+	if (spec->node_name && spec->node_name != node->meta.name) {
+		out->why = DSI_WHY_NODE_NAME;
+		return;
+	}
+	int which;
+	if (!dsi_required_affinity_matches(atoms, spec, node, &which)) {
+		out->why = which == 1 ? DSI_WHY_NODE_SELECTOR : DSI_WHY_NODE_AFFINITY;
+		return;
+	}
+	const dsi_taint *t = dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations,
+							DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, p->comparison_ops);
+	if (!t) {
+		out->should_run = out->should_continue = 1;
+		out->why = DSI_WHY_OK;
+		return;
+	}
+	out->why = DSI_WHY_TAINT;
+	out->taint = t;
+	out->should_continue = t->effect != DSI_EFFECT_NO_EXECUTE &&
+			       !dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
+							   p->comparison_ops);
+}
+
+const char *dsi_why_message(int why)
+{
+	switch (why) {
+	case DSI_WHY_NODE_NAME: return "node(s) didn't match the requested node name";
+	case DSI_WHY_NODE_SELECTOR:
+	case DSI_WHY_NODE_AFFINITY: return "node(s) didn't match Pod's node affinity/selector";
+	case DSI_WHY_TAINT: return "node(s) had untolerated taint(s)";
+	default: return "";
+	}
+}

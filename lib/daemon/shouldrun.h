@@ -1,0 +1,42 @@
+/* Which nodes should run a daemon pod and which should keep one (NodeShouldRunDaemonPod). */
+#ifndef DSI_SHOULDRUN_H
+#define DSI_SHOULDRUN_H
+
+#include "core/options.h"
+#include "model/cluster.h"
+
+typedef enum dsi_why {
+	DSI_WHY_OK = 0,
+	DSI_WHY_NODE_NAME,     /* the template's nodeName names another node */
+	DSI_WHY_NODE_SELECTOR, /* spec.nodeSelector does not match the node's labels */
+	DSI_WHY_NODE_AFFINITY, /* no required node affinity term matches */
+	DSI_WHY_TAINT,         /* an untolerated NoSchedule or NoExecute taint */
+} dsi_why;
+
+typedef struct dsi_verdict {
+	uint8_t should_run;
+	uint8_t should_continue;
+	uint8_t why;
+	const dsi_taint *taint; /* DSI_WHY_TAINT: the first untolerated taint (node order) */
+} dsi_verdict;
+
+/* Everything about a DaemonSet that does not depend on the node, computed once
+ * per call (never per node): the template with the controller's default
+ * tolerations merged in. Read-only on the snapshot. */
+typedef struct dsi_placement {
+	const dsi_cluster *c;
+	const dsi_daemonset *ds;
+	dsi_tolerations tolerations; /* borrowed atoms: free .v only */
+	int comparison_ops;          /* TaintTolerationComparisonOperators */
+} dsi_placement;
+
+int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o);
+void dsi_placement_release(dsi_placement *p);
+
+/* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go) */
+void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out);
+
+/* Upstream's words for a verdict's reason (the scheduler's filter messages). */
+const char *dsi_why_message(int why);
+
+#endif

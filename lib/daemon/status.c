@@ -1,0 +1,91 @@
+#include "daemon/status.h"
+
+#include <string.h>
+
+#include "core/alloc.h"
+#include "daemon/availability.h"
+#include "daemon/history.h"
+
+/* updateDaemonSetStatus (daemon_controller.go) */
+void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
+{
+	const dsi_cluster *c = in->c;
+	const int32_t mrs = in->ds->min_ready_seconds;
+	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
+	memset(st, 0, sizeof(*st));
+	for (size_t i = 0; i < nn; i++) {
+		const dsi_node *node = dsi_cluster_node_at(c, i);
+		uint32_t idx = node->index;
+		int scheduled = in->pods->count[idx] > 0;
+		if (!in->verdict[idx].should_run) {
+			st->number_misscheduled += scheduled;
+			continue;
+		}
+		st->desired_number_scheduled++;
+		if (!scheduled)
+			continue;
+		st->current_number_scheduled++;
+		/* the oldest pod by podByCreationTimestampAndPhase, without sorting */
+		const dsi_pod *pod = NULL;
+		for (int32_t k = in->pods->first[idx]; k >= 0; k = in->pods->next[k])
+			if (!pod || dsi_pod_cmp_creation(&in->pods->v[k], &pod, (void *)c) < 0)
+				pod = in->pods->v[k];
+		if (dsi_pod_ready_p(pod)) {
+			st->number_ready++;
+			st->number_available += dsi_pod_available(pod, mrs, in->now, in->k8s_minor);
+		}
+		st->updated_number_scheduled += dsi_pod_updated(in->key, pod);
+	}
+	st->number_unavailable = st->desired_number_scheduled - st->number_available;
+	st->observed_generation = in->ds->meta.generation;
+	st->collision_count = in->ds->status.collision_count;
+	st->has_collision_count = in->ds->status.has_collision_count;
+}
+
+/* storeDaemonSetStatus (daemon_controller.go) */
+int dsi_status_changed(const dsi_daemonset *ds, const dsi_ds_status *st)
+{
+	const dsi_ds_status *old = &ds->status;
+	return !(old->desired_number_scheduled == st->desired_number_scheduled &&
+		 old->current_number_scheduled == st->current_number_scheduled &&
+		 old->number_misscheduled == st->number_misscheduled && old->number_ready == st->number_ready &&
+		 old->updated_number_scheduled == st->updated_number_scheduled &&
+		 old->number_available == st->number_available && old->number_unavailable == st->number_unavailable &&
+		 old->observed_generation >= ds->meta.generation);
+}
+
+int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+		       dsi_ds_status *out, ds_error *err)
+{
+	dsi_history h;
+	int rc = dsi_history_construct(c, ds, &h, err);
+	if (rc < 0)
+		return rc;
+	dsi_placement p;
+	dsi_ds_pods pods;
+	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
+	dsi_verdict *v = dsi_malloc((nn ? nn : 1) * sizeof(*v));
+	if (!v || dsi_placement_init(&p, c, ds, o) < 0) {
+		dsi_free(v);
+		dsi_history_release(&h);
+		return dsi_error_nomem(err);
+	}
+	if (dsi_ds_pods_collect(c, ds, 0, &pods) < 0) {
+		rc = dsi_error_nomem(err);
+		goto out;
+	}
+	for (size_t i = 0; i < nn; i++) {
+		const dsi_node *node = dsi_cluster_node_at(c, i);
+		dsi_node_should_run(&p, node, &v[node->index]);
+	}
+	dsi_revision_key key;
+	dsi_revision_key_init(c, ds, h.hash, &key);
+	dsi_status_input in = {c, ds, v, &pods, &key, now, o->k8s_minor};
+	dsi_status_count(&in, out);
+	dsi_ds_pods_release(&pods);
+out:
+	dsi_placement_release(&p);
+	dsi_free(v);
+	dsi_history_release(&h);
+	return rc;
+}

@@ -1,0 +1,795 @@
+#include "model/cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/load.h"
+#include "core/sort.h"
+
+static const char *const kind_names[DSI_KIND_COUNT] = {"Node", "Pod", "DaemonSet", "ControllerRevision",
+						       "PodDisruptionBudget", "PriorityClass", "Other"};
+
+const char *dsi_kind_name(dsi_kind k) { return k < DSI_KIND_COUNT ? kind_names[k] : ""; }
+
+int dsi_kind_from_name(const char *kind)
+{
+	for (int k = 0; k < DSI_KIND_OTHER; k++)
+		if (strcmp(kind, kind_names[k]) == 0)
+			return k;
+	return -1;
+}
+
+/* ---- per-kind plumbing ---- */
+
+static dsi_meta *meta_of(dsi_kind k, void *o)
+{
+	switch (k) {
+	case DSI_KIND_NODE: return &((dsi_node *)o)->meta;
+	case DSI_KIND_POD: return &((dsi_pod *)o)->meta;
+	case DSI_KIND_DAEMONSET: return &((dsi_daemonset *)o)->meta;
+	case DSI_KIND_REVISION: return &((dsi_revision *)o)->meta;
+	case DSI_KIND_PDB: return &((dsi_pdb *)o)->meta;
+	case DSI_KIND_PRIORITY_CLASS: return &((dsi_priority_class *)o)->meta;
+	default: return &((dsi_other *)o)->meta;
+	}
+}
+
+static uint32_t *index_of(dsi_kind k, void *o)
+{
+	switch (k) {
+	case DSI_KIND_NODE: return &((dsi_node *)o)->index;
+	case DSI_KIND_POD: return &((dsi_pod *)o)->index;
+	case DSI_KIND_DAEMONSET: return &((dsi_daemonset *)o)->index;
+	case DSI_KIND_REVISION: return &((dsi_revision *)o)->index;
+	case DSI_KIND_PDB: return &((dsi_pdb *)o)->index;
+	case DSI_KIND_PRIORITY_CLASS: return &((dsi_priority_class *)o)->index;
+	default: return &((dsi_other *)o)->index;
+	}
+}
+
+/* dsi_other objects with the same namespace/name but another kind chain through this. */
+typedef struct other_box {
+	dsi_other o;
+	struct other_box *next;
+} other_box;
+
+static void release_obj(dsi_cluster *c, dsi_kind k, void *o)
+{
+	switch (k) {
+	case DSI_KIND_NODE: dsi_node_release(&c->atoms, o); break;
+	case DSI_KIND_POD: dsi_pod_release(&c->atoms, o); break;
+	case DSI_KIND_DAEMONSET: dsi_daemonset_release(&c->atoms, o); break;
+	case DSI_KIND_REVISION: dsi_revision_release(&c->atoms, o); break;
+	case DSI_KIND_PDB: dsi_pdb_release(&c->atoms, o); break;
+	case DSI_KIND_PRIORITY_CLASS: dsi_priority_class_release(&c->atoms, o); break;
+	default:
+		dsi_meta_release(&c->atoms, &((dsi_other *)o)->meta);
+		dsi_atom_unref(&c->atoms, ((dsi_other *)o)->group_kind);
+		break;
+	}
+	dsi_free(o);
+}
+
+static uint64_t key_of(const dsi_meta *m) { return dsi_key2(m->ns, m->name); }
+
+/* ---- pod lists (intrusive, per node name, per owner uid, orphans per namespace) ---- */
+
+static void node_list_link(dsi_cluster *c, dsi_pod *p)
+{
+	if (!p->spec.node_name)
+		return;
+	dsi_pod *head = dsi_map_get(&c->pods_on_node, p->spec.node_name);
+	p->node_prev = NULL;
+	p->node_next = head;
+	if (head)
+		head->node_prev = p;
+	dsi_map_put(&c->pods_on_node, p->spec.node_name, p); /* reserved: cannot fail */
+}
+
+static void node_list_unlink(dsi_cluster *c, dsi_pod *p)
+{
+	if (!p->spec.node_name)
+		return;
+	if (p->node_prev)
+		p->node_prev->node_next = p->node_next;
+	else if (p->node_next)
+		dsi_map_put(&c->pods_on_node, p->spec.node_name, p->node_next); /* replaces: no allocation */
+	else
+		dsi_map_del(&c->pods_on_node, p->spec.node_name);
+	if (p->node_next)
+		p->node_next->node_prev = p->node_prev;
+	p->node_next = p->node_prev = NULL;
+}
+
+static dsi_map *owner_map(dsi_cluster *c, dsi_pod *p, dsi_atom *key)
+{
+	if (p->meta.controller.uid) {
+		*key = p->meta.controller.uid;
+		return &c->pods_by_owner;
+	}
+	*key = p->meta.ns;
+	return &c->orphans_by_ns;
+}
+
+static void owner_list_link(dsi_cluster *c, dsi_pod *p)
+{
+	dsi_atom key;
+	dsi_map *m = owner_map(c, p, &key);
+	if (!key)
+		return;
+	dsi_pod *head = dsi_map_get(m, key);
+	p->owner_prev = NULL;
+	p->owner_next = head;
+	if (head)
+		head->owner_prev = p;
+	dsi_map_put(m, key, p);
+}
+
+static void owner_list_unlink(dsi_cluster *c, dsi_pod *p)
+{
+	dsi_atom key;
+	dsi_map *m = owner_map(c, p, &key);
+	if (!key)
+		return;
+	if (p->owner_prev)
+		p->owner_prev->owner_next = p->owner_next;
+	else if (p->owner_next)
+		dsi_map_put(m, key, p->owner_next);
+	else
+		dsi_map_del(m, key);
+	if (p->owner_next)
+		p->owner_next->owner_prev = p->owner_prev;
+	p->owner_next = p->owner_prev = NULL;
+}
+
+/* ---- node order ---- */
+
+static int cmp_node_name(const dsi_cluster *c, const dsi_node *a, const dsi_node *b)
+{
+	return strcmp(dsi_cstr(c, a->meta.name), dsi_cstr(c, b->meta.name));
+}
+
+/* Position of the node named like n in node_order (or where it would go). */
+static size_t order_find(const dsi_cluster *c, const dsi_node *n, size_t count)
+{
+	size_t lo = 0, hi = count;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (cmp_node_name(c, c->node_order[mid], n) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+
+/* ---- init / destroy ---- */
+
+int dsi_cluster_init(dsi_cluster *c, const ds_options *opts)
+{
+	memset(c, 0, sizeof(*c));
+	const dsi_options *o = dsi_opts(opts);
+	c->opts = *o;
+	/* string options belong to the caller's ds_options; the snapshot keeps none */
+	c->opts.partition = c->opts.rollout_node_selector = c->opts.update_order = NULL;
+	c->opts.pod_selector = c->opts.daemonset_kinds = c->opts.pss_level = c->opts.pss_version = NULL;
+	c->opts.sim_fail_nodes = NULL;
+	dsi_atoms_init(&c->atoms);
+	c->k_hash_label = dsi_atom_intern_cstr(&c->atoms, "controller-revision-hash");
+	c->k_gen_label = dsi_atom_intern_cstr(&c->atoms, "pod-template-generation");
+	int failed = c->k_hash_label == DSI_ATOM_ERROR || c->k_gen_label == DSI_ATOM_ERROR;
+	for (int i = 0; i < DSI_N_WELL_KNOWN_TAINTS; i++) {
+		c->k_taints[i] = dsi_atom_intern_cstr(&c->atoms, dsi_well_known_taint_keys[i]);
+		failed |= c->k_taints[i] == DSI_ATOM_ERROR;
+	}
+	if (failed) {
+		dsi_atoms_free(&c->atoms);
+		return -1;
+	}
+	for (int k = 0; k < DSI_KIND_COUNT; k++)
+		dsi_map_init(&c->by_key[k]);
+	dsi_map_init(&c->pods_on_node);
+	dsi_map_init(&c->pods_by_owner);
+	dsi_map_init(&c->orphans_by_ns);
+	return 0;
+}
+
+void dsi_cluster_destroy(dsi_cluster *c)
+{
+	for (int k = 0; k < DSI_KIND_COUNT; k++) {
+		for (size_t i = 0; i < c->objs[k].n; i++) {
+			if (k == DSI_KIND_OTHER) {
+				other_box *b = c->objs[k].v[i];
+				release_obj(c, DSI_KIND_OTHER, b);
+			} else {
+				release_obj(c, (dsi_kind)k, c->objs[k].v[i]);
+			}
+		}
+		dsi_free(c->objs[k].v);
+		dsi_map_free(&c->by_key[k]);
+	}
+	dsi_map_free(&c->pods_on_node);
+	dsi_map_free(&c->pods_by_owner);
+	dsi_map_free(&c->orphans_by_ns);
+	dsi_free(c->node_order);
+	dsi_atoms_free(&c->atoms);
+	memset(c, 0, sizeof(*c));
+}
+
+/* ---- lookups ---- */
+
+dsi_node *dsi_cluster_node(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_NODE], dsi_key2(0, name)) : NULL;
+}
+
+dsi_node *dsi_cluster_node_by_name(const dsi_cluster *c, const char *name)
+{
+	return dsi_cluster_node(c, dsi_atom_lookup_cstr(&c->atoms, name));
+}
+
+dsi_pod *dsi_cluster_pod(const dsi_cluster *c, dsi_atom ns, dsi_atom name)
+{
+	return dsi_map_get(&c->by_key[DSI_KIND_POD], dsi_key2(ns, name));
+}
+
+dsi_daemonset *dsi_cluster_daemonset(const dsi_cluster *c, const char *ns, const char *name)
+{
+	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
+	dsi_atom n = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	if (!a || (ns && *ns && !n))
+		return NULL;
+	return dsi_map_get(&c->by_key[DSI_KIND_DAEMONSET], dsi_key2(n, a));
+}
+
+dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_PRIORITY_CLASS], dsi_key2(0, name)) : NULL;
+}
+
+dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const char *ns, const char *name)
+{
+	dsi_atom gk = dsi_atom_lookup_cstr(&c->atoms, group_kind);
+	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
+	dsi_atom n = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	if (!gk || !a || (ns && *ns && !n))
+		return NULL;
+	for (other_box *b = dsi_map_get(&c->by_key[DSI_KIND_OTHER], dsi_key2(n, a)); b; b = b->next)
+		if (b->o.group_kind == gk)
+			return &b->o;
+	return NULL;
+}
+
+/* ---- staging: parse every object of a batch before changing anything ---- */
+
+typedef struct staged {
+	dsi_kind kind;
+	int remove;      /* a DELETED watch event */
+	void *obj;       /* parsed object (NULL for removals of unknown kinds) */
+	dsi_meta key;    /* for removals: namespace/name (atoms referenced) */
+	dsi_atom gk;     /* for others: group/kind */
+} staged;
+
+typedef struct batch {
+	dsi_cluster *c;
+	staged *v;
+	size_t n, cap;
+	size_t count[DSI_KIND_COUNT];
+	int events; /* items are watch events */
+} batch;
+
+static void batch_free(batch *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		staged *s = &b->v[i];
+		if (s->obj)
+			release_obj(b->c, s->kind, s->obj);
+		dsi_meta_release(&b->c->atoms, &s->key);
+		dsi_atom_unref(&b->c->atoms, s->gk);
+	}
+	dsi_free(b->v);
+	b->v = NULL;
+	b->n = b->cap = 0;
+}
+
+/* "apps.kruise.io/v1alpha1" + "DaemonSet" -> "apps.kruise.io/DaemonSet"; "v1" -> "/Kind" */
+static dsi_atom group_kind_atom(dsi_atoms *atoms, const char *api, const char *kind)
+{
+	char buf[512];
+	const char *slash = api ? strchr(api, '/') : NULL;
+	size_t glen = slash ? (size_t)(slash - api) : 0;
+	if (glen + strlen(kind) + 2 > sizeof(buf))
+		glen = 0;
+	memcpy(buf, api ? api : "", glen);
+	buf[glen] = '/';
+	strcpy(buf + glen + 1, kind);
+	return dsi_atom_intern_cstr(atoms, buf);
+}
+
+static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi_kind *out, int *legacy)
+{
+	*legacy = 0;
+	*out = DSI_KIND_OTHER;
+	int k = dsi_kind_from_name(kind);
+	if (k < 0)
+		return 0;
+	const char *want[DSI_KIND_OTHER] = {"v1", "v1", "apps/v1", "apps/v1", "policy/v1", "scheduling.k8s.io/v1"};
+	if (!api || !*api || strcmp(api, want[k]) == 0) {
+		*out = (dsi_kind)k;
+		return 0;
+	}
+	if (k == DSI_KIND_DAEMONSET) {
+		if (strcmp(api, "apps.kruise.io/v1alpha1") == 0 || strcmp(api, "apps.kruise.io/v1beta1") == 0) {
+			*out = DSI_KIND_DAEMONSET;
+			return 0;
+		}
+		if (strcmp(api, "extensions/v1beta1") == 0 || strcmp(api, "apps/v1beta2") == 0) {
+			if (!b->c->opts.legacy_daemonsets)
+				return dsi_rd_fail(rd, "apiVersion", DS_EUNSUPPORTED,
+						   "no matches for kind \"DaemonSet\" in version \"%s\": DaemonSets are served "
+						   "as apps/v1 since Kubernetes 1.16 (set the legacyDaemonSets option to read "
+						   "this one with its group's old defaults)",
+						   api);
+			*legacy = 1;
+			*out = DSI_KIND_DAEMONSET;
+			return 0;
+		}
+	}
+	if (k == DSI_KIND_PDB && strcmp(api, "policy/v1beta1") == 0) {
+		*out = DSI_KIND_PDB;
+		return 0;
+	}
+	/* same kind name in another group (e.g. a CRD): keep its identity only */
+	return 0;
+}
+
+static int stage(batch *b, json_t *obj, const char *kind, const char *api, int remove, ds_error *err)
+{
+	dsi_cluster *c = b->c;
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	if (!kind || !*kind)
+		return dsi_rd_fail(&rd, "kind", DS_EMISSING, "required value: every object needs a kind");
+	dsi_kind k;
+	int legacy, rc;
+	if ((rc = classify(b, kind, api, &rd, &k, &legacy)) < 0)
+		return rc;
+	if (DSI_GROW(b->v, b->cap, b->n + 1) < 0)
+		return dsi_error_nomem(err);
+	staged *s = &b->v[b->n];
+	memset(s, 0, sizeof(*s));
+	s->kind = k;
+	s->remove = remove;
+	if (k == DSI_KIND_OTHER) {
+		s->gk = group_kind_atom(&c->atoms, api, kind);
+		if (s->gk == DSI_ATOM_ERROR) {
+			s->gk = 0;
+			return dsi_error_nomem(err);
+		}
+	}
+	if (remove) {
+		if ((rc = dsi_meta_read(&rd, &c->atoms, obj, 1, &s->key)) < 0) {
+			dsi_atom_unref(&c->atoms, s->gk);
+			return rc;
+		}
+		b->n++;
+		return 0;
+	}
+	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node), sizeof(dsi_pod), sizeof(dsi_daemonset),
+						     sizeof(dsi_revision), sizeof(dsi_pdb), sizeof(dsi_priority_class),
+						     sizeof(other_box)};
+	void *o = dsi_calloc(1, sizes[k]);
+	if (!o) {
+		dsi_atom_unref(&c->atoms, s->gk);
+		return dsi_error_nomem(err);
+	}
+	unsigned gates = c->opts.gates;
+	switch (k) {
+	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
+	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
+	case DSI_KIND_DAEMONSET: rc = dsi_daemonset_read(&rd, &c->atoms, obj, api, legacy, gates, o); break;
+	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, &c->atoms, obj, o); break;
+	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, &c->atoms, obj, o); break;
+	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, &c->atoms, obj, o); break;
+	default:
+		rc = dsi_meta_read(&rd, &c->atoms, obj, 1, &((other_box *)o)->o.meta);
+		((other_box *)o)->o.group_kind = s->gk;
+		s->gk = 0; /* the object holds the reference now */
+		break;
+	}
+	if (rc < 0) {
+		dsi_free(o);
+		dsi_atom_unref(&c->atoms, s->gk);
+		return rc;
+	}
+	s->obj = o;
+	b->count[k]++;
+	b->n++;
+	return 0;
+}
+
+/* ---- commit ---- */
+
+static int reserve(dsi_cluster *c, const batch *b)
+{
+	size_t total = 0;
+	for (int k = 0; k < DSI_KIND_COUNT; k++) {
+		size_t need = c->objs[k].n + b->count[k];
+		if (DSI_GROW(c->objs[k].v, c->objs[k].cap, need) < 0 || dsi_map_reserve(&c->by_key[k], b->count[k]) < 0)
+			return -1;
+		total += b->count[k];
+	}
+	size_t npods = b->count[DSI_KIND_POD];
+	if (dsi_map_reserve(&c->pods_on_node, npods) < 0 || dsi_map_reserve(&c->pods_by_owner, npods) < 0 ||
+	    dsi_map_reserve(&c->orphans_by_ns, npods) < 0)
+		return -1;
+	size_t ncap = c->objs[DSI_KIND_NODE].n + b->count[DSI_KIND_NODE];
+	dsi_node **o = dsi_reallocarray(c->node_order, ncap ? ncap : 1, sizeof(*o));
+	if (!o)
+		return -1;
+	c->node_order = o;
+	(void)total;
+	return 0;
+}
+
+static void vec_remove(dsi_cluster *c, dsi_kind k, void *o)
+{
+	dsi_vec *v = &c->objs[k];
+	uint32_t i = *index_of(k, o);
+	v->v[i] = v->v[--v->n];
+	*index_of(k, v->v[i]) = i;
+}
+
+static void order_remove(dsi_cluster *c, dsi_node *n)
+{
+	size_t pos = order_find(c, n, c->norder);
+	if (pos < c->norder && c->node_order[pos] == n) {
+		memmove(&c->node_order[pos], &c->node_order[pos + 1], (c->norder - pos - 1) * sizeof(dsi_node *));
+		c->norder--;
+	}
+}
+
+/* Unlink an object from every index and free it. */
+static void drop(dsi_cluster *c, dsi_kind k, void *o)
+{
+	if (k == DSI_KIND_NODE)
+		order_remove(c, o);
+	if (k == DSI_KIND_POD) {
+		node_list_unlink(c, o);
+		owner_list_unlink(c, o);
+	}
+	if (k == DSI_KIND_OTHER) {
+		other_box *box = o, **pp;
+		uint64_t key = key_of(&box->o.meta);
+		other_box *head = dsi_map_get(&c->by_key[k], key);
+		for (pp = &head; *pp && *pp != box; pp = &(*pp)->next)
+			;
+		if (*pp)
+			*pp = box->next;
+		if (head)
+			dsi_map_put(&c->by_key[k], key, head);
+		else
+			dsi_map_del(&c->by_key[k], key);
+	} else {
+		dsi_map_del(&c->by_key[k], key_of(meta_of(k, o)));
+	}
+	vec_remove(c, k, o);
+	release_obj(c, k, o);
+}
+
+static void *find_existing(dsi_cluster *c, dsi_kind k, const dsi_meta *m, dsi_atom gk)
+{
+	void *o = dsi_map_get(&c->by_key[k], key_of(m));
+	if (k != DSI_KIND_OTHER)
+		return o;
+	for (other_box *b = o; b; b = b->next)
+		if (b->o.group_kind == gk)
+			return b;
+	return NULL;
+}
+
+static int by_name(const void *a, const void *b, void *ctx) { return cmp_node_name(ctx, a, b); }
+
+static void commit(dsi_cluster *c, batch *b)
+{
+	dsi_node **added = NULL;
+	size_t nadded = 0;
+	size_t nnew = b->count[DSI_KIND_NODE];
+	if (nnew)
+		added = dsi_malloc(nnew * sizeof(*added)); /* fallback below if NULL */
+	for (size_t i = 0; i < b->n; i++) {
+		staged *s = &b->v[i];
+		dsi_kind k = s->kind;
+		const dsi_meta *m = s->remove ? &s->key : meta_of(k, s->obj);
+		dsi_atom gk = k == DSI_KIND_OTHER ? (s->remove ? s->gk : ((other_box *)s->obj)->o.group_kind) : 0;
+		void *old = find_existing(c, k, m, gk);
+		if (s->remove) {
+			if (old) {
+				if (k == DSI_KIND_NODE)
+					for (size_t j = 0; j < nadded; j++)
+						if (added[j] == old)
+							added[j] = added[--nadded];
+				drop(c, k, old);
+			}
+			continue;
+		}
+		void *o = s->obj;
+		s->obj = NULL;
+		if (old && k == DSI_KIND_NODE) {
+			/* same name: takes the old one's place in the order and the array */
+			dsi_node *on = old, *nn = o;
+			size_t pos = order_find(c, on, c->norder);
+			int in_order = pos < c->norder && c->node_order[pos] == on;
+			nn->index = on->index;
+			c->objs[k].v[nn->index] = nn;
+			if (in_order)
+				c->node_order[pos] = nn;
+			for (size_t j = 0; j < nadded; j++)
+				if (added[j] == on)
+					added[j] = nn;
+			dsi_map_put(&c->by_key[k], key_of(&nn->meta), nn);
+			release_obj(c, k, on);
+			continue;
+		}
+		if (old)
+			drop(c, k, old);
+		*index_of(k, o) = (uint32_t)c->objs[k].n;
+		c->objs[k].v[c->objs[k].n++] = o;
+		if (k == DSI_KIND_OTHER) {
+			other_box *box = o;
+			box->next = dsi_map_get(&c->by_key[k], key_of(&box->o.meta));
+			dsi_map_put(&c->by_key[k], key_of(&box->o.meta), box);
+		} else {
+			dsi_map_put(&c->by_key[k], key_of(meta_of(k, o)), o);
+		}
+		if (k == DSI_KIND_POD) {
+			node_list_link(c, o);
+			owner_list_link(c, o);
+		}
+		if (k == DSI_KIND_NODE) {
+			if (added)
+				added[nadded++] = o;
+		}
+	}
+	size_t total = c->objs[DSI_KIND_NODE].n;
+	if (!added && nnew) {
+		c->norder = total;
+		/* no memory for the merge: rebuild the order from the array (still correct, slower) */
+		for (size_t i = 0; i < total; i++)
+			c->node_order[i] = c->objs[DSI_KIND_NODE].v[i];
+		dsi_sort_ptrs((void **)c->node_order, total, by_name, c);
+	} else if (nadded) {
+		/* merge the sorted new nodes into the order from the back */
+		dsi_sort_ptrs((void **)added, nadded, by_name, c);
+		size_t i = c->norder, j = nadded, w = c->norder + nadded;
+		c->norder = w;
+		while (j > 0) {
+			if (i > 0 && cmp_node_name(c, c->node_order[i - 1], added[j - 1]) > 0)
+				c->node_order[--w] = c->node_order[--i];
+			else
+				c->node_order[--w] = added[--j];
+		}
+	}
+	dsi_free(added);
+	c->version++;
+}
+
+/* ---- loading ---- */
+
+static int stage_loaded(void *ctx, const dsi_loaded *it, ds_error *err)
+{
+	batch *b = ctx;
+	int rc = stage(b, it->obj, it->kind, it->api_version, 0, err);
+	if (rc < 0)
+		dsi_error_prefix_path(err, it->path);
+	return rc;
+}
+
+static int finish_batch(dsi_cluster *c, batch *b, int rc, size_t *count, ds_error *err)
+{
+	if (rc == 0 && reserve(c, b) < 0)
+		rc = dsi_error_nomem(err);
+	if (rc == 0) {
+		commit(c, b);
+		if (count)
+			*count = b->n;
+	}
+	batch_free(b);
+	return rc;
+}
+
+int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
+{
+	batch b = {c, NULL, 0, 0, {0}, 0};
+	int rc = dsi_load_text(data, size, &c->opts.limits, stage_loaded, &b, err);
+	return finish_batch(c, &b, rc, count, err);
+}
+
+int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err)
+{
+	batch b = {c, NULL, 0, 0, {0}, 0};
+	int rc = dsi_load_value(v, &c->opts.limits, stage_loaded, &b, err);
+	return finish_batch(c, &b, rc, count, err);
+}
+
+dsi_batch *dsi_cluster_batch_begin(dsi_cluster *c)
+{
+	batch *b = dsi_calloc(1, sizeof(*b));
+	if (b)
+		b->c = c;
+	return b;
+}
+
+int dsi_cluster_batch_add_text(dsi_batch *b, const char *data, size_t size, ds_error *err)
+{
+	return dsi_load_text(data, size, &b->c->opts.limits, stage_loaded, b, err);
+}
+
+int dsi_cluster_batch_end(dsi_batch *b, int rc, size_t *count, ds_error *err)
+{
+	if (!b)
+		return rc < 0 ? rc : dsi_error_nomem(err);
+	rc = finish_batch(b->c, b, rc, count, err);
+	dsi_free(b);
+	return rc;
+}
+
+/* One watch event {"type": ADDED|MODIFIED|DELETED|BOOKMARK|ERROR, "object": {...}}. */
+static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
+{
+	batch *b = ctx;
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	const char *type;
+	json_t *obj;
+	int rc;
+	if ((rc = dsi_rd_string(&rd, it->obj, "type", &type)) < 0 || (rc = dsi_rd_object(&rd, it->obj, "object", &obj)) < 0)
+		return rc;
+	if (!type)
+		return dsi_rd_fail(&rd, "type", DS_EMISSING,
+				   "required value: a watch event has a type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR)");
+	if (strcmp(type, "BOOKMARK") == 0)
+		return 0;
+	if (strcmp(type, "ERROR") == 0) {
+		const char *msg = json_string_value(json_object_get(obj, "message"));
+		return dsi_error_set(err, DS_ETRANSPORT, "object", "the watch ended with an error: %s (relist)",
+				     msg ? msg : "no message");
+	}
+	int remove = strcmp(type, "DELETED") == 0;
+	if (!remove && strcmp(type, "ADDED") != 0 && strcmp(type, "MODIFIED") != 0)
+		return dsi_rd_fail(&rd, "type", DS_EVALUE,
+				   "unsupported value \"%s\": expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR", type);
+	if (!obj)
+		return dsi_rd_fail(&rd, "object", DS_EMISSING, "required value: the event's object");
+	const char *kind = json_string_value(json_object_get(obj, "kind"));
+	const char *api = json_string_value(json_object_get(obj, "apiVersion"));
+	rc = stage(b, obj, kind, api, remove, err);
+	if (rc < 0)
+		dsi_error_prefix_path(err, "object");
+	return rc;
+}
+
+int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
+{
+	batch b = {c, NULL, 0, 0, {0}, 1};
+	int rc = dsi_load_text(data, size, &c->opts.limits, stage_event, &b, err);
+	return finish_batch(c, &b, rc, count, err);
+}
+
+int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, const char *ns, const char *name,
+		       ds_error *err)
+{
+	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
+	dsi_atom n = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	dsi_atom gk = group_kind ? dsi_atom_lookup_cstr(&c->atoms, group_kind) : 0;
+	dsi_meta m;
+	memset(&m, 0, sizeof(m));
+	m.ns = n;
+	m.name = a;
+	void *o = (a && (!ns || !*ns || n)) ? find_existing(c, kind, &m, gk) : NULL;
+	if (!o)
+		return dsi_error_set(err, DS_ENOTFOUND, NULL, "%s %s%s%s not found", dsi_kind_name(kind),
+				     ns && *ns ? ns : "", ns && *ns ? "/" : "", name);
+	drop(c, kind, o);
+	c->version++;
+	return 0;
+}
+
+/* ---- copy ---- */
+
+/* A new object equal to so, in dst (whose atom table is a copy of the source's, so ids agree). */
+static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *err)
+{
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	void *o = NULL;
+	int rc = -1;
+	switch (k) {
+	case DSI_KIND_NODE:
+		if ((o = dsi_calloc(1, sizeof(dsi_node))))
+			rc = dsi_node_copy(&dst->atoms, so, o);
+		break;
+	case DSI_KIND_POD:
+		if ((o = dsi_calloc(1, sizeof(dsi_pod))))
+			rc = dsi_pod_copy(&dst->atoms, so, o);
+		break;
+	case DSI_KIND_DAEMONSET: { /* keeps its JSON: read it again */
+		const dsi_daemonset *sd = so;
+		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
+		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))))
+			rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->opts.gates, o);
+		break;
+	}
+	case DSI_KIND_REVISION:
+		if ((o = dsi_calloc(1, sizeof(dsi_revision))))
+			rc = dsi_revision_read(&rd, &dst->atoms, ((const dsi_revision *)so)->obj, o);
+		break;
+	case DSI_KIND_PDB:
+		if ((o = dsi_calloc(1, sizeof(dsi_pdb))))
+			rc = dsi_pdb_read(&rd, &dst->atoms, ((const dsi_pdb *)so)->obj, o);
+		break;
+	case DSI_KIND_PRIORITY_CLASS:
+		if ((o = dsi_calloc(1, sizeof(dsi_priority_class)))) {
+			*(dsi_priority_class *)o = *(const dsi_priority_class *)so;
+			rc = dsi_meta_copy(&dst->atoms, &((const dsi_priority_class *)so)->meta,
+					   &((dsi_priority_class *)o)->meta);
+		}
+		break;
+	default:
+		if ((o = dsi_calloc(1, sizeof(other_box)))) {
+			const other_box *sb = so;
+			rc = dsi_meta_copy(&dst->atoms, &sb->o.meta, &((other_box *)o)->o.meta);
+			((other_box *)o)->o.group_kind = sb->o.group_kind;
+			dsi_atom_ref(&dst->atoms, sb->o.group_kind);
+		}
+		break;
+	}
+	if (rc < 0) {
+		dsi_free(o);
+		if (!err->code)
+			dsi_error_nomem(err);
+		return NULL;
+	}
+	return o;
+}
+
+int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->opts = src->opts;
+	for (int k = 0; k < DSI_KIND_COUNT; k++)
+		dsi_map_init(&dst->by_key[k]);
+	if (dsi_atoms_copy(&dst->atoms, &src->atoms) < 0)
+		return dsi_error_nomem(err);
+	dst->k_hash_label = src->k_hash_label;
+	dst->k_gen_label = src->k_gen_label;
+	memcpy(dst->k_taints, src->k_taints, sizeof(dst->k_taints));
+	batch b = {dst, NULL, 0, 0, {0}, 0};
+	int rc = 0;
+	for (int k = 0; k < DSI_KIND_COUNT && rc == 0; k++) {
+		for (size_t i = 0; i < src->objs[k].n; i++) {
+			if (DSI_GROW(b.v, b.cap, b.n + 1) < 0) {
+				rc = dsi_error_nomem(err);
+				break;
+			}
+			void *o = copy_obj(dst, (dsi_kind)k, src->objs[k].v[i], err);
+			if (!o) {
+				rc = err->code;
+				break;
+			}
+			memset(&b.v[b.n], 0, sizeof(staged));
+			b.v[b.n].kind = (dsi_kind)k;
+			b.v[b.n].obj = o;
+			b.count[k]++;
+			b.n++;
+		}
+	}
+	rc = finish_batch(dst, &b, rc, NULL, err);
+	if (rc < 0)
+		dsi_cluster_destroy(dst);
+	else
+		dst->version = src->version;
+	return rc;
+}

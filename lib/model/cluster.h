@@ -1,0 +1,108 @@
+/*
+ * The snapshot (ds_cluster): typed objects with indexes so that lookups by
+ * name, pods by node and pods by owner are O(1)/O(k). Mutations (loads,
+ * watch events) are atomic: a batch is parsed completely before anything
+ * changes, and the commit cannot fail. Read-only use from several threads
+ * is safe; mutation needs the caller's exclusion.
+ */
+#ifndef DSI_CLUSTER_H
+#define DSI_CLUSTER_H
+
+#include "core/hash.h"
+#include "core/options.h"
+#include "model/daemonset.h"
+#include "model/node.h"
+#include "model/pdb.h"
+#include "model/pod.h"
+#include "model/revision.h"
+
+typedef enum dsi_kind {
+	DSI_KIND_NODE,
+	DSI_KIND_POD,
+	DSI_KIND_DAEMONSET,
+	DSI_KIND_REVISION,
+	DSI_KIND_PDB,
+	DSI_KIND_PRIORITY_CLASS,
+	DSI_KIND_OTHER,
+	DSI_KIND_COUNT
+} dsi_kind;
+
+/* Any other kind: only its identity, so owners can be found (drain asks whether a DaemonSet exists). */
+typedef struct dsi_other {
+	dsi_meta meta;
+	dsi_atom group_kind; /* "apps.kruise.io/DaemonSet", "apps/Deployment", "/Service" */
+	uint32_t index;
+} dsi_other;
+
+typedef struct dsi_vec {
+	void **v;
+	size_t n, cap;
+} dsi_vec;
+
+struct ds_cluster {
+	dsi_options opts; /* limits, gates, legacy flag (string options are not kept) */
+	dsi_atoms atoms;
+	dsi_atom k_hash_label; /* "controller-revision-hash", kept interned */
+	dsi_atom k_gen_label;  /* "pod-template-generation" */
+	dsi_atom k_taints[DSI_N_WELL_KNOWN_TAINTS]; /* well-known taint keys, kept interned */
+	dsi_vec objs[DSI_KIND_COUNT];
+	dsi_map by_key[DSI_KIND_COUNT]; /* (ns,name) -> object; others: hash of group/kind too */
+	dsi_map pods_on_node;           /* spec.nodeName -> first pod */
+	dsi_map pods_by_owner;          /* controller uid -> first pod */
+	dsi_map orphans_by_ns;          /* namespace -> first pod without a controller */
+	dsi_node **node_order;          /* nodes sorted by name */
+	size_t norder;                  /* valid entries in node_order (all nodes, outside a commit) */
+	uint64_t version;               /* bumped by every change */
+};
+
+typedef struct ds_cluster dsi_cluster;
+
+int dsi_cluster_init(dsi_cluster *c, const ds_options *opts);
+void dsi_cluster_destroy(dsi_cluster *c);
+int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err);
+
+/* Text, JSON values, watch events: parse all, then commit. *count gets the objects applied. */
+int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err);
+int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err);
+int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err);
+/* Several inputs as one all-or-nothing batch (a directory of manifests). */
+typedef struct batch dsi_batch;
+dsi_batch *dsi_cluster_batch_begin(dsi_cluster *c);
+int dsi_cluster_batch_add_text(dsi_batch *b, const char *data, size_t size, ds_error *err);
+/* Commit (or, with rc < 0, discard) and free the batch; returns rc or the commit's error. */
+int dsi_cluster_batch_end(dsi_batch *b, int rc, size_t *count, ds_error *err);
+int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, const char *ns, const char *name,
+		       ds_error *err);
+
+/* Kind names as the API uses them ("Node", "Pod", ...); -1 when not one of ours. */
+int dsi_kind_from_name(const char *kind);
+const char *dsi_kind_name(dsi_kind k);
+
+static inline size_t dsi_cluster_count(const dsi_cluster *c, dsi_kind k) { return c->objs[k].n; }
+static inline dsi_node *dsi_cluster_node_at(const dsi_cluster *c, size_t i) { return c->node_order[i]; }
+
+dsi_node *dsi_cluster_node(const dsi_cluster *c, dsi_atom name);
+dsi_node *dsi_cluster_node_by_name(const dsi_cluster *c, const char *name);
+dsi_pod *dsi_cluster_pod(const dsi_cluster *c, dsi_atom ns, dsi_atom name);
+dsi_daemonset *dsi_cluster_daemonset(const dsi_cluster *c, const char *ns, const char *name);
+dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom name);
+/* An object of another kind by group/kind ("apps.kruise.io/DaemonSet"), namespace and name. */
+dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const char *ns, const char *name);
+static inline dsi_pod *dsi_cluster_pods_on_node(const dsi_cluster *c, dsi_atom node)
+{
+	return dsi_map_get(&c->pods_on_node, node);
+}
+static inline dsi_pod *dsi_cluster_pods_of_owner(const dsi_cluster *c, dsi_atom uid)
+{
+	return dsi_map_get(&c->pods_by_owner, uid);
+}
+static inline dsi_pod *dsi_cluster_orphans(const dsi_cluster *c, dsi_atom ns) { return dsi_map_get(&c->orphans_by_ns, ns); }
+
+/* The string of an atom, "" for none. */
+static inline const char *dsi_cstr(const dsi_cluster *c, dsi_atom a)
+{
+	const char *s = dsi_atom_str(&c->atoms, a);
+	return s ? s : "";
+}
+
+#endif

@@ -1,0 +1,64 @@
+/* A DaemonSet: the whole object kept as JSON (templates round-trip intact) plus typed views. */
+#ifndef DSI_DAEMONSET_H
+#define DSI_DAEMONSET_H
+
+#include <jansson.h>
+
+#include "model/intstr.h"
+#include "model/meta.h"
+#include "model/podspec.h"
+#include "model/selector.h"
+
+enum { DSI_STRATEGY_ROLLING_UPDATE = 0, DSI_STRATEGY_ON_DELETE = 1 };
+
+typedef struct dsi_ds_status {
+	int32_t current_number_scheduled, number_misscheduled, desired_number_scheduled, number_ready;
+	int32_t updated_number_scheduled, number_available, number_unavailable;
+	int64_t observed_generation;
+	int32_t collision_count;
+	uint8_t has_collision_count;
+} dsi_ds_status;
+
+/* OpenKruise Advanced DaemonSet controls (apps.kruise.io), or the same set by options. */
+typedef struct dsi_ds_advanced {
+	uint8_t has_partition;
+	dsi_intstr partition;
+	uint8_t paused;
+	uint8_t has_rollout_selector;
+	dsi_selector rollout_selector; /* over node labels */
+	uint8_t has_burst;
+	dsi_intstr burst_replicas;
+} dsi_ds_advanced;
+
+typedef struct dsi_daemonset {
+	dsi_meta meta;
+	json_t *obj;       /* the object as loaded (owned) */
+	json_t *template;  /* borrowed: spec.template */
+	dsi_selector selector;
+	uint8_t selector_empty;   /* spec.selector is {} (the controller refuses: SelectingAll) */
+	uint8_t selector_missing; /* no spec.selector: matches nothing */
+	uint8_t strategy;
+	uint8_t kruise;  /* apps.kruise.io DaemonSet */
+	uint8_t legacy;  /* extensions/v1beta1 or apps/v1beta2 read with legacyDaemonSets */
+	uint8_t has_template_generation;
+	dsi_intstr max_unavailable, max_surge;
+	uint8_t has_max_unavailable, has_max_surge;
+	int32_t min_ready_seconds;
+	int32_t revision_history_limit;
+	int64_t template_generation; /* annotation deprecated.daemonset.template.generation */
+	dsi_labels template_labels;
+	dsi_podspec tspec; /* the template's spec, placement parts included */
+	dsi_ds_status status;
+	dsi_ds_advanced adv;
+	uint32_t index; /* owned by the snapshot */
+} dsi_daemonset;
+
+/* Read a DaemonSet (apps/v1; apps.kruise.io/v1alpha1|v1beta1; legacy groups
+ * when legacy is set). API defaults are applied to the typed view as the API
+ * server would (RollingUpdate, maxUnavailable 1, maxSurge 0, revisionHistoryLimit 10);
+ * the JSON is kept as given. obj gains a reference. */
+int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, const char *api_version, int legacy, unsigned gates,
+		       dsi_daemonset *out);
+void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);
+
+#endif

@@ -1,0 +1,42 @@
+/* A Node as the semantics need it (labels, taints, unschedulable, allocatable, conditions). */
+#ifndef DSI_NODE_H
+#define DSI_NODE_H
+
+#include <jansson.h>
+
+#include "model/meta.h"
+#include "model/resources.h"
+#include "model/taints.h"
+
+enum { DSI_COND_UNKNOWN = 0, DSI_COND_TRUE = 1, DSI_COND_FALSE = 2 };
+
+typedef struct dsi_condition {
+	dsi_atom type;
+	uint8_t status;
+	uint8_t has_transition;
+	ds_time last_transition;
+} dsi_condition;
+
+typedef struct dsi_node {
+	dsi_meta meta;
+	dsi_taints taints;
+	uint8_t unschedulable;
+	uint8_t has_allocatable; /* status.allocatable present */
+	dsi_resources allocatable;
+	dsi_condition *conditions;
+	uint32_t nconditions;
+	/* owned by the snapshot */
+	uint32_t index;       /* position in the snapshot's node array */
+	struct dsi_pod *pods; /* pods bound here (spec.nodeName), newest first */
+} dsi_node;
+
+int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out);
+void dsi_node_release(dsi_atoms *atoms, dsi_node *n);
+int dsi_node_copy(dsi_atoms *atoms, const dsi_node *src, dsi_node *dst);
+json_t *dsi_node_to_json(const dsi_atoms *atoms, const dsi_node *n);
+
+/* Conditions are read the same way for nodes and pods. */
+int dsi_conditions_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *status, dsi_condition **out, uint32_t *n);
+json_t *dsi_resources_to_json(const dsi_atoms *atoms, const dsi_resources *r);
+
+#endif

@@ -1,0 +1,279 @@
+#include "model/nodeselector.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/strbuf.h"
+
+static void term_release(dsi_atoms *atoms, dsi_ns_term *t)
+{
+	for (uint32_t i = 0; i < t->nexprs; i++)
+		dsi_requirement_release(atoms, &t->exprs[i]);
+	for (uint32_t i = 0; i < t->nfields; i++)
+		dsi_atom_unref(atoms, t->fields[i].value);
+	dsi_free(t->exprs);
+	dsi_free(t->fields);
+	dsi_free(t->error);
+	memset(t, 0, sizeof(*t));
+}
+
+void dsi_node_selector_release(dsi_atoms *atoms, dsi_node_selector *s)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		term_release(atoms, &s->terms[i]);
+	dsi_free(s->terms);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Record the first parse error of a term; the term is then never matched. */
+static int term_invalid(dsi_rd *rd, dsi_ns_term *t, const char *msg)
+{
+	t->invalid = 1;
+	if (!t->error) {
+		char buf[DS_ERROR_PATH_MAX + DS_ERROR_MESSAGE_MAX + 4];
+		snprintf(buf, sizeof(buf), "%s: %s", rd->path, msg);
+		t->error = dsi_strdup(buf);
+		if (!t->error)
+			return dsi_error_nomem(rd->err);
+	}
+	return 0;
+}
+
+/* Values of a requirement: a string array; wrong types are real errors. */
+static int read_values(dsi_rd *rd, const json_t *req, const char ***vals, size_t *n)
+{
+	json_t *arr;
+	*vals = NULL;
+	*n = 0;
+	int rc = dsi_rd_array(rd, req, "values", &arr);
+	if (rc < 0 || !arr || !json_array_size(arr))
+		return rc;
+	*vals = dsi_calloc(json_array_size(arr), sizeof(char *));
+	if (!*vals)
+		return dsi_error_nomem(rd->err);
+	size_t m = dsi_rd_push(rd, "values"), i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+	{
+		size_t m2 = dsi_rd_push_index(rd, i);
+		rc = dsi_rd_expect_string(rd, v, &(*vals)[i]);
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+	}
+	dsi_rd_pop(rd, m);
+	*n = json_array_size(arr);
+	if (rc < 0) {
+		dsi_free(*vals);
+		*vals = NULL;
+	}
+	return rc;
+}
+
+/* nodeSelectorRequirementsAsSelector (component-helpers nodeaffinity.go) */
+static int read_exprs(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_term *t)
+{
+	json_t *arr;
+	int rc = dsi_rd_array(rd, term, "matchExpressions", &arr);
+	if (rc < 0 || !arr || !json_array_size(arr))
+		return rc;
+	t->exprs = dsi_calloc(json_array_size(arr), sizeof(dsi_requirement));
+	if (!t->exprs)
+		return dsi_error_nomem(rd->err);
+	size_t m = dsi_rd_push(rd, "matchExpressions"), i;
+	json_t *e;
+	json_array_foreach(arr, i, e)
+	{
+		size_t m2 = dsi_rd_push_index(rd, i);
+		const char *key, *op;
+		const char **vals = NULL;
+		size_t nvals = 0;
+		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &key)) < 0 ||
+		    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 || (rc = read_values(rd, e, &vals, &nvals)) < 0) {
+			dsi_rd_pop(rd, m2);
+			break;
+		}
+		static const struct {
+			const char *name;
+			dsi_selector_op op;
+		} ops[] = {{"In", DSI_SEL_IN},         {"NotIn", DSI_SEL_NOT_IN}, {"Exists", DSI_SEL_EXISTS},
+			   {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST}, {"Gt", DSI_SEL_GT},         {"Lt", DSI_SEL_LT}};
+		size_t k;
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			if (op && strcmp(op, ops[k].name) == 0)
+				break;
+		if (k == sizeof(ops) / sizeof(ops[0])) {
+			char msg[160];
+			size_t m3 = dsi_rd_push(rd, "operator");
+			snprintf(msg, sizeof(msg), "Unsupported value: \"%.60s\"", op ? op : "");
+			rc = term_invalid(rd, t, msg);
+			dsi_rd_pop(rd, m3);
+		} else {
+			ds_error tmp;
+			ds_error_clear(&tmp);
+			dsi_rd sub;
+			dsi_rd_init(&sub, &tmp);
+			memcpy(sub.path, rd->path, rd->len + 1);
+			sub.len = rd->len;
+			int r = dsi_requirement_init(&sub, atoms, key ? key : "", ops[k].op, vals, nvals, &t->exprs[t->nexprs]);
+			if (r == DS_ENOMEM)
+				rc = dsi_error_nomem(rd->err);
+			else if (r < 0)
+				rc = term_invalid(rd, t, tmp.message);
+			else
+				t->nexprs++;
+		}
+		dsi_free(vals);
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+	}
+	dsi_rd_pop(rd, m);
+	return rc;
+}
+
+/* nodeSelectorRequirementsAsFieldSelector (component-helpers nodeaffinity.go) */
+static int read_fields(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_term *t)
+{
+	json_t *arr;
+	int rc = dsi_rd_array(rd, term, "matchFields", &arr);
+	if (rc < 0 || !arr || !json_array_size(arr))
+		return rc;
+	t->fields = dsi_calloc(json_array_size(arr), sizeof(dsi_field_req));
+	if (!t->fields)
+		return dsi_error_nomem(rd->err);
+	size_t m = dsi_rd_push(rd, "matchFields"), i;
+	json_t *e;
+	json_array_foreach(arr, i, e)
+	{
+		size_t m2 = dsi_rd_push_index(rd, i);
+		const char *key, *op;
+		const char **vals = NULL;
+		size_t nvals = 0;
+		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &key)) < 0 ||
+		    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 || (rc = read_values(rd, e, &vals, &nvals)) < 0) {
+			dsi_rd_pop(rd, m2);
+			break;
+		}
+		int in = op && strcmp(op, "In") == 0, notin = op && strcmp(op, "NotIn") == 0;
+		if (!in && !notin) {
+			char msg[200];
+			size_t m3 = dsi_rd_push(rd, "operator");
+			snprintf(msg, sizeof(msg), "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\"",
+				 op ? op : "");
+			rc = term_invalid(rd, t, msg);
+			dsi_rd_pop(rd, m3);
+		} else if (nvals != 1) {
+			size_t m3 = dsi_rd_push(rd, "values");
+			rc = term_invalid(rd, t, "Invalid value: must have one element");
+			dsi_rd_pop(rd, m3);
+		} else {
+			dsi_field_req *f = &t->fields[t->nfields];
+			f->is_name = key && strcmp(key, "metadata.name") == 0;
+			f->not_in = (uint8_t)notin;
+			f->value = dsi_atom_intern_cstr(atoms, vals[0]);
+			if (f->value == DSI_ATOM_ERROR) {
+				f->value = DSI_ATOM_NONE;
+				rc = dsi_error_nomem(rd->err);
+			} else {
+				t->nfields++;
+			}
+		}
+		dsi_free(vals);
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+	}
+	dsi_rd_pop(rd, m);
+	return rc;
+}
+
+static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_term *t)
+{
+	int rc = dsi_rd_expect_object(rd, term);
+	if (rc < 0)
+		return rc;
+	json_t *exprs = json_object_get(term, "matchExpressions"), *fields = json_object_get(term, "matchFields");
+	if ((rc = read_exprs(rd, atoms, term, t)) < 0 || (rc = read_fields(rd, atoms, term, t)) < 0)
+		return rc;
+	/* a term with neither kind of requirement is dropped (matches nothing, no error) */
+	t->empty = json_array_size(exprs) == 0 && json_array_size(fields) == 0;
+	return 0;
+}
+
+int dsi_node_selector_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_node_selector *out)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *sel;
+	int rc = dsi_rd_object(rd, obj, key, &sel);
+	if (rc < 0 || !sel)
+		return rc;
+	out->present = 1;
+	size_t m = dsi_rd_push(rd, key);
+	json_t *terms;
+	if ((rc = dsi_rd_array(rd, sel, "nodeSelectorTerms", &terms)) < 0 || !terms || !json_array_size(terms))
+		goto done;
+	out->terms = dsi_calloc(json_array_size(terms), sizeof(dsi_ns_term));
+	if (!out->terms) {
+		rc = dsi_error_nomem(rd->err);
+		goto done;
+	}
+	size_t m2 = dsi_rd_push(rd, "nodeSelectorTerms"), i;
+	json_t *term;
+	json_array_foreach(terms, i, term)
+	{
+		size_t m3 = dsi_rd_push_index(rd, i);
+		rc = read_term(rd, atoms, term, &out->terms[out->n]);
+		out->n++;
+		dsi_rd_pop(rd, m3);
+		if (rc < 0)
+			break;
+	}
+	dsi_rd_pop(rd, m2);
+done:
+	dsi_rd_pop(rd, m);
+	if (rc < 0)
+		dsi_node_selector_release(atoms, out);
+	return rc;
+}
+
+int dsi_preferred_terms_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_node_selector *out)
+{
+	memset(out, 0, sizeof(*out));
+	json_t *arr;
+	int rc = dsi_rd_array(rd, obj, key, &arr);
+	if (rc < 0 || !arr || !json_array_size(arr))
+		return rc;
+	out->present = 1;
+	out->terms = dsi_calloc(json_array_size(arr), sizeof(dsi_ns_term));
+	if (!out->terms)
+		return dsi_error_nomem(rd->err);
+	size_t m = dsi_rd_push(rd, key), i;
+	json_t *e;
+	json_array_foreach(arr, i, e)
+	{
+		size_t m2 = dsi_rd_push_index(rd, i);
+		json_t *pref;
+		dsi_ns_term *t = &out->terms[out->n++];
+		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_int32(rd, e, "weight", &t->weight, NULL)) < 0 ||
+		    (rc = dsi_rd_object(rd, e, "preference", &pref)) < 0) {
+			dsi_rd_pop(rd, m2);
+			break;
+		}
+		if (pref) {
+			size_t m3 = dsi_rd_push(rd, "preference");
+			rc = read_term(rd, atoms, pref, t);
+			dsi_rd_pop(rd, m3);
+		} else {
+			t->empty = 1;
+		}
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+	}
+	dsi_rd_pop(rd, m);
+	if (rc < 0)
+		dsi_node_selector_release(atoms, out);
+	return rc;
+}

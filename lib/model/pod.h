@@ -1,0 +1,37 @@
+/* A Pod as placement, planning, fit and drain read it. */
+#ifndef DSI_POD_H
+#define DSI_POD_H
+
+#include <jansson.h>
+
+#include "model/meta.h"
+#include "model/podspec.h"
+
+enum { DSI_PHASE_NONE = 0, DSI_PHASE_PENDING, DSI_PHASE_RUNNING, DSI_PHASE_SUCCEEDED, DSI_PHASE_FAILED, DSI_PHASE_UNKNOWN };
+
+typedef struct dsi_pod {
+	dsi_meta meta;
+	dsi_podspec spec;
+	uint8_t phase;
+	uint8_t ready;          /* condition Ready is True */
+	uint8_t has_ready_time; /* its lastTransitionTime */
+	uint8_t has_start_time;
+	uint8_t is_mirror; /* annotation kubernetes.io/config.mirror present */
+	ds_time ready_time;
+	ds_time start_time;
+	dsi_atom revision_hash;       /* label controller-revision-hash (the labels hold the reference) */
+	dsi_atom template_generation; /* label pod-template-generation (likewise) */
+	/* owned by the snapshot */
+	uint32_t index;
+	struct dsi_pod *node_next, *node_prev;   /* pods with the same spec.nodeName */
+	struct dsi_pod *owner_next, *owner_prev; /* same controller uid, or orphans of the namespace */
+} dsi_pod;
+
+int dsi_pod_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, unsigned gates, dsi_pod *out);
+void dsi_pod_release(dsi_atoms *atoms, dsi_pod *p);
+int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst);
+const char *dsi_phase_name(int phase);
+/* Terminal: phase Succeeded or Failed. */
+static inline int dsi_pod_terminal(const dsi_pod *p) { return p->phase == DSI_PHASE_SUCCEEDED || p->phase == DSI_PHASE_FAILED; }
+
+#endif

@@ -1,0 +1,187 @@
+#include "sched/fit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "core/alloc.h"
+#include "sched/nodeaffinity.h"
+#include "sched/tolerations.h"
+
+void dsi_node_usage_release(dsi_node_usage *u)
+{
+	dsi_free(u->requested.scalars);
+	dsi_free(u->ports);
+	memset(u, 0, sizeof(*u));
+}
+
+/* Scalars in a usage borrow atoms from the pods (no references). */
+static int add_scalar(dsi_resources *r, dsi_atom name, int64_t v)
+{
+	for (uint32_t i = 0; i < r->nscalars; i++)
+		if (r->scalars[i].name == name) {
+			r->scalars[i].value += v;
+			return 0;
+		}
+	size_t cap = r->nscalars;
+	if (dsi_grow((void **)&r->scalars, &cap, (size_t)r->nscalars + 1, sizeof(dsi_scalar)) < 0)
+		return -1;
+	r->scalars[r->nscalars].name = name;
+	r->scalars[r->nscalars].value = v;
+	r->nscalars++;
+	return 0;
+}
+
+int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign)
+{
+	u->requested.milli_cpu += sign * p->requests.milli_cpu;
+	u->requested.memory += sign * p->requests.memory;
+	u->requested.ephemeral += sign * p->requests.ephemeral;
+	for (uint32_t i = 0; i < p->requests.nscalars; i++)
+		if (add_scalar(&u->requested, p->requests.scalars[i].name, sign * p->requests.scalars[i].value) < 0)
+			return -1;
+	u->pods = sign > 0 ? u->pods + 1 : u->pods - 1;
+	if (sign > 0 && p->nports) {
+		size_t cap = u->nports;
+		if (dsi_grow((void **)&u->ports, &cap, (size_t)u->nports + p->nports, sizeof(dsi_host_port)) < 0)
+			return -1;
+		memcpy(u->ports + u->nports, p->ports, p->nports * sizeof(dsi_host_port));
+		u->nports += p->nports;
+	}
+	return 0;
+}
+
+int dsi_node_usage_init(const dsi_cluster *c, const dsi_node *node, dsi_pod_filter skip, void *ctx, dsi_node_usage *u)
+{
+	memset(u, 0, sizeof(*u));
+	/* terminal pods have given their resources back (the scheduler's cache drops them) */
+	for (const dsi_pod *p = dsi_cluster_pods_on_node(c, node->meta.name); p; p = p->node_next) {
+		if (dsi_pod_terminal(p) || (skip && skip(p, ctx)))
+			continue;
+		if (dsi_node_usage_add_pod(u, &p->spec, 1) < 0) {
+			dsi_node_usage_release(u);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t req, int64_t avail, int64_t used,
+		       int64_t cap)
+{
+	if (f->n >= sizeof(f->reasons) / sizeof(f->reasons[0]))
+		return;
+	dsi_fit_reason *r = &f->reasons[f->n++];
+	r->plugin = plugin;
+	snprintf(r->message, sizeof(r->message), "%s", msg);
+	r->requested = req;
+	r->available = avail;
+	r->used = used;
+	r->capacity = cap;
+}
+
+static int cmp_scalar(const dsi_scalar *a, const dsi_scalar *b, const dsi_atoms *atoms)
+{
+	return strcmp(dsi_atom_str(atoms, a->name), dsi_atom_str(atoms, b->name));
+}
+
+/* fitsRequest (scheduler plugins/noderesources/fit.go) */
+void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const dsi_node *node, const dsi_node_usage *u,
+		      dsi_fit *out)
+{
+	const dsi_resources *a = &node->allocatable;
+	const char *P = "NodeResourcesFit";
+	if ((int64_t)u->pods + 1 > a->pods)
+		add_reason(out, P, "Too many pods", 1, a->pods - (int64_t)u->pods, u->pods, a->pods);
+	if (req->milli_cpu == 0 && req->memory == 0 && req->ephemeral == 0 && req->nscalars == 0)
+		return;
+	struct {
+		const char *msg;
+		int64_t want, alloc, used;
+	} base[] = {
+		{"Insufficient cpu", req->milli_cpu, a->milli_cpu, u->requested.milli_cpu},
+		{"Insufficient memory", req->memory, a->memory, u->requested.memory},
+		{"Insufficient ephemeral-storage", req->ephemeral, a->ephemeral, u->requested.ephemeral},
+	};
+	for (size_t i = 0; i < 3; i++) {
+		if (base[i].want > 0 && base[i].want > base[i].alloc - base[i].used) {
+			add_reason(out, P, base[i].msg, base[i].want, base[i].alloc - base[i].used, base[i].used, base[i].alloc);
+			/* preemption cannot help when the request exceeds the whole node */
+			if (base[i].want > base[i].alloc)
+				out->unresolvable = 1;
+		}
+	}
+	/* scalars: upstream walks a map; we report them in name order */
+	const dsi_scalar *order[64];
+	uint32_t n = req->nscalars < 64 ? req->nscalars : 64;
+	for (uint32_t i = 0; i < n; i++)
+		order[i] = &req->scalars[i];
+	for (uint32_t i = 1; i < n; i++)
+		for (uint32_t j = i; j > 0 && cmp_scalar(order[j - 1], order[j], atoms) > 0; j--) {
+			const dsi_scalar *t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t want = order[i]->value;
+		if (want <= 0)
+			continue;
+		int64_t alloc = dsi_resources_scalar(a, order[i]->name);
+		int64_t used = dsi_resources_scalar(&u->requested, order[i]->name);
+		if (want > alloc - used) {
+			char msg[128];
+			snprintf(msg, sizeof(msg), "Insufficient %s", dsi_atom_str(atoms, order[i]->name));
+			add_reason(out, P, msg, want, alloc - used, used, alloc);
+			if (want > alloc)
+				out->unresolvable = 1;
+		}
+	}
+}
+
+/* HostPortInfo.CheckConflict (kube-scheduler framework types): 0.0.0.0 conflicts with every IP. */
+static int port_conflict(const dsi_host_port *want, const dsi_host_port *used)
+{
+	if (want->port != used->port || want->proto != used->proto)
+		return 0;
+	return want->ip == DSI_ATOM_NONE || used->ip == DSI_ATOM_NONE || want->ip == used->ip;
+}
+
+int dsi_fits_ports(const dsi_host_port *want, uint32_t nwant, const dsi_node_usage *u)
+{
+	for (uint32_t i = 0; i < nwant; i++)
+		for (uint32_t j = 0; j < u->nports; j++)
+			if (port_conflict(&want[i], &u->ports[j]))
+				return 0;
+	return 1;
+}
+
+/* NodeUnschedulable.Filter (scheduler plugins/nodeunschedulable/node_unschedulable.go) */
+int dsi_fits_unschedulable(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_node *node,
+			   const dsi_tolerations *tols, int comparison_ops)
+{
+	if (!node->unschedulable)
+		return 1;
+	/* the synthetic taint node.kubernetes.io/unschedulable:NoSchedule (no value) */
+	dsi_taint t = {c->k_taints[DSI_WK_UNSCHEDULABLE], DSI_ATOM_NONE, DSI_EFFECT_NO_SCHEDULE};
+	return dsi_tolerations_tolerate_taint(atoms, tols, &t, comparison_ops);
+}
+
+void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_tolerations *tols,
+		     int comparison_ops, const dsi_node *node, const dsi_node_usage *u, dsi_fit *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!dsi_fits_unschedulable(c, atoms, node, tols, comparison_ops)) {
+		add_reason(out, "NodeUnschedulable", "node(s) were unschedulable", 0, 0, 0, 0);
+		out->unresolvable = 1;
+	}
+	if (dsi_find_untolerated_taint(atoms, &node->taints, tols, DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, comparison_ops)) {
+		add_reason(out, "TaintToleration", "node(s) had untolerated taint(s)", 0, 0, 0, 0);
+		out->unresolvable = 1;
+	}
+	if (!dsi_required_affinity_matches(atoms, spec, node, NULL)) {
+		add_reason(out, "NodeAffinity", "node(s) didn't match Pod's node affinity/selector", 0, 0, 0, 0);
+		out->unresolvable = 1;
+	}
+	if (!dsi_fits_ports(spec->ports, spec->nports, u))
+		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);
+	dsi_fits_request(atoms, &spec->requests, node, u, out);
+}

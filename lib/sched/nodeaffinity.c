@@ -1,0 +1,71 @@
+#include "sched/nodeaffinity.h"
+
+static int field_matches(const dsi_atoms *atoms, const dsi_field_req *f, const dsi_node *node)
+{
+	/* metadata.name is the only node field; any other key reads as "" */
+	int eq;
+	if (f->is_name)
+		eq = node->meta.name == f->value;
+	else
+		eq = dsi_atom_len(atoms, f->value) == 0;
+	return f->not_in ? !eq : eq;
+}
+
+/* nodeSelectorTerm match (component-helpers nodeaffinity.go nodeSelectorTerm.match) */
+int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node)
+{
+	if (t->invalid || t->empty)
+		return 0;
+	for (uint32_t i = 0; i < t->nexprs; i++)
+		if (!dsi_requirement_matches(atoms, &t->exprs[i], &node->meta.labels))
+			return 0;
+	/* a node without a name has no fields: the field part is skipped, as upstream */
+	if (node->meta.name)
+		for (uint32_t i = 0; i < t->nfields; i++)
+			if (!field_matches(atoms, &t->fields[i], node))
+				return 0;
+	return 1;
+}
+
+/* NodeSelector.Match / LazyErrorNodeSelector.Match (component-helpers nodeaffinity.go) */
+int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node)
+{
+	for (uint32_t i = 0; i < s->n; i++)
+		if (dsi_term_matches(atoms, &s->terms[i], node))
+			return 1;
+	return 0;
+}
+
+/* RequiredNodeAffinity.Match (component-helpers nodeaffinity.go) */
+int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which)
+{
+	if (which)
+		*which = 0;
+	if (spec->node_selector.n && !dsi_labels_subset(&spec->node_selector, &node->meta.labels)) {
+		if (which)
+			*which = 1;
+		return 0;
+	}
+	if (spec->required.present && !dsi_node_selector_matches(atoms, &spec->required, node)) {
+		if (which)
+			*which = 2;
+		return 0;
+	}
+	return 1;
+}
+
+/* PreferredSchedulingTerms.Score (component-helpers nodeaffinity.go) */
+int64_t dsi_preferred_score(const dsi_atoms *atoms, const dsi_node_selector *preferred, const dsi_node *node)
+{
+	int64_t score = 0;
+	for (uint32_t i = 0; i < preferred->n; i++) {
+		const dsi_ns_term *t = &preferred->terms[i];
+		if (t->weight == 0 || t->empty)
+			continue;
+		if (t->invalid)
+			return -1;
+		if (dsi_term_matches(atoms, t, node))
+			score += t->weight;
+	}
+	return score;
+}

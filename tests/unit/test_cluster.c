@@ -1,0 +1,298 @@
+/* The snapshot: loading dumps, indexes, watch events, atomic failure, copies, error paths. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "model/cluster.h"
+
+static ds_cluster *load_sample(void)
+{
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	size_t n = 0;
+	int rc = ds_cluster_load_file(c, "examples/cluster", &n, &err);
+	ck_assert_msg(rc == 0, "%s: %s: %s", err.source, err.path, err.message);
+	ck_assert_uint_gt(n, 0);
+	return c;
+}
+
+START_TEST(sample_cluster_loads)
+{
+	ds_cluster *c = load_sample();
+	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 6);
+	ck_assert_uint_eq(ds_cluster_count(c, "DaemonSet"), 3);
+	/* nodes are kept in name order, whatever the input order */
+	static const char *const order[] = {"cp-1", "gpu-1", "worker-1", "worker-2", "worker-3", "worker-4"};
+	for (size_t i = 0; i < 6; i++)
+		ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_at(c, i)->meta.name), order[i]);
+	const dsi_node *cp = dsi_cluster_node_by_name(c, "cp-1");
+	ck_assert_ptr_nonnull(cp);
+	ck_assert_uint_eq(cp->taints.n, 1);
+	ck_assert_int_eq(cp->taints.v[0].effect, DSI_EFFECT_NO_SCHEDULE);
+	ck_assert_int_eq(cp->allocatable.milli_cpu, 4000);
+	ck_assert_int_eq(cp->allocatable.memory, 15LL << 30);
+	ck_assert_int_eq(cp->allocatable.pods, 110);
+	const dsi_node *gpu = dsi_cluster_node_by_name(c, "gpu-1");
+	dsi_atom g = dsi_atom_lookup_cstr(&c->atoms, "nvidia.com/gpu");
+	ck_assert_int_eq(dsi_resources_scalar(&gpu->allocatable, g), 4);
+	ck_assert(dsi_cluster_node_by_name(c, "worker-3")->unschedulable);
+	const dsi_daemonset *ds = dsi_cluster_daemonset(c, "kube-system", "fluentd-logging");
+	ck_assert_ptr_nonnull(ds);
+	ck_assert_int_eq(ds->strategy, DSI_STRATEGY_ROLLING_UPDATE);
+	ck_assert_int_eq(ds->template_generation, 2);
+	ck_assert_int_eq(ds->tspec.requests.milli_cpu, 100);
+	ck_assert_int_eq(ds->tspec.requests.memory, 200LL << 20);
+	char *summary;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_summary(c, &summary, &err), 0);
+	ck_assert_ptr_nonnull(strstr(summary, "\"nodes\":6"));
+	ds_free(summary);
+	ds_cluster_free(c);
+}
+END_TEST
+
+static const char *pod_yaml = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: default\n"
+			      "  ownerReferences:\n  - {apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: u-1, controller: true}\n"
+			      "spec:\n  nodeName: %s\n  containers:\n  - name: c\n    resources: {requests: {cpu: 250m}}\n";
+
+static void add_pod(ds_cluster *c, const char *name, const char *node)
+{
+	char buf[1024];
+	snprintf(buf, sizeof(buf), pod_yaml, name, node);
+	ds_error err;
+	ck_assert_msg(ds_cluster_load(c, buf, strlen(buf), NULL, &err) == 0, "%s: %s", err.path, err.message);
+}
+
+static size_t count_on_node(ds_cluster *c, const char *node)
+{
+	size_t n = 0;
+	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, node);
+	for (const dsi_pod *p = a ? dsi_cluster_pods_on_node(c, a) : NULL; p; p = p->node_next)
+		n++;
+	return n;
+}
+
+START_TEST(pod_indexes_follow_updates)
+{
+	ds_cluster *c;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	add_pod(c, "a", "n1");
+	add_pod(c, "b", "n1");
+	add_pod(c, "c", "n2");
+	ck_assert_uint_eq(count_on_node(c, "n1"), 2);
+	ck_assert_uint_eq(count_on_node(c, "n2"), 1);
+	/* the same pod again, now bound elsewhere: it moves between lists */
+	add_pod(c, "a", "n2");
+	ck_assert_uint_eq(ds_cluster_count(c, "Pod"), 3);
+	ck_assert_uint_eq(count_on_node(c, "n1"), 1);
+	ck_assert_uint_eq(count_on_node(c, "n2"), 2);
+	size_t owned = 0;
+	for (const dsi_pod *p = dsi_cluster_pods_of_owner(c, dsi_atom_lookup_cstr(&c->atoms, "u-1")); p; p = p->owner_next)
+		owned++;
+	ck_assert_uint_eq(owned, 3);
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_remove(c, "Pod", "default", "b", &err), 0);
+	ck_assert_uint_eq(count_on_node(c, "n1"), 0);
+	ck_assert_int_eq(ds_cluster_remove(c, "Pod", "default", "b", &err), DS_ENOTFOUND);
+	ds_cluster_free(c);
+}
+END_TEST
+
+START_TEST(watch_events)
+{
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	const char *ev = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}}}\n"
+			 "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"resourceVersion\":\"9\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n"
+			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n";
+	size_t n;
+	ck_assert_msg(ds_cluster_apply_events(c, ev, strlen(ev), &n, &err) == 0, "%s %s", err.path, err.message);
+	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 2);
+	ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_at(c, 0)->meta.name), "n1");
+	ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_at(c, 1)->meta.name), "n3");
+	const char *bad = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":\"too old resource version\"}}";
+	ck_assert_int_eq(ds_cluster_apply_events(c, bad, strlen(bad), NULL, &err), DS_ETRANSPORT);
+	ck_assert_ptr_nonnull(strstr(err.message, "too old resource version"));
+	const char *weird = "{\"type\":\"RENAMED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"x\"}}}";
+	ck_assert_int_eq(ds_cluster_apply_events(c, weird, strlen(weird), NULL, &err), DS_EVALUE);
+	ck_assert_str_eq(err.path, "type");
+	ds_cluster_free(c);
+}
+END_TEST
+
+START_TEST(failed_load_changes_nothing)
+{
+	ds_cluster *c = load_sample();
+	uint64_t version = c->version;
+	/* the first document is fine, the second has a bad taint effect: nothing may be applied */
+	const char *text = "apiVersion: v1\nkind: Node\nmetadata: {name: new-node}\n---\n"
+			   "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: x}\n"
+			   "- apiVersion: v1\n  kind: Node\n  metadata: {name: yy}\n  spec:\n    taints:\n"
+			   "    - {key: a, effect: NoSchedule}\n    - {key: b, effect: Sometimes}\n";
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_load(c, text, strlen(text), NULL, &err), DS_EVALUE);
+	ck_assert_str_eq(err.path, "items[1].spec.taints[1].effect");
+	ck_assert_str_eq(err.source, "document 2 (line 4)");
+	ck_assert_ptr_nonnull(strstr(err.message, "NoSchedule"));
+	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 6);
+	ck_assert_ptr_null(dsi_cluster_node_by_name(c, "new-node"));
+	ck_assert_uint_eq(c->version, version);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* Every field the library reads, with a wrong type, gives DS_ETYPE at its path. */
+START_TEST(wrong_types_have_paths)
+{
+	static const struct {
+		const char *doc, *path;
+		int code;
+	} cases[] = {
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":1}}", "metadata.name", DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":1}}}",
+		 "metadata.labels.a", DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"app.kubernetes.io/x\":true}}}",
+		 "metadata.labels[\"app.kubernetes.io/x\"]", DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":{}}}", "spec.taints",
+		 DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"unschedulable\":\"yes\"}}",
+		 "spec.unschedulable", DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{\"cpu\":\"lots\"}}}",
+		 "status.allocatable.cpu", DS_EVALUE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"conditions\":[{\"type\":\"Ready\","
+		 "\"status\":\"True\",\"lastTransitionTime\":\"yesterday\"}]}}",
+		 "status.conditions[0].lastTransitionTime", DS_EVALUE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+		 "\"ports\":[{\"containerPort\":80,\"hostPort\":\"80\"}]}]}}",
+		 "spec.containers[0].ports[0].hostPort", DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"priority\":3000000000}}",
+		 "spec.priority", DS_EVALUE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"status\":{\"phase\":\"Sleeping\"}}",
+		 "status.phase", DS_EVALUE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"ownerReferences\":[{\"controller\":\"true\"}]}}",
+		 "metadata.ownerReferences[0].controller", DS_ETYPE},
+		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"template\":{\"spec\":"
+		 "{\"tolerations\":[{\"key\":\"a\",\"operator\":\"Maybe\"}]}}}}",
+		 "spec.template.spec.tolerations[0].operator", DS_EVALUE},
+		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"updateStrategy\":"
+		 "{\"rollingUpdate\":{\"maxUnavailable\":true}}}}",
+		 "spec.updateStrategy.rollingUpdate.maxUnavailable", DS_ETYPE},
+		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"minReadySeconds\":1.5}}",
+		 "spec.minReadySeconds", DS_ETYPE},
+		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"template\":{\"spec\":"
+		 "{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+		 "[{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[1]}]}]}}}}}}}",
+		 "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+		 "matchExpressions[0].values[0]",
+		 DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{}}", "metadata.name", DS_EMISSING},
+		{"{\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"}}", "kind", DS_EMISSING},
+		{"{\"apiVersion\":\"extensions/v1beta1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"}}", "apiVersion",
+		 DS_EUNSUPPORTED},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":"
+		 "{\"memory\":\"99999999999999999999999999\"}}}",
+		 "status.allocatable.memory", DS_EVALUE},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ds_cluster *c;
+		ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+		ds_error err;
+		int rc = ds_cluster_load(c, cases[i].doc, strlen(cases[i].doc), NULL, &err);
+		ck_assert_msg(rc == cases[i].code && strcmp(err.path, cases[i].path) == 0,
+			      "case %zu: rc %d (%s) path '%s' message '%s'; want %d at '%s'", i, rc, ds_strerror(rc), err.path,
+			      err.message, cases[i].code, cases[i].path);
+		ck_assert_msg(err.message[0], "case %zu: no message", i);
+		ck_assert_uint_eq(ds_cluster_count(c, "Node") + ds_cluster_count(c, "Pod") + ds_cluster_count(c, "DaemonSet"), 0);
+		ds_cluster_free(c);
+	}
+}
+END_TEST
+
+START_TEST(copy_is_independent)
+{
+	ds_cluster *c = load_sample(), *d;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	ck_assert_uint_eq(ds_cluster_count(d, "Node"), 6);
+	ck_assert_uint_eq(ds_cluster_count(d, "DaemonSet"), 3);
+	ck_assert_int_eq(ds_cluster_remove(d, "Node", NULL, "worker-1", &err), 0);
+	ck_assert_uint_eq(ds_cluster_count(d, "Node"), 5);
+	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 6);
+	ck_assert_ptr_nonnull(dsi_cluster_daemonset(d, "kube-system", "fluentd-logging"));
+	ds_cluster_free(c);
+	ck_assert_ptr_nonnull(dsi_cluster_node_by_name(d, "gpu-1"));
+	ds_cluster_free(d);
+}
+END_TEST
+
+START_TEST(legacy_daemonsets_with_option)
+{
+	ds_options *o;
+	ds_error err;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_int_eq(ds_options_set(o, "legacyDaemonSets", "true", &err), 0);
+	ds_cluster *c;
+	ck_assert_int_eq(ds_cluster_new(o, &c, &err), 0);
+	ds_options_free(o);
+	const char *ds = "apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata: {name: old, namespace: default}\n"
+			 "spec:\n  template:\n    metadata:\n      labels: {app: old}\n    spec:\n      containers: [{name: c}]\n";
+	ck_assert_msg(ds_cluster_load(c, ds, strlen(ds), NULL, &err) == 0, "%s", err.message);
+	const dsi_daemonset *d = dsi_cluster_daemonset(c, "default", "old");
+	ck_assert_ptr_nonnull(d);
+	/* extensions/v1beta1 defaulted the selector from the template labels and the strategy to OnDelete */
+	ck_assert_int_eq(d->strategy, DSI_STRATEGY_ON_DELETE);
+	ck_assert(!dsi_selector_is_nothing(&d->selector));
+	ck_assert(dsi_selector_matches(&c->atoms, &d->selector, &d->template_labels));
+	ds_cluster_free(c);
+}
+END_TEST
+
+START_TEST(many_nodes_in_pages)
+{
+	ds_cluster *c;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	/* pages of nodes in reverse name order, as a paged list could deliver them */
+	for (int page = 9; page >= 0; page--) {
+		json_t *list = json_pack("{s:s, s:s, s:[]}", "apiVersion", "v1", "kind", "NodeList", "items");
+		for (int i = 99; i >= 0; i--) {
+			char name[32];
+			snprintf(name, sizeof(name), "node-%03d", page * 100 + i);
+			json_array_append_new(json_object_get(list, "items"), json_pack("{s:{s:s}}", "metadata", "name", name));
+		}
+		ds_error err;
+		ck_assert_int_eq(ds_cluster_load_json(c, (const struct json_t *)list, NULL, &err), 0);
+		json_decref(list);
+	}
+	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 1000);
+	for (size_t i = 0; i < 1000; i++) {
+		char want[32];
+		snprintf(want, sizeof(want), "node-%03zu", i);
+		ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_at(c, i)->meta.name), want);
+	}
+	ds_cluster_free(c);
+}
+END_TEST
+
+static Suite *cluster_suite(void)
+{
+	Suite *s = suite_create("cluster");
+	TCase *tc = tcase_create("snapshot");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, sample_cluster_loads);
+	tcase_add_test(tc, pod_indexes_follow_updates);
+	tcase_add_test(tc, watch_events);
+	tcase_add_test(tc, failed_load_changes_nothing);
+	tcase_add_test(tc, wrong_types_have_paths);
+	tcase_add_test(tc, copy_is_independent);
+	tcase_add_test(tc, legacy_daemonsets_with_option);
+	tcase_add_test(tc, many_nodes_in_pages);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+DSI_TEST_MAIN(cluster_suite)
