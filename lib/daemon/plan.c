@@ -574,7 +574,7 @@ void dsi_plan_release(dsi_plan *p)
 }
 
 int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
-		     const dsi_backoff *backoff, int rolling_only, dsi_plan *plan, ds_error *err)
+		     const dsi_backoff *backoff, int mode, dsi_plan *plan, ds_error *err)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->now = now;
@@ -641,11 +641,12 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	}
 	if ((rc = history_actions(&s, &h)) < 0 || (rc = claim_patches(&s)) < 0)
 		goto out;
-	if (!rolling_only)
+	if (mode != DSI_SYNC_ROLLING_ONLY)
 		rc = manage(&s);
 	/* updateDaemonSet: the rolling update runs only once manage's actions are observed
 	 * (expectations satisfied), i.e. when manage had nothing to do */
-	if (rc == 0 && plan->ncreates == 0 && plan->ndeletes == 0 && ds->strategy == DSI_STRATEGY_ROLLING_UPDATE)
+	if (rc == 0 && mode != DSI_SYNC_MANAGE_ONLY && plan->ncreates == 0 && plan->ndeletes == 0 &&
+	    ds->strategy == DSI_STRATEGY_ROLLING_UPDATE)
 		rc = rolling_update(&s);
 	if (rc == 0)
 		rc = history_cleanup(&s, &h);

@@ -80,9 +80,10 @@ void dsi_plan_release(dsi_plan *plan);
 json_t *dsi_plan_to_json(const dsi_plan *plan);
 const char *dsi_delete_reason_name(int r);
 const char *dsi_create_reason_name(int r);
-/* Upstream's "one call" of its unit tests, for replaying their tables: with
- * rolling_only set, skip manage and run only the rolling update. */
+/* Parts of a sync, for replaying upstream's unit tests, whose fake pod control
+ * makes manage's creates visible before the rolling update runs in the same call. */
+enum { DSI_SYNC_FULL = 0, DSI_SYNC_MANAGE_ONLY = 1, DSI_SYNC_ROLLING_ONLY = 2 };
 int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
-		     const dsi_backoff *backoff, int rolling_only, dsi_plan *plan, ds_error *err);
+		     const dsi_backoff *backoff, int mode, dsi_plan *plan, ds_error *err);
 
 #endif
