@@ -222,7 +222,7 @@ sanitize: deps
 
 demo: deps
 	@$(MAKE) --no-print-directory all
-	@$(BUILD)/bin/dsctl demo examples/cluster
+	@$(BUILD)/bin/dsctl -f examples/cluster --now 2026-12-02T15:00:00Z demo
 
 # ---- documentation ------------------------------------------------------------------
 .PHONY: man-check

@@ -1,15 +1,63 @@
 /*
- * libdaemonset: daemon. Include <daemonset.h> rather than this file.
+ * libdaemonset: the pod the controller creates for a node, the template hash,
+ * revision history and rollback. Include <daemonset.h> rather than this file.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DAEMONSET_DAEMON_H
 #define DAEMONSET_DAEMON_H
 
+#include "daemonset/cluster.h"
 #include "daemonset/common.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * The Pod the DaemonSet controller creates for node, as it would POST it:
+ * generateName "<name>-", the template's labels plus controller-revision-hash
+ * and pod-template-generation, a controller owner reference, the default
+ * tolerations merged in, and required node affinity replaced by a
+ * matchFields metadata.name pin (ReplaceDaemonSetPodNodeNameNodeAffinity).
+ * The node need not be in the snapshot.
+ */
+DS_EXTERN int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
+			    const ds_options *opts, char **json_out, ds_error *err);
+
+/*
+ * The template hash for a pod template (JSON or YAML text of a
+ * PodTemplateSpec), with collisionCount (-1 when not set). Ours differs from
+ * upstream's Go hash by design (see daemonset(7)); it is deterministic and
+ * uses upstream's alphabet. out needs 16 bytes.
+ */
+DS_EXTERN int ds_template_hash(const char *template_text, size_t size, int32_t collision_count, char *out,
+			       size_t out_size, ds_error *err);
+
+/*
+ * The DaemonSet's revision history as the controller sees it: the current
+ * revision (an existing ControllerRevision whose data matches the template,
+ * or the one a sync would create), the hash pods are labelled with, the
+ * revisions kept and what a sync would delete (revisionHistoryLimit), and
+ * per revision how many pods run it. JSON.
+ */
+DS_EXTERN int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name,
+				const ds_options *opts, char **json_out, ds_error *err);
+
+/*
+ * kubectl rollout undo: restore the template of revision to_revision (0: the
+ * previous one). JSON {"message","toRevision","skipped","patch","daemonSet"}:
+ * the message kubectl prints ("daemonset.apps/x rolled back", or "... skipped
+ * rollback (current template already matches revision N)"), the patch kubectl
+ * sends, and the DaemonSet with the template restored. DS_ENOTFOUND "unable to
+ * find specified revision N in history"; DS_ESTATE "no last revision to roll back to".
+ */
+DS_EXTERN int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const char *name,
+				 int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
+
+/* Whether a pod of the snapshot runs the DaemonSet's current revision
+ * (IsPodUpdated: hash label, or the pod-template-generation label). */
+DS_EXTERN int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name,
+				    const char *pod_name, int *updated, ds_error *err);
 
 #ifdef __cplusplus
 }

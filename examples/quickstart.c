@@ -1,0 +1,60 @@
+/*
+ * quickstart: load a cluster dump and ask where a DaemonSet runs.
+ *
+ *   cc quickstart.c $(pkg-config --cflags --libs daemonset) -o quickstart
+ *   ./quickstart examples/cluster kube-system fluentd-logging
+ *
+ * Uses only the public API. SPDX-License-Identifier: Apache-2.0
+ */
+#include <daemonset.h>
+#include <stdio.h>
+
+int main(int argc, char **argv)
+{
+	const char *path = argc > 1 ? argv[1] : "examples/cluster";
+	const char *ns = argc > 2 ? argv[2] : "kube-system";
+	const char *name = argc > 3 ? argv[3] : "fluentd-logging";
+	ds_cluster *cluster;
+	ds_error err;
+	size_t loaded;
+
+	if (ds_cluster_new(NULL, &cluster, &err) < 0 || ds_cluster_load_file(cluster, path, &loaded, &err) < 0) {
+		fprintf(stderr, "%s: %s %s: %s\n", ds_strerror(err.code), err.source, err.path, err.message);
+		return 1;
+	}
+	printf("libdaemonset %s: loaded %zu objects, %zu nodes\n", ds_version(), loaded, ds_cluster_count(cluster, "Node"));
+
+	/* The controller's verdict for each node of the sample cluster. */
+	static const char *const nodes[] = {"cp-1", "gpu-1", "worker-1", "worker-2", "worker-3", "worker-4"};
+	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+		int run, keep;
+		if (ds_should_run(cluster, ns, name, nodes[i], NULL, &run, &keep, &err) < 0) {
+			fprintf(stderr, "%s: %s\n", nodes[i], err.message);
+			continue;
+		}
+		printf("%-10s shouldRun=%d shouldContinueRunning=%d\n", nodes[i], run, keep);
+	}
+
+	/* What one sync of the controller would do now. */
+	ds_time now;
+	ds_time_parse("2026-12-02T15:00:00Z", &now, NULL);
+	ds_plan *plan;
+	if (ds_plan_sync(cluster, ns, name, now, NULL, NULL, &plan, &err) < 0) {
+		fprintf(stderr, "plan: %s\n", err.message);
+		ds_cluster_free(cluster);
+		return 1;
+	}
+	for (size_t i = 0; i < ds_plan_create_count(plan); i++) {
+		ds_plan_create c = {sizeof(c), NULL, NULL, 0};
+		ds_plan_get_create(plan, i, &c, NULL);
+		printf("create a pod on %s (%s)\n", c.node, c.reason);
+	}
+	for (size_t i = 0; i < ds_plan_delete_count(plan); i++) {
+		ds_plan_delete d = {sizeof(d), NULL, NULL, NULL, NULL, NULL};
+		ds_plan_get_delete(plan, i, &d, NULL);
+		printf("delete %s/%s on %s (%s)\n", d.namespace_, d.name, d.node, d.reason);
+	}
+	ds_plan_free(plan);
+	ds_cluster_free(cluster);
+	return 0;
+}

@@ -1,0 +1,166 @@
+/* Public wrappers: pod generation, template hash, history, rollback (include/daemonset/daemon.h). */
+#include <string.h>
+
+#include "core/alloc.h"
+#include "core/jsonout.h"
+#include "core/load.h"
+#include "daemon/dspods.h"
+#include "daemon/history.h"
+#include "daemon/newpod.h"
+#include "daemon/rollback.h"
+
+static int find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err)
+{
+	if (!c || !name)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
+	*out = dsi_cluster_daemonset(c, ns ? ns : "", name);
+	if (!*out)
+		return dsi_error_set(err, DS_ENOTFOUND, NULL, "daemonsets.apps \"%s\" not found in namespace \"%s\"", name,
+				     ns ? ns : "");
+	return 0;
+}
+
+int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
+		  const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out || !node || !*node)
+		return dsi_error_set(err, DS_EARG, NULL, "node and json_out must not be NULL or empty");
+	*json_out = NULL;
+	const dsi_daemonset *ds;
+	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	if (rc < 0)
+		return rc;
+	dsi_history h;
+	if ((rc = dsi_history_construct(cluster, ds, &h, err)) < 0)
+		return rc;
+	dsi_placement p;
+	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0) {
+		dsi_history_release(&h);
+		return dsi_error_nomem(err);
+	}
+	json_t *pod = dsi_new_pod(&p, node, h.hash, err);
+	dsi_placement_release(&p);
+	dsi_history_release(&h);
+	if (!pod)
+		return err->code ? err->code : dsi_error_nomem(err);
+	return dsi_json_emit(pod, json_out, err);
+}
+
+int ds_template_hash(const char *template_text, size_t size, int32_t collision_count, char *out, size_t out_size,
+		     ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!template_text || !out || out_size < DSI_HASH_MAX)
+		return dsi_error_set(err, DS_EARG, NULL, "template_text and out (16 bytes) must not be NULL");
+	json_t *t;
+	int rc = dsi_parse_one(template_text, size, &dsi_options_default()->limits, &t, err);
+	if (rc < 0)
+		return rc;
+	if (!json_is_object(t)) {
+		json_decref(t);
+		return dsi_error_set(err, DS_ETYPE, NULL, "expected a PodTemplateSpec object, got %s", dsi_json_type_name(t));
+	}
+	char h[DSI_HASH_MAX];
+	rc = dsi_template_hash(t, collision_count >= 0, collision_count, h);
+	json_decref(t);
+	if (rc < 0)
+		return dsi_error_nomem(err);
+	memcpy(out, h, strlen(h) + 1);
+	return 0;
+}
+
+static json_t *names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(dsi_cstr(c, v[i]->meta.name)));
+	return a;
+}
+
+int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
+		      char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	(void)opts;
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	const dsi_daemonset *ds;
+	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	if (rc < 0)
+		return rc;
+	dsi_history h;
+	if ((rc = dsi_history_construct(cluster, ds, &h, err)) < 0)
+		return rc;
+	const dsi_revision **kill = dsi_calloc(h.nold + 1, sizeof(*kill));
+	dsi_ds_pods pods;
+	if (!kill || dsi_ds_pods_collect(cluster, ds, 1, &pods) < 0) {
+		dsi_free(kill);
+		dsi_history_release(&h);
+		return dsi_error_nomem(err);
+	}
+	uint32_t nkill = dsi_history_cleanup(cluster, ds, &h, kill);
+	/* pods per hash label */
+	json_t *per = json_object();
+	for (uint32_t i = 0; per && i < pods.n; i++) {
+		const char *hl = pods.v[i]->revision_hash ? dsi_cstr(cluster, pods.v[i]->revision_hash) : "(none)";
+		json_object_set_new(per, hl, json_integer(json_integer_value(json_object_get(per, hl)) + 1));
+	}
+	json_t *cur = h.current ? json_pack("{s:s, s:I, s:b}", "name", dsi_cstr(cluster, h.current->meta.name), "revision",
+					    (json_int_t)(h.bump ? h.next_revision : h.current->revision), "exists", 1)
+				: json_pack("{s:O, s:I, s:b}", "name",
+					    json_object_get(json_object_get(h.create, "metadata"), "name"), "revision",
+					    (json_int_t)h.next_revision, "exists", 0);
+	json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:i}", "hash", h.hash, "current", cur, "revisions",
+				dsi_history_list(cluster, ds), "podsByHash", per, "wouldDelete", names(cluster, kill, nkill),
+				"duplicates", names(cluster, h.dups, h.ndups), "revisionHistoryLimit",
+				ds->revision_history_limit);
+	dsi_free(kill);
+	dsi_ds_pods_release(&pods);
+	dsi_history_release(&h);
+	return dsi_json_emit(doc, json_out, err);
+}
+
+int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const char *name, int64_t to_revision,
+		       const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	(void)opts;
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	const dsi_daemonset *ds;
+	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	if (rc < 0)
+		return rc;
+	json_t *out;
+	if ((rc = dsi_rollback(cluster, ds, to_revision, &out, err)) < 0)
+		return rc;
+	return dsi_json_emit(out, json_out, err);
+}
+
+int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name, const char *pod_name,
+			  int *updated, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!pod_name || !updated)
+		return dsi_error_set(err, DS_EARG, NULL, "pod_name and updated must not be NULL");
+	const dsi_daemonset *ds;
+	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	if (rc < 0)
+		return rc;
+	dsi_atom ns = dsi_atom_lookup_cstr(&cluster->atoms, namespace_ ? namespace_ : "");
+	dsi_atom pn = dsi_atom_lookup_cstr(&cluster->atoms, pod_name);
+	const dsi_pod *pod = pn ? dsi_cluster_pod(cluster, namespace_ && *namespace_ ? ns : 0, pn) : NULL;
+	if (!pod)
+		return dsi_error_set(err, DS_ENOTFOUND, NULL, "pods \"%s\" not found", pod_name);
+	dsi_history h;
+	if ((rc = dsi_history_construct(cluster, ds, &h, err)) < 0)
+		return rc;
+	dsi_revision_key k;
+	dsi_revision_key_init(cluster, ds, h.hash, &k);
+	*updated = dsi_pod_updated(&k, pod);
+	dsi_history_release(&h);
+	return 0;
+}
