@@ -133,3 +133,66 @@ int cmd_status(ctx *c)
 	json_decref(doc);
 	return EXIT_OK;
 }
+
+int cmd_rollout(ctx *c)
+{
+	if (c->argc != 1)
+		return usage_error("rollout", "rollout needs a DaemonSet");
+	char ns[256], name[256];
+	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	if (rc)
+		return rc;
+	char *text;
+	ds_error err;
+	if (ds_rollout_simulate(c->cluster, ns, name, c->now, c->opts, &text, &err) < 0)
+		return fail("simulation failed", &err);
+	json_t *doc = take_json(text);
+	if (print_structured(c, doc)) {
+		json_decref(doc);
+		return EXIT_OK;
+	}
+	const char *result = json_string_value(json_object_get(doc, "result"));
+	int ok = strcmp(result, "complete") == 0;
+	printf("Rollout of %s/%s: %s%s%s after %.0fs (%lld syncs, %lld creates, %lld deletes)\n", ns, name,
+	       colour(c, ok ? "ok" : "bad"), result, colour(c, "reset"), json_real_value(json_object_get(doc, "durationSeconds")),
+	       (long long)json_integer_value(json_object_get(doc, "syncs")), (long long)json_integer_value(json_object_get(doc, "creates")),
+	       (long long)json_integer_value(json_object_get(doc, "deletes")));
+	long long mu = json_integer_value(json_object_get(doc, "maxUnavailable"));
+	long long ms = json_integer_value(json_object_get(doc, "maxSurge"));
+	printf("Budget: maxUnavailable %lld (at most %lld unavailable seen), maxSurge %lld (at most %lld nodes with two pods)%s\n",
+	       mu, (long long)json_integer_value(json_object_get(doc, "maxUnavailableSeen")), ms,
+	       (long long)json_integer_value(json_object_get(doc, "maxSurgeSeen")),
+	       json_is_true(json_object_get(doc, "budgetExceeded")) ? " - EXCEEDED" : "");
+	json_t *stall = json_object_get(doc, "stall");
+	if (stall) {
+		printf("Stalled: %s", json_string_value(json_object_get(stall, "reason")));
+		size_t i;
+		json_t *n;
+		json_array_foreach(json_object_get(stall, "nodes"), i, n) printf("%s%s", i ? ", " : " (", json_string_value(n));
+		printf("%s\n", json_array_size(json_object_get(stall, "nodes")) ? ")" : "");
+	}
+	printf("\n");
+	table *t = table_new(3, "AT", "CREATE ON", "DELETE");
+	size_t i;
+	json_t *w;
+	json_array_foreach(json_object_get(doc, "waves"), i, w)
+	{
+		char cr[512] = "", de[512] = "";
+		size_t k;
+		json_t *x;
+		json_array_foreach(json_object_get(w, "creates"), k, x)
+		{
+			size_t l = strlen(cr);
+			snprintf(cr + l, sizeof(cr) - l, "%s%s", l ? "," : "", json_string_value(x));
+		}
+		json_array_foreach(json_object_get(w, "deletes"), k, x)
+		{
+			size_t l = strlen(de);
+			snprintf(de + l, sizeof(de) - l, "%s%s", l ? "," : "", json_string_value(x));
+		}
+		table_row(t, json_string_value(json_object_get(w, "at")), cr[0] ? cr : "-", de[0] ? de : "-");
+	}
+	table_print(t, c);
+	json_decref(doc);
+	return ok ? EXIT_OK : EXIT_CHECK;
+}

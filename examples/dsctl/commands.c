@@ -13,6 +13,11 @@ const command dsctl_commands[] = {
 	 "Deterministic: nodes are walked in name order. --now sets the time; --set burstReplicas=N and\n"
 	 "--set kubernetesVersion=1.33 change what the controller does.",
 	 1, cmd_plan},
+	{"rollout", "DAEMONSET", "simulate the whole rollout: waves, per-node times, budgets, stalls",
+	 "Options: --set simReadyAfter=10s, simTerminateAfter=5s, simFailNodes=node-a,node-b, simMaxTime=24h;\n"
+	 "partition, paused, rolloutNodeSelector and updateOrder control the update (see ds_options(3)).\n"
+	 "Exit status 3 when the rollout does not complete.",
+	 1, cmd_rollout},
 	{"status", "DAEMONSET", "the status counters the controller would write", NULL, 1, cmd_status},
 	{"pod", "DAEMONSET NODE", "the Pod the controller creates for NODE (YAML by default)", NULL, 1, cmd_pod},
 	{"history", "DAEMONSET", "ControllerRevisions: current, old, pods per revision", NULL, 1, cmd_history},

@@ -86,6 +86,19 @@ DS_EXTERN int ds_plan_backoff(const ds_plan *plan, char **json_out, ds_error *er
 DS_EXTERN int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
 				const ds_options *opts, ds_status *out, ds_error *err);
 
+/*
+ * Simulate a whole rollout of namespace/name from start: the sync planner in a
+ * loop on a private copy of the snapshot, with a pod lifecycle model (options
+ * simReadyAfter, simTerminateAfter, simFailNodes, simMaxTime). The result:
+ * {"result": "complete"|"stalled"|"paused"|"timeout", "durationSeconds",
+ *  "waves": [{"at","creates","deletes"}], "nodeUpdatedAt": {node: time},
+ *  "maxUnavailable", "maxUnavailableSeen", "maxSurge", "maxSurgeSeen",
+ *  "budgetExceeded", "stall": {"reason","nodes"}, "timeline": [...], ...}.
+ * The snapshot is not changed.
+ */
+DS_EXTERN int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
+				  const ds_options *opts, char **json_out, ds_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "daemon/plan.h"
+#include "daemon/simulate.h"
 #include "daemon/status.h"
 
 struct ds_plan {
@@ -187,4 +188,21 @@ int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const c
 		return rc;
 	fill_status(&st, out);
 	return 0;
+}
+
+int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
+			const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	const dsi_daemonset *ds;
+	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	if (rc < 0)
+		return rc;
+	json_t *out;
+	if ((rc = dsi_simulate(cluster, ds, start, dsi_opts(opts), &out, err)) < 0)
+		return rc;
+	return dsi_json_emit(out, json_out, err);
 }

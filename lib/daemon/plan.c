@@ -306,6 +306,179 @@ static uint32_t upd_pods(const pass *s, const upd_node *u, const dsi_pod **out)
 	return n;
 }
 
+/*
+ * Rollout controls beyond upstream (OpenKruise Advanced DaemonSet semantics,
+ * pkg/controller/daemonset/daemonset_update.go filterDaemonPodsNodeToUpdate):
+ * from an apps.kruise.io DaemonSet's own fields, or from options for any
+ * DaemonSet. Budgets are computed over all nodes first; then only some nodes
+ * may be updated: those already updated, then those being updated, then the
+ * candidates (matching the rollout selector, when set), in update order, cut
+ * to nodes - partition.
+ */
+typedef struct advanced {
+	int active;
+	int paused;
+	int has_partition;
+	dsi_intstr partition;
+	const dsi_selector *selector; /* over node labels */
+	dsi_selector own;             /* parsed from the option */
+	dsi_atoms atoms;              /* overlay for the option's strings: the snapshot stays untouched */
+	int order;                    /* ORDER_* */
+	dsi_atom order_label;
+} advanced;
+
+enum { ORDER_NAME_ASC, ORDER_NAME_DESC, ORDER_LABEL };
+
+static void advanced_release(advanced *a)
+{
+	if (a->selector == &a->own)
+		dsi_selector_release(&a->atoms, &a->own);
+	dsi_atoms_free(&a->atoms);
+}
+
+static int advanced_init(pass *s, advanced *a)
+{
+	const dsi_ds_advanced *k = &s->ds->adv;
+	const dsi_options *o = s->o;
+	memset(a, 0, sizeof(*a));
+	dsi_atoms_init_overlay(&a->atoms, &s->c->atoms);
+	a->order = s->ds->kruise ? ORDER_NAME_DESC : ORDER_NAME_ASC; /* Kruise walks names from the end */
+	if (s->ds->kruise) {
+		a->paused = k->paused;
+		a->has_partition = k->has_partition;
+		a->partition = k->partition;
+		if (k->has_rollout_selector)
+			a->selector = &k->rollout_selector;
+	}
+	ds_error tmp;
+	ds_error_clear(&tmp);
+	if (o->paused >= 0)
+		a->paused = o->paused;
+	if (o->partition) {
+		if (dsi_intstr_parse_text(o->partition, &a->partition, &tmp) < 0)
+			return dsi_error_set(s->err, DS_EVALUE, "partition", "%s", tmp.message);
+		a->has_partition = 1;
+	}
+	if (o->rollout_node_selector) {
+		dsi_rd rd;
+		dsi_rd_init(&rd, &tmp);
+		const char *t = o->rollout_node_selector;
+		int rc;
+		if (*t == '{') {
+			json_error_t je;
+			json_t *j = json_loads(t, 0, &je);
+			rc = j ? dsi_selector_from_json(&rd, &a->atoms, j, &a->own)
+			       : dsi_error_set(&tmp, DS_ESYNTAX, NULL, "%s", je.text);
+			json_decref(j);
+		} else {
+			rc = dsi_selector_parse(&rd, &a->atoms, t, &a->own);
+		}
+		if (rc < 0)
+			return dsi_error_set(s->err, tmp.code, "rolloutNodeSelector", "%s", tmp.message);
+		a->selector = &a->own;
+	}
+	if (o->update_order) {
+		const char *u = o->update_order;
+		if (strcmp(u, "name") == 0)
+			a->order = ORDER_NAME_ASC;
+		else if (strcmp(u, "name-desc") == 0)
+			a->order = ORDER_NAME_DESC;
+		else if (strncmp(u, "label:", 6) == 0 && u[6]) {
+			a->order = ORDER_LABEL;
+			a->order_label = dsi_atom_lookup_cstr(&s->c->atoms, u + 6);
+		} else
+			return dsi_error_set(s->err, DS_EVALUE, "updateOrder",
+					     "expected \"name\", \"name-desc\" or \"label:<key>\", got \"%s\"", u);
+	}
+	a->active = a->paused || a->has_partition || a->selector || o->update_order || s->ds->kruise;
+	return 0;
+}
+
+typedef struct order_ctx {
+	const pass *s;
+	const advanced *a;
+} order_ctx;
+
+/* The update order: by name (either way), or by a node label's value (nodes without it last), then name. */
+static int by_update_order(const void *x, const void *y, void *vctx)
+{
+	const order_ctx *oc = vctx;
+	const upd_node *a = x, *b = y;
+	if (oc->a->order == ORDER_LABEL) {
+		dsi_atom la = a->node ? dsi_labels_get(&a->node->meta.labels, oc->a->order_label) : 0;
+		dsi_atom lb = b->node ? dsi_labels_get(&b->node->meta.labels, oc->a->order_label) : 0;
+		if (!oc->a->order_label)
+			la = lb = 0;
+		if ((la == 0) != (lb == 0))
+			return la ? -1 : 1;
+		if (la != lb) {
+			int c = strcmp(dsi_cstr(oc->s->c, la), dsi_cstr(oc->s->c, lb));
+			if (c)
+				return c;
+		}
+	}
+	int c = strcmp(a->name, b->name);
+	return oc->a->order == ORDER_NAME_DESC ? -c : c;
+}
+
+/* filterDaemonPodsNodeToUpdate (OpenKruise daemonset_update.go), in our update order. */
+static uint32_t filter_update_nodes(pass *s, const advanced *a, upd_node *nodes, uint32_t n)
+{
+	const dsi_pod *pods[MAX_PODS_PER_NODE];
+	upd_node *groups[3];
+	uint32_t counts[3] = {0, 0, 0};
+	for (int g = 0; g < 3; g++)
+		groups[g] = dsi_calloc(n + 1, sizeof(upd_node));
+	if (!groups[0] || !groups[1] || !groups[2]) {
+		for (int g = 0; g < 3; g++)
+			dsi_free(groups[g]);
+		return (uint32_t)-1;
+	}
+	uint32_t total = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!nodes[i].node)
+			continue; /* nodes missing from the lister are dropped */
+		total++;
+		uint32_t k = upd_pods(s, &nodes[i], pods);
+		const dsi_pod *newp, *oldp;
+		int ok = find_updated(s, pods, k, &newp, &oldp);
+		int g;
+		if (!ok || newp)
+			g = 0; /* updated */
+		else if (!oldp)
+			g = 1; /* being updated */
+		else if (a->selector && !dsi_selector_matches(&a->atoms, a->selector, &nodes[i].node->meta.labels))
+			continue; /* outside the rollout selector: never updated */
+		else
+			g = 2;
+		groups[g][counts[g]++] = nodes[i];
+	}
+	order_ctx oc = {s, a};
+	uint32_t m = 0;
+	for (int g = 0; g < 3; g++) {
+		dsi_sort_stable(groups[g], counts[g], sizeof(upd_node), by_update_order, &oc);
+		memcpy(nodes + m, groups[g], counts[g] * sizeof(upd_node));
+		m += counts[g];
+		dsi_free(groups[g]);
+	}
+	int32_t partition = 0;
+	if (a->has_partition) {
+		int v = 0;
+		ds_error tmp;
+		/* Kruise scales the partition against the last status, rounding down */
+		if (dsi_intstr_scaled(&a->partition, s->ds->status.desired_number_scheduled, 0, &v, &tmp) == 0)
+			partition = v;
+	}
+	s->plan->partition = a->has_partition ? partition : -1;
+	int64_t max_update = (int64_t)total - partition;
+	if (max_update <= 0)
+		m = 0;
+	else if ((uint64_t)max_update < m)
+		m = (uint32_t)max_update;
+	s->plan->allowed_nodes = (int32_t)m;
+	return m;
+}
+
 /* rollingUpdate (update.go), both branches */
 static int rolling_update(pass *s)
 {
@@ -329,6 +502,27 @@ static int rolling_update(pass *s)
 	p->max_unavailable = max_unavailable;
 	p->max_surge = max_surge;
 	p->desired_for_update = desired;
+	advanced adv;
+	if ((rc = advanced_init(s, &adv)) < 0) {
+		advanced_release(&adv);
+		dsi_free(nodes);
+		return rc;
+	}
+	if (adv.active && adv.paused) {
+		p->rolling_paused = 1;
+		advanced_release(&adv);
+		dsi_free(nodes);
+		return 0;
+	}
+	if (adv.active) {
+		n = filter_update_nodes(s, &adv, nodes, n);
+		if (n == (uint32_t)-1) {
+			advanced_release(&adv);
+			dsi_free(nodes);
+			return dsi_error_nomem(s->err);
+		}
+	}
+	advanced_release(&adv);
 	const int32_t mrs = s->ds->min_ready_seconds;
 	const int minor = s->o->k8s_minor;
 	const dsi_pod *pods[MAX_PODS_PER_NODE];
@@ -579,6 +773,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	memset(plan, 0, sizeof(*plan));
 	plan->now = now;
 	plan->requeue_ms = -1;
+	plan->partition = plan->allowed_nodes = -1;
 	plan->burst = (uint32_t)o->burst_replicas;
 	plan->slow_start = (uint32_t)o->slow_start_initial_batch;
 	plan->events = json_array();
@@ -741,6 +936,12 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 		else
 			json_object_set_new(ru, "unavailable", json_integer(p->num_unavailable));
 	}
+	if (ru && p->rolling_paused)
+		json_object_set_new(ru, "paused", json_true());
+	if (ru && p->partition >= 0)
+		json_object_set_new(ru, "partition", json_integer(p->partition));
+	if (ru && p->allowed_nodes >= 0)
+		json_object_set_new(ru, "nodesAllowedToUpdate", json_integer(p->allowed_nodes));
 	if (ru && p->rolling_error)
 		json_object_set_new(ru, "error", json_string(p->rolling_error));
 	json_object_set_new(doc, "rollingUpdate", ru);

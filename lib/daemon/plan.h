@@ -56,6 +56,9 @@ typedef struct dsi_plan {
 	uint32_t slow_start; /* initial batch size */
 	/* rolling update */
 	uint8_t rolling_ran;
+	uint8_t rolling_paused;   /* advanced controls: paused (placement on new nodes continues) */
+	int32_t partition;        /* advanced controls: pods kept on old revisions, -1 when not set */
+	int32_t allowed_nodes;    /* advanced controls: nodes the update may touch, -1 when not limited */
 	int32_t max_unavailable, max_surge, desired_for_update;
 	int32_t num_unavailable, num_surge;
 	char *rolling_error;

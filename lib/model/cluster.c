@@ -697,6 +697,20 @@ int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, co
 	return 0;
 }
 
+int dsi_cluster_bind_pod(dsi_cluster *c, dsi_pod *p, dsi_atom node)
+{
+	if (node && dsi_map_reserve(&c->pods_on_node, 1) < 0)
+		return -1;
+	node_list_unlink(c, p);
+	dsi_atom_ref(&c->atoms, node);
+	dsi_atom_unref(&c->atoms, p->spec.node_name);
+	p->spec.node_name = node;
+	if (node)
+		node_list_link(c, p);
+	c->version++;
+	return 0;
+}
+
 /* ---- copy ---- */
 
 /* A new object equal to so, in dst (whose atom table is a copy of the source's, so ids agree). */

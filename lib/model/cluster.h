@@ -74,6 +74,11 @@ int dsi_cluster_batch_end(dsi_batch *b, int rc, size_t *count, ds_error *err);
 int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, const char *ns, const char *name,
 		       ds_error *err);
 
+/* In-place changes for simulations on a private copy. Fields that no index
+ * depends on (readiness, phase, deletion timestamp, status) may be written
+ * directly; binding a pod moves it between node lists, so it goes through here. */
+int dsi_cluster_bind_pod(dsi_cluster *c, dsi_pod *p, dsi_atom node); /* -1: no memory, nothing changed */
+
 /* Kind names as the API uses them ("Node", "Pod", ...); -1 when not one of ours. */
 int dsi_kind_from_name(const char *kind);
 const char *dsi_kind_name(dsi_kind k);
