@@ -224,6 +224,28 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@$(BUILD)/bin/dsctl -f examples/cluster --now 2026-12-02T15:00:00Z demo
 
+# ---- reliability and performance (scripts in tests/; see each for its options) -------
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh
+
+valgrind: deps
+	@$(MAKE) --no-print-directory BUILD=build/valgrind CFLAGS="-O1 -g" tests
+	@BUILD=build/valgrind sh tests/valgrind.sh
+
+tsan: deps
+	@sh tests/tsan/run.sh
+
+abi-dump: lib
+	@BUILD=$(BUILD) sh tests/abi/check.sh dump
+
+abi-check: lib
+	@BUILD=$(BUILD) sh tests/abi/check.sh check
+
+bench: deps
+	@$(MAKE) --no-print-directory BUILD=build/bench CFLAGS="-O2 -g" lib
+	@BUILD=build/bench sh tests/bench/run.sh
+
 # ---- documentation ------------------------------------------------------------------
 .PHONY: man-check
 man-check: lib
