@@ -28,6 +28,11 @@ const command dsctl_commands[] = {
 	 "--set podSecurityLevel=baseline|restricted and --set podSecurityVersion=v1.30 select the standard.\n"
 	 "Exit status 3 when a DaemonSet does not meet the requested level.",
 	 1, cmd_audit},
+	{"test", "PATH...", "run scenario files (YAML) and report N passed, N failed",
+	 "A scenario loads a cluster (load: paths, objects: inline) at a time (now:) and checks explain, shouldRun,\n"
+	 "plan, status, pod, rollout, drain and audit results; see dsctl(1) and examples/scenarios.\n"
+	 "Exit status 3 when a scenario fails.",
+	 0, cmd_test},
 	{"demo", "[DAEMONSET]", "a tour: get, explain, plan and audit (make demo runs it on examples/cluster)", NULL, 1,
 	 cmd_demo},
 	{"version", "", "print the versions of dsctl and libdaemonset", NULL, 0, cmd_version},

@@ -52,6 +52,7 @@ int cmd_rollback(ctx *c);
 int cmd_audit(ctx *c);
 int cmd_demo(ctx *c);
 int cmd_rollout(ctx *c);
+int cmd_test(ctx *c);
 
 /* Report a library error and return EXIT_ERROR. */
 int fail(const char *what, const ds_error *err);
