@@ -65,7 +65,7 @@ static inline const dsi_atom_entry *dsi_atom_entry_of(const dsi_atoms *a, dsi_at
 	if (a->parent) {
 		if (id < a->base)
 			return &a->parent->ents[id];
-		return &a->ents[id - a->base];
+		return &a->ents[id - a->base + 1]; /* slot 1 is id base (atoms.c to_slot) */
 	}
 	return &a->ents[id];
 }

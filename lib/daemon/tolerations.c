@@ -47,7 +47,8 @@ int dsi_daemon_tolerations(const dsi_atoms *atoms, const dsi_tolerations *tmpl, 
 	out->v = dsi_malloc((tmpl->n + 7) * sizeof(dsi_toleration));
 	if (!out->v)
 		return -1;
-	memcpy(out->v, tmpl->v, tmpl->n * sizeof(dsi_toleration));
+	if (tmpl->n) /* memcpy from NULL is undefined even for zero bytes */
+		memcpy(out->v, tmpl->v, tmpl->n * sizeof(dsi_toleration));
 	out->n = tmpl->n;
 	for (int i = 0; i < (host_network ? 7 : 6); i++) {
 		dsi_toleration t;

@@ -26,8 +26,7 @@ typedef struct dsi_node {
 	dsi_condition *conditions;
 	uint32_t nconditions;
 	/* owned by the snapshot */
-	uint32_t index;       /* position in the snapshot's node array */
-	struct dsi_pod *pods; /* pods bound here (spec.nodeName), newest first */
+	uint32_t index; /* position in the snapshot's node array; pods: dsi_cluster_pods_on_node */
 } dsi_node;
 
 int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out);

@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/strbuf.h"
+#include "model/labelvalid.h"
 
 static void term_release(dsi_atoms *atoms, dsi_ns_term *t)
 {
@@ -26,18 +27,24 @@ void dsi_node_selector_release(dsi_atoms *atoms, dsi_node_selector *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Record the first parse error of a term; the term is then never matched. */
-static int term_invalid(dsi_rd *rd, dsi_ns_term *t, const char *msg)
+/* Record the first parse error of a term (its whole field.Error text); the term is then never matched. */
+static int term_error(dsi_rd *rd, dsi_ns_term *t, const char *text)
 {
 	t->invalid = 1;
 	if (!t->error) {
-		char buf[DS_ERROR_PATH_MAX + DS_ERROR_MESSAGE_MAX + 4];
-		snprintf(buf, sizeof(buf), "%s: %s", rd->path, msg);
-		t->error = dsi_strdup(buf);
+		t->error = dsi_strdup(text);
 		if (!t->error)
 			return dsi_error_nomem(rd->err);
 	}
 	return 0;
+}
+
+/* The same for an error at rd's path: "<path>: <msg>". */
+static int term_invalid(dsi_rd *rd, dsi_ns_term *t, const char *msg)
+{
+	char buf[DS_ERROR_PATH_MAX + DS_ERROR_MESSAGE_MAX + 4];
+	snprintf(buf, sizeof(buf), "%s: %s", rd->path, msg);
+	return term_error(rd, t, buf);
 }
 
 /* Values of a requirement: a string array; wrong types are real errors. */
@@ -106,23 +113,41 @@ static int read_exprs(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_t
 		if (k == sizeof(ops) / sizeof(ops[0])) {
 			char msg[160];
 			size_t m3 = dsi_rd_push(rd, "operator");
-			snprintf(msg, sizeof(msg), "Unsupported value: \"%.60s\"", op ? op : "");
+			snprintf(msg, sizeof(msg),
+				 "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\", \"Exists\", "
+				 "\"DoesNotExist\", \"Gt\", \"Lt\"",
+				 op ? op : "");
 			rc = term_invalid(rd, t, msg);
 			dsi_rd_pop(rd, m3);
 		} else {
-			ds_error tmp;
-			ds_error_clear(&tmp);
-			dsi_rd sub;
-			dsi_rd_init(&sub, &tmp);
-			memcpy(sub.path, rd->path, rd->len + 1);
-			sub.len = rd->len;
-			int r = dsi_requirement_init(&sub, atoms, key ? key : "", ops[k].op, vals, nvals, &t->exprs[t->nexprs]);
+			/* labels.NewRequirement(..., field.WithPath(p)): every error names "<p>.key",
+			 * "<p>.values[0]" ...; built here rather than through a ds_error, whose
+			 * message buffer would cut the longer texts */
+			size_t *lens = dsi_calloc(nvals ? nvals : 1, sizeof(size_t));
+			dsi_req_errs errs;
+			memset(&errs, 0, sizeof(errs));
+			int r = DS_ENOMEM;
+			if (lens) {
+				for (size_t v = 0; v < nvals; v++)
+					lens[v] = strlen(vals[v]);
+				r = dsi_req_build(atoms, rd->path, key ? key : "", key ? strlen(key) : 0, ops[k].op, vals,
+						  lens, nvals, !json_is_array(json_object_get(e, "values")), &errs,
+						  &t->exprs[t->nexprs]);
+			}
+			if (r == DS_EVALUE) {
+				dsi_strbuf msg = DSI_STRBUF_INIT;
+				dsi_req_errs_message(&errs, &msg);
+				r = msg.oom ? DS_ENOMEM : 0;
+				if (!r)
+					rc = term_error(rd, t, msg.data);
+				dsi_strbuf_free(&msg);
+			} else if (r == 0) {
+				t->nexprs++;
+			}
 			if (r == DS_ENOMEM)
 				rc = dsi_error_nomem(rd->err);
-			else if (r < 0)
-				rc = term_invalid(rd, t, tmp.message);
-			else
-				t->nexprs++;
+			dsi_req_errs_free(&errs);
+			dsi_free(lens);
 		}
 		dsi_free(vals);
 		dsi_rd_pop(rd, m2);
@@ -165,9 +190,25 @@ static int read_fields(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_
 			rc = term_invalid(rd, t, msg);
 			dsi_rd_pop(rd, m3);
 		} else if (nvals != 1) {
+			/* field.Invalid(path, expr.Values, ...): the values as json.Marshal prints them */
+			dsi_strbuf b = DSI_STRBUF_INIT;
+			dsi_strbuf_puts(&b, "Invalid value: ");
+			if (!json_is_array(json_object_get(e, "values"))) {
+				dsi_strbuf_puts(&b, "null");
+			} else {
+				dsi_strbuf_putc(&b, '[');
+				for (size_t v = 0; v < nvals; v++) {
+					if (v)
+						dsi_strbuf_putc(&b, ',');
+					dsi_go_json_string(&b, vals[v], strlen(vals[v]));
+				}
+				dsi_strbuf_putc(&b, ']');
+			}
+			dsi_strbuf_puts(&b, ": must have one element");
 			size_t m3 = dsi_rd_push(rd, "values");
-			rc = term_invalid(rd, t, "Invalid value: must have one element");
+			rc = b.oom ? dsi_error_nomem(rd->err) : term_invalid(rd, t, b.data);
 			dsi_rd_pop(rd, m3);
+			dsi_strbuf_free(&b);
 		} else {
 			dsi_field_req *f = &t->fields[t->nfields];
 			f->is_name = key && strcmp(key, "metadata.name") == 0;

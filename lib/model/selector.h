@@ -94,7 +94,7 @@ void dsi_selector_release(dsi_atoms *atoms, dsi_selector *s);
 /* Selector.String(): requirements joined by ","; "" for Everything and Nothing. */
 void dsi_selector_string(const dsi_atoms *atoms, const dsi_selector *s, dsi_strbuf *out);
 
-/* ---- shared by selector.c and selector_parse.c only ---------------------------- */
+/* ---- shared by the selector parsers (selector.c, selector_parse.c, nodeselector.c) ---- */
 
 /* Take ownership of reqs[0..n) and sort them (ByKey, kept stable). Frees
  * reqs on failure. */
