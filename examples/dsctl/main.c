@@ -33,7 +33,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	fputs("error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nSee 'dsctl %s --help'.\n", cmd ? cmd : "");
+	fprintf(stderr, "\nSee 'dsctl %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 

@@ -37,7 +37,7 @@ typedef struct ds_plan_create {
 	size_t size;        /* set to sizeof(ds_plan_create) before the call */
 	const char *node;   /* the node the pod is for */
 	const char *reason; /* "missing", "surge", "replacement" */
-	size_t batch;       /* slow-start batch (0, 1, 2, ...): batch k holds up to 2^k creates */
+	size_t batch;       /* slow-start batch (0, 1, 2, ...): batch k holds up to slowStartInitialBatchSize * 2^k creates */
 } ds_plan_create;
 
 /* A delete of the plan. Strings belong to the plan. */

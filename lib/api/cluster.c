@@ -69,7 +69,14 @@ int ds_cluster_load_json(ds_cluster *cluster, const struct json_t *value, size_t
 		*count = 0;
 	if (!cluster || !value)
 		return dsi_error_set(err, DS_EARG, NULL, "cluster and value must not be NULL");
-	return dsi_cluster_load_value(cluster, (const json_t *)value, count, err);
+	/* The snapshot keeps some objects as JSON: copy them so that it never shares (and
+	 * never touches the reference counts of) the caller's values. */
+	json_t *own = json_deep_copy((const json_t *)value);
+	if (!own)
+		return dsi_error_nomem(err);
+	int rc = dsi_cluster_load_value(cluster, own, count, err);
+	json_decref(own);
+	return rc;
 }
 
 int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, size_t *count, ds_error *err)

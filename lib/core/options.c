@@ -42,43 +42,63 @@ typedef struct opt_def {
 	size_t offset;
 	int64_t min, max;
 	const char *const *choices; /* for OPT_STRING: allowed values, NULL = any */
+	const char *(*check)(const char *value); /* for OPT_STRING: NULL or what was expected */
 } opt_def;
+
+/* The order nodes are updated in (lib/daemon/plan.c reads it). */
+static const char *check_update_order(const char *v)
+{
+	if (!strcmp(v, "name") || !strcmp(v, "name-desc") || (!strncmp(v, "label:", 6) && v[6]))
+		return NULL;
+	return "\"name\", \"name-desc\" or \"label:<key>\"";
+}
+
+/* A count or a percentage of nodes, never negative, as an IntOrString in a
+ * DaemonSet spec would be written ("3", "10%"); at most INT32_MAX. */
+static const char *check_count_or_percent(const char *v)
+{
+	static const char *want = "a non-negative integer or percentage (e.g. 3 or 10%)";
+	size_t n = strspn(v, "0123456789");
+	if (n == 0 || n > 10 || (v[n] && strcmp(v + n, "%") != 0))
+		return want;
+	return strtoll(v, NULL, 10) > INT32_MAX ? want : NULL;
+}
 
 static const char *const pss_levels[] = {"privileged", "baseline", "restricted", NULL};
 
 #define O(field) offsetof(dsi_options, field)
 static const opt_def table[] = {
-	{"kubernetesVersion", OPT_VERSION, O(k8s_minor), 0, 0, NULL},
-	{"featureGates", OPT_GATES, O(gates), 0, 0, NULL},
-	{"maxDocumentBytes", OPT_SIZE, O(limits.max_bytes), 1, INT64_MAX, NULL},
-	{"maxObjects", OPT_SIZE, O(limits.max_objects), 1, INT64_MAX, NULL},
-	{"maxAliasNodes", OPT_SIZE, O(limits.max_alias_nodes), 0, INT64_MAX, NULL},
-	{"legacyDaemonSets", OPT_BOOL, O(legacy_daemonsets), 0, 1, NULL},
-	{"burstReplicas", OPT_INT32, O(burst_replicas), 1, INT32_MAX, NULL},
-	{"slowStartInitialBatchSize", OPT_INT32, O(slow_start_initial_batch), 1, INT32_MAX, NULL},
-	{"backoffInitial", OPT_DURATION, O(backoff_initial_ms), 0, INT64_MAX, NULL},
-	{"backoffMax", OPT_DURATION, O(backoff_max_ms), 0, INT64_MAX, NULL},
-	{"expectationsTimeout", OPT_DURATION, O(expectations_timeout_ms), 0, INT64_MAX, NULL},
-	{"partition", OPT_STRING, O(partition), 0, 0, NULL},
-	{"paused", OPT_TRISTATE, O(paused), 0, 1, NULL},
-	{"rolloutNodeSelector", OPT_STRING, O(rollout_node_selector), 0, 0, NULL},
-	{"updateOrder", OPT_STRING, O(update_order), 0, 0, NULL},
-	{"force", OPT_BOOL, O(force), 0, 1, NULL},
-	{"ignoreDaemonSets", OPT_BOOL, O(ignore_daemonsets), 0, 1, NULL},
-	{"deleteEmptyDirData", OPT_BOOL, O(delete_emptydir_data), 0, 1, NULL},
-	{"disableEviction", OPT_BOOL, O(disable_eviction), 0, 1, NULL},
-	{"gracePeriodSeconds", OPT_INT64, O(grace_period_seconds), -1, INT64_MAX, NULL},
-	{"skipWaitForDeleteTimeoutSeconds", OPT_INT64, O(skip_wait_for_delete_timeout_seconds), 0, INT64_MAX, NULL},
-	{"podSelector", OPT_STRING, O(pod_selector), 0, 0, NULL},
-	{"daemonSetKinds", OPT_STRING, O(daemonset_kinds), 0, 0, NULL},
-	{"batchSize", OPT_INT32, O(batch_size), 1, INT32_MAX, NULL},
-	{"podSecurityLevel", OPT_STRING, O(pss_level), 0, 0, pss_levels},
-	{"podSecurityVersion", OPT_STRING, O(pss_version), 0, 0, NULL},
-	{"simReadyAfter", OPT_DURATION, O(sim_ready_after_ms), 0, INT64_MAX, NULL},
-	{"simTerminateAfter", OPT_DURATION, O(sim_terminate_after_ms), 0, INT64_MAX, NULL},
-	{"simStep", OPT_DURATION, O(sim_step_ms), 1, INT64_MAX, NULL},
-	{"simMaxTime", OPT_DURATION, O(sim_max_time_ms), 1, INT64_MAX, NULL},
-	{"simFailNodes", OPT_STRING, O(sim_fail_nodes), 0, 0, NULL},
+	{"kubernetesVersion", OPT_VERSION, O(k8s_minor), 0, 0, NULL, NULL},
+	{"featureGates", OPT_GATES, O(gates), 0, 0, NULL, NULL},
+	{"maxDocumentBytes", OPT_SIZE, O(limits.max_bytes), 1, INT64_MAX, NULL, NULL},
+	{"maxObjects", OPT_SIZE, O(limits.max_objects), 1, INT64_MAX, NULL, NULL},
+	{"maxAliasNodes", OPT_SIZE, O(limits.max_alias_nodes), 0, INT64_MAX, NULL, NULL},
+	{"legacyDaemonSets", OPT_BOOL, O(legacy_daemonsets), 0, 1, NULL, NULL},
+	{"burstReplicas", OPT_INT32, O(burst_replicas), 1, INT32_MAX, NULL, NULL},
+	{"slowStartInitialBatchSize", OPT_INT32, O(slow_start_initial_batch), 1, INT32_MAX, NULL, NULL},
+	{"backoffInitial", OPT_DURATION, O(backoff_initial_ms), 0, INT64_MAX, NULL, NULL},
+	{"backoffMax", OPT_DURATION, O(backoff_max_ms), 0, INT64_MAX, NULL, NULL},
+	{"expectationsTimeout", OPT_DURATION, O(expectations_timeout_ms), 0, INT64_MAX, NULL, NULL},
+	{"updateOrder", OPT_STRING, O(update_order), 0, 0, NULL, check_update_order},
+	{"partition", OPT_STRING, O(partition), 0, 0, NULL, check_count_or_percent},
+	{"paused", OPT_TRISTATE, O(paused), 0, 1, NULL, NULL},
+	{"rolloutNodeSelector", OPT_STRING, O(rollout_node_selector), 0, 0, NULL, NULL},
+	{"force", OPT_BOOL, O(force), 0, 1, NULL, NULL},
+	{"ignoreDaemonSets", OPT_BOOL, O(ignore_daemonsets), 0, 1, NULL, NULL},
+	{"deleteEmptyDirData", OPT_BOOL, O(delete_emptydir_data), 0, 1, NULL, NULL},
+	{"disableEviction", OPT_BOOL, O(disable_eviction), 0, 1, NULL, NULL},
+	{"gracePeriodSeconds", OPT_INT64, O(grace_period_seconds), -1, INT64_MAX, NULL, NULL},
+	{"skipWaitForDeleteTimeoutSeconds", OPT_INT64, O(skip_wait_for_delete_timeout_seconds), 0, INT64_MAX, NULL, NULL},
+	{"podSelector", OPT_STRING, O(pod_selector), 0, 0, NULL, NULL},
+	{"daemonSetKinds", OPT_STRING, O(daemonset_kinds), 0, 0, NULL, NULL},
+	{"batchSize", OPT_INT32, O(batch_size), 1, INT32_MAX, NULL, NULL},
+	{"podSecurityLevel", OPT_STRING, O(pss_level), 0, 0, pss_levels, NULL},
+	{"podSecurityVersion", OPT_STRING, O(pss_version), 0, 0, NULL, NULL},
+	{"simReadyAfter", OPT_DURATION, O(sim_ready_after_ms), 0, INT64_MAX, NULL, NULL},
+	{"simTerminateAfter", OPT_DURATION, O(sim_terminate_after_ms), 0, INT64_MAX, NULL, NULL},
+	{"simStep", OPT_DURATION, O(sim_step_ms), 1, INT64_MAX, NULL, NULL},
+	{"simMaxTime", OPT_DURATION, O(sim_max_time_ms), 1, INT64_MAX, NULL, NULL},
+	{"simFailNodes", OPT_STRING, O(sim_fail_nodes), 0, 0, NULL, NULL},
 };
 #undef O
 
@@ -304,6 +324,9 @@ static int set_one(dsi_options *o, const opt_def *d, const char *value, ds_error
 			if (!*c)
 				return dsi_error_set(err, DS_EVALUE, name, "unexpected value \"%s\"", value);
 		}
+		const char *want = d->check ? d->check(value) : NULL;
+		if (want)
+			return dsi_error_set(err, DS_EVALUE, name, "unexpected value \"%.60s\": expected %s", value, want);
 		char *copy = dsi_strdup(value);
 		if (!copy)
 			return dsi_error_nomem(err);

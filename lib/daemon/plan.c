@@ -355,8 +355,16 @@ static int advanced_init(pass *s, advanced *a)
 	if (o->paused >= 0)
 		a->paused = o->paused;
 	if (o->partition) {
-		if (dsi_intstr_parse_text(o->partition, &a->partition, &tmp) < 0)
-			return dsi_error_set(s->err, DS_EVALUE, "partition", "%s", tmp.message);
+		int probe = 0;
+		/* an int or a percentage, never negative: checked here, where the option is read,
+		 * because the scaling below falls back to 0 for a bad value from a stored object */
+		if (dsi_intstr_parse_text(o->partition, &a->partition, &tmp) < 0 ||
+		    dsi_intstr_scaled(&a->partition, 100, 0, &probe, &tmp) < 0)
+			return dsi_error_set(s->err, DS_EVALUE, "partition", "%s (expected an integer or a percentage)",
+					     tmp.message);
+		if (probe < 0)
+			return dsi_error_set(s->err, DS_EVALUE, "partition", "must be greater than or equal to 0, got %s",
+					     o->partition);
 		a->has_partition = 1;
 	}
 	if (o->rollout_node_selector) {

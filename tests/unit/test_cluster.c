@@ -278,6 +278,31 @@ START_TEST(many_nodes_in_pages)
 }
 END_TEST
 
+/* A jansson value is copied, not kept: later changes by the host do not show, and its
+ * reference count is back where it was. */
+START_TEST(load_json_does_not_keep_host_values)
+{
+	ds_cluster *c;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	json_t *ds = json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:{s:s}}, s:{s:[{s:s, s:s}]}}}}",
+			       "apiVersion", "apps/v1", "kind", "DaemonSet", "metadata", "name", "agent", "namespace",
+			       "kube-system", "spec", "selector", "matchLabels", "app", "agent", "template", "metadata",
+			       "labels", "app", "agent", "spec", "containers", "name", "a", "image", "a:1");
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_load_json(c, (const struct json_t *)ds, NULL, &err), 0);
+	ck_assert_uint_eq(ds->refcount, 1);
+	json_object_set_new(json_object_get(ds, "metadata"), "name", json_string("changed"));
+	char *out = NULL;
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "kube-system", "agent", &out, &err), 0);
+	json_t *got = json_loads(out, 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(got, "metadata"), "name")), "agent");
+	json_decref(got);
+	ds_free(out);
+	json_decref(ds);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *cluster_suite(void)
 {
 	Suite *s = suite_create("cluster");
@@ -291,6 +316,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, copy_is_independent);
 	tcase_add_test(tc, legacy_daemonsets_with_option);
 	tcase_add_test(tc, many_nodes_in_pages);
+	tcase_add_test(tc, load_json_does_not_keep_host_values);
 	suite_add_tcase(s, tc);
 	return s;
 }
