@@ -1,5 +1,10 @@
 /*
  * libdaemonset: validate. Include <daemonset.h> rather than this file.
+ *
+ * The API server's defaults and validation for apps/v1 DaemonSets: what
+ * `kubectl apply` would be told, with upstream's field paths and message
+ * texts. No cluster snapshot is needed. See ds_daemonset_validate(3) and
+ * ds_daemonset_defaults(3).
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DAEMONSET_VALIDATE_H
@@ -10,6 +15,45 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * Apply the defaults the API server applies to a DaemonSet (given as JSON or
+ * YAML text, exactly one document): SetDefaults_DaemonSet (updateStrategy
+ * RollingUpdate with maxUnavailable 1 and maxSurge 0, revisionHistoryLimit
+ * 10) and the pod template's defaults, with quantities as the API server
+ * serves them. *json_out receives the defaulted object (free with ds_free).
+ */
+DS_EXTERN int ds_daemonset_defaults(const char *text, size_t size, const ds_options *opts, char **json_out,
+				    ds_error *err);
+
+/* Flags of ds_daemonset_validate and ds_daemonset_validate_update. */
+/* Validate the object(s) exactly as given: no defaulting, no registry
+ * preparation and no selector-immutability check - upstream's
+ * ValidateDaemonSet / ValidateDaemonSetUpdate / ValidateDaemonSetStatusUpdate
+ * alone, as their unit tests call them. */
+#define DS_VALIDATE_AS_IS 1u
+/* ds_daemonset_validate_update: a write to the status subresource. */
+#define DS_VALIDATE_STATUS 2u
+
+/*
+ * Validate the creation of a DaemonSet as the API server would. Finding
+ * problems is a successful call: *result_json receives
+ * {"valid": bool, "errors": [{"field", "type", "reason", "value", "detail",
+ * "message"}], "message": "DaemonSet.apps \"x\" is invalid: ..." or null}
+ * (free with ds_free). Input the API server could not decode (malformed text,
+ * a field of the wrong JSON type, an unparsable quantity, another kind) is an
+ * error code with the path in err. flags: 0 or DS_VALIDATE_AS_IS.
+ */
+DS_EXTERN int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const ds_options *opts,
+				    char **result_json, ds_error *err);
+
+/*
+ * Validate an update of old_text to text (a PUT of the object, or with
+ * DS_VALIDATE_STATUS of its status). Same result as ds_daemonset_validate;
+ * errors about the old object have paths starting with "(old)".
+ */
+DS_EXTERN int ds_daemonset_validate_update(const char *text, size_t size, const char *old_text, size_t old_size,
+					   unsigned flags, const ds_options *opts, char **result_json, ds_error *err);
 
 #ifdef __cplusplus
 }
