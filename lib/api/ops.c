@@ -1,0 +1,84 @@
+/* Public wrappers for cordon, drain and upgrade planning (include/daemonset/ops.h). */
+#include "core/alloc.h"
+#include "core/jsonout.h"
+#include "ops/cordon.h"
+#include "ops/drain.h"
+#include "ops/upgrade.h"
+
+/* The node of a kubectl argument, or the error kubectl would give. */
+static int find_node(const ds_cluster *c, const char *arg, const dsi_node **out, ds_error *err)
+{
+	const char *name = dsi_cordon_node_arg(arg);
+	if (!name)
+		return dsi_error_set(err, DS_EARG, "node",
+				     "expected a node name (\"NAME\" or \"node/NAME\"), got \"%s\"", arg);
+	*out = dsi_cluster_node_by_name(c, name);
+	if (!*out) /* what kubectl prints: Error from server (NotFound): nodes "NAME" not found */
+		return dsi_error_set(err, DS_ENOTFOUND, "node", "nodes \"%s\" not found", name);
+	return 0;
+}
+
+int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts, char **json_out,
+	      ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (!cluster || !node || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster, node and json_out must not be NULL");
+	if (desired != 0 && desired != 1)
+		return dsi_error_set(err, DS_EARG, "desired", "expected 1 (cordon) or 0 (uncordon), got %d", desired);
+	const dsi_node *n;
+	int rc = find_node(cluster, node, &n, err);
+	if (rc < 0)
+		return rc;
+	json_t *doc;
+	if ((rc = dsi_cordon_json(cluster, n, desired, dsi_opts(opts), &doc, err)) < 0)
+		return rc;
+	return dsi_json_emit(doc, json_out, err);
+}
+
+int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts, char **json_out,
+	     ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (!cluster || !node || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster, node and json_out must not be NULL");
+	const dsi_node *n;
+	int rc = find_node(cluster, node, &n, err);
+	if (rc < 0)
+		return rc;
+	dsi_drain_cfg cfg;
+	json_t *doc = NULL;
+	rc = dsi_drain_cfg_init(&cfg, cluster, dsi_opts(opts), err);
+	if (rc == 0)
+		rc = dsi_drain_json(&cfg, n, now, &doc, err);
+	dsi_drain_cfg_release(&cfg);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(doc, json_out, err);
+}
+
+int ds_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector, ds_time now,
+	       const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (!cluster || !json_out || (nnodes && !nodes))
+		return dsi_error_set(err, DS_EARG, NULL,
+				     "cluster and json_out must not be NULL, nor nodes when nnodes > 0");
+	const dsi_node **v;
+	size_t n, ncp;
+	int rc = dsi_upgrade_select(cluster, nodes, nnodes, selector, &v, &n, &ncp, err);
+	if (rc < 0)
+		return rc;
+	json_t *doc;
+	rc = dsi_upgrade_json(cluster, v, n, ncp, selector, now, dsi_opts(opts), &doc, err);
+	dsi_free(v);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(doc, json_out, err);
+}
