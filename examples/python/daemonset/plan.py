@@ -1,0 +1,211 @@
+"""One sync of the DaemonSet controller planned as data, and status
+(ds_plan_sync(3), ds_plan_get_create(3), ds_status_compute(3)).
+
+    from daemonset.cluster import Cluster
+    from daemonset import plan as planner
+    with Cluster.from_file("examples/cluster") as c:
+        p = planner.plan(c, "kube-system", "fluentd-logging", "2026-12-02T15:00:00Z")
+        for create in p.creates:
+            print(create["node"], create["reason"])       # POST create["pod"]
+        p2 = planner.plan(c, "kube-system", "fluentd-logging", later, backoff=p.backoff)
+
+now is RFC 3339 text or milliseconds since the epoch. A Plan holds plain
+Python data: the library's ds_plan is read completely and freed at once.
+"""
+
+import ctypes
+import json
+
+from ._native import lib, call, take_json, take_string, encode
+from .core import parse_time
+
+__all__ = ["Plan", "plan", "status"]
+
+_OUT = ctypes.POINTER(ctypes.c_void_p)
+_ERR = ctypes.c_void_p
+_P = ctypes.c_char_p
+_H = ctypes.c_void_p
+
+
+# The size-versioned structs. Their strings belong to the plan (borrowed,
+# never freed by the caller), so c_char_p is right here: ctypes copies them
+# on access, which happens before the plan is freed.
+class _PlanCreate(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("node", ctypes.c_char_p),
+        ("reason", ctypes.c_char_p),
+        ("batch", ctypes.c_size_t),
+    ]
+
+
+class _PlanDelete(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("namespace", ctypes.c_char_p),
+        ("name", ctypes.c_char_p),
+        ("uid", ctypes.c_char_p),
+        ("node", ctypes.c_char_p),
+        ("reason", ctypes.c_char_p),
+    ]
+
+
+class _Status(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("desired_number_scheduled", ctypes.c_int32),
+        ("current_number_scheduled", ctypes.c_int32),
+        ("number_misscheduled", ctypes.c_int32),
+        ("number_ready", ctypes.c_int32),
+        ("updated_number_scheduled", ctypes.c_int32),
+        ("number_available", ctypes.c_int32),
+        ("number_unavailable", ctypes.c_int32),
+        ("observed_generation", ctypes.c_int64),
+        ("collision_count", ctypes.c_int32),
+    ]
+
+
+lib.ds_plan_sync.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _P, ctypes.POINTER(ctypes.c_void_p), _ERR]
+lib.ds_plan_sync.restype = ctypes.c_int
+lib.ds_plan_free.argtypes = [ctypes.c_void_p]
+lib.ds_plan_free.restype = None
+lib.ds_plan_to_json.argtypes = [ctypes.c_void_p, _OUT, _ERR]
+lib.ds_plan_to_json.restype = ctypes.c_int
+lib.ds_plan_create_count.argtypes = [ctypes.c_void_p]
+lib.ds_plan_create_count.restype = ctypes.c_size_t
+lib.ds_plan_get_create.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanCreate), _ERR]
+lib.ds_plan_get_create.restype = ctypes.c_int
+lib.ds_plan_create_pod.argtypes = [ctypes.c_void_p, ctypes.c_size_t, _OUT, _ERR]
+lib.ds_plan_create_pod.restype = ctypes.c_int
+lib.ds_plan_delete_count.argtypes = [ctypes.c_void_p]
+lib.ds_plan_delete_count.restype = ctypes.c_size_t
+lib.ds_plan_get_delete.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanDelete), _ERR]
+lib.ds_plan_get_delete.restype = ctypes.c_int
+lib.ds_plan_get_status.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Status), ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_plan_get_status.restype = ctypes.c_int
+lib.ds_plan_requeue_after.argtypes = [ctypes.c_void_p]
+lib.ds_plan_requeue_after.restype = ctypes.c_int64
+lib.ds_plan_backoff.argtypes = [ctypes.c_void_p, _OUT, _ERR]
+lib.ds_plan_backoff.restype = ctypes.c_int
+lib.ds_status_compute.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(_Status), _ERR]
+lib.ds_status_compute.restype = ctypes.c_int
+
+_STATUS_KEYS = [
+    ("desired_number_scheduled", "desiredNumberScheduled"),
+    ("current_number_scheduled", "currentNumberScheduled"),
+    ("number_misscheduled", "numberMisscheduled"),
+    ("number_ready", "numberReady"),
+    ("updated_number_scheduled", "updatedNumberScheduled"),
+    ("number_available", "numberAvailable"),
+    ("number_unavailable", "numberUnavailable"),
+    ("observed_generation", "observedGeneration"),
+]
+
+
+def _opts(options):
+    return None if options is None else options._as_parameter_
+
+
+def _time(now):
+    """RFC 3339 text or integer milliseconds since the epoch."""
+    if isinstance(now, bool):
+        raise TypeError("now must be RFC 3339 text or milliseconds, not bool")
+    if isinstance(now, int):
+        return now
+    if isinstance(now, (str, bytes)):
+        return parse_time(now)
+    raise TypeError("now must be RFC 3339 text or milliseconds, not %s" % type(now).__name__)
+
+
+def _backoff_text(backoff):
+    if backoff is None or isinstance(backoff, (str, bytes)):
+        return encode(backoff)
+    return encode(json.dumps(backoff))
+
+
+def _status_dict(st):
+    """A ds_status as the DaemonSet's .status keys (collisionCount only when set)."""
+    d = {key: getattr(st, field) for field, key in _STATUS_KEYS}
+    if st.collision_count >= 0:
+        d["collisionCount"] = st.collision_count
+    return d
+
+
+class Plan:
+    """What one sync does, read from a ds_plan:
+      creates        [{"node", "reason", "batch", "pod"}] within burstReplicas
+      deletes        [{"namespace", "name", "uid", "node", "reason"}]
+      status         the DaemonSet .status counters (dict, camelCase keys)
+      status_changed whether the controller would write the status
+      requeue_after  milliseconds until the next sync, or None
+      backoff        the failed-pod backoff state to pass to the next plan()
+      events         [{"type", "reason", "message"}]
+      to_dict()      the whole plan (ds_plan_to_json), a fresh dict each call
+    """
+
+    def __init__(self, handle):
+        h = ctypes.c_void_p(handle)
+        self.creates = []
+        for i in range(lib.ds_plan_create_count(h)):
+            c = _PlanCreate(size=ctypes.sizeof(_PlanCreate))
+            call(lib.ds_plan_get_create, h, i, ctypes.byref(c))
+            pod = ctypes.c_void_p()
+            call(lib.ds_plan_create_pod, h, i, ctypes.byref(pod))
+            self.creates.append({"node": c.node.decode(), "reason": c.reason.decode(), "batch": c.batch,
+                                 "pod": take_json(pod.value)})
+        self.deletes = []
+        for i in range(lib.ds_plan_delete_count(h)):
+            d = _PlanDelete(size=ctypes.sizeof(_PlanDelete))
+            call(lib.ds_plan_get_delete, h, i, ctypes.byref(d))
+            self.deletes.append({"namespace": d.namespace.decode(), "name": d.name.decode(), "uid": d.uid.decode(),
+                                 "node": d.node.decode(), "reason": d.reason.decode()})
+        st = _Status(size=ctypes.sizeof(_Status))
+        changed = ctypes.c_int()
+        call(lib.ds_plan_get_status, h, ctypes.byref(st), ctypes.byref(changed))
+        self.status = _status_dict(st)
+        self.status_changed = bool(changed.value)
+        ms = lib.ds_plan_requeue_after(h)
+        self.requeue_after = None if ms < 0 else ms
+        out = ctypes.c_void_p()
+        call(lib.ds_plan_backoff, h, ctypes.byref(out))
+        self.backoff = take_json(out.value)
+        out = ctypes.c_void_p()
+        call(lib.ds_plan_to_json, h, ctypes.byref(out))
+        self._json = take_string(out.value)
+        doc = json.loads(self._json)
+        self.events = doc.get("events", [])
+        self.skipped = doc.get("skipped")
+        self.hash = doc.get("hash")
+
+    def to_dict(self):
+        """The whole plan as ds_plan_to_json(3) writes it."""
+        return json.loads(self._json)
+
+    def __repr__(self):
+        return "<Plan creates=%d deletes=%d requeue_after=%r>" % (
+            len(self.creates), len(self.deletes), self.requeue_after)
+
+
+def plan(cluster, namespace, name, now, options=None, backoff=None):
+    """Plan one sync of DaemonSet namespace/name at now (RFC 3339 text or
+    milliseconds). options: a daemonset.Options (burstReplicas,
+    slowStartInitialBatchSize, backoffInitial, backoffMax, kubernetesVersion,
+    featureGates, and the opt-in rollout controls paused, partition,
+    rolloutNodeSelector, updateOrder). backoff: the .backoff of the previous
+    Plan (dict or JSON text), or None. Returns a Plan."""
+    handle = ctypes.c_void_p()
+    call(lib.ds_plan_sync, cluster._h(), encode(namespace), encode(name), _time(now), _opts(options),
+         _backoff_text(backoff), ctypes.byref(handle))
+    try:
+        return Plan(handle.value)
+    finally:
+        lib.ds_plan_free(handle)
+
+
+def status(cluster, namespace, name, now, options=None):
+    """The DaemonSet's status counters at now, without planning the rest of
+    the sync: a dict with the .status keys (collisionCount only when set)."""
+    st = _Status(size=ctypes.sizeof(_Status))
+    call(lib.ds_status_compute, cluster._h(), encode(namespace), encode(name), _time(now), _opts(options),
+         ctypes.byref(st))
+    return _status_dict(st)
