@@ -32,7 +32,7 @@ int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char 
 	if (rc < 0)
 		return rc;
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, 0, &h, err)) < 0)
 		return rc;
 	dsi_placement p;
 	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0) {
@@ -91,7 +91,7 @@ int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const c
 	if (rc < 0)
 		return rc;
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, DSI_HISTORY_CREATE, &h, err)) < 0)
 		return rc;
 	const dsi_revision **kill = dsi_calloc(h.nold + 1, sizeof(*kill));
 	dsi_ds_pods pods;
@@ -156,7 +156,7 @@ int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, con
 	if (!pod)
 		return dsi_error_set(err, DS_ENOTFOUND, NULL, "pods \"%s\" not found", pod_name);
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, 0, &h, err)) < 0)
 		return rc;
 	dsi_revision_key k;
 	dsi_revision_key_init(cluster, ds, h.hash, &k);

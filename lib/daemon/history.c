@@ -6,19 +6,8 @@
 #include "core/sort.h"
 #include "daemon/dspods.h"
 
-json_t *dsi_history_patch(const json_t *tmpl)
-{
-	json_t *t = json_is_object(tmpl) ? json_deep_copy(tmpl) : json_object();
-	if (!t || json_object_set_new(t, "$patch", json_string("replace"))) {
-		json_decref(t);
-		return NULL;
-	}
-	return json_pack("{s:{s:o}}", "spec", "template", t);
-}
-
 void dsi_history_release(dsi_history *h)
 {
-	json_decref(h->patch);
 	json_decref(h->create);
 	dsi_free(h->old);
 	dsi_free(h->dups);
@@ -41,17 +30,17 @@ static int by_revision(const void *a, const void *b, void *ctx)
 }
 
 /* controlledHistories + constructHistory + dedupCurHistories (update.go) */
-int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, dsi_history *h, ds_error *err)
+int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, unsigned flags, dsi_history *h, ds_error *err)
 {
 	memset(h, 0, sizeof(*h));
 	size_t n = dsi_cluster_count(c, DSI_KIND_REVISION);
-	h->patch = dsi_history_patch(ds->template);
+	h->patch = ds->patch;
 	const dsi_revision **mine = dsi_calloc(n ? n : 1, sizeof(*mine));
 	h->old = dsi_calloc(n ? n : 1, sizeof(*h->old));
 	h->dups = dsi_calloc(n ? n : 1, sizeof(*h->dups));
 	h->adopt = dsi_calloc(n ? n : 1, sizeof(*h->adopt));
 	h->release = dsi_calloc(n ? n : 1, sizeof(*h->release));
-	if (!h->patch || !mine || !h->old || !h->dups || !h->adopt || !h->release) {
+	if (!mine || !h->old || !h->dups || !h->adopt || !h->release) {
 		dsi_free(mine);
 		dsi_history_release(h);
 		return dsi_error_nomem(err);
@@ -77,7 +66,7 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, dsi_his
 	int64_t max_old = 0;
 	for (uint32_t i = 0; i < nmine; i++) {
 		const dsi_revision *r = mine[i];
-		if (r->data && json_equal(r->data, h->patch)) {
+		if (dsi_revision_is_current(ds, r)) {
 			/* dedupCurHistories keeps the highest revision (the later one on a tie) */
 			if (!h->current || r->revision >= h->current->revision) {
 				if (h->current)
@@ -101,12 +90,10 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, dsi_his
 		return 0;
 	}
 	/* snapshot (update.go): a new revision named <ds>-<hash> */
-	char hash[DSI_HASH_MAX];
-	if (dsi_template_hash(ds->template, ds->status.has_collision_count, ds->status.collision_count, hash) < 0) {
-		dsi_history_release(h);
-		return dsi_error_nomem(err);
-	}
+	const char *hash = ds->hash;
 	snprintf(h->hash, sizeof(h->hash), "%s", hash);
+	if (!(flags & DSI_HISTORY_CREATE))
+		return 0; /* status and placement only need the hash */
 	json_t *labels = dsi_labels_to_json(&c->atoms, &ds->template_labels);
 	if (labels)
 		json_object_set_new(labels, "controller-revision-hash", json_string(hash));

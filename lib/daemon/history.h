@@ -8,9 +8,9 @@
 #include "model/cluster.h"
 
 typedef struct dsi_history {
-	json_t *patch;                 /* getPatch(ds): {"spec":{"template":{...,"$patch":"replace"}}} */
+	const json_t *patch;           /* borrowed: ds->patch, getPatch(ds) */
 	const dsi_revision *current;   /* the revision whose data matches the template, or NULL */
-	json_t *create;                /* when current is NULL: the ControllerRevision to create */
+	json_t *create;                /* when current is NULL and DSI_HISTORY_CREATE: the ControllerRevision to create */
 	const dsi_revision **old;      /* claimed revisions that are not current, by revision ascending */
 	uint32_t nold;
 	const dsi_revision **dups;     /* other revisions matching the template (deleted) */
@@ -26,11 +26,15 @@ typedef struct dsi_history {
 
 /* controlledHistories + constructHistory (update.go): claim, find or build the
  * current revision, deduplicate. */
-int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, dsi_history *h, ds_error *err);
+#define DSI_HISTORY_CREATE 1u /* build h->create when no revision is current */
+int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, unsigned flags, dsi_history *h, ds_error *err);
 void dsi_history_release(dsi_history *h);
 
-/* getPatch (update.go) */
-json_t *dsi_history_patch(const json_t *tmpl);
+/* Whether r's data equals the DaemonSet's patch (the digest rules most out). */
+static inline int dsi_revision_is_current(const dsi_daemonset *ds, const dsi_revision *r)
+{
+	return r->data && r->data_digest == ds->patch_digest && json_equal(r->data, ds->patch);
+}
 
 /* cleanupHistory (update.go): old revisions beyond revisionHistoryLimit that
  * no daemon pod (terminal and deleting ones included) still uses, oldest

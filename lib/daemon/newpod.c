@@ -53,7 +53,7 @@ void dsi_pods_prefix(const char *name, char *out, size_t size)
 	snprintf(out, size, ok ? "%s-" : "%s", name);
 }
 
-json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, ds_error *err)
+json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *err)
 {
 	const dsi_cluster *c = p->c;
 	const dsi_daemonset *ds = p->ds;
@@ -97,13 +97,39 @@ json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, 
 		json_object_set_new(meta, "annotations", json_deep_copy(ann));
 	if (meta && json_is_array(fin) && json_array_size(fin))
 		json_object_set_new(meta, "finalizers", json_deep_copy(fin));
-	if (!meta || !tols || dsi_pin_node_affinity(spec, node) < 0) {
+	if (!meta || !tols) {
 		json_decref(meta);
 		json_decref(spec);
 		dsi_error_nomem(err);
 		return NULL;
 	}
 	json_t *pod = json_pack("{s:s, s:s, s:o, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec);
+	if (!pod)
+		dsi_error_nomem(err);
+	return pod;
+}
+
+json_t *dsi_new_pod_for(const json_t *proto, const char *node)
+{
+	/* shallow copies share everything but the path to the pin: spec.affinity is the
+	 * only part that differs between the nodes */
+	json_t *pod = json_copy((json_t *)proto), *spec = json_copy(json_object_get(proto, "spec"));
+	json_t *aff = json_object_get(spec, "affinity");
+	if (!pod || !spec || (aff && json_object_set_new(spec, "affinity", json_deep_copy(aff)) < 0) ||
+	    dsi_pin_node_affinity(spec, node) < 0 || json_object_set_new(pod, "spec", spec) < 0) {
+		json_decref(pod);
+		return NULL;
+	}
+	return pod;
+}
+
+json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, ds_error *err)
+{
+	json_t *proto = dsi_new_pod_proto(p, hash, err);
+	if (!proto)
+		return NULL;
+	json_t *pod = dsi_new_pod_for(proto, node);
+	json_decref(proto);
 	if (!pod)
 		dsi_error_nomem(err);
 	return pod;

@@ -15,6 +15,13 @@ int dsi_pin_node_affinity(json_t *spec, const char *node);
  * the merged tolerations (see dsi_placement_init). hash may be "" (no label). */
 json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, ds_error *err);
 
+/* The same in two steps, for many nodes: the pod without the node pin, built
+ * once; then a pod per node that shares every subtree of proto except the
+ * path to spec.affinity (NULL: no memory). Such pods are read-only: a change
+ * to a shared subtree would show in all of them. */
+json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *err);
+json_t *dsi_new_pod_for(const json_t *proto, const char *node);
+
 /* getPodsPrefix (pkg/controller/controller_utils.go): "<name>-", or "<name>"
  * when the dash would make an invalid name prefix. */
 void dsi_pods_prefix(const char *name, char *out, size_t size);

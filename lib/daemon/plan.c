@@ -743,9 +743,17 @@ static int build_pods(pass *s)
 {
 	dsi_plan *p = s->plan;
 	uint32_t n = p->ncreates < p->burst ? p->ncreates : p->burst;
+	if (!n)
+		return 0;
+	json_t *proto = dsi_new_pod_proto(&s->place, s->hash, s->err);
+	if (!proto)
+		return s->err->code ? s->err->code : dsi_error_nomem(s->err);
 	for (uint32_t i = 0; i < n; i++)
-		if (!(p->creates[i].pod = dsi_new_pod(&s->place, p->creates[i].node, s->hash, s->err)))
-			return s->err->code ? s->err->code : dsi_error_nomem(s->err);
+		if (!(p->creates[i].pod = dsi_new_pod_for(proto, p->creates[i].node))) {
+			json_decref(proto);
+			return dsi_error_nomem(s->err);
+		}
+	json_decref(proto);
 	return 0;
 }
 
@@ -817,7 +825,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	s.plan = plan;
 	s.err = err;
 	dsi_history h;
-	int rc = dsi_history_construct(c, ds, &h, err);
+	int rc = dsi_history_construct(c, ds, DSI_HISTORY_CREATE, &h, err);
 	if (rc < 0) {
 		dsi_plan_release(plan);
 		return rc;

@@ -35,7 +35,7 @@ typedef enum dsi_create_reason {
 typedef struct dsi_plan_create {
 	char *node;
 	uint8_t reason;
-	json_t *pod; /* the full Pod (NULL beyond the burst limit) */
+	json_t *pod; /* the full Pod (NULL beyond the burst limit); read-only: shares subtrees with the plan's other pods */
 } dsi_plan_create;
 
 typedef struct dsi_plan_delete {

@@ -36,13 +36,11 @@ json_t *dsi_history_list(const dsi_cluster *c, const dsi_daemonset *ds)
 {
 	size_t n;
 	const dsi_revision **v = controlled(c, ds, &n);
-	json_t *patch = dsi_history_patch(ds->template);
 	json_t *arr = json_array();
-	for (size_t i = 0; v && arr && patch && i < n; i++)
+	for (size_t i = 0; v && arr && i < n; i++)
 		json_array_append_new(arr, json_pack("{s:I, s:s, s:s, s:b}", "revision", (json_int_t)v[i]->revision, "name",
 						     dsi_cstr(c, v[i]->meta.name), "hash", dsi_cstr(c, v[i]->hash),
-						     "current", v[i]->data && json_equal(v[i]->data, patch)));
-	json_decref(patch);
+						     "current", dsi_revision_is_current(ds, v[i])));
 	dsi_free(v);
 	return arr;
 }
@@ -75,15 +73,11 @@ int dsi_rollback(const dsi_cluster *c, const dsi_daemonset *ds, int64_t to_revis
 	if (!to)
 		return dsi_error_set(err, DS_ENOTFOUND, NULL, "unable to find specified revision %lld in history",
 				     (long long)to_revision);
-	json_t *patch = dsi_history_patch(ds->template);
 	json_t *tmpl = json_object_get(json_object_get(to->data, "spec"), "template");
-	if (!patch)
-		return dsi_error_nomem(err);
 	int64_t rev = to_revision ? to_revision : to->revision;
 	char msg[600];
 	const char *name = dsi_cstr(c, ds->meta.name);
-	int skipped = to->data && json_equal(to->data, patch);
-	json_decref(patch);
+	int skipped = dsi_revision_is_current(ds, to);
 	if (!json_is_object(tmpl))
 		return dsi_error_set(err, DS_EINVALID, "data.spec.template",
 				     "controllerrevisions.apps \"%s\" holds no pod template", dsi_cstr(c, to->meta.name));

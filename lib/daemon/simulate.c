@@ -254,7 +254,7 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 	*updated_available = 0;
 	/* done when every node that should run a pod runs exactly one, updated and available */
 	dsi_history h;
-	if (dsi_history_construct(&s->c, s->ds, &h, s->err) < 0)
+	if (dsi_history_construct(&s->c, s->ds, 0, &h, s->err) < 0)
 		return -1;
 	dsi_revision_key key;
 	dsi_revision_key_init(&s->c, s->ds, h.hash, &key);

@@ -58,7 +58,7 @@ int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time no
 		       dsi_ds_status *out, ds_error *err)
 {
 	dsi_history h;
-	int rc = dsi_history_construct(c, ds, &h, err);
+	int rc = dsi_history_construct(c, ds, 0, &h, err);
 	if (rc < 0)
 		return rc;
 	dsi_placement p;

@@ -12,8 +12,20 @@ void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds)
 	dsi_podspec_release(atoms, &ds->tspec);
 	if (ds->adv.has_rollout_selector)
 		dsi_selector_release(atoms, &ds->adv.rollout_selector);
+	json_decref(ds->patch);
 	json_decref(ds->obj);
 	memset(ds, 0, sizeof(*ds));
+}
+
+/* getPatch (pkg/controller/daemon/update.go) */
+json_t *dsi_daemonset_patch(const json_t *tmpl)
+{
+	json_t *t = json_is_object(tmpl) ? json_deep_copy(tmpl) : json_object();
+	if (!t || json_object_set_new(t, "$patch", json_string("replace"))) {
+		json_decref(t);
+		return NULL;
+	}
+	return json_pack("{s:{s:o}}", "spec", "template", t);
 }
 
 static void intstr_int(dsi_intstr *v, int32_t i)
@@ -192,6 +204,14 @@ pop:
 		out->has_template_generation = 1;
 	if ((rc = read_status(rd, obj, &out->status)) < 0)
 		goto fail;
+	/* what every sync compares against, computed once per object (per generation) */
+	out->patch = dsi_daemonset_patch(out->template);
+	if (!out->patch || dsi_json_digest(out->patch, &out->patch_digest) < 0 ||
+	    dsi_template_hash(out->template, out->status.has_collision_count, out->status.collision_count,
+			      out->hash) < 0) {
+		rc = dsi_error_nomem(rd->err);
+		goto fail;
+	}
 	return 0;
 fail:
 	dsi_daemonset_release(atoms, out);

@@ -8,6 +8,7 @@
 #include "model/meta.h"
 #include "model/podspec.h"
 #include "model/selector.h"
+#include "model/templatehash.h"
 
 enum { DSI_STRATEGY_ROLLING_UPDATE = 0, DSI_STRATEGY_ON_DELETE = 1 };
 
@@ -34,6 +35,9 @@ typedef struct dsi_daemonset {
 	dsi_meta meta;
 	json_t *obj;       /* the object as loaded (owned) */
 	json_t *template;  /* borrowed: spec.template */
+	json_t *patch;     /* owned: getPatch, what the current ControllerRevision's data equals */
+	uint32_t patch_digest;      /* dsi_json_digest(patch) */
+	char hash[DSI_HASH_MAX];    /* dsi_template_hash(template, status.collisionCount) */
 	dsi_selector selector;
 	uint8_t selector_empty;   /* spec.selector is {} (the controller refuses: SelectingAll) */
 	uint8_t selector_missing; /* no spec.selector: matches nothing */
@@ -60,5 +64,7 @@ typedef struct dsi_daemonset {
 int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, const char *api_version, int legacy, unsigned gates,
 		       dsi_daemonset *out);
 void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);
+/* getPatch (update.go): {"spec":{"template":{...tmpl, "$patch":"replace"}}} (new reference, NULL: no memory) */
+json_t *dsi_daemonset_patch(const json_t *tmpl);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/sort.h"
 #include "core/strbuf.h"
 #include "model/labelvalid.h"
 
@@ -230,6 +231,13 @@ static int read_fields(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_
 	return rc;
 }
 
+static int by_key_atom(const void *x, const void *y, void *ctx)
+{
+	(void)ctx;
+	dsi_atom a = ((const dsi_requirement *)x)->key, b = ((const dsi_requirement *)y)->key;
+	return a < b ? -1 : a > b;
+}
+
 static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_term *t)
 {
 	int rc = dsi_rd_expect_object(rd, term);
@@ -238,6 +246,9 @@ static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_te
 	json_t *exprs = json_object_get(term, "matchExpressions"), *fields = json_object_get(term, "matchFields");
 	if ((rc = read_exprs(rd, atoms, term, t)) < 0 || (rc = read_fields(rd, atoms, term, t)) < 0)
 		return rc;
+	/* the expressions are ANDed, so their order only matters to speed: sorted by key
+	 * atom, as node labels are, a term is matched in one merge pass (dsi_term_matches) */
+	dsi_sort_stable(t->exprs, t->nexprs, sizeof(dsi_requirement), by_key_atom, NULL);
 	/* a term with neither kind of requirement is dropped (matches nothing, no error) */
 	t->empty = json_array_size(exprs) == 0 && json_array_size(fields) == 0;
 	return 0;

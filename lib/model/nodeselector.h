@@ -21,7 +21,7 @@ typedef struct dsi_field_req {
 } dsi_field_req;
 
 typedef struct dsi_ns_term {
-	dsi_requirement *exprs;
+	dsi_requirement *exprs; /* sorted by key atom id (stable), as node labels are */
 	dsi_field_req *fields;
 	uint32_t nexprs, nfields;
 	int32_t weight;  /* preferred terms only */

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "model/templatehash.h"
+
 int dsi_revision_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, dsi_revision *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -11,6 +13,10 @@ int dsi_revision_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, dsi_revision *o
 	    (rc = dsi_rd_int64(rd, obj, "revision", &out->revision, &present)) < 0)
 		goto fail;
 	out->data = json_object_get(obj, "data");
+	if (out->data && dsi_json_digest(out->data, &out->data_digest) < 0) {
+		rc = dsi_error_nomem(rd->err);
+		goto fail;
+	}
 	dsi_atom k = dsi_atom_lookup_cstr(atoms, "controller-revision-hash");
 	out->hash = k ? dsi_labels_get(&out->meta.labels, k) : DSI_ATOM_NONE;
 	if (!out->hash) /* constructHistory labels such revisions with their name */

@@ -330,40 +330,16 @@ int dsi_requirement_copy(dsi_atoms *atoms, const dsi_requirement *src, dsi_requi
 
 /* ---- matching ---------------------------------------------------------------------- */
 
-static inline int has_value(const dsi_requirement *r, dsi_atom v)
+/* Requirement.Matches (apimachinery pkg/labels/selector.go), given the label's value */
+int dsi_requirement_matches_slow(const dsi_atoms *atoms, const dsi_requirement *r, dsi_atom v)
 {
-	if (r->nvalues == 1)
-		return r->value1 == v;
-	const dsi_atom *a = r->values;
-	uint32_t n = r->nvalues;
-	if (n <= 8) {
-		for (uint32_t i = 0; i < n; i++)
-			if (a[i] == v)
-				return 1;
-		return 0;
-	}
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (a[mid] < v)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && a[lo] == v;
-}
-
-/* Requirement.Matches (apimachinery pkg/labels/selector.go) */
-int dsi_requirement_matches(const dsi_atoms *atoms, const dsi_requirement *r, const dsi_labels *labels)
-{
-	dsi_atom v = dsi_labels_get(labels, r->key);
 	int64_t lv;
 	switch (r->op) {
 	case DSI_SEL_IN:
 	case DSI_SEL_EQUALS:
-	case DSI_SEL_DOUBLE_EQUALS: return v != DSI_ATOM_NONE && has_value(r, v);
+	case DSI_SEL_DOUBLE_EQUALS: return v != DSI_ATOM_NONE && dsi_requirement_has_value(r, v);
 	case DSI_SEL_NOT_IN:
-	case DSI_SEL_NOT_EQUALS: return v == DSI_ATOM_NONE || !has_value(r, v);
+	case DSI_SEL_NOT_EQUALS: return v == DSI_ATOM_NONE || !dsi_requirement_has_value(r, v);
 	case DSI_SEL_EXISTS: return v != DSI_ATOM_NONE;
 	case DSI_SEL_DOES_NOT_EXIST: return v == DSI_ATOM_NONE;
 	case DSI_SEL_GT:
@@ -374,6 +350,11 @@ int dsi_requirement_matches(const dsi_atoms *atoms, const dsi_requirement *r, co
 		return r->op == DSI_SEL_GT ? lv > r->ival : lv < r->ival;
 	default: return 0;
 	}
+}
+
+int dsi_requirement_matches(const dsi_atoms *atoms, const dsi_requirement *r, const dsi_labels *labels)
+{
+	return dsi_requirement_matches_value(atoms, r, dsi_labels_get(labels, r->key));
 }
 
 /* internalSelector.Matches (apimachinery pkg/labels/selector.go) */

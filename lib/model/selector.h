@@ -68,6 +68,47 @@ int dsi_requirement_init_at(dsi_rd *rd, dsi_atoms *atoms, const char *field_path
 			    const char *const *values, size_t nvalues, dsi_requirement *out);
 /* Requirement.Matches */
 int dsi_requirement_matches(const dsi_atoms *atoms, const dsi_requirement *r, const dsi_labels *labels);
+
+/* Whether r's values hold v (values of more than one are sorted by atom id). */
+static inline int dsi_requirement_has_value(const dsi_requirement *r, dsi_atom v)
+{
+	if (r->nvalues == 1)
+		return r->value1 == v;
+	const dsi_atom *a = r->values;
+	uint32_t lo = 0, hi = r->nvalues;
+	if (hi <= 8) {
+		for (uint32_t i = 0; i < hi; i++)
+			if (a[i] == v)
+				return 1;
+		return 0;
+	}
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (a[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nvalues && a[lo] == v;
+}
+
+int dsi_requirement_matches_slow(const dsi_atoms *atoms, const dsi_requirement *r, dsi_atom v);
+
+/* The same, given the value of r's key in the label set (DSI_ATOM_NONE when
+ * absent): inline for the common operators, which placement evaluates per node. */
+static inline int dsi_requirement_matches_value(const dsi_atoms *atoms, const dsi_requirement *r, dsi_atom v)
+{
+	switch (r->op) {
+	case DSI_SEL_NOT_IN:
+	case DSI_SEL_NOT_EQUALS: return v == DSI_ATOM_NONE || !dsi_requirement_has_value(r, v);
+	case DSI_SEL_IN:
+	case DSI_SEL_EQUALS:
+	case DSI_SEL_DOUBLE_EQUALS: return v != DSI_ATOM_NONE && dsi_requirement_has_value(r, v);
+	case DSI_SEL_EXISTS: return v != DSI_ATOM_NONE;
+	case DSI_SEL_DOES_NOT_EXIST: return v == DSI_ATOM_NONE;
+	default: return dsi_requirement_matches_slow(atoms, r, v);
+	}
+}
 void dsi_requirement_release(dsi_atoms *atoms, dsi_requirement *r);
 int dsi_requirement_copy(dsi_atoms *atoms, const dsi_requirement *src, dsi_requirement *dst);
 /* Requirement.String: "k in (a,b)", "!k", "k>3", ... appended to out. */

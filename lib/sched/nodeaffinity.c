@@ -16,9 +16,15 @@ int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_nod
 {
 	if (t->invalid || t->empty)
 		return 0;
-	for (uint32_t i = 0; i < t->nexprs; i++)
-		if (!dsi_requirement_matches(atoms, &t->exprs[i], &node->meta.labels))
+	/* expressions and labels are both sorted by key atom: one merge pass */
+	const dsi_label *l = node->meta.labels.v, *end = l + node->meta.labels.n;
+	for (uint32_t i = 0; i < t->nexprs; i++) {
+		const dsi_requirement *r = &t->exprs[i];
+		while (l < end && l->key < r->key)
+			l++;
+		if (!dsi_requirement_matches_value(atoms, r, l < end && l->key == r->key ? l->value : DSI_ATOM_NONE))
 			return 0;
+	}
 	/* a node without a name has no fields: the field part is skipped, as upstream */
 	if (node->meta.name)
 		for (uint32_t i = 0; i < t->nfields; i++)

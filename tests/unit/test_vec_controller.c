@@ -98,7 +98,7 @@ static void current_hash(world *w, char *out, size_t size)
 	ds_cluster *c = build(w);
 	dsi_history h;
 	ds_error err;
-	ck_assert_int_eq(dsi_history_construct(c, the_ds(c, w), &h, &err), 0);
+	ck_assert_int_eq(dsi_history_construct(c, the_ds(c, w), 0, &h, &err), 0);
 	snprintf(out, size, "%s", h.hash);
 	dsi_history_release(&h);
 	ds_cluster_free(c);
@@ -680,7 +680,7 @@ static char *run_function(const json_t *cs, int *handled)
 		ds_cluster *c = build(&w);
 		dsi_history h;
 		ds_error err;
-		ck_assert_int_eq(dsi_history_construct(c, the_ds(c, &w), &h, &err), 0);
+		ck_assert_int_eq(dsi_history_construct(c, the_ds(c, &w), 0, &h, &err), 0);
 		json_t *g = json_array();
 		if (h.current)
 			json_array_append_new(g, json_string(dsi_cstr(c, h.current->meta.name)));
