@@ -95,7 +95,7 @@ static int read_file(const char *path, size_t max, char **out, size_t *len, ds_e
 	*out = NULL;
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return dsi_error_set(err, DS_EIO, NULL, "cannot open %s: %s", path, strerror(errno));
+		return dsi_error_io(err, errno, "cannot open", path);
 	struct stat st;
 	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
 		fclose(f);
@@ -169,7 +169,7 @@ int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, d
 		return dsi_error_set(err, DS_EARG, NULL, "cluster and path must not be NULL");
 	struct stat st;
 	if (stat(path, &st) < 0)
-		return dsi_error_set(err, DS_EIO, NULL, "cannot open %s: %s", path, strerror(errno));
+		return dsi_error_io(err, errno, "cannot open", path);
 	dsi_batch *b = dsi_cluster_batch_begin(cluster);
 	if (!b)
 		return dsi_error_nomem(err);
@@ -179,7 +179,7 @@ int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, d
 		return dsi_cluster_batch_end(b, add_file(b, path, max, err), count, err);
 	DIR *d = opendir(path);
 	if (!d)
-		return dsi_cluster_batch_end(b, dsi_error_set(err, DS_EIO, NULL, "cannot open %s: %s", path, strerror(errno)),
+		return dsi_cluster_batch_end(b, dsi_error_io(err, errno, "cannot open", path),
 					     count, err);
 	char **names = NULL;
 	size_t n = 0, cap = 0;

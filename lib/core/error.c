@@ -35,6 +35,15 @@ int dsi_error_set(ds_error *err, int code, const char *path, const char *fmt, ..
 	return code;
 }
 
+int dsi_error_io(ds_error *err, int errnum, const char *what, const char *path)
+{
+	char text[128];
+	/* strerror is not thread-safe; the XSI strerror_r is (POSIX 2008) */
+	if (strerror_r(errnum, text, sizeof(text)) != 0)
+		snprintf(text, sizeof(text), "error %d", errnum);
+	return dsi_error_set(err, DS_EIO, NULL, "%s %s: %s", what, path, text);
+}
+
 int dsi_error_nomem(ds_error *err)
 {
 	if (err) {

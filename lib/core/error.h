@@ -14,6 +14,8 @@
 int dsi_error_set(ds_error *err, int code, const char *path, const char *fmt, ...) DSI_PRINTF(4, 5);
 /* Out of memory: a fixed message, no allocation. */
 int dsi_error_nomem(ds_error *err);
+/* DS_EIO "<what> <path>: <strerror(errnum)>", thread-safe. */
+int dsi_error_io(ds_error *err, int errnum, const char *what, const char *path);
 /* Prepend "prefix." (or "prefix" + "[..]" paths) to err->path. */
 void dsi_error_prefix_path(ds_error *err, const char *prefix);
 void dsi_error_set_source(ds_error *err, const char *source);

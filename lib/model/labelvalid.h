@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "core/gostr.h"
 #include "core/strbuf.h"
 
 /*
@@ -27,12 +28,5 @@ int dsi_validate_label_value(const char *v, size_t n, dsi_strbuf *msgs);
 int dsi_validate_dns1123_subdomain(const char *s, size_t n, dsi_strbuf *msgs);
 /* validation.IsDNS1123Label (at most 63 characters, no dots) */
 int dsi_validate_dns1123_label(const char *s, size_t n, dsi_strbuf *msgs);
-
-/* Go's strconv.Quote (what %q prints): escapes, \x for invalid UTF-8, \u for
- * non-printable runes (C0, C1, white space other than ' ', format
- * characters, private use; unassigned code points are kept). */
-void dsi_go_quote(dsi_strbuf *b, const char *s, size_t n);
-/* encoding/json's rendering of a string, HTML-safe as json.Marshal writes it. */
-void dsi_go_json_string(dsi_strbuf *b, const char *s, size_t n);
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/gostr.h"
 #include "core/reader.h"
 #include "core/strbuf.h"
 
@@ -335,8 +336,7 @@ static inline const char *dsi_pss_plural(const char *singular, const char *plura
 {
 	return n == 1 ? singular : plural;
 }
-/* Go's %q of a string (strconv.Quote). */
-void dsi_pss_go_quote(dsi_strbuf *b, const char *s);
+
 /* `<N(container)> <joinQuote(names)>`, e.g. `containers "a", "b"`. */
 void dsi_pss_containers_phrase(dsi_strbuf *b, const dsi_pss_strs *names);
 /* A finished detail string, or DS_ENOMEM. Consumes b. */

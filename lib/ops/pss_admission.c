@@ -12,7 +12,7 @@ static void violation(dsi_strbuf *b, const char *verb, const char *level, const 
 	snprintf(lv, sizeof(lv), "%s:%s", level, version);
 	dsi_strbuf_puts(b, verb);
 	dsi_strbuf_puts(b, " PodSecurity ");
-	dsi_pss_go_quote(b, lv);
+	dsi_go_quote(b, lv, strlen(lv));
 	dsi_strbuf_puts(b, ": ");
 	dsi_pss_forbidden_detail(e, b);
 }
@@ -35,7 +35,7 @@ void dsi_pss_forbidden_message(dsi_strbuf *b, const char *pod_name, const char *
 {
 	dsi_strbuf_puts(b, "pods ");
 	if (pod_name && *pod_name) {
-		dsi_pss_go_quote(b, pod_name);
+		dsi_go_quote(b, pod_name, strlen(pod_name));
 		dsi_strbuf_putc(b, ' ');
 	}
 	dsi_strbuf_puts(b, "is forbidden: ");

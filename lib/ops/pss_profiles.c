@@ -18,7 +18,7 @@ static char *key_eq_quoted(const char *key, const char *value)
 	dsi_strbuf b = DSI_STRBUF_INIT;
 	dsi_strbuf_puts(&b, key);
 	dsi_strbuf_putc(&b, '=');
-	dsi_pss_go_quote(&b, value);
+	dsi_go_quote(&b, value, strlen(value));
 	if (b.oom) {
 		dsi_strbuf_free(&b);
 		return NULL;

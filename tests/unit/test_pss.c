@@ -725,10 +725,13 @@ START_TEST(go_quote)
 		{"caf\xc3\xa9", "\"caf\xc3\xa9\""},      {"nb\xc2\xa0sp", "\"nb\\u00a0sp\""},
 		{"\xe2\x80\xa8", "\"\\u2028\""},         {"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},
 		{"\xf3\xa0\x80\x81", "\"\\U000e0001\""}, {"bad\xff", "\"bad\\xff\""},
+		/* noncharacters and unassigned format code points are not printable (unicode.IsPrint) */
+		{"\xef\xb7\x90", "\"\\ufdd0\""},       {"\xe2\x81\xa5", "\"\\u2065\""},
+		{"\xef\xbf\xbe", "\"\\ufffe\""},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		dsi_strbuf b = DSI_STRBUF_INIT;
-		dsi_pss_go_quote(&b, cases[i].in);
+		dsi_go_quote(&b, cases[i].in, strlen(cases[i].in));
 		ck_assert_msg(strcmp(b.data, cases[i].want) == 0, "case %zu: %s", i, b.data);
 		dsi_strbuf_free(&b);
 	}
