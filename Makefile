@@ -78,7 +78,7 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_SUPPORT := $(sort $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c)))
 UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
-MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man7/*.7))
+MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
 .PHONY: all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
 	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint format-check
@@ -205,7 +205,7 @@ tests: lib examples $(UNIT_BINS)
 unit: tests
 	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
 
-python-tests: lib
+python-tests: lib examples
 	@DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
@@ -254,7 +254,7 @@ man-check: lib
 # ---- install ------------------------------------------------------------------------
 install: all
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir)/daemonset $(DESTDIR)$(pkgconfigdir) \
-		$(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(mandir)/man7
+		$(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(mandir)/man5 $(DESTDIR)$(mandir)/man7
 	$(INSTALL) -m 0755 $(SHLIB) $(DESTDIR)$(libdir)/
 	ln -sf $(notdir $(SHLIB)) $(DESTDIR)$(libdir)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(libdir)/libdaemonset.so
@@ -265,6 +265,7 @@ install: all
 	$(if $(DSCTL),$(INSTALL) -m 0755 $(DSCTL) $(DESTDIR)$(bindir)/)
 	$(if $(wildcard man/man1/*.1),$(INSTALL) -m 0644 man/man1/*.1 $(DESTDIR)$(mandir)/man1/)
 	$(if $(wildcard man/man3/*.3),$(INSTALL) -m 0644 man/man3/*.3 $(DESTDIR)$(mandir)/man3/)
+	$(if $(wildcard man/man5/*.5),$(INSTALL) -m 0644 man/man5/*.5 $(DESTDIR)$(mandir)/man5/)
 	$(if $(wildcard man/man7/*.7),$(INSTALL) -m 0644 man/man7/*.7 $(DESTDIR)$(mandir)/man7/)
 
 uninstall:

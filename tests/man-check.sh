@@ -20,7 +20,7 @@ for s in $syms; do
 	fi
 done
 pages=0
-for p in man/man1/*.1 man/man3/*.3 man/man7/*.7; do
+for p in man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7; do
 	[ -f "$p" ] || continue
 	pages=$((pages + 1))
 	out=$(cd man && groff -ww -man -Tutf8 -z "${p#man/}" 2>&1)

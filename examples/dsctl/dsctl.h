@@ -20,7 +20,6 @@ typedef struct ctx {
 	const char *ns;     /* -n */
 	int out;            /* OUT_* */
 	int color;          /* ANSI colours on stdout */
-	int all_namespaces; /* -A */
 	ds_time now;        /* --now, else the clock */
 	ds_options *opts;   /* --set name=value */
 	ds_cluster *cluster;
@@ -53,6 +52,12 @@ int cmd_audit(ctx *c);
 int cmd_demo(ctx *c);
 int cmd_rollout(ctx *c);
 int cmd_test(ctx *c);
+int cmd_validate(ctx *c);
+int cmd_defaults(ctx *c);
+int cmd_cordon(ctx *c);
+int cmd_uncordon(ctx *c);
+int cmd_drain(ctx *c);
+int cmd_upgrade(ctx *c);
 
 /* Report a library error and return EXIT_ERROR. */
 int fail(const char *what, const ds_error *err);

@@ -213,10 +213,16 @@ int main(int argc, char **argv)
 	c.files = calloc((size_t)argc + 1, sizeof(char *));
 	const char *color = "auto", *now = NULL, *cmdname = NULL;
 	char **rest = calloc((size_t)argc + 1, sizeof(char *));
-	int nrest = 0, help = 0;
+	int nrest = 0, help = 0, rc = EXIT_OK;
 	ds_error err;
-	if (ds_options_new(&c.opts) < 0)
-		return EXIT_ERROR;
+	/* every exit below goes through `out`, which frees what main allocated */
+#define BAIL(x)                                                                                                        \
+	do {                                                                                                           \
+		rc = (x);                                                                                              \
+		goto out;                                                                                              \
+	} while (0)
+	if (!c.files || !rest || ds_options_new(&c.opts) < 0)
+		BAIL(EXIT_ERROR);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v;
@@ -227,15 +233,15 @@ int main(int argc, char **argv)
 			break;
 		} else if (FLAG("-f", "--filename")) {
 			if (!(v = arg_value(argc, argv, &i, "--filename")))
-				return usage_error(cmdname, "%s needs a path", a);
+				BAIL(usage_error(cmdname, "%s needs a path", a));
 			c.files[c.nfiles++] = v;
 		} else if (FLAG("-n", "--namespace")) {
 			if (!(v = arg_value(argc, argv, &i, "--namespace")))
-				return usage_error(cmdname, "%s needs a namespace", a);
+				BAIL(usage_error(cmdname, "%s needs a namespace", a));
 			c.ns = v;
 		} else if (FLAG("-o", "--output")) {
 			if (!(v = arg_value(argc, argv, &i, "--output")))
-				return usage_error(cmdname, "%s needs table, json or yaml", a);
+				BAIL(usage_error(cmdname, "%s needs table, json or yaml", a));
 			if (strcmp(v, "json") == 0)
 				c.out = OUT_JSON;
 			else if (strcmp(v, "yaml") == 0)
@@ -243,28 +249,26 @@ int main(int argc, char **argv)
 			else if (strcmp(v, "table") == 0 || strcmp(v, "wide") == 0)
 				c.out = OUT_TABLE;
 			else
-				return usage_error(cmdname, "unknown output format \"%s\" (table, json, yaml)", v);
+				BAIL(usage_error(cmdname, "unknown output format \"%s\" (table, json, yaml)", v));
 		} else if (strcmp(a, "--now") == 0 || strncmp(a, "--now=", 6) == 0) {
 			if (!(now = arg_value(argc, argv, &i, "--now")))
-				return usage_error(cmdname, "--now needs a time such as 2026-12-02T15:00:00Z");
+				BAIL(usage_error(cmdname, "--now needs a time such as 2026-12-02T15:00:00Z"));
 		} else if (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0) {
 			if (!(v = arg_value(argc, argv, &i, "--set")) || !strchr(v, '='))
-				return usage_error(cmdname, "--set needs NAME=VALUE");
+				BAIL(usage_error(cmdname, "--set needs NAME=VALUE"));
 			char name[128];
 			snprintf(name, sizeof(name), "%.*s", (int)(strchr(v, '=') - v), v);
 			if (ds_options_set(c.opts, name, strchr(v, '=') + 1, &err) < 0) {
 				fail("bad --set", &err);
-				return EXIT_USAGE;
+				BAIL(EXIT_USAGE);
 			}
 		} else if (strcmp(a, "--color") == 0 || strncmp(a, "--color=", 8) == 0) {
 			if (!(color = arg_value(argc, argv, &i, "--color")))
-				return usage_error(cmdname, "--color needs auto, always or never");
-		} else if (strcmp(a, "-A") == 0 || strcmp(a, "--all-namespaces") == 0) {
-			c.all_namespaces = 1;
+				BAIL(usage_error(cmdname, "--color needs auto, always or never"));
 		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
 			help = 1;
 		} else if (a[0] == '-' && a[1] && !cmdname) {
-			return usage_error(NULL, "unknown option %s", a);
+			BAIL(usage_error(NULL, "unknown option %s", a));
 		} else if (!cmdname) {
 			cmdname = a;
 		} else {
@@ -274,22 +278,22 @@ int main(int argc, char **argv)
 	}
 	if (!cmdname) {
 		usage(help ? stdout : stderr);
-		return help ? EXIT_OK : EXIT_USAGE;
+		BAIL(help ? EXIT_OK : EXIT_USAGE);
 	}
 	const command *cmd;
 	for (cmd = dsctl_commands; cmd->name && strcmp(cmd->name, cmdname) != 0; cmd++)
 		;
 	if (!cmd->name)
-		return usage_error(NULL, "unknown command \"%s\"", cmdname);
+		BAIL(usage_error(NULL, "unknown command \"%s\"", cmdname));
 	if (help) {
 		command_help(cmd);
-		return EXIT_OK;
+		BAIL(EXIT_OK);
 	}
 	c.color = strcmp(color, "always") == 0 || (strcmp(color, "auto") == 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
 	if (now) {
 		if (ds_time_parse(now, &c.now, &err) < 0) {
 			fail("bad --now", &err);
-			return EXIT_USAGE;
+			BAIL(EXIT_USAGE);
 		}
 	} else {
 		/* the library never reads a clock; the command line supplies one */
@@ -299,11 +303,12 @@ int main(int argc, char **argv)
 	}
 	c.argc = nrest;
 	c.argv = rest;
-	int rc = EXIT_OK;
 	if (cmd->needs_cluster)
 		rc = load_inputs(&c);
 	if (rc == EXIT_OK)
 		rc = cmd->run(&c);
+out:
+#undef BAIL
 	ds_cluster_free(c.cluster);
 	ds_options_free(c.opts);
 	free(c.files);

@@ -1,0 +1,536 @@
+/*
+ * dsctl cordon, uncordon, drain, upgrade: kubectl's node operations planned
+ * on the snapshot (ds_cordon(3), ds_drain(3), ds_upgrade(3)). Nothing is sent
+ * anywhere; the commands print what kubectl would print and what follows for
+ * the DaemonSets.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dsctl.h"
+
+static const char *str(const json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
+}
+
+static long long num(const json_t *o, const char *k) { return (long long)json_integer_value(json_object_get(o, k)); }
+
+/* Join the strings of an array (or the member k of each object) with sep. */
+static void join(const json_t *arr, const char *k, const char *sep, char *buf, size_t size)
+{
+	size_t i, l = 0;
+	json_t *x;
+	buf[0] = '\0';
+	json_array_foreach(arr, i, x)
+	{
+		const char *s = k ? str(x, k) : json_string_value(x);
+		l = strlen(buf);
+		snprintf(buf + l, size - l, "%s%s", i ? sep : "", s ? s : "");
+	}
+}
+
+/* Library errors in kubectl's words where kubectl has them. */
+static int node_fail(const char *what, const ds_error *err)
+{
+	if (err->code == DS_ENOTFOUND) {
+		fprintf(stderr, "Error from server (NotFound): %s\n", err->message);
+		return EXIT_ERROR;
+	}
+	if (err->code == DS_EVALUE || (err->code == DS_EARG && strstr(err->message, "--selector"))) {
+		fprintf(stderr, "error: %s\n", err->message); /* a flag's value: kubectl's message */
+		return EXIT_USAGE;
+	}
+	return fail(what, err);
+}
+
+/*
+ * Flags. Booleans as cobra reads them: --flag, --flag=true, --flag=false.
+ * Values: --flag V or --flag=V. Each returns 1 when a[*i] is the flag, 0 when
+ * not, -1 on a bad or missing value.
+ */
+static int bool_flag(const char *a, const char *name, int *val)
+{
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '\0') {
+		*val = 1;
+		return 1;
+	}
+	if (a[n] != '=')
+		return 0;
+	if (strcmp(a + n + 1, "true") == 0)
+		*val = 1;
+	else if (strcmp(a + n + 1, "false") == 0)
+		*val = 0;
+	else
+		return -1;
+	return 1;
+}
+
+static int value_flag(const ctx *c, int *i, const char *name, const char **val)
+{
+	const char *a = c->argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= c->argc)
+		return -1;
+	*val = c->argv[++*i];
+	return 1;
+}
+
+/* The drain flags of kubectl and the options they set (ds_options_new(3), Drain). */
+static const struct {
+	const char *flag, *option;
+	int boolean;
+} drain_flags[] = {
+	{"--force", "force", 1},
+	{"--ignore-daemonsets", "ignoreDaemonSets", 1},
+	{"--delete-emptydir-data", "deleteEmptyDirData", 1},
+	{"--disable-eviction", "disableEviction", 1},
+	{"--grace-period", "gracePeriodSeconds", 0},
+	{"--skip-wait-for-delete-timeout", "skipWaitForDeleteTimeoutSeconds", 0},
+	{"--pod-selector", "podSelector", 0},
+};
+
+/* 1: a drain flag, applied; 0: not one; otherwise the exit code of a usage error. */
+static int drain_flag(ctx *c, int *i, const char *cmd, int *rc)
+{
+	for (size_t k = 0; k < sizeof(drain_flags) / sizeof(drain_flags[0]); k++) {
+		const char *value = NULL;
+		int b = 0, r;
+		if (drain_flags[k].boolean) {
+			r = bool_flag(c->argv[*i], drain_flags[k].flag, &b);
+			value = b ? "true" : "false";
+		} else {
+			r = value_flag(c, i, drain_flags[k].flag, &value);
+		}
+		if (r == 0)
+			continue;
+		if (r < 0) {
+			*rc = usage_error(cmd, drain_flags[k].boolean ? "%s takes true or false" : "%s needs a value",
+					  drain_flags[k].flag);
+			return *rc;
+		}
+		ds_error err;
+		if (ds_options_set(c->opts, drain_flags[k].option, value, &err) < 0) {
+			*rc = usage_error(cmd, "invalid argument \"%s\" for \"%s\" flag: %s", value,
+					  drain_flags[k].flag, err.message);
+			return *rc;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+static int one_node(ctx *c, const char *cmd, const char **node)
+{
+	*node = NULL;
+	for (int i = 0; i < c->argc; i++) {
+		if (c->argv[i][0] == '-' && c->argv[i][1])
+			return usage_error(cmd, "unknown flag %s", c->argv[i]);
+		if (*node)
+			return usage_error(cmd, "%s takes one node, got %s and %s", cmd, *node, c->argv[i]);
+		*node = c->argv[i];
+	}
+	if (!*node)
+		return usage_error(cmd, "%s needs a node", cmd);
+	return EXIT_OK;
+}
+
+static const char *effect_colour(const ctx *c, const char *e)
+{
+	if (strcmp(e, "keeps") == 0)
+		return colour(c, "ok");
+	if (strcmp(e, "deletes") == 0)
+		return colour(c, "bad");
+	return colour(c, "warn");
+}
+
+static int cordon_common(ctx *c, int desired)
+{
+	const char *cmd = desired ? "cordon" : "uncordon", *node;
+	int rc = one_node(c, cmd, &node);
+	if (rc)
+		return rc;
+	char *text;
+	ds_error err;
+	if (ds_cordon(c->cluster, node, desired, c->opts, &text, &err) < 0)
+		return node_fail(desired ? "cannot plan the cordon" : "cannot plan the uncordon", &err);
+	json_t *doc = take_json(text);
+	if (print_structured(c, doc)) {
+		json_decref(doc);
+		return EXIT_OK;
+	}
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(doc, "stdout"), i, x) puts(json_string_value(x));
+	json_t *taint = json_object_get(doc, "taint");
+	const char *action = str(taint, "action");
+	char *patch = json_dumps(json_object_get(doc, "patch"), JSON_COMPACT | JSON_ENCODE_ANY);
+	printf("\n%sPATCH%s %s\n", colour(c, "dim"), colour(c, "reset"),
+	       json_is_true(json_object_get(doc, "changed")) && patch ? patch
+								      : "none: spec.unschedulable is already so");
+	free(patch);
+	if (strcmp(action, "add") == 0 || strcmp(action, "remove") == 0)
+		printf("Then the node lifecycle controller %s the taint %s:%s.\n",
+		       strcmp(action, "add") == 0 ? "adds" : "removes", str(taint, "key"), str(taint, "effect"));
+	json_t *dss = json_object_get(doc, "daemonSets");
+	printf("\n");
+	if (!json_array_size(dss)) {
+		printf("No DaemonSet has or should have a pod on %s.\n", str(doc, "node"));
+		json_decref(doc);
+		return EXIT_OK;
+	}
+	heading(c, "DaemonSets on the node afterwards");
+	int why = 0; /* a WHY column only when some DaemonSet has a reason */
+	json_array_foreach(dss, i, x) why |= str(x, "reason")[0] != '\0';
+	table *t = why ? table_new(5, "NAMESPACE", "NAME", "PODS ON NODE", "EFFECT", "WHY")
+		       : table_new(4, "NAMESPACE", "NAME", "PODS ON NODE", "EFFECT");
+	json_array_foreach(dss, i, x)
+	{
+		char pods[1024], effect[64];
+		join(json_object_get(x, "podsOnNode"), NULL, ",", pods, sizeof(pods));
+		const char *e = str(x, "effect");
+		snprintf(effect, sizeof(effect), "%s%s%s", effect_colour(c, e), e, colour(c, "reset"));
+		table_row(t, str(x, "namespace"), str(x, "name"), pods[0] ? pods : "-", effect,
+			  str(x, "reason")[0] ? str(x, "reason") : "-");
+	}
+	table_print(t, c);
+	json_decref(doc);
+	return EXIT_OK;
+}
+
+int cmd_cordon(ctx *c) { return cordon_common(c, 1); }
+
+int cmd_uncordon(ctx *c) { return cordon_common(c, 0); }
+
+/* A shell word as a user would type it. */
+static void shell_word(const char *s, char *buf, size_t size)
+{
+	int plain = s[0] != '\0';
+	for (const char *p = s; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789=,!._/-:", *p))
+			plain = 0;
+	snprintf(buf, size, plain ? "%s" : "'%s'", s);
+}
+
+/* The kubectl command line the plan models, from the options it used. */
+static void drain_command(const json_t *doc, char *buf, size_t size)
+{
+	json_t *o = json_object_get(doc, "options");
+	snprintf(buf, size, "kubectl drain %s", str(doc, "node"));
+	size_t l;
+#define ADD(...) (l = strlen(buf), snprintf(buf + l, size - l, __VA_ARGS__))
+	if (json_is_true(json_object_get(o, "force")))
+		ADD(" --force");
+	if (json_is_true(json_object_get(o, "ignoreDaemonSets")))
+		ADD(" --ignore-daemonsets");
+	if (json_is_true(json_object_get(o, "deleteEmptyDirData")))
+		ADD(" --delete-emptydir-data");
+	if (json_is_true(json_object_get(o, "disableEviction")))
+		ADD(" --disable-eviction");
+	if (num(o, "gracePeriodSeconds") >= 0)
+		ADD(" --grace-period=%lld", num(o, "gracePeriodSeconds"));
+	if (num(o, "skipWaitForDeleteTimeoutSeconds") > 0)
+		ADD(" --skip-wait-for-delete-timeout=%lld", num(o, "skipWaitForDeleteTimeoutSeconds"));
+	if (json_is_string(json_object_get(o, "podSelector"))) {
+		char w[512];
+		shell_word(str(o, "podSelector"), w, sizeof(w));
+		ADD(" --pod-selector=%s", w);
+	}
+#undef ADD
+}
+
+static const char *verdict_colour(const ctx *c, const char *v)
+{
+	if (strcmp(v, "drained") == 0)
+		return colour(c, "ok");
+	if (strcmp(v, "blocked") == 0)
+		return colour(c, "warn");
+	return colour(c, "bad");
+}
+
+/* One line on what became of a pod. */
+static void pod_detail(const json_t *doc, const json_t *p, char *buf, size_t size)
+{
+	json_t *r = json_object_get(p, "removal");
+	if (!json_is_object(r)) {
+		snprintf(buf, size, "%s", str(p, "message"));
+		return;
+	}
+	if (strcmp(str(r, "result"), "not-run") == 0) { /* the library says why it stays */
+		size_t i;
+		json_t *x;
+		json_array_foreach(json_object_get(doc, "remaining"), i, x)
+		{
+			if (strcmp(str(x, "namespace"), str(p, "namespace")) == 0 &&
+			    strcmp(str(x, "name"), str(p, "name")) == 0) {
+				snprintf(buf, size, "%s", str(x, "why"));
+				return;
+			}
+		}
+	}
+	const char *pdb = str(r, "pdb"), *budget = str(r, "budget"), *error = str(r, "error");
+	snprintf(buf, size, "%s", str(r, "result"));
+	size_t l = strlen(buf);
+	if (pdb[0])
+		snprintf(buf + l, size - l, " (PodDisruptionBudget %s%s%s)", pdb, strcmp(budget, "none") ? ": " : "",
+			 strcmp(budget, "none") ? budget : "");
+	l = strlen(buf);
+	if (error[0])
+		snprintf(buf + l, size - l, ": %s", error);
+}
+
+/*
+ * The transcript's two streams merged in the order kubectl writes them
+ * (RunDrain and pkg/drain): the cordon line, the warnings of the pod
+ * filters, the evictions with their errors, then the error summary or
+ * "node/NAME drained" last. Evictions run concurrently, so their lines
+ * are in list order, as the library gives them.
+ */
+static void print_transcript(const ctx *c, const json_t *doc)
+{
+	json_t *tr = json_object_get(doc, "transcript");
+	json_t *out = json_object_get(tr, "stdout"), *err = json_object_get(tr, "stderr");
+	size_t nout = json_array_size(out),
+	       ncordon = json_array_size(json_object_get(json_object_get(doc, "cordon"), "stdout"));
+	char drained[600];
+	snprintf(drained, sizeof(drained), "node/%s drained", str(doc, "node"));
+	const char *last = json_string_value(json_array_get(out, nout ? nout - 1 : 0));
+	int has_drained = last && strcmp(last, drained) == 0;
+	size_t i;
+	json_t *x;
+	for (i = 0; i < ncordon && i < nout; i++)
+		puts(json_string_value(json_array_get(out, i)));
+	json_array_foreach(err, i, x)
+	{
+		if (strncmp(json_string_value(x), "Warning: ", 9) == 0)
+			printf("%s%s%s\n", colour(c, "warn"), json_string_value(x), colour(c, "reset"));
+	}
+	for (i = ncordon; i < nout - (size_t)has_drained; i++)
+		puts(json_string_value(json_array_get(out, i)));
+	json_array_foreach(err, i, x)
+	{
+		if (strncmp(json_string_value(x), "Warning: ", 9) != 0)
+			printf("%s%s%s\n", colour(c, "bad"), json_string_value(x), colour(c, "reset"));
+	}
+	if (has_drained)
+		puts(last);
+}
+
+int cmd_drain(ctx *c)
+{
+	const char *node = NULL;
+	int rc = EXIT_OK;
+	for (int i = 0; i < c->argc; i++) {
+		int r = drain_flag(c, &i, "drain", &rc);
+		if (r == 1)
+			continue;
+		if (r != 0)
+			return rc;
+		if (c->argv[i][0] == '-' && c->argv[i][1])
+			return usage_error("drain", "unknown flag %s", c->argv[i]);
+		if (node)
+			return usage_error("drain", "drain takes one node, got %s and %s", node, c->argv[i]);
+		node = c->argv[i];
+	}
+	if (!node)
+		return usage_error("drain", "drain needs a node");
+	char *text;
+	ds_error err;
+	if (ds_drain(c->cluster, node, c->now, c->opts, &text, &err) < 0)
+		return node_fail("cannot plan the drain", &err);
+	json_t *doc = take_json(text);
+	const char *verdict = str(doc, "verdict");
+	json_t *tr = json_object_get(doc, "transcript");
+	json_t *code = json_object_get(tr, "exitCode");
+	/* kubectl's exit code; a drain that never ends (retried evictions) is a failed check */
+	rc = json_is_integer(code) ? (int)json_integer_value(code) : EXIT_CHECK;
+	if (print_structured(c, doc)) {
+		json_decref(doc);
+		return rc;
+	}
+	char cmdline[1024];
+	drain_command(doc, cmdline, sizeof(cmdline));
+	printf("%s# %s%s\n", colour(c, "dim"), cmdline, colour(c, "reset"));
+	size_t i;
+	json_t *x;
+	print_transcript(c, doc);
+	if (!json_is_true(json_object_get(tr, "complete")))
+		printf("%s(kubectl repeats the refused evictions and their errors every 5s and does not exit)%s\n",
+		       colour(c, "dim"), colour(c, "reset"));
+	printf("\nVerdict: %s%s%s", verdict_colour(c, verdict), verdict, colour(c, "reset"));
+	if (json_is_integer(code))
+		printf(" (kubectl exits %lld)\n", (long long)json_integer_value(code));
+	else
+		printf(" (kubectl does not exit: an eviction is retried until its PodDisruptionBudget allows it)\n");
+	json_t *pods = json_object_get(doc, "pods");
+	if (json_array_size(pods)) {
+		printf("\n");
+		table *t = table_new(4, "POD", "KUBECTL", "ACTION", "DETAIL");
+		json_array_foreach(pods, i, x)
+		{
+			char pod[512], detail[1024];
+			snprintf(pod, sizeof(pod), "%s/%s", str(x, "namespace"), str(x, "name"));
+			pod_detail(doc, x, detail, sizeof(detail));
+			table_row(t, pod, str(x, "reason"), str(x, "outcome"), detail[0] ? detail : "-");
+		}
+		table_print(t, c);
+	} else {
+		printf("\nNo pod is bound to %s%s.\n", str(doc, "node"),
+		       json_is_string(json_object_get(json_object_get(doc, "options"), "podSelector"))
+			       ? " that matches --pod-selector"
+			       : "");
+	}
+	json_array_foreach(json_object_get(doc, "blocked"), i, x)
+		printf("\n%sblocked:%s %s/%s: PodDisruptionBudget %s: %s\n", colour(c, "warn"), colour(c, "reset"),
+		       str(x, "namespace"), str(x, "name"), str(x, "pdb"),
+		       str(x, "cause")[0] ? str(x, "cause") : str(x, "message"));
+	json_t *dss = json_object_get(doc, "daemonSets");
+	if (json_array_size(dss)) {
+		printf("\n");
+		heading(c, "When the node reboots");
+		json_array_foreach(dss, i, x) printf("%s\n", str(x, "note"));
+	}
+	json_decref(doc);
+	return rc;
+}
+
+static void print_batch(const ctx *c, const json_t *b)
+{
+	char nodes[2048];
+	join(json_object_get(b, "nodes"), NULL, ", ", nodes, sizeof(nodes));
+	const char *verdict = str(b, "verdict");
+	printf("\n%sBatch %lld%s (%s%s): %s%s%s\n", colour(c, "bold"), num(b, "index"), colour(c, "reset"), nodes,
+	       json_is_true(json_object_get(b, "controlPlane")) ? ", control plane" : "", verdict_colour(c, verdict),
+	       verdict, colour(c, "reset"));
+	size_t i;
+	json_t *x;
+	json_array_foreach(json_object_get(b, "cordons"), i, x)
+	{
+		size_t k;
+		json_t *l;
+		json_array_foreach(json_object_get(x, "stdout"), k, l) printf("  %s\n", json_string_value(l));
+	}
+	json_array_foreach(json_object_get(b, "evictions"), i, x)
+	{
+		printf("  %s %s/%s on %s", strcmp(str(x, "method"), "delete") == 0 ? "delete" : "evict",
+		       str(x, "namespace"), str(x, "name"), str(x, "node"));
+		if (str(x, "pdb")[0])
+			printf(" (PodDisruptionBudget %s)", str(x, "pdb"));
+		printf("\n");
+	}
+	json_array_foreach(json_object_get(b, "ignoredDaemonPods"), i, x)
+	{
+		json_t *d = json_object_get(x, "daemonSet");
+		printf("  %s %s/%s on %s (DaemonSet %s/%s): goes down at reboot\n",
+		       strcmp(str(x, "reason"), "ignored") == 0 ? "ignore" : "refuse", str(x, "namespace"),
+		       str(x, "name"), str(x, "node"), str(d, "namespace"), str(d, "name"));
+	}
+	json_array_foreach(json_object_get(b, "blocked"), i, x)
+		printf("  %sblocked%s %s/%s on %s: PodDisruptionBudget %s: %s\n", colour(c, "warn"), colour(c, "reset"),
+		       str(x, "namespace"), str(x, "name"), str(x, "node"), str(x, "pdb"), str(x, "message"));
+	json_array_foreach(json_object_get(b, "errors"), i, x)
+		printf("  %serror%s %s: %s\n", colour(c, "bad"), colour(c, "reset"), str(x, "node"), str(x, "message"));
+	json_array_foreach(json_object_get(b, "warnings"), i, x)
+		printf("  %swarning%s %s\n", colour(c, "warn"), colour(c, "reset"), str(x, "message"));
+	if (json_array_size(json_object_get(b, "uncordonAfter"))) {
+		join(json_object_get(b, "uncordonAfter"), NULL, ", ", nodes, sizeof(nodes));
+		printf("  after the reboot: kubectl uncordon %s\n", nodes);
+	}
+}
+
+int cmd_upgrade(ctx *c)
+{
+	const char *selector = NULL, *batch = NULL;
+	const char **nodes = calloc((size_t)c->argc + 1, sizeof(char *));
+	size_t nn = 0;
+	int rc = EXIT_OK;
+	for (int i = 0; i < c->argc; i++) {
+		int r = drain_flag(c, &i, "upgrade", &rc);
+		if (r == 1)
+			continue;
+		if (r != 0)
+			goto out;
+		const char *a = c->argv[i];
+		if ((r = value_flag(c, &i, "--selector", &selector)) != 0 ||
+		    (r = value_flag(c, &i, "-l", &selector)) != 0) {
+			if (r < 0) {
+				rc = usage_error("upgrade", "%s needs a label selector", a);
+				goto out;
+			}
+		} else if ((r = value_flag(c, &i, "--batch-size", &batch)) != 0) {
+			ds_error err;
+			if (r < 0 || ds_options_set(c->opts, "batchSize", batch, &err) < 0) {
+				rc = usage_error("upgrade", "--batch-size needs a positive number of nodes");
+				goto out;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			rc = usage_error("upgrade", "unknown flag %s", a);
+			goto out;
+		} else {
+			nodes[nn++] = a;
+		}
+	}
+	if (nn && selector) { /* kubectl's words (drain.go) */
+		rc = usage_error("upgrade", "cannot specify both a node name and a --selector option");
+		goto out;
+	}
+	char *text;
+	ds_error err;
+	if (ds_upgrade(c->cluster, nn ? nodes : NULL, nn,
+		       nn	  ? NULL
+		       : selector ? selector
+				  : "",
+		       c->now, c->opts, &text, &err) < 0) {
+		rc = node_fail("cannot plan the upgrade", &err);
+		goto out;
+	}
+	json_t *doc = take_json(text);
+	json_t *sum = json_object_get(doc, "summary");
+	rc = json_is_true(json_object_get(sum, "ok")) ? EXIT_OK : EXIT_CHECK;
+	if (print_structured(c, doc)) {
+		json_decref(doc);
+		goto out;
+	}
+	printf("Upgrade of %lld node(s) in %lld batch(es) of up to %lld: %s\n", num(sum, "nodes"), num(sum, "batches"),
+	       num(doc, "batchSize"), str(doc, "order"));
+	printf("\n");
+	table *t = table_new(7, "BATCH", "NODES", "VERDICT", "EVICTIONS", "BLOCKED", "DAEMON PODS DOWN", "WARNINGS");
+	size_t i;
+	json_t *b;
+	json_array_foreach(json_object_get(doc, "batches"), i, b)
+	{
+		char idx[16], nodelist[2048], v[64], ev[16], bl[16], dp[16], w[16];
+		snprintf(idx, sizeof(idx), "%lld", num(b, "index"));
+		join(json_object_get(b, "nodes"), NULL, ",", nodelist, sizeof(nodelist));
+		snprintf(v, sizeof(v), "%s%s%s", verdict_colour(c, str(b, "verdict")), str(b, "verdict"),
+			 colour(c, "reset"));
+		snprintf(ev, sizeof(ev), "%zu", json_array_size(json_object_get(b, "evictions")));
+		snprintf(bl, sizeof(bl), "%zu", json_array_size(json_object_get(b, "blocked")));
+		snprintf(dp, sizeof(dp), "%zu", json_array_size(json_object_get(b, "ignoredDaemonPods")));
+		snprintf(w, sizeof(w), "%zu", json_array_size(json_object_get(b, "warnings")));
+		table_row(t, idx, nodelist, v, ev, bl, dp, w);
+	}
+	table_print(t, c);
+	json_array_foreach(json_object_get(doc, "batches"), i, b) print_batch(c, b);
+	printf("\n%s%s%s: %lld eviction(s), %lld blocked, %lld daemon pod(s) down at reboot, %lld node(s) failed, "
+	       "%lld warning(s)\n",
+	       colour(c, rc ? "bad" : "ok"), rc ? "Not safe as planned" : "Safe as planned", colour(c, "reset"),
+	       num(sum, "evictions"), num(sum, "blocked"), num(sum, "ignoredDaemonPods"), num(sum, "errors"),
+	       num(sum, "warnings"));
+	json_decref(doc);
+out:
+	free(nodes);
+	return rc;
+}
