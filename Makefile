@@ -101,7 +101,7 @@ help:
 
 # ---- build dependencies -----------------------------------------------------
 # Debian packages for: compiler, make, pkg-config, jansson, libyaml, Check, Python.
-DEB_PKGS := gcc make pkg-config libjansson-dev libyaml-dev check python3
+DEB_PKGS := gcc make pkg-config libjansson-dev libyaml-dev check python3 libcurl4-openssl-dev
 define missing_pkgs
 missing=""; \
 command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
@@ -111,7 +111,8 @@ if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
   $(PKG_CONFIG) --exists jansson || missing="$$missing libjansson-dev"; \
   $(PKG_CONFIG) --exists yaml-0.1 || missing="$$missing libyaml-dev"; \
   $(PKG_CONFIG) --exists check || missing="$$missing check"; \
-else missing="$$missing libjansson-dev libyaml-dev check"; fi
+  $(PKG_CONFIG) --exists libcurl || missing="$$missing libcurl4-openssl-dev"; \
+else missing="$$missing libjansson-dev libyaml-dev check libcurl4-openssl-dev"; fi
 endef
 
 # Install what is missing when root; otherwise print the command and stop.
@@ -186,6 +187,26 @@ $(BUILD)/examples/%: $(BUILD)/obj/examples/%.o | lib
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $< $(EXAMPLE_LDFLAGS) -ldaemonset $(PKG_LIBS)
 
+# ---- examples/controller: the driver's transports and the host program dsrun -----
+# dsrun always has the in-memory transport; built where libcurl is (pkg-config
+# libcurl), it also speaks HTTP to an API server (--url, --in-cluster).
+CURL_OK := $(shell $(PKG_CONFIG) --exists libcurl 2>/dev/null && echo yes)
+CURL_CFLAGS := $(if $(CURL_OK),$(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null))
+CURL_LIBS := $(if $(CURL_OK),$(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null))
+DSRUN := $(BUILD)/examples/controller/dsrun
+DSRUN_OBJS := $(addprefix $(BUILD)/obj/examples/controller/,dsrun.o memtransport.o $(if $(CURL_OK),httptransport.o))
+
+examples: $(DSRUN)
+
+$(BUILD)/obj/examples/controller/dsrun.o: EXAMPLE_CFLAGS += $(if $(CURL_OK),-DDSRUN_HTTP)
+$(BUILD)/obj/examples/controller/httptransport.o: EXAMPLE_CFLAGS += $(CURL_CFLAGS)
+
+$(DSRUN): $(DSRUN_OBJS) | lib
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) -o $@ $^ -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../../lib' $(EXTRA_LDFLAGS) \
+		-ldaemonset $(PKG_LIBS) $(CURL_LIBS)
+
 # ---- tests ----------------------------------------------------------------------
 # Unit tests link the static archive so they can reach internal functions.
 $(BUILD)/obj/tests/%.o: tests/%.c
@@ -206,7 +227,7 @@ unit: tests
 	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
 
 python-tests: lib examples
-	@DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
+	@DSRUN=$(abspath $(DSRUN)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps

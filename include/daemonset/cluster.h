@@ -62,6 +62,13 @@ DS_EXTERN int ds_cluster_summary(const ds_cluster *cluster, char **json_out, ds_
 DS_EXTERN int ds_cluster_get(const ds_cluster *cluster, const char *kind, const char *namespace_, const char *name,
 			     char **json_out, ds_error *err);
 
+/* Objects in JSON or YAML text (one, a List, a multi-document stream) as a
+ * JSON array, with kind and apiVersion filled in from their list: what a
+ * host or transport needs to handle manifests without a snapshot. Reads the
+ * option limits (maxDocumentBytes, maxObjects, maxAliasNodes). */
+DS_EXTERN int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out,
+			       ds_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,15 +1,189 @@
 /*
- * libdaemonset: controller. Include <daemonset.h> rather than this file.
+ * libdaemonset: the controller driver. Include <daemonset.h> rather than this file.
+ *
+ * The library decides; the host moves bytes. A host supplies a transport (a
+ * table of callbacks that talk to the API server) and an event loop; the
+ * driver keeps a snapshot fed by watch events, the expectations, the work
+ * queue and the retry state, plans every sync with ds_plan_sync(3) and turns
+ * the plan into API calls through the transport. No threads, no clocks:
+ * time is always a parameter. See ds_transport(3) and ds_controller_new(3).
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DAEMONSET_CONTROLLER_H
 #define DAEMONSET_CONTROLLER_H
 
+#include "daemonset/cluster.h"
 #include "daemonset/common.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- the transport ------------------------------------------------------ */
+
+/* What a transport callback returns: the outcome of one API call. */
+typedef enum ds_transport_result {
+	DS_TRANSPORT_OK = 0,             /* 200, 201 */
+	DS_TRANSPORT_NOT_FOUND = 1,      /* 404 */
+	DS_TRANSPORT_CONFLICT = 2,       /* 409: resourceVersion or precondition mismatch */
+	DS_TRANSPORT_ALREADY_EXISTS = 3, /* 409 with reason AlreadyExists */
+	DS_TRANSPORT_INVALID = 4,        /* 422 */
+	DS_TRANSPORT_TRANSIENT = 5,      /* may succeed later: timeouts, 429, 5xx, connection errors */
+	DS_TRANSPORT_FATAL = 6           /* will not succeed as sent: 400, 401, 403, ... */
+} ds_transport_result;
+
+/*
+ * Where a callback puts what it returns. The library owns it; it is valid
+ * during the callback only. The body is copied (so the host frees its own
+ * buffers as it likes: FFI-safe), and may be given in pieces.
+ */
+typedef struct ds_reply ds_reply;
+
+/* Append size bytes to the response body (JSON text). DS_ELIMIT beyond the
+ * option maxDocumentBytes. */
+DS_EXTERN int ds_reply_append(ds_reply *reply, const char *data, size_t size);
+/* Set the error message of a failed call (Status.message), copied. */
+DS_EXTERN int ds_reply_set_message(ds_reply *reply, const char *message);
+
+/* Patch types for ds_transport.patch (the Content-Type to send). */
+#define DS_PATCH_MERGE "application/merge-patch+json"
+#define DS_PATCH_STRATEGIC "application/strategic-merge-patch+json"
+
+/*
+ * The callback table. resource is the REST resource name: "nodes", "pods",
+ * "daemonsets", "controllerrevisions", "events" (the HTTP path follows from
+ * it); namespace_ is NULL for cluster-scoped resources and for lists across
+ * all namespaces. Bodies are JSON text (NUL-terminated). Every callback gets
+ * user_data, fills reply, and returns a ds_transport_result. Callbacks must
+ * not call back into the controller. A NULL callback fails that operation
+ * (record_event may be NULL: events are then dropped).
+ */
+typedef struct ds_transport {
+	size_t size;     /* sizeof(ds_transport): later versions may add members */
+	void *user_data; /* passed to every callback */
+	/* GET a collection (label_selector may be NULL); reply: a List with metadata.resourceVersion */
+	int (*list)(void *user_data, const char *resource, const char *namespace_, const char *label_selector,
+		    ds_reply *reply);
+	/* GET one object; reply: the object */
+	int (*get)(void *user_data, const char *resource, const char *namespace_, const char *name, ds_reply *reply);
+	/* POST (pods, controllerrevisions); reply: the created object (its generated name) */
+	int (*create)(void *user_data, const char *resource, const char *namespace_, const char *body, ds_reply *reply);
+	/* DELETE with DeleteOptions preconditions.uid = uid (when not NULL) */
+	int (*remove)(void *user_data, const char *resource, const char *namespace_, const char *name, const char *uid,
+		      ds_reply *reply);
+	/* PUT .../status with the whole object (metadata.resourceVersion set) */
+	int (*update_status)(void *user_data, const char *resource, const char *namespace_, const char *name,
+			     const char *body, ds_reply *reply);
+	/* PATCH with Content-Type patch_type (DS_PATCH_MERGE or DS_PATCH_STRATEGIC) */
+	int (*patch)(void *user_data, const char *resource, const char *namespace_, const char *name,
+		     const char *patch_type, const char *body, ds_reply *reply);
+	/* POST a core/v1 Event */
+	int (*record_event)(void *user_data, const char *namespace_, const char *body, ds_reply *reply);
+} ds_transport;
+
+/* ---- the driver --------------------------------------------------------- */
+
+typedef struct ds_controller ds_controller;
+
+/* Settings of the driver itself (the planner's are in ds_options). */
+typedef struct ds_controller_config {
+	size_t size;             /* sizeof(ds_controller_config) */
+	const char *namespace_;  /* list (resync) only this namespace; NULL: all */
+	int64_t retry_base_ms;   /* requeue after a failed sync: base * 2^failures; 0: 5 ms */
+	int64_t retry_max_ms;    /* ... capped here; 0: 1000 s (workqueue.DefaultControllerRateLimiter) */
+	const char *component;   /* the Event source; NULL: "daemonset-controller" */
+} ds_controller_config;
+
+/*
+ * A driver over transport (copied; user_data must outlive the controller).
+ * opts (may be NULL: the defaults) is copied; the copy is read at every
+ * sync: burstReplicas, slowStartInitialBatchSize, backoffInitial, backoffMax,
+ * expectationsTimeout and everything ds_plan_sync(3) reads. config may be NULL.
+ */
+DS_EXTERN int ds_controller_new(const ds_transport *transport, const ds_options *opts,
+				const ds_controller_config *config, ds_controller **out, ds_error *err);
+DS_EXTERN void ds_controller_free(ds_controller *ctrl);
+
+/* List nodes, pods, DaemonSets and ControllerRevisions through the transport
+ * and replace the snapshot (all or nothing); expectations observe the pods
+ * that came and went; every DaemonSet is queued. JSON: {"resourceVersions":
+ * {"nodes","pods","daemonsets","controllerrevisions"}, "counts", "queued"}. */
+DS_EXTERN int ds_controller_resync(ds_controller *ctrl, ds_time now, char **json_out, ds_error *err);
+
+/* Feed watch events (one or several, as a watch stream sends them) to the
+ * snapshot and to the expectations, and queue the DaemonSets upstream's event
+ * handlers wake. Applied in order; on a bad event the earlier ones stay
+ * applied (*count says how many) and err names it. JSON (may be NULL):
+ * {"applied": N, "queued": ["ns/name", ...], "queuedAfter": [{"key","afterMs"}]}. */
+DS_EXTERN int ds_controller_apply_events(ds_controller *ctrl, const char *data, size_t size, ds_time now,
+					 size_t *count, char **json_out, ds_error *err);
+
+/* What one sync did. */
+typedef struct ds_sync_result {
+	size_t size;                /* sizeof(ds_sync_result) */
+	int found;                  /* the DaemonSet is in the snapshot */
+	int expectations_satisfied; /* the full sync ran (else: status only) */
+	int creates;                /* pods created */
+	int deletes;                /* pods deleted (or already gone) */
+	int failed_calls;           /* API calls that failed */
+	int status_written;         /* the status was written */
+	int64_t requeue_after_ms;   /* when this DaemonSet is queued again, -1: not */
+} ds_sync_result;
+
+/* One sync of namespace/name at now (syncDaemonSet). API errors do not fail
+ * the call: they are in the result ("error"), and the DaemonSet is requeued
+ * with backoff. result and json_out may be NULL. */
+DS_EXTERN int ds_controller_sync(ds_controller *ctrl, const char *namespace_, const char *name, ds_time now,
+				 ds_sync_result *result, char **json_out, ds_error *err);
+
+/* Queue namespace/name after after_ms (0: now). */
+DS_EXTERN int ds_controller_enqueue(ds_controller *ctrl, const char *namespace_, const char *name, ds_time now,
+				    int64_t after_ms, ds_error *err);
+/* Take the next DaemonSet due at now: returns 1 and "namespace/name" in
+ * *key_out (free with ds_free), or 0 when none is due. *wait_ms (may be
+ * NULL): milliseconds until the next one is due, -1 when the queue is empty. */
+DS_EXTERN int ds_controller_next(ds_controller *ctrl, ds_time now, char **key_out, int64_t *wait_ms, ds_error *err);
+/* Sync every DaemonSet due at now, once each. Returns how many were synced;
+ * *wait_ms as for ds_controller_next; json_out (may be NULL): the results. */
+DS_EXTERN int ds_controller_run(ds_controller *ctrl, ds_time now, int64_t *wait_ms, char **json_out, ds_error *err);
+
+/* The expectations of namespace/name: {"add","del","satisfied","expired","set"}. */
+DS_EXTERN int ds_controller_expectations(const ds_controller *ctrl, const char *namespace_, const char *name,
+					 ds_time now, char **json_out, ds_error *err);
+/* The driver's snapshot, for reads (ds_explain, ds_cluster_get, ...) between
+ * calls; it changes with every resync and event. NULL when ctrl is NULL. */
+DS_EXTERN const ds_cluster *ds_controller_cluster(const ds_controller *ctrl);
+
+/* ---- leader election on a coordination.k8s.io/v1 Lease ------------------ */
+
+typedef struct ds_lease_config {
+	size_t size;               /* sizeof(ds_lease_config) */
+	const char *identity;      /* this replica (holderIdentity) */
+	const char *namespace_;    /* the Lease, for a create */
+	const char *name;
+	int64_t lease_duration_ms; /* 15 s in kube-controller-manager */
+	int64_t renew_deadline_ms; /* 10 s; less than the lease duration */
+} ds_lease_config;
+
+/*
+ * client-go's tryAcquireOrRenew as a pure function. lease_json: the Lease as
+ * GET returned it, NULL when it does not exist; state_json: the state from
+ * the previous decision (NULL at first). JSON: {"decision": "acquire" |
+ * "renew" | "follow", "write": "create" | "update" | "none", "lease": {...}
+ * (to write), "holder", "leader" (after a successful write), "state" (keep
+ * it when the write succeeds or when there is none), "stateIfFailed",
+ * "retryAfterMs"}.
+ */
+DS_EXTERN int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
+			      ds_time now, char **json_out, ds_error *err);
+/* tryRelease: the Lease to write to give the lease up (holderIdentity "",
+ * leaseDurationSeconds 1), or write "none" when we do not hold it. */
+DS_EXTERN int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
+			       ds_time now, char **json_out, ds_error *err);
+/* Whether state says we lead at now: we hold the lease and renewed it less
+ * than renew_deadline_ms ago. */
+DS_EXTERN int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader,
+				 ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 
 #include "core/alloc.h"
 #include "core/jsonout.h"
+#include "core/objects.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 #include "model/cluster.h"
@@ -339,4 +340,17 @@ int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_
 	default: break;
 	}
 	return emit(v, json_out, err);
+}
+
+int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out || (!data && size))
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL, nor data when size > 0");
+	*json_out = NULL;
+	json_t *arr;
+	int rc = dsi_objects_parse(data ? data : "", size, &dsi_opts(opts)->limits, &arr, err);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(arr, json_out, err);
 }

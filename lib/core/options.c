@@ -150,6 +150,20 @@ int ds_options_new(ds_options **out)
 	return 0;
 }
 
+const char *dsi_options_name(size_t i) { return i < DSI_ARRAY_LEN(table) ? table[i].name : NULL; }
+
+int dsi_options_dup(const ds_options *src, ds_options **out)
+{
+	*out = NULL;
+	ds_options *o = dsi_calloc(1, sizeof(*o));
+	if (!o || copy_options(&o->v, dsi_opts(src)) < 0) {
+		dsi_free(o);
+		return DS_ENOMEM;
+	}
+	*out = o;
+	return 0;
+}
+
 void ds_options_free(ds_options *opts)
 {
 	if (!opts)

@@ -57,6 +57,11 @@ struct ds_options {
 	dsi_options v;
 };
 
+/* A new set equal to src (the defaults when src is NULL), for holders that
+ * outlive the caller's options. 0 or DS_ENOMEM. */
+int dsi_options_dup(const ds_options *src, ds_options **out);
+/* The name of option i (0, 1, ...), NULL past the last. */
+const char *dsi_options_name(size_t i);
 /* The defaults (upstream's current defaults). */
 const dsi_options *dsi_options_default(void);
 /* opts ? &opts->v : defaults */

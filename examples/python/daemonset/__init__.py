@@ -5,7 +5,7 @@ the build tree, or the system (see _native.py).
 
 Modules: core (options, times, errors), values (quantities, selectors),
 cluster (snapshots), placement, plan, validate, ops (cordon, drain,
-upgrade) and audit. Functions that share a module's name are reached
+upgrade), audit and controller (the driver, leases). Functions that share a module's name are reached
 through the module (daemonset.plan.plan), so the module stays importable.
 """
 
@@ -13,6 +13,7 @@ from ._native import DaemonSetError
 from .core import *  # noqa: F401,F403
 from . import audit  # noqa: F401
 from . import cluster, placement, plan  # noqa: F401
+from . import controller  # noqa: F401
 from . import ops  # noqa: F401
 from . import validate  # noqa: F401
 from .cluster import Cluster  # noqa: F401

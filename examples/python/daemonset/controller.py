@@ -1,0 +1,321 @@
+"""The controller driver with a transport written in Python, and leader
+election on a Lease (ds_controller_new(3), ds_transport(3), ds_lease_decide(3)).
+
+A transport is any object with these methods; each returns the response body
+(a dict, or None when there is none) or raises TransportError(result, message):
+
+    list(resource, namespace, selector)        -> a List
+    get(resource, namespace, name)             -> the object
+    create(resource, namespace, body)          -> the created object
+    delete(resource, namespace, name, uid)     -> anything
+    update_status(resource, namespace, name, body)
+    patch(resource, namespace, name, patch_type, body)
+    record_event(namespace, body)
+
+resource is "nodes", "pods", "daemonsets", "controllerrevisions" or "events";
+namespace is None for cluster-scoped resources and lists across namespaces.
+
+    from daemonset import controller
+    with controller.Controller(my_transport) as c:
+        c.resync(now)
+        c.apply_events(watch_lines, now)
+        results, wait_ms = c.run(now)
+
+Times are RFC 3339 text or milliseconds since the epoch. The library copies
+every body a callback hands over (ds_reply_append), so Python owns its own
+strings and the library its own: nothing crosses the boundary to be freed.
+"""
+
+import ctypes
+import json
+
+from ._native import lib, call, take_json, take_string, encode
+from .core import parse_time
+
+__all__ = ["Controller", "TransportError", "LeaseConfig", "lease_decide", "lease_release", "lease_is_leader",
+           "parse_objects", "OK", "NOT_FOUND", "CONFLICT", "ALREADY_EXISTS", "INVALID", "TRANSIENT", "FATAL"]
+
+# ds_transport_result
+OK, NOT_FOUND, CONFLICT, ALREADY_EXISTS, INVALID, TRANSIENT, FATAL = range(7)
+
+_P = ctypes.c_char_p
+_V = ctypes.c_void_p
+_OUT = ctypes.POINTER(ctypes.c_void_p)
+_ERR = ctypes.c_void_p
+
+_LIST = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _P, _V)
+_GET = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _P, _V)
+_CREATE = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _P, _V)
+_REMOVE = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _P, _P, _V)
+_UPDATE_STATUS = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _P, _P, _V)
+_PATCH = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _P, _P, _P, _V)
+_EVENT = ctypes.CFUNCTYPE(ctypes.c_int, _V, _P, _P, _V)
+
+
+class _Transport(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("user_data", _V),
+        ("list", _LIST),
+        ("get", _GET),
+        ("create", _CREATE),
+        ("remove", _REMOVE),
+        ("update_status", _UPDATE_STATUS),
+        ("patch", _PATCH),
+        ("record_event", _EVENT),
+    ]
+
+
+class _Config(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("namespace_", _P),
+        ("retry_base_ms", ctypes.c_int64),
+        ("retry_max_ms", ctypes.c_int64),
+        ("component", _P),
+    ]
+
+
+class _SyncResult(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("found", ctypes.c_int),
+        ("expectations_satisfied", ctypes.c_int),
+        ("creates", ctypes.c_int),
+        ("deletes", ctypes.c_int),
+        ("failed_calls", ctypes.c_int),
+        ("status_written", ctypes.c_int),
+        ("requeue_after_ms", ctypes.c_int64),
+    ]
+
+
+class LeaseConfig(ctypes.Structure):
+    """ds_lease_config: LeaseConfig("replica-1", "kube-system", "my-controller", 15000, 10000)."""
+
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("identity", _P),
+        ("namespace_", _P),
+        ("name", _P),
+        ("lease_duration_ms", ctypes.c_int64),
+        ("renew_deadline_ms", ctypes.c_int64),
+    ]
+
+    def __init__(self, identity, namespace, name, lease_duration_ms=15000, renew_deadline_ms=10000):
+        super().__init__(ctypes.sizeof(LeaseConfig), encode(identity), encode(namespace), encode(name),
+                         lease_duration_ms, renew_deadline_ms)
+
+
+lib.ds_reply_append.argtypes = [_V, _P, ctypes.c_size_t]
+lib.ds_reply_append.restype = ctypes.c_int
+lib.ds_reply_set_message.argtypes = [_V, _P]
+lib.ds_reply_set_message.restype = ctypes.c_int
+lib.ds_controller_new.argtypes = [ctypes.POINTER(_Transport), _V, ctypes.POINTER(_Config), _OUT, _ERR]
+lib.ds_controller_new.restype = ctypes.c_int
+lib.ds_controller_free.argtypes = [_V]
+lib.ds_controller_free.restype = None
+lib.ds_controller_resync.argtypes = [_V, ctypes.c_int64, _OUT, _ERR]
+lib.ds_controller_resync.restype = ctypes.c_int
+lib.ds_controller_apply_events.argtypes = [_V, _P, ctypes.c_size_t, ctypes.c_int64,
+                                           ctypes.POINTER(ctypes.c_size_t), _OUT, _ERR]
+lib.ds_controller_apply_events.restype = ctypes.c_int
+lib.ds_controller_sync.argtypes = [_V, _P, _P, ctypes.c_int64, ctypes.POINTER(_SyncResult), _OUT, _ERR]
+lib.ds_controller_sync.restype = ctypes.c_int
+lib.ds_controller_enqueue.argtypes = [_V, _P, _P, ctypes.c_int64, ctypes.c_int64, _ERR]
+lib.ds_controller_enqueue.restype = ctypes.c_int
+lib.ds_controller_next.argtypes = [_V, ctypes.c_int64, _OUT, ctypes.POINTER(ctypes.c_int64), _ERR]
+lib.ds_controller_next.restype = ctypes.c_int
+lib.ds_controller_run.argtypes = [_V, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64), _OUT, _ERR]
+lib.ds_controller_run.restype = ctypes.c_int
+lib.ds_controller_expectations.argtypes = [_V, _P, _P, ctypes.c_int64, _OUT, _ERR]
+lib.ds_controller_expectations.restype = ctypes.c_int
+lib.ds_controller_cluster.argtypes = [_V]
+lib.ds_controller_cluster.restype = _V
+lib.ds_cluster_get.argtypes = [_V, _P, _P, _P, _OUT, _ERR]
+lib.ds_cluster_get.restype = ctypes.c_int
+lib.ds_objects_parse.argtypes = [_P, ctypes.c_size_t, _V, _OUT, _ERR]
+lib.ds_objects_parse.restype = ctypes.c_int
+lib.ds_lease_decide.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
+lib.ds_lease_decide.restype = ctypes.c_int
+lib.ds_lease_release.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
+lib.ds_lease_release.restype = ctypes.c_int
+lib.ds_lease_is_leader.argtypes = [ctypes.POINTER(LeaseConfig), _P, ctypes.c_int64, ctypes.POINTER(ctypes.c_int),
+                                   _ERR]
+lib.ds_lease_is_leader.restype = ctypes.c_int
+
+
+class TransportError(Exception):
+    """A failed API call: result is one of NOT_FOUND ... FATAL, message the Status message."""
+
+    def __init__(self, result, message=""):
+        super().__init__(message)
+        self.result = result
+        self.message = message
+
+
+def _time(now):
+    if isinstance(now, bool) or not isinstance(now, (int, str, bytes)):
+        raise TypeError("now must be RFC 3339 text or milliseconds")
+    return now if isinstance(now, int) else parse_time(now)
+
+
+def _text(value):
+    """A JSON value as bytes for the library (str and bytes pass as they are)."""
+    if value is None or isinstance(value, (str, bytes)):
+        return encode(value)
+    return json.dumps(value).encode("utf-8")
+
+
+def _dec(b):
+    return None if b is None else b.decode("utf-8")
+
+
+def _answer(reply, fn, *args):
+    """Run a transport method and hand its answer to the library."""
+    try:
+        body = fn(*args)
+    except TransportError as e:
+        lib.ds_reply_set_message(reply, encode(e.message or ""))
+        return e.result
+    except Exception as e:  # a bug in the transport is a failed call, never a crash
+        lib.ds_reply_set_message(reply, encode("%s: %s" % (type(e).__name__, e)))
+        return FATAL
+    if body is not None:
+        data = _text(body)
+        if lib.ds_reply_append(reply, data, len(data)) < 0:
+            lib.ds_reply_set_message(reply, b"the reply is too large")
+            return FATAL
+    return OK
+
+
+class Controller:
+    """ds_controller over a Python transport (see the module documentation)."""
+
+    def __init__(self, transport, options=None, namespace=None, retry_base_ms=0, retry_max_ms=0,
+                 component=None):
+        self._transport = transport
+        self._options = options  # kept alive: the driver reads it at every sync
+        t = transport
+        # the callbacks stay referenced as long as the controller lives
+        self._callbacks = [
+            _LIST(lambda ud, r, ns, sel, rep: _answer(rep, t.list, _dec(r), _dec(ns), _dec(sel))),
+            _GET(lambda ud, r, ns, n, rep: _answer(rep, t.get, _dec(r), _dec(ns), _dec(n))),
+            _CREATE(lambda ud, r, ns, b, rep: _answer(rep, t.create, _dec(r), _dec(ns), json.loads(b))),
+            _REMOVE(lambda ud, r, ns, n, uid, rep: _answer(rep, t.delete, _dec(r), _dec(ns), _dec(n), _dec(uid))),
+            _UPDATE_STATUS(lambda ud, r, ns, n, b, rep: _answer(rep, t.update_status, _dec(r), _dec(ns), _dec(n),
+                                                                json.loads(b))),
+            _PATCH(lambda ud, r, ns, n, ty, b, rep: _answer(rep, t.patch, _dec(r), _dec(ns), _dec(n), _dec(ty),
+                                                            json.loads(b))),
+            _EVENT(lambda ud, ns, b, rep: _answer(rep, t.record_event, _dec(ns), json.loads(b))),
+        ]
+        self._table = _Transport(ctypes.sizeof(_Transport), None, *self._callbacks)
+        self._ns = encode(namespace)
+        self._component = encode(component)
+        cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component)
+        handle = ctypes.c_void_p()
+        opts = None if options is None else options._as_parameter_
+        call(lib.ds_controller_new, ctypes.byref(self._table), opts, ctypes.byref(cfg), ctypes.byref(handle))
+        self._as_parameter_ = handle
+
+    def close(self):
+        if getattr(self, "_as_parameter_", None) is not None:
+            lib.ds_controller_free(self._as_parameter_)
+            self._as_parameter_ = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    def resync(self, now):
+        """List everything through the transport: {"resourceVersions", "counts", "queued"}."""
+        out = ctypes.c_void_p()
+        call(lib.ds_controller_resync, self, _time(now), ctypes.byref(out))
+        return take_json(out.value)
+
+    def apply_events(self, events, now):
+        """Watch events: newline-delimited text, or a list of {"type", "object"} dicts."""
+        if isinstance(events, list):
+            events = "\n".join(json.dumps(e) for e in events)
+        data = encode(events) or b""
+        out = ctypes.c_void_p()
+        count = ctypes.c_size_t()
+        call(lib.ds_controller_apply_events, self, data, len(data), _time(now), ctypes.byref(count),
+             ctypes.byref(out))
+        return take_json(out.value)
+
+    def sync(self, namespace, name, now):
+        """One sync; the result document (see ds_controller_sync(3))."""
+        out = ctypes.c_void_p()
+        res = _SyncResult(ctypes.sizeof(_SyncResult))
+        call(lib.ds_controller_sync, self, encode(namespace), encode(name), _time(now), ctypes.byref(res),
+             ctypes.byref(out))
+        return take_json(out.value)
+
+    def enqueue(self, namespace, name, now, after_ms=0):
+        call(lib.ds_controller_enqueue, self, encode(namespace), encode(name), _time(now), after_ms)
+
+    def next(self, now):
+        """(key or None, wait_ms): the next DaemonSet due, taken off the queue."""
+        key = ctypes.c_void_p()
+        wait = ctypes.c_int64()
+        rc = call(lib.ds_controller_next, self, _time(now), ctypes.byref(key), ctypes.byref(wait))
+        return (take_string(key.value) if rc == 1 else None), wait.value
+
+    def run(self, now):
+        """Sync what is due: (results, wait_ms); wait_ms is -1 when nothing is queued."""
+        out = ctypes.c_void_p()
+        wait = ctypes.c_int64()
+        call(lib.ds_controller_run, self, _time(now), ctypes.byref(wait), ctypes.byref(out))
+        return take_json(out.value), wait.value
+
+    def expectations(self, namespace, name, now):
+        out = ctypes.c_void_p()
+        call(lib.ds_controller_expectations, self, encode(namespace), encode(name), _time(now), ctypes.byref(out))
+        return take_json(out.value)
+
+    def get(self, kind, namespace, name):
+        """An object of the driver's snapshot (ds_cluster_get(3)), or None."""
+        out = ctypes.c_void_p()
+        from ._native import DaemonSetError
+        try:
+            call(lib.ds_cluster_get, lib.ds_controller_cluster(self), encode(kind), encode(namespace),
+                 encode(name), ctypes.byref(out))
+        except DaemonSetError:
+            return None
+        return take_json(out.value)
+
+
+def parse_objects(text):
+    """Manifests (JSON or YAML, Lists, streams) as a list of objects with kind and apiVersion."""
+    data = encode(text)
+    out = ctypes.c_void_p()
+    call(lib.ds_objects_parse, data, len(data), None, ctypes.byref(out))
+    return take_json(out.value)
+
+
+def _lease(fn, cfg, lease, state, now):
+    out = ctypes.c_void_p()
+    call(fn, ctypes.byref(cfg), _text(lease), _text(state), _time(now), ctypes.byref(out))
+    return take_json(out.value)
+
+
+def lease_decide(cfg, lease, state, now):
+    """client-go's tryAcquireOrRenew: lease is the Lease (dict or JSON) as read, None when it
+    does not exist; state the "state" of the previous decision (None at first)."""
+    return _lease(lib.ds_lease_decide, cfg, lease, state, now)
+
+
+def lease_release(cfg, lease, state, now):
+    """client-go's tryRelease: the Lease to write to give it up, if we hold it."""
+    return _lease(lib.ds_lease_release, cfg, lease, state, now)
+
+
+def lease_is_leader(cfg, state, now):
+    leader = ctypes.c_int()
+    call(lib.ds_lease_is_leader, ctypes.byref(cfg), _text(state), _time(now), ctypes.byref(leader))
+    return bool(leader.value)

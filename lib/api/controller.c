@@ -1,0 +1,295 @@
+/* Public wrappers of the controller driver and leader election (include/daemonset/controller.h). */
+#include <stddef.h>
+#include <string.h>
+
+#include "controller/controller.h"
+#include "controller/lease.h"
+#include "controller/queue.h"
+#include "controller/reply.h"
+#include "core/alloc.h"
+#include "core/jsonout.h"
+
+int ds_reply_append(ds_reply *reply, const char *data, size_t size)
+{
+	if (!reply || (!data && size))
+		return DS_EARG;
+	return dsi_reply_append(reply, data, size);
+}
+
+int ds_reply_set_message(ds_reply *reply, const char *message)
+{
+	if (!reply)
+		return DS_EARG;
+	if (!message) {
+		dsi_free(reply->message);
+		reply->message = NULL;
+		return 0;
+	}
+	return dsi_reply_set_message(reply, message);
+}
+
+int ds_controller_new(const ds_transport *transport, const ds_options *opts, const ds_controller_config *config,
+		      ds_controller **out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!out)
+		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	*out = NULL;
+	if (!transport || transport->size < offsetof(ds_transport, user_data) + sizeof(void *))
+		return dsi_error_set(err, DS_EARG, "transport", "transport must not be NULL; set transport->size");
+	if (config && config->size < offsetof(ds_controller_config, namespace_) + sizeof(const char *))
+		return dsi_error_set(err, DS_EARG, "config", "set config->size to sizeof(ds_controller_config)");
+	ds_controller *c = dsi_calloc(1, sizeof(*c));
+	if (!c)
+		return dsi_error_nomem(err);
+	int rc = dsi_ctrl_init(c, transport, opts, config, err);
+	if (rc < 0) {
+		dsi_free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+void ds_controller_free(ds_controller *ctrl)
+{
+	if (!ctrl || ctrl->busy)
+		return;
+	dsi_ctrl_destroy(ctrl);
+	dsi_free(ctrl);
+}
+
+/* Entry points that call the transport or change state: not from inside a callback. */
+static int enter(ds_controller *ctrl, ds_error *err)
+{
+	if (!ctrl)
+		return dsi_error_set(err, DS_EARG, NULL, "ctrl must not be NULL");
+	if (ctrl->busy)
+		return dsi_error_set(err, DS_ESTATE, NULL, "a transport callback must not call back into the controller");
+	ctrl->busy = 1;
+	return 0;
+}
+
+static int emit(json_t *doc, char **json_out, int rc, ds_error *err)
+{
+	if (rc < 0 || !json_out) {
+		json_decref(doc);
+		return rc;
+	}
+	int e = dsi_json_emit(doc, json_out, err);
+	return e < 0 ? e : rc;
+}
+
+int ds_controller_resync(ds_controller *ctrl, ds_time now, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	json_t *doc = NULL;
+	rc = dsi_ctrl_resync(ctrl, now, &doc, err);
+	ctrl->busy = 0;
+	return emit(doc, json_out, rc, err);
+}
+
+int ds_controller_apply_events(ds_controller *ctrl, const char *data, size_t size, ds_time now, size_t *count,
+			       char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (count)
+		*count = 0;
+	if (json_out)
+		*json_out = NULL;
+	if (!data && size)
+		return dsi_error_set(err, DS_EARG, NULL, "data must not be NULL when size > 0");
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	json_t *doc = NULL;
+	rc = dsi_ctrl_apply_events(ctrl, data ? data : "", size, now, count, &doc, err);
+	ctrl->busy = 0;
+	return emit(doc, json_out, rc, err);
+}
+
+int ds_controller_sync(ds_controller *ctrl, const char *namespace_, const char *name, ds_time now,
+		       ds_sync_result *result, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (!name || !*name)
+		return dsi_error_set(err, DS_EARG, NULL, "name must not be NULL or empty");
+	if (result && result->size < offsetof(ds_sync_result, requeue_after_ms))
+		return dsi_error_set(err, DS_EARG, NULL, "set result->size to sizeof(ds_sync_result)");
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	json_t *doc = NULL;
+	rc = dsi_ctrl_sync(ctrl, namespace_ ? namespace_ : "", name, now, result, &doc, err);
+	ctrl->busy = 0;
+	return emit(doc, json_out, rc, err);
+}
+
+int ds_controller_enqueue(ds_controller *ctrl, const char *namespace_, const char *name, ds_time now, int64_t after_ms,
+			  ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!name || !*name)
+		return dsi_error_set(err, DS_EARG, NULL, "name must not be NULL or empty");
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	char *key = dsi_ctrl_key(namespace_, name);
+	dsi_dsstate *s = key ? dsi_dstable_ensure(&ctrl->table, key) : NULL;
+	dsi_free(key);
+	ctrl->busy = 0;
+	if (!s)
+		return dsi_error_nomem(err);
+	dsi_queue_add_after(s, now, after_ms);
+	return 0;
+}
+
+int ds_controller_next(ds_controller *ctrl, ds_time now, char **key_out, int64_t *wait_ms, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (wait_ms)
+		*wait_ms = -1;
+	if (!key_out)
+		return dsi_error_set(err, DS_EARG, NULL, "key_out must not be NULL");
+	*key_out = NULL;
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	dsi_dsstate *s = dsi_queue_first(&ctrl->table);
+	if (s && s->due <= now) {
+		if (!(*key_out = dsi_strdup(s->key))) {
+			ctrl->busy = 0;
+			return dsi_error_nomem(err);
+		}
+		s->queued = 0;
+		rc = 1;
+	}
+	if (wait_ms)
+		*wait_ms = dsi_queue_wait(&ctrl->table, now);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_run(ds_controller *ctrl, ds_time now, int64_t *wait_ms, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (wait_ms)
+		*wait_ms = -1;
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	json_t *doc = NULL;
+	rc = dsi_ctrl_run(ctrl, now, wait_ms, &doc, err);
+	ctrl->busy = 0;
+	return emit(doc, json_out, rc, err);
+}
+
+int ds_controller_expectations(const ds_controller *ctrl, const char *namespace_, const char *name, ds_time now,
+			       char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!ctrl || !name || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "ctrl, name and json_out must not be NULL");
+	*json_out = NULL;
+	char *key = dsi_ctrl_key(namespace_, name);
+	if (!key)
+		return dsi_error_nomem(err);
+	json_t *doc = dsi_ctrl_expectations(ctrl, key, now);
+	dsi_free(key);
+	return dsi_json_emit(doc, json_out, err);
+}
+
+const ds_cluster *ds_controller_cluster(const ds_controller *ctrl) { return ctrl ? ctrl->cluster : NULL; }
+
+/* Optional JSON text: NULL, "" and "null" are none. */
+static int parse_opt(const char *text, const char *what, json_t **out, ds_error *err)
+{
+	*out = NULL;
+	if (!text || !*text)
+		return 0;
+	json_error_t je;
+	json_t *v = json_loads(text, JSON_DECODE_ANY, &je);
+	if (!v) {
+		dsi_error_set(err, DS_ESYNTAX, what, "%s", je.text);
+		dsi_error_set_position(err, je.line, je.column);
+		return DS_ESYNTAX;
+	}
+	if (json_is_null(v)) {
+		json_decref(v);
+		return 0;
+	}
+	if (!json_is_object(v)) {
+		json_decref(v);
+		return dsi_error_set(err, DS_ETYPE, what, "expected an object");
+	}
+	*out = v;
+	return 0;
+}
+
+typedef int (*lease_fn)(const dsi_lease_cfg *, const json_t *, const json_t *, ds_time, json_t **, ds_error *);
+
+static int lease_call(lease_fn fn, const ds_lease_config *cfg, const char *lease_json, const char *state_json,
+		      ds_time now, char **json_out, ds_error *err)
+{
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	dsi_lease_cfg c;
+	json_t *lease = NULL, *state = NULL, *doc = NULL;
+	int rc = dsi_lease_cfg_read(cfg, &c, err);
+	if (rc == 0)
+		rc = parse_opt(lease_json, "lease", &lease, err);
+	if (rc == 0)
+		rc = parse_opt(state_json, "state", &state, err);
+	if (rc == 0)
+		rc = fn(&c, lease, state, now, &doc, err);
+	if (rc == 0)
+		rc = dsi_json_emit(doc, json_out, err);
+	else if (strncmp(err->path, "spec", 4) == 0)
+		dsi_error_prefix_path(err, "lease");
+	else if (strncmp(err->path, "observed", 8) == 0)
+		dsi_error_prefix_path(err, "state");
+	json_decref(lease);
+	json_decref(state);
+	return rc;
+}
+
+int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
+		    char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	return lease_call(dsi_lease_decide, cfg, lease_json, state_json, now, json_out, err);
+}
+
+int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
+		     char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	return lease_call(dsi_lease_release, cfg, lease_json, state_json, now, json_out, err);
+}
+
+int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!leader)
+		return dsi_error_set(err, DS_EARG, NULL, "leader must not be NULL");
+	*leader = 0;
+	dsi_lease_cfg c;
+	json_t *state = NULL;
+	int rc = dsi_lease_cfg_read(cfg, &c, err);
+	if (rc == 0)
+		rc = parse_opt(state_json, "state", &state, err);
+	if (rc == 0)
+		rc = dsi_lease_is_leader(&c, state, now, leader, err);
+	json_decref(state);
+	return rc;
+}

@@ -1,0 +1,104 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "controller/errors.h"
+#include "controller/sync.h"
+#include "controller/transport.h"
+#include "core/alloc.h"
+#include "core/time.h"
+
+/* RecheckDeletionTimestamp (controller_ref_manager.go) around the DaemonSet's uncached
+ * re-read in getDaemonPods / controlledHistories (daemon_controller.go, update.go). */
+int dsi_can_adopt(dsi_sync *s, char **why)
+{
+	char buf[1200];
+	*why = NULL;
+	dsi_call call;
+	int rc = dsi_tp_get(s->c, "daemonsets", s->ns, s->name, &call, s->err);
+	if (rc < 0)
+		return rc;
+	if (call.result != DS_TRANSPORT_OK) {
+		snprintf(buf, sizeof(buf), "can't recheck DeletionTimestamp: %s", call.message);
+	} else {
+		json_t *meta = json_object_get(call.body, "metadata");
+		const char *uid = json_string_value(json_object_get(meta, "uid"));
+		const char *del = json_string_value(json_object_get(meta, "deletionTimestamp"));
+		buf[0] = '\0';
+		if (!uid || strcmp(uid, s->uid) != 0) {
+			snprintf(buf, sizeof(buf),
+				 "can't recheck DeletionTimestamp: original DaemonSet %s/%s is gone: got uid %s, wanted %s",
+				 s->ns, s->name, uid ? uid : "", s->uid);
+		} else if (del) {
+			ds_time t = 0;
+			char when[64];
+			ds_error tmp;
+			if (dsi_time_parse(del, strlen(del), &t, &tmp) == 0)
+				dsi_go_time_string(t, when, sizeof(when));
+			else
+				snprintf(when, sizeof(when), "%s", del);
+			snprintf(buf, sizeof(buf), "%s/%s has just been deleted at %s", s->ns, s->name, when);
+		}
+	}
+	dsi_call_release(&call);
+	if (!buf[0])
+		return 0;
+	if (!(*why = dsi_strdup(buf)))
+		return dsi_error_nomem(s->err);
+	return 1;
+}
+
+/* PodControllerRefManager.AdoptPod / ReleasePod (controller_ref_manager.go): strategic
+ * merge patches; a pod that is gone is no error, and neither is 422 on a release. */
+static int patch_pods(dsi_sync *s, const json_t *list, int adopt, int *can_adopt, char **why, json_t *errs)
+{
+	int failed = 0;
+	for (size_t i = 0; i < json_array_size(list); i++) {
+		const json_t *it = json_array_get(list, i);
+		const char *ns = json_string_value(json_object_get(it, "namespace"));
+		const char *name = json_string_value(json_object_get(it, "name"));
+		const json_t *patch = json_object_get(it, "patch");
+		const char *uid = json_string_value(json_object_get(json_object_get(patch, "metadata"), "uid"));
+		if (!ns || !name || !patch)
+			continue;
+		if (adopt && *can_adopt < 0) { /* CanAdopt runs once per claim */
+			int rc = dsi_can_adopt(s, why);
+			if (rc < 0)
+				return rc;
+			*can_adopt = rc == 0;
+		}
+		if (adopt && !*can_adopt) {
+			if (dsi_errs_add(errs, "can't adopt Pod %s/%s (%s): %s", ns, name, uid ? uid : "", *why) < 0)
+				return dsi_error_nomem(s->err);
+			failed = 1;
+			continue;
+		}
+		dsi_call call;
+		int rc = dsi_tp_patch(s->c, "pods", ns, name, DS_PATCH_STRATEGIC, patch, &call, s->err);
+		if (rc < 0)
+			return rc;
+		int ok = call.result == DS_TRANSPORT_OK || call.result == DS_TRANSPORT_NOT_FOUND ||
+			 (!adopt && call.result == DS_TRANSPORT_INVALID);
+		if (!ok) {
+			failed = 1;
+			if (dsi_errs_add(errs, "%s", call.message) < 0) {
+				dsi_call_release(&call);
+				return dsi_error_nomem(s->err);
+			}
+		}
+		dsi_call_release(&call);
+	}
+	return failed;
+}
+
+/* ClaimPods (controller_ref_manager.go): every pod is tried, the errors are aggregated. */
+int dsi_claim_pods(dsi_sync *s, const dsi_plan *p, json_t *errs)
+{
+	int can_adopt = -1;
+	char *why = NULL;
+	int a = patch_pods(s, p->adopt, 1, &can_adopt, &why, errs);
+	int r = a < 0 ? a : patch_pods(s, p->release, 0, &can_adopt, &why, errs);
+	dsi_free(why);
+	if (a < 0 || r < 0)
+		return a < 0 ? a : r;
+	return a || r;
+}

@@ -1,0 +1,23 @@
+/*
+ * The work queue of DaemonSet keys with due times (workqueue's Add, AddAfter,
+ * AddRateLimited, Forget), on the per-DaemonSet state. Time is a parameter.
+ */
+#ifndef DSI_CTRL_QUEUE_H
+#define DSI_CTRL_QUEUE_H
+
+#include "controller/table.h"
+
+/* Add: due now (an entry due later moves up). */
+void dsi_queue_add(dsi_dsstate *s, ds_time now);
+/* AddAfter: due at now + after_ms, or earlier if already queued for earlier. */
+void dsi_queue_add_after(dsi_dsstate *s, ds_time now, int64_t after_ms);
+/* AddRateLimited with ItemExponentialFailureRateLimiter(base, max): base * 2^failures. Returns the delay. */
+int64_t dsi_queue_add_rate_limited(dsi_dsstate *s, ds_time now, int64_t base_ms, int64_t max_ms);
+/* Forget: the next failure starts from base again. */
+void dsi_queue_forget(dsi_dsstate *s);
+/* The queued state due first (ties: by key), or NULL. */
+dsi_dsstate *dsi_queue_first(const dsi_dstable *t);
+/* Milliseconds until the first entry is due (0 if due), -1 when nothing is queued. */
+int64_t dsi_queue_wait(const dsi_dstable *t, ds_time now);
+
+#endif

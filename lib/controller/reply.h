@@ -1,0 +1,19 @@
+/* The buffer a transport callback fills (ds_reply): a body and an error message, owned by the library. */
+#ifndef DSI_CTRL_REPLY_H
+#define DSI_CTRL_REPLY_H
+
+#include "core/strbuf.h"
+
+struct ds_reply {
+	dsi_strbuf body;
+	char *message;
+	size_t limit; /* maxDocumentBytes */
+	int over;     /* the body went beyond the limit */
+};
+
+void dsi_reply_init(ds_reply *r, size_t limit);
+void dsi_reply_release(ds_reply *r);
+int dsi_reply_append(ds_reply *r, const char *data, size_t size);
+int dsi_reply_set_message(ds_reply *r, const char *message);
+
+#endif

@@ -1,0 +1,275 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "controller/errors.h"
+#include "controller/sync.h"
+#include "controller/transport.h"
+#include "core/alloc.h"
+
+static const dsi_revision *find_revision(const dsi_sync *s, const char *name)
+{
+	const dsi_cluster *c = s->c->cluster;
+	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
+	return a ? dsi_map_get(&c->by_key[DSI_KIND_REVISION], dsi_key2(s->ds->meta.ns, a)) : NULL;
+}
+
+static json_t *owner_ref(const dsi_sync *s)
+{
+	const char *api = s->ds->kruise ? json_string_value(json_object_get(s->ds->obj, "apiVersion")) : "apps/v1";
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet",
+			 "name", s->name, "uid", s->uid, "controller", 1, "blockOwnerDeletion", 1);
+}
+
+/* One API call whose failure is an error of the step; NotFound may be allowed. */
+static int step_call_result(dsi_sync *s, dsi_call *call, int allow_not_found, json_t *errs)
+{
+	int ok = call->result == DS_TRANSPORT_OK || (allow_not_found && call->result == DS_TRANSPORT_NOT_FOUND);
+	int rc = 0;
+	if (!ok)
+		rc = dsi_errs_add(errs, "%s", call->message) < 0 ? dsi_error_nomem(s->err) : 1;
+	dsi_call_release(call);
+	return rc;
+}
+
+/* ControllerRevisionControllerRefManager.AdoptControllerRevision / ReleaseControllerRevision
+ * (controller_ref_manager.go) for the names constructHistory's claim chose. */
+static int claim_revisions(dsi_sync *s, const json_t *hist, json_t *errs)
+{
+	const json_t *adopt = json_object_get(hist, "adopt"), *release = json_object_get(hist, "release");
+	int failed = 0, can_adopt = -1;
+	char *why = NULL;
+	for (int pass = 0; pass < 2; pass++) {
+		const json_t *list = pass == 0 ? adopt : release;
+		for (size_t i = 0; i < json_array_size(list); i++) {
+			const char *name = json_string_value(json_array_get(list, i));
+			const dsi_revision *r = name ? find_revision(s, name) : NULL;
+			if (!r)
+				continue;
+			const char *ruid = dsi_cstr(s->c->cluster, r->meta.uid);
+			if (pass == 0 && can_adopt < 0) {
+				int rc = dsi_can_adopt(s, &why);
+				if (rc < 0) {
+					dsi_free(why);
+					return rc;
+				}
+				can_adopt = rc == 0;
+			}
+			if (pass == 0 && !can_adopt) {
+				failed = 1;
+				if (dsi_errs_add(errs, "can't adopt ControllerRevision %s/%s (%s): %s", s->ns, name, ruid, why) <
+				    0) {
+					dsi_free(why);
+					return dsi_error_nomem(s->err);
+				}
+				continue;
+			}
+			json_t *patch = pass == 0
+						? json_pack("{s:{s:[o], s:s}}", "metadata", "ownerReferences", owner_ref(s), "uid", ruid)
+						: json_pack("{s:{s:[{s:s, s:s}], s:s}}", "metadata", "ownerReferences", "$patch",
+							    "delete", "uid", s->uid, "uid", ruid);
+			dsi_call call;
+			int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_STRATEGIC, patch,
+						      &call, s->err)
+				       : dsi_error_nomem(s->err);
+			json_decref(patch);
+			if (rc < 0) {
+				dsi_free(why);
+				return rc;
+			}
+			if (pass == 1 && call.result == DS_TRANSPORT_INVALID)
+				call.result = DS_TRANSPORT_OK; /* ReleaseControllerRevision ignores 422 */
+			rc = step_call_result(s, &call, 1, errs);
+			if (rc < 0) {
+				dsi_free(why);
+				return rc;
+			}
+			failed |= rc;
+		}
+	}
+	dsi_free(why);
+	return failed;
+}
+
+/* constructHistory: a claimed revision without the hash label gets its own name as the label. */
+static int label_unlabelled(dsi_sync *s, json_t *errs)
+{
+	const dsi_cluster *c = s->c->cluster;
+	const dsi_daemonset *ds = s->ds;
+	size_t n = dsi_cluster_count(c, DSI_KIND_REVISION);
+	for (size_t i = 0; i < n; i++) {
+		const dsi_revision *r = c->objs[DSI_KIND_REVISION].v[i];
+		if (r->meta.ns != ds->meta.ns || dsi_labels_get(&r->meta.labels, c->k_hash_label))
+			continue;
+		int matches = dsi_selector_matches(&c->atoms, &ds->selector, &r->meta.labels);
+		int ours = ds->meta.uid && r->meta.controller.uid == ds->meta.uid;
+		if (!matches || (!ours && (r->meta.controller.uid || r->meta.has_deletion)))
+			continue;
+		const char *name = dsi_cstr(c, r->meta.name);
+		json_t *patch = json_pack("{s:{s:{s:s}}}", "metadata", "labels", "controller-revision-hash", name);
+		dsi_call call;
+		int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_MERGE, patch, &call, s->err)
+			       : dsi_error_nomem(s->err);
+		json_decref(patch);
+		if (rc < 0)
+			return rc;
+		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* snapshot (update.go): create the revision; on AlreadyExists, an identical one is ours,
+ * otherwise bump status.collisionCount so the next sync hashes differently. */
+static int create_revision(dsi_sync *s, const json_t *create, json_t *errs)
+{
+	const char *name = json_string_value(json_object_get(json_object_get(create, "metadata"), "name"));
+	dsi_call call;
+	int rc = dsi_tp_create(s->c, "controllerrevisions", s->ns, create, &call, s->err);
+	if (rc < 0)
+		return rc;
+	if (call.result != DS_TRANSPORT_ALREADY_EXISTS)
+		return step_call_result(s, &call, 0, errs);
+	char *outer = call.message;
+	call.message = NULL;
+	dsi_call_release(&call);
+	dsi_call got;
+	if ((rc = dsi_tp_get(s->c, "controllerrevisions", s->ns, name ? name : "", &got, s->err)) < 0)
+		goto out;
+	if (got.result != DS_TRANSPORT_OK) {
+		rc = step_call_result(s, &got, 0, errs);
+		goto out;
+	}
+	int same = json_equal(json_object_get(got.body, "data"), json_object_get(create, "data"));
+	dsi_call_release(&got);
+	if (same) { /* we created it before (a lost reply, or the cache is behind) */
+		rc = 0;
+		goto out;
+	}
+	dsi_call cur;
+	if ((rc = dsi_tp_get(s->c, "daemonsets", s->ns, s->name, &cur, s->err)) < 0)
+		goto out;
+	if (cur.result != DS_TRANSPORT_OK) {
+		rc = step_call_result(s, &cur, 0, errs);
+		goto out;
+	}
+	json_t *status = json_object_get(cur.body, "status");
+	json_t *cc = json_object_get(status, "collisionCount");
+	const dsi_ds_status *cached = &s->ds->status;
+	int fresh_has = json_is_integer(cc);
+	json_int_t fresh = fresh_has ? json_integer_value(cc) : 0;
+	if (fresh_has != cached->has_collision_count || (fresh_has && fresh != cached->collision_count)) {
+		rc = dsi_errs_add(errs,
+				  "found a stale collision count (%d, expected %lld) of DaemonSet \"%s\" while processing; "
+				  "will retry until it is updated",
+				  cached->has_collision_count ? cached->collision_count : 0, (long long)fresh, s->name) < 0
+			     ? dsi_error_nomem(s->err)
+			     : 1;
+		dsi_call_release(&cur);
+		goto out;
+	}
+	if (!json_is_object(status)) {
+		status = json_object();
+		json_object_set_new(cur.body, "status", status);
+	}
+	json_object_set_new(status, "collisionCount", json_integer(fresh + 1));
+	dsi_call upd;
+	rc = dsi_tp_update_status(s->c, "daemonsets", s->ns, s->name, cur.body, &upd, s->err);
+	dsi_call_release(&cur);
+	if (rc < 0)
+		goto out;
+	if (upd.result != DS_TRANSPORT_OK) {
+		rc = step_call_result(s, &upd, 0, errs);
+		goto out;
+	}
+	dsi_call_release(&upd);
+	/* the create's AlreadyExists is the error of this sync: the next one uses the new count */
+	rc = dsi_errs_add(errs, "%s", outer) < 0 ? dsi_error_nomem(s->err) : 1;
+out:
+	dsi_free(outer);
+	return rc;
+}
+
+/* dedupCurHistories (update.go): relabel pods to the kept hash, then delete the duplicates. */
+static int dedup(dsi_sync *s, const json_t *hist, json_t *errs)
+{
+	const char *hash = json_string_value(json_object_get(hist, "hash"));
+	const json_t *relabel = json_object_get(hist, "relabelPods"), *dups = json_object_get(hist, "deleteDuplicates");
+	for (size_t i = 0; i < json_array_size(relabel); i++) {
+		const char *pod = json_string_value(json_array_get(relabel, i));
+		json_t *patch = json_pack("{s:{s:{s:s}}}", "metadata", "labels", "controller-revision-hash", hash ? hash : "");
+		dsi_call call;
+		int rc = patch && pod ? dsi_tp_patch(s->c, "pods", s->ns, pod, DS_PATCH_MERGE, patch, &call, s->err)
+				      : dsi_error_nomem(s->err);
+		json_decref(patch);
+		if (rc < 0)
+			return rc;
+		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
+			return rc;
+	}
+	for (size_t i = 0; i < json_array_size(dups); i++) {
+		const char *name = json_string_value(json_array_get(dups, i));
+		const dsi_revision *r = name ? find_revision(s, name) : NULL;
+		if (!r)
+			continue;
+		dsi_call call;
+		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid), &call,
+				       s->err);
+		if (rc < 0)
+			return rc;
+		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* constructHistory (update.go) */
+int dsi_history_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
+{
+	const json_t *hist = p->history;
+	if (!hist)
+		return 0;
+	int rc = claim_revisions(s, hist, errs);
+	if (rc != 0)
+		return rc;
+	if ((rc = label_unlabelled(s, errs)) != 0)
+		return rc;
+	const json_t *create = json_object_get(hist, "create");
+	if (create)
+		return create_revision(s, create, errs);
+	if ((rc = dedup(s, hist, errs)) != 0)
+		return rc;
+	const json_t *bump = json_object_get(hist, "bumpRevision");
+	if (bump) { /* upstream updates the whole object; a merge patch of .revision does the same */
+		const char *name = json_string_value(json_object_get(bump, "name"));
+		json_t *patch = json_pack("{s:O}", "revision", json_object_get(bump, "revision"));
+		dsi_call call;
+		rc = patch && name ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_MERGE, patch, &call,
+						  s->err)
+				   : dsi_error_nomem(s->err);
+		json_decref(patch);
+		if (rc < 0)
+			return rc;
+		return step_call_result(s, &call, 0, errs);
+	}
+	return 0;
+}
+
+/* cleanupHistory (update.go): each delete that fails ends the cleanup. */
+int dsi_history_cleanup_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
+{
+	const json_t *del = json_object_get(p->history, "delete");
+	for (size_t i = 0; i < json_array_size(del); i++) {
+		const char *name = json_string_value(json_array_get(del, i));
+		const dsi_revision *r = name ? find_revision(s, name) : NULL;
+		if (!r)
+			continue;
+		dsi_call call;
+		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid), &call,
+				       s->err);
+		if (rc < 0)
+			return rc;
+		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
+			return rc;
+	}
+	return 0;
+}
