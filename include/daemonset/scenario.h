@@ -28,11 +28,24 @@ extern "C" {
  *     creates: [worker-4]
  *
  * with checks explain, shouldRunOn, plan, status, pod, rollout, drain and audit
- * (dsctl(1) and ds_scenario_run(3) list their fields). The result JSON:
+ * (daemonset-scenario(5) lists their fields and types). The result JSON:
  * {"passed":N,"failed":N,"scenarios":[{"name","file","passed","error"?,
- *  "checks":[{"check","passed","failures":[...]}]}]}. A scenario that cannot
- * run (bad file, unknown check, unknown field) fails with "error"; the call
- * itself fails only for bad arguments or an unreadable path.
+ *  "checks":[{"check","name"?,"passed","failures":[...]}]}]}.
+ *
+ * Options: a copy of opts (NULL: the defaults), then the scenario's options,
+ * load the snapshot and run the checks; a check's own options apply on top
+ * for that check. opts also sets the limits for reading the text.
+ *
+ * Errors: a scenario that cannot run (an unknown key, kind or field, a value
+ * of the wrong type, a bad option or time, a cluster that cannot be loaded)
+ * fails with "error", which names the field's path ("checks[2].creates[0]:
+ * expected a string, got an integer"), and none of its checks runs; a check
+ * whose library call fails fails with that error. The call itself fails only
+ * for bad arguments, an unreadable path, text that is not JSON or YAML
+ * (DS_ESYNTAX with err->line and err->column: there is no scenario to
+ * report), text beyond the loading limits (DS_ELIMIT), or lack of memory;
+ * ds_scenario_run_file reports a file of either kind as one failed scenario
+ * named after the file, and goes on with the next.
  */
 DS_EXTERN int ds_scenario_run(const char *text, size_t size, const char *base_dir, const ds_options *opts,
 			      char **json_out, ds_error *err);

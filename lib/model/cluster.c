@@ -297,15 +297,19 @@ static void batch_free(batch *b)
 /* "apps.kruise.io/v1alpha1" + "DaemonSet" -> "apps.kruise.io/DaemonSet"; "v1" -> "/Kind" */
 static dsi_atom group_kind_atom(dsi_atoms *atoms, const char *api, const char *kind)
 {
-	char buf[512];
+	/* "group/Kind" ("/Kind" for the core group); kind and api may be as long as the
+	 * document allows, so the key is built on the heap */
 	const char *slash = api ? strchr(api, '/') : NULL;
-	size_t glen = slash ? (size_t)(slash - api) : 0;
-	if (glen + strlen(kind) + 2 > sizeof(buf))
-		glen = 0;
+	size_t glen = slash ? (size_t)(slash - api) : 0, klen = strlen(kind);
+	char *buf = dsi_malloc(glen + klen + 2);
+	if (!buf)
+		return DSI_ATOM_ERROR;
 	memcpy(buf, api ? api : "", glen);
 	buf[glen] = '/';
-	strcpy(buf + glen + 1, kind);
-	return dsi_atom_intern_cstr(atoms, buf);
+	memcpy(buf + glen + 1, kind, klen + 1);
+	dsi_atom a = dsi_atom_intern_cstr(atoms, buf);
+	dsi_free(buf);
+	return a;
 }
 
 static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi_kind *out, int *legacy)

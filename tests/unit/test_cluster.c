@@ -303,6 +303,25 @@ START_TEST(load_json_does_not_keep_host_values)
 }
 END_TEST
 
+/* Objects of other kinds are kept by group and kind, however long (a fixed buffer overflowed here). */
+START_TEST(long_kind_is_kept)
+{
+	char kind[700];
+	memset(kind, 'K', sizeof(kind) - 1);
+	kind[sizeof(kind) - 1] = '\0';
+	json_t *o = json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "example.com/v1", "kind", kind, "metadata", "name", "a");
+	char *text = json_dumps(o, 0);
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	ck_assert_msg(ds_cluster_load(c, text, strlen(text), NULL, &err) == 0, "%s", err.message);
+	ck_assert_uint_eq(ds_cluster_count(c, "Other"), 1);
+	ds_cluster_free(c);
+	free(text);
+	json_decref(o);
+}
+END_TEST
+
 static Suite *cluster_suite(void)
 {
 	Suite *s = suite_create("cluster");
@@ -317,6 +336,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, legacy_daemonsets_with_option);
 	tcase_add_test(tc, many_nodes_in_pages);
 	tcase_add_test(tc, load_json_does_not_keep_host_values);
+	tcase_add_test(tc, long_kind_is_kept);
 	suite_add_tcase(s, tc);
 	return s;
 }

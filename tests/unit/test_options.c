@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/options.h"
 #include "harness.h"
 
 static char *get(const ds_options *o, const char *name)
@@ -94,6 +95,99 @@ START_TEST(set_json_all_or_nothing)
 }
 END_TEST
 
+static ds_options *opts_with(const char *json)
+{
+	ds_options *o;
+	ds_error err;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_msg(ds_options_set_json(o, json, &err) == 0, "%s", err.message);
+	return o;
+}
+
+/* The option table and ds_options_new(3) list the same names. */
+START_TEST(option_names_match_the_manual)
+{
+	size_t n = 0;
+	while (dsi_options_name(n))
+		n++;
+	size_t len;
+	char *page = dsi_test_read_file("man/man3/ds_options_new.3", &len);
+	char *sect = strstr(page, "\n.SH OPTIONS\n"), *end = sect ? strstr(sect + 1, "\n.SH ") : NULL;
+	ck_assert_ptr_nonnull(end);
+	*end = '\0';
+	size_t documented = 0;
+	for (char *line = strstr(sect, "\n.TP\n"); line; line = strstr(line + 1, "\n.TP\n")) {
+		char buf[256];
+		const char *p = line + 5, *eol = strchr(p, '\n');
+		if (!eol || strncmp(p, ".B", 2) != 0 || (size_t)(eol - p) >= sizeof(buf))
+			continue;
+		memcpy(buf, p, (size_t)(eol - p));
+		buf[eol - p] = '\0';
+		/* ".B name" or ".BR a \", \" b" */
+		char *save;
+		for (char *tok = strtok_r(buf + 3, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			if (tok[0] == '"')
+				continue;
+			size_t i;
+			for (i = 0; i < n && strcmp(dsi_options_name(i), tok) != 0; i++)
+				;
+			ck_assert_msg(i < n, "option %s of ds_options_new(3) is not in the option table", tok);
+			documented++;
+		}
+	}
+	ck_assert_uint_eq(documented, n);
+	free(page);
+	for (size_t i = 0; i < n; i++) {
+		char *v;
+		ck_assert_msg(ds_options_get(NULL, dsi_options_name(i), &v, NULL) == 0, "%s", dsi_options_name(i));
+		ds_free(v);
+	}
+}
+END_TEST
+
+START_TEST(options_copy_round_trips)
+{
+	static const char every[] =
+		"{\"kubernetesVersion\": \"1.33\", \"featureGates\": \"TaintTolerationComparisonOperators=true,"
+		"PodLevelResources=false\", \"maxDocumentBytes\": 12345678, \"maxObjects\": 4321, \"maxAliasNodes\": "
+		"99,"
+		"\"legacyDaemonSets\": true, \"burstReplicas\": 17, \"slowStartInitialBatchSize\": 3, "
+		"\"backoffInitial\": "
+		"\"2s\", \"backoffMax\": \"1h30m\", \"expectationsTimeout\": \"1m0.5s\", \"partition\": \"10%\", "
+		"\"paused\": "
+		"false, \"rolloutNodeSelector\": {\"matchLabels\": {\"a\": \"b\"}}, \"updateOrder\": \"label:zone\", "
+		"\"force\": "
+		"true, \"ignoreDaemonSets\": true, \"deleteEmptyDirData\": true, \"disableEviction\": true, "
+		"\"gracePeriodSeconds\": 30, \"skipWaitForDeleteTimeoutSeconds\": 60, \"podSelector\": \"app=web\", "
+		"\"daemonSetKinds\": \"apps.kruise.io/DaemonSet\", \"batchSize\": 5, \"podSecurityLevel\": "
+		"\"baseline\", "
+		"\"podSecurityVersion\": \"v1.30\", \"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
+		"\"simStep\": "
+		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\"}";
+	ds_options *src = opts_with(every), *copy, *defaults;
+	ds_error err;
+	ck_assert_int_eq(dsi_options_dup(src, &copy), 0);
+	ck_assert_int_eq(dsi_options_dup(NULL, &defaults), 0);
+	(void)err;
+	for (size_t i = 0; dsi_options_name(i); i++) {
+		const char *name = dsi_options_name(i);
+		char *a, *b, *d;
+		ck_assert_int_eq(ds_options_get(src, name, &a, NULL), 0);
+		ck_assert_int_eq(ds_options_get(copy, name, &b, NULL), 0);
+		ck_assert_int_eq(ds_options_get(defaults, name, &d, NULL), 0);
+		ck_assert_msg(strcmp(a, b) == 0, "%s: %s, copied as %s", name, a, b);
+		/* the test is worth something only if every option differs from its default */
+		ck_assert_msg(strcmp(a, d) != 0, "%s is at its default %s", name, d);
+		ds_free(a);
+		ds_free(b);
+		ds_free(d);
+	}
+	ds_options_free(src);
+	ds_options_free(copy);
+	ds_options_free(defaults);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -102,6 +196,8 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, set_and_get);
 	tcase_add_test(tc, bad_values_are_refused);
 	tcase_add_test(tc, set_json_all_or_nothing);
+	tcase_add_test(tc, option_names_match_the_manual);
+	tcase_add_test(tc, options_copy_round_trips);
 	suite_add_tcase(s, tc);
 	return s;
 }
