@@ -89,7 +89,7 @@ DS_EXTERN int ds_status_compute(const ds_cluster *cluster, const char *namespace
 /*
  * Simulate a whole rollout of namespace/name from start: the sync planner in a
  * loop on a private copy of the snapshot, with a pod lifecycle model (options
- * simReadyAfter, simTerminateAfter, simFailNodes, simMaxTime). The result:
+ * simReadyAfter, simTerminateAfter, simFailNodes, simStep, simMaxTime). The result:
  * {"result": "complete"|"stalled"|"paused"|"timeout", "durationSeconds",
  *  "waves": [{"at","creates","deletes"}], "nodeUpdatedAt": {node: time},
  *  "maxUnavailable", "maxUnavailableSeen", "maxSurge", "maxSurgeSeen",

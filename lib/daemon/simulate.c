@@ -5,10 +5,13 @@
  * the world around the controller: the scheduler binds a pending pod when its
  * filters pass, the kubelet makes a pod Ready after simReadyAfter (never on
  * simFailNodes), a deleted pod goes away after simTerminateAfter, and every
- * pod change wakes the controller (as its informer would).
+ * pod change wakes the controller (as its informer would). Pods of the
+ * snapshot that are Pending or terminating are in the same model, counted
+ * from the start. The clock jumps from event to event, on a grid of simStep.
  */
 #include "daemon/simulate.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,11 +21,14 @@
 #include "daemon/status.h"
 #include "sched/fit.h"
 
+/* No such time (times before 1970 are negative, so -1 will not do). */
+#define NEVER INT64_MIN
+
 /* A pod the simulation is waiting on. */
 typedef struct pending {
 	dsi_atom ns, name;
-	ds_time ready_at; /* becomes Ready; -1: never, or not ours to make ready */
-	ds_time gone_at;  /* deleted: disappears; -1: not deleted */
+	ds_time ready_at; /* becomes Ready; NEVER: never, or not ours to make ready */
+	ds_time gone_at;  /* deleted: disappears; NEVER: not deleted */
 	uint8_t bound;
 } pending;
 
@@ -36,12 +42,11 @@ typedef struct sim {
 	dsi_backoff backoff;
 	json_t *waves, *timeline, *node_times;
 	int32_t max_unavailable_seen, max_surge_seen, budget_unavailable, budget_surge;
-	int32_t initial_unavailable; /* before the controller acted: not the rollout's doing */
+	int32_t initial_unavailable, initial_surge; /* before the controller acted: not the rollout's doing */
+	uint8_t rolling_ran;                        /* some sync ran the rolling update (the budgets are its) */
 	uint64_t syncs, creates, deletes;
 	int seq;
 	ds_error *err;
-	char **fail_nodes;
-	size_t nfail;
 	dsi_placement place; /* for the scheduler's view of new pods */
 } sim;
 
@@ -56,15 +61,37 @@ static pending *track(sim *s, dsi_atom ns, dsi_atom name)
 	memset(p, 0, sizeof(*p));
 	p->ns = ns;
 	p->name = name;
-	p->ready_at = p->gone_at = -1;
+	p->ready_at = p->gone_at = NEVER;
 	return p;
 }
 
+/* The times RFC 3339 can write (years 0000 to 9999): the pods the simulation
+ * creates carry the clock in creationTimestamp, so it stays within them. */
+#define SIM_TIME_MIN (-62167219200000LL) /* 0000-01-01T00:00:00Z */
+#define SIM_TIME_MAX 253402300799999LL   /* 9999-12-31T23:59:59.999Z */
+
+/* a + b for b >= 0, saturating: huge durations must not overflow the clock */
+static ds_time add_ms(ds_time a, int64_t b)
+{
+	if (b < 0)
+		b = 0;
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* Is node listed in simFailNodes ("a,b,c"; empty items never match)? Read in
+ * place: nothing to allocate, so nothing can fail. */
 static int failing_node(const sim *s, const char *node)
 {
-	for (size_t i = 0; i < s->nfail; i++)
-		if (strcmp(s->fail_nodes[i], node) == 0)
+	const char *p = s->o->sim_fail_nodes;
+	size_t len = strlen(node);
+	while (p && *p) {
+		size_t l = strcspn(p, ",");
+		if (l && l == len && memcmp(p, node, l) == 0)
 			return 1;
+		p += l;
+		if (*p == ',')
+			p++;
+	}
 	return 0;
 }
 
@@ -81,13 +108,13 @@ static int fits(sim *s, const dsi_pod *pod, const dsi_node *node)
 	return fit.n == 0;
 }
 
-/* Bind pending pods whose node now has room; returns how many changed. */
+/* Bind pending pods whose node now has room; returns how many changed, or an error code. */
 static int schedule(sim *s)
 {
 	int changed = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		pending *p = &s->v[i];
-		if (p->bound || p->gone_at >= 0)
+		if (p->bound || p->gone_at != NEVER)
 			continue;
 		dsi_pod *pod = dsi_cluster_pod(&s->c, p->ns, p->name);
 		if (!pod || pod->spec.node_name) {
@@ -98,16 +125,18 @@ static int schedule(sim *s)
 		if (!node || !fits(s, pod, node))
 			continue;
 		if (dsi_cluster_bind_pod(&s->c, pod, pod->spec.target_node) < 0)
-			return -1;
+			return dsi_error_nomem(s->err);
 		p->bound = 1;
 		pod->phase = DSI_PHASE_RUNNING;
-		p->ready_at = failing_node(s, dsi_cstr(&s->c, node->meta.name)) ? -1 : s->now + s->o->sim_ready_after_ms;
+		p->ready_at = failing_node(s, dsi_cstr(&s->c, node->meta.name)) ? NEVER : add_ms(s->now, s->o->sim_ready_after_ms);
 		changed++;
 	}
 	return changed;
 }
 
-/* Apply the events due at s->now; returns how many there were. */
+/* Apply the events due at s->now; returns how many there were, or an error code. Every
+ * event due is consumed (an entry whose pod is gone, or that waits for
+ * nothing any more, is forgotten), so that the clock can never stick. */
 static int advance(sim *s)
 {
 	int changed = 0;
@@ -115,40 +144,107 @@ static int advance(sim *s)
 	for (size_t i = 0; i < s->n; i++) {
 		pending *p = &s->v[i];
 		dsi_pod *pod = dsi_cluster_pod(&s->c, p->ns, p->name);
-		if (p->gone_at >= 0 && p->gone_at <= s->now) {
-			if (pod)
-				dsi_cluster_remove(&s->c, DSI_KIND_POD, NULL, dsi_cstr(&s->c, p->ns), dsi_cstr(&s->c, p->name),
-						   s->err);
+		if (!pod)
+			continue;
+		if (p->gone_at != NEVER && p->gone_at <= s->now) {
+			if (dsi_cluster_remove(&s->c, DSI_KIND_POD, NULL, dsi_cstr(&s->c, p->ns), dsi_cstr(&s->c, p->name),
+					       s->err) < 0)
+				return s->err->code;
 			changed++;
 			continue; /* forget it */
 		}
-		if (p->ready_at >= 0 && p->ready_at <= s->now && pod && !pod->ready) {
-			pod->ready = 1;
-			pod->has_ready_time = 1;
-			pod->ready_time = p->ready_at;
-			p->ready_at = -1;
+		if (p->ready_at != NEVER && p->ready_at <= s->now) {
+			if (!pod->ready) {
+				pod->ready = 1;
+				pod->has_ready_time = 1;
+				pod->ready_time = p->ready_at;
+				if (pod->phase == DSI_PHASE_NONE || pod->phase == DSI_PHASE_PENDING)
+					pod->phase = DSI_PHASE_RUNNING;
+			}
+			p->ready_at = NEVER;
 			changed++;
 		}
+		if (p->bound && p->ready_at == NEVER && p->gone_at == NEVER)
+			continue; /* nothing left to wait for */
 		s->v[w++] = *p;
 	}
 	s->n = w;
 	return changed;
 }
 
-/* The next time something happens by itself, or -1. */
+/* Pods of the snapshot that are on their way: a Pending daemon pod (phase
+ * Pending, or no phase yet, as the API server would set it) becomes Ready
+ * simReadyAfter after the start once bound (never on simFailNodes); a
+ * terminating pod of any owner goes away simTerminateAfter after the start
+ * (at once if it was never bound, as the API server deletes an unbound pod). */
+static int track_snapshot(sim *s)
+{
+	dsi_ds_pods pods;
+	if (dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) < 0)
+		return dsi_error_nomem(s->err);
+	int rc = 0;
+	for (uint32_t i = 0; i < pods.n && rc == 0; i++) {
+		const dsi_pod *pod = pods.v[i];
+		if (pod->meta.has_deletion || pod->ready ||
+		    (pod->phase != DSI_PHASE_PENDING && pod->phase != DSI_PHASE_NONE))
+			continue;
+		pending *t = track(s, pod->meta.ns, pod->meta.name);
+		if (!t) {
+			rc = dsi_error_nomem(s->err);
+			break;
+		}
+		if (pod->spec.node_name) {
+			t->bound = 1;
+			t->ready_at = failing_node(s, dsi_cstr(&s->c, pod->spec.node_name))
+					      ? NEVER
+					      : add_ms(s->now, s->o->sim_ready_after_ms);
+		}
+	}
+	dsi_ds_pods_release(&pods);
+	size_t np = dsi_cluster_count(&s->c, DSI_KIND_POD);
+	for (size_t i = 0; i < np && rc == 0; i++) {
+		const dsi_pod *pod = s->c.objs[DSI_KIND_POD].v[i];
+		if (!pod->meta.has_deletion)
+			continue;
+		pending *t = track(s, pod->meta.ns, pod->meta.name);
+		if (!t) {
+			rc = dsi_error_nomem(s->err);
+			break;
+		}
+		t->bound = 1;
+		t->ready_at = NEVER;
+		t->gone_at = pod->spec.node_name ? add_ms(s->now, s->o->sim_terminate_after_ms) : s->now;
+	}
+	return rc;
+}
+
+/* The next time something happens by itself, or NEVER. */
 static ds_time next_event(const sim *s, int64_t requeue_ms)
 {
-	ds_time t = -1;
+	ds_time t = NEVER;
 	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i].gone_at >= 0 && (t < 0 || s->v[i].gone_at < t))
+		if (s->v[i].gone_at != NEVER && (t == NEVER || s->v[i].gone_at < t))
 			t = s->v[i].gone_at;
-		if (s->v[i].ready_at >= 0 && (t < 0 || s->v[i].ready_at < t))
+		if (s->v[i].ready_at != NEVER && (t == NEVER || s->v[i].ready_at < t))
 			t = s->v[i].ready_at;
 	}
 	/* a Ready pod turns available after minReadySeconds: the controller requeues for it */
-	if (requeue_ms >= 0 && (t < 0 || s->now + requeue_ms < t))
-		t = s->now + requeue_ms;
+	if (requeue_ms >= 0 && (t == NEVER || add_ms(s->now, requeue_ms) < t))
+		t = add_ms(s->now, requeue_ms);
 	return t;
+}
+
+/* simStep: the simulation looks at the world at start, start + simStep, ...
+ * (a time-stepped simulation, or a controller that notices changes only every
+ * simStep); an event between two looks is handled at the next one. */
+static ds_time on_step(ds_time start, ds_time t, int64_t step)
+{
+	if (step <= 1 || t <= start)
+		return t;
+	int64_t d = t - start, r = d % step;
+	if (r)
+		d = d > INT64_MAX - (step - r) ? INT64_MAX : d + (step - r);
+	return add_ms(start, d);
 }
 
 static char *new_pod_name(sim *s, const dsi_plan_create *cr, char *buf, size_t size)
@@ -163,7 +259,7 @@ static int apply_plan(sim *s, const dsi_plan *p)
 	dsi_cluster *c = &s->c;
 	json_t *create = p->history ? json_object_get(p->history, "create") : NULL;
 	if (create && dsi_cluster_load_value(c, create, NULL, s->err) < 0)
-		return -1;
+		return s->err->code;
 	uint32_t nc = p->ncreates < p->burst ? p->ncreates : p->burst;
 	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	char now[40];
@@ -183,7 +279,7 @@ static int apply_plan(sim *s, const dsi_plan *p)
 		json_decref(pod);
 		if (rc < 0) {
 			json_decref(wave);
-			return -1;
+			return rc;
 		}
 		pending *t = track(s, dsi_atom_lookup_cstr(&c->atoms, p->ns), dsi_atom_lookup_cstr(&c->atoms, name));
 		if (!t) {
@@ -206,8 +302,8 @@ static int apply_plan(sim *s, const dsi_plan *p)
 			return dsi_error_nomem(s->err);
 		}
 		/* an unbound pod has nothing to stop: it goes at once */
-		t->gone_at = pod->spec.node_name ? s->now + s->o->sim_terminate_after_ms : s->now;
-		t->ready_at = -1;
+		t->gone_at = pod->spec.node_name ? add_ms(s->now, s->o->sim_terminate_after_ms) : s->now;
+		t->ready_at = NEVER;
 		json_array_append_new(json_object_get(wave, "deletes"), json_string(p->deletes[i].name));
 	}
 	s->creates += nc;
@@ -284,30 +380,101 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 	return 0;
 }
 
-/* Why nothing moves any more. */
+/* Unavailable nodes as rollingUpdate (update.go) counts them for maxUnavailable:
+ * nodes that should run a daemon pod and have no live (not terminating) pod,
+ * more than one, or one that is not available. The status counts a terminating
+ * pod that is still Ready as available; the rolling update does not. */
+static int rolling_unavailable(sim *s, int32_t *out)
+{
+	dsi_ds_pods pods;
+	if (dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) < 0)
+		return dsi_error_nomem(s->err);
+	int32_t n = 0;
+	size_t nn = dsi_cluster_count(&s->c, DSI_KIND_NODE);
+	for (size_t i = 0; i < nn; i++) {
+		const dsi_node *node = dsi_cluster_node_at(&s->c, i);
+		dsi_verdict v;
+		dsi_node_should_run(&s->place, node, &v);
+		if (!v.should_run)
+			continue;
+		int live = 0, available = 0;
+		for (int32_t k = node->index < pods.nnodes ? pods.first[node->index] : -1; k >= 0; k = pods.next[k]) {
+			const dsi_pod *pod = pods.v[k];
+			if (pod->meta.has_deletion)
+				continue;
+			live++;
+			available = dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->k8s_minor);
+		}
+		n += live != 1 || !available;
+	}
+	dsi_ds_pods_release(&pods);
+	*out = n;
+	return 0;
+}
+
+static void add_node(json_t *nodes, const char *name)
+{
+	for (size_t i = 0; i < json_array_size(nodes); i++)
+		if (strcmp(json_string_value(json_array_get(nodes, i)), name) == 0)
+			return;
+	json_array_append_new(nodes, json_string(name));
+}
+
+static const char *pod_node(const sim *s, const dsi_pod *pod)
+{
+	return dsi_cstr(&s->c, pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node);
+}
+
+/* Why nothing moves any more: the first that applies of the rolling update's
+ * error, a pause, the partition (when no node is listed), then pods that cannot
+ * be scheduled, old pods under OnDelete, pods that never become Ready, Ready
+ * pods waiting for minReadySeconds with nothing to wake the controller. */
 static json_t *stall_cause(sim *s, const dsi_plan *last)
 {
 	json_t *nodes = json_array();
 	const char *reason = "the controller has nothing left to do but the rollout is not complete";
 	for (size_t i = 0; i < s->n; i++) {
 		dsi_pod *pod = dsi_cluster_pod(&s->c, s->v[i].ns, s->v[i].name);
-		if (pod && !pod->spec.node_name) {
+		if (pod && !pod->spec.node_name && !pod->meta.has_deletion) {
 			reason = "new pods cannot be scheduled on their nodes (the scheduler's filters fail)";
-			json_array_append_new(nodes, json_string(dsi_cstr(&s->c, pod->spec.target_node)));
+			add_node(nodes, dsi_cstr(&s->c, pod->spec.target_node));
 		}
 	}
-	if (!json_array_size(nodes)) {
-		dsi_ds_pods pods;
-		if (dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) == 0) {
-			for (uint32_t i = 0; i < pods.n; i++) {
-				const dsi_pod *p = pods.v[i];
-				if (p->spec.node_name && !p->ready && !p->meta.has_deletion) {
-					reason = "new pods never become Ready, and they hold the maxUnavailable budget";
-					json_array_append_new(nodes, json_string(dsi_cstr(&s->c, p->spec.node_name)));
-				}
-			}
-			dsi_ds_pods_release(&pods);
+	dsi_ds_pods pods;
+	if (!json_array_size(nodes) && dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) == 0) {
+		if (last && s->ds->strategy == DSI_STRATEGY_ON_DELETE) {
+			dsi_revision_key key;
+			dsi_revision_key_init(&s->c, s->ds, last->hash, &key);
+			for (uint32_t i = 0; i < pods.n; i++)
+				if (!pods.v[i]->meta.has_deletion && !dsi_pod_updated(&key, pods.v[i]))
+					add_node(nodes, pod_node(s, pods.v[i]));
+			if (json_array_size(nodes))
+				reason = "the update strategy is OnDelete: old pods are replaced only when they are deleted";
 		}
+		for (uint32_t i = 0; i < pods.n && !json_array_size(nodes); i++) {
+			const dsi_pod *p = pods.v[i];
+			if (p->spec.node_name && !p->ready && !p->meta.has_deletion) {
+				reason = "new pods never become Ready, and they hold the maxUnavailable budget";
+				for (uint32_t k = i; k < pods.n; k++)
+					if (pods.v[k]->spec.node_name && !pods.v[k]->ready && !pods.v[k]->meta.has_deletion)
+						add_node(nodes, dsi_cstr(&s->c, pods.v[k]->spec.node_name));
+			}
+		}
+		/* updateDaemonSetStatus requeues after minReadySeconds only when the status's
+		 * (oldest) pod of a node is Ready but not available: a surged pod is not it */
+		for (uint32_t i = 0; i < pods.n && !json_array_size(nodes); i++) {
+			const dsi_pod *p = pods.v[i];
+			if (p->ready && !p->meta.has_deletion &&
+			    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->k8s_minor)) {
+				reason = "pods are Ready but not yet available (minReadySeconds), and nothing makes the "
+					 "controller sync again when they become available";
+				for (uint32_t k = i; k < pods.n; k++)
+					if (pods.v[k]->ready && !pods.v[k]->meta.has_deletion &&
+					    !dsi_pod_available(pods.v[k], s->ds->min_ready_seconds, s->now, s->o->k8s_minor))
+						add_node(nodes, pod_node(s, pods.v[k]));
+			}
+		}
+		dsi_ds_pods_release(&pods);
 	}
 	if (last && last->rolling_paused)
 		reason = "the rollout is paused";
@@ -318,32 +485,51 @@ static json_t *stall_cause(sim *s, const dsi_plan *last)
 	return json_pack("{s:s, s:o}", "reason", reason, "nodes", nodes);
 }
 
-static void split_fail_nodes(sim *s)
+/* What the simulation was still waiting for when it reached simMaxTime: the
+ * first of pods terminating, pods becoming Ready, Ready pods becoming
+ * available (minReadySeconds), a requeue (failed-pod backoff). */
+static json_t *timeout_cause(sim *s)
 {
-	const char *list = s->o->sim_fail_nodes;
-	if (!list || !*list)
-		return;
-	size_t n = 1;
-	for (const char *p = list; *p; p++)
-		n += *p == ',';
-	s->fail_nodes = dsi_calloc(n, sizeof(char *));
-	if (!s->fail_nodes)
-		return;
-	const char *p = list;
-	while (*p) {
-		size_t l = strcspn(p, ",");
-		if (l && (s->fail_nodes[s->nfail] = dsi_strndup(p, l)))
-			s->nfail++;
-		p += l;
-		if (*p == ',')
-			p++;
+	json_t *nodes = json_array();
+	const char *reason = NULL;
+	for (int pass = 0; pass < 2 && !reason; pass++) {
+		for (size_t i = 0; i < s->n; i++) {
+			const pending *p = &s->v[i];
+			dsi_pod *pod = dsi_cluster_pod(&s->c, p->ns, p->name);
+			if (pod && (pass == 0 ? p->gone_at != NEVER : p->ready_at != NEVER))
+				add_node(nodes, pod_node(s, pod));
+		}
+		if (json_array_size(nodes))
+			reason = pass == 0 ? "pods are still terminating at the time limit (simMaxTime)"
+					   : "waiting for pods to become Ready at the time limit (simMaxTime)";
 	}
+	if (!reason) {
+		dsi_ds_pods pods;
+		if (dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) == 0) {
+			for (uint32_t i = 0; i < pods.n; i++) {
+				const dsi_pod *p = pods.v[i];
+				if (p->ready && !p->meta.has_deletion &&
+				    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->k8s_minor))
+					add_node(nodes, pod_node(s, p));
+			}
+			dsi_ds_pods_release(&pods);
+		}
+		reason = json_array_size(nodes)
+				 ? "waiting for pods to become available (minReadySeconds) at the time limit (simMaxTime)"
+				 : "waiting for failed pods' backoff at the time limit (simMaxTime)";
+	}
+	return json_pack("{s:s, s:o}", "reason", reason, "nodes", nodes);
 }
 
 int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, const dsi_options *o, json_t **out,
 		 ds_error *err)
 {
 	*out = NULL;
+	if (start < SIM_TIME_MIN || start > SIM_TIME_MAX)
+		return dsi_error_set(err, DS_EVALUE, "start",
+				     "expected a start time between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got %lld "
+				     "ms since the epoch",
+				     (long long)start);
 	sim s;
 	memset(&s, 0, sizeof(s));
 	s.o = o;
@@ -359,7 +545,6 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	s.timeline = json_array();
 	s.node_times = json_object();
 	dsi_backoff_init(&s.backoff);
-	split_fail_nodes(&s);
 	int rc = 0;
 	const char *result = NULL;
 	json_t *stall = NULL;
@@ -370,19 +555,28 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 		rc = dsi_error_nomem(err);
 		goto done;
 	}
-	ds_time end = start + o->sim_max_time_ms;
-	int32_t desired = 0, done_nodes = 0;
-	if (sample(&s, &done_nodes, &desired) < 0) {
+	ds_time end = add_ms(start, o->sim_max_time_ms);
+	if (end > SIM_TIME_MAX)
+		end = SIM_TIME_MAX;
+	int32_t desired = 0, done_nodes = 0, unavailable = 0;
+	if (sample(&s, &done_nodes, &desired) < 0 || (rc = rolling_unavailable(&s, &unavailable)) < 0 ||
+	    (rc = track_snapshot(&s)) < 0) {
 		rc = err->code;
 		goto done;
 	}
-	s.initial_unavailable = s.max_unavailable_seen;
+	/* what was unavailable or surging before the controller acted is not the rollout's doing */
+	s.initial_unavailable = s.max_unavailable_seen > unavailable ? s.max_unavailable_seen : unavailable;
+	s.initial_surge = s.max_surge_seen;
+	/* Rounds at one instant: each consumes an event (a pod Ready or gone), and
+	 * a rollout has at most a few per pod and node; beyond that it loops. */
+	const uint64_t max_rounds =
+		2 * (uint64_t)dsi_cluster_count(&s.c, DSI_KIND_POD) + 4 * (uint64_t)dsi_cluster_count(&s.c, DSI_KIND_NODE) + 64;
+	uint64_t rounds = 0;
 	for (;;) {
 		/* the world moves, the scheduler binds, then the controller syncs until it settles */
-		if (advance(&s) < 0 || schedule(&s) < 0) {
-			rc = err->code ? err->code : dsi_error_nomem(err);
+		if ((rc = advance(&s)) < 0 || (rc = schedule(&s)) < 0)
 			break;
-		}
+		rc = 0;
 		int settled = 0;
 		for (int round = 0; round < 64 && !settled; round++) {
 			if (have_last)
@@ -392,7 +586,8 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 				break;
 			have_last = 1;
 			s.syncs++;
-			if (!s.budget_unavailable && last.rolling_ran) {
+			if (!s.rolling_ran && last.rolling_ran) {
+				s.rolling_ran = 1;
 				s.budget_unavailable = last.max_unavailable;
 				s.budget_surge = last.max_surge;
 			}
@@ -414,32 +609,56 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			break;
 		}
 		ds_time t = next_event(&s, have_last ? last.requeue_ms : -1);
-		if (t < 0 || t <= s.now) {
+		if (t == NEVER) {
 			result = (have_last && last.rolling_paused) ? "paused" : "stalled";
 			stall = stall_cause(&s, have_last ? &last : NULL);
 			break;
 		}
+		if (t <= s.now) {
+			/* something is due at this very instant (a duration of 0, an unbound pod
+			 * deleted): another round, without moving the clock */
+			if (++rounds <= max_rounds)
+				continue;
+			result = "stalled";
+			stall = json_pack("{s:s, s:[]}", "reason",
+					  "the simulation does not settle: events keep falling due at the same instant",
+					  "nodes");
+			break;
+		}
+		if (t <= end)
+			t = on_step(start, t, o->sim_step_ms);
 		if (t > end) {
 			result = "timeout";
-			stall = stall_cause(&s, have_last ? &last : NULL);
+			stall = timeout_cause(&s);
 			break;
 		}
 		s.now = t;
+		rounds = 0;
 	}
 	if (rc == 0) {
 		char a[40], b[40];
 		ds_time_format(start, a, sizeof(a));
 		ds_time_format(s.now, b, sizeof(b));
-		*out = json_pack("{s:{s:s, s:s}, s:s, s:s, s:s, s:f, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:b, s:i, s:i, s:i, s:o, s:o, s:o}",
+		/* budgetExceeded: rollingUpdate (update.go) counts every unavailable node against
+		 * maxUnavailable and replaces an unavailable old pod without counting it against
+		 * maxSurge, so only what goes beyond the budget and the state at the start is the
+		 * controller's doing; without a rolling update there is no budget to exceed */
+		int32_t unavailable_limit =
+			s.budget_unavailable > s.initial_unavailable ? s.budget_unavailable : s.initial_unavailable;
+		int64_t surge_limit = (int64_t)(s.budget_surge > s.initial_surge ? s.budget_surge : s.initial_surge) +
+				      s.initial_unavailable;
+		int exceeded = s.rolling_ran &&
+			       (s.max_unavailable_seen > unavailable_limit || (int64_t)s.max_surge_seen > surge_limit);
+		*out = json_pack("{s:{s:s, s:s}, s:s, s:s, s:s, s:f, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:b, s:i, s:i, s:i, "
+				 "s:i, s:o, s:o, s:o}",
 				 "daemonSet", "namespace", ns, "name", name, "result", result, "start", a, "end", b,
 				 "durationSeconds", (double)(s.now - start) / 1000.0, "syncs", (json_int_t)s.syncs, "creates",
 				 (json_int_t)s.creates, "deletes", (json_int_t)s.deletes, "maxUnavailable",
 				 s.budget_unavailable, "maxSurge", s.budget_surge, "maxUnavailableSeen",
-				 s.max_unavailable_seen, "maxSurgeSeen", s.max_surge_seen, "budgetExceeded",
-				 s.max_unavailable_seen > (s.budget_unavailable > 0 ? s.budget_unavailable : 0) &&
-					 s.budget_surge == 0,
-				 "desired", desired, "updated", done_nodes, "initialUnavailable", s.initial_unavailable, "waves", s.waves, "nodeUpdatedAt", s.node_times,
-				 "timeline", s.timeline);
+				 s.max_unavailable_seen, "maxSurgeSeen", s.max_surge_seen, "budgetExceeded", exceeded,
+				 "desired", desired, "updated", done_nodes, "initialUnavailable", s.initial_unavailable,
+				 "initialSurge", s.initial_surge, "waves", s.waves, "nodeUpdatedAt", s.node_times, "timeline",
+				 s.timeline);
 		s.waves = s.timeline = s.node_times = NULL;
 		if (*out && stall)
 			json_object_set_new(*out, "stall", stall), stall = NULL;
@@ -455,9 +674,6 @@ done:
 	json_decref(s.node_times);
 	dsi_backoff_free(&s.backoff);
 	dsi_placement_release(&s.place);
-	for (size_t i = 0; i < s.nfail; i++)
-		dsi_free(s.fail_nodes[i]);
-	dsi_free(s.fail_nodes);
 	dsi_free(s.v);
 	dsi_cluster_destroy(&s.c);
 	return rc;

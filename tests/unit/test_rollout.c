@@ -1,5 +1,6 @@
 /* Rollouts: the advanced controls (partition, paused, rollout selector, update order) and the simulator. */
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,9 +10,20 @@
 
 #define T0 "2026-12-02T10:00:00Z"
 
+/* Changes a test makes to the objects of make_cluster_ex before they are loaded:
+ * i is the pod's (and node's) number, -1 for the DaemonSet. */
+typedef void (*edit_fn)(json_t *obj, int i);
+
+static ds_cluster *make_cluster_ex(int n, int zones, const char *strategy_json, const char *api, edit_fn edit);
+
 /* A cluster of n nodes (node-000...), zone label z-(i % zones), each running a Ready pod of
  * revision 1 of DaemonSet ds; the DaemonSet's template is at revision 2 (image v2). */
 static ds_cluster *make_cluster(int n, int zones, const char *strategy_json, const char *api)
+{
+	return make_cluster_ex(n, zones, strategy_json, api, NULL);
+}
+
+static ds_cluster *make_cluster_ex(int n, int zones, const char *strategy_json, const char *api, edit_fn edit)
 {
 	json_t *items = json_array();
 	const char *uid = "uid-ds";
@@ -27,6 +39,8 @@ static ds_cluster *make_cluster(int n, int zones, const char *strategy_json, con
 					       "default", "uid", uid, "generation", (json_int_t)2, "spec", "selector",
 					       "matchLabels", "app", "agent", "template", tmpl2, "updateStrategy", strategy,
 					       "status", "desiredNumberScheduled", n));
+	if (edit)
+		edit(json_array_get(items, 0), -1);
 	/* revision 1 with its own hash label, so that pods can point at it */
 	json_t *patch = json_deep_copy(tmpl1);
 	json_object_set_new(patch, "$patch", json_string("replace"));
@@ -55,6 +69,8 @@ static ds_cluster *make_cluster(int n, int zones, const char *strategy_json, con
 					 "containers", "name", "agent", "image", "agent:v1", "status", "phase", "Running",
 					 "conditions", "type", "Ready", "status", "True", "lastTransitionTime",
 					 "2026-12-01T00:00:10Z"));
+		if (edit)
+			edit(json_array_get(items, json_array_size(items) - 1), i);
 	}
 	json_decref(tmpl1);
 	json_t *list = json_pack("{s:s, s:s, s:o}", "apiVersion", "v1", "kind", "List", "items", items);
@@ -332,6 +348,441 @@ START_TEST(simulate_sample_cluster)
 }
 END_TEST
 
+/* ---- the lifecycle model, the budgets, the reasons and simStep ---- */
+
+/* Simulate with options given as name, value pairs (NULL-terminated). */
+static json_t *simulate_set(ds_cluster *c, const char *const *settings)
+{
+	ds_options *o;
+	ds_error err;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	for (size_t i = 0; settings && settings[i]; i += 2)
+		ck_assert_msg(ds_options_set(o, settings[i], settings[i + 1], &err) == 0, "%s: %s", err.path, err.message);
+	json_t *r = simulate(c, o);
+	ds_options_free(o);
+	return r;
+}
+
+static const char *result_of(const json_t *r) { return json_string_value(json_object_get(r, "result")); }
+static const char *stall_reason(const json_t *r)
+{
+	const char *s = json_string_value(json_object_get(json_object_get(r, "stall"), "reason"));
+	return s ? s : "";
+}
+static const json_t *stall_nodes(const json_t *r) { return json_object_get(json_object_get(r, "stall"), "nodes"); }
+static double seconds(const json_t *r) { return json_real_value(json_object_get(r, "durationSeconds")); }
+
+static json_t *pod_status(json_t *pod) { return json_object_get(pod, "status"); }
+static void set_ready(json_t *pod, const char *status)
+{
+	json_object_set_new(json_array_get(json_object_get(pod_status(pod), "conditions"), 0), "status",
+			    json_string(status));
+}
+
+/* An event due at the instant it is scheduled is processed, not taken for a stall. */
+START_TEST(simulate_zero_durations)
+{
+	ds_cluster *c = make_cluster(10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}}",
+				     "apps/v1");
+	static const char *const set[] = {"simReadyAfter", "0s", "simTerminateAfter", "0s", NULL};
+	json_t *r = simulate_set(c, set);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
+	ck_assert(seconds(r) == 0.0);
+	ck_assert_int_eq(ival(r, "updated"), 10);
+	ck_assert_int_eq(ival(r, "deletes"), 10);
+	ck_assert_int_eq(ival(r, "creates"), 10);
+	ck_assert_int_le(ival(r, "maxUnavailableSeen"), 2);
+	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	/* five rounds of two deletes, then two creates: ten waves, all at the start */
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "waves")), 10);
+	json_decref(r);
+	/* one of them alone */
+	static const char *const ready0[] = {"simReadyAfter", "0s", NULL};
+	r = simulate_set(c, ready0);
+	ck_assert_str_eq(result_of(r), "complete");
+	ck_assert(seconds(r) == 5 * 5.0); /* 5 waves, each waiting only for termination */
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* node-001 gets a NoExecute taint and its old pod is Pending and unbound: the controller
+ * deletes it (the node should not run it any more), and an unbound pod goes at once. */
+static void unbound_on_tainted_node(json_t *obj, int i)
+{
+	if (i != 1)
+		return;
+	if (json_object_get(obj, "kind") && strcmp(json_string_value(json_object_get(obj, "kind")), "Node") == 0) {
+		json_object_set_new(obj, "spec",
+				    json_pack("{s:[{s:s, s:s}]}", "taints", "key", "dedicated", "effect", "NoExecute"));
+		return;
+	}
+	json_t *spec = json_object_get(obj, "spec");
+	json_object_del(spec, "nodeName");
+	json_object_set_new(spec, "affinity",
+			    json_pack("{s:{s:{s:[{s:[{s:s, s:s, s:[s]}]}]}}}", "nodeAffinity",
+				      "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", "matchFields",
+				      "key", "metadata.name", "operator", "In", "values", "node-001"));
+	json_object_set_new(obj, "status", json_pack("{s:s}", "phase", "Pending"));
+}
+
+START_TEST(simulate_unbound_pod_deleted_at_once)
+{
+	ds_cluster *c = make_cluster_ex(4, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
+					"apps/v1", unbound_on_tainted_node);
+	/* the node's taint: load the node again with it */
+	json_t *node = json_pack("{s:s, s:s, s:{s:s, s:{s:s}}, s:{s:{s:s}}}", "apiVersion", "v1", "kind", "Node",
+				 "metadata", "name", "node-001", "labels", "zone", "z-0", "status", "allocatable", "pods",
+				 "110");
+	unbound_on_tainted_node(node, 1);
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_load_json(c, (const struct json_t *)node, NULL, &err), 0);
+	json_decref(node);
+	json_t *r = simulate(c, NULL);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
+	ck_assert_int_eq(ival(r, "desired"), 3);
+	ck_assert_int_eq(ival(r, "updated"), 3);
+	/* the unbound pod is deleted in the first wave, and the rollout goes on from there */
+	const json_t *first = json_array_get(json_object_get(r, "waves"), 0);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(first, "deletes"), 0)), "ds-old-001");
+	ck_assert(seconds(r) == 3 * 15.0);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+static void onDelete_one_not_ready(json_t *obj, int i)
+{
+	if (i == 2)
+		set_ready(obj, "False");
+}
+
+/* budgetExceeded needs a rolling update to exceed: OnDelete has no budget. */
+START_TEST(simulate_on_delete_has_no_budget)
+{
+	ds_cluster *c = make_cluster_ex(4, 1, "{\"type\":\"OnDelete\"}", "apps/v1", onDelete_one_not_ready);
+	json_t *r = simulate(c, NULL);
+	ck_assert_str_eq(result_of(r), "stalled");
+	ck_assert_msg(strstr(stall_reason(r), "OnDelete") != NULL, "%s", stall_reason(r));
+	ck_assert_uint_eq(json_array_size(stall_nodes(r)), 4);
+	ck_assert_int_eq(ival(r, "maxUnavailable"), 0);
+	ck_assert_int_eq(ival(r, "maxUnavailableSeen"), 1);
+	ck_assert_int_eq(ival(r, "initialUnavailable"), 1);
+	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	ck_assert_int_eq(ival(r, "deletes"), 0);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+static void three_not_ready(json_t *obj, int i)
+{
+	if (i >= 0 && i < 3)
+		set_ready(obj, "False");
+}
+
+/* rollingUpdate counts pre-existing unavailable pods against maxUnavailable and replaces
+ * unavailable old pods at once: 3 unavailable with maxUnavailable 1 is not the controller's doing. */
+START_TEST(simulate_preexisting_unavailable_is_not_exceeding)
+{
+	ds_cluster *c = make_cluster_ex(10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
+					"apps/v1", three_not_ready);
+	json_t *r = simulate(c, NULL);
+	ck_assert_str_eq(result_of(r), "complete");
+	ck_assert_int_eq(ival(r, "initialUnavailable"), 3);
+	ck_assert_int_eq(ival(r, "maxUnavailableSeen"), 3);
+	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	/* the three unavailable ones went in the first wave, beyond the budget of 1 */
+	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(r, "waves"), 0), "deletes")), 3);
+	/* once they are back, never more than 1 at a time: the later samples stay within the budget */
+	size_t i;
+	json_t *smp;
+	int after = 0;
+	json_array_foreach(json_object_get(r, "timeline"), i, smp)
+	{
+		if (ival(smp, "unavailable") == 0)
+			after = 1;
+		if (after)
+			ck_assert_int_le(ival(smp, "unavailable"), 1);
+	}
+	ck_assert(after);
+	json_decref(r);
+
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* Old pods 000-002 Ready for 10 s of a minReadySeconds of 60: not available yet. */
+static void three_not_available(json_t *obj, int i)
+{
+	if (i < 0)
+		json_object_set_new(json_object_get(obj, "spec"), "minReadySeconds", json_integer(60));
+	else if (i < 3)
+		json_object_set_new(json_array_get(json_object_get(pod_status(obj), "conditions"), 0), "lastTransitionTime",
+				    json_string("2026-12-02T09:59:50Z"));
+}
+
+/* Surging, rollingUpdate replaces an unavailable old pod at once without counting it against
+ * maxSurge: with three unavailable, four nodes surge under a maxSurge of 1, within the rules. */
+START_TEST(simulate_surge_replaces_unavailable_beyond_max_surge)
+{
+	ds_cluster *c = make_cluster_ex(
+		10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}", "apps/v1",
+		three_not_available);
+	json_t *r = simulate(c, NULL);
+	ck_assert_int_eq(ival(r, "maxSurge"), 1);
+	ck_assert_int_eq(ival(r, "initialUnavailable"), 3);
+	ck_assert_int_eq(ival(r, "initialSurge"), 0);
+	ck_assert_int_eq(ival(r, "maxSurgeSeen"), 4);
+	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	const json_t *first = json_array_get(json_object_get(r, "waves"), 0);
+	ck_assert_uint_eq(json_array_size(json_object_get(first, "creates")), 4);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+static void two_terminating(json_t *obj, int i)
+{
+	if (i == 0 || i == 1)
+		json_object_set_new(json_object_get(obj, "metadata"), "deletionTimestamp",
+				    json_string("2026-12-02T09:59:59Z"));
+}
+
+/* Terminating pods of the snapshot go away simTerminateAfter after the start; they count as
+ * unavailable at the start (the rolling update does not count them, the status does). */
+START_TEST(simulate_preexisting_terminating)
+{
+	ds_cluster *c = make_cluster_ex(6, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
+					"apps/v1", two_terminating);
+	json_t *r = simulate(c, NULL);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
+	ck_assert_int_eq(ival(r, "updated"), 6);
+	ck_assert_int_eq(ival(r, "initialUnavailable"), 2);
+	ck_assert_int_eq(ival(r, "maxUnavailableSeen"), 2);
+	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	/* gone at 5 s, replaced and Ready at 15 s; the controller deleted only the other four */
+	json_t *times = json_object_get(r, "nodeUpdatedAt");
+	ck_assert_str_eq(json_string_value(json_object_get(times, "node-000")), "2026-12-02T10:00:15Z");
+	ck_assert_str_eq(json_string_value(json_object_get(times, "node-001")), "2026-12-02T10:00:15Z");
+	ck_assert_int_eq(ival(r, "deletes"), 4);
+	ck_assert_int_eq(ival(r, "creates"), 6);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* Every pod already on the DaemonSet's template generation (so there is nothing to update). */
+static void current(json_t *obj, int i)
+{
+	if (i < 0) {
+		json_object_set_new(json_object_get(obj, "metadata"), "annotations",
+				    json_pack("{s:s}", "deprecated.daemonset.template.generation", "2"));
+		return;
+	}
+	json_object_set_new(json_object_get(json_object_get(obj, "metadata"), "labels"), "pod-template-generation",
+			    json_string("2"));
+}
+
+static void current_one_pending(json_t *obj, int i)
+{
+	current(obj, i);
+	if (i == 1)
+		json_object_set_new(obj, "status", json_pack("{s:s}", "phase", "Pending"));
+	if (i == 2) { /* not even bound yet, and no status at all */
+		json_t *spec = json_object_get(obj, "spec");
+		json_object_del(spec, "nodeName");
+		json_object_set_new(spec, "affinity",
+				    json_pack("{s:{s:{s:[{s:[{s:s, s:s, s:[s]}]}]}}}", "nodeAffinity",
+					      "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms",
+					      "matchFields", "key", "metadata.name", "operator", "In", "values", "node-002"));
+		json_object_del(obj, "status");
+	}
+}
+
+/* Pending pods of the snapshot are bound and become Ready like the simulation's own. */
+START_TEST(simulate_preexisting_pending)
+{
+	ds_cluster *c = make_cluster_ex(4, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
+					"apps/v1", current_one_pending);
+	json_t *r = simulate(c, NULL);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
+	ck_assert(seconds(r) == 10.0);
+	ck_assert_int_eq(ival(r, "creates"), 0);
+	ck_assert_int_eq(ival(r, "deletes"), 0);
+	ck_assert_int_eq(ival(r, "initialUnavailable"), 2);
+	json_t *times = json_object_get(r, "nodeUpdatedAt");
+	ck_assert_str_eq(json_string_value(json_object_get(times, "node-000")), T0);
+	ck_assert_str_eq(json_string_value(json_object_get(times, "node-001")), "2026-12-02T10:00:10Z");
+	ck_assert_str_eq(json_string_value(json_object_get(times, "node-002")), "2026-12-02T10:00:10Z");
+	json_decref(r);
+	/* but not on a failing node */
+	static const char *const fail[] = {"simFailNodes", "node-001", NULL};
+	r = simulate_set(c, fail);
+	ck_assert_str_eq(result_of(r), "stalled");
+	ck_assert_ptr_nonnull(strstr(stall_reason(r), "never become Ready"));
+	static const char *const want[] = {"node-001"};
+	assert_nodes(stall_nodes(r), want, 1);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+static void min_ready_60(json_t *obj, int i)
+{
+	if (i < 0)
+		json_object_set_new(json_object_get(obj, "spec"), "minReadySeconds", json_integer(60));
+}
+
+/* At simMaxTime the reason says what the simulation was still waiting for. */
+START_TEST(simulate_timeout_reasons)
+{
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	ck_assert_int_eq(ds_cluster_load_file(c, "examples/cluster", NULL, &err), 0);
+	ds_time now;
+	ds_time_parse(T0, &now, NULL);
+	struct {
+		const char *set[5];
+		const char *reason, *node;
+		double at;
+	} cases[] = {
+		/* worker-2's old pod was deleted at 10 s and terminates until 15 s */
+		{{"simMaxTime", "12s", NULL}, "pods are still terminating", "worker-2", 10.0},
+		/* worker-4's new pod would be Ready at 30 s */
+		{{"simReadyAfter", "30s", "simMaxTime", "20s", NULL}, "waiting for pods to become Ready", "worker-4", 0.0},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		ds_options *o;
+		ck_assert_int_eq(ds_options_new(&o), 0);
+		for (size_t i = 0; cases[k].set[i]; i += 2)
+			ck_assert_int_eq(ds_options_set(o, cases[k].set[i], cases[k].set[i + 1], &err), 0);
+		char *text;
+		ck_assert_int_eq(ds_rollout_simulate(c, "kube-system", "fluentd-logging", now, o, &text, &err), 0);
+		ds_options_free(o);
+		json_t *r = json_loads(text, 0, NULL);
+		ds_free(text);
+		ck_assert_str_eq(result_of(r), "timeout");
+		ck_assert_msg(strstr(stall_reason(r), cases[k].reason), "case %zu: %s", k, stall_reason(r));
+		assert_nodes(stall_nodes(r), &cases[k].node, 1);
+		ck_assert(seconds(r) == cases[k].at);
+		json_decref(r);
+	}
+	ds_cluster_free(c);
+	/* minReadySeconds 60: node-000's new pod is Ready at 15 s, available at 75 s */
+	c = make_cluster_ex(2, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}", "apps/v1",
+			    min_ready_60);
+	static const char *const horizon[] = {"simMaxTime", "30s", NULL};
+	json_t *r = simulate_set(c, horizon);
+	ck_assert_str_eq(result_of(r), "timeout");
+	ck_assert_msg(strstr(stall_reason(r), "minReadySeconds") != NULL, "%s", stall_reason(r));
+	static const char *const want[] = {"node-000"};
+	assert_nodes(stall_nodes(r), want, 1);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* simFailNodes is read in place: empty items are skipped, every listed node fails. */
+START_TEST(simulate_fail_nodes_list)
+{
+	ds_cluster *c = make_cluster(6, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":6}}",
+				     "apps/v1");
+	static const char *const set[] = {"simFailNodes", ",node-001,,node-004,node-0,node-0011,", NULL};
+	json_t *r = simulate_set(c, set);
+	ck_assert_str_eq(result_of(r), "stalled");
+	const json_t *nodes = stall_nodes(r);
+	ck_assert_uint_eq(json_array_size(nodes), 2);
+	const char *a = json_string_value(json_array_get(nodes, 0)), *b = json_string_value(json_array_get(nodes, 1));
+	ck_assert_msg((strcmp(a, "node-001") == 0 && strcmp(b, "node-004") == 0) ||
+			      (strcmp(a, "node-004") == 0 && strcmp(b, "node-001") == 0),
+		      "%s %s", a, b);
+	ck_assert_int_eq(ival(r, "updated"), 4);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* simStep: the simulation looks every simStep; an event in between is handled at the next look. */
+START_TEST(simulate_step_rounds_event_times_up)
+{
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	ck_assert_int_eq(ds_cluster_load_file(c, "examples/cluster", NULL, &err), 0);
+	ds_time now;
+	ds_time_parse(T0, &now, NULL);
+	ds_options *o;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_int_eq(ds_options_set(o, "simStep", "4s", &err), 0);
+	char *text;
+	ck_assert_int_eq(ds_rollout_simulate(c, "kube-system", "fluentd-logging", now, o, &text, &err), 0);
+	json_t *r = json_loads(text, 0, NULL);
+	ds_free(text);
+	/* Ready at 10 s seen at 12 s; the old pod goes at 17 s, seen at 20 s; its replacement Ready at 30 s, seen at 32 s */
+	ck_assert_str_eq(result_of(r), "complete");
+	ck_assert(seconds(r) == 32.0);
+	const json_t *w = json_object_get(r, "waves");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(w, 1), "at")), "2026-12-02T10:00:12Z");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(w, 2), "at")), "2026-12-02T10:00:20Z");
+	json_decref(r);
+	/* a step of 1 ms is the exact event times */
+	ck_assert_int_eq(ds_options_set(o, "simStep", "1ms", &err), 0);
+	ck_assert_int_eq(ds_options_set(o, "simReadyAfter", "1500ms", &err), 0);
+	ck_assert_int_eq(ds_rollout_simulate(c, "kube-system", "fluentd-logging", now, o, &text, &err), 0);
+	r = json_loads(text, 0, NULL);
+	ds_free(text);
+	ck_assert(seconds(r) == 8.0); /* 1.5 + 5 + 1.5 */
+	json_decref(r);
+	/* with the default of 1 s, 1.5 s is seen at 2 s: 2 + 5 (at 7) + 1.5 (seen at 9) */
+	ds_options_free(o);
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_int_eq(ds_options_set(o, "simReadyAfter", "1500ms", &err), 0);
+	ck_assert_int_eq(ds_rollout_simulate(c, "kube-system", "fluentd-logging", now, o, &text, &err), 0);
+	r = json_loads(text, 0, NULL);
+	ds_free(text);
+	ck_assert(seconds(r) == 9.0);
+	json_decref(r);
+	ds_options_free(o);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* The clock stays where RFC 3339 can write it (the pods it creates carry it): a start beyond
+ * is refused (it used to overflow the horizon), and the horizon stops at the end of 9999. */
+START_TEST(simulate_clock_stays_in_rfc3339)
+{
+	ds_cluster *c = make_cluster(3, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
+				     "apps/v1");
+	char *text = (char *)"untouched";
+	ds_error err;
+	ck_assert_int_eq(ds_rollout_simulate(c, "default", "ds", INT64_MAX - 1000, NULL, &text, &err), DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "start");
+	ck_assert_ptr_null(text);
+	ck_assert_int_eq(ds_rollout_simulate(c, "default", "ds", INT64_MIN, NULL, &text, &err), DS_EVALUE);
+	ds_time start;
+	ds_time_parse("9999-12-31T23:59:50Z", &start, NULL);
+	ck_assert_int_eq(ds_rollout_simulate(c, "default", "ds", start, NULL, &text, &err), 0);
+	json_t *r = json_loads(text, 0, NULL);
+	ds_free(text);
+	/* node-000's old pod goes at 23:59:55; its replacement would be Ready in year 10000 */
+	ck_assert_str_eq(result_of(r), "timeout");
+	ck_assert_msg(strstr(stall_reason(r), "Ready") != NULL, "%s", stall_reason(r));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "end")), "9999-12-31T23:59:55Z");
+	json_decref(r);
+	/* before 1970 times are negative: they are times all the same */
+	ds_time_parse("1969-12-31T23:58:00Z", &start, NULL);
+	ck_assert_int_eq(ds_rollout_simulate(c, "default", "ds", start, NULL, &text, &err), 0);
+	r = json_loads(text, 0, NULL);
+	ds_free(text);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
+	ck_assert_str_eq(json_string_value(json_object_get(r, "end")), "1969-12-31T23:58:45Z");
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("rollout");
@@ -347,6 +798,17 @@ static Suite *suite(void)
 	tcase_add_test(tc, simulate_stall_on_a_failing_node);
 	tcase_add_test(tc, simulate_partition_and_pause);
 	tcase_add_test(tc, simulate_sample_cluster);
+	tcase_add_test(tc, simulate_zero_durations);
+	tcase_add_test(tc, simulate_unbound_pod_deleted_at_once);
+	tcase_add_test(tc, simulate_on_delete_has_no_budget);
+	tcase_add_test(tc, simulate_preexisting_unavailable_is_not_exceeding);
+	tcase_add_test(tc, simulate_surge_replaces_unavailable_beyond_max_surge);
+	tcase_add_test(tc, simulate_preexisting_terminating);
+	tcase_add_test(tc, simulate_preexisting_pending);
+	tcase_add_test(tc, simulate_timeout_reasons);
+	tcase_add_test(tc, simulate_fail_nodes_list);
+	tcase_add_test(tc, simulate_step_rounds_event_times_up);
+	tcase_add_test(tc, simulate_clock_stays_in_rfc3339);
 	suite_add_tcase(s, tc);
 	return s;
 }
