@@ -39,6 +39,7 @@ typedef struct pass {
 	dsi_plan *plan;
 	ds_error *err;
 	size_t cap_creates, cap_deletes;
+	uint8_t *deleting; /* per pod index of the snapshot: already in plan->deletes (allocated on first use) */
 } pass;
 
 static int add_event(pass *s, const char *type, const char *reason, const char *message)
@@ -64,21 +65,33 @@ static int add_create(pass *s, const dsi_node *node, int reason)
 static int add_delete(pass *s, const dsi_pod *pod, int reason)
 {
 	dsi_plan *p = s->plan;
-	for (uint32_t i = 0; i < p->ndeletes; i++) /* a pod is deleted once (manage and update may both want it) */
-		if (strcmp(p->deletes[i].name, dsi_cstr(s->c, pod->meta.name)) == 0)
-			return 0;
+	/* a pod is deleted once (manage and update may both want it) */
+	if (!s->deleting && !(s->deleting = dsi_calloc(dsi_cluster_count(s->c, DSI_KIND_POD) + 1, 1)))
+		return dsi_error_nomem(s->err);
+	if (s->deleting[pod->index])
+		return 0;
+	s->deleting[pod->index] = 1;
 	if (DSI_GROW(p->deletes, s->cap_deletes, (size_t)p->ndeletes + 1) < 0)
 		return dsi_error_nomem(s->err);
 	dsi_plan_delete *d = &p->deletes[p->ndeletes];
 	const dsi_cluster *c = s->c;
-	d->ns = dsi_strdup(dsi_cstr(c, pod->meta.ns));
-	d->name = dsi_strdup(dsi_cstr(c, pod->meta.name));
-	d->uid = dsi_strdup(dsi_cstr(c, pod->meta.uid));
-	d->node = dsi_strdup(dsi_cstr(c, pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node));
+	/* the four strings share one block, owned through d->ns */
+	const char *src[4] = {dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, pod->meta.uid),
+			      dsi_cstr(c, pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node)};
+	size_t len[4], total = 0;
+	for (int i = 0; i < 4; i++)
+		total += (len[i] = strlen(src[i])) + 1;
+	char *block = dsi_malloc(total);
+	if (!block)
+		return dsi_error_nomem(s->err);
+	char **dst[4] = {&d->ns, &d->name, &d->uid, &d->node};
+	for (int i = 0; i < 4; i++) {
+		memcpy(block, src[i], len[i] + 1);
+		*dst[i] = block;
+		block += len[i] + 1;
+	}
 	d->reason = (uint8_t)reason;
 	p->ndeletes++;
-	if (!d->ns || !d->name || !d->uid || !d->node)
-		return dsi_error_nomem(s->err);
 	return 0;
 }
 
@@ -289,7 +302,9 @@ static int update_nodes(pass *s, upd_node **out, uint32_t *n, int32_t *desired)
 		if (j == m)
 			v[m++] = (upd_node){NULL, -1, name};
 	}
-	dsi_sort_stable(v, m, sizeof(*v), by_upd_name, NULL);
+	/* nodes come in name order already; only pods of vanished nodes need sorting in */
+	if (m > lost_start)
+		dsi_sort_stable(v, m, sizeof(*v), by_upd_name, NULL);
 	*out = v;
 	*n = m;
 	return 0;
@@ -764,10 +779,7 @@ void dsi_plan_release(dsi_plan *p)
 		json_decref(p->creates[i].pod);
 	}
 	for (uint32_t i = 0; i < p->ndeletes; i++) {
-		dsi_free(p->deletes[i].ns);
-		dsi_free(p->deletes[i].name);
-		dsi_free(p->deletes[i].uid);
-		dsi_free(p->deletes[i].node);
+		dsi_free(p->deletes[i].ns); /* the block of all four strings */
 	}
 	dsi_free(p->creates);
 	dsi_free(p->deletes);
@@ -870,6 +882,7 @@ out:
 	dsi_ds_pods_release(&s.pods);
 	dsi_placement_release(&s.place);
 	dsi_free(s.verdict);
+	dsi_free(s.deleting);
 	dsi_history_release(&h);
 	if (rc < 0)
 		dsi_plan_release(plan);

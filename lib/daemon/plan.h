@@ -39,7 +39,7 @@ typedef struct dsi_plan_create {
 } dsi_plan_create;
 
 typedef struct dsi_plan_delete {
-	char *ns, *name, *uid, *node;
+	char *ns, *name, *uid, *node; /* one allocation, freed through ns */
 	uint8_t reason;
 } dsi_plan_delete;
 

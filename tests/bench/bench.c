@@ -1,0 +1,606 @@
+/*
+ * make bench: synthetic clusters shaped like real ones, measured through the
+ * public API. Prints a table and, with -j, JSON.
+ *
+ *   bench [-j] [-s 1000,5000,20000,100000] [-q] [-p plan|status|explain|drain|rollout [-r N]]
+ *
+ * -p runs one operation N times (default 200) on the first size and nothing
+ * else: a target for perf record or callgrind.
+ *
+ * Nodes are ~10 KB of JSON (25 labels, 0-3 taints, 40 images, 4 conditions),
+ * pods ~4 KB; four DaemonSets (everywhere, GPU nodeSelector, host network
+ * tolerating everything, an agent with six NotIn affinity expressions); half
+ * of the daemon pods run an old revision. Times are the best of several runs.
+ */
+#define _GNU_SOURCE
+#include <jansson.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemonset.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Resident memory in bytes, after giving freed heap back (the snapshot's own footprint). */
+static long rss_bytes(void)
+{
+	malloc_trim(0);
+	FILE *f = fopen("/proc/self/statm", "r");
+	long pages = 0, resident = 0;
+	if (f) {
+		if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+			resident = 0;
+		fclose(f);
+	}
+	return resident * sysconf(_SC_PAGESIZE);
+}
+
+static size_t heap_bytes(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+	return mi.uordblks + mi.hblkhd;
+}
+
+/* A growable text buffer. */
+typedef struct buf {
+	char *p;
+	size_t n, cap;
+} buf;
+
+static void put(buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int k = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+		va_end(ap);
+		if (k >= 0 && (size_t)k < b->cap - b->n) {
+			b->n += (size_t)k;
+			return;
+		}
+		b->cap = b->cap ? b->cap * 2 : 1 << 20;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+}
+
+static unsigned rnd(unsigned *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 16) & 0x7fff;
+}
+
+static const char *zones[] = {"eu-west-1a", "eu-west-1b", "eu-west-1c"};
+
+static void gen_node(buf *b, int i, unsigned *seed)
+{
+	char name[32];
+	snprintf(name, sizeof(name), "node-%06d", i);
+	int gpu = i % 10 == 0;
+	put(b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",\"uid\":\"6b7c1d0e-%04x-4000-8000-%012d\","
+	       "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-11-01T08:00:00Z\",\"labels\":{",
+	    name, i & 0xffff, i, 100000 + i);
+	put(b, "\"kubernetes.io/hostname\":\"%s\",\"kubernetes.io/os\":\"linux\",\"kubernetes.io/arch\":\"amd64\","
+	       "\"topology.kubernetes.io/zone\":\"%s\",\"topology.kubernetes.io/region\":\"eu-west-1\","
+	       "\"node.kubernetes.io/instance-type\":\"m6i.%dxlarge\",\"node-type\":\"%s\"",
+	    name, zones[i % 3], 1 << (i % 4), i % 7 == 0 ? "edge" : "standard");
+	if (gpu)
+		put(b, ",\"accelerator\":\"nvidia\"");
+	for (int l = 0; l < 18 - gpu; l++)
+		put(b, ",\"example.com/team-label-%02d\":\"value-%d\"", l, (i + l) % 5);
+	put(b, "},\"annotations\":{\"node.alpha.kubernetes.io/ttl\":\"0\",\"volumes.kubernetes.io/controller-managed-attach-detach\":\"true\"}},"
+	       "\"spec\":{\"podCIDR\":\"10.%d.%d.0/24\",\"providerID\":\"aws:///eu-west-1a/i-0%015d\"",
+	    (i >> 8) & 255, i & 255, i);
+	int taints = (int)(rnd(seed) % 4);
+	if (gpu)
+		taints = taints ? taints : 1;
+	if (taints) {
+		put(b, ",\"taints\":[");
+		static const char *const tk[] = {"nvidia.com/gpu", "dedicated", "node.kubernetes.io/memory-pressure"};
+		static const char *const te[] = {"NoSchedule", "PreferNoSchedule", "NoSchedule"};
+		for (int t = 0; t < taints; t++)
+			put(b, "%s{\"key\":\"%s\",\"value\":\"v%d\",\"effect\":\"%s\"}", t ? "," : "", tk[t], t, te[t]);
+		put(b, "]");
+	}
+	put(b, "},\"status\":{\"capacity\":{\"cpu\":\"16\",\"memory\":\"64Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"200Gi\"%s},"
+	       "\"allocatable\":{\"cpu\":\"15800m\",\"memory\":\"62Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"190Gi\"%s},\"conditions\":[",
+	    gpu ? ",\"nvidia.com/gpu\":\"4\"" : "", gpu ? ",\"nvidia.com/gpu\":\"4\"" : "");
+	static const char *const conds[] = {"MemoryPressure", "DiskPressure", "PIDPressure", "Ready"};
+	for (int c = 0; c < 4; c++)
+		put(b, "%s{\"type\":\"%s\",\"status\":\"%s\",\"lastHeartbeatTime\":\"2026-12-02T14:59:00Z\","
+		       "\"lastTransitionTime\":\"2026-11-01T08:01:00Z\",\"reason\":\"Kubelet%s\",\"message\":\"kubelet has no %s\"}",
+		    c ? "," : "", conds[c], c == 3 ? "True" : "False", conds[c], conds[c]);
+	put(b, "],\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.0.%d.%d\"},{\"type\":\"Hostname\",\"address\":\"%s\"}],"
+	       "\"nodeInfo\":{\"kubeletVersion\":\"v1.35.0\",\"containerRuntimeVersion\":\"containerd://2.1.4\","
+	       "\"kernelVersion\":\"6.8.0-1012-aws\",\"osImage\":\"Ubuntu 24.04.1 LTS\",\"architecture\":\"amd64\"},\"images\":[",
+	    (i >> 8) & 255, i & 255, name);
+	for (int m = 0; m < 40; m++)
+		put(b, "%s{\"names\":[\"registry.example.com/platform/image-%02d@sha256:%064d\",\"registry.example.com/platform/image-%02d:v1.%d.%d\"],"
+		       "\"sizeBytes\":%u}",
+		    m ? "," : "", m, m * 7919 + i, m, m % 9, (m * 3) % 11, 10000000u + rnd(seed) * 1000u);
+	put(b, "]}}");
+}
+
+static const char *ds_names[] = {"logs", "gpu-plugin", "netd", "monitor"};
+static const char *ds_hash_new[] = {"7c9d8b6f54", "5b8f9c7d46", "6d4f8c7b92", "9b5d7c6f48"};
+static const char *ds_hash_old[] = {"4c8f9d7b65", "2d7f8c9b54", "8f6d5c7b49", "5c9f8d6b72"};
+
+/* Which DaemonSets run on node i (mirrors their selectors below). */
+static int ds_on_node(int d, int i)
+{
+	switch (d) {
+	case 0: return 1;
+	case 1: return i % 10 == 0;
+	case 2: return 1;
+	default: return i % 7 != 0; /* node-type edge is excluded by the NotIn term */
+	}
+}
+
+static void gen_pod(buf *b, int node, int d, int app)
+{
+	char name[64], nodename[32];
+	snprintf(nodename, sizeof(nodename), "node-%06d", node);
+	if (app)
+		snprintf(name, sizeof(name), "web-%06d", node);
+	else
+		snprintf(name, sizeof(name), "%s-%06d", ds_names[d], node);
+	int old = node % 2;
+	put(b, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\",\"uid\":\"5c2e0a11-%04x-4%03d-8000-%012d\","
+	       "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-12-01T09:0%d:00Z\",\"labels\":{",
+	    name, app ? "shop" : "kube-system", d, app, node, 200000 + node, d);
+	if (app)
+		put(b, "\"app\":\"web\",\"pod-template-hash\":\"6f7d9c8b5\",\"tier\":\"frontend\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
+		       "\"kind\":\"ReplicaSet\",\"name\":\"web-6f7d9c8b5\",\"uid\":\"7d1e2f30-0005-4000-8000-000000000001\",\"controller\":true,"
+		       "\"blockOwnerDeletion\":true}]");
+	else
+		put(b, "\"app\":\"%s\",\"controller-revision-hash\":\"%s\",\"pod-template-generation\":\"%d\"},\"ownerReferences\":"
+		       "[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\","
+		       "\"controller\":true,\"blockOwnerDeletion\":true}]",
+		    ds_names[d], old ? ds_hash_old[d] : ds_hash_new[d], old ? 1 : 2, ds_names[d], d);
+	put(b, ",\"annotations\":{\"kubectl.kubernetes.io/default-container\":\"main\",\"prometheus.io/scrape\":\"true\","
+	       "\"prometheus.io/port\":\"9102\"}},\"spec\":{\"nodeName\":\"%s\",\"serviceAccountName\":\"default\","
+	       "\"terminationGracePeriodSeconds\":30,\"dnsPolicy\":\"ClusterFirst\",\"restartPolicy\":\"Always\","
+	       "\"schedulerName\":\"default-scheduler\",\"priority\":%d,\"containers\":[{\"name\":\"main\",\"image\":"
+	       "\"registry.example.com/platform/%s:v1.%d\",\"args\":[\"--log-level=info\",\"--metrics-addr=:9102\"],"
+	       "\"env\":[{\"name\":\"NODE_NAME\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"v1\",\"fieldPath\":\"spec.nodeName\"}}},"
+	       "{\"name\":\"POD_IP\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"v1\",\"fieldPath\":\"status.podIP\"}}}],"
+	       "\"ports\":[{\"name\":\"metrics\",\"containerPort\":9102,\"protocol\":\"TCP\"}],"
+	       "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"},\"limits\":{\"memory\":\"256Mi\"}},"
+	       "\"volumeMounts\":[{\"name\":\"kube-api-access\",\"readOnly\":true,\"mountPath\":\"/var/run/secrets/kubernetes.io/serviceaccount\"}],"
+	       "\"terminationMessagePath\":\"/dev/termination-log\",\"terminationMessagePolicy\":\"File\",\"imagePullPolicy\":\"IfNotPresent\"}],",
+	    nodename, app ? 0 : 2000001000, app ? "web" : ds_names[d], old);
+	put(b, "\"volumes\":[{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":"
+	       "{\"expirationSeconds\":3607,\"path\":\"token\"}},{\"configMap\":{\"name\":\"kube-root-ca.crt\",\"items\":[{\"key\":\"ca.crt\","
+	       "\"path\":\"ca.crt\"}]}},{\"downwardAPI\":{\"items\":[{\"path\":\"namespace\",\"fieldRef\":{\"apiVersion\":\"v1\","
+	       "\"fieldPath\":\"metadata.namespace\"}}]}}]}}],\"tolerations\":[{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\","
+	       "\"effect\":\"NoExecute\"},{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"}]},"
+	       "\"status\":{\"phase\":\"Running\",\"hostIP\":\"10.0.%d.%d\",\"podIP\":\"10.244.%d.%d\",\"startTime\":\"2026-12-01T09:00:02Z\","
+	       "\"qosClass\":\"Burstable\",\"conditions\":[",
+	    (node >> 8) & 255, node & 255, (node >> 8) & 255, node & 255);
+	static const char *const conds[] = {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"};
+	for (int c = 0; c < 5; c++)
+		put(b, "%s{\"type\":\"%s\",\"status\":\"True\",\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-12-01T09:00:1%dZ\"}",
+		    c ? "," : "", conds[c], c);
+	put(b, "],\"containerStatuses\":[{\"name\":\"main\",\"state\":{\"running\":{\"startedAt\":\"2026-12-01T09:00:05Z\"}},"
+	       "\"lastState\":{},\"ready\":true,\"restartCount\":0,\"image\":\"registry.example.com/platform/%s:v1.%d\","
+	       "\"imageID\":\"registry.example.com/platform/%s@sha256:%064d\",\"containerID\":\"containerd://%064d\",\"started\":true}]}}",
+	    app ? "web" : ds_names[d], old, app ? "web" : ds_names[d], node, node + d);
+}
+
+static const char *ds_template(int d, int hash_new)
+{
+	(void)hash_new;
+	static char buf4[4][4096];
+	const char *extra[] = {
+		"\"tolerations\":[{\"key\":\"dedicated\",\"operator\":\"Exists\"}]",
+		"\"nodeSelector\":{\"accelerator\":\"nvidia\"},\"tolerations\":[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
+		"\"hostNetwork\":true,\"tolerations\":[{\"operator\":\"Exists\"}]",
+		"\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":["
+		"{\"key\":\"node-type\",\"operator\":\"NotIn\",\"values\":[\"edge\",\"virtual\"]},"
+		"{\"key\":\"example.com/team-label-00\",\"operator\":\"NotIn\",\"values\":[\"value-9\"]},"
+		"{\"key\":\"example.com/team-label-01\",\"operator\":\"NotIn\",\"values\":[\"value-9\"]},"
+		"{\"key\":\"example.com/team-label-02\",\"operator\":\"NotIn\",\"values\":[\"value-9\"]},"
+		"{\"key\":\"kubernetes.io/os\",\"operator\":\"NotIn\",\"values\":[\"windows\"]},"
+		"{\"key\":\"kubernetes.io/arch\",\"operator\":\"NotIn\",\"values\":[\"s390x\"]}]}]}}},"
+		"\"tolerations\":[{\"key\":\"dedicated\",\"operator\":\"Exists\"},{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\"}]",
+	};
+	snprintf(buf4[d], sizeof(buf4[d]),
+		 "{\"metadata\":{\"labels\":{\"app\":\"%s\"}},\"spec\":{%s,\"containers\":[{\"name\":\"main\",\"image\":"
+		 "\"registry.example.com/platform/%s:v1.0\",\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}]}}",
+		 ds_names[d], extra[d], ds_names[d]);
+	return buf4[d];
+}
+
+static void gen_daemonsets(buf *b)
+{
+	put(b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
+	for (int d = 0; d < 4; d++) {
+		const char *t = ds_template(d, 1);
+		put(b, "%s{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"kube-system\","
+		       "\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\",\"generation\":2,\"annotations\":{\"deprecated.daemonset.template.generation\":\"2\"}},"
+		       "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"%s\"}},\"template\":%s,\"updateStrategy\":{\"type\":\"RollingUpdate\","
+		       "\"rollingUpdate\":{\"maxUnavailable\":\"10%%\",\"maxSurge\":0}}}}",
+		    d ? "," : "", ds_names[d], d, ds_names[d], t);
+		/* its current revision, so that the hash label of half the pods is current */
+		put(b, ",{\"apiVersion\":\"apps/v1\",\"kind\":\"ControllerRevision\",\"metadata\":{\"name\":\"%s-%s\",\"namespace\":\"kube-system\","
+		       "\"labels\":{\"app\":\"%s\",\"controller-revision-hash\":\"%s\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
+		       "\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\",\"controller\":true}]},"
+		       "\"data\":{\"spec\":{\"template\":",
+		    ds_names[d], ds_hash_new[d], ds_names[d], ds_hash_new[d], ds_names[d], d);
+		/* data = the template with "$patch":"replace" added */
+		size_t tl = strlen(t);
+		put(b, "%.*s,\"$patch\":\"replace\"}}},\"revision\":2}", (int)(tl - 1), t);
+	}
+	put(b, "]}");
+}
+
+typedef struct page {
+	char *text;
+	size_t len;
+	size_t objects;
+} page;
+
+/* The cluster as pages of 500 objects, as a paged list (limit=500) returns them. */
+static page *gen_pages(int nodes, int with_pods, size_t *npages, size_t *nnode_pages, size_t *bytes_nodes,
+		       size_t *bytes_pods, size_t *npods)
+{
+	size_t cap = 64, n = 0;
+	page *pages = malloc(cap * sizeof(page));
+	unsigned seed = 12345;
+	*bytes_nodes = *bytes_pods = *npods = 0;
+	for (int i = 0; i < nodes; i += 500) {
+		buf b = {0};
+		put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"NodeList\",\"items\":[");
+		int k = 0;
+		for (int j = i; j < nodes && j < i + 500; j++, k++) {
+			if (k)
+				put(&b, ",");
+			gen_node(&b, j, &seed);
+		}
+		put(&b, "]}");
+		if (n == cap)
+			pages = realloc(pages, (cap *= 2) * sizeof(page));
+		pages[n++] = (page){b.p, b.n, (size_t)k};
+		*bytes_nodes += b.n;
+	}
+	*nnode_pages = n;
+	if (with_pods) {
+		buf b = {0};
+		int k = 0;
+		for (int i = 0; i < nodes; i++) {
+			for (int d = 0; d <= 4; d++) {
+				int app = d == 4;
+				if (!app && !ds_on_node(d, i))
+					continue;
+				if (!b.n)
+					put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"items\":[");
+				else
+					put(&b, ",");
+				gen_pod(&b, i, app ? 0 : d, app);
+				k++;
+				if (k == 500) {
+					put(&b, "]}");
+					if (n == cap)
+						pages = realloc(pages, (cap *= 2) * sizeof(page));
+					pages[n++] = (page){b.p, b.n, (size_t)k};
+					*bytes_pods += b.n;
+					*npods += (size_t)k;
+					memset(&b, 0, sizeof(b));
+					k = 0;
+				}
+			}
+		}
+		if (k) {
+			put(&b, "]}");
+			pages[n++] = (page){b.p, b.n, (size_t)k};
+			*bytes_pods += b.n;
+			*npods += (size_t)k;
+		}
+	}
+	*npages = n;
+	return pages;
+}
+
+static void die(const char *what, const ds_error *err)
+{
+	fprintf(stderr, "bench: %s: %s: %s\n", what, err->path, err->message);
+	exit(1);
+}
+
+/* Best of `reps` runs of fn, in seconds. */
+typedef void (*op_fn)(void *);
+static double best(op_fn fn, void *arg, int reps)
+{
+	double b = 1e30;
+	for (int r = 0; r < reps; r++) {
+		double t = now_s();
+		fn(arg);
+		t = now_s() - t;
+		if (t < b)
+			b = t;
+	}
+	return b;
+}
+
+typedef struct op_ctx {
+	ds_cluster *c;
+	const char *ds;
+	const char *node;
+	ds_time now;
+	ds_options *opts;
+} op_ctx;
+
+static void op_plan(void *a)
+{
+	op_ctx *o = a;
+	ds_plan *p;
+	ds_error err;
+	if (ds_plan_sync(o->c, "kube-system", o->ds, o->now, o->opts, NULL, &p, &err) < 0)
+		die("plan", &err);
+	ds_plan_free(p);
+}
+
+static void op_status(void *a)
+{
+	op_ctx *o = a;
+	ds_status st = {.size = sizeof(st)};
+	ds_error err;
+	if (ds_status_compute(o->c, "kube-system", o->ds, o->now, o->opts, &st, &err) < 0)
+		die("status", &err);
+}
+
+static void op_explain(void *a)
+{
+	op_ctx *o = a;
+	char *out;
+	ds_error err;
+	if (ds_explain(o->c, "kube-system", o->ds, o->opts, &out, &err) < 0)
+		die("explain", &err);
+	ds_free(out);
+}
+
+static void op_drain(void *a)
+{
+	op_ctx *o = a;
+	char *out;
+	ds_error err;
+	if (ds_drain(o->c, o->node, o->now, o->opts, &out, &err) < 0)
+		die("drain", &err);
+	ds_free(out);
+}
+
+static void op_rollout(void *a)
+{
+	op_ctx *o = a;
+	char *out;
+	ds_error err;
+	if (ds_rollout_simulate(o->c, "kube-system", o->ds, o->now, o->opts, &out, &err) < 0)
+		die("rollout", &err);
+	ds_free(out);
+}
+
+static const char *profile_op;
+static int profile_reps = 200;
+
+static int reps_for(int nodes) { return nodes <= 5000 ? 20 : nodes <= 20000 ? 5 : 2; }
+
+/* One size: ingest, memory, operations. */
+static json_t *measure(int nodes, int quiet)
+{
+	size_t npages, nnode_pages, bn, bp, npods;
+	if (!quiet)
+		fprintf(stderr, "bench: %d nodes: generating...\n", nodes);
+	page *pages = gen_pages(nodes, 1, &npages, &nnode_pages, &bn, &bp, &npods);
+	/* bare jansson: parse and free the same bytes */
+	double t_bare = 1e30, t_ours = 1e30;
+	int reps = nodes >= 20000 ? 1 : 3;
+	for (int r = 0; r < reps; r++) {
+		double t = now_s();
+		for (size_t i = 0; i < npages; i++) {
+			json_error_t je;
+			json_t *v = json_loadb(pages[i].text, pages[i].len, 0, &je);
+			if (!v) {
+				fprintf(stderr, "bench: generated JSON is invalid: %s at %d\n", je.text, je.position);
+				exit(1);
+			}
+			json_decref(v);
+		}
+		t = now_s() - t;
+		if (t < t_bare)
+			t_bare = t;
+	}
+	ds_cluster *c = NULL;
+	long rss0 = 0, rss_nodes = 0, rss_all = 0;
+	size_t heap0 = 0, heap_nodes = 0, heap_all = 0;
+	for (int r = 0; r < reps; r++) {
+		ds_cluster_free(c);
+		c = NULL;
+		rss0 = rss_bytes();
+		heap0 = heap_bytes();
+		ds_error err;
+		if (ds_cluster_new(NULL, &c, &err) < 0)
+			die("new", &err);
+		double t = now_s();
+		for (size_t i = 0; i < npages; i++) {
+			if (ds_cluster_load(c, pages[i].text, pages[i].len, NULL, &err) < 0)
+				die("load", &err);
+			if (i + 1 == nnode_pages) {
+				double pause = now_s();
+				rss_nodes = rss_bytes();
+				heap_nodes = heap_bytes();
+				t -= now_s() - pause; /* the trim is not ingest */
+			}
+		}
+		t = now_s() - t;
+		if (t < t_ours)
+			t_ours = t;
+		rss_all = rss_bytes();
+		heap_all = heap_bytes();
+	}
+	buf dsb = {0};
+	gen_daemonsets(&dsb);
+	ds_error err;
+	if (ds_cluster_load(c, dsb.p, dsb.n, NULL, &err) < 0)
+		die("daemonsets", &err);
+	free(dsb.p);
+	for (size_t i = 0; i < npages; i++)
+		free(pages[i].text);
+	free(pages);
+	size_t bytes = bn + bp, objects = (size_t)nodes + npods;
+	json_t *res = json_pack("{s:i, s:I, s:I, s:f}", "nodes", nodes, "pods", (json_int_t)npods, "bytes", (json_int_t)bytes,
+				"nodeKB", (double)bn / nodes / 1024.0);
+	json_object_set_new(res, "podKB", json_real((double)bp / (double)npods / 1024.0));
+	json_object_set_new(res, "ingest",
+			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "oursMBps", (double)bytes / t_ours / 1e6, "janssonMBps",
+				      (double)bytes / t_bare / 1e6, "ratio", t_ours / t_bare, "oursUsPerObject",
+				      t_ours * 1e6 / (double)objects, "janssonUsPerObject", t_bare * 1e6 / (double)objects));
+	json_object_set_new(res, "memory",
+			    json_pack("{s:f, s:f, s:f, s:f}", "rssPerNodeBytes", (double)(rss_nodes - rss0) / nodes,
+				      "rssPerPodBytes", (double)(rss_all - rss_nodes) / (double)npods, "heapPerNodeBytes",
+				      (double)(heap_nodes - heap0) / nodes, "heapPerPodBytes",
+				      (double)(heap_all - heap_nodes) / (double)npods));
+	/* operations, ns per node; the agent with six NotIn expressions is the heaviest placement */
+	op_ctx o = {c, "monitor", "node-000001", 0, NULL};
+	ds_time_parse("2026-12-02T15:00:00Z", &o.now, NULL);
+	int rp = reps_for(nodes);
+	if (profile_op) {
+		static const struct {
+			const char *name;
+			op_fn fn;
+		} ops_by_name[] = {{"plan", op_plan},   {"status", op_status},   {"explain", op_explain},
+				   {"drain", op_drain}, {"rollout", op_rollout}};
+		for (size_t i = 0; i < sizeof(ops_by_name) / sizeof(ops_by_name[0]); i++)
+			if (strcmp(profile_op, ops_by_name[i].name) == 0) {
+				double t = best(ops_by_name[i].fn, &o, profile_reps);
+				fprintf(stderr, "bench: %s on %d nodes: best %.1f us (%.1f ns/node) of %d runs\n", profile_op,
+					nodes, t * 1e6, t * 1e9 / nodes, profile_reps);
+				exit(0);
+			}
+		fprintf(stderr, "bench: unknown operation %s\n", profile_op);
+		exit(2);
+	}
+	json_t *ops = json_object();
+	json_object_set_new(ops, "planNsPerNode", json_real(best(op_plan, &o, rp) * 1e9 / nodes));
+	json_object_set_new(ops, "statusNsPerNode", json_real(best(op_status, &o, rp) * 1e9 / nodes));
+	json_object_set_new(ops, "explainNsPerNode", json_real(best(op_explain, &o, rp > 5 ? 5 : rp) * 1e9 / nodes));
+	json_object_set_new(ops, "drainOneNodeUs", json_real(best(op_drain, &o, rp) * 1e6));
+	ds_options_new(&o.opts);
+	ds_options_set(o.opts, "simMaxTime", "6h", &err);
+	double tr = best(op_rollout, &o, 1);
+	json_object_set_new(ops, "rolloutNsPerNode", json_real(tr * 1e9 / nodes));
+	json_object_set_new(ops, "rolloutSeconds", json_real(tr));
+	ds_options_free(o.opts);
+	json_object_set_new(res, "operations", ops);
+	ds_cluster_free(c);
+	return res;
+}
+
+/* Upstream's BenchmarkUpdateDaemonSetStatus shape: nodes labelled hostname, zone (3), region; no pods. */
+static json_t *upstream_status(int nodes, int affinity)
+{
+	buf b = {0};
+	put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
+	for (int i = 0; i < nodes; i++)
+		put(&b, "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\",\"labels\":{"
+			"\"kubernetes.io/hostname\":\"node-%d\",\"topology.kubernetes.io/zone\":\"zone-%d\","
+			"\"topology.kubernetes.io/region\":\"region-1\"}}}",
+		    i ? "," : "", i, i, i % 3);
+	put(&b, ",{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"u\","
+		"\"generation\":1},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"ds\"}},\"template\":{\"metadata\":{\"labels\":"
+		"{\"app\":\"ds\"}},\"spec\":{%s\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}},\"status\":{\"observedGeneration\":1}}]}",
+	    affinity ? "\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+		       "[{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"b\",\"operator\":"
+		       "\"NotIn\",\"values\":[\"x\"]},{\"key\":\"c\",\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"d\","
+		       "\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"e\",\"operator\":\"NotIn\",\"values\":[\"x\"]},"
+		       "{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"NotIn\",\"values\":[\"zone-9\"]}]}]}}},"
+		     : "");
+	ds_cluster *c;
+	ds_error err;
+	if (ds_cluster_new(NULL, &c, &err) < 0 || ds_cluster_load(c, b.p, b.n, NULL, &err) < 0)
+		die("upstream shape", &err);
+	free(b.p);
+	ds_status st = {.size = sizeof(st)};
+	double bestt = 1e30;
+	int reps = nodes >= 10000 ? 200 : 2000;
+	for (int r = 0; r < reps; r++) {
+		double t = now_s();
+		if (ds_status_compute(c, "default", "ds", 0, NULL, &st, &err) < 0)
+			die("status", &err);
+		t = now_s() - t;
+		if (t < bestt)
+			bestt = t;
+	}
+	if (st.desired_number_scheduled != nodes)
+		fprintf(stderr, "bench: expected %d desired, got %d\n", nodes, st.desired_number_scheduled);
+	ds_cluster_free(c);
+	return json_pack("{s:i, s:b, s:f, s:f}", "nodes", nodes, "affinity", affinity, "microseconds", bestt * 1e6,
+			 "nsPerNode", bestt * 1e9 / nodes);
+}
+
+int main(int argc, char **argv)
+{
+	int sizes[8] = {1000, 5000, 20000, 100000}, nsizes = 4, json = 0, quiet = 0;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-j") == 0)
+			json = 1;
+		else if (strcmp(argv[i], "-q") == 0)
+			quiet = 1;
+		else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
+			profile_op = argv[++i];
+		else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
+			profile_reps = atoi(argv[++i]);
+		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+			nsizes = 0;
+			for (char *p = strtok(argv[++i], ","); p && nsizes < 8; p = strtok(NULL, ","))
+				sizes[nsizes++] = atoi(p);
+		}
+	}
+	json_t *doc = json_pack("{s:s, s:[], s:[]}", "library", ds_version(), "upstreamStatusShape", "sizes");
+	for (int n = 1000; !profile_op && n <= 10000; n *= 10)
+		for (int a = 0; a < 2; a++)
+			json_array_append_new(json_object_get(doc, "upstreamStatusShape"), upstream_status(n, a));
+	for (int i = 0; i < nsizes; i++)
+		json_array_append_new(json_object_get(doc, "sizes"), measure(sizes[i], quiet));
+	if (json) {
+		char *s = json_dumps(doc, JSON_INDENT(2));
+		puts(s);
+		free(s);
+	}
+	printf("\nUpstream BenchmarkUpdateDaemonSetStatus shape (status pass, no pods; target <= 25 ns/node):\n");
+	printf("%8s  %-9s  %12s  %10s\n", "NODES", "AFFINITY", "MICROSECONDS", "NS/NODE");
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(doc, "upstreamStatusShape"), i, r)
+	printf("%8lld  %-9s  %12.1f  %10.1f\n", (long long)json_integer_value(json_object_get(r, "nodes")),
+	       json_is_true(json_object_get(r, "affinity")) ? "6 NotIn" : "none", json_real_value(json_object_get(r, "microseconds")),
+	       json_real_value(json_object_get(r, "nsPerNode")));
+	printf("\nSynthetic clusters (ns per node; ingest ratio = ours / bare jansson on the same bytes):\n");
+	printf("%7s %8s %7s %7s %6s %7s %7s %8s %8s %8s %9s %9s %9s\n", "NODES", "PODS", "OURS", "JANSSON", "RATIO", "B/NODE",
+	       "B/POD", "PLAN", "STATUS", "EXPLAIN", "DRAIN-US", "ROLLOUT", "ROLLOUT-S");
+	json_array_foreach(json_object_get(doc, "sizes"), i, r)
+	{
+		json_t *in = json_object_get(r, "ingest"), *m = json_object_get(r, "memory"), *o = json_object_get(r, "operations");
+		printf("%7lld %8lld %5.0fMB %5.0fMB %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f %9.2f\n",
+		       (long long)json_integer_value(json_object_get(r, "nodes")), (long long)json_integer_value(json_object_get(r, "pods")),
+		       json_real_value(json_object_get(in, "oursMBps")), json_real_value(json_object_get(in, "janssonMBps")),
+		       json_real_value(json_object_get(in, "ratio")), json_real_value(json_object_get(m, "heapPerNodeBytes")),
+		       json_real_value(json_object_get(m, "heapPerPodBytes")), json_real_value(json_object_get(o, "planNsPerNode")),
+		       json_real_value(json_object_get(o, "statusNsPerNode")), json_real_value(json_object_get(o, "explainNsPerNode")),
+		       json_real_value(json_object_get(o, "drainOneNodeUs")), json_real_value(json_object_get(o, "rolloutNsPerNode")),
+		       json_real_value(json_object_get(o, "rolloutSeconds")));
+	}
+	printf("(OURS/JANSSON in MB/s; B/NODE and B/POD: heap in use per object, RSS in the JSON output)\n");
+	json_decref(doc);
+	return 0;
+}
