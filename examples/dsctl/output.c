@@ -231,9 +231,13 @@ void table_print(table *t, const ctx *c)
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (r == 0)
 			fputs(colour(c, "bold"), stdout);
-		for (int i = 0; i < t->ncols; i++) {
+		/* no padding after the last non-empty cell: lines end without blanks */
+		int last = t->ncols - 1;
+		while (last > 0 && !*t->cells[r * (size_t)t->ncols + (size_t)last])
+			last--;
+		for (int i = 0; i <= last; i++) {
 			const char *s = t->cells[r * (size_t)t->ncols + (size_t)i];
-			if (i == t->ncols - 1)
+			if (i == last)
 				fputs(s, stdout);
 			else
 				printf("%s%*s", s, (int)(w[i] - width(s) + 3), "");

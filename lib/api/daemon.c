@@ -1,6 +1,7 @@
 /* Public wrappers: pod generation, template hash, history, rollback (include/daemonset/daemon.h). */
 #include <string.h>
 
+#include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/load.h"
@@ -8,17 +9,6 @@
 #include "daemon/history.h"
 #include "daemon/newpod.h"
 #include "daemon/rollback.h"
-
-static int find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err)
-{
-	if (!c || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
-	*out = dsi_cluster_daemonset(c, ns ? ns : "", name);
-	if (!*out)
-		return dsi_error_set(err, DS_ENOTFOUND, NULL, "daemonsets.apps \"%s\" not found in namespace \"%s\"", name,
-				     ns ? ns : "");
-	return 0;
-}
 
 int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
 		  const ds_options *opts, char **json_out, ds_error *err)
@@ -28,7 +18,7 @@ int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char 
 		return dsi_error_set(err, DS_EARG, NULL, "node and json_out must not be NULL or empty");
 	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_history h;
@@ -87,7 +77,7 @@ int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const c
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_history h;
@@ -131,7 +121,7 @@ int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const 
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	json_t *out;
@@ -147,7 +137,7 @@ int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, con
 	if (!pod_name || !updated)
 		return dsi_error_set(err, DS_EARG, NULL, "pod_name and updated must not be NULL");
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_atom ns = dsi_atom_lookup_cstr(&cluster->atoms, namespace_ ? namespace_ : "");

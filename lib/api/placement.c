@@ -1,22 +1,12 @@
 /* Public wrappers for placement (include/daemonset/placement.h). */
 #include <string.h>
 
+#include "api/lookup.h"
 #include "core/jsonout.h"
 #include "core/load.h"
 #include "daemon/explain.h"
 #include "sched/fit.h"
 #include "sched/preemption.h"
-
-static int find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err)
-{
-	if (!c || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
-	*out = dsi_cluster_daemonset(c, ns ? ns : "", name);
-	if (!*out)
-		return dsi_error_set(err, DS_ENOTFOUND, NULL, "daemonsets.apps \"%s\" not found in namespace \"%s\"", name,
-				     ns ? ns : "");
-	return 0;
-}
 
 static int find_node(const ds_cluster *c, const char *name, const dsi_node **out, ds_error *err)
 {
@@ -33,7 +23,7 @@ int ds_should_run(const ds_cluster *cluster, const char *namespace_, const char 
 	const dsi_daemonset *ds;
 	const dsi_node *n;
 	int rc;
-	if ((rc = find_ds(cluster, namespace_, name, &ds, err)) < 0 || (rc = find_node(cluster, node, &n, err)) < 0)
+	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err)) < 0 || (rc = find_node(cluster, node, &n, err)) < 0)
 		return rc;
 	dsi_placement p;
 	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0)
@@ -58,7 +48,7 @@ int ds_should_run_json(const ds_cluster *cluster, const char *namespace_, const 
 	if (!json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
-	if ((rc = find_ds(cluster, namespace_, name, &ds, err)) < 0 || (rc = find_node(cluster, node, &n, err)) < 0)
+	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err)) < 0 || (rc = find_node(cluster, node, &n, err)) < 0)
 		return rc;
 	dsi_placement p;
 	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0)
@@ -80,7 +70,7 @@ int ds_explain(const ds_cluster *cluster, const char *namespace_, const char *na
 	if (!json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
-	if ((rc = find_ds(cluster, namespace_, name, &ds, err)) < 0)
+	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err)) < 0)
 		return rc;
 	json_t *doc;
 	if ((rc = dsi_explain(cluster, ds, dsi_opts(opts), &doc, err)) < 0)

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "daemon/plan.h"
@@ -12,17 +13,6 @@ struct ds_plan {
 	dsi_plan p;
 };
 
-static int find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err)
-{
-	if (!c || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
-	*out = dsi_cluster_daemonset(c, ns ? ns : "", name);
-	if (!*out)
-		return dsi_error_set(err, DS_ENOTFOUND, NULL, "daemonsets.apps \"%s\" not found in namespace \"%s\"", name,
-				     ns ? ns : "");
-	return 0;
-}
-
 int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
 		 const ds_options *opts, const char *backoff_json, ds_plan **out, ds_error *err)
 {
@@ -31,7 +21,7 @@ int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = NULL;
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_backoff b;
@@ -180,7 +170,7 @@ int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const c
 	if (!out || out->size < offsetof(ds_status, collision_count))
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL; set out->size");
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_ds_status st;
@@ -198,7 +188,7 @@ int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
 	json_t *out;

@@ -1,5 +1,7 @@
 #include "core/atoms.h"
 
+#include "core/numfmt.h"
+
 #include <string.h>
 
 #include "core/alloc.h"
@@ -22,30 +24,6 @@ void dsi_atoms_free(dsi_atoms *a)
 	dsi_free(a->ents);
 	dsi_free(a->table);
 	dsi_atoms_init(a);
-}
-
-int dsi_parse_go_int64(const char *s, size_t n, int64_t *out)
-{
-	size_t i = 0;
-	int neg = 0;
-	if (n && (s[0] == '+' || s[0] == '-')) {
-		neg = s[0] == '-';
-		i = 1;
-	}
-	if (i == n)
-		return 0;
-	uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	uint64_t v = 0;
-	for (; i < n; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-		if (d > 9)
-			return 0;
-		if (v > (limit - d) / 10)
-			return 0;
-		v = v * 10 + d;
-	}
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 1;
 }
 
 static uint32_t hash32(const char *s, size_t n) { return (uint32_t)dsi_hash_bytes(s, n); }

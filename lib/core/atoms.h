@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/numfmt.h"
+
 typedef uint32_t dsi_atom;
 #define DSI_ATOM_NONE ((dsi_atom)0)           /* absent (not the empty string) */
 #define DSI_ATOM_ERROR ((dsi_atom)0xffffffffu) /* allocation failed */
@@ -86,7 +88,6 @@ static inline int dsi_atom_int(const dsi_atoms *a, dsi_atom id, int64_t *out)
 	return 1;
 }
 
-/* Go strconv.ParseInt(s, 10, 64): optional sign, decimal digits, no overflow. */
-int dsi_parse_go_int64(const char *s, size_t n, int64_t *out);
+
 
 #endif

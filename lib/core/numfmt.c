@@ -1,5 +1,7 @@
 #include "core/numfmt.h"
 
+#include <stdint.h>
+
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
@@ -151,3 +153,34 @@ static void go_format(double v, int f32, int go_json, char *buf, size_t size)
 void dsi_format_go_json_float(double v, char *buf, size_t size) { go_format(v, 0, 1, buf, size); }
 
 void dsi_format_go_float32_g(double v, char *buf, size_t size) { go_format(v, 1, 0, buf, size); }
+
+/* ParseInt / ParseUint (Go strconv/atoi.go), base 10 */
+int dsi_go_parse_int64(const char *s, size_t n, int64_t *out)
+{
+	*out = 0;
+	size_t i = 0;
+	int neg = 0;
+	if (n && (s[0] == '+' || s[0] == '-')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	if (i == n)
+		return 1;
+	uint64_t v = 0;
+	for (; i < n; i++) {
+		unsigned d = (unsigned)((unsigned char)s[i] - '0');
+		if (d > 9)
+			return 1;
+		if (v > (UINT64_MAX - d) / 10) { /* ParseUint: out of range, reported at once */
+			*out = neg ? INT64_MIN : INT64_MAX;
+			return 2;
+		}
+		v = v * 10 + d;
+	}
+	if (v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX)) {
+		*out = neg ? INT64_MIN : INT64_MAX;
+		return 2;
+	}
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}

@@ -3,6 +3,7 @@
 #define DSI_NUMFMT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Parse a decimal floating-point literal (digits, '.', exponent) regardless
  * of the process locale. Returns 0, or -1 when text is not fully consumed. */
@@ -13,5 +14,20 @@ void dsi_format_go_json_float(double v, char *buf, size_t size);
 
 /* strconv.FormatFloat(v, 'g', -1, 32), as sigs.k8s.io/yaml renders float map keys. buf >= 32. */
 void dsi_format_go_float32_g(double v, char *buf, size_t size);
+
+/* strconv.ParseInt(s, 10, 64), which strconv.Atoi is on 64-bit Go: 0 ok;
+ * 1 ErrSyntax (*out 0); 2 ErrRange (*out clamped to INT64_MIN or INT64_MAX).
+ * As Go, a uint64 overflow is reported at once, before later characters. */
+int dsi_go_parse_int64(const char *s, size_t n, int64_t *out);
+
+/* The same as a yes/no: 1 and *out set when s is an int64, else 0 (*out untouched). */
+static inline int dsi_parse_go_int64(const char *s, size_t n, int64_t *out)
+{
+	int64_t v;
+	if (dsi_go_parse_int64(s, n, &v) != 0)
+		return 0;
+	*out = v;
+	return 1;
+}
 
 #endif

@@ -1117,24 +1117,9 @@ static int valid_percent(const ios *v)
 /* strconv.Atoi on 64-bit Go: the value; 0 on a syntax error, the clamped value on a range error */
 static int64_t go_atoi(const char *s, size_t n)
 {
-	size_t i = 0;
-	int neg = 0;
-	if (n && (s[0] == '+' || s[0] == '-')) {
-		neg = s[0] == '-';
-		i = 1;
-	}
-	if (i == n)
-		return 0;
-	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	for (; i < n; i++) {
-		unsigned d = (unsigned)((unsigned char)s[i] - '0');
-		if (d > 9)
-			return 0;
-		if (v > (UINT64_MAX - d) / 10 || v * 10 + d > limit)
-			return neg ? INT64_MIN : INT64_MAX; /* ParseInt: value out of range, clamped */
-		v = v * 10 + d;
-	}
-	return neg ? (int64_t)(0 - v) : (int64_t)v;
+	int64_t v;
+	dsi_go_parse_int64(s, n, &v);
+	return v;
 }
 
 /* getIntOrPercentValue */

@@ -8,40 +8,6 @@
 #include "core/strbuf.h"
 #include "model/labelvalid.h"
 
-/* strconv.Atoi on 64-bit Go: 0 ok, 1 ErrSyntax, 2 ErrRange. A range error
- * wins when the value overflowed before an invalid character was seen. */
-static int go_atoi(const char *s, size_t n, int64_t *out)
-{
-	*out = 0;
-	size_t i = 0;
-	int neg = 0;
-	if (n && (s[0] == '+' || s[0] == '-')) {
-		neg = s[0] == '-';
-		i = 1;
-	}
-	if (i == n)
-		return 1;
-	uint64_t v = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-	int over = 0;
-	for (; i < n; i++) {
-		unsigned d = (unsigned char)s[i] - '0';
-		if (d > 9)
-			return over ? 2 : 1;
-		if (!over) {
-			if (v > (UINT64_MAX - d) / 10)
-				over = 1; /* ParseUint: value out of range, stops there */
-			else
-				v = v * 10 + d;
-		}
-		if (over)
-			return 2;
-	}
-	if (v > limit)
-		return 2;
-	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
-	return 0;
-}
-
 static void set_string(dsi_intstr *o, const char *s, size_t n)
 {
 	memset(o, 0, sizeof(*o));
@@ -52,7 +18,7 @@ static void set_string(dsi_intstr *o, const char *s, size_t n)
 	o->truncated = keep < n;
 	if (n && s[n - 1] == '%') {
 		o->percent = 1;
-		o->atoi = (uint8_t)go_atoi(s, n - 1, &o->pval); /* strings.TrimSuffix(s, "%") */
+		o->atoi = (uint8_t)dsi_go_parse_int64(s, n - 1, &o->pval); /* strings.TrimSuffix(s, "%") */
 	}
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "harness.h"
 #include "model/intstr.h"
 
@@ -182,6 +183,36 @@ START_TEST(long_strings_are_truncated_in_messages)
 }
 END_TEST
 
+/* strconv.ParseInt(s, 10, 64): what Atoi reports, and the value it returns with it. */
+START_TEST(go_parse_int64)
+{
+	static const struct {
+		const char *s;
+		int rc;
+		int64_t v;
+	} cases[] = {
+		{"0", 0, 0},
+		{"+7", 0, 7},
+		{"-9223372036854775808", 0, INT64_MIN},
+		{"9223372036854775807", 0, INT64_MAX},
+		{"9223372036854775808", 2, INT64_MAX},
+		{"-9223372036854775809", 2, INT64_MIN},
+		/* only a uint64 overflow is reported before the rest is read: */
+		{"9223372036854775808x", 1, 0},
+		{"99999999999999999999x", 2, INT64_MAX},
+		{"", 1, 0},
+		{"-", 1, 0},
+		{"1_000", 1, 0},
+		{" 1", 1, 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t v = 42;
+		int rc = dsi_go_parse_int64(cases[i].s, strlen(cases[i].s), &v);
+		ck_assert_msg(rc == cases[i].rc && v == cases[i].v, "%s: rc %d value %lld", cases[i].s, rc, (long long)v);
+	}
+}
+END_TEST
+
 static Suite *intstr_suite(void)
 {
 	Suite *s = suite_create("intstr");
@@ -190,6 +221,7 @@ static Suite *intstr_suite(void)
 	tcase_add_test(tc, json_forms);
 	tcase_add_test(tc, parse_text);
 	tcase_add_test(tc, long_strings_are_truncated_in_messages);
+	tcase_add_test(tc, go_parse_int64);
 	suite_add_tcase(s, tc);
 	return s;
 }
