@@ -615,6 +615,14 @@ static char *run_function(const json_t *cs, int *handled)
 	char buf[1024] = "";
 	*handled = 1;
 	world w;
+	if (strcmp(fn, "shouldIgnoreNodeUpdate") == 0) {
+		/* upstream's fast path before updateNode compares each DaemonSet's shouldRun and
+		 * shouldContinueRunning for the old and new node; the driver compares those
+		 * verdicts directly (lib/controller/handlers.c node_event), so which DaemonSets a
+		 * node update wakes is the same and the filter has no counterpart */
+		*handled = 2;
+		return NULL;
+	}
 	if (strcmp(fn, "getNodesToDaemonPods") == 0) {
 		world_init(&w, cs);
 		json_array_extend(w.revs, json_object_get(cs, "otherDaemonSets")); /* other objects, loaded alike */
@@ -720,7 +728,7 @@ static const char *known_reason(const char *name)
 static void run_file(const char *path)
 {
 	json_t *v = load_vectors(path);
-	size_t i, ran = 0, skipped = 0, failed = 0;
+	size_t i, ran = 0, skipped = 0, failed = 0, not_applicable = 0;
 	json_t *cs;
 	json_array_foreach(json_object_get(v, "cases"), i, cs)
 	{
@@ -729,8 +737,11 @@ static void run_file(const char *path)
 		if (json_object_get(cs, "function")) {
 			int handled;
 			problem = run_function(cs, &handled);
-			if (!handled) {
-				skipped++;
+			if (handled != 1) {
+				if (handled)
+					not_applicable++;
+				else
+					skipped++;
 				continue;
 			}
 		} else if (driver_only(cs) || json_object_get(cs, "podControl")) {
@@ -750,8 +761,9 @@ static void run_file(const char *path)
 		}
 		free(problem);
 	}
-	fprintf(stderr, "%s: %zu cases run, %zu left to the controller driver tests, %zu failed\n", path, ran, skipped,
-		failed);
+	fprintf(stderr, "%s: %zu cases run, %zu left to the controller driver (test_controller), %zu without a "
+			"counterpart, %zu failed\n",
+		path, ran, skipped, not_applicable, failed);
 	ck_assert_uint_eq(failed, 0);
 	ck_assert_uint_gt(ran, 0);
 	json_decref(v);
