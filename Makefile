@@ -80,7 +80,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
-.PHONY: all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
+.PHONY: FORCE all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
 	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint format-check
 
 all: deps-check lib examples
@@ -158,13 +158,18 @@ $(STLIB): $(LIB_OBJS)
 	$(Q)rm -f $@
 	$(Q)ar rcs $@ $(LIB_OBJS)
 
-$(PCFILE): Makefile include/daemonset/common.h
+# Rewritten on every run when its text changes, so that `make install PREFIX=...`
+# after a plain `make` installs a .pc that names the new prefix.
+$(PCFILE): FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' 'prefix=$(prefix)' 'exec_prefix=$(exec_prefix)' 'libdir=$(libdir)' \
 	  'includedir=$(includedir)' '' 'Name: daemonset' \
 	  'Description: Kubernetes DaemonSet semantics as pure functions behind a stable C ABI' \
 	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} -ldaemonset' \
-	  'Libs.private: -lpthread -lm' 'Cflags: -I$${includedir}' > $@
+	  'Libs.private: -lpthread -lm' 'Cflags: -I$${includedir}' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
+
+FORCE:
 
 # ---- examples and the CLI (public API only, linked against the shared library) --
 EXAMPLE_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude

@@ -115,6 +115,48 @@ static int marker(const char *s, const char *end, const char *m)
 	return s + 3 == end || s[3] == '\n' || s[3] == '\r' || s[3] == ' ' || s[3] == '\t';
 }
 
+static int add_json(docs *d, json_t *v, const char *source, int *count);
+
+/* A document whose top-level kind ends in "List" (what kubectl get -o yaml prints). */
+static int yaml_list(const char *s, size_t len)
+{
+	for (const char *p = s, *end = s + len; p < end;) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((eol ? eol : end) - p);
+		while (n && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (n > 9 && strncmp(p, "kind:", 5) == 0 && strncmp(p + n - 4, "List", 4) == 0)
+			return 1;
+		p = eol ? eol + 1 : end;
+	}
+	return 0;
+}
+
+/* One YAML document: a List is taken apart through ds_objects_parse (its items
+ * lose their own line numbers); any other document keeps its text. */
+static int add_yaml_doc(docs *d, const char *s, size_t len, const char *source, int *count, int line)
+{
+	char *out = NULL;
+	json_t *items = NULL;
+	if (yaml_list(s, len) && ds_objects_parse(s, len, NULL, &out, NULL) == 0)
+		items = json_loads(out, 0, NULL);
+	ds_free(out);
+	if (!json_is_array(items)) { /* not a List, or one the library will report on */
+		json_decref(items);
+		return docs_add(d, s, len, source, ++*count, line);
+	}
+	size_t i;
+	json_t *x;
+	int rc = 0;
+	json_array_foreach(items, i, x)
+	{
+		if (rc == 0)
+			rc = add_json(d, x, source, count);
+	}
+	json_decref(items);
+	return rc;
+}
+
 /*
  * Cut a YAML stream at its document markers. Kubernetes manifests never hold
  * "---" at the start of a line inside a document (block scalars are
@@ -131,7 +173,7 @@ static int split_yaml(docs *d, const char *text, size_t len, const char *source,
 		int dashes = marker(p, eol ? eol : end, "---"), dots = marker(p, eol ? eol : end, "...");
 		if (dashes || dots) {
 			if (in_doc && !blank_yaml(start, (size_t)(p - start))) {
-				if (docs_add(d, start, (size_t)(p - start), source, ++*count, start_line) < 0)
+				if (add_yaml_doc(d, start, (size_t)(p - start), source, count, start_line) < 0)
 					return -1;
 			}
 			/* "--- value" starts a document on the marker's line: keep what follows it */
@@ -143,7 +185,7 @@ static int split_yaml(docs *d, const char *text, size_t len, const char *source,
 		line++;
 	}
 	if (in_doc && !blank_yaml(start, (size_t)(end - start)))
-		return docs_add(d, start, (size_t)(end - start), source, ++*count, start_line);
+		return add_yaml_doc(d, start, (size_t)(end - start), source, count, start_line);
 	return 0;
 }
 
@@ -326,12 +368,6 @@ static int other_kind(ds_error *err)
 {
 	if (err->code != DS_EUNSUPPORTED || strcmp(err->path, "kind") != 0)
 		return 0;
-	size_t l = strlen(err->message);
-	if (l > 5 && strcmp(err->message + l - 5, "List\"") == 0) /* a YAML List could hold DaemonSets */
-		snprintf(err->message + l, sizeof(err->message) - l,
-			 " (dsctl splits JSON Lists and YAML streams, not YAML Lists: use -o json or documents "
-			 "separated "
-			 "by ---)");
 	return 1;
 }
 

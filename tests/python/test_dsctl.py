@@ -345,6 +345,13 @@ class TestValidate(unittest.TestCase):
         lst = self.files.write("list.json", out)
         docs = run_json(self, "validate", lst, cluster=False)
         self.assertEqual([(d["document"], d["valid"]) for d in docs], [(1, True), (2, True), (3, True)])
+        # a YAML List, as `kubectl get ds -o yaml` prints it, on standard input
+        rc, out, err = run("-o", "yaml", "defaults", os.path.join(CLUSTER, "daemonsets.yaml"), cluster=False)
+        self.assertEqual(rc, 0, err)
+        items = ["- " + "\n  ".join(d.strip("\n").splitlines()) for d in out.split("---\n")]
+        yaml_list = "apiVersion: v1\nkind: List\nitems:\n" + "\n".join(items) + "\n"
+        rc, out2, err = run("validate", cluster=False, stdin=yaml_list)
+        self.assertEqual((rc, out2.splitlines()[-1]), (0, "3 valid, 0 invalid"), err)
         # -f and standard input
         self.assertEqual(run("-f", stream, "validate", cluster=False)[0], 0)
         rc, out, err = run("validate", cluster=False, stdin=textwrap.dedent(BAD))
@@ -362,9 +369,11 @@ class TestValidate(unittest.TestCase):
         rc, out, err = run("validate", syn, cluster=False)
         self.assertEqual(rc, 1)
         self.assertIn("syn.yaml (document 2): line 6, column 1:", err)
+        # a YAML List of other kinds: its items are taken apart and skipped
         rc, out, err = run("validate", os.path.join(CLUSTER, "nodes.yaml"), cluster=False)
         self.assertEqual(rc, 1)
-        self.assertIn('got kind "List"', err)
+        self.assertIn('(document 6): skipped: expected a DaemonSet, got kind "Node"', err)
+        self.assertIn("no DaemonSet in the input (6 document(s) of other kinds)", err)
         rc, out, err = run("validate", os.path.join(self.files.dir.name, "missing.yaml"), cluster=False)
         self.assertEqual(rc, 1)
         self.assertIn("does not exist", err)
