@@ -41,15 +41,28 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 		     ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!template_text || !out || out_size < DSI_HASH_MAX)
-		return dsi_error_set(err, DS_EARG, NULL, "template_text and out (16 bytes) must not be NULL");
+	if (!template_text)
+		return dsi_error_set(err, DS_EARG, NULL, "template_text must not be NULL: expected a PodTemplateSpec");
+	if (!out)
+		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL: expected a buffer of at least %d bytes",
+				     DSI_HASH_MAX);
+	if (out_size < DSI_HASH_MAX)
+		return dsi_error_set(err, DS_EARG, NULL, "out_size is %zu: expected at least %d bytes", out_size,
+				     DSI_HASH_MAX);
+	/* status.collisionCount is a non-negative *int32 (ValidateNonnegativeField); -1 stands for nil */
+	if (collision_count < -1)
+		return dsi_error_set(err, DS_EARG, NULL,
+				     "collision_count is %d: expected -1 (not set) or a non-negative count",
+				     (int)collision_count);
 	json_t *t;
 	int rc = dsi_parse_one(template_text, size, &dsi_options_default()->limits, &t, err);
 	if (rc < 0)
 		return rc;
 	if (!json_is_object(t)) {
+		/* the type name must be taken before the value is released */
+		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected a PodTemplateSpec object, got %s", dsi_json_type_name(t));
 		json_decref(t);
-		return dsi_error_set(err, DS_ETYPE, NULL, "expected a PodTemplateSpec object, got %s", dsi_json_type_name(t));
+		return rc;
 	}
 	char h[DSI_HASH_MAX];
 	rc = dsi_template_hash(t, collision_count >= 0, collision_count, h);
@@ -134,8 +147,11 @@ int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, con
 			  int *updated, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!pod_name || !updated)
-		return dsi_error_set(err, DS_EARG, NULL, "pod_name and updated must not be NULL");
+	if (!updated)
+		return dsi_error_set(err, DS_EARG, NULL, "updated must not be NULL");
+	*updated = 0;
+	if (!pod_name || !*pod_name)
+		return dsi_error_set(err, DS_EARG, NULL, "pod_name is %s: expected a pod name", pod_name ? "empty" : "NULL");
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)

@@ -110,6 +110,18 @@ static int json_error_to_ds(const json_error_t *je, ds_error *err)
 	switch (json_error_code(je)) {
 	case json_error_out_of_memory: return dsi_error_nomem(err);
 	case json_error_stack_overflow: code = DS_ELIMIT; break;
+	case json_error_numeric_overflow:
+		/* a float beyond float64 is an error to encoding/json (and so to the API
+		 * server); not a syntax error, so the text is not re-read as YAML, which
+		 * would keep it as a string. Too big integers do fall back: YAML's
+		 * reading matches the API server's untyped view of them. */
+		if (strstr(je->text, "real number overflow")) {
+			dsi_error_set(err, DS_EVALUE, NULL, "json: cannot unmarshal number into Go value of type float64: %s",
+				      je->text);
+			dsi_error_set_position(err, je->line > 0 ? je->line : 0, je->column > 0 ? je->column : 0);
+			return DS_EVALUE;
+		}
+		break;
 	default: break;
 	}
 	dsi_error_set(err, code, NULL, "%s", je->text);

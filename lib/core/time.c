@@ -52,29 +52,46 @@ static int days_in_month(unsigned y, unsigned m)
 	return dm[m - 1];
 }
 
+/*
+ * time.Parse(time.RFC3339, s), which metav1.Time's UnmarshalJSON calls (apimachinery pkg/apis/meta/v1/time.go).
+ * Go tries the strict parseRFC3339 (time/format_rfc3339.go) and falls back to the layout parser (time/format.go
+ * parse), so the accepted set is the layout parser's: the hour ("15") has one or two digits, a fraction follows
+ * '.' or ',' and is truncated, literals ('T', 'Z') match byte for byte, and an offset may reach 24 hours or
+ * 60 minutes. Kept to the millisecond.
+ */
 int dsi_time_parse(const char *s, size_t n, ds_time *out, ds_error *err)
 {
 	unsigned Y, M, D, h, mi, se;
 	const char *what = "expected an RFC 3339 time such as 2006-01-02T15:04:05Z";
-	if (digits(s, n, 0, 4, &Y) || n < 19 || s[4] != '-' || digits(s, n, 5, 2, &M) || s[7] != '-' ||
-	    digits(s, n, 8, 2, &D) || s[10] != 'T' || digits(s, n, 11, 2, &h) || s[13] != ':' ||
-	    digits(s, n, 14, 2, &mi) || s[16] != ':' || digits(s, n, 17, 2, &se))
-		return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, (int)(n > 64 ? 64 : n), s);
-	if (M < 1 || M > 12 || D < 1 || (int)D > days_in_month(Y, M) || h > 23 || mi > 59 || se > 59)
-		return dsi_error_set(err, DS_EVALUE, NULL, "time \"%.*s\" is out of range", (int)(n > 64 ? 64 : n), s);
-	size_t i = 19;
-	int64_t ms = 0;
-	if (i < n && s[i] == '.') {
+	int shown = (int)(n > 64 ? 64 : n);
+	size_t i = 11;
+	/* getnum(value, false) for the hour */
+	int ok = !digits(s, n, 0, 4, &Y) && n >= 11 && s[4] == '-' && !digits(s, n, 5, 2, &M) && s[7] == '-' &&
+		 !digits(s, n, 8, 2, &D) && s[10] == 'T' && !digits(s, n, i, 1, &h);
+	if (ok) {
 		i++;
-		size_t start = i;
+		unsigned h2;
+		if (!digits(s, n, i, 1, &h2)) {
+			h = h * 10 + h2;
+			i++;
+		}
+		ok = i < n && s[i] == ':' && !digits(s, n, i + 1, 2, &mi) && i + 3 < n && s[i + 3] == ':' &&
+		     !digits(s, n, i + 4, 2, &se);
+		i += 6;
+	}
+	if (!ok)
+		return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, shown, s);
+	if (M < 1 || M > 12 || D < 1 || (int)D > days_in_month(Y, M) || h > 23 || mi > 59 || se > 59)
+		return dsi_error_set(err, DS_EVALUE, NULL, "time \"%.*s\" is out of range", shown, s);
+	int64_t ms = 0;
+	if (i + 1 < n && (s[i] == '.' || s[i] == ',') && s[i + 1] >= '0' && s[i + 1] <= '9') {
+		i++;
 		int64_t scale = 100;
 		while (i < n && s[i] >= '0' && s[i] <= '9') {
 			ms += (s[i] - '0') * scale;
 			scale /= 10;
 			i++;
 		}
-		if (i == start)
-			return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, (int)(n > 64 ? 64 : n), s);
 	}
 	int64_t offset = 0;
 	if (i < n && s[i] == 'Z') {
@@ -82,17 +99,18 @@ int dsi_time_parse(const char *s, size_t n, ds_time *out, ds_error *err)
 	} else if (i < n && (s[i] == '+' || s[i] == '-')) {
 		unsigned oh, om;
 		if (digits(s, n, i + 1, 2, &oh) || i + 3 >= n || s[i + 3] != ':' || digits(s, n, i + 4, 2, &om))
-			return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, (int)(n > 64 ? 64 : n), s);
-		if (oh > 23 || om > 59)
-			return dsi_error_set(err, DS_EVALUE, NULL, "time zone offset in \"%.*s\" is out of range",
-					     (int)(n > 64 ? 64 : n), s);
+			return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, shown, s);
+		/* the layout parser's test is "> 24" / "> 60": "some people do write offsets of 24 hours" */
+		if (oh > 24 || om > 60)
+			return dsi_error_set(err, DS_EVALUE, NULL, "time zone offset in \"%.*s\" is out of range", shown,
+					     s);
 		offset = (int64_t)(oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
 		i += 6;
 	} else {
-		return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, (int)(n > 64 ? 64 : n), s);
+		return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, shown, s);
 	}
 	if (i != n)
-		return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, (int)(n > 64 ? 64 : n), s);
+		return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, shown, s);
 	int64_t days = dsi_days_from_civil(Y, M, D);
 	int64_t secs = days * 86400 + h * 3600 + mi * 60 + se - offset;
 	*out = secs * 1000 + ms;
@@ -124,12 +142,18 @@ int ds_time_format(ds_time t, char *buf, size_t size)
 	int64_t y;
 	unsigned m, d;
 	civil_from_days(days, &y, &m, &d);
+	/* appendInt(b, year, 4) (Go time/format.go): a sign, then at least four digits ("-0001", "10000") */
+	char year[24];
+	if (y < 0)
+		snprintf(year, sizeof(year), "-%04llu", (unsigned long long)(0 - (uint64_t)y));
+	else
+		snprintf(year, sizeof(year), "%04lld", (long long)y);
 	int n;
 	if (ms)
-		n = snprintf(buf, size, "%04lld-%02u-%02uT%02u:%02u:%02u.%03uZ", (long long)y, m, d, (unsigned)(rem / 3600),
+		n = snprintf(buf, size, "%s-%02u-%02uT%02u:%02u:%02u.%03uZ", year, m, d, (unsigned)(rem / 3600),
 			     (unsigned)(rem / 60 % 60), (unsigned)(rem % 60), (unsigned)ms);
 	else
-		n = snprintf(buf, size, "%04lld-%02u-%02uT%02u:%02u:%02uZ", (long long)y, m, d, (unsigned)(rem / 3600),
+		n = snprintf(buf, size, "%s-%02u-%02uT%02u:%02u:%02uZ", year, m, d, (unsigned)(rem / 3600),
 			     (unsigned)(rem / 60 % 60), (unsigned)(rem % 60));
 	return n;
 }

@@ -1,5 +1,6 @@
 #include "core/yaml.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <yaml.h>
@@ -24,14 +25,26 @@ static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
 static const char *const yaml_special_float[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf",
 						 "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
 
-/* Go strconv.ParseInt/ParseUint(s, 0, 64) on text without underscores.
- * Returns 1 and the magnitude/sign when it parses as an unsigned 64-bit. */
-static int go_parse_int_base0(const char *s, size_t n, uint64_t *mag, int *neg)
+/* What go-yaml v2's resolve() made of a scalar: the Go type behind the JSON value. */
+typedef enum scalar_kind {
+	KIND_NULL,
+	KIND_BOOL,
+	KIND_INT,   /* int / int64 */
+	KIND_UINT,  /* uint64 above INT64_MAX */
+	KIND_FLOAT, /* float64 */
+	KIND_STR,
+} scalar_kind;
+
+/* Go strconv.ParseInt/ParseUint(s, 0, 64) on text without underscores: 1 with the magnitude, the sign and
+ * whether a sign character was written (ParseUint takes none) when the digits fit 64 unsigned bits. */
+static int go_parse_int_base0(const char *s, size_t n, uint64_t *mag, int *neg, int *has_sign)
 {
 	size_t i = 0;
 	*neg = 0;
+	*has_sign = 0;
 	if (i < n && (s[i] == '+' || s[i] == '-')) {
 		*neg = s[i] == '-';
+		*has_sign = 1;
 		i++;
 	}
 	unsigned base = 10;
@@ -113,22 +126,62 @@ static int yaml_style_float(const char *s, size_t n)
 	return i == n;
 }
 
-/* A float64 as JSON would carry it after Go's encoding/json (integral values print as integers). */
+/* underscoreOK (Go strconv/atoi.go) for a decimal float such as ".5_0": each '_' between two digits. */
+static int go_underscore_ok(const char *s, size_t n)
+{
+	char saw = '^';
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] >= '0' && s[i] <= '9') {
+			saw = '0';
+		} else if (s[i] == '_') {
+			if (saw != '0')
+				return 0;
+			saw = '_';
+		} else {
+			if (saw == '_')
+				return 0;
+			saw = '!';
+		}
+	}
+	return saw != '_';
+}
+
+/*
+ * A float64 as it reaches the cluster: encoding/json prints an integral float64 below 1e21 as digits, which
+ * Kubernetes reads back as an int64 when it fits (apimachinery pkg/util/json convertNumber); anything else stays
+ * a float64. The range test comes first: converting an out-of-range double to int64 is undefined.
+ */
 static json_t *json_from_double(double v)
 {
-	if (v == (double)(int64_t)v && v > -9.2e18 && v < 9.2e18)
+	if (v >= -9223372036854775808.0 && v < 9223372036854775808.0 && v == (double)(int64_t)v)
 		return json_integer((json_int_t)v);
 	return json_real(v);
 }
 
-json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err)
+/*
+ * resolve (go-yaml v2 resolve.go) for a plain scalar, then sigs.k8s.io/yaml's JSON conversion. For text that
+ * starts with a digit or sign: ParseInt(plain, 0, 64), then ParseUint(plain, 0, 64), then ParseFloat for text
+ * matching yamlStyleFloat; whatever fails them all, including a float that overflows float64 ("1e309": ParseFloat
+ * reports ErrRange), stays a string. Text starting with '.' goes straight to ParseFloat.
+ *
+ * A uint64 (9223372036854775808 up to 18446744073709551615, or hex/octal/binary of that size) is printed by
+ * encoding/json as its exact digits. jansson integers are int64, so it becomes the JSON real of the same value:
+ * what Kubernetes itself holds for that number in an untyped object (apimachinery pkg/util/json convertNumber:
+ * not an int64, so a float64). Typed integer fields reject it there as here; the digits beyond float64's 53 bits
+ * are lost, as in Kubernetes' untyped view.
+ */
+static json_t *resolve_plain(const char *text, size_t len, scalar_kind *kind, uint64_t *uvalue, ds_error *err)
 {
-	if (is_one_of(text, len, yaml_null))
+	*kind = KIND_STR;
+	*uvalue = 0;
+	if (is_one_of(text, len, yaml_null)) {
+		*kind = KIND_NULL;
 		return json_null();
-	if (is_one_of(text, len, yaml_true))
-		return json_true();
-	if (is_one_of(text, len, yaml_false))
-		return json_false();
+	}
+	if (is_one_of(text, len, yaml_true) || is_one_of(text, len, yaml_false)) {
+		*kind = KIND_BOOL;
+		return json_boolean(is_one_of(text, len, yaml_true));
+	}
 	if (is_one_of(text, len, yaml_special_float)) {
 		dsi_error_set(err, DS_EVALUE, NULL, "%.*s cannot be represented in JSON (json: unsupported value)",
 			      (int)len, text);
@@ -145,33 +198,47 @@ json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err)
 				return NULL;
 			}
 		}
+		/* the digit/sign case parses text without underscores; ParseFloat on ".x" checks them itself */
+		int underscores = memchr(text, '_', len) != NULL;
 		size_t n = 0;
 		for (size_t i = 0; i < len; i++)
 			if (text[i] != '_')
 				plain[n++] = text[i];
 		plain[n] = '\0';
 		uint64_t mag;
-		int neg;
+		int neg, has_sign;
 		json_t *out = NULL;
-		if (go_parse_int_base0(plain, n, &mag, &neg)) {
-			if (neg && mag <= (uint64_t)INT64_MAX + 1)
+		int parsed = 0;
+		if (c != '.' && go_parse_int_base0(plain, n, &mag, &neg, &has_sign)) {
+			if (neg && mag <= (uint64_t)INT64_MAX + 1) { /* ParseInt */
 				out = json_integer((json_int_t)(0 - mag));
-			else if (!neg && mag <= (uint64_t)INT64_MAX)
+				*kind = KIND_INT;
+				parsed = 1;
+			} else if (!neg && mag <= (uint64_t)INT64_MAX) { /* ParseInt */
 				out = json_integer((json_int_t)mag);
-			else
-				dsi_error_set(err, DS_EVALUE, NULL, "integer %.*s is out of range", (int)len, text);
-		} else if (yaml_style_float(plain, n)) {
-			double d;
-			if (dsi_parse_double(plain, n, &d) == 0)
-				out = json_from_double(d);
-			else
-				dsi_error_set(err, DS_EVALUE, NULL, "number %.*s is out of range", (int)len, text);
-		} else {
-			out = json_stringn(text, len);
+				*kind = KIND_INT;
+				parsed = 1;
+			} else if (!has_sign) { /* ParseUint: a uint64 */
+				out = json_real((double)mag);
+				*kind = KIND_UINT;
+				*uvalue = mag;
+				parsed = 1;
+			}
 		}
+		if (!parsed && yaml_style_float(plain, n) && (c != '.' || !underscores || go_underscore_ok(text, len))) {
+			double d;
+			/* ParseFloat fails with ErrRange exactly where the correctly rounded value is infinite */
+			if (dsi_parse_double(plain, n, &d) == 0 && !isinf(d)) {
+				out = json_from_double(d);
+				*kind = KIND_FLOAT;
+				parsed = 1;
+			}
+		}
+		if (!parsed)
+			out = json_stringn(text, len);
 		if (plain != buf)
 			dsi_free(plain);
-		if (!out && err && err->code == 0)
+		if (!out)
 			dsi_error_nomem(err);
 		return out;
 	}
@@ -181,12 +248,21 @@ json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err)
 	return s;
 }
 
+json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err)
+{
+	scalar_kind kind;
+	uint64_t uvalue;
+	return resolve_plain(text, len, &kind, &uvalue, err);
+}
+
 /* ---- the event-driven builder ---- */
 
 typedef struct anchor {
 	char *name;
 	json_t *value;
 	size_t size;         /* nodes, counting what aliases inside it expand to */
+	int kind;            /* scalar_kind of a scalar, what a key made from it needs */
+	uint64_t uvalue;     /* a KIND_UINT scalar's exact value */
 	struct anchor *next; /* same hash */
 } anchor;
 
@@ -233,13 +309,15 @@ static anchor *anchor_find(builder *b, const char *name)
 	return NULL;
 }
 
-static int anchor_define(builder *b, const char *name, json_t *value, size_t size)
+static int anchor_define(builder *b, const char *name, json_t *value, size_t size, int kind, uint64_t uvalue)
 {
 	anchor *a = anchor_find(b, name);
 	if (a) { /* a redefinition serves the aliases after it */
 		json_decref(a->value);
 		a->value = json_incref(value);
 		a->size = size;
+		a->kind = kind;
+		a->uvalue = uvalue;
 		return 0;
 	}
 	uint64_t h = dsi_hash_bytes(name, strlen(name));
@@ -252,6 +330,8 @@ static int anchor_define(builder *b, const char *name, json_t *value, size_t siz
 	}
 	a->value = json_incref(value);
 	a->size = size;
+	a->kind = kind;
+	a->uvalue = uvalue;
 	a->next = dsi_map_get(&b->anchor_index, h);
 	dsi_map_put(&b->anchor_index, h, a); /* cannot fail after reserve */
 	b->anchors[b->nanchors++] = a;
@@ -442,7 +522,7 @@ static int pop(builder *b, const yaml_mark_t *m)
 	if (f->is_map && f->merges)
 		rc = apply_merges(b, f);
 	if (rc == 0 && f->anchor_name)
-		rc = anchor_define(b, f->anchor_name, f->node, f->size);
+		rc = anchor_define(b, f->anchor_name, f->node, f->size, -1, 0);
 	if (rc < 0)
 		return rc;
 	json_t *node = f->node;
@@ -458,14 +538,27 @@ static int is_core_tag(const char *tag, const char *name)
 	return tag && strncmp(tag, "tag:yaml.org,2002:", 18) == 0 && strcmp(tag + 18, name) == 0;
 }
 
-/* The JSON value of a scalar event (new reference in *out). */
-static int scalar_value(builder *b, const yaml_event_t *ev, json_t **out)
+static const char *kind_tag(scalar_kind k)
+{
+	switch (k) {
+	case KIND_NULL: return "!!null";
+	case KIND_BOOL: return "!!bool";
+	case KIND_INT:
+	case KIND_UINT: return "!!int";
+	case KIND_FLOAT: return "!!float";
+	default: return "!!str";
+	}
+}
+
+/* The JSON value of a scalar event (new reference in *out), and the Go type go-yaml gave it. */
+static int scalar_value(builder *b, const yaml_event_t *ev, json_t **out, scalar_kind *kind, uint64_t *uvalue)
 {
 	const char *text = (const char *)ev->data.scalar.value;
 	size_t len = ev->data.scalar.length;
 	const char *tag = (const char *)ev->data.scalar.tag;
 	const yaml_mark_t *m = &ev->start_mark;
 	*out = NULL;
+	*kind = KIND_STR;
 	if (memchr(text, '\0', len))
 		return fail_at(b, m, DS_ESYNTAX, "NUL characters in strings are not supported%s", "");
 	int resolve = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
@@ -480,22 +573,55 @@ static int scalar_value(builder *b, const yaml_event_t *ev, json_t **out)
 	if (!resolve) {
 		v = json_stringn(text, len);
 	} else {
-		v = dsi_yaml_resolve_plain(text, len, b->err);
+		v = resolve_plain(text, len, kind, uvalue, b->err);
 		if (!v) {
 			dsi_error_set_position(b->err, (int)m->line + 1, (int)m->column + 1);
 			return b->err ? b->err->code : DS_EVALUE;
 		}
-		if (want && !((strcmp(want, "int") == 0 && json_is_integer(v)) ||
-			      (strcmp(want, "float") == 0 && json_is_number(v)) ||
-			      (strcmp(want, "bool") == 0 && json_is_boolean(v)) ||
-			      (strcmp(want, "null") == 0 && json_is_null(v)))) {
+		/* resolve's deferred check: the resolved type must be the tagged one, except that !!float takes an
+		 * int / int64 (converted to float64, the same JSON number) but not a uint64 */
+		if (want && !((strcmp(want, "int") == 0 && (*kind == KIND_INT || *kind == KIND_UINT)) ||
+			      (strcmp(want, "float") == 0 && (*kind == KIND_FLOAT || *kind == KIND_INT)) ||
+			      (strcmp(want, "bool") == 0 && *kind == KIND_BOOL) ||
+			      (strcmp(want, "null") == 0 && *kind == KIND_NULL))) {
+			char msg[DS_ERROR_MESSAGE_MAX];
+			snprintf(msg, sizeof(msg), "cannot decode %s `%.*s` as a !!%s", kind_tag(*kind),
+				 (int)(len > 200 ? 200 : len), text, want);
 			json_decref(v);
-			return fail_at(b, m, DS_ESYNTAX, "cannot decode \"%s\" as the tagged type", text);
+			return fail_at(b, m, DS_ESYNTAX, "%s", msg);
 		}
+		if (want && strcmp(want, "float") == 0)
+			*kind = KIND_FLOAT;
 	}
 	if (!v)
 		return dsi_error_nomem(b->err);
 	*out = v;
+	return 0;
+}
+
+/*
+ * A scalar about to become a map key (convertToJSONableObject, sigs.k8s.io/yaml yaml.go): a float64 key is
+ * spelled with FormatFloat(f, 'g', -1, 32) even when integral (1e10 gives "1e+10", not "10000000000"), so
+ * *v becomes a real for key_string; a uint64 key has no case there: "unsupported map key of type: uint64".
+ * kind is a scalar_kind, or -1 for a container.
+ */
+static int key_kind(builder *b, int kind, uint64_t uvalue, json_t **v, const yaml_mark_t *m)
+{
+	frame *f = b->depth ? &b->stack[b->depth - 1] : NULL;
+	if (!f || !f->is_map || f->have_key)
+		return 0;
+	if (kind == KIND_UINT) {
+		char key[32];
+		snprintf(key, sizeof(key), "%#llx", (unsigned long long)uvalue); /* Go's %#v of a uint64 */
+		return fail_at(b, m, DS_ESYNTAX, "unsupported map key of type: uint64, key: %s", key);
+	}
+	if (kind == KIND_FLOAT && json_is_integer(*v)) {
+		json_t *r = json_real((double)json_integer_value(*v));
+		if (!r)
+			return dsi_error_nomem(b->err);
+		json_decref(*v);
+		*v = r;
+	}
 	return 0;
 }
 
@@ -549,17 +675,23 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 		    ev->data.scalar.length == 2 && memcmp(ev->data.scalar.value, "<<", 2) == 0)
 			merge = 1;
 		json_t *v = NULL;
-		int rc = merge ? 0 : scalar_value(b, ev, &v);
+		scalar_kind kind = KIND_STR;
+		uint64_t uvalue = 0;
+		int rc = merge ? 0 : scalar_value(b, ev, &v, &kind, &uvalue);
 		if (rc < 0)
 			return rc;
 		if (merge)
 			v = json_null();
 		if (ev->data.scalar.anchor) {
-			rc = anchor_define(b, (const char *)ev->data.scalar.anchor, v, 1);
+			rc = anchor_define(b, (const char *)ev->data.scalar.anchor, v, 1, (int)kind, uvalue);
 			if (rc < 0) {
 				json_decref(v);
 				return rc;
 			}
+		}
+		if ((rc = key_kind(b, (int)kind, uvalue, &v, &ev->start_mark)) < 0) {
+			json_decref(v);
+			return rc;
 		}
 		return deliver(b, v, 1, &ev->start_mark, merge);
 	}
@@ -571,8 +703,13 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 		int rc = count_alias(b, a->size, &ev->start_mark);
 		if (rc < 0)
 			return rc;
+		json_t *v = json_incref(a->value);
+		if ((rc = key_kind(b, a->kind, a->uvalue, &v, &ev->start_mark)) < 0) {
+			json_decref(v);
+			return rc;
+		}
 		b->shared = 1;
-		return deliver(b, json_incref(a->value), a->size, &ev->start_mark, 0);
+		return deliver(b, v, a->size, &ev->start_mark, 0);
 	}
 	default: return 0;
 	}

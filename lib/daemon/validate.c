@@ -1247,6 +1247,16 @@ static json_t *template_labels(const json_t *tmpl)
 	return json_is_object(l) ? l : NULL;
 }
 
+/* A decoder error reported by a scratch reader relative to <current path>.<fields...> gets its full path. */
+static void prefix_error(dsi_vctx *c, const char *const *fields, size_t n)
+{
+	size_t mark = c->rd.len;
+	for (size_t i = 0; i < n; i++)
+		dsi_rd_push(&c->rd, fields[i]);
+	dsi_error_prefix_path(c->rd.err, c->rd.path);
+	dsi_rd_pop(&c->rd, mark);
+}
+
 /* selector.Matches(labels.Set(template.Labels)) after LabelSelectorAsSelector: 1 match,
  * 0 no match, 2 the selector does not convert; < 0 a decoder error */
 static int selector_matches_template(dsi_vctx *c, const json_t *sel, const json_t *tmpl)
@@ -1254,6 +1264,7 @@ static int selector_matches_template(dsi_vctx *c, const json_t *sel, const json_
 	if (!sel)
 		return 0; /* nil: labels.Nothing() */
 	ds_error tmp;
+	ds_error_clear(&tmp);
 	dsi_rd rd;
 	dsi_rd_init(&rd, &tmp);
 	dsi_selector s;
@@ -1263,7 +1274,8 @@ static int selector_matches_template(dsi_vctx *c, const json_t *sel, const json_
 	if (rc < 0) {
 		if (c->rd.err)
 			*c->rd.err = tmp;
-		dsi_error_prefix_path(c->rd.err, c->rd.path);
+		static const char *const at[] = {"selector"};
+		prefix_error(c, at, 1);
 		return rc;
 	}
 	dsi_labels labels = {NULL, 0};
@@ -1275,6 +1287,8 @@ static int selector_matches_template(dsi_vctx *c, const json_t *sel, const json_
 			dsi_selector_release(c->atoms, &s);
 			if (c->rd.err)
 				*c->rd.err = tmp;
+			static const char *const at[] = {"template", "metadata", "labels"};
+			prefix_error(c, at, 3);
 			return rc;
 		}
 	}

@@ -322,6 +322,23 @@ START_TEST(long_kind_is_kept)
 }
 END_TEST
 
+/* JSON with a float beyond float64 is refused (encoding/json's error), not re-read as
+ * YAML, which would keep the number as a string; the same text as YAML is a string. */
+START_TEST(json_float_overflow_is_an_error)
+{
+	static const char json_text[] = "{\"kind\":\"Node\",\"metadata\":{\"name\":\"a\",\"labels\":{\"x\":\"y\"}},"
+					"\"status\":{\"capacity\":{\"cpu\":1e309}}}";
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	ck_assert_int_eq(ds_cluster_load(c, json_text, strlen(json_text), NULL, &err), DS_EVALUE);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_ptr_nonnull(strstr(err.message, "float64"));
+	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 0);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *cluster_suite(void)
 {
 	Suite *s = suite_create("cluster");
@@ -337,6 +354,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, many_nodes_in_pages);
 	tcase_add_test(tc, load_json_does_not_keep_host_values);
 	tcase_add_test(tc, long_kind_is_kept);
+	tcase_add_test(tc, json_float_overflow_is_an_error);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -946,6 +946,15 @@ START_TEST(bad_input)
 	expect_error("kind: DaemonSet\nspec: {updateStrategy: {rollingUpdate: {maxSurge: 1.5}}}", 0, DS_ETYPE,
 		     "spec.updateStrategy.rollingUpdate.maxSurge");
 	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: x}}", 0, DS_ETYPE, "spec.selector.matchLabels");
+	/* a template label of the wrong type, found while matching the selector against the template */
+	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: [1]}}}}", 0,
+		     DS_ETYPE, "spec.template.metadata.labels.a");
+	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: [1]}}}}",
+		     DS_VALIDATE_AS_IS, DS_ETYPE, "spec.template.metadata.labels.a");
+	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {example.com/a: 1}}}}",
+		     0, DS_ETYPE, "spec.template.metadata.labels[\"example.com/a\"]");
+	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: [1]}}, template: {metadata: {labels: {a: b}}}}", 0,
+		     DS_ETYPE, "spec.selector.matchLabels.a");
 	expect_error("kind: DaemonSet\nspec: {template: {spec: {tolerations: [{tolerationSeconds: '5'}]}}}", 0, DS_ETYPE,
 		     "spec.template.spec.tolerations[0].tolerationSeconds");
 	expect_error("kind: DaemonSet\nspec: {minReadySeconds: true}", 0, DS_ETYPE, "spec.minReadySeconds");

@@ -76,6 +76,95 @@ START_TEST(yaml11_scalars)
 }
 END_TEST
 
+/*
+ * Numbers at the edges of 64 bits, as go-yaml v2's resolve (resolve.go) types them and sigs.k8s.io/yaml then
+ * prints them with encoding/json:
+ *  - ParseInt(plain, 0, 64), then ParseUint: 9223372036854775808 .. 18446744073709551615 (also in hex, octal,
+ *    binary) are a uint64, printed as their exact digits. jansson integers are int64, so the library keeps the
+ *    JSON real of that value: what Kubernetes holds for such a number in an untyped object
+ *    (apimachinery pkg/util/json convertNumber: not an int64, so a float64);
+ *  - then ParseFloat on text matching yamlStyleFloat: a float64 that overflows (ParseFloat's ErrRange) leaves
+ *    the scalar a string; underflow is 0; a signed value beyond 64 bits is a float64 ("-9223372036854775809"
+ *    rounds to -2^63, which encoding/json prints as digits that fit int64);
+ *  - anything else stays a string.
+ */
+START_TEST(yaml_numbers_beyond_64_bits)
+{
+	static const struct {
+		const char *in, *want_json;
+	} cases[] = {
+		{"1e309", "\"1e309\""},
+		{"-1e309", "\"-1e309\""},
+		{"+1E400", "\"+1E400\""},
+		{".5e999", "\".5e999\""},
+		{"1_0e308", "\"1_0e308\""},
+		{"1e-400", "0"},
+		{"1.7976931348623157e308", "1.7976931348623157e308"},
+		{"9223372036854775807", "9223372036854775807"},
+		{"9223372036854775808", "9223372036854775808.0"},
+		{"18446744073709551615", "18446744073709551616.0"},
+		{"0x8000000000000000", "9223372036854775808.0"},
+		{"0xFFFFFFFFFFFFFFFF", "18446744073709551616.0"},
+		{"0o1000000000000000000000", "9223372036854775808.0"},
+		{"0b1000000000000000000000000000000000000000000000000000000000000000", "9223372036854775808.0"},
+		{"9_223_372_036_854_775_808", "9223372036854775808.0"},
+		{"+9223372036854775808", "9223372036854775808.0"},
+		{"-9223372036854775808", "-9223372036854775808"},
+		{"-0x8000000000000000", "-9223372036854775808"},
+		{"-9223372036854775809", "-9223372036854775808"},
+		{"18446744073709551616", "18446744073709551616.0"},
+		{"0x10000000000000000", "\"0x10000000000000000\""},
+		{"-0x8000000000000001", "\"-0x8000000000000001\""},
+		{"1e20", "1e20"},
+		{"9.2e18", "9200000000000000000"},
+		{".5_0", "0.5"},
+		{"._5", "\"._5\""},
+		{".5_", "\".5_\""},
+		{"!!int 9223372036854775808", "9223372036854775808.0"},
+		{"!!float 5", "5"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *v = scalar(cases[i].in);
+		char *got = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		json_t *want = json_loads(cases[i].want_json, JSON_DECODE_ANY, NULL);
+		ck_assert_msg(want != NULL, "bad expectation %s", cases[i].want_json);
+		ck_assert_msg(json_equal(v, want) && json_typeof(v) == json_typeof(want), "%s -> %s, want %s", cases[i].in,
+			      got, cases[i].want_json);
+		free(got);
+		json_decref(v);
+		json_decref(want);
+	}
+	/* a tag asks for a type resolve did not give: go-yaml's "cannot decode" */
+	static const struct {
+		const char *in, *message;
+	} tagged[] = {
+		{"!!float 9223372036854775808", "cannot decode !!int `9223372036854775808` as a !!float"},
+		{"!!int 1e309", "cannot decode !!str `1e309` as a !!int"},
+		{"!!float 1e309", "cannot decode !!str `1e309` as a !!float"},
+		{"!!int 1.0", "cannot decode !!float `1.0` as a !!int"},
+		{"!!int 08", "cannot decode !!float `08` as a !!int"},
+		{"!!bool 1", "cannot decode !!int `1` as a !!bool"},
+	};
+	for (size_t i = 0; i < sizeof(tagged) / sizeof(tagged[0]); i++) {
+		char buf[128];
+		snprintf(buf, sizeof(buf), "kind: X\nv: %s\n", tagged[i].in);
+		ds_error err;
+		ck_assert_ptr_null(load(buf, &err));
+		ck_assert_int_eq(err.code, DS_ESYNTAX);
+		ck_assert_str_eq(err.message, tagged[i].message);
+		ck_assert_int_eq(err.line, 2);
+	}
+	/* the library's own resolver entry point agrees, and never reports "out of memory" for a number */
+	ds_error err;
+	ds_error_clear(&err);
+	json_t *v = dsi_yaml_resolve_plain("1e309", 5, &err);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_str_eq(json_string_value(v), "1e309");
+	ck_assert_int_eq(err.code, 0);
+	json_decref(v);
+}
+END_TEST
+
 START_TEST(yaml_keys_become_strings)
 {
 	ds_error err;
@@ -90,6 +179,29 @@ START_TEST(yaml_keys_become_strings)
 	ck_assert_ptr_null(load("kind: X\nm:\n  ~: a\n", &err));
 	ck_assert_int_eq(err.code, DS_ESYNTAX);
 	ck_assert_int_eq(err.line, 3);
+	/* a float64 key is spelled FormatFloat(f, 'g', -1, 32) even when integral; an overflowing one is a string */
+	items = load("kind: X\nm:\n  1e10: a\n  2.0: b\n  123456789.0: c\n  1e309: d\n  &k 1e3: e\n  nested: {*k : f}\n", &err);
+	ck_assert_msg(items != NULL, "%s", err.message);
+	m = json_object_get(first_obj(items), "m");
+	ck_assert_str_eq(json_string_value(json_object_get(m, "1e+10")), "a");
+	ck_assert_str_eq(json_string_value(json_object_get(m, "2")), "b");
+	ck_assert_str_eq(json_string_value(json_object_get(m, "1.2345679e+08")), "c");
+	ck_assert_str_eq(json_string_value(json_object_get(m, "1e309")), "d");
+	ck_assert_str_eq(json_string_value(json_object_get(m, "1000")), "e");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(m, "nested"), "1000")), "f");
+	json_decref(items);
+	/* sigs.k8s.io/yaml has no case for a uint64 key */
+	ck_assert_ptr_null(load("kind: X\nm:\n  9223372036854775808: a\n", &err));
+	ck_assert_int_eq(err.code, DS_ESYNTAX);
+	ck_assert_str_eq(err.message, "unsupported map key of type: uint64, key: 0x8000000000000000");
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_ptr_null(load("kind: X\nv: &u 0xFFFFFFFFFFFFFFFF\nm: {*u : a}\n", &err));
+	ck_assert_str_eq(err.message, "unsupported map key of type: uint64, key: 0xffffffffffffffff");
+	/* as a value the same alias is fine */
+	items = load("kind: X\nv: &u 0xFFFFFFFFFFFFFFFF\nw: *u\n", &err);
+	ck_assert_msg(items != NULL, "%s", err.message);
+	ck_assert(json_is_real(json_object_get(first_obj(items), "w")));
+	json_decref(items);
 }
 END_TEST
 
@@ -263,6 +375,7 @@ static Suite *yaml_suite(void)
 	TCase *tc = tcase_create("yaml-json");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, yaml11_scalars);
+	tcase_add_test(tc, yaml_numbers_beyond_64_bits);
 	tcase_add_test(tc, yaml_keys_become_strings);
 	tcase_add_test(tc, yaml_duplicate_key);
 	tcase_add_test(tc, yaml_anchors_and_merge);
