@@ -38,7 +38,7 @@ int cmd_plan(ctx *c)
 			ds_plan_create cr = {sizeof(cr), 0, 0, 0};
 			ds_plan_get_create(plan, i, &cr, &err);
 			char b[16];
-			snprintf(b, sizeof(b), "%zu", cr.batch + 1);
+			snprintf(b, sizeof(b), "%zu", cr.batch); /* 0-based, as ds_plan_get_create(3) and Python */
 			table_row(t, cr.node, cr.reason, b);
 		}
 		table_print(t, c);

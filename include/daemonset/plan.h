@@ -51,6 +51,14 @@ typedef struct ds_plan_delete {
 			       "update-unavailable", "surge-replaced", "surge-scheduling-constraints" */
 } ds_plan_delete;
 
+/* An event the sync records on the DaemonSet. Strings belong to the plan. */
+typedef struct ds_plan_event {
+	size_t size;         /* set to sizeof(ds_plan_event) before the call */
+	const char *type;    /* "Normal" or "Warning" */
+	const char *reason;  /* "FailedDaemonPod", "SucceededDaemonPod", "SelectingAll" */
+	const char *message; /* upstream's text */
+} ds_plan_event;
+
 /* The counters the controller writes to .status. */
 typedef struct ds_status {
 	size_t size; /* set to sizeof(ds_status) before the call */
@@ -72,6 +80,9 @@ DS_EXTERN int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *
 DS_EXTERN int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error *err);
 DS_EXTERN size_t ds_plan_delete_count(const ds_plan *plan);
 DS_EXTERN int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err);
+/* The events the sync records, in plan order (also for a skipped plan). */
+DS_EXTERN size_t ds_plan_event_count(const ds_plan *plan);
+DS_EXTERN int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err);
 /* The status the sync computes, and whether the controller would write it. */
 DS_EXTERN int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err);
 /* Milliseconds after which the DaemonSet should be synced again, or -1. */

@@ -6,6 +6,7 @@
 #include "core/load.h"
 #include "daemon/explain.h"
 #include "sched/fit.h"
+#include "sched/nodeaffinity.h"
 #include "sched/preemption.h"
 
 static int find_node(const ds_cluster *c, const char *name, const dsi_node **out, ds_error *err)
@@ -156,6 +157,8 @@ int ds_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *
 	int prio_ok = dsi_pod_priority(cluster, &atoms, &spec, &prio) == 0;
 	out = json_pack("{s:s, s:b, s:o, s:i}", "node", node, "fits", fit.n == 0, "reasons", reasons_json(&atoms, &fit),
 			"priority", prio);
+	if (out)
+		dsi_explain_preferred_score(out, &atoms, &spec.preferred, n);
 	if (out && fit.n && !fit.unresolvable && prio_ok) {
 		dsi_preemption pre;
 		if (dsi_select_victims(cluster, &atoms, &spec, prio, &spec.tolerations, cmp, n, is_same_pod, &self, &pre) < 0) {

@@ -128,6 +128,24 @@ int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_er
 	return 0;
 }
 
+size_t ds_plan_event_count(const ds_plan *plan) { return plan ? json_array_size(plan->p.events) : 0; }
+
+int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	/* all three strings were there from the start: the smallest size covers them */
+	if (!plan || !out || out->size < offsetof(ds_plan_event, message) + sizeof(out->message))
+		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
+	if (i >= ds_plan_event_count(plan))
+		return dsi_error_set(err, DS_EARG, NULL, "event %zu out of range (%zu)", i, ds_plan_event_count(plan));
+	/* the plan's events never change once made: the strings live as long as the plan */
+	const json_t *e = json_array_get(plan->p.events, i);
+	out->type = json_string_value(json_object_get(e, "type"));
+	out->reason = json_string_value(json_object_get(e, "reason"));
+	out->message = json_string_value(json_object_get(e, "message"));
+	return 0;
+}
+
 static void fill_status(const dsi_ds_status *st, ds_status *out)
 {
 	out->desired_number_scheduled = st->desired_number_scheduled;

@@ -90,9 +90,28 @@ static int add_delete(pass *s, const dsi_pod *pod, int reason)
 		*dst[i] = block;
 		block += len[i] + 1;
 	}
+	d->pod = pod->index;
 	d->reason = (uint8_t)reason;
 	p->ndeletes++;
 	return 0;
+}
+
+/* Forget the creates and deletes planned since the plan held nc creates and nd deletes. */
+static void drop_since(pass *s, uint32_t nc, uint32_t nd)
+{
+	dsi_plan *p = s->plan;
+	for (uint32_t i = nc; i < p->ncreates; i++) {
+		dsi_free(p->creates[i].node);
+		json_decref(p->creates[i].pod);
+	}
+	for (uint32_t i = nd; i < p->ndeletes; i++) {
+		s->deleting[p->deletes[i].pod] = 0; /* set by add_delete, so allocated */
+		dsi_free(p->deletes[i].ns);
+	}
+	if (p->ncreates > nc)
+		p->ncreates = nc;
+	if (p->ndeletes > nd)
+		p->ndeletes = nd;
 }
 
 static void note_requeue(pass *s, int64_t ms)
@@ -237,9 +256,11 @@ static int manage(pass *s)
 	size_t nn = dsi_cluster_count(s->c, DSI_KIND_NODE);
 	for (size_t i = 0; i < nn && rc == 0; i++)
 		rc = pods_should_be_on_node(s, dsi_cluster_node_at(s->c, i), surge);
-	/* getUnscheduledPodsWithoutNode: pending pods pinned to a node that is gone can never run */
+	/* getUnscheduledPodsWithoutNode (daemon_controller.go): pending pods pinned to a node that is
+	 * gone can never run. Upstream has no deletionTimestamp check here: a terminating one is
+	 * deleted again (terminal pods with a deletionTimestamp are not collected at all). */
 	for (int32_t k = s->pods.lost; k >= 0 && rc == 0; k = s->pods.next[k])
-		if (!s->pods.v[k]->spec.node_name && !s->pods.v[k]->meta.has_deletion)
+		if (!s->pods.v[k]->spec.node_name)
 			rc = add_delete(s, s->pods.v[k], DSI_DEL_NODE_GONE);
 	return rc;
 }
@@ -587,6 +608,7 @@ static int rolling_update(pass *s)
 		return rc;
 	}
 	/* surge: create first, delete once the replacement is available */
+	const uint32_t nc0 = p->ncreates, nd0 = p->ndeletes;
 	int32_t num_surge = 0, num_available = 0;
 	const dsi_node **cand_nodes = dsi_calloc(n + 1, sizeof(*cand_nodes));
 	const dsi_pod **not_wanted = dsi_calloc(n + 1, sizeof(*not_wanted));
@@ -611,7 +633,8 @@ static int rolling_update(pass *s)
 				char msg[400];
 				snprintf(msg, sizeof(msg), "couldn't get node for nodeName \"%s\": node \"%s\" not found",
 					 nodes[i].name, nodes[i].name);
-				p->rolling_error = dsi_strdup(msg);
+				if (!(p->rolling_error = dsi_strdup(msg)))
+					rc = dsi_error_nomem(s->err);
 				break;
 			}
 			int should_run = s->verdict[nodes[i].node->index].should_run;
@@ -647,6 +670,9 @@ static int rolling_update(pass *s)
 		for (int32_t i = 0; i < remaining && rc == 0; i++)
 			rc = add_create(s, cand_nodes[i], DSI_CREATE_SURGE);
 	}
+	/* the error returns before syncNodes: nothing the update planned is done this sync */
+	if (rc == 0 && p->rolling_error)
+		drop_since(s, nc0, nd0);
 	p->num_surge = num_surge;
 	dsi_free(cand_nodes);
 	dsi_free(not_wanted);
@@ -871,7 +897,8 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	if (rc == 0 && mode != DSI_SYNC_MANAGE_ONLY && plan->ncreates == 0 && plan->ndeletes == 0 &&
 	    ds->strategy == DSI_STRATEGY_ROLLING_UPDATE)
 		rc = rolling_update(&s);
-	if (rc == 0)
+	/* updateDaemonSet: a rolling update error returns before cleanupHistory */
+	if (rc == 0 && !plan->rolling_error)
 		rc = history_cleanup(&s, &h);
 	if (rc == 0) {
 		status(&s);

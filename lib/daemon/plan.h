@@ -40,6 +40,7 @@ typedef struct dsi_plan_create {
 
 typedef struct dsi_plan_delete {
 	char *ns, *name, *uid, *node; /* one allocation, freed through ns */
+	uint32_t pod;                 /* the pod's index in the snapshot, while planning only */
 	uint8_t reason;
 } dsi_plan_delete;
 

@@ -142,7 +142,7 @@ class TestExistingCommands(unittest.TestCase):
         rc, out, err = run("plan", "fluentd-logging")
         self.assertEqual(rc, 0, err)
         self.assertIn("One sync of DaemonSet kube-system/fluentd-logging", out)
-        self.assertRegex(out, r"worker-4 +missing +1")
+        self.assertRegex(out, r"worker-4 +missing +0")
         doc = run_json(self, "plan", "fluentd-logging")
         self.assertEqual(doc["status"]["desiredNumberScheduled"], 4)
 

@@ -60,7 +60,8 @@ def should_run_json(cluster, namespace, name, node, options=None):
 
 def explain(cluster, namespace, name, options=None):
     """A DaemonSet over every node, in node-name order: {"daemonSet", "nodes",
-    "summary", "rows": [{"node", "status", "shouldRun", ...}], "warning"?}."""
+    "summary", "rows": [{"node", "status", "shouldRun", "preferredScore", ...}],
+    "warning"?}."""
     out = ctypes.c_void_p()
     call(lib.ds_explain, _cluster(cluster), encode(namespace), encode(name), _opts(options), ctypes.byref(out))
     return take_json(out.value)
@@ -69,7 +70,8 @@ def explain(cluster, namespace, name, options=None):
 def fit(cluster, pod, node, options=None):
     """The scheduler's filters for a Pod (JSON or YAML text, or a dict) on a
     node of the snapshot, and preemption when it does not fit: {"node",
-    "fits", "priority", "reasons", "preemption"?, "warning"?}."""
+    "fits", "priority", "reasons", "preferredScore", "preferredScoreError"?,
+    "preemption"?, "warning"?}."""
     if isinstance(pod, dict):
         pod = json.dumps(pod)
     data = encode(pod)
