@@ -35,6 +35,14 @@ class CoreTest(unittest.TestCase):
             daemonset.parse_time("2026-02-30T00:00:00Z")
         self.assertEqual(cm.exception.code, -5)
 
+    def test_error_clear(self):
+        import ctypes
+        from daemonset import _native
+        e = _native._Error(code=-5, line=3, column=4, source=b"f.yaml", path=b"spec.x", message=b"bad")
+        _native.lib.ds_error_clear(ctypes.byref(e))
+        self.assertEqual((e.code, e.line, e.column, e.source, e.path, e.message), (0, 0, 0, b"", b"", b""))
+        _native.lib.ds_error_clear(None)  # allowed: no error to clear
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,6 +1,7 @@
 """ctypes tests for the sync planner: ds_plan_sync and its accessors
 (creates, pods, deletes, status, requeue, backoff, JSON), ds_status_compute,
-burst and slow start, the size-versioned structs, and errors."""
+burst and slow start, the size-versioned structs, errors, and the rollout
+simulation ds_rollout_simulate."""
 
 import ctypes
 import json
@@ -238,6 +239,110 @@ class StructTest(unittest.TestCase):
                 lib.ds_plan_free(h)
             self.assertEqual(lib.ds_plan_requeue_after(None), -1)
             self.assertEqual(lib.ds_plan_create_count(None), 0)
+
+    def test_events(self):
+        """ds_plan_event_count and ds_plan_get_event: the events of to_json, also for a skipped plan."""
+        with base_cluster() as c:
+            c.load("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: all, namespace: kube-system, uid: u9}\n"
+                   "spec:\n  selector: {}\n  template:\n    metadata: {labels: {app: q}}\n"
+                   "    spec: {containers: [{name: c, image: i}]}\n")
+            h = ctypes.c_void_p()
+            call(lib.ds_plan_sync, c._h(), b"kube-system", b"all", parse_time(NOW), None, None, ctypes.byref(h))
+            try:
+                self.assertEqual(lib.ds_plan_event_count(h), 1)
+                e = planner._PlanEvent(size=ctypes.sizeof(planner._PlanEvent))
+                call(lib.ds_plan_get_event, h, 0, ctypes.byref(e))
+                self.assertEqual((e.type, e.reason, e.message), (
+                    b"Warning", b"SelectingAll",
+                    b"This daemon set is selecting all pods. A non-empty selector is required."))
+                with self.assertRaises(DaemonSetError) as cm:
+                    call(lib.ds_plan_get_event, h, 1, ctypes.byref(e))
+                self.assertEqual((cm.exception.name, cm.exception.message), ("DS_EARG", "event 1 out of range (1)"))
+                with self.assertRaises(DaemonSetError) as cm:
+                    call(lib.ds_plan_get_event, h, 0, ctypes.byref(planner._PlanEvent()))  # size 0
+                self.assertEqual(cm.exception.message, "plan and out must not be NULL; set out->size")
+            finally:
+                lib.ds_plan_free(h)
+            self.assertEqual(lib.ds_plan_event_count(None), 0)
+            # Plan.events comes from the accessors and agrees with the JSON
+            first = planner.plan(c, "kube-system", "fluentd-logging", NOW)
+            self.assertEqual(first.events, [])
+            c.load(first.to_dict()["history"]["create"])
+            c.load(fluentd_pod("f-3", "worker-3", first.hash, "2", phase="Failed", ready=False))
+            p = planner.plan(c, "kube-system", "fluentd-logging", NOW)
+            self.assertEqual(p.events, [{
+                "type": "Warning", "reason": "FailedDaemonPod",
+                "message": "Found failed daemon pod kube-system/f-3 on node worker-3, will try to kill it"}])
+            self.assertEqual(p.events, p.to_dict()["events"])
+
+
+class SimulateTest(unittest.TestCase):
+    """ds_rollout_simulate on the sample: fluentd-logging is half way through
+    its update to revision 2 (worker-2 old, worker-4 without a pod)."""
+
+    def test_sample_rollout(self):
+        with cluster.Cluster.from_file(SAMPLE) as c:
+            before = planner.plan(c, "kube-system", "fluentd-logging", NOW).to_dict()
+            r = planner.simulate(c, "kube-system", "fluentd-logging", NOW)
+            self.assertEqual(r["result"], "complete")
+            self.assertNotIn("stall", r)
+            self.assertEqual(r["daemonSet"], {"namespace": "kube-system", "name": "fluentd-logging"})
+            self.assertEqual((r["start"], r["end"], r["durationSeconds"]),
+                             (NOW, "2026-12-02T15:00:25Z", 25))
+            self.assertEqual((r["desired"], r["updated"], r["creates"], r["deletes"]), (4, 4, 2, 1))
+            # worker-4 first; worker-2's old pod goes once that pod is available, then is replaced
+            self.assertEqual(r["waves"], [
+                {"at": NOW, "creates": ["worker-4"], "deletes": []},
+                {"at": "2026-12-02T15:00:10Z", "creates": [], "deletes": ["fluentd-logging-q8m4n"]},
+                {"at": "2026-12-02T15:00:15Z", "creates": ["worker-2"], "deletes": []}])
+            self.assertEqual(r["nodeUpdatedAt"], {"worker-1": NOW, "worker-2": "2026-12-02T15:00:25Z",
+                                                  "worker-3": NOW, "worker-4": "2026-12-02T15:00:10Z"})
+            # the budget (maxUnavailable 1, maxSurge 0) is respected at every sample
+            self.assertEqual((r["maxUnavailable"], r["maxSurge"]), (1, 0))
+            self.assertEqual((r["maxUnavailableSeen"], r["maxSurgeSeen"], r["budgetExceeded"]), (1, 0, False))
+            self.assertTrue(r["timeline"])
+            for sample in r["timeline"]:
+                self.assertLessEqual(sample["unavailable"], 1, sample)
+                self.assertEqual(sample["surge"], 0, sample)
+            self.assertEqual(r["timeline"][-1]["updated"], 4)
+            # the snapshot is not changed, and the start may be given in milliseconds
+            self.assertEqual(planner.plan(c, "kube-system", "fluentd-logging", NOW).to_dict(), before)
+            self.assertEqual(planner.simulate(c, "kube-system", "fluentd-logging", parse_time(NOW)), r)
+
+    def test_options(self):
+        with cluster.Cluster.from_file(SAMPLE) as c:
+            # worker-4's new pod never becomes Ready: it holds the maxUnavailable budget
+            r = planner.simulate(c, "kube-system", "fluentd-logging", NOW, Options(simFailNodes="worker-4"))
+            self.assertEqual((r["result"], r["durationSeconds"], r["updated"]), ("stalled", 0, 2))
+            self.assertEqual(r["stall"], {"reason": "new pods never become Ready, and they hold the "
+                                                    "maxUnavailable budget", "nodes": ["worker-4"]})
+            self.assertEqual(r["waves"], [{"at": NOW, "creates": ["worker-4"], "deletes": []}])
+            self.assertFalse(r["budgetExceeded"])
+            # slower pods: 30 s to Ready, then worker-2's old pod goes (5 s) and its new one is Ready 30 s later
+            r = planner.simulate(c, "kube-system", "fluentd-logging", NOW, Options(simReadyAfter="30s"))
+            self.assertEqual((r["result"], r["durationSeconds"]), ("complete", 65))
+            r = planner.simulate(c, "kube-system", "fluentd-logging", NOW, Options(paused=True))
+            self.assertEqual(r["result"], "paused")
+
+    def test_errors(self):
+        with cluster.Cluster.from_file(SAMPLE) as c:
+            with self.assertRaises(DaemonSetError) as cm:
+                planner.simulate(c, "kube-system", "nope", NOW)
+            self.assertEqual((cm.exception.name, cm.exception.message),
+                             ("DS_ENOTFOUND", 'daemonsets.apps "nope" not found in namespace "kube-system"'))
+            with self.assertRaises(DaemonSetError) as cm:
+                planner.simulate(c, "kube-system", "fluentd-logging", -10 ** 15)
+            self.assertEqual((cm.exception.name, cm.exception.path), ("DS_EVALUE", "start"))
+            self.assertTrue(cm.exception.message.startswith(
+                "expected a start time between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z"))
+            with self.assertRaises(DaemonSetError) as cm:
+                planner.simulate(c, "kube-system", "fluentd-logging", NOW, Options(rolloutNodeSelector="a in ("))
+            self.assertEqual((cm.exception.name, cm.exception.path), ("DS_EVALUE", "rolloutNodeSelector"))
+            with self.assertRaises(DaemonSetError) as cm:
+                planner.simulate(c, "kube-system", "fluentd-logging", "yesterday")
+            self.assertEqual(cm.exception.name, "DS_EVALUE")
+            with self.assertRaises(TypeError):
+                planner.simulate(c, "kube-system", "fluentd-logging", 1.5)
 
 
 if __name__ == "__main__":

@@ -87,6 +87,8 @@ lib.ds_free.argtypes = [ctypes.c_void_p]
 lib.ds_free.restype = None
 lib.ds_strerror.argtypes = [ctypes.c_int]
 lib.ds_strerror.restype = ctypes.c_char_p
+lib.ds_error_clear.argtypes = [ctypes.c_void_p]
+lib.ds_error_clear.restype = None
 
 
 def encode(text):

@@ -1,5 +1,6 @@
-"""One sync of the DaemonSet controller planned as data, and status
-(ds_plan_sync(3), ds_plan_get_create(3), ds_status_compute(3)).
+"""One sync of the DaemonSet controller planned as data, status, and a
+whole rollout simulated (ds_plan_sync(3), ds_plan_get_create(3),
+ds_plan_get_event(3), ds_status_compute(3), ds_rollout_simulate(3)).
 
     from daemonset.cluster import Cluster
     from daemonset import plan as planner
@@ -8,8 +9,10 @@
         for create in p.creates:
             print(create["node"], create["reason"])       # POST create["pod"]
         p2 = planner.plan(c, "kube-system", "fluentd-logging", later, backoff=p.backoff)
+        sim = planner.simulate(c, "kube-system", "fluentd-logging", "2026-12-02T15:00:00Z")
+        print(sim["result"], sim["durationSeconds"])              # complete 25
 
-now is RFC 3339 text or milliseconds since the epoch. A Plan holds plain
+now and start are RFC 3339 text or milliseconds since the epoch. A Plan holds plain
 Python data: the library's ds_plan is read completely and freed at once.
 """
 
@@ -19,7 +22,7 @@ import json
 from ._native import lib, call, take_json, take_string, encode
 from .core import parse_time
 
-__all__ = ["Plan", "plan", "status"]
+__all__ = ["Plan", "plan", "status", "simulate"]
 
 _OUT = ctypes.POINTER(ctypes.c_void_p)
 _ERR = ctypes.c_void_p
@@ -47,6 +50,15 @@ class _PlanDelete(ctypes.Structure):
         ("uid", ctypes.c_char_p),
         ("node", ctypes.c_char_p),
         ("reason", ctypes.c_char_p),
+    ]
+
+
+class _PlanEvent(ctypes.Structure):
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("type", ctypes.c_char_p),
+        ("reason", ctypes.c_char_p),
+        ("message", ctypes.c_char_p),
     ]
 
 
@@ -81,6 +93,10 @@ lib.ds_plan_delete_count.argtypes = [ctypes.c_void_p]
 lib.ds_plan_delete_count.restype = ctypes.c_size_t
 lib.ds_plan_get_delete.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanDelete), _ERR]
 lib.ds_plan_get_delete.restype = ctypes.c_int
+lib.ds_plan_event_count.argtypes = [ctypes.c_void_p]
+lib.ds_plan_event_count.restype = ctypes.c_size_t
+lib.ds_plan_get_event.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanEvent), _ERR]
+lib.ds_plan_get_event.restype = ctypes.c_int
 lib.ds_plan_get_status.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Status), ctypes.POINTER(ctypes.c_int), _ERR]
 lib.ds_plan_get_status.restype = ctypes.c_int
 lib.ds_plan_requeue_after.argtypes = [ctypes.c_void_p]
@@ -89,6 +105,8 @@ lib.ds_plan_backoff.argtypes = [ctypes.c_void_p, _OUT, _ERR]
 lib.ds_plan_backoff.restype = ctypes.c_int
 lib.ds_status_compute.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(_Status), _ERR]
 lib.ds_status_compute.restype = ctypes.c_int
+lib.ds_rollout_simulate.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_rollout_simulate.restype = ctypes.c_int
 
 _STATUS_KEYS = [
     ("desired_number_scheduled", "desiredNumberScheduled"),
@@ -106,15 +124,15 @@ def _opts(options):
     return None if options is None else options._as_parameter_
 
 
-def _time(now):
+def _time(now, what="now"):
     """RFC 3339 text or integer milliseconds since the epoch."""
     if isinstance(now, bool):
-        raise TypeError("now must be RFC 3339 text or milliseconds, not bool")
+        raise TypeError("%s must be RFC 3339 text or milliseconds, not bool" % what)
     if isinstance(now, int):
         return now
     if isinstance(now, (str, bytes)):
         return parse_time(now)
-    raise TypeError("now must be RFC 3339 text or milliseconds, not %s" % type(now).__name__)
+    raise TypeError("%s must be RFC 3339 text or milliseconds, not %s" % (what, type(now).__name__))
 
 
 def _backoff_text(backoff):
@@ -159,6 +177,11 @@ class Plan:
             call(lib.ds_plan_get_delete, h, i, ctypes.byref(d))
             self.deletes.append({"namespace": d.namespace.decode(), "name": d.name.decode(), "uid": d.uid.decode(),
                                  "node": d.node.decode(), "reason": d.reason.decode()})
+        self.events = []
+        for i in range(lib.ds_plan_event_count(h)):
+            e = _PlanEvent(size=ctypes.sizeof(_PlanEvent))
+            call(lib.ds_plan_get_event, h, i, ctypes.byref(e))
+            self.events.append({"type": e.type.decode(), "reason": e.reason.decode(), "message": e.message.decode()})
         st = _Status(size=ctypes.sizeof(_Status))
         changed = ctypes.c_int()
         call(lib.ds_plan_get_status, h, ctypes.byref(st), ctypes.byref(changed))
@@ -173,7 +196,6 @@ class Plan:
         call(lib.ds_plan_to_json, h, ctypes.byref(out))
         self._json = take_string(out.value)
         doc = json.loads(self._json)
-        self.events = doc.get("events", [])
         self.skipped = doc.get("skipped")
         self.hash = doc.get("hash")
 
@@ -209,3 +231,20 @@ def status(cluster, namespace, name, now, options=None):
     call(lib.ds_status_compute, cluster._h(), encode(namespace), encode(name), _time(now), _opts(options),
          ctypes.byref(st))
     return _status_dict(st)
+
+
+def simulate(cluster, namespace, name, start, options=None):
+    """Simulate the whole rollout of DaemonSet namespace/name from start (RFC
+    3339 text or milliseconds) on a private copy of the snapshot, which is not
+    changed. options: a daemonset.Options with the plan() options and the
+    lifecycle model's simReadyAfter, simTerminateAfter, simFailNodes, simStep
+    and simMaxTime. Returns a dict: {"result": "complete"|"stalled"|"paused"|
+    "timeout", "durationSeconds", "waves": [{"at", "creates", "deletes"}],
+    "nodeUpdatedAt", "maxUnavailable", "maxUnavailableSeen", "maxSurge",
+    "maxSurgeSeen", "budgetExceeded", "stall"?, "timeline", ...}
+    (ds_rollout_simulate(3)). A rollout that does not complete is a result,
+    not an error."""
+    out = ctypes.c_void_p()
+    call(lib.ds_rollout_simulate, cluster._h(), encode(namespace), encode(name), _time(start, "start"),
+         _opts(options), ctypes.byref(out))
+    return take_json(out.value)
