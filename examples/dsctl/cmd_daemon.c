@@ -6,10 +6,8 @@
 
 int cmd_pod(ctx *c)
 {
-	if (c->argc != 2)
-		return usage_error("pod", "pod needs a DaemonSet and a node");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = command_ds(c, "pod", 2, 2, "pod needs a DaemonSet and a node", ns, name);
 	if (rc)
 		return rc;
 	char *text;
@@ -27,10 +25,8 @@ int cmd_pod(ctx *c)
 
 int cmd_history(ctx *c)
 {
-	if (c->argc != 1)
-		return usage_error("history", "history needs a DaemonSet");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = command_ds(c, "history", 1, 1, "history needs a DaemonSet", ns, name);
 	if (rc)
 		return rc;
 	char *text;

@@ -36,10 +36,8 @@ static void first_reason(const json_t *row, char *buf, size_t size)
 
 int cmd_explain(ctx *c)
 {
-	if (c->argc < 1 || c->argc > 2)
-		return usage_error("explain", "explain needs a DaemonSet (and optionally a node)");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = command_ds(c, "explain", 1, 2, "explain needs a DaemonSet (and optionally a node)", ns, name);
 	if (rc)
 		return rc;
 	char *text;

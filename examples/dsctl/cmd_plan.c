@@ -5,10 +5,8 @@
 
 int cmd_plan(ctx *c)
 {
-	if (c->argc != 1)
-		return usage_error("plan", "plan needs a DaemonSet");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = command_ds(c, "plan", 1, 1, "plan needs a DaemonSet", ns, name);
 	if (rc)
 		return rc;
 	ds_plan *plan;
@@ -99,10 +97,8 @@ done:
 
 int cmd_status(ctx *c)
 {
-	if (c->argc != 1)
-		return usage_error("status", "status needs a DaemonSet");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = command_ds(c, "status", 1, 1, "status needs a DaemonSet", ns, name);
 	if (rc)
 		return rc;
 	ds_status st;
@@ -136,10 +132,8 @@ int cmd_status(ctx *c)
 
 int cmd_rollout(ctx *c)
 {
-	if (c->argc != 1)
-		return usage_error("rollout", "rollout needs a DaemonSet");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, c->argv[0], ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = command_ds(c, "rollout", 1, 1, "rollout needs a DaemonSet", ns, name);
 	if (rc)
 		return rc;
 	char *text;

@@ -66,6 +66,11 @@ int usage_error(const char *cmd, const char *fmt, ...);
 int load_inputs(ctx *c);
 /* Resolve "ns/name" or "name" (with -n, or unique across namespaces) to a DaemonSet. */
 int resolve_ds(ctx *c, const char *arg, char *ns, size_t nsz, char *name, size_t nmsz);
+/* A command whose first argument names a DaemonSet: it takes min to max arguments (else the usage error
+ * `need`), and the first is resolved into ns and name as resolve_ds does. */
+#define DSCTL_NAME_MAX 256
+int command_ds(ctx *c, const char *cmd, int min, int max, const char *need, char ns[DSCTL_NAME_MAX],
+	       char name[DSCTL_NAME_MAX]);
 /* Parse a library JSON result (takes ownership of text, frees it with ds_free). */
 json_t *take_json(char *text);
 

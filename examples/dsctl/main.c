@@ -165,6 +165,14 @@ int resolve_ds(ctx *c, const char *arg, char *ns, size_t nsz, char *name, size_t
 	return EXIT_USAGE;
 }
 
+int command_ds(ctx *c, const char *cmd, int min, int max, const char *need, char ns[DSCTL_NAME_MAX],
+	       char name[DSCTL_NAME_MAX])
+{
+	if (c->argc < min || c->argc > max)
+		return usage_error(cmd, "%s", need);
+	return resolve_ds(c, c->argv[0], ns, DSCTL_NAME_MAX, name, DSCTL_NAME_MAX);
+}
+
 static void usage(FILE *f)
 {
 	fputs("Usage: dsctl [-f PATH]... [-n NAMESPACE] [-o table|json|yaml] [--now TIME] [--set NAME=VALUE]... COMMAND "

@@ -70,6 +70,18 @@ static int is_container(const json_t *v)
 	return (json_is_object(v) && json_object_size(v)) || (json_is_array(v) && json_array_size(v));
 }
 
+/* A value that fits on its line (an empty object or array, or a scalar), and the line's end. */
+static void yaml_inline(const json_t *v)
+{
+	if (json_is_object(v))
+		fputs("{}", stdout);
+	else if (json_is_array(v))
+		fputs("[]", stdout);
+	else
+		yaml_scalar(v);
+	fputc('\n', stdout);
+}
+
 static void yaml_value(const json_t *v, int indent);
 
 static void yaml_object(const json_t *v, int indent, int first_inline)
@@ -97,13 +109,7 @@ static void yaml_object(const json_t *v, int indent, int first_inline)
 			yaml_value(x, json_is_array(x) ? indent : indent + 2);
 		} else {
 			fputs(": ", stdout);
-			if (json_is_object(x))
-				fputs("{}", stdout);
-			else if (json_is_array(x))
-				fputs("[]", stdout);
-			else
-				yaml_scalar(x);
-			fputc('\n', stdout);
+			yaml_inline(x);
 		}
 	}
 	free(keys);
@@ -125,13 +131,7 @@ static void yaml_value(const json_t *v, int indent)
 				fputc('\n', stdout);
 				yaml_value(x, indent + 2);
 			} else {
-				if (json_is_object(x))
-					fputs("{}", stdout);
-				else if (json_is_array(x))
-					fputs("[]", stdout);
-				else
-					yaml_scalar(x);
-				fputc('\n', stdout);
+				yaml_inline(x);
 			}
 		}
 	} else {

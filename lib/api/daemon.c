@@ -73,24 +73,13 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 	return 0;
 }
 
-static json_t *names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)
-{
-	json_t *a = json_array();
-	for (uint32_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_string(dsi_cstr(c, v[i]->meta.name)));
-	return a;
-}
-
 int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
 		      char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	(void)opts;
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
-	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_history h;
@@ -116,9 +105,9 @@ int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const c
 					    json_object_get(json_object_get(h.create, "metadata"), "name"), "revision",
 					    (json_int_t)h.next_revision, "exists", 0);
 	json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:i}", "hash", h.hash, "current", cur, "revisions",
-				dsi_history_list(cluster, ds), "podsByHash", per, "wouldDelete", names(cluster, kill, nkill),
-				"duplicates", names(cluster, h.dups, h.ndups), "revisionHistoryLimit",
-				ds->revision_history_limit);
+				dsi_history_list(cluster, ds), "podsByHash", per, "wouldDelete",
+				dsi_revision_names(cluster, kill, nkill), "duplicates",
+				dsi_revision_names(cluster, h.dups, h.ndups), "revisionHistoryLimit", ds->revision_history_limit);
 	dsi_free(kill);
 	dsi_ds_pods_release(&pods);
 	dsi_history_release(&h);
@@ -130,11 +119,8 @@ int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const 
 {
 	DSI_ERR_BEGIN(err);
 	(void)opts;
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
-	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err);
 	if (rc < 0)
 		return rc;
 	json_t *out;

@@ -12,3 +12,12 @@ int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const
 				     ns ? ns : "");
 	return 0;
 }
+
+int dsi_api_find_ds_json(const ds_cluster *c, const char *ns, const char *name, char **json_out,
+			 const dsi_daemonset **out, ds_error *err)
+{
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	return dsi_api_find_ds(c, ns, name, out, err);
+}

@@ -17,20 +17,30 @@ static int find_node(const ds_cluster *c, const char *name, const dsi_node **out
 	return 0;
 }
 
+/* The DaemonSet and the node, and the placement verdict for them; p is the caller's to release when 0 is returned. */
+static int node_verdict(const ds_cluster *cluster, const char *ns, const char *name, const char *node,
+			const ds_options *opts, dsi_placement *p, const dsi_node **n, dsi_verdict *v, ds_error *err)
+{
+	const dsi_daemonset *ds;
+	int rc;
+	if ((rc = dsi_api_find_ds(cluster, ns, name, &ds, err)) < 0 || (rc = find_node(cluster, node, n, err)) < 0)
+		return rc;
+	if (dsi_placement_init(p, cluster, ds, dsi_opts(opts)) < 0)
+		return dsi_error_nomem(err);
+	dsi_node_should_run(p, *n, v);
+	return 0;
+}
+
 int ds_should_run(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
 		  const ds_options *opts, int *should_run, int *should_continue_running, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	const dsi_daemonset *ds;
-	const dsi_node *n;
-	int rc;
-	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err)) < 0 || (rc = find_node(cluster, node, &n, err)) < 0)
-		return rc;
 	dsi_placement p;
-	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0)
-		return dsi_error_nomem(err);
+	const dsi_node *n;
 	dsi_verdict v;
-	dsi_node_should_run(&p, n, &v);
+	int rc = node_verdict(cluster, namespace_, name, node, opts, &p, &n, &v, err);
+	if (rc < 0)
+		return rc;
 	dsi_placement_release(&p);
 	if (should_run)
 		*should_run = v.should_run;
@@ -43,19 +53,15 @@ int ds_should_run_json(const ds_cluster *cluster, const char *namespace_, const 
 		       const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	const dsi_daemonset *ds;
-	const dsi_node *n;
-	int rc;
 	if (!json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
-	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err)) < 0 || (rc = find_node(cluster, node, &n, err)) < 0)
-		return rc;
 	dsi_placement p;
-	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0)
-		return dsi_error_nomem(err);
+	const dsi_node *n;
 	dsi_verdict v;
-	dsi_node_should_run(&p, n, &v);
+	int rc = node_verdict(cluster, namespace_, name, node, opts, &p, &n, &v, err);
+	if (rc < 0)
+		return rc;
 	json_t *o = json_pack("{s:s, s:b, s:b, s:o}", "node", node, "shouldRun", v.should_run, "shouldContinueRunning",
 			      v.should_continue, "reasons", dsi_verdict_reasons(&p, n, &v));
 	dsi_placement_release(&p);
@@ -68,10 +74,7 @@ int ds_explain(const ds_cluster *cluster, const char *namespace_, const char *na
 	DSI_ERR_BEGIN(err);
 	const dsi_daemonset *ds;
 	int rc;
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
-	*json_out = NULL;
-	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err)) < 0)
+	if ((rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err)) < 0)
 		return rc;
 	json_t *doc;
 	if ((rc = dsi_explain(cluster, ds, dsi_opts(opts), &doc, err)) < 0)

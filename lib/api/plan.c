@@ -202,11 +202,8 @@ int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const
 			const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
-	*json_out = NULL;
 	const dsi_daemonset *ds;
-	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
+	int rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err);
 	if (rc < 0)
 		return rc;
 	json_t *out;

@@ -151,3 +151,11 @@ uint32_t dsi_history_cleanup(const dsi_cluster *c, const dsi_daemonset *ds, cons
 	dsi_ds_pods_release(&pods);
 	return k;
 }
+
+json_t *dsi_revision_names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_string(dsi_cstr(c, v[i]->meta.name)));
+	return a;
+}

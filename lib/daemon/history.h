@@ -42,4 +42,7 @@ static inline int dsi_revision_is_current(const dsi_daemonset *ds, const dsi_rev
 uint32_t dsi_history_cleanup(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h,
 			     const dsi_revision **out);
 
+/* The names of n revisions as a JSON array of strings (new reference, NULL when out of memory). */
+json_t *dsi_revision_names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n);
+
 #endif

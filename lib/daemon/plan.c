@@ -724,14 +724,6 @@ static int claim_patches(pass *s)
 	return 0;
 }
 
-static json_t *names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)
-{
-	json_t *a = json_array();
-	for (uint32_t i = 0; a && i < n; i++)
-		json_array_append_new(a, json_string(dsi_cstr(c, v[i]->meta.name)));
-	return a;
-}
-
 /* constructHistory's actions, and cleanupHistory's deletions. */
 static int history_actions(pass *s, dsi_history *h)
 {
@@ -753,7 +745,7 @@ static int history_actions(pass *s, dsi_history *h)
 		json_object_set(hist, "create", h->create);
 	}
 	if (h->ndups) {
-		json_object_set_new(hist, "deleteDuplicates", names(c, h->dups, h->ndups));
+		json_object_set_new(hist, "deleteDuplicates", dsi_revision_names(c, h->dups, h->ndups));
 		/* dedupCurHistories relabels every daemon pod whose hash differs from the kept one */
 		json_t *relabel = json_array();
 		for (uint32_t i = 0; relabel && i < s->pods.n; i++)
@@ -762,9 +754,9 @@ static int history_actions(pass *s, dsi_history *h)
 		json_object_set_new(hist, "relabelPods", relabel);
 	}
 	if (h->nadopt)
-		json_object_set_new(hist, "adopt", names(c, h->adopt, h->nadopt));
+		json_object_set_new(hist, "adopt", dsi_revision_names(c, h->adopt, h->nadopt));
 	if (h->nrelease)
-		json_object_set_new(hist, "release", names(c, h->release, h->nrelease));
+		json_object_set_new(hist, "release", dsi_revision_names(c, h->release, h->nrelease));
 	return 0;
 }
 
@@ -775,7 +767,7 @@ static int history_cleanup(pass *s, const dsi_history *h)
 		return dsi_error_nomem(s->err);
 	uint32_t k = dsi_history_cleanup(s->c, s->ds, h, kill);
 	if (k)
-		json_object_set_new(s->plan->history, "delete", names(s->c, kill, k));
+		json_object_set_new(s->plan->history, "delete", dsi_revision_names(s->c, kill, k));
 	dsi_free(kill);
 	return 0;
 }

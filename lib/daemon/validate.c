@@ -353,30 +353,31 @@ int dsi_v_bool(dsi_vctx *c, const json_t *obj, const char *key, int *out, int *p
 	return dsi_rd_bool(&c->rd, obj, key, out, present);
 }
 
-int dsi_v_elem_object(dsi_vctx *c, const json_t *arr, size_t i, json_t **out)
+/* Element i of arr when it is of type want (named want_name in the error); absent or null: NULL. */
+static int elem_of_type(dsi_vctx *c, const json_t *arr, size_t i, json_type want, const char *want_name, json_t **out)
 {
 	json_t *e = json_array_get(arr, i);
 	*out = NULL;
 	if (!e || json_is_null(e))
 		return 0;
-	if (!json_is_object(e))
-		return dsi_rd_fail(&c->rd, NULL, DS_ETYPE, "expected object, got %s", dsi_json_type_name(e));
+	if (json_typeof(e) != want)
+		return dsi_rd_fail(&c->rd, NULL, DS_ETYPE, "expected %s, got %s", want_name, dsi_json_type_name(e));
 	*out = e;
 	return 0;
 }
 
+int dsi_v_elem_object(dsi_vctx *c, const json_t *arr, size_t i, json_t **out)
+{
+	return elem_of_type(c, arr, i, JSON_OBJECT, "object", out);
+}
+
 int dsi_v_elem_string(dsi_vctx *c, const json_t *arr, size_t i, const char **out, size_t *len)
 {
-	json_t *e = json_array_get(arr, i);
-	*out = "";
-	*len = 0;
-	if (!e || json_is_null(e))
-		return 0;
-	if (!json_is_string(e))
-		return dsi_rd_fail(&c->rd, NULL, DS_ETYPE, "expected string, got %s", dsi_json_type_name(e));
-	*out = json_string_value(e);
-	*len = json_string_length(e);
-	return 0;
+	json_t *e;
+	int rc = elem_of_type(c, arr, i, JSON_STRING, "string", &e);
+	*out = e ? json_string_value(e) : "";
+	*len = e ? json_string_length(e) : 0;
+	return rc;
 }
 
 /* ---- apimachinery validators ----------------------------------------------------------------- */
@@ -402,39 +403,37 @@ static void each_message(dsi_vctx *c, const char *child, int named, const char *
 	}
 }
 
+/* A field error per message of one labelvalid check of s (none when s is valid). */
+static void check_each(dsi_vctx *c, const char *child, const char *s, size_t n,
+		       int (*check)(const char *s, size_t n, dsi_strbuf *msgs))
+{
+	dsi_strbuf m = DSI_STRBUF_INIT;
+	if (check(s, n, &m))
+		each_message(c, child, 0, s, n, m.data);
+	dsi_strbuf_free(&m);
+}
+
 /* ValidateLabelName (apimachinery pkg/apis/meta/v1/validation/validation.go) */
 void dsi_v_label_name(dsi_vctx *c, const char *child, const char *k, size_t n)
 {
-	dsi_strbuf m = DSI_STRBUF_INIT;
-	if (dsi_validate_label_key(k, n, &m))
-		each_message(c, child, 0, k, n, m.data);
-	dsi_strbuf_free(&m);
+	check_each(c, child, k, n, dsi_validate_label_key);
 }
 
 void dsi_v_label_value(dsi_vctx *c, const char *child, const char *v, size_t n)
 {
-	dsi_strbuf m = DSI_STRBUF_INIT;
-	if (dsi_validate_label_value(v, n, &m))
-		each_message(c, child, 0, v, n, m.data);
-	dsi_strbuf_free(&m);
+	check_each(c, child, v, n, dsi_validate_label_value);
 }
 
 /* NameIsDNSSubdomain / ValidateDNS1123Subdomain */
 void dsi_v_dns_subdomain(dsi_vctx *c, const char *child, const char *s, size_t n)
 {
-	dsi_strbuf m = DSI_STRBUF_INIT;
-	if (dsi_validate_dns1123_subdomain(s, n, &m))
-		each_message(c, child, 0, s, n, m.data);
-	dsi_strbuf_free(&m);
+	check_each(c, child, s, n, dsi_validate_dns1123_subdomain);
 }
 
 /* NameIsDNSLabel / ValidateDNS1123Label */
 void dsi_v_dns_label(dsi_vctx *c, const char *child, const char *s, size_t n)
 {
-	dsi_strbuf m = DSI_STRBUF_INIT;
-	if (dsi_validate_dns1123_label(s, n, &m))
-		each_message(c, child, 0, s, n, m.data);
-	dsi_strbuf_free(&m);
+	check_each(c, child, s, n, dsi_validate_dns1123_label);
 }
 
 /* ValidateNonnegativeField (apimachinery pkg/api/validation/generic.go) */
@@ -444,12 +443,14 @@ void dsi_v_nonnegative(dsi_vctx *c, const char *child, int64_t v)
 		dsi_v_int(c, child, DSI_FE_INVALID, v, IS_NEGATIVE_MSG);
 }
 
-/* Check that every value of a map[string]string member is a string (null reads as ""). */
-static int string_map(dsi_vctx *c, const json_t *obj, const char *key, json_t **out)
+/* The members of a map[string]string member, sorted bytewise by key (*out NULL and *n 0 when it is absent or
+ * empty), after checking that every value is a string (null reads as ""). *out is the caller's to free. */
+static int string_map(dsi_vctx *c, const json_t *obj, const char *key, kv **out, size_t *n)
 {
 	json_t *m;
+	*out = NULL;
+	*n = 0;
 	int rc = dsi_rd_object(&c->rd, obj, key, &m);
-	*out = m;
 	if (rc < 0 || !m)
 		return rc;
 	const char *k;
@@ -463,20 +464,20 @@ static int string_map(dsi_vctx *c, const json_t *obj, const char *key, json_t **
 			return rc;
 		}
 	}
+	*out = sorted_members(m, n);
+	if (json_object_size(m) && !*out)
+		return dsi_error_nomem(c->rd.err);
 	return 0;
 }
 
 /* ValidateLabels (apimachinery pkg/apis/meta/v1/validation/validation.go); keys in bytewise order */
 int dsi_v_labels(dsi_vctx *c, const json_t *obj, const char *key, const char *child)
 {
-	json_t *m;
-	int rc = string_map(c, obj, key, &m);
-	if (rc < 0 || !m)
-		return rc;
+	kv *v;
 	size_t n;
-	kv *v = sorted_members(m, &n);
-	if (json_object_size(m) && !v)
-		return dsi_error_nomem(c->rd.err);
+	int rc = string_map(c, obj, key, &v, &n);
+	if (rc < 0)
+		return rc;
 	for (size_t i = 0; i < n; i++) {
 		dsi_v_label_name(c, child, v[i].k, v[i].n);
 		const char *s = json_is_string(v[i].v) ? json_string_value(v[i].v) : "";
@@ -489,14 +490,11 @@ int dsi_v_labels(dsi_vctx *c, const json_t *obj, const char *key, const char *ch
 /* ValidateAnnotations (apimachinery pkg/api/validation/objectmeta.go) */
 int dsi_v_annotations(dsi_vctx *c, const json_t *obj, const char *key, const char *child, const char *skip)
 {
-	json_t *m;
-	int rc = string_map(c, obj, key, &m);
-	if (rc < 0 || !m)
-		return rc;
+	kv *v;
 	size_t n;
-	kv *v = sorted_members(m, &n);
-	if (json_object_size(m) && !v)
-		return dsi_error_nomem(c->rd.err);
+	int rc = string_map(c, obj, key, &v, &n);
+	if (rc < 0)
+		return rc;
 	int64_t total = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (skip && strlen(skip) == v[i].n && memcmp(skip, v[i].k, v[i].n) == 0)

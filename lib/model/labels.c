@@ -1,5 +1,6 @@
 #include "model/labels.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,33 +85,49 @@ int dsi_labels_from_object(dsi_rd *rd, dsi_atoms *atoms, const json_t *map, dsi_
 	return finish(&c, rc);
 }
 
+/* The key and value lead each element (the arrays' users assert it next to their types). */
+static void kv_atoms(dsi_atoms *atoms, const void *v, uint32_t n, size_t esz, void (*fn)(dsi_atoms *, dsi_atom))
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const dsi_atom *kv = (const dsi_atom *)((const char *)v + (size_t)i * esz);
+		fn(atoms, kv[0]);
+		fn(atoms, kv[1]);
+	}
+}
+
+void dsi_kv_array_release(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz)
+{
+	kv_atoms(atoms, *v, *n, esz, dsi_atom_unref);
+	dsi_free(*v);
+	*v = NULL;
+	*n = 0;
+}
+
+int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n)
+{
+	*dst_n = 0;
+	*dst = NULL;
+	if (!n)
+		return 0;
+	if (!(*dst = dsi_malloc(n * esz)))
+		return -1;
+	memcpy(*dst, src, n * esz);
+	*dst_n = n;
+	kv_atoms(atoms, src, n, esz, dsi_atom_ref);
+	return 0;
+}
+
+_Static_assert(offsetof(dsi_label, key) == 0 && offsetof(dsi_label, value) == sizeof(dsi_atom),
+	       "a label begins with its key and value");
+
 void dsi_labels_release(dsi_atoms *atoms, dsi_labels *l)
 {
-	for (uint32_t i = 0; i < l->n; i++) {
-		dsi_atom_unref(atoms, l->v[i].key);
-		dsi_atom_unref(atoms, l->v[i].value);
-	}
-	dsi_free(l->v);
-	l->v = NULL;
-	l->n = 0;
+	dsi_kv_array_release(atoms, (void **)&l->v, &l->n, sizeof(*l->v));
 }
 
 int dsi_labels_copy(dsi_atoms *atoms, const dsi_labels *src, dsi_labels *dst)
 {
-	dst->n = 0;
-	dst->v = NULL;
-	if (!src->n)
-		return 0;
-	dst->v = dsi_malloc(src->n * sizeof(dsi_label));
-	if (!dst->v)
-		return -1;
-	memcpy(dst->v, src->v, src->n * sizeof(dsi_label));
-	dst->n = src->n;
-	for (uint32_t i = 0; i < src->n; i++) {
-		dsi_atom_ref(atoms, src->v[i].key);
-		dsi_atom_ref(atoms, src->v[i].value);
-	}
-	return 0;
+	return dsi_kv_array_copy(atoms, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n);
 }
 
 int dsi_labels_subset(const dsi_labels *sub, const dsi_labels *l)

@@ -3,6 +3,7 @@
 #define DSI_LABELS_H
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/atoms.h"
@@ -24,6 +25,14 @@ int dsi_labels_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char 
 int dsi_labels_from_object(dsi_rd *rd, dsi_atoms *atoms, const json_t *map, dsi_labels *out);
 void dsi_labels_release(dsi_atoms *atoms, dsi_labels *l);
 int dsi_labels_copy(dsi_atoms *atoms, const dsi_labels *src, dsi_labels *dst);
+
+/* Arrays *v of *n elements, esz bytes each, that begin with an interned key and value
+ * (dsi_label, dsi_taint, dsi_toleration): what their release and copy functions share. */
+/* Drop the references on every key and value and free the array; *v becomes NULL, *n 0. */
+void dsi_kv_array_release(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz);
+/* *dst a copy of the n elements of src (NULL when n is 0) with its own references, *dst_n n;
+ * 0, or -1 when out of memory (then *dst is NULL and *dst_n 0). */
+int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n);
 
 /* The value for key, or DSI_ATOM_NONE when the key is absent. */
 static inline dsi_atom dsi_labels_get(const dsi_labels *l, dsi_atom key)

@@ -125,16 +125,22 @@ out:
 	return rc;
 }
 
+/* Take (dsi_atom_ref) or drop (dsi_atom_unref) a reference on every atom of m but its labels. */
+static void meta_atoms(dsi_atoms *atoms, const dsi_meta *m, void (*fn)(dsi_atoms *, dsi_atom))
+{
+	fn(atoms, m->ns);
+	fn(atoms, m->name);
+	fn(atoms, m->uid);
+	fn(atoms, m->resource_version);
+	fn(atoms, m->controller.api_version);
+	fn(atoms, m->controller.kind);
+	fn(atoms, m->controller.name);
+	fn(atoms, m->controller.uid);
+}
+
 void dsi_meta_release(dsi_atoms *atoms, dsi_meta *m)
 {
-	dsi_atom_unref(atoms, m->ns);
-	dsi_atom_unref(atoms, m->name);
-	dsi_atom_unref(atoms, m->uid);
-	dsi_atom_unref(atoms, m->resource_version);
-	dsi_atom_unref(atoms, m->controller.api_version);
-	dsi_atom_unref(atoms, m->controller.kind);
-	dsi_atom_unref(atoms, m->controller.name);
-	dsi_atom_unref(atoms, m->controller.uid);
+	meta_atoms(atoms, m, dsi_atom_unref);
 	dsi_labels_release(atoms, &m->labels);
 	memset(m, 0, sizeof(*m));
 }
@@ -146,13 +152,6 @@ int dsi_meta_copy(dsi_atoms *atoms, const dsi_meta *src, dsi_meta *dst)
 		memset(dst, 0, sizeof(*dst));
 		return -1;
 	}
-	dsi_atom_ref(atoms, dst->ns);
-	dsi_atom_ref(atoms, dst->name);
-	dsi_atom_ref(atoms, dst->uid);
-	dsi_atom_ref(atoms, dst->resource_version);
-	dsi_atom_ref(atoms, dst->controller.api_version);
-	dsi_atom_ref(atoms, dst->controller.kind);
-	dsi_atom_ref(atoms, dst->controller.name);
-	dsi_atom_ref(atoms, dst->controller.uid);
+	meta_atoms(atoms, dst, dsi_atom_ref);
 	return 0;
 }

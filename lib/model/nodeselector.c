@@ -79,97 +79,126 @@ static int read_values(dsi_rd *rd, const json_t *req, const char ***vals, size_t
 	return rc;
 }
 
-/* nodeSelectorRequirementsAsSelector (component-helpers nodeaffinity.go) */
-static int read_exprs(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_term *t)
+/* nodeSelectorRequirementsAsSelector (component-helpers nodeaffinity.go): one of matchExpressions */
+static int expr_requirement(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, const char *key, const char *op,
+			    const char **vals, size_t nvals, dsi_ns_term *t)
 {
-	json_t *arr;
-	int rc = dsi_rd_array(rd, term, "matchExpressions", &arr);
-	if (rc < 0 || !arr || !json_array_size(arr))
-		return rc;
-	t->exprs = dsi_calloc(json_array_size(arr), sizeof(dsi_requirement));
-	if (!t->exprs)
-		return dsi_error_nomem(rd->err);
-	size_t m = dsi_rd_push(rd, "matchExpressions"), i;
-	json_t *e;
-	json_array_foreach(arr, i, e)
-	{
-		size_t m2 = dsi_rd_push_index(rd, i);
-		const char *key, *op;
-		const char **vals = NULL;
-		size_t nvals = 0;
-		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &key)) < 0 ||
-		    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 || (rc = read_values(rd, e, &vals, &nvals)) < 0) {
-			dsi_rd_pop(rd, m2);
+	static const struct {
+		const char *name;
+		dsi_selector_op op;
+	} ops[] = {{"In", DSI_SEL_IN},         {"NotIn", DSI_SEL_NOT_IN}, {"Exists", DSI_SEL_EXISTS},
+		   {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST}, {"Gt", DSI_SEL_GT},         {"Lt", DSI_SEL_LT}};
+	int rc = 0;
+	size_t k;
+	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (op && strcmp(op, ops[k].name) == 0)
 			break;
+	if (k == sizeof(ops) / sizeof(ops[0])) {
+		char msg[160];
+		size_t m3 = dsi_rd_push(rd, "operator");
+		snprintf(msg, sizeof(msg),
+			 "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\", \"Exists\", "
+			 "\"DoesNotExist\", \"Gt\", \"Lt\"",
+			 op ? op : "");
+		rc = term_invalid(rd, t, msg);
+		dsi_rd_pop(rd, m3);
+	} else {
+		/* labels.NewRequirement(..., field.WithPath(p)): every error names "<p>.key",
+		 * "<p>.values[0]" ...; built here rather than through a ds_error, whose
+		 * message buffer would cut the longer texts */
+		size_t *lens = dsi_calloc(nvals ? nvals : 1, sizeof(size_t));
+		dsi_req_errs errs;
+		memset(&errs, 0, sizeof(errs));
+		int r = DS_ENOMEM;
+		if (lens) {
+			for (size_t v = 0; v < nvals; v++)
+				lens[v] = strlen(vals[v]);
+			r = dsi_req_build(atoms, rd->path, key ? key : "", key ? strlen(key) : 0, ops[k].op, vals,
+					  lens, nvals, !json_is_array(json_object_get(e, "values")), &errs,
+					  &t->exprs[t->nexprs]);
 		}
-		static const struct {
-			const char *name;
-			dsi_selector_op op;
-		} ops[] = {{"In", DSI_SEL_IN},         {"NotIn", DSI_SEL_NOT_IN}, {"Exists", DSI_SEL_EXISTS},
-			   {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST}, {"Gt", DSI_SEL_GT},         {"Lt", DSI_SEL_LT}};
-		size_t k;
-		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
-			if (op && strcmp(op, ops[k].name) == 0)
-				break;
-		if (k == sizeof(ops) / sizeof(ops[0])) {
-			char msg[160];
-			size_t m3 = dsi_rd_push(rd, "operator");
-			snprintf(msg, sizeof(msg),
-				 "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\", \"Exists\", "
-				 "\"DoesNotExist\", \"Gt\", \"Lt\"",
-				 op ? op : "");
-			rc = term_invalid(rd, t, msg);
-			dsi_rd_pop(rd, m3);
-		} else {
-			/* labels.NewRequirement(..., field.WithPath(p)): every error names "<p>.key",
-			 * "<p>.values[0]" ...; built here rather than through a ds_error, whose
-			 * message buffer would cut the longer texts */
-			size_t *lens = dsi_calloc(nvals ? nvals : 1, sizeof(size_t));
-			dsi_req_errs errs;
-			memset(&errs, 0, sizeof(errs));
-			int r = DS_ENOMEM;
-			if (lens) {
-				for (size_t v = 0; v < nvals; v++)
-					lens[v] = strlen(vals[v]);
-				r = dsi_req_build(atoms, rd->path, key ? key : "", key ? strlen(key) : 0, ops[k].op, vals,
-						  lens, nvals, !json_is_array(json_object_get(e, "values")), &errs,
-						  &t->exprs[t->nexprs]);
-			}
-			if (r == DS_EVALUE) {
-				dsi_strbuf msg = DSI_STRBUF_INIT;
-				dsi_req_errs_message(&errs, &msg);
-				r = msg.oom ? DS_ENOMEM : 0;
-				if (!r)
-					rc = term_error(rd, t, msg.data);
-				dsi_strbuf_free(&msg);
-			} else if (r == 0) {
-				t->nexprs++;
-			}
-			if (r == DS_ENOMEM)
-				rc = dsi_error_nomem(rd->err);
-			dsi_req_errs_free(&errs);
-			dsi_free(lens);
+		if (r == DS_EVALUE) {
+			dsi_strbuf msg = DSI_STRBUF_INIT;
+			dsi_req_errs_message(&errs, &msg);
+			r = msg.oom ? DS_ENOMEM : 0;
+			if (!r)
+				rc = term_error(rd, t, msg.data);
+			dsi_strbuf_free(&msg);
+		} else if (r == 0) {
+			t->nexprs++;
 		}
-		dsi_free(vals);
-		dsi_rd_pop(rd, m2);
-		if (rc < 0)
-			break;
+		if (r == DS_ENOMEM)
+			rc = dsi_error_nomem(rd->err);
+		dsi_req_errs_free(&errs);
+		dsi_free(lens);
 	}
-	dsi_rd_pop(rd, m);
 	return rc;
 }
 
-/* nodeSelectorRequirementsAsFieldSelector (component-helpers nodeaffinity.go) */
-static int read_fields(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_term *t)
+/* nodeSelectorRequirementsAsFieldSelector (component-helpers nodeaffinity.go): one of matchFields */
+static int field_requirement(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, const char *key, const char *op,
+			     const char **vals, size_t nvals, dsi_ns_term *t)
 {
+	int rc = 0;
+	int in = op && strcmp(op, "In") == 0, notin = op && strcmp(op, "NotIn") == 0;
+	if (!in && !notin) {
+		char msg[200];
+		size_t m3 = dsi_rd_push(rd, "operator");
+		snprintf(msg, sizeof(msg), "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\"",
+			 op ? op : "");
+		rc = term_invalid(rd, t, msg);
+		dsi_rd_pop(rd, m3);
+	} else if (nvals != 1) {
+		/* field.Invalid(path, expr.Values, ...): the values as json.Marshal prints them */
+		dsi_strbuf b = DSI_STRBUF_INIT;
+		dsi_strbuf_puts(&b, "Invalid value: ");
+		if (!json_is_array(json_object_get(e, "values"))) {
+			dsi_strbuf_puts(&b, "null");
+		} else {
+			dsi_strbuf_putc(&b, '[');
+			for (size_t v = 0; v < nvals; v++) {
+				if (v)
+					dsi_strbuf_putc(&b, ',');
+				dsi_go_json_string(&b, vals[v], strlen(vals[v]));
+			}
+			dsi_strbuf_putc(&b, ']');
+		}
+		dsi_strbuf_puts(&b, ": must have one element");
+		size_t m3 = dsi_rd_push(rd, "values");
+		rc = b.oom ? dsi_error_nomem(rd->err) : term_invalid(rd, t, b.data);
+		dsi_rd_pop(rd, m3);
+		dsi_strbuf_free(&b);
+	} else {
+		dsi_field_req *f = &t->fields[t->nfields];
+		f->is_name = key && strcmp(key, "metadata.name") == 0;
+		f->not_in = (uint8_t)notin;
+		f->value = dsi_atom_intern_cstr(atoms, vals[0]);
+		if (f->value == DSI_ATOM_ERROR) {
+			f->value = DSI_ATOM_NONE;
+			rc = dsi_error_nomem(rd->err);
+		} else {
+			t->nfields++;
+		}
+	}
+	return rc;
+}
+
+/* A term's matchExpressions (fields 0) or matchFields (fields 1): both lists hold NodeSelectorRequirements,
+ * whose key, operator and values are read here and judged by the list's own rules. */
+static int read_requirements(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, int fields, dsi_ns_term *t)
+{
+	const char *member = fields ? "matchFields" : "matchExpressions";
 	json_t *arr;
-	int rc = dsi_rd_array(rd, term, "matchFields", &arr);
+	int rc = dsi_rd_array(rd, term, member, &arr);
 	if (rc < 0 || !arr || !json_array_size(arr))
 		return rc;
-	t->fields = dsi_calloc(json_array_size(arr), sizeof(dsi_field_req));
-	if (!t->fields)
+	if (fields)
+		t->fields = dsi_calloc(json_array_size(arr), sizeof(dsi_field_req));
+	else
+		t->exprs = dsi_calloc(json_array_size(arr), sizeof(dsi_requirement));
+	if (fields ? !t->fields : !t->exprs)
 		return dsi_error_nomem(rd->err);
-	size_t m = dsi_rd_push(rd, "matchFields"), i;
+	size_t m = dsi_rd_push(rd, member), i;
 	json_t *e;
 	json_array_foreach(arr, i, e)
 	{
@@ -177,51 +206,9 @@ static int read_fields(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_
 		const char *key, *op;
 		const char **vals = NULL;
 		size_t nvals = 0;
-		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &key)) < 0 ||
-		    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 || (rc = read_values(rd, e, &vals, &nvals)) < 0) {
-			dsi_rd_pop(rd, m2);
-			break;
-		}
-		int in = op && strcmp(op, "In") == 0, notin = op && strcmp(op, "NotIn") == 0;
-		if (!in && !notin) {
-			char msg[200];
-			size_t m3 = dsi_rd_push(rd, "operator");
-			snprintf(msg, sizeof(msg), "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\"",
-				 op ? op : "");
-			rc = term_invalid(rd, t, msg);
-			dsi_rd_pop(rd, m3);
-		} else if (nvals != 1) {
-			/* field.Invalid(path, expr.Values, ...): the values as json.Marshal prints them */
-			dsi_strbuf b = DSI_STRBUF_INIT;
-			dsi_strbuf_puts(&b, "Invalid value: ");
-			if (!json_is_array(json_object_get(e, "values"))) {
-				dsi_strbuf_puts(&b, "null");
-			} else {
-				dsi_strbuf_putc(&b, '[');
-				for (size_t v = 0; v < nvals; v++) {
-					if (v)
-						dsi_strbuf_putc(&b, ',');
-					dsi_go_json_string(&b, vals[v], strlen(vals[v]));
-				}
-				dsi_strbuf_putc(&b, ']');
-			}
-			dsi_strbuf_puts(&b, ": must have one element");
-			size_t m3 = dsi_rd_push(rd, "values");
-			rc = b.oom ? dsi_error_nomem(rd->err) : term_invalid(rd, t, b.data);
-			dsi_rd_pop(rd, m3);
-			dsi_strbuf_free(&b);
-		} else {
-			dsi_field_req *f = &t->fields[t->nfields];
-			f->is_name = key && strcmp(key, "metadata.name") == 0;
-			f->not_in = (uint8_t)notin;
-			f->value = dsi_atom_intern_cstr(atoms, vals[0]);
-			if (f->value == DSI_ATOM_ERROR) {
-				f->value = DSI_ATOM_NONE;
-				rc = dsi_error_nomem(rd->err);
-			} else {
-				t->nfields++;
-			}
-		}
+		if ((rc = dsi_rd_expect_object(rd, e)) == 0 && (rc = dsi_rd_string(rd, e, "key", &key)) == 0 &&
+		    (rc = dsi_rd_string(rd, e, "operator", &op)) == 0 && (rc = read_values(rd, e, &vals, &nvals)) == 0)
+			rc = (fields ? field_requirement : expr_requirement)(rd, atoms, e, key, op, vals, nvals, t);
 		dsi_free(vals);
 		dsi_rd_pop(rd, m2);
 		if (rc < 0)
@@ -244,7 +231,7 @@ static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_ns_te
 	if (rc < 0)
 		return rc;
 	json_t *exprs = json_object_get(term, "matchExpressions"), *fields = json_object_get(term, "matchFields");
-	if ((rc = read_exprs(rd, atoms, term, t)) < 0 || (rc = read_fields(rd, atoms, term, t)) < 0)
+	if ((rc = read_requirements(rd, atoms, term, 0, t)) < 0 || (rc = read_requirements(rd, atoms, term, 1, t)) < 0)
 		return rc;
 	/* the expressions are ANDed, so their order only matters to speed: sorted by key
 	 * atom, as node labels are, a term is matched in one merge pass (dsi_term_matches) */

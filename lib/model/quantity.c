@@ -703,8 +703,10 @@ static void trim_space(const char **s, size_t *n)
 	*n = len;
 }
 
-/* The text Quantity.UnmarshalJSON parses for a JSON value; 0 or -1 for other types. */
-static int value_text(const json_t *v, char *num, size_t numsize, const char **text, size_t *len)
+/* The text Quantity.UnmarshalJSON parses for a JSON value (a number's is written into num); DS_ETYPE at
+ * key (NULL: the current path) for other types. */
+static int value_text(dsi_rd *rd, const char *key, const json_t *v, char *num, size_t numsize, const char **text,
+		      size_t *len)
 {
 	if (json_is_string(v)) {
 		*text = json_string_value(v);
@@ -717,7 +719,9 @@ static int value_text(const json_t *v, char *num, size_t numsize, const char **t
 	} else if (json_is_real(v)) {
 		dsi_format_go_json_float(json_real_value(v), num, numsize);
 	} else {
-		return -1;
+		return dsi_rd_fail(rd, key, DS_ETYPE,
+				   "expected a quantity (a string such as \"100m\" or a number), got %s",
+				   dsi_json_type_name(v));
 	}
 	*text = num;
 	*len = strlen(num);
@@ -733,12 +737,12 @@ int dsi_quantity_from_json(dsi_rd *rd, const json_t *v, dsi_quantity *q)
 	char num[64];
 	const char *text;
 	size_t len;
-	if (value_text(v, num, sizeof(num), &text, &len) < 0)
-		return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected a quantity (a string such as \"100m\" or a number), got %s",
-				   dsi_json_type_name(v));
+	int rc = value_text(rd, NULL, v, num, sizeof(num), &text, &len);
+	if (rc < 0)
+		return rc;
 	ds_error tmp;
 	ds_error_clear(&tmp);
-	int rc = dsi_quantity_parse(text, len, q, &tmp);
+	rc = dsi_quantity_parse(text, len, q, &tmp);
 	if (rc < 0)
 		return rc == DS_ENOMEM ? dsi_error_nomem(rd->err) : dsi_rd_fail(rd, NULL, rc, "%s", tmp.message);
 	return 0;
@@ -769,13 +773,13 @@ static int served_text(dsi_rd *rd, const char *key, const json_t *v, char *out, 
 	char num[64];
 	const char *text;
 	size_t len;
-	if (value_text(v, num, sizeof(num), &text, &len) < 0)
-		return dsi_rd_fail(rd, key, DS_ETYPE, "expected a quantity (a string such as \"100m\" or a number), got %s",
-				   dsi_json_type_name(v));
+	int rc = value_text(rd, key, v, num, sizeof(num), &text, &len);
+	if (rc < 0)
+		return rc;
 	dsi_quantity q;
 	ds_error tmp;
 	ds_error_clear(&tmp);
-	int rc = dsi_quantity_parse(text, len, &q, &tmp);
+	rc = dsi_quantity_parse(text, len, &q, &tmp);
 	if (rc < 0)
 		return dsi_rd_fail(rd, key, rc, "%s", tmp.message);
 	if (q.verbatim && json_is_string(v) && len == json_string_length(v)) {

@@ -1,9 +1,11 @@
 #include "model/taints.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/labels.h"
 
 const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS] = {
 	DSI_TAINT_NOT_READY,        DSI_TAINT_UNREACHABLE,         DSI_TAINT_UNSCHEDULABLE, DSI_TAINT_MEMORY_PRESSURE,
@@ -64,64 +66,109 @@ static int intern_opt(dsi_rd *rd, dsi_atoms *atoms, const char *s, dsi_atom *out
 	return *out == DSI_ATOM_ERROR ? (*out = DSI_ATOM_NONE, dsi_error_nomem(rd->err)) : 0;
 }
 
+_Static_assert(offsetof(dsi_taint, key) == 0 && offsetof(dsi_taint, value) == sizeof(dsi_atom) &&
+		       offsetof(dsi_toleration, key) == 0 && offsetof(dsi_toleration, value) == sizeof(dsi_atom),
+	       "taints and tolerations begin with their key and value (dsi_kv_array_*)");
+
 void dsi_taints_release(dsi_atoms *atoms, dsi_taints *t)
 {
-	for (uint32_t i = 0; i < t->n; i++) {
-		dsi_atom_unref(atoms, t->v[i].key);
-		dsi_atom_unref(atoms, t->v[i].value);
-	}
-	dsi_free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	dsi_kv_array_release(atoms, (void **)&t->v, &t->n, sizeof(*t->v));
 }
 
 void dsi_tolerations_release(dsi_atoms *atoms, dsi_tolerations *t)
 {
-	for (uint32_t i = 0; i < t->n; i++) {
-		dsi_atom_unref(atoms, t->v[i].key);
-		dsi_atom_unref(atoms, t->v[i].value);
-	}
-	dsi_free(t->v);
-	t->v = NULL;
-	t->n = 0;
+	dsi_kv_array_release(atoms, (void **)&t->v, &t->n, sizeof(*t->v));
 }
 
-int dsi_taints_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_taints *out)
+/* The array member `key` of obj into *v (elements of esz bytes), each element read by one() with the path
+ * at it. *n counts the elements one() read whole; one() leaves nothing held when it fails, so the caller
+ * releases *n elements on failure. */
+typedef int (*read_one_fn)(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, void *elem);
+static int read_list(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, size_t esz, read_one_fn one,
+		     void **v, uint32_t *n)
 {
-	out->v = NULL;
-	out->n = 0;
+	*v = NULL;
+	*n = 0;
 	json_t *arr;
 	int rc = dsi_rd_array(rd, obj, key, &arr);
 	if (rc < 0 || !arr || !json_array_size(arr))
 		return rc;
-	out->v = dsi_calloc(json_array_size(arr), sizeof(dsi_taint));
-	if (!out->v)
+	char *items = dsi_calloc(json_array_size(arr), esz);
+	if (!items)
 		return dsi_error_nomem(rd->err);
+	*v = items;
 	size_t m1 = dsi_rd_push(rd, key), i;
 	json_t *e;
 	json_array_foreach(arr, i, e)
 	{
 		size_t m2 = dsi_rd_push_index(rd, i);
-		const char *k, *v, *eff;
-		dsi_taint *t = &out->v[out->n];
-		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
-		    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
-		    (rc = parse_effect(rd, eff, 0, &t->effect)) < 0)
-			break;
-		if (!k || !*k) {
-			rc = dsi_rd_fail(rd, "key", DS_EMISSING, "required value: a taint needs a key");
-			break;
-		}
-		if ((rc = intern_opt(rd, atoms, k, &t->key)) < 0)
-			break;
-		if ((rc = intern_opt(rd, atoms, v, &t->value)) < 0) {
-			dsi_atom_unref(atoms, t->key);
-			break;
-		}
-		out->n++;
+		rc = one(rd, atoms, e, items + (size_t)*n * esz);
 		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+		(*n)++;
 	}
 	dsi_rd_pop(rd, m1);
+	return rc;
+}
+
+/* key and value of a taint or toleration, interned; on failure neither is held */
+static int intern_key_value(dsi_rd *rd, dsi_atoms *atoms, const char *k, const char *v, dsi_atom *key, dsi_atom *value)
+{
+	int rc = intern_opt(rd, atoms, k, key);
+	if (rc == 0 && (rc = intern_opt(rd, atoms, v, value)) < 0) {
+		dsi_atom_unref(atoms, *key);
+		*key = DSI_ATOM_NONE;
+	}
+	return rc;
+}
+
+static int read_taint(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, void *elem)
+{
+	dsi_taint *t = elem;
+	const char *k, *v, *eff;
+	int rc;
+	if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
+	    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
+	    (rc = parse_effect(rd, eff, 0, &t->effect)) < 0)
+		return rc;
+	if (!k || !*k)
+		return dsi_rd_fail(rd, "key", DS_EMISSING, "required value: a taint needs a key");
+	return intern_key_value(rd, atoms, k, v, &t->key, &t->value);
+}
+
+static int read_toleration(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, void *elem)
+{
+	dsi_toleration *t = elem;
+	const char *k, *v, *eff, *op;
+	int present, rc;
+	if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
+	    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
+	    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 ||
+	    (rc = dsi_rd_int64(rd, e, "tolerationSeconds", &t->seconds, &present)) < 0 ||
+	    (rc = parse_effect(rd, eff, 1, &t->effect)) < 0)
+		return rc;
+	t->has_seconds = (uint8_t)present;
+	t->op_empty = !op || !*op;
+	if (!op || !*op || strcmp(op, "Equal") == 0)
+		t->op = DSI_TOL_EQUAL;
+	else if (strcmp(op, "Exists") == 0)
+		t->op = DSI_TOL_EXISTS;
+	else if (strcmp(op, "Lt") == 0)
+		t->op = DSI_TOL_LT;
+	else if (strcmp(op, "Gt") == 0)
+		t->op = DSI_TOL_GT;
+	else
+		return dsi_rd_fail(rd, "operator", DS_EVALUE,
+				   "unsupported value \"%s\": expected one of \"Equal\", \"Exists\", \"Lt\", \"Gt\"", op);
+	return intern_key_value(rd, atoms, k, v, &t->key, &t->value);
+}
+
+int dsi_taints_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_taints *out)
+{
+	void *v;
+	int rc = read_list(rd, atoms, obj, key, sizeof(dsi_taint), read_taint, &v, &out->n);
+	out->v = v;
 	if (rc < 0)
 		dsi_taints_release(atoms, out);
 	return rc;
@@ -129,54 +176,9 @@ int dsi_taints_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char 
 
 int dsi_tolerations_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_tolerations *out)
 {
-	out->v = NULL;
-	out->n = 0;
-	json_t *arr;
-	int rc = dsi_rd_array(rd, obj, key, &arr);
-	if (rc < 0 || !arr || !json_array_size(arr))
-		return rc;
-	out->v = dsi_calloc(json_array_size(arr), sizeof(dsi_toleration));
-	if (!out->v)
-		return dsi_error_nomem(rd->err);
-	size_t m1 = dsi_rd_push(rd, key), i;
-	json_t *e;
-	json_array_foreach(arr, i, e)
-	{
-		size_t m2 = dsi_rd_push_index(rd, i);
-		const char *k, *v, *eff, *op;
-		int present;
-		dsi_toleration *t = &out->v[out->n];
-		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
-		    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
-		    (rc = dsi_rd_string(rd, e, "operator", &op)) < 0 ||
-		    (rc = dsi_rd_int64(rd, e, "tolerationSeconds", &t->seconds, &present)) < 0 ||
-		    (rc = parse_effect(rd, eff, 1, &t->effect)) < 0)
-			break;
-		t->has_seconds = (uint8_t)present;
-		t->op_empty = !op || !*op;
-		if (!op || !*op || strcmp(op, "Equal") == 0)
-			t->op = DSI_TOL_EQUAL;
-		else if (strcmp(op, "Exists") == 0)
-			t->op = DSI_TOL_EXISTS;
-		else if (strcmp(op, "Lt") == 0)
-			t->op = DSI_TOL_LT;
-		else if (strcmp(op, "Gt") == 0)
-			t->op = DSI_TOL_GT;
-		else {
-			rc = dsi_rd_fail(rd, "operator", DS_EVALUE,
-					 "unsupported value \"%s\": expected one of \"Equal\", \"Exists\", \"Lt\", \"Gt\"", op);
-			break;
-		}
-		if ((rc = intern_opt(rd, atoms, k, &t->key)) < 0)
-			break;
-		if ((rc = intern_opt(rd, atoms, v, &t->value)) < 0) {
-			dsi_atom_unref(atoms, t->key);
-			break;
-		}
-		out->n++;
-		dsi_rd_pop(rd, m2);
-	}
-	dsi_rd_pop(rd, m1);
+	void *v;
+	int rc = read_list(rd, atoms, obj, key, sizeof(dsi_toleration), read_toleration, &v, &out->n);
+	out->v = v;
 	if (rc < 0)
 		dsi_tolerations_release(atoms, out);
 	return rc;
@@ -184,36 +186,12 @@ int dsi_tolerations_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const 
 
 int dsi_tolerations_copy(dsi_atoms *atoms, const dsi_tolerations *src, dsi_tolerations *dst)
 {
-	dst->n = 0;
-	dst->v = NULL;
-	if (!src->n)
-		return 0;
-	if (!(dst->v = dsi_malloc(src->n * sizeof(*dst->v))))
-		return -1;
-	memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
-	dst->n = src->n;
-	for (uint32_t i = 0; i < src->n; i++) {
-		dsi_atom_ref(atoms, src->v[i].key);
-		dsi_atom_ref(atoms, src->v[i].value);
-	}
-	return 0;
+	return dsi_kv_array_copy(atoms, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n);
 }
 
 int dsi_taints_copy(dsi_atoms *atoms, const dsi_taints *src, dsi_taints *dst)
 {
-	dst->n = 0;
-	dst->v = NULL;
-	if (!src->n)
-		return 0;
-	if (!(dst->v = dsi_malloc(src->n * sizeof(*dst->v))))
-		return -1;
-	memcpy(dst->v, src->v, src->n * sizeof(*dst->v));
-	dst->n = src->n;
-	for (uint32_t i = 0; i < src->n; i++) {
-		dsi_atom_ref(atoms, src->v[i].key);
-		dsi_atom_ref(atoms, src->v[i].value);
-	}
-	return 0;
+	return dsi_kv_array_copy(atoms, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n);
 }
 
 static const char *str_or_empty(const dsi_atoms *atoms, dsi_atom a)

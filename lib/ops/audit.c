@@ -493,6 +493,19 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 	}
 }
 
+/* One finding for the containers that set no profile of a kind, nor does the pod: "<containers> set no ...";
+ * the kind is the finding's id and the pod's securityContext member. */
+static void no_profile(audit_ctx *a, const dsi_pss_strs *names, const char *id, int sev, const char *fix,
+		       const char *what)
+{
+	if (!names->n)
+		return;
+	char *p = phrase(names);
+	add(a->out, id, sev, format("%s.securityContext.%s", a->spec, id), fix, "%s %s %s", p ? p : "",
+	    dsi_pss_plural("sets", "set", names->n), what);
+	dsi_free(p);
+}
+
 /* seccomp, AppArmor and SELinux: explicit bad settings per setter, missing ones aggregated */
 static void confinement(audit_ctx *a)
 {
@@ -573,34 +586,14 @@ static void confinement(audit_ctx *a)
 		add(a->out, "appArmorProfile", DSI_SEV_HIGH, dsi_strdup(rd.path), apparmor_fix,
 		    "container \"%s\" runs with AppArmor profile %s", an->key + sizeof(prefix) - 1, v);
 	}
-	if (no_seccomp.n) {
-		char *p = phrase(&no_seccomp);
-		add(a->out, "seccompProfile", DSI_SEV_MEDIUM, format("%s.securityContext.seccompProfile", a->spec),
-		    seccomp_fix,
-		    "%s %s no seccomp profile: unless the kubelet runs with seccompDefault, system calls are not "
-		    "filtered",
-		    p ? p : "", dsi_pss_plural("sets", "set", no_seccomp.n));
-		dsi_free(p);
-	}
-	if (no_apparmor.n) {
-		char *p = phrase(&no_apparmor);
-		add(a->out, "appArmorProfile", DSI_SEV_LOW, format("%s.securityContext.appArmorProfile", a->spec),
-		    apparmor_fix,
-		    "%s %s no AppArmor profile: on AppArmor hosts the runtime applies its default, but nothing "
-		    "requires it",
-		    p ? p : "", dsi_pss_plural("sets", "set", no_apparmor.n));
-		dsi_free(p);
-	}
-	if (no_selinux.n) {
-		char *p = phrase(&no_selinux);
-		add(a->out, "seLinuxOptions", DSI_SEV_INFO, format("%s.securityContext.seLinuxOptions", a->spec),
-		    "Nothing to do for most agents; set seLinuxOptions.type to a container_* type only when a policy "
-		    "requires an explicit one.",
-		    "%s %s no SELinux options: on SELinux hosts the runtime assigns container_t with a private MCS "
-		    "label",
-		    p ? p : "", dsi_pss_plural("sets", "set", no_selinux.n));
-		dsi_free(p);
-	}
+	no_profile(a, &no_seccomp, "seccompProfile", DSI_SEV_MEDIUM, seccomp_fix,
+		   "no seccomp profile: unless the kubelet runs with seccompDefault, system calls are not filtered");
+	no_profile(a, &no_apparmor, "appArmorProfile", DSI_SEV_LOW, apparmor_fix,
+		   "no AppArmor profile: on AppArmor hosts the runtime applies its default, but nothing requires it");
+	no_profile(a, &no_selinux, "seLinuxOptions", DSI_SEV_INFO,
+		   "Nothing to do for most agents; set seLinuxOptions.type to a container_* type only when a policy "
+		   "requires an explicit one.",
+		   "no SELinux options: on SELinux hosts the runtime assigns container_t with a private MCS label");
 	if (no_seccomp.oom || no_apparmor.oom || no_selinux.oom)
 		a->out->oom = 1;
 	dsi_pss_strs_free(&no_seccomp);

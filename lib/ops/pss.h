@@ -341,6 +341,11 @@ static inline const char *dsi_pss_plural(const char *singular, const char *plura
 void dsi_pss_containers_phrase(dsi_strbuf *b, const dsi_pss_strs *names);
 /* A finished detail string, or DS_ENOMEM. Consumes b. */
 int dsi_pss_finish(dsi_pss_result *res, const char *reason, dsi_strbuf *b);
+/* The verdict of a check that lists what breaks its one rule (containers, volumes): allowed when names is
+ * empty, else the detail `<N(noun)> <joinQuote(names)><suffix>`; DS_ENOMEM when names ran out of memory.
+ * Frees names. */
+int dsi_pss_names_verdict(dsi_pss_result *res, const char *reason, dsi_pss_strs *names, const char *singular,
+			  const char *plural, const char *suffix);
 
 /* ---- the check functions, by family ------------------------------------------- */
 

@@ -10,19 +10,8 @@ int dsi_pss_privileged_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)
 	for (uint32_t i = 0; i < pod->n_containers; i++)
 		if (pod->containers[i].sc.privileged == 1)
 			dsi_pss_strs_add(&names, pod->containers[i].name);
-	int rc = 0;
-	if (names.oom) {
-		rc = DS_ENOMEM;
-	} else if (!names.n) {
-		res->allowed = 1;
-	} else {
-		dsi_strbuf b = DSI_STRBUF_INIT;
-		dsi_pss_containers_phrase(&b, &names);
-		dsi_strbuf_puts(&b, " must not set securityContext.privileged=true");
-		rc = dsi_pss_finish(res, "privileged", &b);
-	}
-	dsi_pss_strs_free(&names);
-	return rc;
+	return dsi_pss_names_verdict(res, "privileged", &names, "container", "containers",
+				     " must not set securityContext.privileged=true");
 }
 
 /* capabilities_allowed_1_0 (policy/check_capabilities_baseline.go): exact, case-sensitive */
@@ -84,19 +73,8 @@ int dsi_pss_allow_privilege_escalation_1_8(const dsi_pss_pod *pod, dsi_pss_resul
 	for (uint32_t i = 0; i < pod->n_containers; i++)
 		if (pod->containers[i].sc.allow_privilege_escalation != 0)
 			dsi_pss_strs_add(&names, pod->containers[i].name);
-	int rc = 0;
-	if (names.oom) {
-		rc = DS_ENOMEM;
-	} else if (!names.n) {
-		res->allowed = 1;
-	} else {
-		dsi_strbuf b = DSI_STRBUF_INIT;
-		dsi_pss_containers_phrase(&b, &names);
-		dsi_strbuf_puts(&b, " must set securityContext.allowPrivilegeEscalation=false");
-		rc = dsi_pss_finish(res, "allowPrivilegeEscalation != false", &b);
-	}
-	dsi_pss_strs_free(&names);
-	return rc;
+	return dsi_pss_names_verdict(res, "allowPrivilegeEscalation != false", &names, "container", "containers",
+				     " must set securityContext.allowPrivilegeEscalation=false");
 }
 
 /* spec.os.name == "windows" exempts three restricted checks from 1.25 */

@@ -83,11 +83,16 @@ void dsi_pss_join(dsi_strbuf *b, const char *const *v, size_t n, const char *sep
 	}
 }
 
-void dsi_pss_containers_phrase(dsi_strbuf *b, const dsi_pss_strs *names)
+static void names_phrase(dsi_strbuf *b, const dsi_pss_strs *names, const char *singular, const char *plural)
 {
-	dsi_strbuf_puts(b, dsi_pss_plural("container", "containers", names->n));
+	dsi_strbuf_puts(b, dsi_pss_plural(singular, plural, names->n));
 	dsi_strbuf_putc(b, ' ');
 	dsi_pss_join_quote(b, names->v, names->n);
+}
+
+void dsi_pss_containers_phrase(dsi_strbuf *b, const dsi_pss_strs *names)
+{
+	names_phrase(b, names, "container", "containers");
 }
 
 int dsi_pss_finish(dsi_pss_result *res, const char *reason, dsi_strbuf *b)
@@ -107,3 +112,20 @@ int dsi_pss_finish(dsi_pss_result *res, const char *reason, dsi_strbuf *b)
 	return res->detail ? 0 : DS_ENOMEM;
 }
 
+int dsi_pss_names_verdict(dsi_pss_result *res, const char *reason, dsi_pss_strs *names, const char *singular,
+			  const char *plural, const char *suffix)
+{
+	int rc = 0;
+	if (names->oom) {
+		rc = DS_ENOMEM;
+	} else if (!names->n) {
+		res->allowed = 1;
+	} else {
+		dsi_strbuf b = DSI_STRBUF_INIT;
+		names_phrase(&b, names, singular, plural);
+		dsi_strbuf_puts(&b, suffix);
+		rc = dsi_pss_finish(res, reason, &b);
+	}
+	dsi_pss_strs_free(names);
+	return rc;
+}

@@ -8,19 +8,7 @@ int dsi_pss_host_path_volumes_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)
 	for (uint32_t i = 0; i < pod->n_volumes; i++)
 		if (pod->volumes[i].has_host_path)
 			dsi_pss_strs_add(&names, pod->volumes[i].name);
-	int rc = 0;
-	if (names.oom) {
-		rc = DS_ENOMEM;
-	} else if (!names.n) {
-		res->allowed = 1;
-	} else {
-		dsi_strbuf b = DSI_STRBUF_INIT;
-		dsi_strbuf_printf(&b, "%s ", dsi_pss_plural("volume", "volumes", names.n));
-		dsi_pss_join_quote(&b, names.v, names.n);
-		rc = dsi_pss_finish(res, "hostPath volumes", &b);
-	}
-	dsi_pss_strs_free(&names);
-	return rc;
+	return dsi_pss_names_verdict(res, "hostPath volumes", &names, "volume", "volumes", "");
 }
 
 /* restrictedVolumes_1_0 (policy/check_restrictedVolumes.go): an allowed source anywhere wins;

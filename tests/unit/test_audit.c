@@ -9,23 +9,13 @@
 
 #define VEC "tests/vectors/audit/"
 
-static json_t *parse_out(char *out)
-{
-	ck_assert_ptr_nonnull(out);
-	json_error_t je;
-	json_t *v = json_loads(out, 0, &je);
-	ck_assert_msg(v != NULL, "output is not JSON: %s", je.text);
-	ds_free(out);
-	return v;
-}
-
 static json_t *audit_text(const char *text, const ds_options *opts)
 {
 	char *out = NULL;
 	ds_error err;
 	int rc = ds_audit(text, strlen(text), opts, &out, &err);
 	ck_assert_msg(rc == 0, "ds_audit: %s: %s: %s", ds_strerror(rc), err.path, err.message);
-	return parse_out(out);
+	return dsi_test_take_json(out);
 }
 
 static json_t *audit_file(const char *path, const ds_options *opts)
@@ -43,7 +33,7 @@ static json_t *evaluate_file(const char *path, const char *level, const char *ve
 	int rc = ds_pod_security_evaluate(text, strlen(text), level, version, opts, &out, &err);
 	free(text);
 	ck_assert_msg(rc == 0, "ds_pod_security_evaluate: %s: %s", err.path, err.message);
-	return parse_out(out);
+	return dsi_test_take_json(out);
 }
 
 static const char *str_at(json_t *obj, const char *k1, const char *k2)
@@ -553,7 +543,7 @@ START_TEST(deterministic_report)
 	ck_assert_int_eq(ds_audit(text, strlen(text), NULL, &a, &err), 0);
 	ck_assert_int_eq(ds_audit(text, strlen(text), NULL, &b, &err), 0);
 	ck_assert_str_eq(a, b);
-	json_t *r = parse_out(a);
+	json_t *r = dsi_test_take_json(a);
 	ds_free(b);
 	static const char *const order[] = {"critical", "high", "medium", "low", "info"};
 	int last = 0;

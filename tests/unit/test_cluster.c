@@ -6,21 +6,9 @@
 #include "harness.h"
 #include "model/cluster.h"
 
-static ds_cluster *load_sample(void)
-{
-	ds_cluster *c;
-	ds_error err;
-	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
-	size_t n = 0;
-	int rc = ds_cluster_load_file(c, "examples/cluster", &n, &err);
-	ck_assert_msg(rc == 0, "%s: %s: %s", err.source, err.path, err.message);
-	ck_assert_uint_gt(n, 0);
-	return c;
-}
-
 START_TEST(sample_cluster_loads)
 {
-	ds_cluster *c = load_sample();
+	ds_cluster *c = dsi_test_load_sample();
 	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 6);
 	ck_assert_uint_eq(ds_cluster_count(c, "DaemonSet"), 3);
 	/* nodes are kept in name order, whatever the input order */
@@ -127,7 +115,7 @@ END_TEST
 
 START_TEST(failed_load_changes_nothing)
 {
-	ds_cluster *c = load_sample();
+	ds_cluster *c = dsi_test_load_sample();
 	uint64_t version = c->version;
 	/* the first document is fine, the second has a bad taint effect: nothing may be applied */
 	const char *text = "apiVersion: v1\nkind: Node\nmetadata: {name: new-node}\n---\n"
@@ -215,7 +203,7 @@ END_TEST
 
 START_TEST(copy_is_independent)
 {
-	ds_cluster *c = load_sample(), *d;
+	ds_cluster *c = dsi_test_load_sample(), *d;
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
 	ck_assert_uint_eq(ds_cluster_count(d, "Node"), 6);

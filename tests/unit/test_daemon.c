@@ -14,39 +14,6 @@
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-static ds_cluster *load_sample(void)
-{
-	ds_cluster *c = NULL;
-	ds_error err;
-	size_t n = 0;
-	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
-	int rc = ds_cluster_load_file(c, "examples/cluster", &n, &err);
-	ck_assert_msg(rc == 0, "%s: %s: %s", err.source, err.path, err.message);
-	return c;
-}
-
-static ds_cluster *load_text(const char *text)
-{
-	ds_cluster *c = NULL;
-	ds_error err;
-	size_t n = 0;
-	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
-	int rc = ds_cluster_load(c, text, strlen(text), &n, &err);
-	ck_assert_msg(rc == 0, "%s: %s", err.path, err.message);
-	return c;
-}
-
-/* Parse a library string as JSON and free it. */
-static json_t *take(char *out)
-{
-	ck_assert_ptr_nonnull(out);
-	json_error_t je;
-	json_t *v = json_loads(out, 0, &je);
-	ck_assert_msg(v != NULL, "output is not JSON: %s", je.text);
-	ds_free(out);
-	return v;
-}
-
 /* The value at a dotted path such as "metadata.labels" or "spec.tolerations.3" (numbers index arrays). */
 static json_t *at(json_t *v, const char *path)
 {
@@ -98,12 +65,12 @@ static void plan_hash(const ds_cluster *c, const char *ns, const char *name, cha
 	char *text = NULL;
 	ck_assert_int_eq(ds_plan_to_json(p, &text, &err), 0);
 	ds_plan_free(p);
-	json_t *plan = take(text);
+	json_t *plan = dsi_test_take_json(text);
 	snprintf(out, size, "%s", str_at(plan, "hash"));
 	json_decref(plan);
 
 	ck_assert_int_eq(ds_daemon_history(c, ns, name, NULL, &text, &err), 0);
-	json_t *h = take(text);
+	json_t *h = dsi_test_take_json(text);
 	ck_assert_str_eq(str_at(h, "hash"), out);
 	json_decref(h);
 }
@@ -162,7 +129,7 @@ START_TEST(template_hash_matches_plan)
 			 "\"metadata\":{\"name\":\"agent\",\"namespace\":\"default\",\"uid\":\"u-1\"},"
 			 "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":" TEMPLATE "}%s}]}",
 			 status[i]);
-		ds_cluster *c = load_text(text);
+		ds_cluster *c = dsi_test_cluster_text(text);
 		char from_plan[64], from_hash[16];
 		plan_hash(c, "default", "agent", from_plan, sizeof(from_plan));
 		template_hash(TEMPLATE, counts[i], from_hash);
@@ -171,7 +138,7 @@ START_TEST(template_hash_matches_plan)
 		char *out = NULL;
 		ds_error err;
 		ck_assert_int_eq(ds_daemon_pod(c, "default", "agent", "n1", NULL, &out, &err), 0);
-		json_t *pod = take(out);
+		json_t *pod = dsi_test_take_json(out);
 		ck_assert_str_eq(str_at(pod, "metadata.labels.controller-revision-hash"), from_hash);
 		json_decref(pod);
 		snprintf(seen[i], sizeof(seen[i]), "%s", from_hash);
@@ -219,12 +186,12 @@ END_TEST
 
 START_TEST(daemon_pod_sample)
 {
-	ds_cluster *c = load_sample();
+	ds_cluster *c = dsi_test_load_sample();
 	char *out = NULL;
 	ds_error err;
 	int rc = ds_daemon_pod(c, NS, DS, "worker-4", NULL, &out, &err);
 	ck_assert_msg(rc == 0, "%s", err.message);
-	json_t *pod = take(out);
+	json_t *pod = dsi_test_take_json(out);
 	ck_assert_str_eq(str_at(pod, "apiVersion"), "v1");
 	ck_assert_str_eq(str_at(pod, "kind"), "Pod");
 	ck_assert_str_eq(str_at(pod, "metadata.generateName"), DS "-");
@@ -257,7 +224,7 @@ START_TEST(daemon_pod_sample)
 
 	/* the node need not be in the snapshot */
 	ck_assert_int_eq(ds_daemon_pod(c, NS, DS, "not-a-node", NULL, &out, &err), 0);
-	pod = take(out);
+	pod = dsi_test_take_json(out);
 	ck_assert_str_eq(str_at(pod, "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
 				     "nodeSelectorTerms.0.matchFields.0.values.0"),
 			 "not-a-node");
@@ -280,11 +247,11 @@ END_TEST
 
 START_TEST(daemon_history_sample)
 {
-	ds_cluster *c = load_sample();
+	ds_cluster *c = dsi_test_load_sample();
 	char *out = NULL;
 	ds_error err;
 	ck_assert_int_eq(ds_daemon_history(c, NS, DS, NULL, &out, &err), 0);
-	json_t *h = take(out);
+	json_t *h = dsi_test_take_json(out);
 	ck_assert_str_eq(str_at(h, "hash"), CURRENT);
 	ASSERT_JSON(at(h, "current"), "{\"name\":\"fluentd-logging-" CURRENT "\",\"revision\":2,\"exists\":true}");
 	ASSERT_JSON(at(h, "revisions"),
@@ -314,7 +281,7 @@ END_TEST
 
 START_TEST(daemon_rollback_sample)
 {
-	ds_cluster *c = load_sample();
+	ds_cluster *c = dsi_test_load_sample();
 	char *out = (char *)1;
 	ds_error err;
 	/* kubectl's message for a revision that is not there */
@@ -324,7 +291,7 @@ START_TEST(daemon_rollback_sample)
 
 	/* to revision 1: the old image comes back */
 	ck_assert_int_eq(ds_daemon_rollback(c, NS, DS, 1, NULL, &out, &err), 0);
-	json_t *r = take(out);
+	json_t *r = dsi_test_take_json(out);
 	ck_assert_str_eq(str_at(r, "message"), "daemonset.apps/fluentd-logging rolled back");
 	ck_assert_int_eq(json_integer_value(at(r, "toRevision")), 1);
 	ck_assert(json_is_false(at(r, "skipped")));
@@ -341,7 +308,7 @@ START_TEST(daemon_rollback_sample)
 	ck_assert_int_eq(ds_cluster_load(after, ds_text, strlen(ds_text), &n, &err), 0);
 	free(ds_text);
 	ck_assert_int_eq(ds_daemon_history(after, NS, DS, NULL, &out, &err), 0);
-	json_t *h = take(out);
+	json_t *h = dsi_test_take_json(out);
 	ck_assert_str_eq(str_at(h, "hash"), OLD);
 	ck_assert_str_eq(str_at(h, "current.name"), "fluentd-logging-" OLD);
 	json_decref(h);
@@ -350,14 +317,14 @@ START_TEST(daemon_rollback_sample)
 
 	/* 0: the previous revision */
 	ck_assert_int_eq(ds_daemon_rollback(c, NS, DS, 0, NULL, &out, &err), 0);
-	r = take(out);
+	r = dsi_test_take_json(out);
 	ck_assert_int_eq(json_integer_value(at(r, "toRevision")), 1);
 	ck_assert_str_eq(str_at(r, "daemonSet.spec.template.spec.containers.0.image"), "fluent/fluentd:v1.16");
 	json_decref(r);
 
 	/* the current revision: skipped */
 	ck_assert_int_eq(ds_daemon_rollback(c, NS, DS, 2, NULL, &out, &err), 0);
-	r = take(out);
+	r = dsi_test_take_json(out);
 	ck_assert_str_eq(str_at(r, "message"),
 			 "daemonset.apps/fluentd-logging skipped rollback (current template already matches revision 2)");
 	ck_assert(json_is_true(at(r, "skipped")));
@@ -371,7 +338,7 @@ START_TEST(daemon_rollback_sample)
 	ds_cluster_free(c);
 
 	/* a DaemonSet with no revisions has nothing to roll back to */
-	c = load_text("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
+	c = dsi_test_cluster_text("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
 		      "\"metadata\":{\"name\":\"agent\",\"namespace\":\"default\",\"uid\":\"u-1\"},"
 		      "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":" TEMPLATE "}}");
 	ck_assert_int_eq(ds_daemon_rollback(c, "default", "agent", 0, NULL, &out, &err), DS_ESTATE);
@@ -394,7 +361,7 @@ static int updated(const ds_cluster *c, const char *pod)
 
 START_TEST(daemon_pod_updated_sample)
 {
-	ds_cluster *c = load_sample();
+	ds_cluster *c = dsi_test_load_sample();
 	ck_assert_int_eq(updated(c, "fluentd-logging-x7k2p"), 1);
 	ck_assert_int_eq(updated(c, "fluentd-logging-q8m4n"), 0); /* worker-2 still runs revision 1 */
 	ck_assert_int_eq(updated(c, "fluentd-logging-t5w9z"), 1);
@@ -407,7 +374,7 @@ START_TEST(daemon_pod_updated_sample)
 	ck_assert_int_eq(ds_daemon_pod_updated(c, NS, "nope", "fluentd-logging-x7k2p", &u, &err), DS_ENOTFOUND);
 
 	/* IsPodUpdated also accepts the pod-template-generation label alone */
-	ds_cluster *c2 = load_text(
+	ds_cluster *c2 = dsi_test_cluster_text(
 	    "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
 	    "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"fluentd-logging\",\"namespace\":"
 	    "\"kube-system\",\"uid\":\"u-1\",\"annotations\":{\"deprecated.daemonset.template.generation\":\"3\"}},"

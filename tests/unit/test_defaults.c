@@ -15,12 +15,7 @@ static json_t *defaults_text(const char *text)
 	ds_error err;
 	int rc = ds_daemonset_defaults(text, strlen(text), NULL, &out, &err);
 	ck_assert_msg(rc == 0, "ds_daemonset_defaults: %s: %s: %s", ds_strerror(rc), err.path, err.message);
-	ck_assert_ptr_nonnull(out);
-	json_error_t je;
-	json_t *v = json_loads(out, 0, &je);
-	ck_assert_msg(v != NULL, "%s", je.text);
-	ds_free(out);
-	return v;
+	return dsi_test_take_json(out);
 }
 
 /* The member at a dotted path with [i] indexes, or NULL. */
@@ -56,11 +51,7 @@ static void expect_json(json_t *v, const char *path, const char *want)
 
 START_TEST(upstream_table)
 {
-	char *text = dsi_test_read_file(VECTORS, NULL);
-	json_error_t je;
-	json_t *doc = json_loads(text, 0, &je);
-	free(text);
-	ck_assert_msg(doc != NULL, "%s", je.text);
+	json_t *doc = dsi_test_load_json(VECTORS);
 	json_t *cases = json_object_get(doc, "cases");
 	size_t run = 0;
 	for (size_t i = 0; i < json_array_size(cases); i++) {

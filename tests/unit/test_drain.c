@@ -7,49 +7,12 @@
 #include "harness.h"
 #include "ops/cordon.h"
 #include "ops/drain.h"
+#include "vectors.h"
 
 #define UPSTREAM "tests/vectors/upstream/"
 #define OWN "tests/vectors/ops/"
 
 /* ---- helpers ------------------------------------------------------------------------ */
-
-static json_t *load_json_file(const char *path)
-{
-	char *text = dsi_test_read_file(path, NULL);
-	json_error_t je;
-	json_t *v = json_loads(text, 0, &je);
-	free(text);
-	ck_assert_msg(v != NULL, "%s: %s (line %d)", path, je.text, je.line);
-	return v;
-}
-
-static ds_cluster *cluster_of(json_t *objects)
-{
-	ds_cluster *c;
-	ds_error err;
-	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
-	json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
-	char *text = json_dumps(list, JSON_COMPACT);
-	int rc = ds_cluster_load(c, text, strlen(text), NULL, &err);
-	ck_assert_msg(rc == 0, "load: %s: %s: %s", ds_strerror(rc), err.path, err.message);
-	free(text);
-	json_decref(list);
-	return c;
-}
-
-static ds_options *options_of(const json_t *o)
-{
-	ds_options *opts;
-	ck_assert_int_eq(ds_options_new(&opts), 0);
-	if (o && json_object_size(o)) {
-		char *text = json_dumps(o, JSON_COMPACT);
-		ds_error err;
-		int rc = ds_options_set_json(opts, text, &err);
-		ck_assert_msg(rc == 0, "options %s: %s: %s", text, err.path, err.message);
-		free(text);
-	}
-	return opts;
-}
 
 static ds_time time_of(const json_t *v)
 {
@@ -59,89 +22,6 @@ static ds_time time_of(const json_t *v)
 		ck_assert_int_eq(ds_time_parse(json_string_value(v), &t, &err), 0);
 	}
 	return t;
-}
-
-static json_t *parse_out(char *out)
-{
-	ck_assert_ptr_nonnull(out);
-	json_error_t je;
-	json_t *v = json_loads(out, 0, &je);
-	ck_assert_msg(v != NULL, "output is not JSON: %s", je.text);
-	ds_free(out);
-	return v;
-}
-
-/* want is a subset of got: objects by the keys of want, arrays of the same
- * length element by element, anything else equal. *where gets the first
- * difference. */
-static int subset(const json_t *want, const json_t *got, char *where, size_t len, size_t cap)
-{
-	if (json_is_object(want)) {
-		if (!json_is_object(got)) {
-			snprintf(where + len, cap - len, ": not an object");
-			return 0;
-		}
-		const char *k;
-		json_t *v;
-		json_object_foreach((json_t *)want, k, v)
-		{
-			int n = snprintf(where + len, cap - len, ".%s", k);
-			json_t *g = json_object_get(got, k);
-			if (!g) {
-				snprintf(where + len + (size_t)n, cap - len - (size_t)n, ": missing");
-				return 0;
-			}
-			if (!subset(v, g, where, len + (size_t)n, cap))
-				return 0;
-		}
-		where[len] = '\0';
-		return 1;
-	}
-	if (json_is_array(want)) {
-		if (!json_is_array(got) || json_array_size(got) != json_array_size(want)) {
-			snprintf(where + len, cap - len, ": %zu elements, want %zu", json_array_size(got),
-				 json_array_size(want));
-			return 0;
-		}
-		for (size_t i = 0; i < json_array_size(want); i++) {
-			int n = snprintf(where + len, cap - len, "[%zu]", i);
-			if (!subset(json_array_get(want, i), json_array_get(got, i), where, len + (size_t)n, cap))
-				return 0;
-		}
-		where[len] = '\0';
-		return 1;
-	}
-	if (!json_equal((json_t *)want, (json_t *)got)) {
-		snprintf(where + len, cap - len, ": different value");
-		return 0;
-	}
-	return 1;
-}
-
-static void assert_subset(const char *name, const json_t *want, const json_t *got)
-{
-	char where[512] = "";
-	if (!subset(want, got, where, 0, sizeof(where))) {
-		char *w = json_dumps(want, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-		char *g = json_dumps(got, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-		fprintf(stderr, "%s: mismatch at %s\nwant %s\ngot  %s\n", name, where, w, g);
-		free(w);
-		free(g);
-		ck_abort_msg("%s: mismatch at %s", name, where);
-	}
-}
-
-static int code_of(const char *name)
-{
-	static const struct {
-		const char *name;
-		int code;
-	} codes[] = {{"DS_EARG", DS_EARG}, {"DS_EVALUE", DS_EVALUE}, {"DS_ENOTFOUND", DS_ENOTFOUND}};
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (strcmp(codes[i].name, name) == 0)
-			return codes[i].code;
-	ck_abort_msg("unknown code %s", name);
-	return 0;
 }
 
 /* Every line of a transcript stream joined with newlines (new string). */
@@ -192,8 +72,8 @@ static void run_own_case(const json_t *cs)
 {
 	const char *name = json_string_value(json_object_get(cs, "name"));
 	const char *fn = json_string_value(json_object_get(cs, "function"));
-	ds_cluster *c = cluster_of(json_object_get(cs, "objects"));
-	ds_options *opts = options_of(json_object_get(cs, "options"));
+	ds_cluster *c = vt_cluster(json_object_get(cs, "objects"), NULL);
+	ds_options *opts = dsi_test_options_of(json_object_get(cs, "options"));
 	const char *node = json_string_value(json_object_get(cs, "node"));
 	char *out = NULL;
 	ds_error err;
@@ -202,27 +82,14 @@ static void run_own_case(const json_t *cs)
 		rc = ds_cordon(c, node, (int)json_integer_value(json_object_get(cs, "desired")), opts, &out, &err);
 	else
 		rc = ds_drain(c, node, time_of(json_object_get(cs, "now")), opts, &out, &err);
-	const json_t *ee = json_object_get(cs, "expectError");
-	if (ee) {
-		ck_assert_msg(rc == code_of(json_string_value(json_object_get(ee, "code"))), "%s: rc %d (%s)", name, rc,
-			      err.message);
-		ck_assert_ptr_null(out);
-		ck_assert_error(err, rc, json_string_value(json_object_get(ee, "path")));
-		const char *prefix = json_string_value(json_object_get(ee, "messagePrefix"));
-		ck_assert_msg(strncmp(err.message, prefix, strlen(prefix)) == 0, "%s: message '%s'", name, err.message);
-	} else {
-		ck_assert_msg(rc == 0, "%s: %s: %s: %s", name, ds_strerror(rc), err.path, err.message);
-		json_t *got = parse_out(out);
-		assert_subset(name, json_object_get(cs, "expect"), got);
-		json_decref(got);
-	}
+	dsi_test_expect_outcome(name, cs, rc, &err, out);
 	ds_options_free(opts);
 	ds_cluster_free(c);
 }
 
 START_TEST(own_drain_and_cordon_vectors)
 {
-	json_t *doc = load_json_file(OWN "drain.json");
+	json_t *doc = dsi_test_load_json(OWN "drain.json");
 	json_t *cases = json_object_get(doc, "cases");
 	ck_assert_uint_ge(json_array_size(cases), 30);
 	for (size_t i = 0; i < json_array_size(cases); i++)
@@ -243,19 +110,19 @@ static void run_test_drain(const json_t *cs)
 	json_array_append(objects, json_object_get(cs, "node"));
 	json_array_extend(objects, json_object_get(cs, "pods"));
 	json_array_extend(objects, json_object_get(cs, "daemonsets"));
-	ds_cluster *c = cluster_of(objects);
+	ds_cluster *c = vt_cluster(objects, NULL);
 	json_decref(objects);
 	int faults = json_object_get(cs, "transportFaults") != NULL;
 	const char *node = json_string_value(json_array_get(json_object_get(cs, "args"), 0));
 	static const char *const methods[] = {"eviction", "delete"};
 	for (int m = 0; m < 2; m++) {
-		ds_options *opts = options_of(json_object_get(cs, "options"));
+		ds_options *opts = dsi_test_options_of(json_object_get(cs, "options"));
 		ds_error err;
 		ck_assert_int_eq(ds_options_set(opts, "disableEviction", m ? "true" : "false", &err), 0);
 		char *out = NULL;
 		int rc = ds_drain(c, node, 0, opts, &out, &err);
 		ck_assert_msg(rc == 0, "%s: %s", name, err.message);
-		json_t *r = parse_out(out);
+		json_t *r = dsi_test_take_json(out);
 		ck_assert_str_eq(json_string_value(json_object_get(r, "method")), methods[m]);
 		const json_t *t = json_object_get(r, "transcript");
 		char *so = joined(json_object_get(t, "stdout")), *se = joined(json_object_get(t, "stderr"));
@@ -335,7 +202,7 @@ static void run_test_cordon(const json_t *cs)
 		json_object_set(json_object_get(n, "metadata"), "name", json_array_get(names, i));
 		json_array_append_new(objects, n);
 	}
-	ds_cluster *c = cluster_of(objects);
+	ds_cluster *c = vt_cluster(objects, NULL);
 	json_decref(objects);
 	const json_t *args = json_object_get(cs, "args");
 	/* kubectl resolves every argument first: a missing node fails before any PATCH */
@@ -352,7 +219,7 @@ static void run_test_cordon(const json_t *cs)
 			continue;
 		}
 		ck_assert_msg(rc == 0, "%s: %s", name, err.message);
-		json_array_append_new(results, parse_out(out));
+		json_array_append_new(results, dsi_test_take_json(out));
 	}
 	if (fatal) {
 		json_array_clear(results);
@@ -410,11 +277,11 @@ static void run_test_delete_or_evict(const json_t *cs)
 		json_object_set_new(json_object_get(p, "spec"), "nodeName", json_string(on ? "node" : "elsewhere"));
 		json_array_append_new(objects, p);
 	}
-	ds_cluster *c = cluster_of(objects);
+	ds_cluster *c = vt_cluster(objects, NULL);
 	json_decref(objects);
 	json_t *o = json_deep_copy(json_object_get(cs, "options"));
 	json_object_set_new(o, "force", json_true());
-	ds_options *opts = options_of(o);
+	ds_options *opts = dsi_test_options_of(o);
 	json_decref(o);
 	dsi_drain_cfg cfg;
 	ds_error err;
@@ -458,7 +325,7 @@ static void run_test_delete_or_evict(const json_t *cs)
 
 START_TEST(upstream_drain_table)
 {
-	json_t *doc = load_json_file(UPSTREAM "drain.json");
+	json_t *doc = dsi_test_load_json(UPSTREAM "drain.json");
 	json_t *cases = json_object_get(doc, "cases");
 	size_t ran = 0, skipped = 0;
 	for (size_t i = 0; i < json_array_size(cases); i++) {
@@ -521,7 +388,7 @@ static const dsi_pod *first_pod(const ds_cluster *c, const json_t *pod)
 
 START_TEST(upstream_filter_table)
 {
-	json_t *doc = load_json_file(UPSTREAM "drain_filters.json");
+	json_t *doc = dsi_test_load_json(UPSTREAM "drain_filters.json");
 	json_t *cases = json_object_get(doc, "cases");
 	size_t ran = 0;
 	for (size_t i = 0; i < json_array_size(cases); i++) {
@@ -529,12 +396,12 @@ START_TEST(upstream_filter_table)
 		const char *name = json_string_value(json_object_get(cs, "name"));
 		const char *fn = json_string_value(json_object_get(cs, "function"));
 		const json_t *expect = json_object_get(cs, "expect");
-		ds_options *opts = options_of(json_object_get(cs, "options"));
+		ds_options *opts = dsi_test_options_of(json_object_get(cs, "options"));
 		dsi_drain_cfg cfg;
 		ds_error err;
 		if (strcmp(fn, "skipDeletedFilter") == 0) {
 			json_t *objs = json_pack("[O]", json_object_get(cs, "pod"));
-			ds_cluster *c = cluster_of(objs);
+			ds_cluster *c = vt_cluster(objs, NULL);
 			json_decref(objs);
 			ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &opts->v, &err), 0);
 			dsi_pod_status st;
@@ -547,7 +414,7 @@ START_TEST(upstream_filter_table)
 			ds_cluster_free(c);
 		} else {
 			ck_assert_str_eq(fn, "filterPods");
-			ds_cluster *c = cluster_of(json_object_get(cs, "pods"));
+			ds_cluster *c = vt_cluster(json_object_get(cs, "pods"), NULL);
 			ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &opts->v, &err), 0);
 			const json_t *af = json_object_get(cs, "additionalFilters");
 			dsi_pod_filter_fn fns[4];
@@ -620,8 +487,8 @@ START_TEST(skip_deleted_extreme_times)
 	json_t *objs =
 	    json_pack("[{s:s, s:s, s:{s:s, s:s, s:s}, s:{}}]", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
 		      "p", "namespace", "default", "deletionTimestamp", "0001-01-01T00:00:00Z", "spec");
-	ds_cluster *c = cluster_of(objs);
-	ds_options *opts = options_of(NULL);
+	ds_cluster *c = vt_cluster(objs, NULL);
+	ds_options *opts = dsi_test_options_of(NULL);
 	ds_error err;
 	ck_assert_int_eq(ds_options_set(opts, "skipWaitForDeleteTimeoutSeconds", "9223372036", &err), 0);
 	dsi_drain_cfg cfg;
@@ -650,7 +517,7 @@ START_TEST(cordoned_view_taints)
 	    json_pack("[{s:s, s:s, s:{s:s}, s:{s:[{s:s, s:s}, {s:s, s:s, s:s}]}}]", "apiVersion", "v1", "kind", "Node",
 		      "metadata", "name", "n1", "spec", "taints", "key", "node.kubernetes.io/unschedulable", "effect",
 		      "NoExecute", "key", "node.kubernetes.io/unschedulable", "value", "x", "effect", "NoSchedule");
-	ds_cluster *c = cluster_of(objs);
+	ds_cluster *c = vt_cluster(objs, NULL);
 	json_decref(objs);
 	const dsi_node *n = dsi_cluster_node_by_name(c, "n1");
 	dsi_node v;
@@ -673,7 +540,7 @@ END_TEST
 START_TEST(bad_arguments)
 {
 	json_t *objs = json_pack("[{s:s, s:s, s:{s:s}}]", "apiVersion", "v1", "kind", "Node", "metadata", "name", "n1");
-	ds_cluster *c = cluster_of(objs);
+	ds_cluster *c = vt_cluster(objs, NULL);
 	json_decref(objs);
 	char *out = (char *)1;
 	ds_error err;
@@ -690,11 +557,11 @@ START_TEST(bad_arguments)
 	ck_assert_int_eq(ds_drain(c, "n2", 0, NULL, &out, NULL), DS_ENOTFOUND);
 	/* an empty snapshot node: the plan is just the cordon and "drained" */
 	ck_assert_int_eq(ds_drain(c, "n1", 0, NULL, &out, &err), 0);
-	json_t *r = parse_out(out);
+	json_t *r = dsi_test_take_json(out);
 	json_t *want =
 	    json_pack("{s:s, s:b, s:{s:[s, s], s:[], s:i, s:b}}", "verdict", "drained", "drained", 1, "transcript",
 		      "stdout", "node/n1 cordoned", "node/n1 drained", "stderr", "exitCode", 0, "complete", 1);
-	assert_subset("empty node", want, r);
+	dsi_test_assert_subset("empty node", want, r);
 	json_decref(want);
 	json_decref(r);
 	ds_cluster_free(c);

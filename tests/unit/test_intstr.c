@@ -8,42 +8,13 @@
 #include "harness.h"
 #include "model/intstr.h"
 
-static json_t *load_vectors(void)
-{
-	size_t n;
-	char *text = dsi_test_read_file("tests/vectors/values/intstr.json", &n);
-	json_error_t je;
-	json_t *doc = json_loadb(text, n, 0, &je);
-	free(text);
-	ck_assert_msg(doc != NULL, "intstr.json: %s", je.text);
-	return doc;
-}
-
-static json_t *rows(json_t *doc, const char *section)
-{
-	json_t *r = json_object_get(json_object_get(doc, section), "rows");
-	ck_assert_msg(json_array_size(r) > 0, "section %s has no rows", section);
-	return r;
-}
-
-static int code_of(const char *name)
-{
-	static const struct {
-		const char *name;
-		int code;
-	} codes[] = {{"DS_ETYPE", DS_ETYPE}, {"DS_EVALUE", DS_EVALUE}, {"DS_ELIMIT", DS_ELIMIT}, {"DS_EMISSING", DS_EMISSING}};
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		if (strcmp(codes[i].name, name) == 0)
-			return codes[i].code;
-	ck_abort_msg("unknown code %s", name);
-	return 0;
-}
+#define VECTORS "tests/vectors/values/intstr.json"
 
 START_TEST(scaled_table)
 {
-	json_t *doc = load_vectors(), *row;
+	json_t *doc = dsi_test_load_json(VECTORS), *row;
 	size_t i;
-	json_array_foreach(rows(doc, "scaled"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "scaled"), i, row)
 	{
 		json_t *value = json_object_get(row, "value");
 		char *shown = json_dumps(value, JSON_ENCODE_ANY);
@@ -70,7 +41,7 @@ START_TEST(scaled_table)
 			ck_assert_str_eq(err.path, "");
 			ck_assert_int_eq(out, 0);
 		} else {
-			ck_assert_int_eq(rc, code_of(json_string_value(code)));
+			ck_assert_int_eq(rc, dsi_test_code(json_string_value(code)));
 			ck_assert_msg(err.message[0], "no message");
 		}
 		free(shown);
@@ -81,9 +52,9 @@ END_TEST
 
 START_TEST(json_forms)
 {
-	json_t *doc = load_vectors(), *row;
+	json_t *doc = dsi_test_load_json(VECTORS), *row;
 	size_t i;
-	json_array_foreach(rows(doc, "json_errors"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "json_errors"), i, row)
 	{
 		const char *text = json_string_value(json_object_get(row, "json"));
 		json_t *obj = json_pack("{s:o}", "maxSurge", json_loads(text, JSON_DECODE_ANY, NULL));
@@ -92,7 +63,7 @@ START_TEST(json_forms)
 		dsi_rd_init(&rd, &err);
 		dsi_rd_push(&rd, "spec");
 		dsi_intstr v;
-		int present = -1, want = code_of(json_string_value(json_object_get(row, "code")));
+		int present = -1, want = dsi_test_code(json_string_value(json_object_get(row, "code")));
 		int rc = dsi_intstr_read(&rd, obj, "maxSurge", &v, &present);
 		if (want == DS_EMISSING) {
 			/* null is a nil *IntOrString: absent, and scaling it is upstream's error */
@@ -108,7 +79,7 @@ START_TEST(json_forms)
 		ck_assert_str_eq(rd.path, "spec");
 		json_decref(obj);
 	}
-	json_array_foreach(rows(doc, "unmarshal"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "unmarshal"), i, row)
 	{
 		json_t *obj = json_loads(json_string_value(json_object_get(row, "json")), 0, NULL);
 		ds_error err;
@@ -134,9 +105,9 @@ END_TEST
 
 START_TEST(parse_text)
 {
-	json_t *doc = load_vectors(), *row;
+	json_t *doc = dsi_test_load_json(VECTORS), *row;
 	size_t i;
-	json_array_foreach(rows(doc, "parse"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "parse"), i, row)
 	{
 		const char *in = json_string_value(json_object_get(row, "in"));
 		dsi_intstr v;

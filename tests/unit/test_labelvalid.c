@@ -7,18 +7,9 @@
 #include "harness.h"
 #include "model/labelvalid.h"
 
-typedef int (*validator)(const char *s, size_t n, dsi_strbuf *msgs);
+#define VECTORS "tests/vectors/values/label_validation.json"
 
-static json_t *load_vectors(void)
-{
-	size_t n;
-	char *text = dsi_test_read_file("tests/vectors/values/label_validation.json", &n);
-	json_error_t je;
-	json_t *doc = json_loadb(text, n, 0, &je);
-	free(text);
-	ck_assert_msg(doc != NULL, "label_validation.json: %s", je.text);
-	return doc;
-}
+typedef int (*validator)(const char *s, size_t n, dsi_strbuf *msgs);
 
 static void check_lists(json_t *doc, const char *section, validator fn)
 {
@@ -69,7 +60,7 @@ static void check_messages(json_t *doc, const char *section, validator fn)
 
 START_TEST(label_keys)
 {
-	json_t *doc = load_vectors();
+	json_t *doc = dsi_test_load_json(VECTORS);
 	check_lists(doc, "label_key", dsi_validate_label_key);
 	check_messages(doc, "label_key_messages", dsi_validate_label_key);
 	json_decref(doc);
@@ -78,7 +69,7 @@ END_TEST
 
 START_TEST(label_values)
 {
-	json_t *doc = load_vectors();
+	json_t *doc = dsi_test_load_json(VECTORS);
 	check_lists(doc, "label_value", dsi_validate_label_value);
 	check_messages(doc, "label_value_messages", dsi_validate_label_value);
 	json_decref(doc);
@@ -87,7 +78,7 @@ END_TEST
 
 START_TEST(dns_names)
 {
-	json_t *doc = load_vectors();
+	json_t *doc = dsi_test_load_json(VECTORS);
 	check_lists(doc, "dns1123_label", dsi_validate_dns1123_label);
 	check_messages(doc, "dns1123_label_messages", dsi_validate_dns1123_label);
 	check_lists(doc, "dns1123_subdomain", dsi_validate_dns1123_subdomain);

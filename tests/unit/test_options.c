@@ -95,15 +95,6 @@ START_TEST(set_json_all_or_nothing)
 }
 END_TEST
 
-static ds_options *opts_with(const char *json)
-{
-	ds_options *o;
-	ds_error err;
-	ck_assert_int_eq(ds_options_new(&o), 0);
-	ck_assert_msg(ds_options_set_json(o, json, &err) == 0, "%s", err.message);
-	return o;
-}
-
 /* The option table and ds_options_new(3) list the same names. */
 START_TEST(option_names_match_the_manual)
 {
@@ -164,7 +155,7 @@ START_TEST(options_copy_round_trips)
 		"\"podSecurityVersion\": \"v1.30\", \"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
 		"\"simStep\": "
 		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\"}";
-	ds_options *src = opts_with(every), *copy, *defaults;
+	ds_options *src = dsi_test_options(every), *copy, *defaults;
 	ds_error err;
 	ck_assert_int_eq(dsi_options_dup(src, &copy), 0);
 	ck_assert_int_eq(dsi_options_dup(NULL, &defaults), 0);

@@ -61,15 +61,6 @@ static void add_pod(ds_cluster *c, const char *name, const char *hash, const cha
 	ck_assert_msg(ds_cluster_load(c, buf, strlen(buf), NULL, &err) == 0, "%s: %s", err.path, err.message);
 }
 
-static ds_cluster *load(const char *text)
-{
-	ds_cluster *c;
-	ds_error err;
-	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
-	ck_assert_msg(ds_cluster_load(c, text, strlen(text), NULL, &err) == 0, "%s: %s", err.path, err.message);
-	return c;
-}
-
 static ds_plan *plan_of(ds_cluster *c, const char *ns, const char *name)
 {
 	ds_time now;
@@ -95,7 +86,7 @@ static json_t *to_json(const ds_plan *p)
  * should no longer get a pod (it is deleted); both before z in name order. */
 static ds_cluster *surge_cluster(void)
 {
-	ds_cluster *c = load(base);
+	ds_cluster *c = dsi_test_cluster_text(base);
 	add_pod(c, "old-a", "old1", "nodeName: a", "Running", "False", "");
 	add_pod(c, "old-b", "old1", "nodeName: b", "Running", "False", "");
 	return c;
@@ -162,7 +153,7 @@ START_TEST(surge_update_missing_node_keeps_manage_actions)
 {
 	/* manage's actions are not the rolling update's: a Failed pod on a is still
 	 * deleted (the rolling update does not run while manage has work) */
-	ds_cluster *c = load(base);
+	ds_cluster *c = dsi_test_cluster_text(base);
 	add_pod(c, "old-a", "old1", "nodeName: a", "Failed", "False", "");
 	add_pod(c, "old-z", "old1", "nodeName: z", "Running", "True", "");
 	ds_plan *p = plan_of(c, "default", "ds");
@@ -187,7 +178,7 @@ START_TEST(unbound_pods_of_vanished_node)
 	/* getUnscheduledPodsWithoutNode: every unbound pod pinned to a node that is gone,
 	 * terminating or not; terminal pods with a deletionTimestamp are not collected at
 	 * all; bound pods are left to the pod GC */
-	ds_cluster *c = load(base);
+	ds_cluster *c = dsi_test_cluster_text(base);
 	add_pod(c, "old-a", "old1", "nodeName: a", "Running", "True", "");
 	add_pod(c, "pending", "old1", pin_gone, "Pending", "False", "");
 	add_pod(c, "pending-terminating", "old1", pin_gone, "Pending", "False",
@@ -221,7 +212,7 @@ END_TEST
 
 START_TEST(events_iterate_like_json)
 {
-	ds_cluster *c = load(base);
+	ds_cluster *c = dsi_test_cluster_text(base);
 	add_pod(c, "failed-a", "old1", "nodeName: a", "Failed", "False", "");
 	add_pod(c, "done-b", "old1", "nodeName: b", "Succeeded", "False", "");
 	ds_plan *p = plan_of(c, "default", "ds");
@@ -277,7 +268,7 @@ END_TEST
 
 START_TEST(events_of_a_skipped_plan)
 {
-	ds_cluster *c = load("apiVersion: apps/v1\nkind: DaemonSet\n"
+	ds_cluster *c = dsi_test_cluster_text("apiVersion: apps/v1\nkind: DaemonSet\n"
 			     "metadata: {name: all, namespace: default, uid: uid-all}\n"
 			     "spec:\n  selector: {}\n  template:\n    metadata: {labels: {app: x}}\n"
 			     "    spec: {containers: [{name: a, image: i}]}\n");
@@ -296,7 +287,7 @@ END_TEST
 
 START_TEST(events_none)
 {
-	ds_cluster *c = load(base);
+	ds_cluster *c = dsi_test_cluster_text(base);
 	ds_plan *p = plan_of(c, "default", "ds");
 	ck_assert_uint_eq(ds_plan_event_count(p), 0);
 	ds_plan_event e = {.size = sizeof e};
@@ -340,7 +331,7 @@ static json_t *fit_json(ds_cluster *c, const char *pod, const char *node)
 
 START_TEST(fit_preferred_score)
 {
-	ds_cluster *c = load(scored_nodes);
+	ds_cluster *c = dsi_test_cluster_text(scored_nodes);
 	static const char pod[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: default}\n"
 				  "spec:\n  containers: [{name: a, image: i}]\n  " PREFERRED "\n";
 	static const struct {
@@ -382,7 +373,7 @@ END_TEST
 
 START_TEST(explain_preferred_score_per_node)
 {
-	ds_cluster *c = load(scored_nodes);
+	ds_cluster *c = dsi_test_cluster_text(scored_nodes);
 	char *text;
 	ds_error err;
 	ck_assert_int_eq(ds_explain(c, "default", "pref", NULL, &text, &err), 0);

@@ -10,16 +10,6 @@
 
 #define VEC "tests/vectors/pss/"
 
-static json_t *load_json(const char *path)
-{
-	char *text = dsi_test_read_file(path, NULL);
-	json_error_t je;
-	json_t *v = json_loads(text, JSON_REJECT_DUPLICATES, &je);
-	free(text);
-	ck_assert_msg(v != NULL, "%s:%d: %s", path, je.line, je.text);
-	return v;
-}
-
 static int cmp_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
 /* Names of the vector files VEC<prefix>*.json, sorted. */
@@ -77,7 +67,7 @@ static char *detail_of(const dsi_pss_eval *e)
 
 START_TEST(parse_levels_and_versions)
 {
-	json_t *v = load_json(VEC "versions.json");
+	json_t *v = dsi_test_load_json(VEC "versions.json");
 	const char *k;
 	json_t *want;
 	json_object_foreach(json_object_get(v, "versions"), k, want) {
@@ -131,7 +121,7 @@ static int fake_check(const dsi_pss_pod *pod, dsi_pss_result *res)
 
 START_TEST(registry_selection)
 {
-	json_t *v = load_json(VEC "registry.json");
+	json_t *v = dsi_test_load_json(VEC "registry.json");
 	size_t r, ncases = 0;
 	json_t *reg;
 	json_array_foreach(json_object_get(v, "registries"), r, reg) {
@@ -266,7 +256,7 @@ START_TEST(check_tables)
 	size_t nf = vector_files("checks_", files, 64), ncases = 0;
 	ck_assert_uint_eq(nf, 20);
 	for (size_t f = 0; f < nf; f++) {
-		json_t *v = load_json(files[f]);
+		json_t *v = dsi_test_load_json(files[f]);
 		ck_assert_msg(json_is_string(json_object_get(v, "source")), "%s: no source", files[f]);
 		size_t i;
 		json_t *c;
@@ -328,7 +318,7 @@ START_TEST(fixtures)
 	size_t nf = vector_files("fixtures_", files, 64), npods = 0, nfail = 0, nlatest = 0;
 	ck_assert_uint_eq(nf, 20);
 	for (size_t f = 0; f < nf; f++) {
-		json_t *v = load_json(files[f]);
+		json_t *v = dsi_test_load_json(files[f]);
 		const char *sub = json_string_value(json_object_get(v, "expectSubstring"));
 		size_t i;
 		json_t *fx;

@@ -7,26 +7,6 @@
 #include "harness.h"
 #include "model/quantity.h"
 
-static json_t *load_vectors(const char *file)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "tests/vectors/values/%s", file);
-	size_t n;
-	char *text = dsi_test_read_file(path, &n);
-	json_error_t je;
-	json_t *doc = json_loadb(text, n, 0, &je);
-	free(text);
-	ck_assert_msg(doc != NULL, "%s: %s", path, je.text);
-	return doc;
-}
-
-static json_t *rows(json_t *doc, const char *section)
-{
-	json_t *r = json_object_get(json_object_get(doc, section), "rows");
-	ck_assert_msg(json_array_size(r) > 0, "section %s has no rows", section);
-	return r;
-}
-
 static const char *str(json_t *row, const char *key)
 {
 	json_t *v = json_object_get(row, key);
@@ -72,8 +52,8 @@ static void expect_equal(const dsi_quantity *got, const char *value, const char 
 
 START_TEST(parse_table)
 {
-	json_t *doc = load_vectors("quantity_parse.json");
-	json_t *r = rows(doc, "parse"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_parse.json");
+	json_t *r = dsi_test_rows(doc, "parse"), *row;
 	size_t i;
 	json_array_foreach(r, i, row)
 	{
@@ -96,8 +76,8 @@ END_TEST
 
 START_TEST(parse_errors)
 {
-	json_t *doc = load_vectors("quantity_parse.json");
-	json_t *r = rows(doc, "parse_invalid"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_parse.json");
+	json_t *r = dsi_test_rows(doc, "parse_invalid"), *row;
 	size_t i;
 	json_array_foreach(r, i, row)
 	{
@@ -112,7 +92,7 @@ START_TEST(parse_errors)
 		ck_assert_str_eq(err.message, str(row, "message"));
 		ck_assert_int_eq(q.sign, 0); /* zeroed, never half-filled */
 	}
-	r = rows(doc, "parse_limits");
+	r = dsi_test_rows(doc, "parse_limits");
 	json_array_foreach(r, i, row)
 	{
 		const char *in = str(row, "in");
@@ -128,15 +108,15 @@ END_TEST
 
 START_TEST(canonical_strings)
 {
-	json_t *doc = load_vectors("quantity_parse.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_parse.json");
 	json_t *row;
 	size_t i;
-	json_array_foreach(rows(doc, "canonical"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "canonical"), i, row)
 	{
 		dsi_quantity q = parse_ok(str(row, "in"));
 		expect_string(&q, str(row, "string"), str(row, "in"));
 	}
-	json_array_foreach(rows(doc, "emit"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "emit"), i, row)
 	{
 		char buf[64], want[64];
 		dsi_quantity q = parse_ok(str(row, "in"));
@@ -152,10 +132,10 @@ END_TEST
 
 START_TEST(string_forms)
 {
-	json_t *doc = load_vectors("quantity_parse.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_parse.json");
 	json_t *row;
 	size_t i;
-	json_array_foreach(rows(doc, "string"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "string"), i, row)
 	{
 		const char *expect = str(row, "expect"), *alt = str(row, "alternate");
 		dsi_quantity q = parse_ok(str(row, "value"));
@@ -186,10 +166,10 @@ END_TEST
 
 START_TEST(json_values)
 {
-	json_t *doc = load_vectors("quantity_parse.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_parse.json");
 	json_t *row;
 	size_t i;
-	json_array_foreach(rows(doc, "json"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "json"), i, row)
 	{
 		json_t *v = json_loads(str(row, "json"), JSON_DECODE_ANY, NULL);
 		ck_assert_ptr_nonnull(v);
@@ -207,12 +187,12 @@ END_TEST
 
 START_TEST(compare_tables)
 {
-	json_t *doc = load_vectors("quantity_arith.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_arith.json");
 	const char *sections[] = {"cmp", "cmp_int64_and_dec"};
 	for (size_t s = 0; s < 2; s++) {
 		json_t *row;
 		size_t i;
-		json_array_foreach(rows(doc, sections[s]), i, row)
+		json_array_foreach(dsi_test_rows(doc, sections[s]), i, row)
 		{
 			dsi_quantity a = parse_ok(str(row, "a")), b = parse_ok(str(row, "b"));
 			int want = (int)json_integer_value(json_object_get(row, "cmp"));
@@ -226,12 +206,12 @@ END_TEST
 
 START_TEST(add_sub_tables)
 {
-	json_t *doc = load_vectors("quantity_arith.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_arith.json");
 	const char *sections[] = {"add", "sub"};
 	for (size_t s = 0; s < 2; s++) {
 		json_t *row;
 		size_t i;
-		json_array_foreach(rows(doc, sections[s]), i, row)
+		json_array_foreach(dsi_test_rows(doc, sections[s]), i, row)
 		{
 			dsi_quantity a = parse_ok(str(row, "a")), b = parse_ok(str(row, "b"));
 			a.format = (uint8_t)format_of(str(row, "af"));
@@ -244,21 +224,21 @@ START_TEST(add_sub_tables)
 	}
 	json_t *row;
 	size_t i;
-	json_array_foreach(rows(doc, "zero_keeps_suffix"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "zero_keeps_suffix"), i, row)
 	{
 		dsi_quantity a = parse_ok(str(row, "a")), b = parse_ok(str(row, "b"));
 		int rc = strcmp(str(row, "op"), "add") == 0 ? dsi_quantity_add(&a, &b) : dsi_quantity_sub(&a, &b);
 		ck_assert_int_eq(rc, 0);
 		expect_string(&a, str(row, "string"), str(row, "a"));
 	}
-	json_array_foreach(rows(doc, "neg"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "neg"), i, row)
 	{
 		dsi_quantity zero, q = parse_ok(str(row, "in"));
 		memset(&zero, 0, sizeof(zero));
 		ck_assert_int_eq(dsi_quantity_sub(&zero, &q), 0);
 		expect_string(&zero, str(row, "string"), "neg");
 	}
-	json_array_foreach(rows(doc, "add_limits"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "add_limits"), i, row)
 	{
 		dsi_quantity a = parse_ok(str(row, "a")), b = parse_ok(str(row, "b")), before = a;
 		json_t *sum = json_object_get(row, "sum");
@@ -276,10 +256,10 @@ END_TEST
 
 START_TEST(integer_views)
 {
-	json_t *doc = load_vectors("quantity_arith.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_arith.json");
 	json_t *row;
 	size_t i;
-	json_array_foreach(rows(doc, "scaled_value"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "scaled_value"), i, row)
 	{
 		dsi_quantity q = parse_ok(str(row, "in"));
 		int ovf = 1;
@@ -289,7 +269,7 @@ START_TEST(integer_views)
 	}
 	const char *made[] = {"new_scaled", "new_milli", "new"};
 	for (size_t s = 0; s < 3; s++)
-		json_array_foreach(rows(doc, made[s]), i, row)
+		json_array_foreach(dsi_test_rows(doc, made[s]), i, row)
 		{
 			char text[64];
 			int64_t value = json_integer_value(json_object_get(row, "value"));
@@ -304,7 +284,7 @@ START_TEST(integer_views)
 			dsi_quantity back = parse_ok(str(row, "string"));
 			ck_assert_int_eq(dsi_quantity_scaled(&back, scale, NULL), value);
 		}
-	json_array_foreach(rows(doc, "value"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "value"), i, row)
 	{
 		dsi_quantity q = parse_ok(str(row, "in"));
 		int vo = -1, mo = -1;
@@ -327,10 +307,10 @@ END_TEST
 
 START_TEST(strings_and_verbatim)
 {
-	json_t *doc = load_vectors("quantity_arith.json");
+	json_t *doc = dsi_test_load_json("tests/vectors/values/quantity_arith.json");
 	json_t *row;
 	size_t i;
-	json_array_foreach(rows(doc, "strings_beyond_suffixes"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "strings_beyond_suffixes"), i, row)
 	{
 		dsi_quantity q = parse_ok(str(row, "in"));
 		expect_string(&q, str(row, "string"), str(row, "in"));
@@ -338,7 +318,7 @@ START_TEST(strings_and_verbatim)
 		dsi_quantity back = parse_ok(str(row, "string"));
 		ck_assert_int_eq(dsi_quantity_cmp(&q, &back), 0);
 	}
-	json_array_foreach(rows(doc, "verbatim"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "verbatim"), i, row)
 	{
 		dsi_quantity q = parse_ok(str(row, "in"));
 		ck_assert_msg(q.verbatim == json_is_true(json_object_get(row, "verbatim")), "%s: verbatim %d", str(row, "in"),
@@ -441,15 +421,6 @@ START_TEST(normalize_members)
 }
 END_TEST
 
-/* xorshift: deterministic random inputs */
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 START_TEST(round_trips)
 {
 	static const char *const sfx[] = {"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
@@ -457,9 +428,9 @@ START_TEST(round_trips)
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	for (int i = 0; i < 20000; i++) {
 		char text[96];
-		uint64_t r = next_rand(&seed);
+		uint64_t r = dsi_test_rand(&seed);
 		int frac = (int)(r % 8);
-		unsigned long long mant = next_rand(&seed) % 1000000000000ULL, scale = 1;
+		unsigned long long mant = dsi_test_rand(&seed) % 1000000000000ULL, scale = 1;
 		for (int k = 0; k < frac; k++)
 			scale *= 10;
 		const char *sign = (r >> 8) & 1 ? "-" : "", *suffix = sfx[(r >> 16) % (sizeof(sfx) / sizeof(sfx[0]))];
@@ -506,7 +477,7 @@ START_TEST(add_many_cancels)
 		memset(&acc, 0, sizeof(acc));
 		long long vals[100];
 		for (int i = 0; i < 100; i++) {
-			vals[i] = (long long)(next_rand(&seed) >> 40);
+			vals[i] = (long long)(dsi_test_rand(&seed) >> 40);
 			char t[64];
 			snprintf(t, sizeof(t), "%llde%d", vals[i], k);
 			dsi_quantity q = parse_ok(t);
@@ -529,9 +500,9 @@ START_TEST(garbage_in)
 	uint64_t seed = 0xdeadbeefcafef00dULL;
 	for (int i = 0; i < 50000; i++) {
 		char text[24];
-		int n = (int)(next_rand(&seed) % (sizeof(text) - 1));
+		int n = (int)(dsi_test_rand(&seed) % (sizeof(text) - 1));
 		for (int k = 0; k < n; k++)
-			text[k] = alphabet[next_rand(&seed) % (sizeof(alphabet) - 1)];
+			text[k] = alphabet[dsi_test_rand(&seed) % (sizeof(alphabet) - 1)];
 		text[n] = '\0';
 		dsi_quantity q;
 		ds_error err;

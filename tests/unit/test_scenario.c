@@ -303,15 +303,6 @@ START_TEST(check_names_are_reported)
 }
 END_TEST
 
-static ds_options *opts_with(const char *json)
-{
-	ds_options *o;
-	ds_error err;
-	ck_assert_int_eq(ds_options_new(&o), 0);
-	ck_assert_msg(ds_options_set_json(o, json, &err) == 0, "%s", err.message);
-	return o;
-}
-
 static const char *duration_failure(const char *text, const ds_options *o, json_t **keep)
 {
 	*keep = run_with(text, o);
@@ -329,7 +320,7 @@ START_TEST(options_are_layered)
 	ck_assert_str_eq(duration_failure(rollout, NULL, &j), "durationSeconds: 25, want 0");
 	json_decref(j);
 	/* the caller's options reach the checks (dsctl --set simReadyAfter=30s test ...) */
-	ds_options *caller = opts_with("{\"simReadyAfter\": \"30s\", \"burstReplicas\": 7}");
+	ds_options *caller = dsi_test_options("{\"simReadyAfter\": \"30s\", \"burstReplicas\": 7}");
 	ck_assert_str_eq(duration_failure(rollout, caller, &j), "durationSeconds: 65, want 0");
 	json_decref(j);
 	/* the scenario's options override the caller's, the check's override both */
@@ -370,7 +361,7 @@ START_TEST(options_reach_loading)
 	json_decref(j);
 	/* the caller's */
 	snprintf(text, sizeof(text), legacy, "");
-	ds_options *caller = opts_with("{\"legacyDaemonSets\": true}");
+	ds_options *caller = dsi_test_options("{\"legacyDaemonSets\": true}");
 	j = run_with(text, caller);
 	ck_assert(json_is_true(json_object_get(scenario(j, 0), "passed")));
 	json_decref(j);
@@ -441,7 +432,7 @@ START_TEST(bad_arguments)
 	ck_assert_int_eq(ds_scenario_run_file("tests/vectors/no-such-file.yaml", NULL, &out, &err), DS_EIO);
 	ck_assert_str_eq(err.message, "cannot open tests/vectors/no-such-file.yaml: No such file or directory");
 	/* the loading limits of the caller's options apply to the scenario text */
-	ds_options *o = opts_with("{\"maxDocumentBytes\": 10}");
+	ds_options *o = dsi_test_options("{\"maxDocumentBytes\": 10}");
 	ck_assert_int_eq(ds_scenario_run(HEAD, strlen(HEAD), NULL, o, &out, &err), DS_ELIMIT);
 	ds_options_free(o);
 	/* no documents: nothing ran, nothing failed */

@@ -8,35 +8,7 @@
 #include "harness.h"
 #include "model/selector.h"
 
-static json_t *load_vectors(const char *file)
-{
-	char path[256];
-	snprintf(path, sizeof(path), "tests/vectors/values/%s", file);
-	size_t n;
-	char *text = dsi_test_read_file(path, &n);
-	json_error_t je;
-	json_t *doc = json_loadb(text, n, 0, &je);
-	free(text);
-	ck_assert_msg(doc != NULL, "%s: %s", path, je.text);
-	return doc;
-}
-
-static json_t *rows(json_t *doc, const char *section)
-{
-	json_t *r = json_object_get(json_object_get(doc, section), "rows");
-	ck_assert_msg(json_array_size(r) > 0, "section %s has no rows", section);
-	return r;
-}
-
 static const char *str(json_t *row, const char *key) { return json_string_value(json_object_get(row, key)); }
-
-static int code_of(const char *name)
-{
-	if (strcmp(name, "DS_ETYPE") == 0)
-		return DS_ETYPE;
-	ck_assert_str_eq(name, "DS_EVALUE");
-	return DS_EVALUE;
-}
 
 static void expect_string(const dsi_atoms *atoms, const dsi_selector *s, const char *want, const char *ctx)
 {
@@ -57,11 +29,11 @@ static void labels_of(dsi_atoms *atoms, json_t *obj, dsi_labels *out)
 
 START_TEST(parse_and_string)
 {
-	json_t *doc = load_vectors("selector.json"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/selector.json"), *row;
 	size_t i;
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
-	json_array_foreach(rows(doc, "parse"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "parse"), i, row)
 	{
 		dsi_selector s;
 		ds_error err;
@@ -90,11 +62,11 @@ END_TEST
 
 START_TEST(parse_errors)
 {
-	json_t *doc = load_vectors("selector.json"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/selector.json"), *row;
 	size_t i;
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
-	json_array_foreach(rows(doc, "parse_errors"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "parse_errors"), i, row)
 	{
 		dsi_selector s;
 		ds_error err;
@@ -117,11 +89,11 @@ END_TEST
 
 START_TEST(parse_and_match)
 {
-	json_t *doc = load_vectors("selector.json"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/selector.json"), *row;
 	size_t i;
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
-	json_array_foreach(rows(doc, "matches"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "matches"), i, row)
 	{
 		dsi_selector s;
 		ds_error err;
@@ -159,11 +131,11 @@ static dsi_selector_op op_of(const char *name)
 
 START_TEST(requirements)
 {
-	json_t *doc = load_vectors("selector.json"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/selector.json"), *row;
 	size_t i;
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
-	json_array_foreach(rows(doc, "requirements"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "requirements"), i, row)
 	{
 		json_t *jv = json_object_get(row, "values");
 		const char *vals[16];
@@ -207,11 +179,11 @@ END_TEST
 
 START_TEST(label_selector_as_selector)
 {
-	json_t *doc = load_vectors("label_selector.json"), *row;
+	json_t *doc = dsi_test_load_json("tests/vectors/values/label_selector.json"), *row;
 	size_t i;
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
-	json_array_foreach(rows(doc, "selectors"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "selectors"), i, row)
 	{
 		json_t *sel = json_object_get(row, "selector");
 		char *shown = json_dumps(sel, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -222,8 +194,8 @@ START_TEST(label_selector_as_selector)
 		int rc = dsi_selector_from_json(&rd, &atoms, sel, &s);
 		const char *code = str(row, "code");
 		if (code) {
-			ck_assert_msg(rc == code_of(code), "%s: rc %d (%s)", shown, rc, err.message);
-			ck_assert_error(err, code_of(code), str(row, "path"));
+			ck_assert_msg(rc == dsi_test_code(code), "%s: rc %d (%s)", shown, rc, err.message);
+			ck_assert_error(err, dsi_test_code(code), str(row, "path"));
 			if (str(row, "message"))
 				ck_assert_msg(strncmp(err.message, str(row, "message"), sizeof(err.message) - 1) == 0,
 					      "%s\n got: %s\nwant: %s", shown, err.message, str(row, "message"));
@@ -241,7 +213,7 @@ START_TEST(label_selector_as_selector)
 		}
 		free(shown);
 	}
-	json_array_foreach(rows(doc, "matches"), i, row)
+	json_array_foreach(dsi_test_rows(doc, "matches"), i, row)
 	{
 		ds_error err;
 		dsi_rd rd;
@@ -338,14 +310,6 @@ START_TEST(requirement_direct)
 }
 END_TEST
 
-static uint64_t next_rand(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 START_TEST(garbage_in)
 {
 	/* random text from the syntax's own alphabet: an error or a selector whose string form reads back */
@@ -356,9 +320,9 @@ START_TEST(garbage_in)
 	dsi_atoms_init(&atoms);
 	for (int i = 0; i < 20000; i++) {
 		char text[128] = "";
-		int n = (int)(next_rand(&seed) % 9);
+		int n = (int)(dsi_test_rand(&seed) % 9);
 		for (int k = 0; k < n; k++)
-			strcat(text, pieces[next_rand(&seed) % (sizeof(pieces) / sizeof(pieces[0]))]);
+			strcat(text, pieces[dsi_test_rand(&seed) % (sizeof(pieces) / sizeof(pieces[0]))]);
 		ds_error err;
 		dsi_rd rd;
 		dsi_rd_init(&rd, &err);

@@ -13,23 +13,13 @@
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-static json_t *parse_out(char *out)
-{
-	ck_assert_ptr_nonnull(out);
-	json_error_t je;
-	json_t *v = json_loads(out, 0, &je);
-	ck_assert_msg(v != NULL, "output is not JSON: %s", je.text);
-	ds_free(out);
-	return v;
-}
-
 static json_t *validate_text(const char *text, unsigned flags)
 {
 	char *out = NULL;
 	ds_error err;
 	int rc = ds_daemonset_validate(text, strlen(text), flags, NULL, &out, &err);
 	ck_assert_msg(rc == 0, "ds_daemonset_validate: %s: %s: %s", ds_strerror(rc), err.path, err.message);
-	return parse_out(out);
+	return dsi_test_take_json(out);
 }
 
 static json_t *validate_obj(const json_t *obj, unsigned flags)
@@ -48,7 +38,7 @@ static json_t *update_obj(const json_t *obj, const json_t *old, unsigned flags)
 	ck_assert_msg(rc == 0, "ds_daemonset_validate_update: %s: %s: %s", ds_strerror(rc), err.path, err.message);
 	free(a);
 	free(b);
-	return parse_out(out);
+	return dsi_test_take_json(out);
 }
 
 /* A DaemonSet the API server accepts as is (after defaulting). */
@@ -285,11 +275,7 @@ static void check_derived(const char *name, const json_t *res)
 
 START_TEST(upstream_table)
 {
-	char *text = dsi_test_read_file(VECTORS, NULL);
-	json_error_t je;
-	json_t *doc = json_loads(text, 0, &je);
-	free(text);
-	ck_assert_msg(doc != NULL, "%s", je.text);
+	json_t *doc = dsi_test_load_json(VECTORS);
 	json_t *cases = json_object_get(doc, "cases");
 	size_t run = 0, rolling = 0;
 	for (size_t i = 0; i < json_array_size(cases); i++) {
@@ -687,7 +673,7 @@ START_TEST(toleration_rules)
 	json_t *ds = with(base(), "spec.template.spec.tolerations", "[{\"key\":\"c\",\"operator\":\"Gt\",\"value\":\"3\"}]");
 	char *text = json_dumps(ds, 0), *out = NULL;
 	ck_assert_int_eq(ds_daemonset_validate(text, strlen(text), 0, o, &out, NULL), 0);
-	EXPECT_VALID(parse_out(out));
+	EXPECT_VALID(dsi_test_take_json(out));
 	free(text);
 	json_decref(ds);
 	ds_options_free(o);

@@ -32,14 +32,6 @@ typedef struct world {
 	const char *hash_placeholder_value;
 } world;
 
-static json_t *load_vectors(const char *path)
-{
-	json_error_t je;
-	json_t *v = json_load_file(path, 0, &je);
-	ck_assert_msg(v != NULL, "%s: %s", path, je.text);
-	return v;
-}
-
 static ds_cluster *build(world *w)
 {
 	ds_cluster *c;
@@ -727,7 +719,7 @@ static const char *known_reason(const char *name)
 
 static void run_file(const char *path)
 {
-	json_t *v = load_vectors(path);
+	json_t *v = dsi_test_load_json(path);
 	size_t i, ran = 0, skipped = 0, failed = 0, not_applicable = 0;
 	json_t *cs;
 	json_array_foreach(json_object_get(v, "cases"), i, cs)

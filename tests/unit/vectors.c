@@ -7,14 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
+
 json_t *vt_load(const char *file)
 {
 	char path[256];
 	snprintf(path, sizeof(path), "tests/vectors/upstream/%s", file);
-	json_error_t je;
-	json_t *doc = json_load_file(path, 0, &je);
-	ck_assert_msg(doc != NULL, "%s: line %d: %s (run the tests from the source tree)", path, je.line, je.text);
-	return doc;
+	return dsi_test_load_json(path);
 }
 
 json_t *vt_cases(const json_t *doc)

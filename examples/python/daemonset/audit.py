@@ -3,6 +3,7 @@
 import ctypes
 
 from ._native import lib, call, take_json, encode
+from .core import options_arg as _opts
 
 __all__ = ["audit", "pod_security_evaluate"]
 
@@ -12,10 +13,6 @@ lib.ds_audit.restype = ctypes.c_int
 lib.ds_pod_security_evaluate.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
                                          ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
 lib.ds_pod_security_evaluate.restype = ctypes.c_int
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def audit(text, options=None):

@@ -16,6 +16,7 @@ import json
 import os
 
 from ._native import lib, call, take_json, encode
+from .core import options_arg as _opts
 
 __all__ = ["Cluster"]
 
@@ -53,10 +54,6 @@ def _text(data):
     if isinstance(data, (dict, list)):
         data = json.dumps(data)
     return encode(data)
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 class Cluster:

@@ -30,7 +30,7 @@ import ctypes
 import json
 
 from ._native import lib, call, take_json, take_string, encode
-from .core import parse_time
+from .core import options_arg, parse_time
 
 __all__ = ["Controller", "TransportError", "LeaseConfig", "lease_decide", "lease_release", "lease_is_leader",
            "parse_objects", "OK", "NOT_FOUND", "CONFLICT", "ALREADY_EXISTS", "INVALID", "TRANSIENT", "FATAL"]
@@ -213,7 +213,7 @@ class Controller:
         self._component = encode(component)
         cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component)
         handle = ctypes.c_void_p()
-        opts = None if options is None else options._as_parameter_
+        opts = options_arg(options)
         call(lib.ds_controller_new, ctypes.byref(self._table), opts, ctypes.byref(cfg), ctypes.byref(handle))
         self._as_parameter_ = handle
 

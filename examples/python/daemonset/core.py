@@ -67,6 +67,11 @@ class Options:
         self.close()
 
 
+def options_arg(options):
+    """The ds_options argument of a call: None (the library's defaults) or the handle of an Options."""
+    return None if options is None else options._as_parameter_
+
+
 def parse_time(text):
     """RFC 3339 text to milliseconds since the epoch."""
     out = ctypes.c_int64()

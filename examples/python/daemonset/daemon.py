@@ -16,6 +16,7 @@ import ctypes
 import json
 
 from ._native import lib, call, take_json, encode
+from .core import options_arg as _opts
 
 __all__ = ["pod", "history", "rollback", "pod_updated", "template_hash"]
 
@@ -37,10 +38,6 @@ lib.ds_daemon_rollback.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, 
 lib.ds_daemon_rollback.restype = ctypes.c_int
 lib.ds_daemon_pod_updated.argtypes = [_H, _P, _P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
 lib.ds_daemon_pod_updated.restype = ctypes.c_int
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def _cluster(cluster):

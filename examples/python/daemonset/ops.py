@@ -7,7 +7,7 @@ or a ctypes pointer) and returns the plan as a dict; nothing is changed.
 import ctypes
 
 from ._native import lib, call, take_json, encode
-from .core import parse_time
+from .core import parse_time, options_arg as _opts
 
 __all__ = ["cordon", "uncordon", "drain", "upgrade"]
 
@@ -20,10 +20,6 @@ lib.ds_drain.restype = ctypes.c_int
 lib.ds_upgrade.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
                            ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
 lib.ds_upgrade.restype = ctypes.c_int
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def _now(now):

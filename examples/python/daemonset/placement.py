@@ -11,6 +11,7 @@ import ctypes
 import json
 
 from ._native import lib, call, take_json, encode
+from .core import options_arg as _opts
 
 __all__ = ["should_run", "should_run_json", "explain", "fit"]
 
@@ -28,10 +29,6 @@ lib.ds_explain.argtypes = [_H, _P, _P, ctypes.c_void_p, _OUT, _ERR]
 lib.ds_explain.restype = ctypes.c_int
 lib.ds_fit.argtypes = [_H, _P, ctypes.c_size_t, _P, ctypes.c_void_p, _OUT, _ERR]
 lib.ds_fit.restype = ctypes.c_int
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def _cluster(cluster):

@@ -20,7 +20,7 @@ import ctypes
 import json
 
 from ._native import lib, call, take_json, take_string, encode
-from .core import parse_time
+from .core import parse_time, options_arg as _opts
 
 __all__ = ["Plan", "plan", "status", "simulate"]
 
@@ -118,10 +118,6 @@ _STATUS_KEYS = [
     ("number_unavailable", "numberUnavailable"),
     ("observed_generation", "observedGeneration"),
 ]
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def _time(now, what="now"):

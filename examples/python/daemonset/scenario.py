@@ -21,6 +21,7 @@ import json
 import os
 
 from ._native import lib, call, take_json, encode
+from .core import options_arg as _opts
 
 __all__ = ["run", "run_file"]
 
@@ -32,10 +33,6 @@ lib.ds_scenario_run.argtypes = [_P, ctypes.c_size_t, _P, ctypes.c_void_p, _OUT, 
 lib.ds_scenario_run.restype = ctypes.c_int
 lib.ds_scenario_run_file.argtypes = [_P, ctypes.c_void_p, _OUT, _ERR]
 lib.ds_scenario_run_file.restype = ctypes.c_int
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def _text(data):

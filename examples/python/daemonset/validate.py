@@ -3,6 +3,7 @@
 import ctypes
 
 from ._native import lib, call, take_json, encode
+from .core import options_arg as _opts
 
 __all__ = ["defaults", "validate", "validate_update", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
 
@@ -19,10 +20,6 @@ lib.ds_daemonset_validate_update.argtypes = [ctypes.c_char_p, ctypes.c_size_t, c
                                              ctypes.c_uint, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
                                              ctypes.c_void_p]
 lib.ds_daemonset_validate_update.restype = ctypes.c_int
-
-
-def _opts(options):
-    return None if options is None else options._as_parameter_
 
 
 def defaults(text, options=None):
