@@ -252,14 +252,18 @@ demo: deps
 
 # ---- reliability and performance (scripts in tests/; see each for its options) -------
 FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
 fuzz: deps
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh
+	@sh tests/tools.sh fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_JOBS=$(FUZZ_JOBS) sh tests/fuzz/run.sh
 
 valgrind: deps
+	@sh tests/tools.sh valgrind
 	@$(MAKE) --no-print-directory BUILD=build/valgrind CFLAGS="-O1 -g" tests
 	@BUILD=build/valgrind sh tests/valgrind.sh
 
 tsan: deps
+	@sh tests/tools.sh tsan
 	@sh tests/tsan/run.sh
 
 abi-dump: lib

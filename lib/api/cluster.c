@@ -263,6 +263,14 @@ size_t ds_cluster_count(const ds_cluster *cluster, const char *kind)
 
 static int emit(json_t *v, char **out, ds_error *err) { return dsi_json_emit(v, out, err); }
 
+static int cmp_ds_key(const void *a, const void *b, void *ctx)
+{
+	const dsi_cluster *c = ctx;
+	const dsi_daemonset *x = a, *y = b;
+	int r = strcmp(dsi_cstr(c, x->meta.ns), dsi_cstr(c, y->meta.ns));
+	return r ? r : strcmp(dsi_cstr(c, x->meta.name), dsi_cstr(c, y->meta.name));
+}
+
 int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -271,11 +279,22 @@ int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
 	json_t *o = json_object(), *nodes = json_array(), *dss = json_array();
 	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++)
 		json_array_append_new(nodes, json_string(dsi_cstr(c, dsi_cluster_node_at(c, i)->meta.name)));
-	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_DAEMONSET); i++) {
-		const dsi_daemonset *d = c->objs[DSI_KIND_DAEMONSET].v[i];
+	/* by (namespace, name): the storage order depends on the history of loads */
+	size_t nds = dsi_cluster_count(c, DSI_KIND_DAEMONSET);
+	void **sorted = nds ? dsi_calloc(nds, sizeof(*sorted)) : NULL;
+	if (nds && !sorted) {
+		json_decref(o), json_decref(nodes), json_decref(dss);
+		return dsi_error_nomem(err);
+	}
+	if (nds)
+		memcpy(sorted, c->objs[DSI_KIND_DAEMONSET].v, nds * sizeof(*sorted));
+	dsi_sort_ptrs(sorted, nds, cmp_ds_key, (void *)c);
+	for (size_t i = 0; i < nds; i++) {
+		const dsi_daemonset *d = sorted[i];
 		json_array_append_new(dss, json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name",
 						      dsi_cstr(c, d->meta.name)));
 	}
+	dsi_free(sorted);
 	json_object_set_new(o, "nodes", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_NODE)));
 	json_object_set_new(o, "pods", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_POD)));
 	json_object_set_new(o, "daemonSetCount", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_DAEMONSET)));

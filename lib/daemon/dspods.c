@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/sort.h"
 
 void dsi_ds_pods_release(dsi_ds_pods *p)
 {
@@ -35,6 +36,14 @@ static int push(dsi_ds_pods *out, size_t *cap, const dsi_pod *p, int adopt)
 	return 0;
 }
 
+/* Pods by name: a DaemonSet's pods share its namespace. */
+static int cmp_pod_name(const void *a, const void *b, void *ctx)
+{
+	const dsi_cluster *c = ctx;
+	const dsi_pod *x = a, *y = b;
+	return strcmp(dsi_cstr(c, x->meta.name), dsi_cstr(c, y->meta.name));
+}
+
 /* ClaimPods (pkg/controller/controller_ref_manager.go): keep matching pods it
  * controls, release non-matching ones, adopt matching orphans unless the
  * DaemonSet or the pod is being deleted; pods of other controllers are not ours. */
@@ -65,6 +74,12 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 				continue;
 			rc = push(out, &cap, p, 1);
 		}
+	/* Upstream releases in the informer's (undefined) order; by name, a plan's releasePods do not
+	 * depend on the snapshot's history (owner lists change order when objects are replaced or
+	 * the snapshot is copied). Claimed pods need no sort: each node's pods are ordered by
+	 * podByCreationTimestampAndPhase, which ends in the name. */
+	if (rc == 0 && out->nreleased > 1)
+		dsi_sort_ptrs((void **)out->released, out->nreleased, cmp_pod_name, (void *)c);
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	out->nnodes = (uint32_t)nn;
 	out->first = dsi_malloc((nn ? nn : 1) * sizeof(int32_t));

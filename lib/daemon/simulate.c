@@ -530,6 +530,11 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 				     "expected a start time between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got %lld "
 				     "ms since the epoch",
 				     (long long)start);
+	/* ValidateDaemonSetSpec refuses such a DaemonSet; simulated, each pod it creates is released by
+	 * the next sync (it does not match), so the rollout would only create pods without end. */
+	if (!ds0->selector_empty && !dsi_selector_matches(&c->atoms, &ds0->selector, &ds0->template_labels))
+		return dsi_error_set(err, DS_EINVALID, "spec.template.metadata.labels",
+				     "`selector` does not match template `labels`");
 	sim s;
 	memset(&s, 0, sizeof(s));
 	s.o = o;

@@ -349,6 +349,17 @@ static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi
 	return 0;
 }
 
+/* BeforeCreate (apiserver pkg/registry/rest/create.go) via EnsureObjectNamespaceMatchesRequestNamespace
+ * (rest/meta.go): the API server clears metadata.namespace of a cluster-scoped object, so a Node
+ * or PriorityClass is found by its name alone whatever namespace its text claims. */
+static void clear_cluster_scoped_namespace(dsi_cluster *c, dsi_kind k, dsi_meta *m)
+{
+	if (k != DSI_KIND_NODE && k != DSI_KIND_PRIORITY_CLASS)
+		return;
+	dsi_atom_unref(&c->atoms, m->ns);
+	m->ns = 0;
+}
+
 static int stage(batch *b, json_t *obj, const char *kind, const char *api, int remove, ds_error *err)
 {
 	dsi_cluster *c = b->c;
@@ -378,6 +389,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 			dsi_atom_unref(&c->atoms, s->gk);
 			return rc;
 		}
+		clear_cluster_scoped_namespace(c, k, &s->key);
 		b->n++;
 		return 0;
 	}
@@ -408,6 +420,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		dsi_atom_unref(&c->atoms, s->gk);
 		return rc;
 	}
+	clear_cluster_scoped_namespace(c, k, meta_of(k, o));
 	s->obj = o;
 	b->count[k]++;
 	b->n++;

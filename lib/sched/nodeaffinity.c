@@ -17,7 +17,8 @@ int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_nod
 	if (t->invalid || t->empty)
 		return 0;
 	/* expressions and labels are both sorted by key atom: one merge pass */
-	const dsi_label *l = node->meta.labels.v, *end = l + node->meta.labels.n;
+	/* no labels: v is NULL, and NULL + 0 is undefined behaviour in C */
+	const dsi_label *l = node->meta.labels.v, *end = node->meta.labels.n ? l + node->meta.labels.n : l;
 	for (uint32_t i = 0; i < t->nexprs; i++) {
 		const dsi_requirement *r = &t->exprs[i];
 		while (l < end && l->key < r->key)

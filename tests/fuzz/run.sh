@@ -1,0 +1,245 @@
+#!/bin/sh
+# Build the libFuzzer targets (tests/fuzz/fuzz_*.c) and run each for a bounded time.
+#
+#   sh tests/fuzz/run.sh                  build, then run every target for FUZZ_SECONDS
+#   sh tests/fuzz/run.sh build            build only
+#   sh tests/fuzz/run.sh run [TARGET...]  run the named targets (default: all), building first
+#   sh tests/fuzz/run.sh repro TARGET FILE...  run a target once on the given inputs (no fuzzing)
+#
+# Environment:
+#   FUZZ_SECONDS  seconds per target (default 60; CI uses at least 30)
+#   FUZZ_JOBS     targets run at the same time (default 1; 2 on a 2-core machine)
+#   FUZZ_BUILD    build and work directory (default build/fuzz)
+#   FUZZ_ARGS     extra libFuzzer flags for every run (e.g. "-jobs=1 -seed=1")
+#   CC            a clang with libFuzzer (default clang)
+#
+# The library is compiled from lib/*/*.c here with -fsanitize=fuzzer-no-link,address,undefined
+# (no other build directory is reused); each target links it with -fsanitize=fuzzer,address,undefined.
+# Each target fuzzes into $FUZZ_BUILD/corpus/TARGET, seeded read-only from tests/fuzz/corpus/TARGET
+# and tests/vectors/regress/TARGET (the minimised inputs of past findings, see test_regress_fuzz.c);
+# crashes, leaks, timeouts and out-of-memory inputs land in $FUZZ_BUILD/artifacts/TARGET/, full logs in
+# $FUZZ_BUILD/logs/TARGET.log. The script installs nothing. Exit status: 0 when every target ran clean,
+# 1 when one found something, 2 when the build failed or the toolchain is missing.
+# SPDX-License-Identifier: Apache-2.0
+
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+CC=${CC:-clang}
+case "$CC" in cc | gcc*) CC=clang ;; esac # make's default CC is not a libFuzzer compiler
+FUZZ_SECONDS=${FUZZ_SECONDS:-60}
+FUZZ_JOBS=${FUZZ_JOBS:-1}
+FUZZ_ARGS=${FUZZ_ARGS:-}
+B=${FUZZ_BUILD:-build/fuzz}
+MODE=${1:-all}
+[ $# -gt 0 ] && shift
+
+# Per target: the dictionaries (tests/fuzz/dict/*.dict, concatenated) and -max_len.
+target_dicts() {
+	case "$1" in
+	fuzz_load_json | fuzz_events) echo "json k8s" ;;
+	fuzz_load_yaml) echo "yaml k8s" ;;
+	fuzz_quantity) echo "quantity" ;;
+	fuzz_selector_string) echo "selector" ;;
+	fuzz_selector_json) echo "selector json" ;;
+	*) echo "json yaml k8s" ;;
+	esac
+}
+target_max_len() {
+	case "$1" in
+	fuzz_quantity) echo 128 ;;
+	fuzz_selector_*) echo 1024 ;;
+	fuzz_fit | fuzz_plan) echo 16384 ;;
+	*) echo 32768 ;;
+	esac
+}
+
+die_build() {
+	echo "fuzz: $*"
+	echo "fuzz: FAILED (build)"
+	exit 2
+}
+
+command -v "$CC" >/dev/null 2>&1 ||
+	die_build "$CC not found; libFuzzer needs clang and its runtime: apt-get install -y clang libclang-rt-14-dev (or set CC)"
+command -v pkg-config >/dev/null 2>&1 || die_build "pkg-config not found (make deps installs it)"
+PKG_CFLAGS=$(pkg-config --cflags jansson yaml-0.1) || die_build "jansson or libyaml development files missing (make deps)"
+PKG_LIBS=$(pkg-config --libs jansson yaml-0.1)
+
+STD="-std=c11 -D_POSIX_C_SOURCE=200809L"
+WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wformat-security -Wundef"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+CFLAGS_LIB="$STD $WARN -g -O1 $SAN -fsanitize=fuzzer-no-link -Iinclude -Ilib $PKG_CFLAGS"
+# The targets use a few POSIX/C11 things only; same warnings, and the internal headers for the
+# quantity round trip.
+CFLAGS_TARGET="$STD $WARN -g -O1 $SAN -Iinclude -Ilib -Itests/fuzz $PKG_CFLAGS"
+
+mkdir -p "$B/obj" "$B/dict" "$B/logs" || exit 2
+# Stack traces for UBSan reports too (ASan prints them anyway).
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+export UBSAN_OPTIONS
+
+# A toolchain check with a clear message rather than a wall of linker errors.
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' \
+	>"$B/probe.c"
+"$CC" -fsanitize=fuzzer,address,undefined "$B/probe.c" -o "$B/probe" >"$B/probe.log" 2>&1 ||
+	die_build "$CC cannot build a libFuzzer program (see $B/probe.log); Debian: apt-get install -y clang libclang-rt-14-dev"
+
+# ---- build -----------------------------------------------------------------------------------
+# stale OBJ SRC: OBJ is missing, or older than SRC or than any header of the tree (POSIX: find -newer)
+stale() {
+	[ ! -f "$1" ] || [ -n "$(find "$2" -newer "$1" 2>/dev/null)" ] ||
+		[ -n "$(find include lib -name '*.h' -newer "$1" 2>/dev/null | head -n 1)" ]
+}
+
+compile() { # src obj
+	mkdir -p "$(dirname "$2")"
+	# shellcheck disable=SC2086
+	$CC $CFLAGS_LIB -c "$1" -o "$2" 2>"$2.log" || {
+		cat "$2.log"
+		return 1
+	}
+	rm -f "$2.log"
+}
+
+build() {
+	pids=""
+	n=0
+	failed=0
+	objs=""
+	for src in lib/*/*.c; do
+		obj="$B/obj/${src%.c}.o"
+		objs="$objs $obj"
+		stale "$obj" "$src" || continue
+		compile "$src" "$obj" &
+		pids="$pids $!"
+		n=$((n + 1))
+		if [ "$n" -ge 2 ]; then
+			for p in $pids; do wait "$p" || failed=1; done
+			pids=""
+			n=0
+		fi
+	done
+	for p in $pids; do wait "$p" || failed=1; done
+	[ "$failed" -eq 0 ] || die_build "the library does not compile with $CC and the sanitizers"
+	rm -f "$B/libdaemonset-fuzz.a"
+	# shellcheck disable=SC2086
+	ar rcs "$B/libdaemonset-fuzz.a" $objs || die_build "ar failed"
+	for src in tests/fuzz/fuzz_*.c; do
+		t=$(basename "$src" .c)
+		# shellcheck disable=SC2086
+		$CC $CFLAGS_TARGET -fsanitize=fuzzer "$src" "$B/libdaemonset-fuzz.a" $PKG_LIBS -lpthread -lm \
+			-o "$B/$t" || die_build "$t does not build"
+		: >"$B/dict/$t.dict"
+		for d in $(target_dicts "$t"); do cat "tests/fuzz/dict/$d.dict" >>"$B/dict/$t.dict"; done
+	done
+	echo "fuzz: built $(set -- tests/fuzz/fuzz_*.c; echo $#) targets in $B with $CC"
+}
+
+# ---- run -----------------------------------------------------------------------------------
+# One target for FUZZ_SECONDS; prints its summary line; returns 0 clean, 1 finding.
+run_one() {
+	t=$1
+	log="$B/logs/$t.log"
+	mkdir -p "$B/corpus/$t" "$B/artifacts/$t"
+	# seeds (read-only): the samples, then every past finding (tests/vectors/regress/TARGET)
+	seeds=""
+	for d in "tests/fuzz/corpus/$t" "tests/vectors/regress/$t"; do
+		[ -d "$d" ] && seeds="$seeds $d"
+	done
+	# shellcheck disable=SC2086
+	"$B/$t" -max_total_time="$FUZZ_SECONDS" -max_len="$(target_max_len "$t")" -timeout=30 \
+		-rss_limit_mb=3072 -malloc_limit_mb=2048 -print_final_stats=1 -dict="$B/dict/$t.dict" \
+		-artifact_prefix="$B/artifacts/$t/" $FUZZ_ARGS "$B/corpus/$t" $seeds >"$log" 2>&1
+	rc=$?
+	done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1)
+	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1 runs in \2 s/p' "$log" | tail -n 1)
+	cov=$(echo "$done_line" | sed -n 's/.*\(cov: [0-9]*\).*\(ft: [0-9]*\).*\(corp: [^ ]*\).*\(exec\/s: [0-9]*\).*\(rss: [^ ]*\).*/\1 \2 \3 \4 \5/p')
+	if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
+		echo "fuzz: $t: $runs, $cov: clean"
+		return 0
+	fi
+	last=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -n 1 | sed 's/^#\([0-9]*\).*/\1/')
+	echo "fuzz: $t: FAILED (exit $rc) after ${runs:-${last:-0} runs}; log $log"
+	grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|libFuzzer)|runtime error:|invariant failed|^SUMMARY:|Test unit written to|ALARM|out-of-memory' "$log" |
+		head -n 8 | sed 's/^/fuzz:   /'
+	return 1
+}
+
+targets_all() {
+	for src in tests/fuzz/fuzz_*.c; do basename "$src" .c; done
+}
+
+run_targets() {
+	total=0
+	bad=0
+	running=0
+	pids=""
+	for t in "$@"; do
+		[ -x "$B/$t" ] || {
+			echo "fuzz: no target $t (targets: $(targets_all | tr '\n' ' '))"
+			return 2
+		}
+	done
+	for t in "$@"; do
+		total=$((total + 1))
+		if [ "$FUZZ_JOBS" -le 1 ]; then
+			run_one "$t" || bad=$((bad + 1))
+			continue
+		fi
+		(run_one "$t" >"$B/logs/$t.summary") &
+		pids="$pids $!:$t"
+		running=$((running + 1))
+		if [ "$running" -ge "$FUZZ_JOBS" ]; then
+			for pt in $pids; do
+				wait "${pt%%:*}" || bad=$((bad + 1))
+				cat "$B/logs/${pt#*:}.summary"
+			done
+			pids=""
+			running=0
+		fi
+	done
+	for pt in $pids; do
+		wait "${pt%%:*}" || bad=$((bad + 1))
+		cat "$B/logs/${pt#*:}.summary"
+	done
+	if [ "$bad" -eq 0 ]; then
+		echo "fuzz: $total targets, ${FUZZ_SECONDS} s each: all clean"
+		return 0
+	fi
+	echo "fuzz: $bad of $total targets FAILED (${FUZZ_SECONDS} s each); reproduce with: sh tests/fuzz/run.sh repro TARGET FILE"
+	return 1
+}
+
+case "$MODE" in
+build)
+	build
+	;;
+all)
+	build
+	# shellcheck disable=SC2046
+	run_targets $(targets_all)
+	;;
+run)
+	build
+	if [ $# -eq 0 ]; then
+		# shellcheck disable=SC2046
+		set -- $(targets_all)
+	fi
+	run_targets "$@"
+	;;
+repro)
+	[ $# -ge 2 ] || {
+		echo "usage: sh tests/fuzz/run.sh repro TARGET FILE..."
+		exit 2
+	}
+	build >/dev/null
+	t=$1
+	shift
+	"$B/$t" -runs=1 "$@"
+	;;
+*)
+	echo "usage: sh tests/fuzz/run.sh [build | run [TARGET...] | repro TARGET FILE...]"
+	exit 2
+	;;
+esac

@@ -1,0 +1,89 @@
+#!/bin/sh
+# Build the library and tests/tsan/tsan_test.c with ThreadSanitizer (clang) and run the test.
+#
+#   sh tests/tsan/run.sh [tsan_test options: -t THREADS -i ITERATIONS -n NODES]
+#
+# Environment: CC (default clang), TSAN_BUILD (default build/tsan). The library is compiled from
+# lib/*/*.c here with -fsanitize=thread (no other build directory is reused). TSan halts on the
+# first report (TSAN_OPTIONS=halt_on_error=1, exit code 66); the test itself exits 1 when a result
+# differs between threads. The full output is in $TSAN_BUILD/tsan.log. The script installs nothing.
+# Exit status: 0 clean, 1 a race or a differing result, 2 build failure or missing toolchain.
+# SPDX-License-Identifier: Apache-2.0
+
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+
+CC=${CC:-clang}
+case "$CC" in cc | gcc*) CC=clang ;; esac # make's default CC; the script wants clang's TSan
+B=${TSAN_BUILD:-build/tsan}
+
+fail_build() {
+	echo "tsan: $*"
+	echo "tsan: FAILED (build)"
+	exit 2
+}
+
+command -v "$CC" >/dev/null 2>&1 ||
+	fail_build "$CC not found; ThreadSanitizer needs clang and its runtime: apt-get install -y clang libclang-rt-14-dev"
+PKG_CFLAGS=$(pkg-config --cflags jansson yaml-0.1) || fail_build "jansson or libyaml development files missing (make deps)"
+PKG_LIBS=$(pkg-config --libs jansson yaml-0.1)
+
+STD="-std=c11 -D_POSIX_C_SOURCE=200809L"
+WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wformat-security -Wundef"
+CFLAGS="$STD $WARN -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude -Ilib $PKG_CFLAGS"
+
+mkdir -p "$B/obj" || exit 2
+# stale OBJ SRC: OBJ is missing, or older than SRC or than any header of the tree (POSIX: find -newer)
+stale() {
+	[ ! -f "$1" ] || [ -n "$(find "$2" -newer "$1" 2>/dev/null)" ] ||
+		[ -n "$(find include lib -name '*.h' -newer "$1" 2>/dev/null | head -n 1)" ]
+}
+objs=""
+pids=""
+n=0
+failed=0
+for src in lib/*/*.c; do
+	obj="$B/obj/${src%.c}.o"
+	objs="$objs $obj"
+	stale "$obj" "$src" || continue
+	mkdir -p "$(dirname "$obj")"
+	# shellcheck disable=SC2086
+	(
+		$CC $CFLAGS -c "$src" -o "$obj" 2>"$obj.log" || {
+			cat "$obj.log"
+			exit 1
+		}
+		rm -f "$obj.log"
+	) &
+	pids="$pids $!"
+	n=$((n + 1))
+	if [ "$n" -ge 2 ]; then
+		for p in $pids; do wait "$p" || failed=1; done
+		pids=""
+		n=0
+	fi
+done
+for p in $pids; do wait "$p" || failed=1; done
+[ "$failed" -eq 0 ] || fail_build "the library does not compile with $CC -fsanitize=thread"
+rm -f "$B/libdaemonset-tsan.a"
+# shellcheck disable=SC2086
+ar rcs "$B/libdaemonset-tsan.a" $objs || fail_build "ar failed"
+# shellcheck disable=SC2086
+$CC $CFLAGS tests/tsan/tsan_test.c "$B/libdaemonset-tsan.a" $PKG_LIBS -lpthread -lm -o "$B/tsan_test" ||
+	fail_build "tests/tsan/tsan_test.c does not build"
+
+# second_deadlock_stack and history_size make a report easier to read; halt at the first one.
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 history_size=4 ${TSAN_OPTIONS:-}"
+export TSAN_OPTIONS
+"$B/tsan_test" "$@" >"$B/tsan.log" 2>&1
+rc=$?
+grep '^tsan:' "$B/tsan.log"
+if [ "$rc" -eq 0 ] && ! grep -q 'WARNING: ThreadSanitizer' "$B/tsan.log"; then
+	echo "tsan: ThreadSanitizer reported nothing: clean"
+	exit 0
+fi
+if grep -q 'WARNING: ThreadSanitizer' "$B/tsan.log"; then
+	grep -E 'WARNING: ThreadSanitizer|^    #[0-3] |SUMMARY: ThreadSanitizer' "$B/tsan.log" | head -n 20 | sed 's/^/tsan:   /'
+fi
+echo "tsan: FAILED (exit $rc; full output in $B/tsan.log)"
+exit 1
