@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/sort.h"
 #include "core/strbuf.h"
 #include "daemon/dspods.h"
 #include "sched/fit.h"
@@ -215,6 +217,8 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options
 	int prio_ok = dsi_pod_priority(c, &c->atoms, &ds->tspec, &prio) == 0;
 	json_t *rows = json_array(), *counts = json_object();
 	int rc = 0;
+	const dsi_pod **sorted = NULL;
+	uint32_t sorted_cap = 0;
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	for (size_t i = 0; i < nn && rows && counts; i++) {
 		const dsi_node *node = dsi_cluster_node_at(c, i);
@@ -224,8 +228,25 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options
 					"shouldContinueRunning", v.should_continue);
 		json_t *plist = json_array();
 		int running = 0, unbound = 0;
-		for (int32_t k = pods.first[node->index]; k >= 0; k = pods.next[k]) {
-			const dsi_pod *pod = pods.v[k];
+		/* listed as the controller orders a node's pods, not in claim order (the snapshot's history) */
+		uint32_t npods = pods.count[node->index];
+		if (npods > sorted_cap) {
+			const dsi_pod **grown = dsi_reallocarray(sorted, npods, sizeof(*grown));
+			if (!grown) {
+				json_decref(row);
+				json_decref(plist);
+				rc = dsi_error_nomem(err);
+				break;
+			}
+			sorted = grown;
+			sorted_cap = npods;
+		}
+		uint32_t ns = 0;
+		for (int32_t k = pods.first[node->index]; k >= 0; k = pods.next[k])
+			sorted[ns++] = pods.v[k];
+		dsi_sort_stable(sorted, ns, sizeof(*sorted), dsi_pod_cmp_creation, (void *)c);
+		for (uint32_t k = 0; k < ns; k++) {
+			const dsi_pod *pod = sorted[k];
 			json_array_append_new(plist, pod_brief(c, pod));
 			if (!pod->meta.has_deletion && !dsi_pod_terminal(pod)) {
 				running++;
@@ -283,6 +304,7 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options
 	}
 	json_decref(rows);
 	json_decref(counts);
+	dsi_free(sorted);
 	dsi_ds_pods_release(&pods);
 	dsi_placement_release(&p);
 	return rc;

@@ -281,8 +281,8 @@ static char *plan_json(const ds_cluster *c, const char *ns, const char *name)
  * fuzz_plan: a DaemonSet with two pods it controls that no longer match its selector. The plan
  * releases them ("releasePods") in the order of the snapshot's per-owner pod list, which changes
  * when the objects are replaced (the same bytes loaded again) and when the snapshot is copied, so
- * the plan depends on the snapshot's history. Proposed: lib/daemon/dspods.c dsi_ds_pods_collect
- * sorts the claimed and released pods by name (the DaemonSet's pods share its namespace).
+ * the plan depends on the snapshot's history. Fixed: lib/daemon/dspods.c dsi_ds_pods_collect
+ * sorts the released pods by name (the DaemonSet's pods share its namespace).
  */
 START_TEST(release_order_after_copy)
 {
@@ -303,6 +303,40 @@ START_TEST(release_order_after_copy)
 	ds_cluster_free(once);
 	ds_cluster_free(twice);
 	ds_cluster_free(copy);
+	free(text);
+}
+END_TEST
+
+/*
+ * fuzz_plan: four pods of one DaemonSet on one node. ds_explain listed a node's pods in claim order,
+ * which (as above) depends on the snapshot's history. Fixed: lib/daemon/explain.c lists them in the
+ * controller's order (podByCreationTimestampAndPhase: bound first, oldest, then by name).
+ */
+START_TEST(explain_pod_order_after_copy)
+{
+	size_t len;
+	char *text = input("fuzz_plan", "explain-pod-order-after-copy", &len);
+	ds_cluster *once = load(text, len, 1), *twice = load(text, len, 2), *copy = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_copy(twice, &copy, &err), 0);
+	char *e[3] = {NULL, NULL, NULL};
+	const ds_cluster *cs[3] = {once, twice, copy};
+	for (int i = 0; i < 3; i++)
+		ck_assert_msg(ds_explain(cs[i], "default", "foo", NULL, &e[i], &err) == 0, "explain: %s", err.message);
+	/* the case is about a node with several pods */
+	ck_assert_ptr_nonnull(strstr(e[0], "\"node-0-3\""));
+	ck_assert_str_eq(e[0], e[1]);
+	ck_assert_str_eq(e[1], e[2]);
+	/* all four are bound to node-0 and have no creationTimestamp: by name */
+	const char *p0 = strstr(e[0], "node-0-0"), *p1 = strstr(e[0], "node-0-1"), *p2 = strstr(e[0], "node-0-2"),
+		   *p3 = strstr(e[0], "node-0-3");
+	ck_assert(p0 && p1 && p2 && p3);
+	ck_assert(p0 < p1 && p1 < p2 && p2 < p3);
+	for (int i = 0; i < 3; i++)
+		ds_free(e[i]);
+	ds_cluster_free(copy);
+	ds_cluster_free(twice);
+	ds_cluster_free(once);
 	free(text);
 }
 END_TEST
@@ -415,6 +449,7 @@ static Suite *regress_suite(void)
 	tcase_add_test(tc, node_without_labels_affinity);
 	tcase_add_test(tc, summary_order);
 	tcase_add_test(tc, release_order_after_copy);
+	tcase_add_test(tc, explain_pod_order_after_copy);
 	tcase_add_test(tc, simulate_selector_mismatch);
 	tcase_add_test(tc, quantity_binary_cap);
 	tcase_add_test(tc, selector_duplicate_values);
