@@ -7,9 +7,10 @@ int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const
 	if (!c || !name)
 		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
 	*out = dsi_cluster_daemonset(c, ns ? ns : "", name);
+	/* NewNotFound (apimachinery pkg/api/errors/errors.go): the API server's text, which names
+	 * no namespace */
 	if (!*out)
-		return dsi_error_set(err, DS_ENOTFOUND, NULL, "daemonsets.apps \"%s\" not found in namespace \"%s\"", name,
-				     ns ? ns : "");
+		return dsi_error_set(err, DS_ENOTFOUND, NULL, "daemonsets.apps \"%s\" not found", name);
 	return 0;
 }
 

@@ -5,7 +5,7 @@
 #include "model/cluster.h"
 
 /* The DaemonSet ns/name of the snapshot, or DS_EARG / DS_ENOTFOUND with the
- * API server's text ("daemonsets.apps \"x\" not found in namespace \"y\""). */
+ * API server's text ("daemonsets.apps \"x\" not found"). */
 int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err);
 /* The start of a wrapper that answers about one DaemonSet in JSON: json_out must not be NULL (DS_EARG) and
  * stays NULL until the answer, then the DaemonSet as dsi_api_find_ds finds it. */

@@ -88,7 +88,7 @@ class PodTest(SampleCase):
         with self.assertRaises(DaemonSetError) as cm:
             daemon.pod(self.c, "kube-system", "nope", "worker-1")
         self.assertEqual((cm.exception.name, cm.exception.path, cm.exception.message),
-                         ("DS_ENOTFOUND", "", 'daemonsets.apps "nope" not found in namespace "kube-system"'))
+                         ("DS_ENOTFOUND", "", 'daemonsets.apps "nope" not found'))
         with self.assertRaises(DaemonSetError) as cm:
             daemon.pod(self.c, "kube-system", "fluentd-logging", "")
         self.assertEqual((cm.exception.name, cm.exception.message),
@@ -118,7 +118,7 @@ class HistoryTest(SampleCase):
         with self.assertRaises(DaemonSetError) as cm:
             daemon.history(self.c, "default", "fluentd-logging")
         self.assertEqual((cm.exception.name, cm.exception.message),
-                         ("DS_ENOTFOUND", 'daemonsets.apps "fluentd-logging" not found in namespace "default"'))
+                         ("DS_ENOTFOUND", 'daemonsets.apps "fluentd-logging" not found'))
 
 
 class RollbackTest(SampleCase):

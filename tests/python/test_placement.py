@@ -140,7 +140,7 @@ class ShouldRunTest(unittest.TestCase):
         with self.assertRaises(DaemonSetError) as cm:
             placement.should_run(self.c, "d", "nope", "plain")
         self.assertEqual(cm.exception.name, "DS_ENOTFOUND")
-        self.assertEqual(cm.exception.message, 'daemonsets.apps "nope" not found in namespace "d"')
+        self.assertEqual(cm.exception.message, 'daemonsets.apps "nope" not found')
         with self.assertRaises(DaemonSetError) as cm:
             placement.should_run_json(self.c, "d", "plain", "nope")
         self.assertEqual((cm.exception.name, cm.exception.message), ("DS_ENOTFOUND", 'nodes "nope" not found'))
@@ -220,7 +220,7 @@ class ExplainTest(unittest.TestCase):
             with self.assertRaises(DaemonSetError) as cm:
                 placement.explain(c, "default", "fluentd-logging")
             self.assertEqual(cm.exception.name, "DS_ENOTFOUND")
-            self.assertEqual(cm.exception.message, 'daemonsets.apps "fluentd-logging" not found in namespace "default"')
+            self.assertEqual(cm.exception.message, 'daemonsets.apps "fluentd-logging" not found')
 
 
 class FitTest(unittest.TestCase):

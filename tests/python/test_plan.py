@@ -184,7 +184,7 @@ class SyncTest(unittest.TestCase):
             with self.assertRaises(DaemonSetError) as cm:
                 planner.plan(c, "kube-system", "nope", NOW)
             self.assertEqual((cm.exception.name, cm.exception.message),
-                             ("DS_ENOTFOUND", 'daemonsets.apps "nope" not found in namespace "kube-system"'))
+                             ("DS_ENOTFOUND", 'daemonsets.apps "nope" not found'))
             bad = {"entries": [{"key": "k", "delay": "soon", "lastUpdate": NOW}]}
             with self.assertRaises(DaemonSetError) as cm:
                 planner.plan(c, "kube-system", "fluentd-logging", NOW, backoff=bad)
@@ -329,7 +329,7 @@ class SimulateTest(unittest.TestCase):
             with self.assertRaises(DaemonSetError) as cm:
                 planner.simulate(c, "kube-system", "nope", NOW)
             self.assertEqual((cm.exception.name, cm.exception.message),
-                             ("DS_ENOTFOUND", 'daemonsets.apps "nope" not found in namespace "kube-system"'))
+                             ("DS_ENOTFOUND", 'daemonsets.apps "nope" not found'))
             with self.assertRaises(DaemonSetError) as cm:
                 planner.simulate(c, "kube-system", "fluentd-logging", -10 ** 15)
             self.assertEqual((cm.exception.name, cm.exception.path), ("DS_EVALUE", "start"))

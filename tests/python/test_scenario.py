@@ -132,7 +132,7 @@ class RunTest(unittest.TestCase):
         unnamed = r["scenarios"][1]
         self.assertNotIn("error", unnamed)
         self.assertEqual(unnamed["checks"], [{"check": "explain kube-system/nope", "passed": False, "failures": [
-            'DS_ENOTFOUND: object not found: daemonsets.apps "nope" not found in namespace "kube-system"']}])
+            'DS_ENOTFOUND: object not found: daemonsets.apps "nope" not found']}])
 
     def test_empty(self):
         self.assertEqual(scenario.run(""), {"passed": 0, "failed": 0, "scenarios": []})
