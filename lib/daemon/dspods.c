@@ -36,12 +36,43 @@ static int push(dsi_ds_pods *out, size_t *cap, const dsi_pod *p, int adopt)
 	return 0;
 }
 
-/* Pods by name: a DaemonSet's pods share its namespace. */
-static int cmp_pod_name(const void *a, const void *b, void *ctx)
+int dsi_pod_cmp_name(const void *a, const void *b, void *ctx)
 {
 	const dsi_cluster *c = ctx;
 	const dsi_pod *x = a, *y = b;
 	return strcmp(dsi_cstr(c, x->meta.name), dsi_cstr(c, y->meta.name));
+}
+
+typedef struct chain_ctx {
+	const dsi_cluster *c;
+	const dsi_pod *const *v;
+} chain_ctx;
+
+/* Indices into v, by their pods' names. */
+static int cmp_index_name(const void *a, const void *b, void *ctx)
+{
+	const chain_ctx *x = ctx;
+	return dsi_pod_cmp_name(x->v[*(const int32_t *)a], x->v[*(const int32_t *)b], (void *)x->c);
+}
+
+/* Relinks the chain at *head (n indices into out->v) in name order, so that what is listed from
+ * it does not depend on claim order. */
+static int sort_chain(const dsi_cluster *c, dsi_ds_pods *out, int32_t *head, uint32_t n)
+{
+	int32_t *idx = dsi_reallocarray(NULL, n, sizeof(*idx));
+	if (!idx)
+		return -1;
+	uint32_t m = 0;
+	for (int32_t k = *head; k >= 0 && m < n; k = out->next[k])
+		idx[m++] = k;
+	chain_ctx ctx = {c, out->v};
+	dsi_sort_stable(idx, m, sizeof(*idx), cmp_index_name, &ctx);
+	for (uint32_t i = 0; i < m; i++)
+		out->next[idx[i]] = i + 1 < m ? idx[i + 1] : -1;
+	if (m)
+		*head = idx[0];
+	dsi_free(idx);
+	return 0;
 }
 
 /* ClaimPods (pkg/controller/controller_ref_manager.go): keep matching pods it
@@ -74,12 +105,12 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 				continue;
 			rc = push(out, &cap, p, 1);
 		}
-	/* Upstream releases in the informer's (undefined) order; by name, a plan's releasePods do not
-	 * depend on the snapshot's history (owner lists change order when objects are replaced or
-	 * the snapshot is copied). Claimed pods need no sort: each node's pods are ordered by
-	 * podByCreationTimestampAndPhase, which ends in the name. */
+	/* Upstream walks the informer's cache, in no defined order; we list by name, so that a plan
+	 * does not depend on the snapshot's history (owner lists change order when objects are
+	 * replaced or the snapshot is copied): released pods here, each node's chain below, adopted
+	 * pods where the plan lists them. Sorting all claimed pods would cost O(n log n) per sync. */
 	if (rc == 0 && out->nreleased > 1)
-		dsi_sort_ptrs((void **)out->released, out->nreleased, cmp_pod_name, (void *)c);
+		dsi_sort_ptrs((void **)out->released, out->nreleased, dsi_pod_cmp_name, (void *)c);
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	out->nnodes = (uint32_t)nn;
 	out->first = dsi_malloc((nn ? nn : 1) * sizeof(int32_t));
@@ -90,7 +121,7 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 		return -1;
 	}
 	memset(out->first, 0xff, (nn ? nn : 1) * sizeof(int32_t));
-	/* walk backwards so that each node's chain lists pods in claim order */
+	/* walk backwards so that each node's chain lists pods in claim order (sorted below) */
 	for (uint32_t i = out->n; i-- > 0;) {
 		const dsi_pod *p = out->v[i];
 		const dsi_node *node = p->spec.target_node ? dsi_cluster_node(c, p->spec.target_node) : NULL;
@@ -106,6 +137,18 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 		out->next[i] = out->first[node->index];
 		out->first[node->index] = (int32_t)i;
 		out->count[node->index]++;
+	}
+	/* Chains in name order (see above; most nodes have one pod: nothing to do). */
+	uint32_t nlost = 0;
+	for (int32_t k = out->lost; k >= 0; k = out->next[k])
+		nlost++;
+	rc = nlost > 1 ? sort_chain(c, out, &out->lost, nlost) : 0;
+	for (size_t i = 0; i < nn && rc == 0; i++)
+		if (out->count[i] > 1)
+			rc = sort_chain(c, out, &out->first[i], out->count[i]);
+	if (rc < 0) {
+		dsi_ds_pods_release(out);
+		return -1;
 	}
 	return 0;
 }

@@ -27,6 +27,10 @@ typedef struct dsi_ds_pods {
 int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal, dsi_ds_pods *out);
 void dsi_ds_pods_release(dsi_ds_pods *p);
 
+/* Pods by name (a DaemonSet's pods share its namespace): a and b are dsi_pod pointers, ctx the
+ * snapshot. */
+int dsi_pod_cmp_name(const void *a, const void *b, void *ctx);
+
 /* podByCreationTimestampAndPhase (daemon_controller.go): bound pods first, then
  * older creationTimestamp, then name; a and b point to dsi_pod pointers, ctx is
  * the snapshot. Phase plays no part despite the name. */

@@ -697,21 +697,60 @@ static json_t *owner_ref(const pass *s)
 			 "blockOwnerDeletion", 1);
 }
 
+/* The claimed pods (index i of s->pods) that keep() selects, by name: what a plan lists does not
+ * depend on claim order (dsi_ds_pods_collect says why). *out is freed with dsi_free. */
+static int claimed_by_name(const pass *s, int (*keep)(const pass *s, uint32_t i, const void *ctx), const void *ctx,
+			   const dsi_pod ***out, uint32_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	for (uint32_t i = 0; i < s->pods.n; i++)
+		*n += keep(s, i, ctx) != 0;
+	if (!*n)
+		return 0;
+	const dsi_pod **v = dsi_reallocarray(NULL, *n, sizeof(*v));
+	if (!v)
+		return -1;
+	for (uint32_t i = 0, m = 0; i < s->pods.n; i++)
+		if (keep(s, i, ctx))
+			v[m++] = s->pods.v[i];
+	dsi_sort_ptrs((void **)v, *n, dsi_pod_cmp_name, (void *)s->c);
+	*out = v;
+	return 0;
+}
+
+static int is_adopted(const pass *s, uint32_t i, const void *ctx)
+{
+	(void)ctx;
+	return s->pods.adopt[i];
+}
+
+/* dedupCurHistories relabels every daemon pod whose hash differs from the kept revision's (ctx) */
+static int needs_relabel(const pass *s, uint32_t i, const void *ctx)
+{
+	return s->pods.v[i]->revision_hash != ((const dsi_revision *)ctx)->hash;
+}
+
 /* The patches ClaimPods sends (controller_ref_manager.go). */
 static int claim_patches(pass *s)
 {
 	dsi_plan *p = s->plan;
 	const dsi_cluster *c = s->c;
-	for (uint32_t i = 0; i < s->pods.n; i++) {
-		if (!s->pods.adopt[i])
-			continue;
-		const dsi_pod *pod = s->pods.v[i];
+	uint32_t nadopt = 0;
+	const dsi_pod **adopt = NULL;
+	if (claimed_by_name(s, is_adopted, NULL, &adopt, &nadopt) < 0)
+		return dsi_error_nomem(s->err);
+	for (uint32_t i = 0; i < nadopt; i++) {
+		const dsi_pod *pod = adopt[i];
 		json_t *patch = json_pack("{s:{s:[o], s:s}}", "metadata", "ownerReferences", owner_ref(s), "uid",
 					  dsi_cstr(c, pod->meta.uid));
 		if (!patch || json_array_append_new(p->adopt, json_pack("{s:s, s:s, s:o}", "namespace", dsi_cstr(c, pod->meta.ns),
-									   "name", dsi_cstr(c, pod->meta.name), "patch", patch)))
+									   "name", dsi_cstr(c, pod->meta.name), "patch", patch))) {
+			dsi_free(adopt);
 			return dsi_error_nomem(s->err);
+		}
 	}
+	dsi_free(adopt);
 	for (uint32_t i = 0; i < s->pods.nreleased; i++) {
 		const dsi_pod *pod = s->pods.released[i];
 		json_t *patch = json_pack("{s:{s:[{s:s, s:s}], s:s}}", "metadata", "ownerReferences", "$patch", "delete", "uid",
@@ -746,11 +785,16 @@ static int history_actions(pass *s, dsi_history *h)
 	}
 	if (h->ndups) {
 		json_object_set_new(hist, "deleteDuplicates", dsi_revision_names(c, h->dups, h->ndups));
-		/* dedupCurHistories relabels every daemon pod whose hash differs from the kept one */
+		const dsi_pod **pods = NULL;
+		uint32_t n = 0;
 		json_t *relabel = json_array();
-		for (uint32_t i = 0; relabel && i < s->pods.n; i++)
-			if (s->pods.v[i]->revision_hash != h->current->hash)
-				json_array_append_new(relabel, json_string(dsi_cstr(c, s->pods.v[i]->meta.name)));
+		if (!relabel || claimed_by_name(s, needs_relabel, h->current, &pods, &n) < 0) {
+			json_decref(relabel);
+			return dsi_error_nomem(s->err);
+		}
+		for (uint32_t i = 0; i < n; i++)
+			json_array_append_new(relabel, json_string(dsi_cstr(c, pods[i]->meta.name)));
+		dsi_free(pods);
 		json_object_set_new(hist, "relabelPods", relabel);
 	}
 	if (h->nadopt)

@@ -131,4 +131,28 @@ static inline void fuzz_check_json(const char *what, const char *text)
 	json_decref(v);
 }
 
+/* A call's result: its code is a documented one, and its output on success parses. Frees json. */
+static inline void fuzz_check_result(const char *what, int rc, char *json, const ds_error *err)
+{
+	fuzz_check_rc(what, rc, err);
+	if (rc == 0)
+		fuzz_check_json(what, json);
+	ds_free(json);
+}
+
+/* A snapshot of the bytes, or NULL when they do not load (which must be a documented error). */
+static inline ds_cluster *fuzz_cluster(const ds_options *load_opts, const uint8_t *data, size_t size)
+{
+	ds_cluster *c = NULL;
+	ds_error err;
+	int rc = ds_cluster_new(load_opts, &c, &err);
+	FUZZ_ASSERT(rc == 0, "ds_cluster_new: %s", err.message);
+	rc = ds_cluster_load(c, (const char *)data, size, NULL, &err);
+	fuzz_check_rc("ds_cluster_load", rc, &err);
+	if (rc == 0)
+		return c;
+	ds_cluster_free(c);
+	return NULL;
+}
+
 #endif

@@ -28,26 +28,20 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
  * TYPE/NAME, so only a name without '/' must be found. */
 static void json_call(const char *what, const char *node, int rc, char *json, const ds_error *err)
 {
-	fuzz_check_rc(what, rc, err);
 	if (node && !strchr(node, '/'))
 		FUZZ_ASSERT(rc != DS_ENOTFOUND, "%s: node %s of the summary is not found: %s", what, node,
 			    err->message);
-	if (rc == 0)
-		fuzz_check_json(what, json);
-	ds_free(json);
+	fuzz_check_result(what, rc, json, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size > 65536)
 		return 0;
-	ds_cluster *c = NULL;
 	ds_error err;
-	int rc = ds_cluster_new(load_opts, &c, &err);
-	FUZZ_ASSERT(rc == 0, "ds_cluster_new: %s", err.message);
-	rc = ds_cluster_load(c, (const char *)data, size, NULL, &err);
-	fuzz_check_rc("ds_cluster_load", rc, &err);
-	if (rc == 0) {
+	int rc;
+	ds_cluster *c = fuzz_cluster(load_opts, data, size);
+	if (c) {
 		fuzz_names n;
 		fuzz_names_get(c, &n, 0, 8);
 		char *json;

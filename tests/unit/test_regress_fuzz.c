@@ -308,6 +308,37 @@ START_TEST(release_order_after_copy)
 END_TEST
 
 /*
+ * fuzz_plan: two orphans the DaemonSet adopts. The plan listed "adoptPods" in claim order (the
+ * orphan list's, which depends on the snapshot's history). Fixed: lib/daemon/plan.c lists adopted
+ * pods (and history's relabelPods) by name, and dsi_ds_pods_collect orders each node's pods and
+ * those of vanished nodes by name.
+ */
+START_TEST(adopt_order_after_copy)
+{
+	size_t len;
+	char *text = input("fuzz_plan", "adopt-order-after-copy", &len);
+	ds_cluster *once = load(text, len, 1), *twice = load(text, len, 2), *copy = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_copy(twice, &copy, &err), 0);
+	char *a = plan_json(once, "default", "foo"), *b = plan_json(twice, "default", "foo"),
+	     *c = plan_json(copy, "default", "foo");
+	ck_assert_str_eq(a, b);
+	ck_assert_str_eq(b, c);
+	const char *adopt = strstr(a, "\"adoptPods\":[");
+	ck_assert_ptr_nonnull(adopt); /* the case is about adopted pods */
+	const char *n0 = strstr(adopt, "\"node-0-0\""), *n1 = strstr(adopt, "\"node-1-0\"");
+	ck_assert(n0 && n1 && n0 < n1);
+	ds_free(a);
+	ds_free(b);
+	ds_free(c);
+	ds_cluster_free(copy);
+	ds_cluster_free(twice);
+	ds_cluster_free(once);
+	free(text);
+}
+END_TEST
+
+/*
  * fuzz_plan: four pods of one DaemonSet on one node. ds_explain listed a node's pods in claim order,
  * which (as above) depends on the snapshot's history. Fixed: lib/daemon/explain.c lists them in the
  * controller's order (podByCreationTimestampAndPhase: bound first, oldest, then by name).
@@ -450,6 +481,7 @@ static Suite *regress_suite(void)
 	tcase_add_test(tc, summary_order);
 	tcase_add_test(tc, release_order_after_copy);
 	tcase_add_test(tc, explain_pod_order_after_copy);
+	tcase_add_test(tc, adopt_order_after_copy);
 	tcase_add_test(tc, simulate_selector_mismatch);
 	tcase_add_test(tc, quantity_binary_cap);
 	tcase_add_test(tc, selector_duplicate_values);
