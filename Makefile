@@ -100,13 +100,15 @@ help:
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
 # ---- build dependencies -----------------------------------------------------
-# Debian packages for: compiler, make, pkg-config, jansson, libyaml, Check, Python.
-DEB_PKGS := gcc make pkg-config libjansson-dev libyaml-dev check python3 libcurl4-openssl-dev
+# Debian packages for: compiler, make, pkg-config, jansson, libyaml, Check, Python, libcurl (the
+# example controller's HTTP transport) and the openssl command (certificates for its HTTPS tests).
+DEB_PKGS := gcc make pkg-config libjansson-dev libyaml-dev check python3 libcurl4-openssl-dev openssl
 define missing_pkgs
 missing=""; \
 command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
 command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
 command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
+command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
 if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
   $(PKG_CONFIG) --exists jansson || missing="$$missing libjansson-dev"; \
   $(PKG_CONFIG) --exists yaml-0.1 || missing="$$missing libyaml-dev"; \

@@ -1,7 +1,19 @@
-/* The Kubernetes REST API behind ds_transport, with libcurl (see httptransport.h). */
+/* The Kubernetes REST API behind ds_transport, with libcurl (see httptransport.h).
+ *
+ * In-cluster (http_options.in_cluster), as client-go's rest.InClusterConfig:
+ * https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT (an IPv6 host in brackets), the
+ * service account's CA (ca.crt) and bearer token (token) from
+ * /var/run/secrets/kubernetes.io/serviceaccount. The token is read when the client starts (missing,
+ * unreadable or empty: http_new fails) and again before every request, as bound tokens rotate; a
+ * read that fails later keeps the last good token. An unreadable ca.crt falls back to the system's
+ * trusted CAs, with a warning on stderr.
+ *
+ * For tests only: the environment variable DSRUN_SERVICEACCOUNT_DIR, read once by http_new,
+ * names another directory holding token and ca.crt (tests/python/test_http_transport.py). */
 #include "httptransport.h"
 
 #include <curl/curl.h>
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +21,8 @@
 #include <time.h>
 
 #define SA_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
+#define SA_DIR_ENV "DSRUN_SERVICEACCOUNT_DIR" /* tests only */
+#define TOKEN_MAX (1 << 20)                   /* a JWT is a few kB */
 
 typedef struct buf {
 	char *data;
@@ -26,6 +40,9 @@ typedef struct watch {
 struct http_client {
 	char base[512];
 	int in_cluster;
+	char token_path[4096], ca_path[4096]; /* in-cluster: the service account's files */
+	int have_ca;                          /* ca_path was readable at start */
+	char *token;                          /* in-cluster: the last token read */
 	long timeout_ms;
 	CURL *easy;   /* requests, one at a time */
 	CURLM *multi; /* watches */
@@ -84,6 +101,51 @@ static int url_for(http_client *h, char *out, size_t size, const char *resource,
 	return n > 0 && (size_t)n < size ? 0 : -1;
 }
 
+/* fileTokenSource.Token (client-go transport/token_source.go): the whole file, spaces trimmed,
+ * never empty. The token goes into a header: control characters are refused too. */
+static char *read_token(const char *path, char *errbuf, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(errbuf, errlen, "failed to read token file \"%s\": %s", path, strerror(errno));
+		return NULL;
+	}
+	buf b = {0};
+	char chunk[4096];
+	size_t n;
+	int fail = 0;
+	while (!fail && (n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fail = b.len + n > TOKEN_MAX ? EFBIG : buf_add(&b, chunk, n) ? ENOMEM : 0;
+	if (!fail && ferror(f))
+		fail = errno ? errno : EIO;
+	fclose(f);
+	if (fail) {
+		snprintf(errbuf, errlen, "failed to read token file \"%s\": %s", path, strerror(fail));
+		free(b.data);
+		return NULL;
+	}
+	static const char space[] = " \t\n\v\f\r";
+	size_t start = 0, end = b.len;
+	while (start < end && b.data[start] && strchr(space, b.data[start])) /* strchr finds '\0' too */
+		start++;
+	while (end > start && b.data[end - 1] && strchr(space, b.data[end - 1]))
+		end--;
+	if (start == end) {
+		snprintf(errbuf, errlen, "read empty token from file \"%s\"", path);
+		free(b.data);
+		return NULL;
+	}
+	for (size_t i = start; i < end; i++)
+		if ((unsigned char)b.data[i] < 0x20 || b.data[i] == 0x7f) {
+			snprintf(errbuf, errlen, "invalid token in file \"%s\": it holds control characters", path);
+			free(b.data);
+			return NULL;
+		}
+	memmove(b.data, b.data + start, end - start);
+	b.data[end - start] = '\0';
+	return b.data;
+}
+
 static struct curl_slist *headers(http_client *h, const char *content_type)
 {
 	struct curl_slist *l = curl_slist_append(NULL, "Accept: application/json");
@@ -92,17 +154,23 @@ static struct curl_slist *headers(http_client *h, const char *content_type)
 		snprintf(ct, sizeof(ct), "Content-Type: %s", content_type);
 		l = curl_slist_append(l, ct);
 	}
-	if (h->in_cluster) { /* bound tokens rotate: read the file each time */
-		FILE *f = fopen(SA_DIR "/token", "r");
-		char tok[4096] = "", hdr[4200];
-		if (f) {
-			size_t n = fread(tok, 1, sizeof(tok) - 1, f);
-			tok[n] = '\0';
-			fclose(f);
-			tok[strcspn(tok, "\r\n")] = '\0';
+	if (h->in_cluster) {
+		/* bearerAuthRoundTripper.RoundTrip (client-go transport/round_trippers.go): bound tokens
+		 * rotate, so read the file each time; if that fails, keep the last good token
+		 * (cachingTokenSource.Token, transport/token_source.go). */
+		char why[256];
+		char *tok = read_token(h->token_path, why, sizeof(why));
+		if (tok) {
+			free(h->token);
+			h->token = tok;
 		}
-		snprintf(hdr, sizeof(hdr), "Authorization: Bearer %s", tok);
-		l = curl_slist_append(l, hdr);
+		size_t n = strlen(h->token) + sizeof("Authorization: Bearer ");
+		char *hdr = malloc(n);
+		if (hdr) {
+			snprintf(hdr, n, "Authorization: Bearer %s", h->token);
+			l = curl_slist_append(l, hdr);
+			free(hdr);
+		}
 	}
 	return l;
 }
@@ -111,8 +179,8 @@ static void common_options(http_client *h, CURL *e)
 {
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	if (h->in_cluster)
-		curl_easy_setopt(e, CURLOPT_CAINFO, SA_DIR "/ca.crt");
+	if (h->in_cluster && h->have_ca)
+		curl_easy_setopt(e, CURLOPT_CAINFO, h->ca_path);
 }
 
 /* The API's answer as a transport result: 2xx, 404, 409 (AlreadyExists or a conflict),
@@ -153,6 +221,8 @@ static int request(http_client *h, const char *method, const char *url, const ch
 	common_options(h, e);
 	buf resp = {0};
 	struct curl_slist *hdr = headers(h, content_type);
+	char detail[CURL_ERROR_SIZE] = "";
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, detail);
 	curl_easy_setopt(e, CURLOPT_URL, url);
 	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hdr);
@@ -162,10 +232,13 @@ static int request(http_client *h, const char *method, const char *url, const ch
 	if (body)
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
 	CURLcode cc = curl_easy_perform(e);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, NULL); /* detail is about to go */
 	long status = 0;
 	int r;
-	if (cc != CURLE_OK) {
-		ds_reply_set_message(reply, curl_easy_strerror(cc));
+	if (cc != CURLE_OK) { /* what failed, then curl's detail (which certificate problem, ...) */
+		char msg[CURL_ERROR_SIZE + 128];
+		snprintf(msg, sizeof(msg), "%s%s%s", curl_easy_strerror(cc), detail[0] ? ": " : "", detail);
+		ds_reply_set_message(reply, msg);
 		r = DS_TRANSPORT_TRANSIENT; /* the request may or may not have arrived: try again later */
 	} else {
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
@@ -273,14 +346,40 @@ http_client *http_new(const http_options *o, char *errbuf, size_t errlen)
 	}
 	h->timeout_ms = o && o->timeout_ms > 0 ? o->timeout_ms : 30000;
 	if (o && o->in_cluster) {
+		/* InClusterConfig (client-go rest/config.go) */
 		const char *host = getenv("KUBERNETES_SERVICE_HOST"), *port = getenv("KUBERNETES_SERVICE_PORT");
-		if (!host || !port) {
-			snprintf(errbuf, errlen, "not in a cluster: KUBERNETES_SERVICE_HOST and _PORT are not set");
+		if (!host || !*host || !port || !*port) { /* ErrNotInCluster */
+			snprintf(errbuf, errlen, "unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and "
+						 "KUBERNETES_SERVICE_PORT must be defined");
 			free(h);
 			return NULL;
 		}
-		int v6 = strchr(host, ':') != NULL;
-		snprintf(h->base, sizeof(h->base), "https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
+		int v6 = strchr(host, ':') != NULL; /* net.JoinHostPort */
+		int n = snprintf(h->base, sizeof(h->base), "https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
+		const char *dir = getenv(SA_DIR_ENV);
+		if (!dir || !*dir)
+			dir = SA_DIR;
+		int nt = snprintf(h->token_path, sizeof(h->token_path), "%s/token", dir);
+		int nc = snprintf(h->ca_path, sizeof(h->ca_path), "%s/ca.crt", dir);
+		if (n < 0 || (size_t)n >= sizeof(h->base) || nt < 0 || (size_t)nt >= sizeof(h->token_path) || nc < 0 ||
+		    (size_t)nc >= sizeof(h->ca_path)) {
+			snprintf(errbuf, errlen, "unable to load in-cluster configuration: the server address or %s is too long",
+				 SA_DIR_ENV);
+			free(h);
+			return NULL;
+		}
+		if (!(h->token = read_token(h->token_path, errbuf, errlen))) {
+			free(h);
+			return NULL;
+		}
+		FILE *ca = fopen(h->ca_path, "r");
+		if (ca) {
+			fclose(ca);
+			h->have_ca = 1;
+		} else { /* client-go logs this and trusts the system's CAs instead */
+			fprintf(stderr, "Expected to load root CA config from %s, but got err: %s\n", h->ca_path,
+				strerror(errno));
+		}
 		h->in_cluster = 1;
 	} else {
 		snprintf(h->base, sizeof(h->base), "%s", o && o->base_url ? o->base_url : "http://127.0.0.1:8001");
@@ -336,6 +435,7 @@ void http_free(http_client *h)
 	if (h->easy)
 		curl_easy_cleanup(h->easy);
 	free(h->events.data);
+	free(h->token);
 	free(h);
 }
 

@@ -1,8 +1,10 @@
 /*
  * A ds_transport(3) over the Kubernetes REST API with libcurl: by default
  * against `kubectl proxy` on http://127.0.0.1:8001, or in-cluster with the
- * service account's token and CA. Watches run on a curl multi handle, so a
- * single-threaded host polls them between syncs.
+ * service account's token and CA (the token read again before every request,
+ * as bound tokens rotate; tests point DSRUN_SERVICEACCOUNT_DIR at another
+ * directory than /var/run/secrets/kubernetes.io/serviceaccount). Watches run
+ * on a curl multi handle, so a single-threaded host polls them between syncs.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DS_EXAMPLE_HTTPTRANSPORT_H
@@ -18,7 +20,8 @@ typedef struct http_client http_client;
 typedef struct http_options {
 	const char *base_url; /* NULL: http://127.0.0.1:8001 (kubectl proxy) */
 	int in_cluster;       /* https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT, token and CA
-			       * from /var/run/secrets/kubernetes.io/serviceaccount */
+			       * from /var/run/secrets/kubernetes.io/serviceaccount (tests only: from
+			       * $DSRUN_SERVICEACCOUNT_DIR, read by http_new) */
 	long timeout_ms;      /* per request (0: 30 s) */
 } http_options;
 

@@ -18,13 +18,24 @@ optional. Faults can be injected per method and path.
     ...
     server.stop()
 
-`python3 apiserver.py --port 8001 FILE.json...` runs one (FILE: a JSON array or List).
+Like kube-apiserver it can serve HTTPS and require a bearer token (the plain
+HTTP default with no authentication is what `kubectl proxy` offers):
+
+    server = serve(store, certfile="server.crt", keyfile="server.key", tokens={"secret"})
+    # server.url is https://127.0.0.1:PORT; a request without "Authorization: Bearer secret"
+    # gets 401 and kube-apiserver's Status body. server.tokens can be changed while it runs
+    # (under store.cond); store.authorizations has the Authorization header of every request.
+
+`python3 apiserver.py [--port 8001] [--cert CRT --key KEY] [--token T]... FILE.json...`
+runs one (FILE: a JSON array or List).
 """
 
 import copy
 import http.server
 import json
 import random
+import socket
+import ssl
 import string
 import sys
 import threading
@@ -129,6 +140,8 @@ class Store:
         self.born = {}  # pod uid -> when the kubelet first saw it bound
         self.faults = []  # [method, path substring, code, remaining]
         self.requests = []  # (method, path) of every request
+        self.authorizations = []  # the Authorization header of every request (None: none), in order
+        self.unauthorized = 0  # requests answered 401
         self.stopped = False
 
     # ---- bookkeeping ----
@@ -389,12 +402,24 @@ class Store:
                 self._emit("pods", "MODIFIED", pod)
 
 
+UNAUTHORIZED = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": "Unauthorized", "reason": "Unauthorized", "code": 401}
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     store = None  # set by serve()
+    owner = None  # the Server
 
     def log_message(self, fmt, *args):  # quiet
         pass
+
+    def setup(self):
+        if isinstance(self.request, ssl.SSLSocket):  # the TLS handshake, in this request's thread
+            self.request.settimeout(10)
+            self.request.do_handshake()
+            self.request.settimeout(None)
+        super().setup()
 
     def _send(self, code, body):
         data = json.dumps(body).encode()
@@ -434,10 +459,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except ValueError as e:
             raise ApiError(400, "BadRequest", "the body is not JSON: %s" % e)
 
+    def _authenticated(self):
+        """Record the request; with tokens required, only "Authorization: Bearer <one of them>" passes
+        (kube-apiserver's bearer token authenticator, then 401 and its Status body)."""
+        st, auth = self.store, self.headers.get("Authorization")
+        with st.cond:
+            st.requests.append((self.command, self.path))
+            st.authorizations.append(auth)
+            tokens = self.owner.tokens
+            if tokens is None:
+                return True
+            parts = (auth or "").strip().split(" ")  # bearertoken.Authenticator.AuthenticateRequest
+            if len(parts) >= 2 and parts[0].lower() == "bearer" and parts[1] and parts[1] in tokens:
+                return True
+            st.unauthorized += 1
+            return False
+
     def _fault(self):
         st = self.store
         with st.cond:
-            st.requests.append((self.command, self.path))
             for f in st.faults:
                 if f[3] != 0 and f[0] == self.command and f[1] in self.path:
                     f[3] -= 1
@@ -447,6 +487,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def _handle(self, method):
         st = self.store
         try:
+            if not self._authenticated():
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))  # keep the connection usable
+                return self._send(401, UNAUTHORIZED)
             fault = self._fault()
             body = self._body() if method in ("POST", "PUT", "PATCH", "DELETE") else None
             if fault:
@@ -535,13 +578,38 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self._handle("DELETE")
 
 
+class _HTTPServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+    ssl_context = None  # HTTPS when set
+
+    def get_request(self):
+        sock, addr = super().get_request()
+        if self.ssl_context:  # the handshake happens in the request's thread (Handler.setup)
+            sock = self.ssl_context.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
+        return sock, addr
+
+    def handle_error(self, request, client_address):
+        if not isinstance(sys.exc_info()[1], (ssl.SSLError, ConnectionError, socket.timeout)):
+            super().handle_error(request, client_address)  # a client that refused our certificate: quiet
+
+
+class _HTTPServer6(_HTTPServer):
+    address_family = socket.AF_INET6
+
+
 class Server:
-    def __init__(self, store, port=0, tick=0.05):
-        handler = type("BoundHandler", (Handler,), {"store": store})
-        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
-        self.httpd.daemon_threads = True
+    def __init__(self, store, port=0, tick=0.05, host="127.0.0.1", certfile=None, keyfile=None, tokens=None):
+        handler = type("BoundHandler", (Handler,), {"store": store, "owner": self})
+        self.tokens = set(tokens) if tokens is not None else None  # None: no authentication
+        self.httpd = (_HTTPServer6 if ":" in host else _HTTPServer)((host, port), handler)
+        if certfile:
+            ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            ctx.load_cert_chain(certfile, keyfile)
+            self.httpd.ssl_context = ctx
         self.store = store
-        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+        self.port = self.httpd.server_address[1]
+        self.url = "%s://%s:%d" % ("https" if certfile else "http", "[%s]" % host if ":" in host else host,
+                                   self.port)
         self._threads = [threading.Thread(target=self.httpd.serve_forever, daemon=True),
                          threading.Thread(target=self._kubelet, args=(tick,), daemon=True)]
         for t in self._threads:
@@ -560,8 +628,10 @@ class Server:
         self.httpd.server_close()
 
 
-def serve(store, port=0):
-    return Server(store, port)
+def serve(store, port=0, host="127.0.0.1", certfile=None, keyfile=None, tokens=None):
+    """A server thread for store: HTTPS with certfile and keyfile (PEM); with tokens (a set of
+    strings), every request must carry "Authorization: Bearer <token>" with one of them."""
+    return Server(store, port, host=host, certfile=certfile, keyfile=keyfile, tokens=tokens)
 
 
 def inject(store, method, path_part, code, count=1):
@@ -571,13 +641,19 @@ def inject(store, method, path_part, code, count=1):
 
 
 if __name__ == "__main__":
-    port = 8001
+    port, cert, key, tokens = 8001, None, None, None
     files = []
     args = sys.argv[1:]
     while args:
         a = args.pop(0)
         if a == "--port":
             port = int(args.pop(0))
+        elif a == "--cert":
+            cert = args.pop(0)
+        elif a == "--key":
+            key = args.pop(0)
+        elif a == "--token":
+            tokens = (tokens or set()) | {args.pop(0)}
         else:
             files.append(a)
     st = Store()
@@ -585,7 +661,7 @@ if __name__ == "__main__":
         with open(path) as f:
             doc = json.load(f)
         st.load(doc.get("items", []) if isinstance(doc, dict) else doc)
-    srv = serve(st, port)
+    srv = serve(st, port, certfile=cert, keyfile=key, tokens=tokens)
     print("serving on", srv.url)
     try:
         while True:
