@@ -10,6 +10,7 @@
 #include "sched/fit.h"
 #include "sched/nodeaffinity.h"
 #include "sched/preemption.h"
+#include "sched/tolerations.h"
 
 static const char *const tmpl_spec = "spec.template.spec";
 
@@ -37,6 +38,26 @@ static void selector_detail(const dsi_cluster *c, const dsi_podspec *spec, const
 					  dsi_cstr(c, have), dsi_cstr(c, l->value));
 		return;
 	}
+}
+
+/* The TaintToleration reason for taint t of the node; note ends the detail. */
+static json_t *taint_reason(const dsi_cluster *c, const dsi_node *node, const dsi_taint *t, const char *note)
+{
+	dsi_strbuf d = DSI_STRBUF_INIT, f = DSI_STRBUF_INIT;
+	/* upstream's older message named the taint; keep that as the detail */
+	dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", dsi_cstr(c, t->key),
+			  dsi_cstr(c, t->value), dsi_effect_name(t->effect), note);
+	dsi_strbuf_printf(&f, "%s.tolerations", tmpl_spec);
+	json_t *r = reason("TaintToleration", dsi_why_message(DSI_WHY_TAINT), d.data, f.data);
+	if (r) {
+		char nf[64];
+		snprintf(nf, sizeof(nf), "spec.taints[%u]", (unsigned)(t - node->taints.v));
+		json_object_set_new(r, "nodeField", json_string(nf));
+		json_object_set_new(r, "taint", dsi_taint_to_json(&c->atoms, t));
+	}
+	dsi_strbuf_free(&d);
+	dsi_strbuf_free(&f);
+	return r;
 }
 
 json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v)
@@ -76,17 +97,17 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 	}
 	case DSI_WHY_TAINT: {
 		const dsi_taint *t = v->taint;
-		/* upstream's older message named the taint; keep that as the detail */
-		dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", dsi_cstr(c, t->key),
-				  dsi_cstr(c, t->value), dsi_effect_name(t->effect),
-				  v->should_continue ? ": existing pods may stay, no new ones" : "");
-		dsi_strbuf_printf(&f, "%s.tolerations", tmpl_spec);
-		r = reason("TaintToleration", dsi_why_message(v->why), d.data, f.data);
-		if (r) {
-			char nf[64];
-			snprintf(nf, sizeof(nf), "spec.taints[%u]", (unsigned)(t - node->taints.v));
-			json_object_set_new(r, "nodeField", json_string(nf));
-			json_object_set_new(r, "taint", dsi_taint_to_json(&c->atoms, t));
+		r = taint_reason(c, node, t, v->should_continue ? ": existing pods may stay, no new ones" : "");
+		/* The first untolerated taint (NodeShouldRunDaemonPod's) may be a NoSchedule one while
+		 * a later NoExecute taint is what evicts running pods: name that one too. */
+		const dsi_taint *evict =
+			!v->should_continue && t->effect != DSI_EFFECT_NO_EXECUTE
+				? dsi_find_untolerated_taint(&c->atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
+							     p->comparison_ops)
+				: NULL;
+		if (r && evict) {
+			json_array_append_new(arr, r);
+			r = taint_reason(c, node, evict, ": running pods are evicted");
 		}
 		break;
 	}

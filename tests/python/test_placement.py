@@ -26,6 +26,8 @@ RULES = textwrap.dedent("""\
       spec: {taints: [{key: dedicated, value: db, effect: NoSchedule}]}
     - metadata: {name: noexecute}
       spec: {taints: [{key: dedicated, value: db, effect: PreferNoSchedule}, {key: evict, effect: NoExecute}]}
+    - metadata: {name: both}
+      spec: {taints: [{key: dedicated, value: infra, effect: NoSchedule}, {key: evict, effect: NoExecute}]}
     - metadata: {name: notready}
       spec:
         taints:
@@ -114,6 +116,14 @@ class ShouldRunTest(unittest.TestCase):
             "detail": "node(s) had untolerated taint {evict: } (effect NoExecute)",
             "field": "spec.template.spec.tolerations", "nodeField": "spec.taints[1]",
             "taint": {"key": "evict", "effect": "NoExecute"}}])
+        # the first untolerated taint decides shouldRun; the NoExecute one that evicts is named too
+        r = placement.should_run_json(self.c, "d", "plain", "both")
+        self.assertEqual((r["shouldRun"], r["shouldContinueRunning"]), (False, False))
+        self.assertEqual([(x["nodeField"], x["taint"]["effect"]) for x in r["reasons"]],
+                         [("spec.taints[0]", "NoSchedule"), ("spec.taints[1]", "NoExecute")])
+        self.assertEqual(r["reasons"][0]["detail"], "node(s) had untolerated taint {dedicated: infra} (effect NoSchedule)")
+        self.assertEqual(r["reasons"][1]["detail"],
+                         "node(s) had untolerated taint {evict: } (effect NoExecute: running pods are evicted)")
         r = placement.should_run_json(self.c, "d", "plain", "notready")
         self.assertEqual(r["reasons"][0]["nodeField"], "spec.taints[1]")
         self.assertTrue(r["reasons"][0]["detail"].endswith("(effect NoSchedule: existing pods may stay, no new ones)"))
