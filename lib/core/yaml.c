@@ -715,6 +715,22 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 	}
 }
 
+/* libyaml's reader (bad UTF-8, control characters) reports a byte offset and no mark: the line
+ * and column (in characters, counting bytes that do not continue a UTF-8 sequence) of that byte. */
+static void reader_position(const char *data, size_t size, size_t offset, ds_error *err)
+{
+	int line = 1, column = 1;
+	for (size_t i = 0; i < offset && i < size; i++) {
+		if (data[i] == '\n') {
+			line++;
+			column = 1;
+		} else if (((unsigned char)data[i] & 0xC0) != 0x80) {
+			column++;
+		}
+	}
+	dsi_error_set_position(err, line, column);
+}
+
 int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
 		   ds_error *err)
 {
@@ -743,7 +759,10 @@ int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yam
 				else
 					dsi_error_set(err, DS_ESYNTAX, NULL, "%s",
 						      parser.problem ? parser.problem : "malformed YAML");
-				dsi_error_set_position(err, (int)m->line + 1, (int)m->column + 1);
+				if (parser.error == YAML_READER_ERROR)
+					reader_position(data, size, parser.problem_offset, err);
+				else
+					dsi_error_set_position(err, (int)m->line + 1, (int)m->column + 1);
 				rc = DS_ESYNTAX;
 			}
 			break;

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "model/labels.h"
+#include "model/meta.h"
 
 const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS] = {
 	DSI_TAINT_NOT_READY,        DSI_TAINT_UNREACHABLE,         DSI_TAINT_UNSCHEDULABLE, DSI_TAINT_MEMORY_PRESSURE,
@@ -127,10 +128,12 @@ static int read_taint(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, void *elem)
 {
 	dsi_taint *t = elem;
 	const char *k, *v, *eff;
+	ds_time added; /* not kept (no rule reads it), but metav1.Time refuses what does not parse */
+	uint8_t has_added;
 	int rc;
 	if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_string(rd, e, "key", &k)) < 0 ||
 	    (rc = dsi_rd_string(rd, e, "value", &v)) < 0 || (rc = dsi_rd_string(rd, e, "effect", &eff)) < 0 ||
-	    (rc = parse_effect(rd, eff, 0, &t->effect)) < 0)
+	    (rc = dsi_rd_time(rd, e, "timeAdded", &added, &has_added)) < 0 || (rc = parse_effect(rd, eff, 0, &t->effect)) < 0)
 		return rc;
 	if (!k || !*k)
 		return dsi_rd_fail(rd, "key", DS_EMISSING, "required value: a taint needs a key");

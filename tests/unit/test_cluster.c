@@ -148,6 +148,9 @@ START_TEST(wrong_types_have_paths)
 		 "metadata.labels[\"app.kubernetes.io/x\"]", DS_ETYPE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":{}}}", "spec.taints",
 		 DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":[{\"key\":\"a\","
+		 "\"effect\":\"NoSchedule\",\"timeAdded\":\"x\"}]}}",
+		 "spec.taints[0].timeAdded", DS_EVALUE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"unschedulable\":\"yes\"}}",
 		 "spec.unschedulable", DS_ETYPE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{\"cpu\":\"lots\"}}}",

@@ -337,6 +337,22 @@ static char *deep(const char *open, const char *close, size_t n)
 	return s;
 }
 
+/* libyaml's reader gives an offset, not a mark: the position is counted from it */
+START_TEST(bad_utf8_position)
+{
+	ds_error err;
+	ck_assert_ptr_null(load("kind: X\nmetadata:\n  name: \"\xc3\xa9" "b\xff\"\n", &err));
+	ck_assert_int_eq(err.code, DS_ESYNTAX);
+	ck_assert_str_eq(err.message, "invalid leading UTF-8 octet");
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_eq(err.column, 12); /* the two-byte e-acute is one column */
+	ck_assert_ptr_null(load("kind: X\x01\n", &err));
+	ck_assert_int_eq(err.code, DS_ESYNTAX);
+	ck_assert_int_eq(err.line, 1);
+	ck_assert_int_eq(err.column, 8);
+}
+END_TEST
+
 START_TEST(deep_nesting)
 {
 	ds_error err;
@@ -383,6 +399,7 @@ static Suite *yaml_suite(void)
 	tcase_add_test(tc, streams_and_lists);
 	tcase_add_test(tc, bad_inputs);
 	tcase_add_test(tc, deep_nesting);
+	tcase_add_test(tc, bad_utf8_position);
 	tcase_add_test(tc, size_limit_before_reading);
 	suite_add_tcase(s, tc);
 	return s;
