@@ -53,6 +53,28 @@ static const char *check_update_order(const char *v)
 	return "\"name\", \"name-desc\" or \"label:<key>\"";
 }
 
+/* Owner kinds kubectl drain should treat as DaemonSets: "group/Kind" entries separated by commas
+ * (lib/ops/drain_filters.c splits them). Group: DNS subdomain characters; Kind: letters and digits. */
+static const char *check_kinds(const char *v)
+{
+	static const char *want = "group/Kind entries separated by commas, e.g. \"apps.kruise.io/DaemonSet\" "
+				  "(\"/Kind\" for the core group)";
+	for (const char *s = v; *s;) {
+		s += strspn(s, ", \t");
+		if (!*s)
+			break;
+		size_t group = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789.-");
+		if (s[group] != '/')
+			return want;
+		size_t kind = strspn(s + group + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+		const char *end = s + group + 1 + kind;
+		if (!kind || (*end && !strchr(", \t", *end)))
+			return want;
+		s = end;
+	}
+	return NULL;
+}
+
 /* A count or a percentage of nodes, never negative, as an IntOrString in a
  * DaemonSet spec would be written ("3", "10%"); at most INT32_MAX. */
 static const char *check_count_or_percent(const char *v)
@@ -90,7 +112,7 @@ static const opt_def table[] = {
 	{"gracePeriodSeconds", OPT_INT64, O(grace_period_seconds), -1, INT64_MAX, NULL, NULL},
 	{"skipWaitForDeleteTimeoutSeconds", OPT_INT64, O(skip_wait_for_delete_timeout_seconds), 0, INT64_MAX, NULL, NULL},
 	{"podSelector", OPT_STRING, O(pod_selector), 0, 0, NULL, NULL},
-	{"daemonSetKinds", OPT_STRING, O(daemonset_kinds), 0, 0, NULL, NULL},
+	{"daemonSetKinds", OPT_STRING, O(daemonset_kinds), 0, 0, NULL, check_kinds},
 	{"batchSize", OPT_INT32, O(batch_size), 1, INT32_MAX, NULL, NULL},
 	{"podSecurityLevel", OPT_STRING, O(pss_level), 0, 0, pss_levels, NULL},
 	{"podSecurityVersion", OPT_STRING, O(pss_version), 0, 0, NULL, NULL},
