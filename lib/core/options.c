@@ -67,10 +67,10 @@ static const char *check_kinds(const char *v)
 		if (s[group] != '/')
 			return want;
 		size_t kind = strspn(s + group + 1, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
-		const char *end = s + group + 1 + kind;
-		if (!kind || (*end && !strchr(", \t", *end)))
+		s += group + 1 + kind;
+		s += strspn(s, " \t");
+		if (!kind || (*s && *s != ','))
 			return want;
-		s = end;
 	}
 	return NULL;
 }

@@ -319,7 +319,11 @@ static int apply_plan(sim *s, const dsi_plan *p)
 	return dsi_backoff_copy(&p->backoff, &s->backoff) < 0 ? dsi_error_nomem(s->err) : 0;
 }
 
-/* Sample the state the budgets speak of: unavailable (desired - available) and surge (nodes with two pods). */
+static int rolling_unavailable(sim *s, int32_t *out);
+
+/* Sample the state the budgets speak of: unavailable as the rolling update counts it (a terminating
+ * pod does not count, though the status still calls it available while it is Ready) and surge
+ * (nodes with two pods that are not being deleted). The timeline also has the status's count. */
 static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 {
 	dsi_ds_status st;
@@ -337,15 +341,19 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 		surge += live > 1;
 	}
 	dsi_ds_pods_release(&pods);
-	if (st.number_unavailable > s->max_unavailable_seen)
-		s->max_unavailable_seen = st.number_unavailable;
+	int32_t unavailable;
+	if (rolling_unavailable(s, &unavailable) < 0)
+		return -1;
+	if (unavailable > s->max_unavailable_seen)
+		s->max_unavailable_seen = unavailable;
 	if (surge > s->max_surge_seen)
 		s->max_surge_seen = surge;
 	char now[40];
 	ds_time_format(s->now, now, sizeof(now));
-	json_array_append_new(s->timeline, json_pack("{s:s, s:i, s:i, s:i, s:i}", "at", now, "unavailable",
-						     st.number_unavailable, "updated", st.updated_number_scheduled,
-						     "available", st.number_available, "surge", surge));
+	json_array_append_new(s->timeline, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "at", now, "unavailable",
+						     st.number_unavailable, "unavailableForBudget", unavailable, "updated",
+						     st.updated_number_scheduled, "available", st.number_available, "surge",
+						     surge));
 	*desired = st.desired_number_scheduled;
 	*updated_available = 0;
 	/* done when every node that should run a pod runs exactly one, updated and available */
@@ -380,10 +388,11 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 	return 0;
 }
 
-/* Unavailable nodes as rollingUpdate (update.go) counts them for maxUnavailable:
- * nodes that should run a daemon pod and have no live (not terminating) pod,
- * more than one, or one that is not available. The status counts a terminating
- * pod that is still Ready as available; the rolling update does not. */
+/* Unavailable nodes for the maxUnavailable budget: nodes that should run a daemon pod and have
+ * no available pod that is not terminating. rollingUpdate (update.go) does not see terminating
+ * pods (findUpdatedPodsOnNode), so a node whose old pod is being deleted is unavailable until the
+ * new one is available, although the status still counts the old one while it is Ready. With
+ * maxSurge, a node whose old pod still serves while the new one starts is not unavailable. */
 static int rolling_unavailable(sim *s, int32_t *out)
 {
 	dsi_ds_pods pods;
@@ -397,15 +406,14 @@ static int rolling_unavailable(sim *s, int32_t *out)
 		dsi_node_should_run(&s->place, node, &v);
 		if (!v.should_run)
 			continue;
-		int live = 0, available = 0;
-		for (int32_t k = node->index < pods.nnodes ? pods.first[node->index] : -1; k >= 0; k = pods.next[k]) {
+		int available = 0;
+		for (int32_t k = node->index < pods.nnodes ? pods.first[node->index] : -1; k >= 0 && !available;
+		     k = pods.next[k]) {
 			const dsi_pod *pod = pods.v[k];
-			if (pod->meta.has_deletion)
-				continue;
-			live++;
-			available = dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->k8s_minor);
+			available = !pod->meta.has_deletion &&
+				    dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->k8s_minor);
 		}
-		n += live != 1 || !available;
+		n += !available;
 	}
 	dsi_ds_pods_release(&pods);
 	*out = n;

@@ -47,13 +47,7 @@ static int parse_kinds(dsi_drain_cfg *cfg, const char *text, ds_error *err)
 		const char *end = e;
 		while (end > s && isspace((unsigned char)end[-1]))
 			end--;
-		size_t n = (size_t)(end - s);
-		const char *slash = memchr(s, '/', n);
-		if (!slash || slash == end - 1 || memchr(slash + 1, '/', (size_t)(end - slash - 1)) || n >= 128)
-			return dsi_error_set(err, DS_EVALUE, "daemonSetKinds",
-					     "invalid value \"%.*s\": expected group/Kind entries separated by commas, "
-					     "e.g. \"apps.kruise.io/DaemonSet\" (\"/Kind\" for the core group)",
-					     (int)(n > 100 ? 100 : n), s);
+		size_t n = (size_t)(end - s); /* a group/Kind: the option's check_kinds refused anything else */
 		if (DSI_GROW(cfg->kinds, cap, cfg->nkinds + 1) < 0)
 			return dsi_error_nomem(err);
 		char *k = dsi_strndup(s, n);

@@ -61,7 +61,7 @@ START_TEST(bad_values_are_refused)
 		{"burstReplicas", "0"},    {"burstReplicas", "abc"}, {"podSecurityLevel", "strict"},
 		{"backoffInitial", "1 h"}, {"daemonSetKinds", "[\"apps.kruise.io/DaemonSet\"]"},
 		{"daemonSetKinds", "DaemonSet"}, {"daemonSetKinds", "apps.kruise.io/"}, {"daemonSetKinds", "a/b/C"},
-		{"daemonSetKinds", "Apps/DaemonSet"},
+		{"daemonSetKinds", "Apps/DaemonSet"}, {"daemonSetKinds", "a.io/A b.io/B"},
 	};
 	ds_options *o;
 	ds_error err;
@@ -73,7 +73,7 @@ START_TEST(bad_values_are_refused)
 		ck_assert_error(err, DS_EVALUE, bad[i].name);
 	}
 	assert_value(o, "partition", "2");
-	ck_assert_int_eq(ds_options_set(o, "daemonSetKinds", "apps.kruise.io/DaemonSet, /Foo,", &err), 0);
+	ck_assert_int_eq(ds_options_set(o, "daemonSetKinds", "apps.kruise.io/DaemonSet , /Foo,", &err), 0);
 	ck_assert_int_eq(ds_options_set(o, "noSuchOption", "1", &err), DS_EARG);
 	ck_assert_str_eq(err.path, "noSuchOption");
 	ds_options_free(o);

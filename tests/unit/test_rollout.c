@@ -340,6 +340,21 @@ START_TEST(simulate_sample_cluster)
 	ck_assert_int_eq(ival(r, "creates"), 2);
 	ck_assert_int_eq(ival(r, "deletes"), 1);
 	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	ck_assert_int_eq(ival(r, "maxUnavailableSeen"), 1);
+	/* While worker-2's old pod terminates (still Ready) the status counts it available; the
+	 * budget does not (rollingUpdate does not see terminating pods): the sample 10 s after T0. */
+	size_t i;
+	json_t *t;
+	int seen = 0;
+	json_array_foreach(json_object_get(r, "timeline"), i, t)
+	{
+		if (strcmp(json_string_value(json_object_get(t, "at")), "2026-12-02T10:00:10Z") != 0)
+			continue;
+		ck_assert_int_eq(ival(t, "unavailable"), 0);
+		ck_assert_int_eq(ival(t, "unavailableForBudget"), 1);
+		seen = 1;
+	}
+	ck_assert(seen);
 	/* the snapshot itself is untouched */
 	ck_assert_uint_eq(ds_cluster_count(c, "Pod"), 9);
 	json_decref(r);
