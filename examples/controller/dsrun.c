@@ -26,8 +26,7 @@ static int list_and_watch(ds_controller *ctrl)
 	for (size_t i = 0; be.watch && i < 4; i++)
 		be.watch(be.self, kinds[i],
 			 json_string_value(json_object_get(json_object_get(doc, "resourceVersions"), kinds[i])));
-	json_decref(doc);
-	ds_free(out);
+	json_decref(doc), ds_free(out);
 	return 0;
 }
 
@@ -132,10 +131,11 @@ int main(int argc, char **argv)
 			continue; /* work is due, the goal is not reached, or the watch has not shown the restart yet */
 		if (!again)
 			break;
-		char ns[256], patch[200]; /* kubectl rollout restart: a new annotation on the template */
+		char ns[256], patch[200], at[32]; /* kubectl rollout restart: the time (RFC 3339) on the template */
 		const char *name = split(again, ns, sizeof(ns));
+		ds_time_format(be.now(be.self) / 1000 * 1000, at, sizeof(at));
 		snprintf(patch, sizeof(patch), "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":"
-			 "{\"kubectl.kubernetes.io/restartedAt\":\"%lld\"}}}}}", (long long)be.now(be.self));
+			 "{\"kubectl.kubernetes.io/restartedAt\":\"%s\"}}}}}", at);
 		old_generation = generation(ctrl, again);
 		printf("restart %s: %s\n", again,
 		       be.patch(be.self, "daemonsets", ns, name, patch) == DS_TRANSPORT_OK ? "patched" : "failed");

@@ -7,6 +7,7 @@
 
 #include "core/reader.h"
 #include "model/quantity.h"
+#include "model/quantity_fields.h"
 
 /* ---- small typed accessors: absent and null read as Go's zero value ----------------- */
 
@@ -172,22 +173,6 @@ static int resource_list(dsi_rd *rd, json_t *obj, const char *key)
 	size_t m = dsi_rd_push(rd, key);
 	int rc = round_and_serve(rd, map);
 	dsi_rd_pop(rd, m);
-	return rc;
-}
-
-/* One quantity member (emptyDir.sizeLimit): served as a string. */
-static int quantity_member(dsi_rd *rd, json_t *obj, const char *key)
-{
-	json_t *v = member(obj, key);
-	if (!v)
-		return 0;
-	json_t *wrap = json_pack("{sO}", key, v);
-	if (!wrap)
-		return dsi_error_nomem(rd->err);
-	int rc = round_and_serve(rd, wrap);
-	if (rc == 0 && json_object_set(obj, key, json_object_get(wrap, key)) < 0)
-		rc = dsi_error_nomem(rd->err);
-	json_decref(wrap);
 	return rc;
 }
 
@@ -511,7 +496,13 @@ static int scale_io(dsi_rd *rd, json_t *s)
 	return rc < 0 ? rc : def_string(rd, s, "fsType", "xfs");
 }
 
-static int empty_dir(dsi_rd *rd, json_t *e) { return quantity_member(rd, e, "sizeLimit"); }
+/* emptyDir has no defaults; its sizeLimit is served with the other quantities (pod_spec) */
+static int empty_dir(dsi_rd *rd, json_t *e)
+{
+	(void)rd;
+	(void)e;
+	return 0;
+}
 
 static int claim_spec(dsi_rd *rd, json_t *s)
 {
@@ -580,6 +571,12 @@ static int pod_spec(dsi_rd *rd, json_t *spec)
 	    (rc = each_elem(rd, spec, "ephemeralContainers", container)) < 0 ||
 	    (rc = resource_list(rd, spec, "overhead")) < 0 || (rc = with_obj(rd, spec, "resources", resource_requirements)) < 0)
 		return rc;
+	/* every Quantity served in canonical form: the rounded resource lists again (no change), emptyDir.sizeLimit
+	 * (not rounded: SetDefaults_ResourceList covers ResourceLists only) and resourceFieldRef divisors */
+	if ((rc = dsi_podspec_canonical_quantities(spec, DSI_QFIELDS_STRICT, rd->err)) < 0) {
+		dsi_error_prefix_path(rd->err, rd->path);
+		return rc;
+	}
 	/* conversion: serviceAccountName and its deprecated alias serviceAccount are served together */
 	json_t *san = member(spec, "serviceAccountName"), *sa = member(spec, "serviceAccount");
 	if (san && !json_is_string(san))

@@ -5,6 +5,7 @@
 
 #include "core/strbuf.h"
 #include "model/labelvalid.h"
+#include "model/quantity_fields.h"
 
 static json_t *pin_selector(const char *node)
 {
@@ -62,6 +63,12 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 	json_t *spec = json_deep_copy(json_is_object(json_object_get(tmpl, "spec")) ? json_object_get(tmpl, "spec") : NULL);
 	if (!spec)
 		spec = json_object();
+	/* the template as the API server stored it: its quantities in canonical form (the rest is copied as is) */
+	if (!spec || dsi_podspec_canonical_quantities(spec, 0, err) < 0) {
+		json_decref(spec);
+		dsi_error_nomem(err);
+		return NULL;
+	}
 	/* labels: the template's, then the generation and hash labels (CreatePodTemplate) */
 	json_t *labels = json_deep_copy(json_is_object(json_object_get(tmeta, "labels")) ? json_object_get(tmeta, "labels")
 											  : NULL);

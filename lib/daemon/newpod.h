@@ -12,7 +12,8 @@ int dsi_pin_node_affinity(json_t *spec, const char *node);
 
 /* CreatePodTemplate + ReplaceDaemonSetPodNodeNameNodeAffinity + GetPodFromTemplate:
  * a new Pod object (new reference) for node, or NULL with err set. p carries
- * the merged tolerations (see dsi_placement_init). hash may be "" (no label). */
+ * the merged tolerations (see dsi_placement_init). hash may be "" (no label).
+ * Quantities are in the API server's canonical form (dsi_podspec_canonical_quantities). */
 json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, ds_error *err);
 
 /* The same in two steps, for many nodes: the pod without the node pin, built

@@ -53,8 +53,9 @@ typedef struct dsi_quantity {
 int dsi_quantity_parse(const char *s, size_t n, dsi_quantity *q, ds_error *err);
 
 /* A quantity member as the API server decodes it (Quantity.UnmarshalJSON):
- * a string (surrounding Unicode white space trimmed), or a JSON number read
- * as its text. Absent or null: *present = 0 and q is zero. */
+ * a string (surrounding Unicode white space trimmed), or a JSON number read as
+ * the text Go's encoding/json gives its float64 value (what kubectl and
+ * sigs.k8s.io/yaml send). Absent or null: *present = 0 and q is zero. */
 int dsi_quantity_read(dsi_rd *rd, const json_t *obj, const char *key, dsi_quantity *q, int *present);
 /* The same for a value already fetched (path is rd's). */
 int dsi_quantity_from_json(dsi_rd *rd, const json_t *v, dsi_quantity *q);

@@ -243,6 +243,104 @@ START_TEST(daemon_pod_sample)
 }
 END_TEST
 
+/* A template whose quantities are numbers, non-canonical strings, canonical strings and text that does not parse. */
+#define QTEMPLATE                                                                                                      \
+	"{\"metadata\":{\"labels\":{\"app\":\"q\"}},\"spec\":{"                                                        \
+	"\"overhead\":{\"cpu\":0.25,\"memory\":\"0.5Gi\"},"                                                            \
+	"\"resources\":{\"limits\":{\"cpu\":\"2000m\"}},"                                                              \
+	"\"initContainers\":[{\"name\":\"init\",\"image\":\"busybox\",\"resources\":{\"requests\":{\"cpu\":\"1000m\"}}}]," \
+	"\"containers\":[{\"name\":\"q\",\"image\":\"q:1\",\"resources\":{"                                           \
+	"\"requests\":{\"cpu\":0.15,\"memory\":\"100Mi\",\"example.com/n\":1e3,\"example.com/s\":\"1e3\","            \
+	"\"example.com/i\":5,\"ephemeral-storage\":\"0.5Gi\"},"                                                       \
+	"\"limits\":{\"cpu\":\"abc\",\"memory\":\"1024Mi\",\"example.com/z\":null}},"                                  \
+	"\"env\":[{\"name\":\"CPU\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\"}}},"              \
+	"{\"name\":\"MEM\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.memory\",\"divisor\":\"1024Ki\"}}}," \
+	"{\"name\":\"BAD\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"x\"}}},"    \
+	"{\"name\":\"PLAIN\",\"value\":\"v\"}]}],"                                                                      \
+	"\"ephemeralContainers\":[{\"name\":\"debug\",\"image\":\"busybox\",\"resources\":{\"limits\":{\"memory\":\"2048Mi\"}}}]," \
+	"\"volumes\":[{\"name\":\"a\",\"emptyDir\":{\"sizeLimit\":\"0.5Gi\"}},{\"name\":\"b\",\"emptyDir\":{\"sizeLimit\":1e9}}," \
+	"{\"name\":\"c\",\"emptyDir\":{\"sizeLimit\":\"abc\"}},{\"name\":\"d\",\"emptyDir\":{}},"                     \
+	"{\"name\":\"e\",\"downwardAPI\":{\"items\":[{\"path\":\"cpu\",\"resourceFieldRef\":{\"containerName\":\"q\","  \
+	"\"resource\":\"limits.cpu\",\"divisor\":0.001}},{\"path\":\"name\",\"fieldRef\":{\"fieldPath\":\"metadata.name\"}}]}}," \
+	"{\"name\":\"f\",\"projected\":{\"sources\":[{\"downwardAPI\":{\"items\":[{\"path\":\"mem\",\"resourceFieldRef\":" \
+	"{\"containerName\":\"q\",\"resource\":\"limits.memory\"}}]}}]}},"                                             \
+	"{\"name\":\"g\",\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"resources\":{\"requests\":"               \
+	"{\"storage\":\"1024Mi\"},\"limits\":{\"storage\":1073741824}}}}}}]}}"
+
+/* The pod spec carries every Quantity as the API server stores it: Quantity.String(); what does not parse stays. */
+static void assert_canonical_quantities(json_t *pod)
+{
+	ASSERT_JSON(at(pod, "spec.overhead"), "{\"cpu\":\"250m\",\"memory\":\"512Mi\"}");
+	ASSERT_JSON(at(pod, "spec.resources"), "{\"limits\":{\"cpu\":\"2\"}}");
+	ASSERT_JSON(at(pod, "spec.initContainers.0.resources"), "{\"requests\":{\"cpu\":\"1\"}}");
+	/* 0.15 -> 150m; "100Mi" and "1e3" (upstream keeps that text) unchanged; the number 1e3 reaches the API
+	 * server as 1000 (YAML and kubectl decode it to a float64), so 1k */
+	ASSERT_JSON(at(pod, "spec.containers.0.resources.requests"),
+		    "{\"cpu\":\"150m\",\"memory\":\"100Mi\",\"example.com/n\":\"1k\",\"example.com/s\":\"1e3\","
+		    "\"example.com/i\":\"5\",\"ephemeral-storage\":\"512Mi\"}");
+	/* "abc" does not parse and is left for validation; the others in the same list are still rewritten */
+	ASSERT_JSON(at(pod, "spec.containers.0.resources.limits"),
+		    "{\"cpu\":\"abc\",\"memory\":\"1Gi\",\"example.com/z\":\"0\"}");
+	/* a divisor is a Quantity, not a pointer: absent is served as "0" */
+	ASSERT_JSON(at(pod, "spec.containers.0.env"),
+		    "[{\"name\":\"CPU\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"0\"}}},"
+		    "{\"name\":\"MEM\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.memory\",\"divisor\":\"1Mi\"}}},"
+		    "{\"name\":\"BAD\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"x\"}}},"
+		    "{\"name\":\"PLAIN\",\"value\":\"v\"}]");
+	ASSERT_JSON(at(pod, "spec.ephemeralContainers.0.resources"), "{\"limits\":{\"memory\":\"2Gi\"}}");
+	ASSERT_JSON(at(pod, "spec.volumes.0.emptyDir"), "{\"sizeLimit\":\"512Mi\"}");
+	ASSERT_JSON(at(pod, "spec.volumes.1.emptyDir"), "{\"sizeLimit\":\"1G\"}");
+	ASSERT_JSON(at(pod, "spec.volumes.2.emptyDir"), "{\"sizeLimit\":\"abc\"}");
+	ASSERT_JSON(at(pod, "spec.volumes.3.emptyDir"), "{}");
+	ASSERT_JSON(at(pod, "spec.volumes.4.downwardAPI.items"),
+		    "[{\"path\":\"cpu\",\"resourceFieldRef\":{\"containerName\":\"q\",\"resource\":\"limits.cpu\",\"divisor\":\"1m\"}},"
+		    "{\"path\":\"name\",\"fieldRef\":{\"fieldPath\":\"metadata.name\"}}]");
+	ASSERT_JSON(at(pod, "spec.volumes.5.projected.sources.0.downwardAPI.items.0.resourceFieldRef"),
+		    "{\"containerName\":\"q\",\"resource\":\"limits.memory\",\"divisor\":\"0\"}");
+	/* a number is DecimalSI: 2^30 has no power-of-1000 factor and stays digits */
+	ASSERT_JSON(at(pod, "spec.volumes.6.ephemeral.volumeClaimTemplate.spec.resources"),
+		    "{\"requests\":{\"storage\":\"1Gi\"},\"limits\":{\"storage\":\"1073741824\"}}");
+}
+
+START_TEST(daemon_pod_canonical_quantities)
+{
+	ds_cluster *c = dsi_test_cluster_text("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+					      "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}},"
+					      "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
+					      "\"metadata\":{\"name\":\"q\",\"namespace\":\"default\",\"uid\":\"u-q\"},"
+					      "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"q\"}},\"template\":" QTEMPLATE
+					      "}}]}");
+	char *out = NULL;
+	ds_error err;
+	int rc = ds_daemon_pod(c, "default", "q", "n1", NULL, &out, &err);
+	ck_assert_msg(rc == 0, "%s", err.message);
+	json_t *pod = dsi_test_take_json(out);
+	assert_canonical_quantities(pod);
+	/* the hash is still that of the template as loaded (numbers and all), and the snapshot's template is
+	 * untouched: a second pod and the plan agree */
+	char want[16];
+	template_hash(QTEMPLATE, -1, want);
+	ck_assert_str_eq(str_at(pod, "metadata.labels.controller-revision-hash"), want);
+	json_decref(pod);
+	char from_plan[64];
+	plan_hash(c, "default", "q", from_plan, sizeof(from_plan));
+	ck_assert_str_eq(from_plan, want);
+
+	/* the plan's create carries the same pod */
+	ds_time now;
+	ck_assert_int_eq(ds_time_parse("2026-12-02T00:00:00Z", &now, &err), 0);
+	ds_plan *p = NULL;
+	ck_assert_int_eq(ds_plan_sync(c, "default", "q", now, NULL, NULL, &p, &err), 0);
+	ck_assert_uint_eq(ds_plan_create_count(p), 1);
+	ck_assert_int_eq(ds_plan_create_pod(p, 0, &out, &err), 0);
+	ds_plan_free(p);
+	pod = dsi_test_take_json(out);
+	assert_canonical_quantities(pod);
+	json_decref(pod);
+	ds_cluster_free(c);
+}
+END_TEST
+
 /* ---- ds_daemon_history ------------------------------------------------------------------------- */
 
 START_TEST(daemon_history_sample)
@@ -400,6 +498,7 @@ static Suite *daemon_suite(void)
 	tcase_add_test(tc, template_hash_matches_plan);
 	tcase_add_test(tc, template_hash_errors);
 	tcase_add_test(tc, daemon_pod_sample);
+	tcase_add_test(tc, daemon_pod_canonical_quantities);
 	tcase_add_test(tc, daemon_history_sample);
 	tcase_add_test(tc, daemon_rollback_sample);
 	tcase_add_test(tc, daemon_pod_updated_sample);

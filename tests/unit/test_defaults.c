@@ -204,6 +204,48 @@ START_TEST(quantities_as_served)
 }
 END_TEST
 
+/* Every Quantity field of the pod template is served in canonical form (Quantity.MarshalJSON), resource lists
+ * after SetDefaults_ResourceList's rounding, the others as they are. */
+START_TEST(quantity_fields_as_served)
+{
+	json_t *v = defaults_text(
+		"spec:\n  template:\n    spec:\n"
+		"      overhead: {cpu: '1000m', memory: 0.5Gi}\n"
+		"      resources: {requests: {cpu: 0.15}}\n"
+		"      initContainers:\n      - name: init\n        image: busybox\n"
+		"        resources: {requests: {cpu: 0.15, memory: 1e3, example.com/s: '1e3', storage: 100Mi}}\n"
+		"        env:\n        - {name: A, valueFrom: {resourceFieldRef: {resource: limits.cpu}}}\n"
+		"        - {name: B, valueFrom: {resourceFieldRef: {resource: limits.memory, divisor: 1024Ki}}}\n"
+		"        - {name: C, valueFrom: {resourceFieldRef: {resource: limits.cpu, divisor: null}}}\n"
+		"      containers:\n      - name: a\n        image: a\n"
+		"        resources: {limits: {memory: '0.5Gi', cpu: 1e3}}\n"
+		"      volumes:\n"
+		"      - {name: e, emptyDir: {sizeLimit: 0.5Gi}}\n"
+		"      - {name: s, emptyDir: {sizeLimit: 500u}}\n"
+		"      - {name: d, downwardAPI: {items: [{path: p, resourceFieldRef: {resource: limits.cpu, divisor: 0.001}}]}}\n"
+		"      - {name: p, projected: {sources: [{downwardAPI: {items: [{path: p, resourceFieldRef: {resource: "
+		"limits.memory}}]}}]}}\n");
+	expect_json(v, "spec.template.spec.overhead", "{\"cpu\":\"1\",\"memory\":\"512Mi\"}");
+	expect_json(v, "spec.template.spec.resources", "{\"requests\":{\"cpu\":\"150m\"}}");
+	/* YAML reads 1e3 as a float, which reaches the API server as 1000: 1k; the string "1e3" is kept verbatim */
+	expect_json(v, "spec.template.spec.initContainers[0].resources.requests",
+		    "{\"cpu\":\"150m\",\"memory\":\"1k\",\"example.com/s\":\"1e3\",\"storage\":\"100Mi\"}");
+	expect_json(v, "spec.template.spec.containers[0].resources.limits", "{\"memory\":\"512Mi\",\"cpu\":\"1k\"}");
+	/* a divisor is a Quantity, not a pointer: absent or null is served as "0" */
+	expect_json(v, "spec.template.spec.initContainers[0].env[0].valueFrom.resourceFieldRef",
+		    "{\"resource\":\"limits.cpu\",\"divisor\":\"0\"}");
+	expect_json(v, "spec.template.spec.initContainers[0].env[1].valueFrom.resourceFieldRef.divisor", "\"1Mi\"");
+	expect_json(v, "spec.template.spec.initContainers[0].env[2].valueFrom.resourceFieldRef.divisor", "\"0\"");
+	expect_json(v, "spec.template.spec.volumes[0].emptyDir.sizeLimit", "\"512Mi\"");
+	/* sizeLimit is not a ResourceList: no rounding up to milli precision */
+	expect_json(v, "spec.template.spec.volumes[1].emptyDir.sizeLimit", "\"500u\"");
+	expect_json(v, "spec.template.spec.volumes[2].downwardAPI.items[0].resourceFieldRef.divisor", "\"1m\"");
+	expect_json(v, "spec.template.spec.volumes[3].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor",
+		    "\"0\"");
+	json_decref(v);
+}
+END_TEST
+
 START_TEST(image_pull_policy_by_tag)
 {
 	static const struct {
@@ -278,6 +320,15 @@ START_TEST(bad_input)
 		     "spec.template.spec.containers[0].resources.requests.cpu");
 	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":true}}]}}}}", DS_ETYPE,
 		     "spec.template.spec.volumes[0].emptyDir.sizeLimit");
+	/* the API server refuses to decode any quantity that does not parse, divisors included */
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":\"abc\"}}]}}}}", DS_EVALUE,
+		     "spec.template.spec.volumes[0].emptyDir.sizeLimit");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"env\":[{\"name\":\"A\",\"valueFrom\":"
+		     "{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"abc\"}}}]}]}}}}",
+		     DS_EVALUE, "spec.template.spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"projected\":{\"sources\":[{\"downwardAPI\":"
+		     "{\"items\":[{\"path\":\"p\",\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":[]}}]}}]}}]}}}}",
+		     DS_ETYPE, "spec.template.spec.volumes[0].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor");
 	char *out = (char *)1;
 	ck_assert_int_eq(ds_daemonset_defaults(NULL, 0, NULL, &out, NULL), DS_EARG);
 	ck_assert_ptr_null(out);
@@ -293,8 +344,9 @@ END_TEST
 /* Defaulting twice changes nothing more. */
 START_TEST(idempotent)
 {
-	json_t *once = defaults_text("spec:\n  template:\n    spec:\n      containers: [{name: a, image: a, resources: {limits: {cpu: 0.5}}}]\n"
-				     "      volumes: [{name: v}]\n");
+	json_t *once = defaults_text("spec:\n  template:\n    spec:\n      containers: [{name: a, image: a, resources: {limits: {cpu: 0.5}},"
+				     " env: [{name: e, valueFrom: {resourceFieldRef: {resource: limits.cpu}}}]}]\n"
+				     "      volumes: [{name: v}, {name: w, emptyDir: {sizeLimit: 1e3}}]\n");
 	char *text = json_dumps(once, 0);
 	json_t *twice = defaults_text(text);
 	ck_assert(json_equal(once, twice));
@@ -313,6 +365,7 @@ static Suite *defaults_suite(void)
 	tcase_add_test(tc, pod_template_defaults);
 	tcase_add_test(tc, volume_defaults);
 	tcase_add_test(tc, quantities_as_served);
+	tcase_add_test(tc, quantity_fields_as_served);
 	tcase_add_test(tc, image_pull_policy_by_tag);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, idempotent);
