@@ -1,7 +1,7 @@
 /*
  * libdaemonset: Kubernetes value types with upstream semantics:
  * resource.Quantity, IntOrString scaling, label key/value and DNS name
- * validation, label selectors. Text in, text out.
+ * validation, label selectors, node selectors. Text in, text out.
  *
  * Include <daemonset.h> rather than this file.
  * SPDX-License-Identifier: Apache-2.0
@@ -74,6 +74,18 @@ DS_EXTERN int ds_dns1123_label_validate(const char *name, ds_error *err);
 DS_EXTERN int ds_selector_matches(const char *selector, const char *labels, int *out, ds_error *err);
 /* Selector.String(): the canonical string form (free with ds_free). */
 DS_EXTERN int ds_selector_string(const char *selector, char **out, ds_error *err);
+
+/* ---- node selectors: ds_node_selector_matches(3) -------------------------------- */
+
+/*
+ * node_selector: a core/v1 NodeSelector as JSON or YAML ({"nodeSelectorTerms":
+ * [{"matchExpressions": [...], "matchFields": [...]}]}); node: a Node object
+ * (metadata.name and metadata.labels count; "null" is a nil node, which
+ * matches nothing). Terms are ORed, requirements ANDed, as
+ * MatchNodeSelectorTerms: *out = 1 when a valid term matches; else *out = 0
+ * and DS_EVALUE with upstream's parse errors if a term is invalid.
+ */
+DS_EXTERN int ds_node_selector_matches(const char *node_selector, const char *node, int *out, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -248,8 +248,19 @@ int dsi_node_selector_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, cons
 	int rc = dsi_rd_object(rd, obj, key, &sel);
 	if (rc < 0 || !sel)
 		return rc;
-	out->present = 1;
 	size_t m = dsi_rd_push(rd, key);
+	rc = dsi_node_selector_read_value(rd, atoms, sel, out);
+	dsi_rd_pop(rd, m);
+	return rc;
+}
+
+int dsi_node_selector_read_value(dsi_rd *rd, dsi_atoms *atoms, const json_t *sel, dsi_node_selector *out)
+{
+	memset(out, 0, sizeof(*out));
+	int rc = dsi_rd_expect_object(rd, sel);
+	if (rc < 0)
+		return rc;
+	out->present = 1;
 	json_t *terms;
 	if ((rc = dsi_rd_array(rd, sel, "nodeSelectorTerms", &terms)) < 0 || !terms || !json_array_size(terms))
 		goto done;
@@ -271,7 +282,6 @@ int dsi_node_selector_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, cons
 	}
 	dsi_rd_pop(rd, m2);
 done:
-	dsi_rd_pop(rd, m);
 	if (rc < 0)
 		dsi_node_selector_release(atoms, out);
 	return rc;

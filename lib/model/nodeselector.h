@@ -39,6 +39,8 @@ typedef struct dsi_node_selector {
 /* Read a NodeSelector (required affinity) from member key of obj. Wrong JSON
  * types are errors; invalid requirements only mark their term invalid. */
 int dsi_node_selector_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_node_selector *out);
+/* The same for the NodeSelector value sel itself, at rd's current path. */
+int dsi_node_selector_read_value(dsi_rd *rd, dsi_atoms *atoms, const json_t *sel, dsi_node_selector *out);
 /* Read preferredDuringSchedulingIgnoredDuringExecution ([]PreferredSchedulingTerm). */
 int dsi_preferred_terms_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_node_selector *out);
 void dsi_node_selector_release(dsi_atoms *atoms, dsi_node_selector *s);

@@ -1,5 +1,6 @@
 /* Label selectors: labels.Parse, NewRequirement, LabelSelectorAsSelector, Matches, String
- * (tests/vectors/values/selector.json, label_selector.json). */
+ * (tests/vectors/values/selector.json, label_selector.json); node selectors through the ABI,
+ * ds_node_selector_matches(3) (MatchNodeSelectorTerms). */
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -350,6 +351,314 @@ START_TEST(garbage_in)
 }
 END_TEST
 
+/* ---- ds_node_selector_matches(3): the public NodeSelector matcher ---------------------------------------- */
+
+/* Call the ABI; on success check that *out is 0 or 1. */
+static int nsm(const char *sel, const char *node, int *out, ds_error *err)
+{
+	*out = -1;
+	int rc = ds_node_selector_matches(sel, node, out, err);
+	if (rc == 0)
+		ck_assert_msg(*out == 0 || *out == 1, "out %d", *out);
+	else
+		ck_assert_int_eq(*out, 0);
+	return rc;
+}
+
+/* Whether one selector matches one node (the call must succeed). */
+static int matches(const char *sel, const char *node)
+{
+	ds_error err;
+	int out;
+	int rc = nsm(sel, node, &out, &err);
+	ck_assert_msg(rc == 0, "%s against %s: rc %d %s: %s", sel, node, rc, err.path, err.message);
+	return out;
+}
+
+/* A selector with one term holding one matchExpressions requirement. */
+static char *one_expr(char *buf, size_t size, const char *key, const char *op, const char *values)
+{
+	snprintf(buf, size, "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"%s\", \"operator\": \"%s\"%s%s}]}]}",
+		 key, op, values ? ", \"values\": " : "", values ? values : "");
+	return buf;
+}
+
+#define NODE_A                                                                                                         \
+	"{\"kind\": \"Node\", \"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"02\", \"s\": \" 1\", "  \
+	"\"p\": \"+3\", \"w\": \"word\"}}}"
+
+START_TEST(node_selector_operators)
+{
+	static const struct {
+		const char *key, *op, *values;
+		int want;
+	} rows[] = {
+		{"a", "In", "[\"y\", \"x\"]", 1},
+		{"a", "In", "[\"y\"]", 0},
+		{"missing", "In", "[\"x\"]", 0},
+		{"a", "NotIn", "[\"x\"]", 0},
+		{"a", "NotIn", "[\"y\"]", 1},
+		{"missing", "NotIn", "[\"x\"]", 1}, /* NotIn holds for an absent label */
+		{"a", "Exists", NULL, 1},
+		{"missing", "Exists", NULL, 0},
+		{"a", "DoesNotExist", NULL, 0},
+		{"missing", "DoesNotExist", NULL, 1},
+		/* Gt/Lt: strconv.ParseInt(label, 10, 64) and of the one value */
+		{"n", "Gt", "[\"1\"]", 1}, /* "02" is 2 */
+		{"n", "Gt", "[\"2\"]", 0},
+		{"n", "Lt", "[\"3\"]", 1},
+		{"n", "Lt", "[\"2\"]", 0},
+		{"n", "Gt", "[\"01\"]", 1},  /* the value may have leading zeros too */
+		{"p", "Gt", "[\"2\"]", 1},   /* ParseInt accepts a sign: "+3" is 3 */
+		{"s", "Gt", "[\"0\"]", 0},   /* " 1" is not an integer: no match, no error */
+		{"s", "Lt", "[\"9\"]", 0},
+		{"w", "Gt", "[\"0\"]", 0},   /* nor is "word" */
+		{"w", "Lt", "[\"0\"]", 0},
+		{"missing", "Gt", "[\"0\"]", 0},
+		{"missing", "Lt", "[\"0\"]", 0},
+		{"n", "Lt", "[\"9223372036854775807\"]", 1},
+		{"n", "Gt", "[\"0000000000000000000000000001\"]", 1},
+	};
+	char buf[512];
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		one_expr(buf, sizeof(buf), rows[i].key, rows[i].op, rows[i].values);
+		ck_assert_msg(matches(buf, NODE_A) == rows[i].want, "row %zu: %s %s %s: want %d", i, rows[i].key,
+			      rows[i].op, rows[i].values ? rows[i].values : "", rows[i].want);
+	}
+	/* YAML in, as every text input of the library */
+	ck_assert_int_eq(matches("nodeSelectorTerms:\n- matchExpressions:\n  - {key: a, operator: In, values: [x]}\n",
+				 "metadata: {name: n1, labels: {a: x}}\n"),
+			 1);
+}
+END_TEST
+
+START_TEST(node_selector_terms_and_fields)
+{
+	/* matchFields: metadata.name is the only node field */
+	const char *by_name = "{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+			      "\"In\", \"values\": [\"n1\"]}]}]}";
+	const char *not_name = "{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+			       "\"NotIn\", \"values\": [\"n1\"]}]}]}";
+	ck_assert_int_eq(matches(by_name, NODE_A), 1);
+	ck_assert_int_eq(matches(not_name, NODE_A), 0);
+	ck_assert_int_eq(matches(by_name, "{\"metadata\": {\"name\": \"n2\"}}"), 0);
+	ck_assert_int_eq(matches(not_name, "{\"metadata\": {\"name\": \"n2\"}}"), 1);
+	/* a label called metadata.name is not the field */
+	ck_assert_int_eq(matches(by_name, "{\"metadata\": {\"name\": \"n2\", \"labels\": {\"metadata.name\": \"n1\"}}}"), 0);
+	/* any other field key reads as "" */
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"spec.x\", \"operator\": "
+				 "\"In\", \"values\": [\"\"]}]}]}",
+				 NODE_A),
+			 1);
+	/* upstream (extractNodeFields): a node without a name has no fields, and the field part is skipped */
+	ck_assert_int_eq(matches(by_name, "{\"metadata\": {\"labels\": {\"a\": \"x\"}}}"), 1);
+	ck_assert_int_eq(matches(by_name, "{\"metadata\": {\"name\": \"\"}}"), 1);
+	ck_assert_int_eq(matches(by_name, "{}"), 1);
+
+	/* requirements ANDed within a term (expressions and fields), terms ORed */
+	const char *and_term = "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
+			       "\"values\": [\"x\"]}, {\"key\": \"n\", \"operator\": \"Gt\", \"values\": [\"1\"]}], "
+			       "\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": \"In\", \"values\": [\"n1\"]}]}]}";
+	ck_assert_int_eq(matches(and_term, NODE_A), 1);
+	ck_assert_int_eq(matches(and_term, "{\"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"1\"}}}"), 0);
+	ck_assert_int_eq(matches(and_term, "{\"metadata\": {\"name\": \"n9\", \"labels\": {\"a\": \"x\", \"n\": \"5\"}}}"), 0);
+	const char *or_terms = "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
+			       "\"values\": [\"nope\"]}]}, {\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+			       "\"In\", \"values\": [\"n1\"]}]}]}";
+	ck_assert_int_eq(matches(or_terms, NODE_A), 1);
+	ck_assert_int_eq(matches(or_terms, "{\"metadata\": {\"name\": \"n2\", \"labels\": {\"a\": \"x\"}}}"), 0);
+
+	/* empty terms (neither list, or both empty) match nothing and are no error; so do no terms */
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{}]}", NODE_A), 0);
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{\"matchExpressions\": [], \"matchFields\": []}]}", NODE_A), 0);
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": []}", NODE_A), 0);
+	ck_assert_int_eq(matches("{}", NODE_A), 0);
+	/* ... but do not stop a later term from matching */
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{}, {\"matchExpressions\": [{\"key\": \"a\", \"operator\": "
+				 "\"Exists\"}]}]}",
+				 NODE_A),
+			 1);
+	/* a nil node ("null" or no document) matches nothing, without error */
+	ck_assert_int_eq(matches(by_name, "null"), 0);
+	ck_assert_int_eq(matches(by_name, ""), 0);
+	/* err may be NULL */
+	int out = -1;
+	ck_assert_int_eq(ds_node_selector_matches(by_name, NODE_A, &out, NULL), 0);
+	ck_assert_int_eq(out, 1);
+}
+END_TEST
+
+#define BAD_OP_TERM "{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"Bad\"}]}"
+#define BAD_OP_MSG                                                                                                     \
+	"nodeSelectorTerms[0].matchExpressions[0].operator: Unsupported value: \"Bad\": supported values: \"In\", "    \
+	"\"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\""
+
+START_TEST(node_selector_invalid_terms)
+{
+	ds_error err;
+	int out;
+	/* an invalid term never matches; when another term matches, that is the answer and no error */
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [" BAD_OP_TERM ", {\"matchExpressions\": [{\"key\": \"a\", "
+				 "\"operator\": \"In\", \"values\": [\"x\"]}]}]}",
+				 NODE_A),
+			 1);
+	/* when nothing matched, its parse error is the result (LazyErrorNodeSelector.Match) */
+	ck_assert_int_eq(nsm("{\"nodeSelectorTerms\": [" BAD_OP_TERM ", {\"matchExpressions\": [{\"key\": \"a\", "
+			     "\"operator\": \"In\", \"values\": [\"y\"]}]}]}",
+			     NODE_A, &out, &err),
+			 DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchExpressions[0].operator");
+	ck_assert_str_eq(err.message, BAD_OP_MSG);
+	ck_assert_str_eq(err.source, "node_selector");
+	/* even against a node no valid term could match, the error is reported */
+	ck_assert_int_eq(nsm("{\"nodeSelectorTerms\": [" BAD_OP_TERM "]}", "{}", &out, &err), DS_EVALUE);
+	ck_assert_str_eq(err.message, BAD_OP_MSG);
+	/* but a nil node short-cuts everything, as upstream */
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [" BAD_OP_TERM "]}", "null"), 0);
+
+	/* matchFields: In/NotIn only, exactly one value */
+	ck_assert_int_eq(nsm("{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+			     "\"In\", \"values\": [\"n1\", \"n2\"]}]}]}",
+			     NODE_A, &out, &err),
+			 DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchFields[0].values");
+	ck_assert_str_eq(err.message, "nodeSelectorTerms[0].matchFields[0].values: Invalid value: [\"n1\",\"n2\"]: "
+				      "must have one element");
+	ck_assert_int_eq(nsm("{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+			     "\"Exists\"}]}]}",
+			     NODE_A, &out, &err),
+			 DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchFields[0].operator");
+	ck_assert_str_eq(err.message, "nodeSelectorTerms[0].matchFields[0].operator: Unsupported value: \"Exists\": "
+				      "supported values: \"In\", \"NotIn\"");
+
+	/* Gt/Lt values: exactly one, an integer by strconv.ParseInt ("02" yes, " 1" no) */
+	char buf[512];
+	ck_assert_int_eq(matches(one_expr(buf, sizeof(buf), "n", "Lt", "[\"03\"]"), NODE_A), 1);
+	ck_assert_int_eq(nsm(one_expr(buf, sizeof(buf), "n", "Gt", "[\"1x\"]"), NODE_A, &out, &err), DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchExpressions[0].values[0]");
+	ck_assert_str_eq(err.message, "nodeSelectorTerms[0].matchExpressions[0].values[0]: Invalid value: \"1x\": "
+				      "for 'Gt', 'Lt' operators, the value must be an integer");
+	ck_assert_int_eq(nsm(one_expr(buf, sizeof(buf), "n", "Gt", "[\" 1\"]"), NODE_A, &out, &err), DS_EVALUE);
+	ck_assert_ptr_nonnull(strstr(err.message, "values[0]: Invalid value: \" 1\": for 'Gt', 'Lt' operators, the "
+						  "value must be an integer"));
+	/* the value must also be a label value: no sign (upstream checks it at path values[0][<key>]) */
+	ck_assert_int_eq(nsm(one_expr(buf, sizeof(buf), "n", "Lt", "[\"-5\"]"), NODE_A, &out, &err), DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchExpressions[0].values[0][n]");
+	const char *neg = "nodeSelectorTerms[0].matchExpressions[0].values[0][n]: Invalid value: \"-5\": a valid label "
+			  "must be an empty string or consist of alphanumeric characters";
+	ck_assert_int_eq(strncmp(err.message, neg, strlen(neg)), 0);
+	ck_assert_int_eq(nsm(one_expr(buf, sizeof(buf), "n", "Lt", "[\"99999999999999999999\"]"), NODE_A, &out, &err),
+			 DS_EVALUE);
+	ck_assert_ptr_nonnull(strstr(err.message, "the value must be an integer"));
+	ck_assert_int_eq(nsm(one_expr(buf, sizeof(buf), "n", "Lt", NULL), NODE_A, &out, &err), DS_EVALUE);
+	ck_assert_str_eq(err.message, "nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: null: for 'Gt', "
+				      "'Lt' operators, exactly one value is required");
+	ck_assert_int_eq(nsm(one_expr(buf, sizeof(buf), "a", "Exists", "[\"x\"]"), NODE_A, &out, &err), DS_EVALUE);
+	ck_assert_str_eq(err.message, "nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: [\"x\"]: values "
+				      "set must be empty for exists and does not exist");
+
+	/* several errors, of one requirement and of several terms: one flattened aggregate, terms in order */
+	ck_assert_int_eq(nsm("{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"n\", \"operator\": \"Gt\", "
+			     "\"values\": [\"1\", \"x\"]}]}, {}, " BAD_OP_TERM "]}",
+			     NODE_A, &out, &err),
+			 DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchExpressions[0].values");
+	const char *agg = "[nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: [\"1\",\"x\"]: for 'Gt', 'Lt' "
+			  "operators, exactly one value is required, nodeSelectorTerms[0].matchExpressions[0].values[1]: "
+			  "Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer, "
+			  "nodeSelectorTerms[2].matchExpressions[0].operator: Unsupported value: \"Bad\": supported "
+			  "values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"]";
+	/* the message is cut to the size of ds_error's buffer */
+	ck_assert_uint_eq(strlen(err.message), sizeof(err.message) - 1);
+	ck_assert_int_eq(strncmp(err.message, agg, sizeof(err.message) - 1), 0);
+	ck_assert_int_eq(nsm("{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+			     "\"NotIn\"}]}, " BAD_OP_TERM "]}",
+			     NODE_A, &out, &err),
+			 DS_EVALUE);
+	ck_assert_str_eq(err.message, "[nodeSelectorTerms[0].matchFields[0].values: Invalid value: null: must have one "
+				      "element, nodeSelectorTerms[1].matchExpressions[0].operator: Unsupported value: "
+				      "\"Bad\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", "
+				      "\"Lt\"]");
+}
+END_TEST
+
+START_TEST(node_selector_bad_input)
+{
+	ds_error err;
+	int out;
+#define OK_SEL "{\"nodeSelectorTerms\": []}"
+	const char *ok = OK_SEL;
+	ck_assert_int_eq(ds_node_selector_matches(NULL, NODE_A, &out, &err), DS_EARG);
+	ck_assert_int_eq(ds_node_selector_matches(ok, NULL, &out, &err), DS_EARG);
+	ck_assert_int_eq(ds_node_selector_matches(ok, NODE_A, NULL, &err), DS_EARG);
+	ck_assert_int_eq(ds_node_selector_matches(NULL, NULL, NULL, NULL), DS_EARG);
+
+	/* syntax errors carry the position */
+	ck_assert_int_eq(nsm("{\n  \"nodeSelectorTerms\": [\n    {,]}", NODE_A, &out, &err), DS_ESYNTAX);
+	ck_assert_int_eq(err.line, 3);
+	ck_assert_int_gt(err.column, 0);
+	ck_assert_str_eq(err.source, "node_selector");
+	ck_assert_int_eq(nsm(ok, "{\"metadata\": ", &out, &err), DS_ESYNTAX);
+	ck_assert_str_eq(err.source, "node");
+	ck_assert_int_eq(nsm("", NODE_A, &out, &err), DS_EMISSING);
+
+	/* wrong types, at their JSON path from the document's root */
+	static const struct {
+		const char *sel, *node, *path;
+	} rows[] = {
+		{"[]", NODE_A, ""},
+		{"\"x\"", NODE_A, ""},
+		{"{\"nodeSelectorTerms\": {}}", NODE_A, "nodeSelectorTerms"},
+		{"{\"nodeSelectorTerms\": [7]}", NODE_A, "nodeSelectorTerms[0]"},
+		{"{\"nodeSelectorTerms\": [{}, {\"matchExpressions\": {}}]}", NODE_A, "nodeSelectorTerms[1].matchExpressions"},
+		{"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": 1}]}]}", NODE_A,
+		 "nodeSelectorTerms[0].matchExpressions[0].key"},
+		{"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", \"values\": [\"x\", "
+		 "2]}]}]}",
+		 NODE_A, "nodeSelectorTerms[0].matchExpressions[0].values[1]"},
+		{"{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": true}]}]}", NODE_A,
+		 "nodeSelectorTerms[0].matchFields[0].operator"},
+		{OK_SEL, "[]", ""},
+		{OK_SEL, "{\"metadata\": []}", "metadata"},
+		{OK_SEL, "{\"metadata\": {\"name\": 5}}", "metadata.name"},
+		{OK_SEL, "{\"metadata\": {\"labels\": {\"a\": 1}}}", "metadata.labels.a"},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ck_assert_msg(nsm(rows[i].sel, rows[i].node, &out, &err) == DS_ETYPE, "row %zu: %d %s", i, err.code,
+			      err.message);
+		ck_assert_error(err, DS_ETYPE, rows[i].path);
+		ck_assert_str_eq(err.source, i < 8 ? "node_selector" : "node");
+	}
+
+	/* hostile text: every prefix of a valid pair, and random byte changes, give 0/1 or an error, never a crash */
+	const char *sel = "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"n\", \"operator\": \"Gt\", "
+			  "\"values\": [\"1\"]}], \"matchFields\": [{\"key\": \"metadata.name\", \"operator\": \"In\", "
+			  "\"values\": [\"n1\"]}]}]}";
+	char buf[512], nbuf[256];
+	size_t len = strlen(sel);
+	for (size_t cut = 0; cut < len; cut++) {
+		memcpy(buf, sel, cut);
+		buf[cut] = '\0';
+		int rc = nsm(buf, NODE_A, &out, &err);
+		ck_assert_msg(rc == 0 || (rc < 0 && rc != DS_ENOMEM && err.message[0]), "cut %zu: rc %d", cut, rc);
+	}
+	static const char alphabet[] = "{}[]\":,x0 -\\\n\xc3";
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
+	for (int i = 0; i < 3000; i++) {
+		strcpy(buf, sel);
+		strcpy(nbuf, NODE_A);
+		for (int k = 0; k < 3; k++) {
+			uint64_t r = dsi_test_rand(&seed);
+			buf[r % len] = alphabet[(r >> 20) % (sizeof(alphabet) - 1)];
+			nbuf[(r >> 40) % strlen(NODE_A)] = alphabet[(r >> 8) % (sizeof(alphabet) - 1)];
+		}
+		int rc = nsm(buf, i % 2 ? nbuf : NODE_A, &out, &err);
+		ck_assert_msg(rc == 0 || (rc < 0 && rc != DS_ENOMEM && err.message[0]), "'%s': rc %d", buf, rc);
+	}
+}
+END_TEST
+
 static Suite *selector_suite(void)
 {
 	Suite *s = suite_create("selector");
@@ -363,6 +672,12 @@ static Suite *selector_suite(void)
 	tcase_add_test(tc, requirement_direct);
 	tcase_add_test(tc, garbage_in);
 	suite_add_tcase(s, tc);
+	TCase *ns = tcase_create("node_selector");
+	tcase_add_test(ns, node_selector_operators);
+	tcase_add_test(ns, node_selector_terms_and_fields);
+	tcase_add_test(ns, node_selector_invalid_terms);
+	tcase_add_test(ns, node_selector_bad_input);
+	suite_add_tcase(s, ns);
 	return s;
 }
 

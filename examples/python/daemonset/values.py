@@ -1,7 +1,8 @@
 """Kubernetes value types with upstream semantics: resource quantities,
 IntOrString scaling, label key/value and DNS name validation, label
-selectors (ds_quantity_parse(3), ds_intstr_scaled(3),
-ds_label_key_validate(3), ds_selector_matches(3))."""
+selectors and node selectors (ds_quantity_parse(3), ds_intstr_scaled(3),
+ds_label_key_validate(3), ds_selector_matches(3),
+ds_node_selector_matches(3))."""
 
 import collections
 import ctypes
@@ -15,6 +16,7 @@ __all__ = [
     "validate_label_key", "validate_label_value",
     "validate_dns1123_subdomain", "validate_dns1123_label",
     "selector_matches", "selector_string",
+    "node_selector_matches",
 ]
 
 QUANTITY_FORMATS = {0: "DecimalSI", 1: "BinarySI", 2: "DecimalExponent"}
@@ -54,6 +56,8 @@ lib.ds_selector_matches.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
 lib.ds_selector_matches.restype = ctypes.c_int
 lib.ds_selector_string.argtypes = [_P, _OUT, _ERR]
 lib.ds_selector_string.restype = ctypes.c_int
+lib.ds_node_selector_matches.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_node_selector_matches.restype = ctypes.c_int
 
 Quantity = collections.namedtuple(
     "Quantity", "canonical value milli_value format sign verbatim")
@@ -159,3 +163,21 @@ def selector_string(selector):
     out = ctypes.c_void_p()
     call(lib.ds_selector_string, _selector_arg(selector), ctypes.byref(out))
     return take_string(out.value)
+
+
+def _object_arg(value):
+    if isinstance(value, (dict, list)) or value is None:
+        return encode(json.dumps(value))
+    return encode(value)
+
+
+def node_selector_matches(node_selector, node):
+    """Whether a Node (dict or JSON/YAML text; metadata.name and
+    metadata.labels count) satisfies a core/v1 NodeSelector (dict or text:
+    {"nodeSelectorTerms": [...]}), as MatchNodeSelectorTerms: terms ORed,
+    requirements ANDed, empty terms match nothing. None for node is a nil
+    node: False. When no term matches and a term is invalid, DaemonSetError
+    DS_EVALUE carries upstream's parse errors."""
+    out = ctypes.c_int()
+    call(lib.ds_node_selector_matches, _object_arg(node_selector), _object_arg(node), ctypes.byref(out))
+    return bool(out.value)
