@@ -1,4 +1,5 @@
 /* Public wrappers for placement (include/daemonset/placement.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "api/lookup.h"
@@ -8,6 +9,7 @@
 #include "sched/fit.h"
 #include "sched/nodeaffinity.h"
 #include "sched/preemption.h"
+#include "sched/tolerations.h"
 
 static int find_node(const ds_cluster *c, const char *name, const dsi_node **out, ds_error *err)
 {
@@ -92,20 +94,59 @@ static int is_same_pod(const dsi_pod *p, void *ctx)
 	return p->meta.ns == s->ns && p->meta.name == s->name;
 }
 
-static json_t *reasons_json(const dsi_atoms *atoms, const dsi_fit *fit)
+/* The field of the pod (as given to ds_fit) a user would change, named as ds_explain names
+ * the template's; nodeField names the node's field where one decided it. */
+static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int cmp, const dsi_node *node,
+			   const dsi_fit_reason *r)
 {
-	(void)atoms;
-	json_t *arr = json_array();
-	for (uint32_t i = 0; arr && i < fit->n; i++) {
-		const dsi_fit_reason *r = &fit->reasons[i];
-		json_t *o = json_pack("{s:s, s:s}", "plugin", r->plugin, "message", r->message);
-		if (o && strcmp(r->plugin, "NodeResourcesFit") == 0)
-			json_object_set_new(o, "resource",
-					    json_pack("{s:I, s:I, s:I, s:I}", "requested", (json_int_t)r->requested, "free",
-						      (json_int_t)r->available, "used", (json_int_t)r->used, "allocatable",
-						      (json_int_t)r->capacity));
-		json_array_append_new(arr, o);
+	const char *field = "spec", *node_field = NULL;
+	char taint_field[64];
+	int resource = 0;
+	if (spec->sidecar_gate_off) { /* the PreFilter's refusal: no resource was counted */
+		field = "spec.initContainers[*].restartPolicy";
+	} else if (strcmp(r->plugin, "NodeResourcesFit") == 0) {
+		resource = 1;
+		/* any pod counts one against the node's pod limit: no field of the pod decides it */
+		if (strcmp(r->message, "Too many pods") == 0)
+			node_field = "status.allocatable.pods";
+		else
+			field = "spec.containers[*].resources.requests";
+	} else if (strcmp(r->plugin, "NodePorts") == 0) {
+		field = "spec.containers[*].ports";
+	} else if (strcmp(r->plugin, "NodeUnschedulable") == 0) {
+		field = "spec.tolerations";
+		node_field = "spec.unschedulable";
+	} else if (strcmp(r->plugin, "TaintToleration") == 0) {
+		field = "spec.tolerations";
+		const dsi_taint *t = dsi_find_untolerated_taint(atoms, &node->taints, &spec->tolerations,
+								DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, cmp);
+		if (t) {
+			snprintf(taint_field, sizeof(taint_field), "spec.taints[%u]", (unsigned)(t - node->taints.v));
+			node_field = taint_field;
+		}
+	} else if (strcmp(r->plugin, "NodeAffinity") == 0) {
+		int which;
+		dsi_required_affinity_matches(atoms, spec, node, &which);
+		field = which == 1 ? "spec.nodeSelector"
+				   : "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution";
 	}
+	json_t *o = json_pack("{s:s, s:s, s:s}", "plugin", r->plugin, "message", r->message, "field", field);
+	if (o && node_field)
+		json_object_set_new(o, "nodeField", json_string(node_field));
+	if (o && resource)
+		json_object_set_new(o, "resource",
+				    json_pack("{s:I, s:I, s:I, s:I}", "requested", (json_int_t)r->requested, "free",
+					      (json_int_t)r->available, "used", (json_int_t)r->used, "allocatable",
+					      (json_int_t)r->capacity));
+	return o;
+}
+
+static json_t *reasons_json(const dsi_atoms *atoms, const dsi_podspec *spec, int cmp, const dsi_node *node,
+			    const dsi_fit *fit)
+{
+	json_t *arr = json_array();
+	for (uint32_t i = 0; arr && i < fit->n; i++)
+		json_array_append_new(arr, reason_json(atoms, spec, cmp, node, &fit->reasons[i]));
 	return arr;
 }
 
@@ -158,7 +199,7 @@ int ds_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *
 	dsi_node_usage_release(&u);
 	int32_t prio = 0;
 	int prio_ok = dsi_pod_priority(cluster, &atoms, &spec, &prio) == 0;
-	out = json_pack("{s:s, s:b, s:o, s:i}", "node", node, "fits", fit.n == 0, "reasons", reasons_json(&atoms, &fit),
+	out = json_pack("{s:s, s:b, s:o, s:i}", "node", node, "fits", fit.n == 0, "reasons", reasons_json(&atoms, &spec, cmp, n, &fit),
 			"priority", prio);
 	if (out)
 		dsi_explain_preferred_score(out, &atoms, &spec.preferred, n);
@@ -181,6 +222,14 @@ int ds_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *
 		json_object_set_new(out, "preemption", pj);
 		dsi_preemption_release(&pre);
 	}
+	/* Preempt (scheduler framework/preemption/preemption.go): after PodEligibleToPreemptOthers,
+	 * only nodes that failed Unschedulable are candidates; the others get this status */
+	if (out && fit.n && fit.unresolvable && prio_ok)
+		json_object_set_new(out, "preemption",
+				    json_pack("{s:b, s:[], s:i, s:s}", "possible", 0, "victims", "pdbViolations", 0,
+					      "message",
+					      spec.preempt_never ? "not eligible due to preemptionPolicy=Never."
+								 : "Preemption is not helpful for scheduling"));
 	if (out && !prio_ok)
 		json_object_set_new(out, "warning", json_sprintf("no PriorityClass with name %s was found",
 								  dsi_atom_str(&atoms, spec.priority_class)));

@@ -137,7 +137,12 @@ static int read_containers(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, con
 			dsi_rd_pop(rd, m2);
 			break;
 		}
-		cr->restartable_init = (uint8_t)(init && sidecars_on && policy && strcmp(policy, "Always") == 0);
+		/* PodRequests (component-helpers resource/helpers.go) counts a restartable init container as a
+		 * sidecar whatever the gate; with SidecarContainers off the scheduler refuses the pod instead
+		 * (NodeResourcesFit's PreFilter) */
+		cr->restartable_init = (uint8_t)(init && policy && strcmp(policy, "Always") == 0);
+		if (cr->restartable_init && !sidecars_on)
+			ps->sidecar_gate_off = 1;
 		if (res) {
 			size_t m3 = dsi_rd_push(rd, "resources");
 			rc = dsi_qlist_read(rd, atoms, res, "requests", &cr->requests);

@@ -27,6 +27,7 @@ typedef struct dsi_podspec {
 	uint8_t host_network, host_pid, host_ipc;
 	uint8_t has_priority;
 	uint8_t preempt_never; /* preemptionPolicy: Never */
+	uint8_t sidecar_gate_off; /* a restartable init container with the SidecarContainers gate off */
 	uint8_t has_emptydir;
 	int32_t priority;
 	dsi_atom priority_class;

@@ -169,6 +169,13 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 		     int comparison_ops, const dsi_node *node, const dsi_node_usage *u, dsi_fit *out)
 {
 	memset(out, 0, sizeof(*out));
+	/* NodeResourcesFit PreFilter (noderesources/fit.go): refused before any filter runs */
+	if (spec->sidecar_gate_off) {
+		add_reason(out, "NodeResourcesFit",
+			   "Pod has a restartable init container and the SidecarContainers feature is disabled", 0, 0, 0, 0);
+		out->unresolvable = 1;
+		return;
+	}
 	if (!dsi_fits_unschedulable(c, atoms, node, tols, comparison_ops)) {
 		add_reason(out, "NodeUnschedulable", "node(s) were unschedulable", 0, 0, 0, 0);
 		out->unresolvable = 1;

@@ -234,6 +234,10 @@ class ExplainTest(unittest.TestCase):
 
 
 class FitTest(unittest.TestCase):
+    NOT_HELPFUL = {"possible": False, "victims": [], "pdbViolations": 0,
+                   "message": "Preemption is not helpful for scheduling"}
+    REQUESTS = "spec.containers[*].resources.requests"
+
     def test_fit(self):
         with cluster.Cluster.from_file(NODES) as c:
             pod = {"kind": "Pod", "metadata": {"name": "big", "namespace": "default"},
@@ -241,14 +245,75 @@ class FitTest(unittest.TestCase):
             r = placement.fit(c, pod, "worker-1")
             self.assertEqual((r["node"], r["fits"], r["priority"]), ("worker-1", False, 0))
             self.assertEqual(r["reasons"], [{"plugin": "NodeResourcesFit", "message": "Insufficient cpu",
+                                             "field": self.REQUESTS,
                                              "resource": {"requested": 9000, "free": 8000, "used": 0,
                                                           "allocatable": 8000}}])
-            self.assertNotIn("preemption", r)  # more than the whole node: preemption cannot help
+            # more than the whole node: UnschedulableAndUnresolvable, so Preempt does not try the node
+            self.assertEqual(r["preemption"], self.NOT_HELPFUL)
+            pod["spec"]["preemptionPolicy"] = "Never"  # PodEligibleToPreemptOthers comes first
+            self.assertEqual(placement.fit(c, pod, "worker-1")["preemption"]["message"],
+                             "not eligible due to preemptionPolicy=Never.")
             r = placement.fit(c, "kind: Pod\nmetadata: {name: small}\nspec: {containers: [{name: a}]}\n", "worker-4")
-            self.assertEqual(r["reasons"], [{"plugin": "TaintToleration", "message": UNTOLERATED}])
+            self.assertEqual(r["reasons"], [{"plugin": "TaintToleration", "message": UNTOLERATED,
+                                             "field": "spec.tolerations", "nodeField": "spec.taints[0]"}])
+            self.assertEqual(r["preemption"], self.NOT_HELPFUL)
             r = placement.fit(c, "kind: Pod\nmetadata: {name: small}\n"
                                  "spec: {tolerations: [{operator: Exists}], containers: [{name: a}]}\n", "worker-4")
             self.assertTrue(r["fits"])
+            self.assertNotIn("preemption", r)
+
+    def test_fit_fields(self):
+        """Each reason names the pod's field to change (and the node's that decided it)."""
+        with cluster.Cluster.from_file(NODES) as c:
+            r = placement.fit(c, "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a}]}\n", "worker-3")
+            self.assertEqual(r["reasons"], [
+                {"plugin": "NodeUnschedulable", "message": "node(s) were unschedulable",
+                 "field": "spec.tolerations", "nodeField": "spec.unschedulable"},
+                {"plugin": "TaintToleration", "message": UNTOLERATED,
+                 "field": "spec.tolerations", "nodeField": "spec.taints[0]"}])
+            r = placement.fit(c, "kind: Pod\nmetadata: {name: p}\n"
+                                 "spec: {nodeSelector: {disk: hdd}, containers: [{name: a}]}\n", "worker-1")
+            self.assertEqual(r["reasons"], [{"plugin": "NodeAffinity", "message": AFFINITY,
+                                             "field": "spec.nodeSelector"}])
+            r = placement.fit(c, textwrap.dedent("""\
+                kind: Pod
+                metadata: {name: p}
+                spec:
+                  containers: [{name: a}]
+                  affinity:
+                    nodeAffinity:
+                      requiredDuringSchedulingIgnoredDuringExecution:
+                        nodeSelectorTerms: [{matchExpressions: [{key: disk, operator: In, values: [hdd]}]}]
+                """), "worker-1")
+            self.assertEqual(r["reasons"], [{"plugin": "NodeAffinity", "message": AFFINITY, "field":
+                                             "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"}])
+            c.load("kind: Pod\nmetadata: {name: web, namespace: default}\n"
+                   "spec: {nodeName: worker-1, containers: [{name: a, ports: [{containerPort: 80, hostPort: 80}]}]}\n")
+            r = placement.fit(c, "kind: Pod\nmetadata: {name: p}\n"
+                                 "spec: {containers: [{name: a, ports: [{containerPort: 8080, hostPort: 80}]}]}\n",
+                              "worker-1")
+            self.assertEqual(r["reasons"], [{"plugin": "NodePorts", "field": "spec.containers[*].ports",
+                                             "message": "node(s) didn't have free ports for the requested pod ports"}])
+            # a port conflict is Unschedulable: preemption is tried (web has the same priority: no victims)
+            self.assertEqual(r["preemption"]["message"], "No preemption victims found for incoming pod")
+
+    def test_fit_sidecars(self):
+        """PodRequests (component-helpers): sidecars (restartPolicy: Always) add to the containers."""
+        with cluster.Cluster.from_file(NODES) as c:
+            pod = textwrap.dedent("""\
+                kind: Pod
+                metadata: {name: p}
+                spec:
+                  initContainers: [{name: proxy, restartPolicy: Always, resources: {requests: {cpu: "4"}}}]
+                  containers: [{name: a, resources: {requests: {cpu: "5"}}}]
+                """)
+            r = placement.fit(c, pod, "worker-1")
+            self.assertEqual(r["reasons"], [{"plugin": "NodeResourcesFit", "message": "Insufficient cpu",
+                                             "field": self.REQUESTS,
+                                             "resource": {"requested": 9000, "free": 8000, "used": 0,
+                                                          "allocatable": 8000}}])
+            # a plain init container only needs the max of the two
+            self.assertTrue(placement.fit(c, pod.replace("restartPolicy: Always, ", ""), "worker-1")["fits"])
 
     def test_preemption(self):
         with cluster.Cluster.from_file(NODES) as c:

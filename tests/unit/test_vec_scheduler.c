@@ -17,7 +17,11 @@
  *
  * The public ds_fit reads the pod into an overlay of the snapshot's atoms
  * instead; it replays the NodeResourcesFit and NodePorts rows as well, once
- * overlays resolve their own strings (see overlay_probe).
+ * overlays resolve their own strings (see overlay_probe), and checks the
+ * "field" each of its reasons names.
+ *
+ * Rows with featureGates (TestRestartableInitContainers: SidecarContainers)
+ * read the pod, and call ds_fit, with those gates over upstream's defaults.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +33,11 @@
 
 /* Cases that fail because of a library bug, with the reason. */
 static const vt_entry known_none[] = {
+	{NULL, NULL},
+};
+
+/* scheduler_fit.json rows the library gets wrong: none. */
+static const vt_entry fit_known[] = {
 	{NULL, NULL},
 };
 
@@ -97,7 +106,8 @@ static json_t *node_fixture(const json_t *node, const char *default_name)
 
 /* A snapshot of nodes and existing pods (bound to pods_node when they name none),
  * and the pod under test read from pod (may be NULL). */
-static char *fx_init(fx *f, const json_t *pod, const json_t *nodes, const json_t *existing, const char *pods_node)
+static char *fx_init(fx *f, const json_t *pod, const json_t *nodes, const json_t *existing, const char *pods_node,
+		     unsigned gates)
 {
 	memset(f, 0, sizeof(*f));
 	json_t *objs = json_array();
@@ -128,8 +138,8 @@ static char *fx_init(fx *f, const json_t *pod, const json_t *nodes, const json_t
 	dsi_rd rd;
 	dsi_rd_init(&rd, &err);
 	size_t m = dsi_rd_push(&rd, "spec");
-	int rc = dsi_podspec_read(&rd, &f->atoms, json_object_get(pod, "spec"), DSI_PODSPEC_PLACEMENT,
-				  dsi_options_default()->gates, &f->spec);
+	int rc = dsi_podspec_read(&rd, &f->atoms, json_object_get(pod, "spec"), DSI_PODSPEC_PLACEMENT, gates,
+				  &f->spec);
 	dsi_rd_pop(&rd, m);
 	if (rc < 0)
 		return vt_fmt("the reader refused the pod: %s: %s", err.path, err.message);
@@ -143,6 +153,36 @@ static void fx_free(fx *f)
 		dsi_podspec_release(&f->atoms, &f->spec);
 	dsi_atoms_free(&f->atoms);
 	ds_cluster_free(f->c);
+}
+
+/* The row's options: upstream's defaults with the row's featureGates set
+ * (NULL, the defaults, when it has none). Freed with ds_options_free. */
+static ds_options *case_opts(const json_t *cs)
+{
+	const json_t *gates = json_object_get(cs, "featureGates");
+	if (!json_object_size(gates))
+		return NULL;
+	ds_options *o;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)gates, k, v)
+	{
+		ck_assert_msg(json_is_boolean(v), "featureGates.%s is not a boolean", k);
+		char *kv = vt_fmt("%s=%s", k, json_is_true(v) ? "true" : "false");
+		ds_error err;
+		ck_assert_msg(ds_options_set(o, "featureGates", kv, &err) == 0, "%s: %s", kv, err.message);
+		free(kv);
+	}
+	return o;
+}
+
+static unsigned case_gates(const json_t *cs)
+{
+	ds_options *o = case_opts(cs);
+	unsigned g = dsi_opts(o)->gates;
+	ds_options_free(o);
+	return g;
 }
 
 /* ---- filters --------------------------------------------------------------------- */
@@ -233,7 +273,7 @@ static char *filter_case(const json_t *cs, const char *plugin, const json_t *exp
 	json_t *node = node_fixture(jnode, default_name);
 	json_t *nodes = json_pack("[O]", node);
 	fx f;
-	char *bad = fx_init(&f, json_object_get(cs, "pod"), nodes, existing, default_name);
+	char *bad = fx_init(&f, json_object_get(cs, "pod"), nodes, existing, default_name, case_gates(cs));
 	if (!bad) {
 		const dsi_node *n = dsi_cluster_node_by_name(f.c, vt_str(json_object_get(node, "metadata"), "name"));
 		ck_assert_ptr_nonnull(n);
@@ -307,7 +347,7 @@ static char *container_ports(const json_t *cs)
 	json_array_foreach(json_object_get(cs, "pods"), i, p)
 	{
 		fx f;
-		bad = fx_init(&f, p, NULL, NULL, "node");
+		bad = fx_init(&f, p, NULL, NULL, "node", case_gates(cs));
 		for (uint32_t k = 0; !bad && k < f.spec.nports; k++) {
 			const dsi_host_port *hp = &f.spec.ports[k];
 			static const char *const protos[] = {"TCP", "UDP", "SCTP"};
@@ -342,7 +382,7 @@ static char *ports_case(const json_t *cs, vt_run *r)
 	const json_t *expect = json_object_get(cs, "expect");
 	/* PreFilter: Skip exactly when the pod asks for no host port */
 	fx f;
-	char *bad = fx_init(&f, json_object_get(cs, "pod"), NULL, NULL, "node");
+	char *bad = fx_init(&f, json_object_get(cs, "pod"), NULL, NULL, "node", case_gates(cs));
 	const char *pre = !bad && f.spec.nports ? "Success" : "Skip";
 	fx_free(&f);
 	if (bad)
@@ -358,6 +398,29 @@ static char *ports_case(const json_t *cs, vt_run *r)
 START_TEST(node_ports_json) { run_file("node_ports.json", NULL, known_none, ports_case, 0); }
 END_TEST
 
+/*
+ * What the library must say for a NodeResourcesFit row (a new reference). The
+ * library has no PreFilter: when upstream's PreFilter fails, Filter never runs
+ * and the PreFilter status is the pod's verdict for the node, so that status
+ * is the expectation; otherwise the Filter's, with fit_corrections applied.
+ */
+static json_t *fit_expect(const json_t *cs)
+{
+	const json_t *given = json_object_get(cs, "expect");
+	const json_t *pre = json_object_get(given, "preFilter");
+	ck_assert_msg(!pre || json_is_object(pre) || strcmp(json_string_value(pre), "Success") == 0, "%s: preFilter",
+		      vt_str(cs, "name"));
+	json_t *expect = json_deep_copy(json_is_object(pre) ? pre : given);
+	if (vt_find(fit_corrections, vt_str(cs, "name"))) {
+		/* the correction must still be one: the vector says Unschedulable */
+		ck_assert_msg(strcmp(vt_str(expect, "code"), "Unschedulable") == 0,
+			      "%s: the vector now says %s: drop its correction", vt_str(cs, "name"),
+			      vt_str(expect, "code"));
+		json_object_set_new(expect, "code", json_string("UnschedulableAndUnresolvable"));
+	}
+	return expect;
+}
+
 static char *fit_case(const json_t *cs, vt_run *r)
 {
 	ck_assert_str_eq(vt_str(cs, "function"), "NodeResourcesFit.PreFilter+Filter");
@@ -365,15 +428,7 @@ static char *fit_case(const json_t *cs, vt_run *r)
 		vt_skip(r, vt_str(cs, "name"), vt_find(skips, "args.ignoredResources")->reason);
 		return NULL;
 	}
-	json_t *expect = json_deep_copy(json_object_get(cs, "expect"));
-	const vt_entry *fix = vt_find(fit_corrections, vt_str(cs, "name"));
-	if (fix) {
-		/* the correction must still be one: the vector says Unschedulable */
-		ck_assert_msg(strcmp(vt_str(expect, "code"), "Unschedulable") == 0,
-			      "%s: the vector now says %s: drop its correction", vt_str(cs, "name"),
-			      vt_str(expect, "code"));
-		json_object_set_new(expect, "code", json_string("UnschedulableAndUnresolvable"));
-	}
+	json_t *expect = fit_expect(cs);
 	char *bad = filter_case(cs, "NodeResourcesFit", expect);
 	json_decref(expect);
 	return bad;
@@ -381,7 +436,7 @@ static char *fit_case(const json_t *cs, vt_run *r)
 
 START_TEST(scheduler_fit_json)
 {
-	run_file("scheduler_fit.json", NULL, known_none, fit_case, 2);
+	run_file("scheduler_fit.json", NULL, fit_known, fit_case, 2);
 	/* every correction names a row */
 	json_t *doc = vt_load("scheduler_fit.json");
 	for (const vt_entry *e = fit_corrections; e->name; e++) {
@@ -407,7 +462,7 @@ static char *affinity_score(const json_t *cs)
 		json_array_append_new(nodes, node_fixture(n, "node"));
 	}
 	fx f;
-	char *bad = fx_init(&f, json_object_get(cs, "pod"), nodes, NULL, "node");
+	char *bad = fx_init(&f, json_object_get(cs, "pod"), nodes, NULL, "node", case_gates(cs));
 	json_decref(nodes);
 	if (bad) {
 		fx_free(&f);
@@ -510,7 +565,35 @@ static char *overlay_probe(void)
 
 #define OVERLAY "overlay atoms resolve their own strings"
 
-/* One Filter row through ds_fit: fits, reasons in order, and for resources the numbers. */
+/* The field of the pod ds_fit must name for a reason (lib/api/placement.c reason_json). */
+static const char *fit_field(const char *plugin, const char *message)
+{
+	if (strcmp(plugin, "NodeResourcesFit") == 0 && strstr(message, "restartable init container"))
+		return "spec.initContainers[*].restartPolicy"; /* the PreFilter's refusal */
+	if (strcmp(plugin, "NodeResourcesFit") == 0)
+		return strcmp(message, "Too many pods") == 0 ? "spec" : "spec.containers[*].resources.requests";
+	if (strcmp(plugin, "NodePorts") == 0)
+		return "spec.containers[*].ports";
+	return NULL; /* the rows replayed here fail no other plugin */
+}
+
+/*
+ * ds_fit's preemption note for a pod of priority 0 that does not fit where
+ * every pod has priority 0. Preempt (scheduler framework/preemption/
+ * preemption.go) only tries nodes that failed Unschedulable; an Unresolvable
+ * node gets "Preemption is not helpful for scheduling". On an Unschedulable
+ * node SelectVictimsOnNode finds no pod of lower priority (derived, not
+ * asserted by these upstream tables).
+ */
+static json_t *want_preemption(const char *code)
+{
+	return json_pack("{s:b, s:[], s:i, s:s}", "possible", 0, "victims", "pdbViolations", 0, "message",
+			 strcmp(code, "UnschedulableAndUnresolvable") == 0 ? "Preemption is not helpful for scheduling"
+									   : "No preemption victims found for incoming pod");
+}
+
+/* One Filter row through ds_fit (with the row's gates): fits, reasons in order
+ * with their fields, for resources the numbers, and the preemption note. */
 static char *ds_fit_row(const json_t *cs, const json_t *expect)
 {
 	const json_t *existing = json_object_get(cs, "existingPods");
@@ -521,21 +604,27 @@ static char *ds_fit_row(const json_t *cs, const json_t *expect)
 	json_t *node = node_fixture(json_object_get(cs, "node"), node_name);
 	json_t *nodes = json_pack("[O]", node);
 	fx f;
-	char *bad = fx_init(&f, NULL, nodes, existing, node_name);
+	char *bad = fx_init(&f, NULL, nodes, existing, node_name, 0);
 	char *pod = vt_dump(json_object_get(cs, "pod")), *out = NULL;
 	ds_error err;
+	ds_options *opts = case_opts(cs);
 	if (!bad &&
-	    ds_fit(f.c, pod, strlen(pod), vt_str(json_object_get(node, "metadata"), "name"), NULL, &out, &err) < 0)
+	    ds_fit(f.c, pod, strlen(pod), vt_str(json_object_get(node, "metadata"), "name"), opts, &out, &err) < 0)
 		bad = vt_fmt("ds_fit: %s: %s", err.path, err.message);
+	ds_options_free(opts);
 	if (!bad) {
 		json_t *doc = json_loads(out, 0, NULL);
 		ck_assert_ptr_nonnull(doc);
 		json_t *msgs = json_array(), *ir = json_array();
 		size_t i;
 		json_t *r;
+		const char *wrong_field = NULL;
 		json_array_foreach(json_object_get(doc, "reasons"), i, r)
 		{
 			json_array_append(msgs, json_object_get(r, "message"));
+			const char *want_f = fit_field(vt_str(r, "plugin"), vt_str(r, "message"));
+			if (!wrong_field && (!want_f || strcmp(vt_str(r, "field"), want_f) != 0))
+				wrong_field = vt_str(r, "message");
 			const json_t *res = json_object_get(r, "resource");
 			const char *m = vt_str(r, "message");
 			if (res)
@@ -548,12 +637,21 @@ static char *ds_fit_row(const json_t *cs, const json_t *expect)
 		const json_t *want_r = json_object_get(expect, "reasons"),
 			     *want_ir = json_object_get(expect, "insufficientResources");
 		int want_fits = strcmp(vt_str(expect, "code"), "Success") == 0;
+		json_t *want_pre = want_fits ? NULL : want_preemption(vt_str(expect, "code"));
 		if (json_is_true(json_object_get(doc, "fits")) != want_fits || !same_list(msgs, want_r) ||
 		    (want_ir && !json_equal(ir, want_ir))) {
 			char *w = vt_dump(expect);
 			bad = vt_fmt("ds_fit says %s; upstream %s", out, w);
 			free(w);
+		} else if (wrong_field) {
+			bad = vt_fmt("ds_fit names the wrong field for \"%s\": %s", wrong_field, out);
+		} else if (want_pre ? !json_equal(json_object_get(doc, "preemption"), want_pre)
+				    : json_object_get(doc, "preemption") != NULL) {
+			char *w = vt_dump(want_pre);
+			bad = vt_fmt("ds_fit's preemption: %s; expected %s", out, w ? w : "none");
+			free(w);
 		}
+		json_decref(want_pre);
 		json_decref(msgs);
 		json_decref(ir);
 		json_decref(doc);
@@ -580,7 +678,12 @@ static char *ds_fit_case(const json_t *cs, vt_run *r)
 		vt_skip(r, vt_str(cs, "name"), "not a Filter row");
 		return NULL;
 	}
-	return ds_fit_row(cs, json_object_get(cs, "expect"));
+	if (strcmp(fn, "NodeResourcesFit.PreFilter+Filter") != 0)
+		return ds_fit_row(cs, json_object_get(cs, "expect"));
+	json_t *expect = fit_expect(cs);
+	char *bad = ds_fit_row(cs, expect);
+	json_decref(expect);
+	return bad;
 }
 
 START_TEST(ds_fit_replay)
@@ -590,7 +693,7 @@ START_TEST(ds_fit_replay)
 	/* an overlay's own strings must read back (ds_fit crashed on unseen resource names when they did not) */
 	vt_record(&r, OVERLAY, overlay_probe());
 	vt_end(&r);
-	run_file("scheduler_fit.json", "scheduler_fit.json via ds_fit", known_none, ds_fit_case, 2);
+	run_file("scheduler_fit.json", "scheduler_fit.json via ds_fit", fit_known, ds_fit_case, 2);
 	run_file("node_ports.json", "node_ports.json via ds_fit", known_none, ds_fit_case, 1);
 }
 END_TEST
