@@ -81,7 +81,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
 .PHONY: FORCE all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
-	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint format-check
+	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint
 
 all: deps-check lib examples
 
@@ -97,6 +97,7 @@ help:
 	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
 	@echo "make bench      the benchmark (prints JSON and a table)"
 	@echo "make abi-check  compare the ABI with tests/abi/libdaemonset.abi (abidiff)"
+	@echo "make lint       cppcheck over lib/ (warnings and portability)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
 # ---- build dependencies -----------------------------------------------------
@@ -273,6 +274,12 @@ abi-dump: lib
 
 abi-check: lib
 	@BUILD=$(BUILD) sh tests/abi/check.sh check
+
+# cppcheck's warning and portability checks over the library: any finding fails.
+lint:
+	@sh tests/tools.sh lint
+	@cppcheck --quiet --std=c11 --enable=warning,portability --inline-suppr --error-exitcode=1 \
+		-Iinclude -Ilib --suppress=missingIncludeSystem lib/ && echo "lint: cppcheck found nothing in lib/"
 
 bench: deps
 	@$(MAKE) --no-print-directory BUILD=build/bench CFLAGS="-O2 -g" lib

@@ -2,10 +2,11 @@
 # The tools of one reliability target, installed when missing (the build dependencies are
 # `make deps`; these are only needed by the targets named here).
 #
-#   sh tests/tools.sh fuzz | tsan | valgrind
+#   sh tests/tools.sh fuzz | tsan | valgrind | lint
 #
 # fuzz and tsan need clang and its compiler-rt (libFuzzer, ASan, UBSan, TSan runtimes; Debian
-# packages clang and libclang-rt-MAJOR-dev, MAJOR the clang's own); valgrind needs valgrind.
+# packages clang and libclang-rt-MAJOR-dev, MAJOR the clang's own); valgrind needs valgrind, lint
+# cppcheck.
 # (abi-check installs abigail-tools in tests/abi/check.sh.) Each is probed by using it, not by
 # asking the package manager, so another distribution's clang serves as well. As root with apt-get
 # the missing packages are installed; otherwise the exact command is printed and the status is 1.
@@ -19,17 +20,19 @@ case "$CC" in cc | gcc*) CC=clang ;; esac # make's default CC; these targets wan
 case "${1:-}" in
 fuzz) flags="-fsanitize=fuzzer,address,undefined" ;;
 tsan) flags="-fsanitize=thread" ;;
-valgrind) flags="" ;;
+valgrind | lint) flags="" ;;
 *)
-	echo "usage: sh tests/tools.sh fuzz | tsan | valgrind"
+	echo "usage: sh tests/tools.sh fuzz | tsan | valgrind | lint"
 	exit 2
 	;;
 esac
 
 # works: the target's toolchain builds (and for valgrind: runs) a trivial program
 works() {
-	if [ "$1" = valgrind ]; then
-		command -v valgrind >/dev/null 2>&1 && valgrind --version >/dev/null 2>&1
+	if [ "$1" = valgrind ] || [ "$1" = lint ]; then
+		tool=valgrind
+		[ "$1" = lint ] && tool=cppcheck
+		command -v $tool >/dev/null 2>&1 && $tool --version >/dev/null 2>&1
 		return
 	fi
 	command -v "$CC" >/dev/null 2>&1 || return 1
@@ -47,6 +50,8 @@ works "$1" && exit 0
 
 if [ "$1" = valgrind ]; then
 	pkgs="valgrind"
+elif [ "$1" = lint ]; then
+	pkgs="cppcheck"
 else
 	# the runtime package follows the compiler's major version (Debian 12: clang 14)
 	major=$("$CC" --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)

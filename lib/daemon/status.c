@@ -26,9 +26,10 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 			continue;
 		st->current_number_scheduled++;
 		/* the oldest pod by podByCreationTimestampAndPhase, without sorting */
-		const dsi_pod *pod = NULL;
-		for (int32_t k = in->pods->first[idx]; k >= 0; k = in->pods->next[k])
-			if (!pod || dsi_pod_cmp_creation(&in->pods->v[k], &pod, (void *)c) < 0)
+		int32_t first = in->pods->first[idx];
+		const dsi_pod *pod = in->pods->v[first];
+		for (int32_t k = in->pods->next[first]; k >= 0; k = in->pods->next[k])
+			if (dsi_pod_cmp_creation(&in->pods->v[k], &pod, (void *)c) < 0)
 				pod = in->pods->v[k];
 		if (dsi_pod_ready_p(pod)) {
 			st->number_ready++;

@@ -576,8 +576,8 @@ static int handler(dsi_vctx *c, const json_t *h, int lifecycle)
 						dsi_v_not_supported(c, "scheme", 1, scheme, sn, schemes, 2);
 					for (size_t j = 0; rc == 0 && j < json_array_size(headers); j++) {
 						json_t *hd;
-						const char *hn;
-						size_t hl;
+						const char *hn = NULL;
+						size_t hl = 0;
 						dsi_vmark mh = dsi_v_child(c, "httpHeaders");
 						dsi_vmark mj = dsi_v_index(c, j);
 						if ((rc = dsi_v_elem_object(c, headers, j, &hd)) == 0)

@@ -277,6 +277,33 @@ static char *plan_json(const ds_cluster *c, const char *ns, const char *name)
 	return out;
 }
 
+static char *explain_json(const ds_cluster *c, const char *ns, const char *name)
+{
+	char *out = NULL;
+	ds_error err;
+	ck_assert_msg(ds_explain(c, ns, name, NULL, &out, &err) == 0, "explain: %s", err.message);
+	return out;
+}
+
+/* fn's answer for ns/name on a fuzz_plan input loaded once, loaded twice, and a copy of the latter:
+ * three histories of the same objects. Free each out[i] with ds_free. */
+static void three_histories(const char *input_name, const char *ns, const char *name,
+			    char *(*fn)(const ds_cluster *, const char *, const char *), char *out[3])
+{
+	size_t len;
+	char *text = input("fuzz_plan", input_name, &len);
+	ds_cluster *once = load(text, len, 1), *twice = load(text, len, 2), *copy = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_copy(twice, &copy, &err), 0);
+	out[0] = fn(once, ns, name);
+	out[1] = fn(twice, ns, name);
+	out[2] = fn(copy, ns, name);
+	ds_cluster_free(copy);
+	ds_cluster_free(twice);
+	ds_cluster_free(once);
+	free(text);
+}
+
 /*
  * fuzz_plan: a DaemonSet with two pods it controls that no longer match its selector. The plan
  * releases them ("releasePods") in the order of the snapshot's per-owner pod list, which changes
@@ -286,24 +313,16 @@ static char *plan_json(const ds_cluster *c, const char *ns, const char *name)
  */
 START_TEST(release_order_after_copy)
 {
-	size_t len;
-	char *text = input("fuzz_plan", "release-order-after-copy", &len);
-	ds_cluster *once = load(text, len, 1), *twice = load(text, len, 2), *copy = NULL;
-	ds_error err;
-	ck_assert_int_eq(ds_cluster_copy(twice, &copy, &err), 0);
-	char *a = plan_json(once, "default", "o"), *b = plan_json(twice, "default", "o"), *c = plan_json(copy, "default", "o");
-	ck_assert_ptr_nonnull(strstr(a, "\"releasePods\":[{")); /* the case is about released pods */
+	char *p[3];
+	three_histories("release-order-after-copy", "default", "o", plan_json, p);
+	ck_assert_ptr_nonnull(strstr(p[0], "\"releasePods\":[{")); /* the case is about released pods */
 	char detail[200];
 	snprintf(detail, sizeof(detail), "plan JSON: loaded once vs twice %s, twice vs its copy %s",
-		 strcmp(a, b) ? "differ" : "agree", strcmp(b, c) ? "differ" : "agree");
-	verdict("release-order-after-copy", OPEN_RELEASE_ORDER, strcmp(a, b) == 0 && strcmp(b, c) == 0, detail);
-	ds_free(a);
-	ds_free(b);
-	ds_free(c);
-	ds_cluster_free(once);
-	ds_cluster_free(twice);
-	ds_cluster_free(copy);
-	free(text);
+		 strcmp(p[0], p[1]) ? "differ" : "agree", strcmp(p[1], p[2]) ? "differ" : "agree");
+	verdict("release-order-after-copy", OPEN_RELEASE_ORDER, strcmp(p[0], p[1]) == 0 && strcmp(p[1], p[2]) == 0,
+		detail);
+	for (int i = 0; i < 3; i++)
+		ds_free(p[i]);
 }
 END_TEST
 
@@ -315,26 +334,16 @@ END_TEST
  */
 START_TEST(adopt_order_after_copy)
 {
-	size_t len;
-	char *text = input("fuzz_plan", "adopt-order-after-copy", &len);
-	ds_cluster *once = load(text, len, 1), *twice = load(text, len, 2), *copy = NULL;
-	ds_error err;
-	ck_assert_int_eq(ds_cluster_copy(twice, &copy, &err), 0);
-	char *a = plan_json(once, "default", "foo"), *b = plan_json(twice, "default", "foo"),
-	     *c = plan_json(copy, "default", "foo");
-	ck_assert_str_eq(a, b);
-	ck_assert_str_eq(b, c);
-	const char *adopt = strstr(a, "\"adoptPods\":[");
+	char *p[3];
+	three_histories("adopt-order-after-copy", "default", "foo", plan_json, p);
+	ck_assert_str_eq(p[0], p[1]);
+	ck_assert_str_eq(p[1], p[2]);
+	const char *adopt = strstr(p[0], "\"adoptPods\":[");
 	ck_assert_ptr_nonnull(adopt); /* the case is about adopted pods */
 	const char *n0 = strstr(adopt, "\"node-0-0\""), *n1 = strstr(adopt, "\"node-1-0\"");
 	ck_assert(n0 && n1 && n0 < n1);
-	ds_free(a);
-	ds_free(b);
-	ds_free(c);
-	ds_cluster_free(copy);
-	ds_cluster_free(twice);
-	ds_cluster_free(once);
-	free(text);
+	for (int i = 0; i < 3; i++)
+		ds_free(p[i]);
 }
 END_TEST
 
@@ -345,15 +354,8 @@ END_TEST
  */
 START_TEST(explain_pod_order_after_copy)
 {
-	size_t len;
-	char *text = input("fuzz_plan", "explain-pod-order-after-copy", &len);
-	ds_cluster *once = load(text, len, 1), *twice = load(text, len, 2), *copy = NULL;
-	ds_error err;
-	ck_assert_int_eq(ds_cluster_copy(twice, &copy, &err), 0);
-	char *e[3] = {NULL, NULL, NULL};
-	const ds_cluster *cs[3] = {once, twice, copy};
-	for (int i = 0; i < 3; i++)
-		ck_assert_msg(ds_explain(cs[i], "default", "foo", NULL, &e[i], &err) == 0, "explain: %s", err.message);
+	char *e[3];
+	three_histories("explain-pod-order-after-copy", "default", "foo", explain_json, e);
 	/* the case is about a node with several pods */
 	ck_assert_ptr_nonnull(strstr(e[0], "\"node-0-3\""));
 	ck_assert_str_eq(e[0], e[1]);
@@ -365,10 +367,6 @@ START_TEST(explain_pod_order_after_copy)
 	ck_assert(p0 < p1 && p1 < p2 && p2 < p3);
 	for (int i = 0; i < 3; i++)
 		ds_free(e[i]);
-	ds_cluster_free(copy);
-	ds_cluster_free(twice);
-	ds_cluster_free(once);
-	free(text);
 }
 END_TEST
 
