@@ -130,6 +130,18 @@ int cmd_status(ctx *c)
 	return EXIT_OK;
 }
 
+typedef struct node_time {
+	const char *node, *at;
+} node_time;
+
+/* By update time (RFC 3339 UTC strings sort as times), then by node name. */
+static int by_update_time(const void *a, const void *b)
+{
+	const node_time *x = a, *y = b;
+	int r = strcmp(x->at, y->at);
+	return r ? r : strcmp(x->node, y->node);
+}
+
 int cmd_rollout(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
@@ -187,6 +199,22 @@ int cmd_rollout(ctx *c)
 		table_row(t, json_string_value(json_object_get(w, "at")), cr[0] ? cr : "-", de[0] ? de : "-");
 	}
 	table_print(t, c);
+	if (c->wide) { /* when each node got its updated, available pod, in that order */
+		json_t *times = json_object_get(doc, "nodeUpdatedAt");
+		node_time *nodes = calloc(json_object_size(times) + 1, sizeof(*nodes));
+		size_t n = 0;
+		const char *key;
+		json_t *v;
+		json_object_foreach(times, key, v) if (nodes) nodes[n++] = (node_time){key, json_string_value(v)};
+		if (n > 1)
+			qsort(nodes, n, sizeof(*nodes), by_update_time);
+		printf("\n");
+		t = table_new(2, "NODE", "UPDATED AT");
+		for (size_t k = 0; k < n; k++)
+			table_row(t, nodes[k].node, nodes[k].at);
+		table_print(t, c);
+		free(nodes);
+	}
 	json_decref(doc);
 	return ok ? EXIT_OK : EXIT_CHECK;
 }

@@ -19,6 +19,7 @@ typedef struct ctx {
 	int nfiles;
 	const char *ns;     /* -n */
 	int out;            /* OUT_* */
+	int wide;           /* -o wide: a table with more detail (rollout: per-node times) */
 	int color;          /* ANSI colours on stdout */
 	ds_time now;        /* --now, else the clock */
 	ds_options *opts;   /* --set name=value */

@@ -255,7 +255,7 @@ int main(int argc, char **argv)
 			else if (strcmp(v, "yaml") == 0)
 				c.out = OUT_YAML;
 			else if (strcmp(v, "table") == 0 || strcmp(v, "wide") == 0)
-				c.out = OUT_TABLE;
+				c.out = OUT_TABLE, c.wide = v[0] == 'w';
 			else
 				BAIL(usage_error(cmdname, "unknown output format \"%s\" (table, json, yaml)", v));
 		} else if (strcmp(a, "--now") == 0 || strncmp(a, "--now=", 6) == 0) {

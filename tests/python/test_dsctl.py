@@ -216,6 +216,13 @@ class TestExistingCommands(unittest.TestCase):
         doc = run_json(self, "rollout", "fluentd-logging")
         self.assertEqual(doc["result"], "complete")
         self.assertLessEqual(doc["maxUnavailableSeen"], doc["maxUnavailable"])
+        # -o wide adds each node's update time, in update order
+        rc, out, err = run("-o", "wide", "rollout", "fluentd-logging")
+        self.assertEqual(rc, 0, err)
+        rows = out[out.index("NODE"):].splitlines()[1:]
+        self.assertEqual([r.split()[0] for r in rows], ["worker-1", "worker-3", "worker-4", "worker-2"])
+        self.assertEqual(dict(r.split() for r in rows), doc["nodeUpdatedAt"])
+        self.assertNotIn("UPDATED AT", run("rollout", "fluentd-logging")[1])
 
     def test_test(self):
         rc, out, err = run("test", SCENARIOS, cluster=False)
