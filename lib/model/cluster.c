@@ -75,10 +75,21 @@ static uint64_t key_of(const dsi_meta *m) { return dsi_key2(m->ns, m->name); }
 
 /* ---- pod lists (intrusive, per node name, per owner uid, orphans per namespace) ---- */
 
+/* The index a pod bound to `name` caches: kept right by every change to nodes and bindings, so that
+ * a sync groups pods by node without a lookup per pod. */
+static void set_pods_node_index(dsi_cluster *c, dsi_atom name, uint32_t index)
+{
+	for (dsi_pod *p = dsi_map_get(&c->pods_on_node, name); p; p = p->node_next)
+		p->node_index = index;
+}
+
 static void node_list_link(dsi_cluster *c, dsi_pod *p)
 {
+	p->node_index = DSI_NO_NODE;
 	if (!p->spec.node_name)
 		return;
+	const dsi_node *n = dsi_cluster_node(c, p->spec.node_name);
+	p->node_index = n ? n->index : DSI_NO_NODE;
 	dsi_pod *head = dsi_map_get(&c->pods_on_node, p->spec.node_name);
 	p->node_prev = NULL;
 	p->node_next = head;
@@ -100,6 +111,7 @@ static void node_list_unlink(dsi_cluster *c, dsi_pod *p)
 	if (p->node_next)
 		p->node_next->node_prev = p->node_prev;
 	p->node_next = p->node_prev = NULL;
+	p->node_index = DSI_NO_NODE;
 }
 
 static dsi_map *owner_map(dsi_cluster *c, dsi_pod *p, dsi_atom *key)
@@ -457,6 +469,11 @@ static void vec_remove(dsi_cluster *c, dsi_kind k, void *o)
 	uint32_t i = *index_of(k, o);
 	v->v[i] = v->v[--v->n];
 	*index_of(k, v->v[i]) = i;
+	if (k == DSI_KIND_NODE) { /* its pods lose their node; the moved node's pods follow it */
+		set_pods_node_index(c, ((dsi_node *)o)->meta.name, DSI_NO_NODE);
+		if (v->v[i] != o)
+			set_pods_node_index(c, ((dsi_node *)v->v[i])->meta.name, i);
+	}
 }
 
 static void order_remove(dsi_cluster *c, dsi_node *n)
@@ -568,6 +585,7 @@ static void commit(dsi_cluster *c, batch *b)
 		if (k == DSI_KIND_NODE) {
 			if (added)
 				added[nadded++] = o;
+			set_pods_node_index(c, ((dsi_node *)o)->meta.name, ((dsi_node *)o)->index);
 		}
 	}
 	size_t total = c->objs[DSI_KIND_NODE].n;

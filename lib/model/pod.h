@@ -9,6 +9,8 @@
 
 enum { DSI_PHASE_NONE = 0, DSI_PHASE_PENDING, DSI_PHASE_RUNNING, DSI_PHASE_SUCCEEDED, DSI_PHASE_FAILED, DSI_PHASE_UNKNOWN };
 
+#define DSI_NO_NODE UINT32_MAX
+
 typedef struct dsi_pod {
 	dsi_meta meta;
 	dsi_podspec spec;
@@ -23,6 +25,7 @@ typedef struct dsi_pod {
 	dsi_atom template_generation; /* label pod-template-generation (likewise) */
 	/* owned by the snapshot */
 	uint32_t index;
+	uint32_t node_index; /* with spec.node_name: index of the node of that name, DSI_NO_NODE when absent */
 	struct dsi_pod *node_next, *node_prev;   /* pods with the same spec.nodeName */
 	struct dsi_pod *owner_next, *owner_prev; /* same controller uid, or orphans of the namespace */
 } dsi_pod;

@@ -88,6 +88,67 @@ START_TEST(pod_indexes_follow_updates)
 }
 END_TEST
 
+/* Every bound pod caches the index of its node: right after any mix of node and pod changes. */
+static void check_node_indexes(ds_cluster *c)
+{
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_POD); i++) {
+		const dsi_pod *p = c->objs[DSI_KIND_POD].v[i];
+		if (!p->spec.node_name)
+			continue;
+		const dsi_node *n = dsi_cluster_node(c, p->spec.node_name);
+		ck_assert_msg(p->node_index == (n ? n->index : DSI_NO_NODE), "pod %s on %s: cached %u",
+			      dsi_cstr(c, p->meta.name), dsi_cstr(c, p->spec.node_name), p->node_index);
+	}
+}
+
+static void add_node(ds_cluster *c, const char *name, const char *label)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\","
+		 "\"labels\":{\"l\":\"%s\"}}}", name, label);
+	ds_error err;
+	ck_assert_msg(ds_cluster_load(c, buf, strlen(buf), NULL, &err) == 0, "%s: %s", err.path, err.message);
+}
+
+START_TEST(pods_know_their_node_index)
+{
+	ds_cluster *c, *d;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	add_pod(c, "early", "n3"); /* before its node */
+	check_node_indexes(c);
+	ck_assert_uint_eq(((const dsi_pod *)c->objs[DSI_KIND_POD].v[0])->node_index, DSI_NO_NODE);
+	add_node(c, "n1", "a");
+	add_node(c, "n2", "a");
+	add_node(c, "n3", "a");
+	add_pod(c, "p1", "n1");
+	add_pod(c, "p2", "n2");
+	add_pod(c, "p3", "n3");
+	check_node_indexes(c);
+	/* removing n1 moves the last node into its slot */
+	ck_assert_int_eq(ds_cluster_remove(c, "Node", NULL, "n1", &err), 0);
+	check_node_indexes(c);
+	add_node(c, "n3", "b"); /* replaced in place */
+	add_node(c, "n1", "b"); /* back, at the end */
+	check_node_indexes(c);
+	add_pod(c, "p2", "n1"); /* rebound */
+	check_node_indexes(c);
+	const char *ev = "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n4\"}}}\n"
+			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n";
+	ck_assert_msg(ds_cluster_apply_events(c, ev, strlen(ev), NULL, &err) == 0, "%s", err.message);
+	check_node_indexes(c);
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	check_node_indexes(d);
+	ck_assert_int_eq(ds_cluster_remove(d, "Node", NULL, "n1", &err), 0);
+	check_node_indexes(d);
+	check_node_indexes(c);
+	ds_cluster_free(d);
+	ds_cluster_free(c);
+}
+END_TEST
+
 START_TEST(watch_events)
 {
 	ds_cluster *c;
@@ -334,6 +395,7 @@ static Suite *cluster_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sample_cluster_loads);
 	tcase_add_test(tc, pod_indexes_follow_updates);
+	tcase_add_test(tc, pods_know_their_node_index);
 	tcase_add_test(tc, watch_events);
 	tcase_add_test(tc, failed_load_changes_nothing);
 	tcase_add_test(tc, wrong_types_have_paths);
