@@ -26,6 +26,7 @@ typedef struct dsi_pod {
 	/* owned by the snapshot */
 	uint32_t index;
 	uint32_t node_index; /* with spec.node_name: index of the node of that name, DSI_NO_NODE when absent */
+	struct dsi_slab *slab; /* the block the pod and its labels live in (lib/model/cluster.c), or NULL */
 	struct dsi_pod *node_next, *node_prev;   /* pods with the same spec.nodeName */
 	struct dsi_pod *owner_next, *owner_prev; /* same controller uid, or orphans of the namespace */
 } dsi_pod;
