@@ -124,19 +124,24 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 	/* walk backwards so that each node's chain lists pods in claim order (sorted below) */
 	for (uint32_t i = out->n; i-- > 0;) {
 		const dsi_pod *p = out->v[i];
-		const dsi_node *node = p->spec.target_node ? dsi_cluster_node(c, p->spec.target_node) : NULL;
 		if (!p->spec.target_node) { /* GetTargetNodeName failed: upstream skips the pod */
 			out->next[i] = -2;
 			continue;
 		}
-		if (!node) {
+		/* a bound pod's target is its nodeName, whose node index the snapshot keeps */
+		uint32_t ni = p->node_index;
+		if (!p->spec.node_name) {
+			const dsi_node *node = dsi_cluster_node(c, p->spec.target_node);
+			ni = node ? node->index : DSI_NO_NODE;
+		}
+		if (ni == DSI_NO_NODE) {
 			out->next[i] = out->lost;
 			out->lost = (int32_t)i;
 			continue;
 		}
-		out->next[i] = out->first[node->index];
-		out->first[node->index] = (int32_t)i;
-		out->count[node->index]++;
+		out->next[i] = out->first[ni];
+		out->first[ni] = (int32_t)i;
+		out->count[ni]++;
 	}
 	/* Chains in name order (see above; most nodes have one pod: nothing to do). */
 	uint32_t nlost = 0;

@@ -34,6 +34,7 @@ typedef struct pass {
 	dsi_placement place;
 	dsi_ds_pods pods;
 	dsi_verdict *verdict; /* per node index */
+	uint32_t *order;      /* node indexes in name order (so that passes need not touch the nodes) */
 	dsi_revision_key key;
 	const char *hash;
 	dsi_plan *plan;
@@ -62,6 +63,31 @@ static int add_create(pass *s, const dsi_node *node, int reason)
 	return 0;
 }
 
+/* The deletes' strings, bump-allocated in blocks (a rolling update may delete thousands of pods:
+ * one malloc per delete showed in the profile). Freed with the plan. */
+typedef struct dsi_plan_chunk {
+	struct dsi_plan_chunk *next;
+	size_t used, cap;
+	char data[];
+} dsi_plan_chunk;
+
+static char *plan_strings_alloc(dsi_plan *p, size_t n)
+{
+	dsi_plan_chunk *ch = p->strings;
+	if (!ch || ch->cap - ch->used < n) {
+		size_t cap = n > 65536 - sizeof(*ch) ? n : 65536 - sizeof(*ch);
+		if (!(ch = dsi_malloc(sizeof(*ch) + cap)))
+			return NULL;
+		ch->next = p->strings;
+		ch->used = 0;
+		ch->cap = cap;
+		p->strings = ch;
+	}
+	char *r = ch->data + ch->used;
+	ch->used += n;
+	return r;
+}
+
 static int add_delete(pass *s, const dsi_pod *pod, int reason)
 {
 	dsi_plan *p = s->plan;
@@ -75,13 +101,16 @@ static int add_delete(pass *s, const dsi_pod *pod, int reason)
 		return dsi_error_nomem(s->err);
 	dsi_plan_delete *d = &p->deletes[p->ndeletes];
 	const dsi_cluster *c = s->c;
-	/* the four strings share one block, owned through d->ns */
-	const char *src[4] = {dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, pod->meta.uid),
-			      dsi_cstr(c, pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node)};
+	/* the four strings are consecutive in the plan's blocks */
+	const dsi_atom a[4] = {pod->meta.ns, pod->meta.name, pod->meta.uid,
+			       pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node};
+	const char *src[4];
 	size_t len[4], total = 0;
-	for (int i = 0; i < 4; i++)
-		total += (len[i] = strlen(src[i])) + 1;
-	char *block = dsi_malloc(total);
+	for (int i = 0; i < 4; i++) {
+		src[i] = dsi_cstr(c, a[i]);
+		total += (len[i] = dsi_atom_len(&c->atoms, a[i])) + 1;
+	}
+	char *block = plan_strings_alloc(p, total);
 	if (!block)
 		return dsi_error_nomem(s->err);
 	char **dst[4] = {&d->ns, &d->name, &d->uid, &d->node};
@@ -104,10 +133,8 @@ static void drop_since(pass *s, uint32_t nc, uint32_t nd)
 		dsi_free(p->creates[i].node);
 		json_decref(p->creates[i].pod);
 	}
-	for (uint32_t i = nd; i < p->ndeletes; i++) {
+	for (uint32_t i = nd; i < p->ndeletes; i++) /* their strings stay in the plan's blocks */
 		s->deleting[p->deletes[i].pod] = 0; /* set by add_delete, so allocated */
-		dsi_free(p->deletes[i].ns);
-	}
 	if (p->ncreates > nc)
 		p->ncreates = nc;
 	if (p->ndeletes > nd)
@@ -165,11 +192,12 @@ static void failed_key(const pass *s, const dsi_node *node, char *buf, size_t si
 }
 
 /* podsShouldBeOnNode (daemon_controller.go) */
-static int pods_should_be_on_node(pass *s, const dsi_node *node, int surge)
+static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 {
-	const dsi_verdict *v = &s->verdict[node->index];
-	int32_t first = s->pods.first[node->index];
-	int exists = s->pods.count[node->index] > 0;
+	const dsi_node *node = s->c->objs[DSI_KIND_NODE].v[idx]; /* read only for its name */
+	const dsi_verdict *v = &s->verdict[idx];
+	int32_t first = s->pods.first[idx];
+	int exists = s->pods.count[idx] > 0;
 	const dsi_cluster *c = s->c;
 	if (v->should_run && !exists)
 		return add_create(s, node, DSI_CREATE_MISSING);
@@ -255,7 +283,7 @@ static int manage(pass *s)
 	int rc = 0;
 	size_t nn = dsi_cluster_count(s->c, DSI_KIND_NODE);
 	for (size_t i = 0; i < nn && rc == 0; i++)
-		rc = pods_should_be_on_node(s, dsi_cluster_node_at(s->c, i), surge);
+		rc = pods_should_be_on_node(s, s->order[i], surge);
 	/* getUnscheduledPodsWithoutNode (daemon_controller.go): pending pods pinned to a node that is
 	 * gone can never run. Upstream has no deletionTimestamp check here: a terminating one is
 	 * deleted again (terminal pods with a deletionTimestamp are not collected at all). */
@@ -284,13 +312,18 @@ static int find_updated(const pass *s, const dsi_pod *const *pods, uint32_t n, c
 typedef struct upd_node {
 	const dsi_node *node; /* NULL for a node that is not in the snapshot */
 	int32_t first;
-	const char *name;
+	const char *name; /* only without node (read the node's name with upd_name) */
 } upd_node;
+
+/* The node's name, looked up only when needed (a sync touches the nodes as little as it can). */
+static const char *upd_name(const dsi_cluster *c, const upd_node *u)
+{
+	return u->node ? dsi_cstr(c, u->node->meta.name) : u->name;
+}
 
 static int by_upd_name(const void *a, const void *b, void *ctx)
 {
-	(void)ctx;
-	return strcmp(((const upd_node *)a)->name, ((const upd_node *)b)->name);
+	return strcmp(upd_name(ctx, a), upd_name(ctx, b));
 }
 
 /* The map rollingUpdate walks: nodes with pods (also unknown ones) plus every node
@@ -307,25 +340,25 @@ static int update_nodes(pass *s, upd_node **out, uint32_t *n, int32_t *desired)
 	uint32_t m = 0;
 	*desired = 0;
 	for (size_t i = 0; i < nn; i++) {
-		const dsi_node *node = dsi_cluster_node_at(s->c, i);
-		int want = s->verdict[node->index].should_run;
+		uint32_t idx = s->order[i];
+		int want = s->verdict[idx].should_run;
 		*desired += want;
-		if (want || s->pods.count[node->index])
-			v[m++] = (upd_node){node, s->pods.first[node->index], dsi_cstr(s->c, node->meta.name)};
+		if (want || s->pods.count[idx])
+			v[m++] = (upd_node){s->c->objs[DSI_KIND_NODE].v[idx], s->pods.first[idx], NULL};
 	}
 	/* pods whose node is gone, grouped by the node name they name */
 	uint32_t lost_start = m;
 	for (int32_t k = s->pods.lost; k >= 0; k = s->pods.next[k]) {
 		const char *name = dsi_cstr(s->c, s->pods.v[k]->spec.target_node);
 		uint32_t j;
-		for (j = lost_start; j < m && strcmp(v[j].name, name) != 0; j++)
+		for (j = lost_start; j < m && strcmp(v[j].name, name) != 0; j++) /* entries without a node carry their name */
 			;
 		if (j == m)
 			v[m++] = (upd_node){NULL, -1, name};
 	}
 	/* nodes come in name order already; only pods of vanished nodes need sorting in */
 	if (m > lost_start)
-		dsi_sort_stable(v, m, sizeof(*v), by_upd_name, NULL);
+		dsi_sort_stable(v, m, sizeof(*v), by_upd_name, (void *)s->c);
 	*out = v;
 	*n = m;
 	return 0;
@@ -461,7 +494,7 @@ static int by_update_order(const void *x, const void *y, void *vctx)
 				return c;
 		}
 	}
-	int c = strcmp(a->name, b->name);
+	int c = strcmp(upd_name(oc->s->c, a), upd_name(oc->s->c, b));
 	return oc->a->order == ORDER_NAME_DESC ? -c : c;
 }
 
@@ -840,8 +873,9 @@ void dsi_plan_release(dsi_plan *p)
 		dsi_free(p->creates[i].node);
 		json_decref(p->creates[i].pod);
 	}
-	for (uint32_t i = 0; i < p->ndeletes; i++) {
-		dsi_free(p->deletes[i].ns); /* the block of all four strings */
+	for (dsi_plan_chunk *ch = p->strings, *next; ch; ch = next) { /* the deletes' strings */
+		next = ch->next;
+		dsi_free(ch);
 	}
 	dsi_free(p->creates);
 	dsi_free(p->deletes);
@@ -909,8 +943,10 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	dsi_revision_key_init(c, ds, s.hash, &s.key);
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	s.verdict = dsi_calloc(nn ? nn : 1, sizeof(dsi_verdict));
-	if (!s.verdict || dsi_placement_init(&s.place, c, ds, o) < 0) {
+	s.order = dsi_malloc((nn ? nn : 1) * sizeof(uint32_t));
+	if (!s.verdict || !s.order || dsi_placement_init(&s.place, c, ds, o) < 0) {
 		dsi_free(s.verdict);
+		dsi_free(s.order);
 		dsi_history_release(&h);
 		dsi_plan_release(plan);
 		return dsi_error_nomem(err);
@@ -923,6 +959,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	for (size_t i = 0; i < nn; i++) {
 		const dsi_node *node = dsi_cluster_node_at(c, i);
 		dsi_node_should_run(&s.place, node, &s.verdict[node->index]);
+		s.order[i] = node->index;
 	}
 	if ((rc = history_actions(&s, &h)) < 0 || (rc = claim_patches(&s)) < 0)
 		goto out;
@@ -945,6 +982,7 @@ out:
 	dsi_ds_pods_release(&s.pods);
 	dsi_placement_release(&s.place);
 	dsi_free(s.verdict);
+	dsi_free(s.order);
 	dsi_free(s.deleting);
 	dsi_history_release(&h);
 	if (rc < 0)

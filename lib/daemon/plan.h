@@ -53,6 +53,7 @@ typedef struct dsi_plan {
 	uint32_t ncreates;   /* all the sync wants; the first `burst` are executed */
 	dsi_plan_delete *deletes;
 	uint32_t ndeletes;
+	struct dsi_plan_chunk *strings; /* blocks the deletes' strings live in (plan.c) */
 	uint32_t burst;      /* burstReplicas */
 	uint32_t slow_start; /* initial batch size */
 	/* rolling update */

@@ -13,9 +13,9 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 	const int32_t mrs = in->ds->min_ready_seconds;
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	memset(st, 0, sizeof(*st));
-	for (size_t i = 0; i < nn; i++) {
-		const dsi_node *node = dsi_cluster_node_at(c, i);
-		uint32_t idx = node->index;
+	/* counts do not depend on the order: walk the per-node arrays by node index, without
+	 * touching the nodes themselves */
+	for (uint32_t idx = 0; idx < nn; idx++) {
 		int scheduled = in->pods->count[idx] > 0;
 		if (!in->verdict[idx].should_run) {
 			st->number_misscheduled += scheduled;

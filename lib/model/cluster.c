@@ -1,5 +1,6 @@
 #include "model/cluster.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,11 +55,48 @@ typedef struct other_box {
 	struct other_box *next;
 } other_box;
 
+/*
+ * Slabs: the nodes (with their labels and taints) and the pods (with their labels) of one batch
+ * are moved into one block, in document order, so that a sync walking the nodes in name order
+ * (or a DaemonSet's pods) reads memory sequentially instead of chasing pointers scattered among
+ * the parser's freed garbage. An object in a slab is released as any other, except that the
+ * arrays and the struct that live in the block are not freed: the block is freed with its last
+ * object. Objects replaced by later events are allocated one by one again.
+ */
+typedef struct dsi_slab {
+	size_t live; /* objects in the block not yet released */
+	max_align_t data[];
+} dsi_slab;
+
+static void slab_unref(dsi_slab *slab)
+{
+	if (--slab->live == 0)
+		dsi_free(slab);
+}
+
 static void release_obj(dsi_cluster *c, dsi_kind k, void *o)
 {
+	dsi_slab *slab = NULL;
 	switch (k) {
-	case DSI_KIND_NODE: dsi_node_release(&c->atoms, o); break;
-	case DSI_KIND_POD: dsi_pod_release(&c->atoms, o); break;
+	case DSI_KIND_NODE: {
+		dsi_node *n = o;
+		if ((slab = n->slab)) { /* arrays in the block (the non-empty ones): drop their references only */
+			if (n->meta.labels.n)
+				dsi_kv_array_disown(&c->atoms, (void **)&n->meta.labels.v, &n->meta.labels.n,
+						    sizeof(dsi_label));
+			if (n->taints.n)
+				dsi_kv_array_disown(&c->atoms, (void **)&n->taints.v, &n->taints.n, sizeof(dsi_taint));
+		}
+		dsi_node_release(&c->atoms, n);
+		break;
+	}
+	case DSI_KIND_POD: {
+		dsi_pod *p = o;
+		if ((slab = p->slab) && p->meta.labels.n)
+			dsi_kv_array_disown(&c->atoms, (void **)&p->meta.labels.v, &p->meta.labels.n, sizeof(dsi_label));
+		dsi_pod_release(&c->atoms, p);
+		break;
+	}
 	case DSI_KIND_DAEMONSET: dsi_daemonset_release(&c->atoms, o); break;
 	case DSI_KIND_REVISION: dsi_revision_release(&c->atoms, o); break;
 	case DSI_KIND_PDB: dsi_pdb_release(&c->atoms, o); break;
@@ -68,17 +106,31 @@ static void release_obj(dsi_cluster *c, dsi_kind k, void *o)
 		dsi_atom_unref(&c->atoms, ((dsi_other *)o)->group_kind);
 		break;
 	}
-	dsi_free(o);
+	if (slab)
+		slab_unref(slab);
+	else
+		dsi_free(o);
 }
 
 static uint64_t key_of(const dsi_meta *m) { return dsi_key2(m->ns, m->name); }
 
 /* ---- pod lists (intrusive, per node name, per owner uid, orphans per namespace) ---- */
 
+/* The index a pod bound to `name` caches: kept right by every change to nodes and bindings, so that
+ * a sync groups pods by node without a lookup per pod. */
+static void set_pods_node_index(dsi_cluster *c, dsi_atom name, uint32_t index)
+{
+	for (dsi_pod *p = dsi_map_get(&c->pods_on_node, name); p; p = p->node_next)
+		p->node_index = index;
+}
+
 static void node_list_link(dsi_cluster *c, dsi_pod *p)
 {
+	p->node_index = DSI_NO_NODE;
 	if (!p->spec.node_name)
 		return;
+	const dsi_node *n = dsi_cluster_node(c, p->spec.node_name);
+	p->node_index = n ? n->index : DSI_NO_NODE;
 	dsi_pod *head = dsi_map_get(&c->pods_on_node, p->spec.node_name);
 	p->node_prev = NULL;
 	p->node_next = head;
@@ -100,6 +152,7 @@ static void node_list_unlink(dsi_cluster *c, dsi_pod *p)
 	if (p->node_next)
 		p->node_next->node_prev = p->node_prev;
 	p->node_next = p->node_prev = NULL;
+	p->node_index = DSI_NO_NODE;
 }
 
 static dsi_map *owner_map(dsi_cluster *c, dsi_pod *p, dsi_atom *key)
@@ -457,6 +510,11 @@ static void vec_remove(dsi_cluster *c, dsi_kind k, void *o)
 	uint32_t i = *index_of(k, o);
 	v->v[i] = v->v[--v->n];
 	*index_of(k, v->v[i]) = i;
+	if (k == DSI_KIND_NODE) { /* its pods lose their node; the moved node's pods follow it */
+		set_pods_node_index(c, ((dsi_node *)o)->meta.name, DSI_NO_NODE);
+		if (v->v[i] != o)
+			set_pods_node_index(c, ((dsi_node *)v->v[i])->meta.name, i);
+	}
 }
 
 static void order_remove(dsi_cluster *c, dsi_node *n)
@@ -568,6 +626,7 @@ static void commit(dsi_cluster *c, batch *b)
 		if (k == DSI_KIND_NODE) {
 			if (added)
 				added[nadded++] = o;
+			set_pods_node_index(c, ((dsi_node *)o)->meta.name, ((dsi_node *)o)->index);
 		}
 	}
 	size_t total = c->objs[DSI_KIND_NODE].n;
@@ -604,8 +663,112 @@ static int stage_loaded(void *ctx, const dsi_loaded *it, ds_error *err)
 	return rc;
 }
 
+#define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
+
+/* Move array *v of n elements (esz each) to *at, freeing the original. */
+static void slab_move(char **at, void **v, uint32_t n, size_t esz)
+{
+	if (!n)
+		return;
+	memcpy(*at, *v, n * esz);
+	dsi_free(*v);
+	*v = *at;
+	*at += SLAB_ROUND(n * esz);
+}
+
+static size_t slab_size(dsi_kind k, const void *o)
+{
+	if (k == DSI_KIND_NODE) {
+		const dsi_node *n = o;
+		return SLAB_ROUND(sizeof(dsi_node)) + SLAB_ROUND(n->meta.labels.n * sizeof(dsi_label)) +
+		       SLAB_ROUND(n->taints.n * sizeof(dsi_taint));
+	}
+	const dsi_pod *p = o;
+	return SLAB_ROUND(sizeof(dsi_pod)) + SLAB_ROUND(p->meta.labels.n * sizeof(dsi_label));
+}
+
+typedef struct slab_slot {
+	dsi_atom group; /* pods: the owner list they join (controller uid, or namespace for orphans) */
+	size_t pos;     /* index in the batch */
+} slab_slot;
+
+static int by_group(const void *a, const void *b)
+{
+	const slab_slot *x = a, *y = b;
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Pack the staged objects of kind k (nodes or pods) into one slab: nodes in document order (a
+ * paged list comes in name order, the order a sync walks), pods grouped by owner list (a sync
+ * walks one DaemonSet's pods), in document order within a group. Only memory placement changes:
+ * the batch commits in its own order. Optional: without memory the objects stay where they are. */
+static void slab_pack(batch *b, dsi_kind k)
+{
+	if (b->count[k] < 2)
+		return;
+	slab_slot *order = dsi_malloc(b->count[k] * sizeof(*order));
+	if (!order)
+		return;
+	size_t total = 0, n = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const staged *st = &b->v[i];
+		if (st->kind != k || !st->obj)
+			continue;
+		size_t sz = slab_size(k, st->obj);
+		if (total > SIZE_MAX / 2 - sz || n == b->count[k]) {
+			dsi_free(order);
+			return;
+		}
+		total += sz;
+		order[n].pos = i;
+		order[n].group = 0;
+		if (k == DSI_KIND_POD) {
+			const dsi_pod *p = st->obj;
+			order[n].group = p->meta.controller.uid ? p->meta.controller.uid : p->meta.ns;
+		}
+		n++;
+	}
+	if (k == DSI_KIND_POD)
+		qsort(order, n, sizeof(*order), by_group);
+	dsi_slab *slab = dsi_malloc(sizeof(dsi_slab) + total);
+	if (!slab) {
+		dsi_free(order);
+		return;
+	}
+	slab->live = 0;
+	char *at = (char *)slab->data;
+	for (size_t j = 0; j < n; j++) {
+		staged *st = &b->v[order[j].pos];
+		void *obj = at;
+		if (k == DSI_KIND_NODE) {
+			dsi_node *nd = obj;
+			*nd = *(dsi_node *)st->obj;
+			at += SLAB_ROUND(sizeof(dsi_node));
+			slab_move(&at, (void **)&nd->meta.labels.v, nd->meta.labels.n, sizeof(dsi_label));
+			slab_move(&at, (void **)&nd->taints.v, nd->taints.n, sizeof(dsi_taint));
+			nd->slab = slab;
+		} else {
+			dsi_pod *p = obj;
+			*p = *(dsi_pod *)st->obj;
+			at += SLAB_ROUND(sizeof(dsi_pod));
+			slab_move(&at, (void **)&p->meta.labels.v, p->meta.labels.n, sizeof(dsi_label));
+			p->slab = slab;
+		}
+		dsi_free(st->obj);
+		st->obj = obj;
+		slab->live++;
+	}
+	dsi_free(order);
+}
+
 static int finish_batch(dsi_cluster *c, batch *b, int rc, size_t *count, ds_error *err)
 {
+	if (rc == 0) {
+		slab_pack(b, DSI_KIND_NODE);
+		slab_pack(b, DSI_KIND_POD);
+	}
 	if (rc == 0 && reserve(c, b) < 0)
 		rc = dsi_error_nomem(err);
 	if (rc == 0) {

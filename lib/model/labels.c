@@ -103,6 +103,13 @@ void dsi_kv_array_release(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz)
 	*n = 0;
 }
 
+void dsi_kv_array_disown(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz)
+{
+	kv_atoms(atoms, *v, *n, esz, dsi_atom_unref);
+	*v = NULL;
+	*n = 0;
+}
+
 int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n)
 {
 	*dst_n = 0;

@@ -30,6 +30,9 @@ int dsi_labels_copy(dsi_atoms *atoms, const dsi_labels *src, dsi_labels *dst);
  * (dsi_label, dsi_taint, dsi_toleration): what their release and copy functions share. */
 /* Drop the references on every key and value and free the array; *v becomes NULL, *n 0. */
 void dsi_kv_array_release(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz);
+/* The same for an array that lives in a block owned elsewhere (a snapshot slab): the references are
+ * dropped, nothing is freed. */
+void dsi_kv_array_disown(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz);
 /* *dst a copy of the n elements of src (NULL when n is 0) with its own references, *dst_n n;
  * 0, or -1 when out of memory (then *dst is NULL and *dst_n 0). */
 int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n);

@@ -27,6 +27,7 @@ typedef struct dsi_node {
 	uint32_t nconditions;
 	/* owned by the snapshot */
 	uint32_t index; /* position in the snapshot's node array; pods: dsi_cluster_pods_on_node */
+	struct dsi_slab *slab; /* the block the node, its labels and taints live in (lib/model/cluster.c), or NULL */
 } dsi_node;
 
 int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out);

@@ -98,5 +98,6 @@ int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst)
 		return -1;
 	}
 	dst->node_next = dst->node_prev = dst->owner_next = dst->owner_prev = NULL;
+	dst->slab = NULL; /* a copy owns its own memory */
 	return 0;
 }

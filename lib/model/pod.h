@@ -9,22 +9,30 @@
 
 enum { DSI_PHASE_NONE = 0, DSI_PHASE_PENDING, DSI_PHASE_RUNNING, DSI_PHASE_SUCCEEDED, DSI_PHASE_FAILED, DSI_PHASE_UNKNOWN };
 
+#define DSI_NO_NODE UINT32_MAX
+
+/* The fields a sync reads for every pod come first, so that they share the first cache lines
+ * (a sync walks tens of thousands of pods; the layout is no part of any interface). */
 typedef struct dsi_pod {
-	dsi_meta meta;
-	dsi_podspec spec;
+	/* owned by the snapshot */
+	struct dsi_pod *owner_next, *owner_prev; /* same controller uid, or orphans of the namespace */
+	uint32_t index;
+	uint32_t node_index; /* with spec.node_name: index of the node of that name, DSI_NO_NODE when absent */
+	/* read from the object */
 	uint8_t phase;
 	uint8_t ready;          /* condition Ready is True */
 	uint8_t has_ready_time; /* its lastTransitionTime */
 	uint8_t has_start_time;
 	uint8_t is_mirror; /* annotation kubernetes.io/config.mirror present */
-	ds_time ready_time;
-	ds_time start_time;
 	dsi_atom revision_hash;       /* label controller-revision-hash (the labels hold the reference) */
 	dsi_atom template_generation; /* label pod-template-generation (likewise) */
+	ds_time ready_time;
+	ds_time start_time;
+	dsi_meta meta;
+	dsi_podspec spec;
 	/* owned by the snapshot */
-	uint32_t index;
-	struct dsi_pod *node_next, *node_prev;   /* pods with the same spec.nodeName */
-	struct dsi_pod *owner_next, *owner_prev; /* same controller uid, or orphans of the namespace */
+	struct dsi_pod *node_next, *node_prev; /* pods with the same spec.nodeName */
+	struct dsi_slab *slab; /* the block the pod and its labels live in (lib/model/cluster.c), or NULL */
 } dsi_pod;
 
 int dsi_pod_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, unsigned gates, dsi_pod *out);

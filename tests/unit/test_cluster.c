@@ -88,6 +88,108 @@ START_TEST(pod_indexes_follow_updates)
 }
 END_TEST
 
+/* Every bound pod caches the index of its node: right after any mix of node and pod changes. */
+static void check_node_indexes(ds_cluster *c)
+{
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_POD); i++) {
+		const dsi_pod *p = c->objs[DSI_KIND_POD].v[i];
+		if (!p->spec.node_name)
+			continue;
+		const dsi_node *n = dsi_cluster_node(c, p->spec.node_name);
+		ck_assert_msg(p->node_index == (n ? n->index : DSI_NO_NODE), "pod %s on %s: cached %u",
+			      dsi_cstr(c, p->meta.name), dsi_cstr(c, p->spec.node_name), p->node_index);
+	}
+}
+
+static void add_node(ds_cluster *c, const char *name, const char *label)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\","
+		 "\"labels\":{\"l\":\"%s\"}}}", name, label);
+	ds_error err;
+	ck_assert_msg(ds_cluster_load(c, buf, strlen(buf), NULL, &err) == 0, "%s: %s", err.path, err.message);
+}
+
+START_TEST(pods_know_their_node_index)
+{
+	ds_cluster *c, *d;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	add_pod(c, "early", "n3"); /* before its node */
+	check_node_indexes(c);
+	ck_assert_uint_eq(((const dsi_pod *)c->objs[DSI_KIND_POD].v[0])->node_index, DSI_NO_NODE);
+	add_node(c, "n1", "a");
+	add_node(c, "n2", "a");
+	add_node(c, "n3", "a");
+	add_pod(c, "p1", "n1");
+	add_pod(c, "p2", "n2");
+	add_pod(c, "p3", "n3");
+	check_node_indexes(c);
+	/* removing n1 moves the last node into its slot */
+	ck_assert_int_eq(ds_cluster_remove(c, "Node", NULL, "n1", &err), 0);
+	check_node_indexes(c);
+	add_node(c, "n3", "b"); /* replaced in place */
+	add_node(c, "n1", "b"); /* back, at the end */
+	check_node_indexes(c);
+	add_pod(c, "p2", "n1"); /* rebound */
+	check_node_indexes(c);
+	const char *ev = "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n4\"}}}\n"
+			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n";
+	ck_assert_msg(ds_cluster_apply_events(c, ev, strlen(ev), NULL, &err) == 0, "%s", err.message);
+	check_node_indexes(c);
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	check_node_indexes(d);
+	ck_assert_int_eq(ds_cluster_remove(d, "Node", NULL, "n1", &err), 0);
+	check_node_indexes(d);
+	check_node_indexes(c);
+	ds_cluster_free(d);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* A batch's nodes and pods share a block; replacing, removing and copying them one by one keeps
+ * every other object intact (ASan checks the frees). */
+START_TEST(slab_objects_live_independently)
+{
+	ds_cluster *c, *d;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	const char *page = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+			   "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":\"1\",\"b\":\"2\"}},"
+			   "\"spec\":{\"taints\":[{\"key\":\"t\",\"effect\":\"NoSchedule\"}]}},"
+			   "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\",\"labels\":{\"a\":\"3\"}}},"
+			   "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}},"
+			   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"d\",\"labels\":{\"app\":\"x\"}},"
+			   "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\"}]}},"
+			   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p2\",\"namespace\":\"d\"},"
+			   "\"spec\":{\"nodeName\":\"n2\",\"containers\":[{\"name\":\"c\"}]}}]}";
+	ck_assert_msg(ds_cluster_load(c, page, strlen(page), NULL, &err) == 0, "%s", err.message);
+	const dsi_node *n1 = dsi_cluster_node_by_name(c, "n1"), *n2 = dsi_cluster_node_by_name(c, "n2");
+	ck_assert_ptr_nonnull(n1->slab);
+	ck_assert_ptr_eq(n1->slab, n2->slab);
+	ck_assert_uint_eq(n1->meta.labels.n, 2);
+	ck_assert_uint_eq(n1->taints.n, 1);
+	/* replace n1 and p1, remove n2 and p2: n3 and the new objects stay whole */
+	add_node(c, "n1", "z");
+	add_pod(c, "p1", "n3");
+	ck_assert_int_eq(ds_cluster_remove(c, "Node", NULL, "n2", &err), 0);
+	ck_assert_int_eq(ds_cluster_remove(c, "Pod", "d", "p2", &err), 0);
+	ck_assert_ptr_null(dsi_cluster_node_by_name(c, "n1")->slab); /* one object: no block */
+	ck_assert_ptr_nonnull(dsi_cluster_node_by_name(c, "n3")->slab);
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	ds_cluster_free(c);
+	n1 = dsi_cluster_node_by_name(d, "n1");
+	ck_assert_ptr_eq(n1->slab, dsi_cluster_node_by_name(d, "n3")->slab); /* the copy packs its batch */
+	ck_assert_uint_eq(n1->meta.labels.n, 1);
+	ck_assert_str_eq(dsi_cstr(d, dsi_labels_get(&n1->meta.labels, dsi_atom_lookup_cstr(&d->atoms, "l"))), "z");
+	ck_assert_ptr_nonnull(dsi_cluster_node_by_name(d, "n3"));
+	check_node_indexes(d);
+	ds_cluster_free(d);
+}
+END_TEST
+
 START_TEST(watch_events)
 {
 	ds_cluster *c;
@@ -337,6 +439,8 @@ static Suite *cluster_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sample_cluster_loads);
 	tcase_add_test(tc, pod_indexes_follow_updates);
+	tcase_add_test(tc, pods_know_their_node_index);
+	tcase_add_test(tc, slab_objects_live_independently);
 	tcase_add_test(tc, watch_events);
 	tcase_add_test(tc, failed_load_changes_nothing);
 	tcase_add_test(tc, wrong_types_have_paths);
