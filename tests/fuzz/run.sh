@@ -86,45 +86,9 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nin
 	die_build "$CC cannot build a libFuzzer program (see $B/probe.log); Debian: apt-get install -y clang libclang-rt-14-dev"
 
 # ---- build -----------------------------------------------------------------------------------
-# stale OBJ SRC: OBJ is missing, or older than SRC or than any header of the tree (POSIX: find -newer)
-stale() {
-	[ ! -f "$1" ] || [ -n "$(find "$2" -newer "$1" 2>/dev/null)" ] ||
-		[ -n "$(find include lib -name '*.h' -newer "$1" 2>/dev/null | head -n 1)" ]
-}
-
-compile() { # src obj
-	mkdir -p "$(dirname "$2")"
-	# shellcheck disable=SC2086
-	$CC $CFLAGS_LIB -c "$1" -o "$2" 2>"$2.log" || {
-		cat "$2.log"
-		return 1
-	}
-	rm -f "$2.log"
-}
-
 build() {
-	pids=""
-	n=0
-	failed=0
-	objs=""
-	for src in lib/*/*.c; do
-		obj="$B/obj/${src%.c}.o"
-		objs="$objs $obj"
-		stale "$obj" "$src" || continue
-		compile "$src" "$obj" &
-		pids="$pids $!"
-		n=$((n + 1))
-		if [ "$n" -ge 2 ]; then
-			for p in $pids; do wait "$p" || failed=1; done
-			pids=""
-			n=0
-		fi
-	done
-	for p in $pids; do wait "$p" || failed=1; done
-	[ "$failed" -eq 0 ] || die_build "the library does not compile with $CC and the sanitizers"
-	rm -f "$B/libdaemonset-fuzz.a"
-	# shellcheck disable=SC2086
-	ar rcs "$B/libdaemonset-fuzz.a" $objs || die_build "ar failed"
+	CC=$CC CFLAGS=$CFLAGS_LIB sh tests/lib-archive.sh "$B/obj" "$B/libdaemonset-fuzz.a" ||
+		die_build "the library does not compile with $CC and the sanitizers"
 	for src in tests/fuzz/fuzz_*.c; do
 		t=$(basename "$src" .c)
 		# shellcheck disable=SC2086

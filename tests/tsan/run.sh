@@ -33,41 +33,8 @@ WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -W
 CFLAGS="$STD $WARN -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude -Ilib $PKG_CFLAGS"
 
 mkdir -p "$B/obj" || exit 2
-# stale OBJ SRC: OBJ is missing, or older than SRC or than any header of the tree (POSIX: find -newer)
-stale() {
-	[ ! -f "$1" ] || [ -n "$(find "$2" -newer "$1" 2>/dev/null)" ] ||
-		[ -n "$(find include lib -name '*.h' -newer "$1" 2>/dev/null | head -n 1)" ]
-}
-objs=""
-pids=""
-n=0
-failed=0
-for src in lib/*/*.c; do
-	obj="$B/obj/${src%.c}.o"
-	objs="$objs $obj"
-	stale "$obj" "$src" || continue
-	mkdir -p "$(dirname "$obj")"
-	# shellcheck disable=SC2086
-	(
-		$CC $CFLAGS -c "$src" -o "$obj" 2>"$obj.log" || {
-			cat "$obj.log"
-			exit 1
-		}
-		rm -f "$obj.log"
-	) &
-	pids="$pids $!"
-	n=$((n + 1))
-	if [ "$n" -ge 2 ]; then
-		for p in $pids; do wait "$p" || failed=1; done
-		pids=""
-		n=0
-	fi
-done
-for p in $pids; do wait "$p" || failed=1; done
-[ "$failed" -eq 0 ] || fail_build "the library does not compile with $CC -fsanitize=thread"
-rm -f "$B/libdaemonset-tsan.a"
-# shellcheck disable=SC2086
-ar rcs "$B/libdaemonset-tsan.a" $objs || fail_build "ar failed"
+CC=$CC CFLAGS=$CFLAGS sh tests/lib-archive.sh "$B/obj" "$B/libdaemonset-tsan.a" ||
+	fail_build "the library does not compile with $CC -fsanitize=thread"
 # shellcheck disable=SC2086
 $CC $CFLAGS tests/tsan/tsan_test.c "$B/libdaemonset-tsan.a" $PKG_LIBS -lpthread -lm -o "$B/tsan_test" ||
 	fail_build "tests/tsan/tsan_test.c does not build"
