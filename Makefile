@@ -262,7 +262,7 @@ fuzz: deps
 
 valgrind: deps
 	@sh tests/tools.sh valgrind
-	@$(MAKE) --no-print-directory BUILD=build/valgrind CFLAGS="-O1 -g" tests
+	@$(MAKE) --no-print-directory BUILD=build/valgrind CFLAGS="-O1 -g -DDSI_BLOCKS_FROM_MALLOC" tests
 	@BUILD=build/valgrind sh tests/valgrind.sh
 
 tsan: deps

@@ -2,12 +2,77 @@
 
 #include "core/numfmt.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/hash.h"
 
 void dsi_atoms_init(dsi_atoms *a) { memset(a, 0, sizeof(*a)); }
+
+/*
+ * Where the strings live. A load interns a few unique strings per pod (name, uid,
+ * resourceVersion) while the parser's tree of that pod is alive; one malloc each scatters the
+ * snapshot's strings among the tree's chunks, and once the tree is freed malloc's free lists are
+ * full of holes between them: a 20k-node ingest then spent more time in malloc than parsing.
+ * Short strings are therefore carved from 64 KiB blocks the table owns (freed ones reused by
+ * size); long ones, and every one in AddressSanitizer builds, are malloc'ed.
+ */
+typedef struct dsi_atom_block {
+	struct dsi_atom_block *next;
+	max_align_t data[];
+} dsi_atom_block;
+
+#define ATOM_BLOCK_BYTES ((size_t)64 * 1024)
+
+static size_t slot_size(size_t n) { return (n + 1 + 7) & ~(size_t)7; }
+static int in_blocks(size_t n)
+{
+#ifdef DSI_SANITIZE_ADDRESS
+	(void)n;
+	return 0;
+#else
+	return slot_size(n) <= (size_t)DSI_ATOM_SLOT_CLASSES * 8;
+#endif
+}
+
+static char *str_alloc(dsi_atoms *a, const char *s, size_t n)
+{
+	if (!in_blocks(n))
+		return dsi_strndup(s, n);
+	size_t sz = slot_size(n), cls = sz / 8 - 1;
+	char *p = a->free_slots[cls];
+	if (p) {
+		memcpy(&a->free_slots[cls], p, sizeof(char *)); /* a free slot holds the next one */
+	} else {
+		if (a->bump_left < sz) {
+			dsi_atom_block *b = dsi_block_alloc(ATOM_BLOCK_BYTES);
+			if (!b)
+				return NULL;
+			b->next = a->blocks;
+			a->blocks = b;
+			a->bump = (char *)b->data;
+			a->bump_left = ATOM_BLOCK_BYTES - offsetof(dsi_atom_block, data);
+		}
+		p = a->bump;
+		a->bump += sz;
+		a->bump_left -= sz;
+	}
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+static void str_free(dsi_atoms *a, char *p, size_t n)
+{
+	if (!in_blocks(n)) {
+		dsi_free(p);
+		return;
+	}
+	size_t cls = slot_size(n) / 8 - 1;
+	memcpy(p, &a->free_slots[cls], sizeof(char *));
+	a->free_slots[cls] = p;
+}
 
 void dsi_atoms_init_overlay(dsi_atoms *a, const dsi_atoms *parent)
 {
@@ -19,8 +84,13 @@ void dsi_atoms_init_overlay(dsi_atoms *a, const dsi_atoms *parent)
 void dsi_atoms_free(dsi_atoms *a)
 {
 	for (size_t i = 1; i < a->count; i++)
-		if (a->ents[i].refs)
+		if (a->ents[i].refs && !in_blocks(a->ents[i].len))
 			dsi_free(a->ents[i].str);
+	while (a->blocks) {
+		dsi_atom_block *next = a->blocks->next;
+		dsi_block_free(a->blocks, ATOM_BLOCK_BYTES);
+		a->blocks = next;
+	}
 	dsi_free(a->ents);
 	dsi_free(a->table);
 	dsi_atoms_init(a);
@@ -101,7 +171,7 @@ dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
 	}
 	if ((a->live + 1) * 2 > a->table_cap && table_grow(a) < 0)
 		return DSI_ATOM_ERROR;
-	char *copy = dsi_strndup(s, n);
+	char *copy = str_alloc(a, s, n);
 	if (!copy)
 		return DSI_ATOM_ERROR;
 	if (a->free_head) {
@@ -110,7 +180,7 @@ dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
 	} else {
 		size_t need = a->count ? a->count + 1 : 2;
 		if (need >= DSI_ATOM_ERROR || DSI_GROW(a->ents, a->cap, need) < 0) {
-			dsi_free(copy);
+			str_free(a, copy, n);
 			return DSI_ATOM_ERROR;
 		}
 		if (!a->count) {
@@ -165,7 +235,7 @@ void dsi_atom_unref(dsi_atoms *a, dsi_atom id)
 	if (--e->refs)
 		return;
 	table_remove(a, id);
-	dsi_free(e->str);
+	str_free(a, e->str, e->len);
 	e->str = NULL;
 	e->ival = a->free_head;
 	a->free_head = id;
@@ -188,7 +258,7 @@ int dsi_atoms_copy(dsi_atoms *dst, const dsi_atoms *src)
 		dst->ents[i] = src->ents[i];
 		dst->count = i + 1;
 		if (src->ents[i].refs) {
-			dst->ents[i].str = dsi_strndup(src->ents[i].str, src->ents[i].len);
+			dst->ents[i].str = str_alloc(dst, src->ents[i].str, src->ents[i].len);
 			if (!dst->ents[i].str) {
 				dst->ents[i].refs = 0;
 				goto fail;

@@ -26,6 +26,8 @@ typedef struct dsi_atom_entry {
 	uint8_t int_ok; /* the string parses as Go strconv.ParseInt(s, 10, 64) */
 } dsi_atom_entry;
 
+#define DSI_ATOM_SLOT_CLASSES 32 /* strings of up to 8 * 32 bytes with their NUL */
+
 typedef struct dsi_atoms {
 	const struct dsi_atoms *parent; /* overlay: read-only parent whose ids are below base */
 	uint32_t base;                  /* overlay: ids from base on are this table's (ents[id - base]) */
@@ -35,6 +37,12 @@ typedef struct dsi_atoms {
 	uint32_t *table;       /* open addressing of atom ids, 0 = empty */
 	size_t table_cap;      /* power of two */
 	size_t live;
+	/* where short strings live (atoms.c): blocks of their own, carved in 8-byte steps, freed
+	 * slots reused by size, so that a snapshot's strings do not sit among a parser's garbage */
+	struct dsi_atom_block *blocks;
+	char *bump;
+	size_t bump_left;
+	char *free_slots[DSI_ATOM_SLOT_CLASSES];
 } dsi_atoms;
 
 void dsi_atoms_init(dsi_atoms *a);

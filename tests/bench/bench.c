@@ -594,13 +594,14 @@ int main(int argc, char **argv)
 		printf("%7lld %8lld %5.0fMB %5.0fMB %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f %9.2f\n",
 		       (long long)json_integer_value(json_object_get(r, "nodes")), (long long)json_integer_value(json_object_get(r, "pods")),
 		       json_real_value(json_object_get(in, "oursMBps")), json_real_value(json_object_get(in, "janssonMBps")),
-		       json_real_value(json_object_get(in, "ratio")), json_real_value(json_object_get(m, "heapPerNodeBytes")),
-		       json_real_value(json_object_get(m, "heapPerPodBytes")), json_real_value(json_object_get(o, "planNsPerNode")),
+		       json_real_value(json_object_get(in, "ratio")), json_real_value(json_object_get(m, "rssPerNodeBytes")),
+		       json_real_value(json_object_get(m, "rssPerPodBytes")), json_real_value(json_object_get(o, "planNsPerNode")),
 		       json_real_value(json_object_get(o, "statusNsPerNode")), json_real_value(json_object_get(o, "explainNsPerNode")),
 		       json_real_value(json_object_get(o, "drainOneNodeUs")), json_real_value(json_object_get(o, "rolloutNsPerNode")),
 		       json_real_value(json_object_get(o, "rolloutSeconds")));
 	}
-	printf("(OURS/JANSSON in MB/s; B/NODE and B/POD: heap in use per object, RSS in the JSON output)\n");
+	printf("(OURS/JANSSON in MB/s; B/NODE and B/POD: resident memory per object after malloc_trim; the JSON\n"
+	       " output also has malloc's heap in use, which leaves out the atoms' mapped blocks)\n");
 	json_decref(doc);
 	return 0;
 }
