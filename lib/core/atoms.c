@@ -25,6 +25,11 @@ typedef struct dsi_atom_block {
 
 #define ATOM_BLOCK_BYTES ((size_t)64 * 1024)
 
+/* A freed slot holds the next free one of its class (slots are 8-byte aligned, 8 bytes at least). */
+typedef struct free_slot {
+	char *next;
+} free_slot;
+
 static size_t slot_size(size_t n) { return (n + 1 + 7) & ~(size_t)7; }
 static int in_blocks(size_t n)
 {
@@ -43,7 +48,7 @@ static char *str_alloc(dsi_atoms *a, const char *s, size_t n)
 	size_t sz = slot_size(n), cls = sz / 8 - 1;
 	char *p = a->free_slots[cls];
 	if (p) {
-		memcpy(&a->free_slots[cls], p, sizeof(char *)); /* a free slot holds the next one */
+		a->free_slots[cls] = ((free_slot *)(void *)p)->next;
 	} else {
 		if (a->bump_left < sz) {
 			dsi_atom_block *b = dsi_block_alloc(ATOM_BLOCK_BYTES);
@@ -70,7 +75,7 @@ static void str_free(dsi_atoms *a, char *p, size_t n)
 		return;
 	}
 	size_t cls = slot_size(n) / 8 - 1;
-	memcpy(p, &a->free_slots[cls], sizeof(char *));
+	((free_slot *)(void *)p)->next = a->free_slots[cls];
 	a->free_slots[cls] = p;
 }
 
