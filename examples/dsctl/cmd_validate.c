@@ -15,7 +15,8 @@ typedef struct doc {
 	char *text;
 	size_t len;
 	const char *source; /* the file ("-" is standard input) */
-	int index;	    /* 1-based within its source */
+	int index;	    /* 1-based document (YAML document or JSON value) within its source */
+	int item;	    /* its index in that document's List items, or -1 */
 	int line;	    /* the line of the source where it starts, minus one */
 } doc;
 
@@ -26,7 +27,7 @@ typedef struct docs {
 	size_t npaths;
 } docs;
 
-static int docs_add(docs *d, const char *text, size_t len, const char *source, int index, int line)
+static int docs_add(docs *d, const char *text, size_t len, const char *source, int index, int item, int line)
 {
 	if (d->n == d->cap) {
 		size_t cap = d->cap ? d->cap * 2 : 8;
@@ -41,7 +42,7 @@ static int docs_add(docs *d, const char *text, size_t len, const char *source, i
 		return -1;
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	d->v[d->n++] = (doc){copy, len, source, index, line};
+	d->v[d->n++] = (doc){copy, len, source, index, item, line};
 	return 0;
 }
 
@@ -115,7 +116,7 @@ static int marker(const char *s, const char *end, const char *m)
 	return s + 3 == end || s[3] == '\n' || s[3] == '\r' || s[3] == ' ' || s[3] == '\t';
 }
 
-static int add_json(docs *d, json_t *v, const char *source, int *count);
+static int add_json(docs *d, json_t *v, const char *source, int index, int item);
 
 /* A document whose top-level kind ends in "List" (what kubectl get -o yaml prints). */
 static int yaml_list(const char *s, size_t len)
@@ -143,15 +144,16 @@ static int add_yaml_doc(docs *d, const char *s, size_t len, const char *source, 
 	ds_free(out);
 	if (!json_is_array(items)) { /* not a List, or one the library will report on */
 		json_decref(items);
-		return docs_add(d, s, len, source, ++*count, line);
+		return docs_add(d, s, len, source, ++*count, -1, line);
 	}
 	size_t i;
 	json_t *x;
 	int rc = 0;
+	++*count; /* the items share their document's number, as the library's "items[i]" paths do */
 	json_array_foreach(items, i, x)
 	{
 		if (rc == 0)
-			rc = add_json(d, x, source, count);
+			rc = add_json(d, x, source, *count, (int)i);
 	}
 	json_decref(items);
 	return rc;
@@ -189,12 +191,12 @@ static int split_yaml(docs *d, const char *text, size_t len, const char *source,
 	return 0;
 }
 
-static int add_json(docs *d, json_t *v, const char *source, int *count)
+static int add_json(docs *d, json_t *v, const char *source, int index, int item)
 {
 	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 	if (!s)
 		return -1;
-	int rc = docs_add(d, s, strlen(s), source, ++*count, 0);
+	int rc = docs_add(d, s, strlen(s), source, index, item, 0);
 	free(s);
 	return rc;
 }
@@ -227,12 +229,16 @@ static int split_json(docs *d, const char *text, size_t len, const char *source,
 		if (json_is_array(v) || (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && json_is_array(items))) {
 			size_t i;
 			json_t *x;
-			json_array_foreach(json_is_array(v) ? v : items, i, x)
+			/* a List's items share its number ("items[i]" as in the library's paths); the
+			 * values of a bare array count as documents of their own */
+			int list = !json_is_array(v);
+			json_array_foreach(list ? items : v, i, x)
 			{
-				if (add_json(&tmp, x, source, &n) < 0)
+				if (add_json(&tmp, x, source, list ? n + 1 : n + 1 + (int)i, list ? (int)i : -1) < 0)
 					rc = -1;
 			}
-		} else if (docs_add(&tmp, text + off, je.position, source, ++n, 0) < 0) {
+			n += list ? 1 : (int)json_array_size(v);
+		} else if (docs_add(&tmp, text + off, je.position, source, ++n, -1, 0) < 0) {
 			rc = -1; /* a single object: its own text, untouched */
 		}
 		json_decref(v);
@@ -240,7 +246,7 @@ static int split_json(docs *d, const char *text, size_t len, const char *source,
 	}
 	if (rc == 0) {
 		for (size_t i = 0; i < tmp.n && rc == 0; i++)
-			rc = docs_add(d, tmp.v[i].text, tmp.v[i].len, source, tmp.v[i].index, 0);
+			rc = docs_add(d, tmp.v[i].text, tmp.v[i].len, source, tmp.v[i].index, tmp.v[i].item, 0);
 		*count = n;
 	}
 	docs_free(&tmp);
@@ -262,7 +268,7 @@ static int add_text(docs *d, char *text, size_t len, const char *source)
 		rc = split_yaml(d, text, len, source, &count);
 	}
 	if (rc == 0 && count == 0) /* no YAML document: the library says so in its own words */
-		rc = docs_add(d, text, len, source, 1, 0);
+		rc = docs_add(d, text, len, source, 1, -1, 0);
 	return rc;
 }
 
@@ -343,11 +349,20 @@ static int gather(ctx *c, const char **args, int nargs, docs *d)
 	return rc;
 }
 
+/* "FILE (document 2)", or "FILE (document 1, items[3])" for an item of a List. */
+static void doc_where(const doc *dc, char *buf, size_t size)
+{
+	if (dc->item >= 0)
+		snprintf(buf, size, "%s (document %d, items[%d])", dc->source, dc->index, dc->item);
+	else
+		snprintf(buf, size, "%s (document %d)", dc->source, dc->index);
+}
+
 /* Report a library error about one document, with its file and the line in that file. */
 static int doc_fail(const char *what, const doc *dc, int several, ds_error *err)
 {
 	if (several)
-		snprintf(err->source, sizeof(err->source), "%s (document %d)", dc->source, dc->index);
+		doc_where(dc, err->source, sizeof(err->source));
 	else
 		snprintf(err->source, sizeof(err->source), "%s", dc->source);
 	if (err->line)
@@ -492,16 +507,20 @@ int cmd_validate(ctx *c)
 	int errors = 0, invalid = 0, valid = 0, skipped = 0;
 	for (size_t i = 0; i < in.n; i++) {
 		const doc *dc = &in.v[i];
-		int several = in.n > 1 || dc->index > 1;
+		int several = in.n > 1 || dc->index > 1 || dc->item >= 0;
 		char *text;
 		ds_error err;
 		int r = old_path ? ds_daemonset_validate_update(dc->text, dc->len, old.v[0].text, old.v[0].len, flags,
 								c->opts, &text, &err)
 				 : ds_daemonset_validate(dc->text, dc->len, flags, c->opts, &text, &err);
 		json_t *entry = json_pack("{s:s, s:i}", "source", dc->source, "document", dc->index);
+		if (dc->item >= 0)
+			json_object_set_new(entry, "item", json_integer(dc->item));
 		if (r < 0 && other_kind(&err) && in.n > 1) {
 			/* a stream may mix kinds: say what is skipped, on stderr */
-			fprintf(stderr, "%s (document %d): skipped: %s\n", dc->source, dc->index, err.message);
+			char where[512];
+			doc_where(dc, where, sizeof(where));
+			fprintf(stderr, "%s: skipped: %s\n", where, err.message);
 			skipped++;
 			json_decref(entry);
 			continue;
@@ -540,7 +559,7 @@ int cmd_validate(ctx *c)
 	}
 	json_decref(all);
 	if (valid + invalid + errors == 0) {
-		fprintf(stderr, "error: no DaemonSet in the input (%d document(s) of other kinds)\n", skipped);
+		fprintf(stderr, "error: no DaemonSet in the input (%d object(s) of other kinds)\n", skipped);
 		rc = EXIT_ERROR;
 	} else {
 		rc = errors ? EXIT_ERROR : invalid ? EXIT_CHECK : EXIT_OK;
@@ -569,10 +588,12 @@ int cmd_defaults(ctx *c)
 		ds_error err;
 		if (ds_daemonset_defaults(dc->text, dc->len, c->opts, &text, &err) < 0) {
 			if (other_kind(&err) && in.n > 1) {
-				fprintf(stderr, "%s (document %d): skipped: %s\n", dc->source, dc->index, err.message);
+				char where[512];
+			doc_where(dc, where, sizeof(where));
+			fprintf(stderr, "%s: skipped: %s\n", where, err.message);
 				continue;
 			}
-			rc = doc_fail("cannot apply the defaults", dc, in.n > 1 || dc->index > 1, &err);
+			rc = doc_fail("cannot apply the defaults", dc, in.n > 1 || dc->index > 1 || dc->item >= 0, &err);
 			break;
 		}
 		json_array_append_new(items, take_json(text));

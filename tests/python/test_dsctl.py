@@ -351,7 +351,8 @@ class TestValidate(unittest.TestCase):
         self.assertEqual(json.loads(out)["kind"], "List")
         lst = self.files.write("list.json", out)
         docs = run_json(self, "validate", lst, cluster=False)
-        self.assertEqual([(d["document"], d["valid"]) for d in docs], [(1, True), (2, True), (3, True)])
+        self.assertEqual([(d["document"], d.get("item"), d["valid"]) for d in docs],
+                         [(1, 0, True), (1, 1, True), (1, 2, True)])
         # a YAML List, as `kubectl get ds -o yaml` prints it, on standard input
         rc, out, err = run("-o", "yaml", "defaults", os.path.join(CLUSTER, "daemonsets.yaml"), cluster=False)
         self.assertEqual(rc, 0, err)
@@ -379,8 +380,18 @@ class TestValidate(unittest.TestCase):
         # a YAML List of other kinds: its items are taken apart and skipped
         rc, out, err = run("validate", os.path.join(CLUSTER, "nodes.yaml"), cluster=False)
         self.assertEqual(rc, 1)
-        self.assertIn('(document 6): skipped: expected a DaemonSet, got kind "Node"', err)
-        self.assertIn("no DaemonSet in the input (6 document(s) of other kinds)", err)
+        self.assertIn('nodes.yaml (document 1, items[5]): skipped: expected a DaemonSet, got kind "Node"', err)
+        self.assertIn("no DaemonSet in the input (6 object(s) of other kinds)", err)
+        # an item of a List that cannot be read is named by its document and its index
+        mixed = self.files.write("mixed.json", json.dumps({"apiVersion": "v1", "kind": "List", "items": [
+            {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm"}},
+            {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "x"},
+             "spec": {"template": {"spec": {"containers": 3}}}}]}))
+        rc, out, err = run("validate", mixed, cluster=False)
+        self.assertEqual(rc, 1)
+        self.assertIn('mixed.json (document 1, items[0]): skipped: expected a DaemonSet, got kind "ConfigMap"', err)
+        self.assertIn("mixed.json (document 1, items[1]): spec.template.spec.containers: expected array, got number",
+                      err)
         rc, out, err = run("validate", os.path.join(self.files.dir.name, "missing.yaml"), cluster=False)
         self.assertEqual(rc, 1)
         self.assertIn("does not exist", err)
