@@ -358,10 +358,11 @@ static void doc_where(const doc *dc, char *buf, size_t size)
 		snprintf(buf, size, "%s (document %d)", dc->source, dc->index);
 }
 
-/* Report a library error about one document, with its file and the line in that file. */
-static int doc_fail(const char *what, const doc *dc, int several, ds_error *err)
+/* Report a library error about one of ndocs documents, with its file and the line in that file;
+ * the document is named when the input has more than one or it is an item of a List. */
+static int doc_fail(const char *what, const doc *dc, size_t ndocs, ds_error *err)
 {
-	if (several)
+	if (ndocs > 1 || dc->index > 1 || dc->item >= 0)
 		doc_where(dc, err->source, sizeof(err->source));
 	else
 		snprintf(err->source, sizeof(err->source), "%s", dc->source);
@@ -507,7 +508,6 @@ int cmd_validate(ctx *c)
 	int errors = 0, invalid = 0, valid = 0, skipped = 0;
 	for (size_t i = 0; i < in.n; i++) {
 		const doc *dc = &in.v[i];
-		int several = in.n > 1 || dc->index > 1 || dc->item >= 0;
 		char *text;
 		ds_error err;
 		int r = old_path ? ds_daemonset_validate_update(dc->text, dc->len, old.v[0].text, old.v[0].len, flags,
@@ -528,7 +528,7 @@ int cmd_validate(ctx *c)
 		if (r < 0) {
 			doc_fail(old_path && strncmp(err.path, "(old)", 5) == 0 ? "cannot read the stored DaemonSet"
 										: "cannot validate",
-				 dc, several, &err);
+				 dc, in.n, &err);
 			json_object_set_new(entry, "error", error_json(&err));
 			json_array_append_new(all, entry);
 			errors++;
@@ -593,7 +593,7 @@ int cmd_defaults(ctx *c)
 			fprintf(stderr, "%s: skipped: %s\n", where, err.message);
 				continue;
 			}
-			rc = doc_fail("cannot apply the defaults", dc, in.n > 1 || dc->index > 1 || dc->item >= 0, &err);
+			rc = doc_fail("cannot apply the defaults", dc, in.n, &err);
 			break;
 		}
 		json_array_append_new(items, take_json(text));
