@@ -9,6 +9,7 @@ void dsi_ds_pods_release(dsi_ds_pods *p)
 {
 	dsi_free(p->v);
 	dsi_free(p->adopt);
+	dsi_free(p->node);
 	dsi_free(p->released);
 	dsi_free(p->first);
 	dsi_free(p->next);
@@ -16,7 +17,21 @@ void dsi_ds_pods_release(dsi_ds_pods *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int push(dsi_ds_pods *out, size_t *cap, const dsi_pod *p, int adopt)
+/* The node a claimed pod is for (getNodesToDaemonPods): its index, DSI_NO_NODE when the node is
+ * not in the snapshot, DSI_DS_PODS_NO_TARGET when the pod names none. */
+static uint32_t target_index(const dsi_cluster *c, const dsi_pod *p)
+{
+	/* bound to a node of the snapshot: its target is its nodeName, whose index the snapshot keeps
+	 * in the pod's first cache line (the spec is not read) */
+	if (p->node_index != DSI_NO_NODE)
+		return p->node_index;
+	if (!p->spec.target_node) /* GetTargetNodeName failed: upstream skips the pod */
+		return DSI_DS_PODS_NO_TARGET;
+	const dsi_node *node = p->spec.node_name ? NULL : dsi_cluster_node(c, p->spec.target_node);
+	return node ? node->index : DSI_NO_NODE;
+}
+
+static int push(const dsi_cluster *c, dsi_ds_pods *out, size_t *cap, const dsi_pod *p, int adopt)
 {
 	if (out->n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 16;
@@ -28,10 +43,15 @@ static int push(dsi_ds_pods *out, size_t *cap, const dsi_pod *p, int adopt)
 		if (!a)
 			return -1;
 		out->adopt = a;
+		uint32_t *w = dsi_reallocarray(out->node, ncap, sizeof(*w));
+		if (!w)
+			return -1;
+		out->node = w;
 		*cap = ncap;
 	}
 	out->v[out->n] = p;
 	out->adopt[out->n] = (uint8_t)adopt;
+	out->node[out->n] = target_index(c, p);
 	out->n++;
 	return 0;
 }
@@ -84,29 +104,36 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 	out->lost = -1;
 	size_t cap = 0, rcap = 0;
 	int rc = 0;
-	if (ds->meta.uid)
-		for (const dsi_pod *p = dsi_cluster_pods_of_owner(c, ds->meta.uid); p && rc == 0; p = p->owner_next) {
-			if (p->meta.ns != ds->meta.ns)
-				continue; /* owner references never cross namespaces */
-			if (!include_deleted_terminal && dsi_pod_terminal(p) && p->meta.has_deletion)
-				continue;
-			if (dsi_selector_matches(&c->atoms, &ds->selector, &p->meta.labels)) {
-				rc = push(out, &cap, p, 0);
-			} else if (!ds->meta.has_deletion) {
-				if (DSI_GROW(out->released, rcap, (size_t)out->nreleased + 1) < 0)
-					rc = -1;
-				else
-					out->released[out->nreleased++] = p;
-			}
+	const dsi_pod_group *g = ds->meta.uid ? dsi_cluster_pods_of_owner(c, ds->meta.uid) : NULL;
+	for (uint32_t i = 0; g && i < g->n && rc == 0; i++) {
+		/* what this loop reads: the pod's first line (dsi_pod), then its labels */
+		if (i + 2 * DSI_PREFETCH_AHEAD < g->n)
+			DSI_PREFETCH(g->v[i + 2 * DSI_PREFETCH_AHEAD]);
+		if (i + DSI_PREFETCH_AHEAD < g->n)
+			DSI_PREFETCH(g->v[i + DSI_PREFETCH_AHEAD]->meta.labels.v);
+		const dsi_pod *p = g->v[i];
+		if (p->meta.ns != ds->meta.ns)
+			continue; /* owner references never cross namespaces */
+		if (!include_deleted_terminal && dsi_pod_terminal(p) && p->meta.has_deletion)
+			continue;
+		if (dsi_selector_matches(&c->atoms, &ds->selector, &p->meta.labels)) {
+			rc = push(c, out, &cap, p, 0);
+		} else if (!ds->meta.has_deletion) {
+			if (DSI_GROW(out->released, rcap, (size_t)out->nreleased + 1) < 0)
+				rc = -1;
+			else
+				out->released[out->nreleased++] = p;
 		}
-	if (!ds->meta.has_deletion)
-		for (const dsi_pod *p = dsi_cluster_orphans(c, ds->meta.ns); p && rc == 0; p = p->owner_next) {
-			if (p->meta.has_deletion || !dsi_selector_matches(&c->atoms, &ds->selector, &p->meta.labels))
-				continue;
-			rc = push(out, &cap, p, 1);
-		}
+	}
+	g = ds->meta.has_deletion ? NULL : dsi_cluster_orphans(c, ds->meta.ns);
+	for (uint32_t i = 0; g && i < g->n && rc == 0; i++) {
+		const dsi_pod *p = g->v[i];
+		if (p->meta.has_deletion || !dsi_selector_matches(&c->atoms, &ds->selector, &p->meta.labels))
+			continue;
+		rc = push(c, out, &cap, p, 1);
+	}
 	/* Upstream walks the informer's cache, in no defined order; we list by name, so that a plan
-	 * does not depend on the snapshot's history (owner lists change order when objects are
+	 * does not depend on the snapshot's history (owner groups change order when objects are
 	 * replaced or the snapshot is copied): released pods here, each node's chain below, adopted
 	 * pods where the plan lists them. Sorting all claimed pods would cost O(n log n) per sync. */
 	if (rc == 0 && out->nreleased > 1)
@@ -121,18 +148,13 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 		return -1;
 	}
 	memset(out->first, 0xff, (nn ? nn : 1) * sizeof(int32_t));
-	/* walk backwards so that each node's chain lists pods in claim order (sorted below) */
+	/* walk backwards so that each node's chain lists pods in claim order (sorted below); the
+	 * pods themselves are not read again */
 	for (uint32_t i = out->n; i-- > 0;) {
-		const dsi_pod *p = out->v[i];
-		if (!p->spec.target_node) { /* GetTargetNodeName failed: upstream skips the pod */
+		uint32_t ni = out->node[i];
+		if (ni == DSI_DS_PODS_NO_TARGET) {
 			out->next[i] = -2;
 			continue;
-		}
-		/* a bound pod's target is its nodeName, whose node index the snapshot keeps */
-		uint32_t ni = p->node_index;
-		if (!p->spec.node_name) {
-			const dsi_node *node = dsi_cluster_node(c, p->spec.target_node);
-			ni = node ? node->index : DSI_NO_NODE;
 		}
 		if (ni == DSI_NO_NODE) {
 			out->next[i] = out->lost;

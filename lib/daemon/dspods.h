@@ -5,11 +5,15 @@
 #ifndef DSI_DSPODS_H
 #define DSI_DSPODS_H
 
+#include "core/prefetch.h"
 #include "model/cluster.h"
+
+#define DSI_DS_PODS_NO_TARGET (UINT32_MAX - 1) /* the pod names no node (GetTargetNodeName fails) */
 
 typedef struct dsi_ds_pods {
 	const dsi_pod **v;   /* claimed pods: controlled by the DaemonSet, or orphans it adopts */
 	uint8_t *adopt;      /* per claimed pod: an orphan that the sync adopts (patch) */
+	uint32_t *node;      /* per claimed pod: index of its node, DSI_NO_NODE or DSI_DS_PODS_NO_TARGET */
 	uint32_t n;
 	const dsi_pod **released; /* controlled by it but no longer matching the selector */
 	uint32_t nreleased;
@@ -26,6 +30,14 @@ typedef struct dsi_ds_pods {
  * since ~1.28 for manage, rolling update and status). */
 int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal, dsi_ds_pods *out);
 void dsi_ds_pods_release(dsi_ds_pods *p);
+
+/* Starts loading the pod at index k of p->v (none when k < 0): what the passes of a sync read of
+ * most pods is in its first cache line (dsi_pod). The passes over nodes call it a few nodes ahead. */
+static inline void dsi_ds_pods_prefetch(const dsi_ds_pods *p, int32_t k)
+{
+	if (k >= 0)
+		DSI_PREFETCH(p->v[k]);
+}
 
 /* Pods by name (a DaemonSet's pods share its namespace): a and b are dsi_pod pointers, ctx the
  * snapshot. */

@@ -282,8 +282,11 @@ static int manage(pass *s)
 	int surge = allows_surge(s);
 	int rc = 0;
 	size_t nn = dsi_cluster_count(s->c, DSI_KIND_NODE);
-	for (size_t i = 0; i < nn && rc == 0; i++)
+	for (size_t i = 0; i < nn && rc == 0; i++) {
+		if (i + DSI_PREFETCH_AHEAD < nn)
+			dsi_ds_pods_prefetch(&s->pods, s->pods.first[s->order[i + DSI_PREFETCH_AHEAD]]);
 		rc = pods_should_be_on_node(s, s->order[i], surge);
+	}
 	/* getUnscheduledPodsWithoutNode (daemon_controller.go): pending pods pinned to a node that is
 	 * gone can never run. Upstream has no deletionTimestamp check here: a terminating one is
 	 * deleted again (terminal pods with a deletionTimestamp are not collected at all). */
@@ -612,6 +615,8 @@ static int rolling_update(pass *s)
 			return dsi_error_nomem(s->err);
 		}
 		for (uint32_t i = 0; i < n && rc == 0; i++) {
+			if (i + DSI_PREFETCH_AHEAD < n)
+				dsi_ds_pods_prefetch(&s->pods, nodes[i + DSI_PREFETCH_AHEAD].first);
 			uint32_t k = upd_pods(s, &nodes[i], pods);
 			const dsi_pod *newp, *oldp;
 			if (!find_updated(s, pods, k, &newp, &oldp)) {
@@ -649,6 +654,8 @@ static int rolling_update(pass *s)
 	if (!cand_nodes || !not_wanted)
 		rc = dsi_error_nomem(s->err);
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
+		if (i + DSI_PREFETCH_AHEAD < n)
+			dsi_ds_pods_prefetch(&s->pods, nodes[i + DSI_PREFETCH_AHEAD].first);
 		uint32_t k = upd_pods(s, &nodes[i], pods);
 		const dsi_pod *newp, *oldp;
 		if (!find_updated(s, pods, k, &newp, &oldp)) {
@@ -956,11 +963,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 		goto out;
 	}
 	/* the per-node verdict, once per node for the whole sync */
-	for (size_t i = 0; i < nn; i++) {
-		const dsi_node *node = dsi_cluster_node_at(c, i);
-		dsi_node_should_run(&s.place, node, &s.verdict[node->index]);
-		s.order[i] = node->index;
-	}
+	dsi_node_should_run_all(&s.place, s.verdict, s.order);
 	if ((rc = history_actions(&s, &h)) < 0 || (rc = claim_patches(&s)) < 0)
 		goto out;
 	if (mode != DSI_SYNC_ROLLING_ONLY)

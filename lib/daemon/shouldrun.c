@@ -1,6 +1,7 @@
 #include "daemon/shouldrun.h"
 
 #include "core/alloc.h"
+#include "core/prefetch.h"
 #include "daemon/tolerations.h"
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
@@ -51,6 +52,33 @@ void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdi
 	out->should_continue = t->effect != DSI_EFFECT_NO_EXECUTE &&
 			       !dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
 							   p->comparison_ops);
+}
+
+/* Starts loading what dsi_node_should_run reads of a node: its labels and taints (the node itself
+ * was prefetched earlier, since these pointers are in it). */
+static void prefetch_node_data(const dsi_node *n)
+{
+	const char *l = (const char *)n->meta.labels.v;
+	for (size_t off = 0; off < n->meta.labels.n * sizeof(dsi_label); off += 64)
+		DSI_PREFETCH(l + off);
+	if (n->taints.n)
+		DSI_PREFETCH(n->taints.v);
+}
+
+void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint32_t *order)
+{
+	const dsi_cluster *c = p->c;
+	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
+	for (size_t i = 0; i < nn; i++) {
+		if (i + 2 * DSI_PREFETCH_AHEAD < nn)
+			DSI_PREFETCH(dsi_cluster_node_at(c, i + 2 * DSI_PREFETCH_AHEAD));
+		if (i + DSI_PREFETCH_AHEAD < nn)
+			prefetch_node_data(dsi_cluster_node_at(c, i + DSI_PREFETCH_AHEAD));
+		const dsi_node *node = dsi_cluster_node_at(c, i);
+		dsi_node_should_run(p, node, &verdict[node->index]);
+		if (order)
+			order[i] = node->index;
+	}
 }
 
 const char *dsi_why_message(int why)

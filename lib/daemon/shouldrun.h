@@ -36,6 +36,10 @@ void dsi_placement_release(dsi_placement *p);
 /* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go) */
 void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out);
 
+/* The verdict for every node of the snapshot: verdict[node->index], and when order is not NULL
+ * order[i] the index of the i-th node in name order. */
+void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint32_t *order);
+
 /* Upstream's words for a verdict's reason (the scheduler's filter messages). */
 const char *dsi_why_message(int why);
 

@@ -16,6 +16,8 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 	/* counts do not depend on the order: walk the per-node arrays by node index, without
 	 * touching the nodes themselves */
 	for (uint32_t idx = 0; idx < nn; idx++) {
+		if (idx + DSI_PREFETCH_AHEAD < nn)
+			dsi_ds_pods_prefetch(in->pods, in->pods->first[idx + DSI_PREFETCH_AHEAD]);
 		int scheduled = in->pods->count[idx] > 0;
 		if (!in->verdict[idx].should_run) {
 			st->number_misscheduled += scheduled;
@@ -75,10 +77,7 @@ int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time no
 		rc = dsi_error_nomem(err);
 		goto out;
 	}
-	for (size_t i = 0; i < nn; i++) {
-		const dsi_node *node = dsi_cluster_node_at(c, i);
-		dsi_node_should_run(&p, node, &v[node->index]);
-	}
+	dsi_node_should_run_all(&p, v, NULL);
 	dsi_revision_key key;
 	dsi_revision_key_init(c, ds, h.hash, &key);
 	dsi_status_input in = {c, ds, v, &pods, &key, now, o->k8s_minor};

@@ -165,35 +165,52 @@ static dsi_map *owner_map(dsi_cluster *c, dsi_pod *p, dsi_atom *key)
 	return &c->orphans_by_ns;
 }
 
-static void owner_list_link(dsi_cluster *c, dsi_pod *p)
+static void group_free(dsi_pod_group *g)
 {
-	dsi_atom key;
-	dsi_map *m = owner_map(c, p, &key);
-	if (!key)
-		return;
-	dsi_pod *head = dsi_map_get(m, key);
-	p->owner_prev = NULL;
-	p->owner_next = head;
-	if (head)
-		head->owner_prev = p;
-	dsi_map_put(m, key, p);
+	dsi_free(g->v);
+	dsi_free(g);
 }
 
-static void owner_list_unlink(dsi_cluster *c, dsi_pod *p)
+/* An empty group goes, unless the batch being committed reserved places in it. */
+static void group_drop_if_empty(dsi_map *m, dsi_pod_group *g)
+{
+	if (g->n == 0 && g->pending == 0) {
+		dsi_map_del(m, g->key);
+		group_free(g);
+	}
+}
+
+/* Commit cannot fail: the batch reserved the group and its place (reserve_groups). */
+static void owner_group_add(dsi_cluster *c, dsi_pod *p)
 {
 	dsi_atom key;
 	dsi_map *m = owner_map(c, p, &key);
-	if (!key)
+	dsi_pod_group *g = key ? dsi_map_get(m, key) : NULL;
+	if (!g || g->n == g->cap)
+		return; /* not reached: reserved */
+	p->group_pos = g->n;
+	g->v[g->n++] = p;
+}
+
+static void owner_group_remove(dsi_cluster *c, dsi_pod *p)
+{
+	dsi_atom key;
+	dsi_map *m = owner_map(c, p, &key);
+	dsi_pod_group *g = key ? dsi_map_get(m, key) : NULL;
+	if (!g || p->group_pos >= g->n || g->v[p->group_pos] != p)
 		return;
-	if (p->owner_prev)
-		p->owner_prev->owner_next = p->owner_next;
-	else if (p->owner_next)
-		dsi_map_put(m, key, p->owner_next);
-	else
-		dsi_map_del(m, key);
-	if (p->owner_next)
-		p->owner_next->owner_prev = p->owner_prev;
-	p->owner_next = p->owner_prev = NULL;
+	dsi_pod *last = g->v[--g->n];
+	g->v[p->group_pos] = last;
+	last->group_pos = p->group_pos;
+	group_drop_if_empty(m, g);
+}
+
+static void groups_free(dsi_map *m)
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			group_free(m->vals[i]);
+	dsi_map_free(m);
 }
 
 /* ---- node order ---- */
@@ -264,8 +281,8 @@ void dsi_cluster_destroy(dsi_cluster *c)
 		dsi_map_free(&c->by_key[k]);
 	}
 	dsi_map_free(&c->pods_on_node);
-	dsi_map_free(&c->pods_by_owner);
-	dsi_map_free(&c->orphans_by_ns);
+	groups_free(&c->pods_by_owner);
+	groups_free(&c->orphans_by_ns);
 	dsi_free(c->node_order);
 	dsi_atoms_free(&c->atoms);
 	memset(c, 0, sizeof(*c));
@@ -331,6 +348,8 @@ typedef struct batch {
 	size_t n, cap;
 	size_t count[DSI_KIND_COUNT];
 	int events; /* items are watch events */
+	dsi_pod_group **groups; /* the owner groups its pods join, each once (reserve_groups) */
+	size_t ngroups;
 } batch;
 
 static void batch_free(batch *b)
@@ -482,7 +501,68 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 
 /* ---- commit ---- */
 
-static int reserve(dsi_cluster *c, const batch *b)
+/* A place in its owner group for every pod of the batch, so that commit cannot fail. The groups
+ * are remembered in the batch; groups_settle releases what was not used. */
+static int reserve_groups(dsi_cluster *c, batch *b)
+{
+	size_t npods = b->count[DSI_KIND_POD];
+	if (!npods)
+		return 0;
+	if (!(b->groups = dsi_malloc(npods * sizeof(*b->groups))))
+		return -1;
+	for (size_t i = 0; i < b->n; i++) {
+		const staged *s = &b->v[i];
+		if (s->kind != DSI_KIND_POD || !s->obj)
+			continue;
+		dsi_atom key;
+		dsi_map *m = owner_map(c, s->obj, &key);
+		if (!key)
+			continue;
+		dsi_pod_group *g = dsi_map_get(m, key);
+		if (!g) {
+			if (!(g = dsi_calloc(1, sizeof(*g))))
+				return -1;
+			g->key = key;
+			dsi_map_put(m, key, g); /* reserved by the caller: cannot fail */
+		}
+		if (g->pending++ == 0)
+			b->groups[b->ngroups++] = g;
+	}
+	for (size_t i = 0; i < b->ngroups; i++) {
+		dsi_pod_group *g = b->groups[i];
+		size_t need = (size_t)g->n + g->pending;
+		if (need > g->cap) {
+			size_t cap = g->cap ? g->cap : 4;
+			while (cap < need)
+				cap *= 2;
+			if (cap > UINT32_MAX)
+				return -1;
+			dsi_pod **v = dsi_reallocarray(g->v, cap, sizeof(*v));
+			if (!v)
+				return -1;
+			g->v = v;
+			g->cap = (uint32_t)cap;
+		}
+	}
+	return 0;
+}
+
+/* After a commit, or a reservation that failed: the reservations end, and groups left empty go. */
+static void groups_settle(dsi_cluster *c, batch *b)
+{
+	for (size_t i = 0; i < b->ngroups; i++) {
+		dsi_pod_group *g = b->groups[i];
+		g->pending = 0;
+		/* the map it is in: the one that holds it under its key */
+		dsi_map *m = dsi_map_get(&c->pods_by_owner, g->key) == g ? &c->pods_by_owner : &c->orphans_by_ns;
+		group_drop_if_empty(m, g);
+	}
+	dsi_free(b->groups);
+	b->groups = NULL;
+	b->ngroups = 0;
+}
+
+static int reserve(dsi_cluster *c, batch *b)
 {
 	size_t total = 0;
 	for (int k = 0; k < DSI_KIND_COUNT; k++) {
@@ -501,7 +581,7 @@ static int reserve(dsi_cluster *c, const batch *b)
 		return -1;
 	c->node_order = o;
 	(void)total;
-	return 0;
+	return reserve_groups(c, b);
 }
 
 static void vec_remove(dsi_cluster *c, dsi_kind k, void *o)
@@ -533,7 +613,7 @@ static void drop(dsi_cluster *c, dsi_kind k, void *o)
 		order_remove(c, o);
 	if (k == DSI_KIND_POD) {
 		node_list_unlink(c, o);
-		owner_list_unlink(c, o);
+		owner_group_remove(c, o);
 	}
 	if (k == DSI_KIND_OTHER) {
 		other_box *box = o, **pp;
@@ -621,7 +701,7 @@ static void commit(dsi_cluster *c, batch *b)
 		}
 		if (k == DSI_KIND_POD) {
 			node_list_link(c, o);
-			owner_list_link(c, o);
+			owner_group_add(c, o);
 		}
 		if (k == DSI_KIND_NODE) {
 			if (added)
@@ -664,6 +744,9 @@ static int stage_loaded(void *ctx, const dsi_loaded *it, ds_error *err)
 }
 
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
+/* Pods start on a cache line, so that what a sync reads of each is one line (see dsi_pod). */
+#define SLAB_LINE 64
+#define SLAB_LINE_ROUND(n) (((n) + SLAB_LINE - 1) / SLAB_LINE * SLAB_LINE)
 
 /* Move array *v of n elements (esz each) to *at, freeing the original. */
 static void slab_move(char **at, void **v, uint32_t n, size_t esz)
@@ -684,11 +767,11 @@ static size_t slab_size(dsi_kind k, const void *o)
 		       SLAB_ROUND(n->taints.n * sizeof(dsi_taint));
 	}
 	const dsi_pod *p = o;
-	return SLAB_ROUND(sizeof(dsi_pod)) + SLAB_ROUND(p->meta.labels.n * sizeof(dsi_label));
+	return SLAB_LINE_ROUND(SLAB_ROUND(sizeof(dsi_pod)) + SLAB_ROUND(p->meta.labels.n * sizeof(dsi_label)));
 }
 
 typedef struct slab_slot {
-	dsi_atom group; /* pods: the owner list they join (controller uid, or namespace for orphans) */
+	dsi_atom group; /* pods: the owner group they join (controller uid, or namespace for orphans) */
 	size_t pos;     /* index in the batch */
 } slab_slot;
 
@@ -701,7 +784,7 @@ static int by_group(const void *a, const void *b)
 }
 
 /* Pack the staged objects of kind k (nodes or pods) into one slab: nodes in document order (a
- * paged list comes in name order, the order a sync walks), pods grouped by owner list (a sync
+ * paged list comes in name order, the order a sync walks), pods grouped by owner (a sync
  * walks one DaemonSet's pods), in document order within a group. Only memory placement changes:
  * the batch commits in its own order. Optional: without memory the objects stay where they are. */
 static void slab_pack(batch *b, dsi_kind k)
@@ -732,13 +815,15 @@ static void slab_pack(batch *b, dsi_kind k)
 	}
 	if (k == DSI_KIND_POD)
 		qsort(order, n, sizeof(*order), by_group);
-	dsi_slab *slab = dsi_malloc(sizeof(dsi_slab) + total);
+	dsi_slab *slab = dsi_malloc(sizeof(dsi_slab) + SLAB_LINE + total);
 	if (!slab) {
 		dsi_free(order);
 		return;
 	}
 	slab->live = 0;
 	char *at = (char *)slab->data;
+	if (k == DSI_KIND_POD)
+		at += (SLAB_LINE - (uintptr_t)at % SLAB_LINE) % SLAB_LINE;
 	for (size_t j = 0; j < n; j++) {
 		staged *st = &b->v[order[j].pos];
 		void *obj = at;
@@ -754,6 +839,7 @@ static void slab_pack(batch *b, dsi_kind k)
 			*p = *(dsi_pod *)st->obj;
 			at += SLAB_ROUND(sizeof(dsi_pod));
 			slab_move(&at, (void **)&p->meta.labels.v, p->meta.labels.n, sizeof(dsi_label));
+			at = (char *)obj + slab_size(k, p);
 			p->slab = slab;
 		}
 		dsi_free(st->obj);
@@ -776,20 +862,21 @@ static int finish_batch(dsi_cluster *c, batch *b, int rc, size_t *count, ds_erro
 		if (count)
 			*count = b->n;
 	}
+	groups_settle(c, b);
 	batch_free(b);
 	return rc;
 }
 
 int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
-	batch b = {c, NULL, 0, 0, {0}, 0};
+	batch b = {.c = c, .events = 0};
 	int rc = dsi_load_text(data, size, &c->opts.limits, stage_loaded, &b, err);
 	return finish_batch(c, &b, rc, count, err);
 }
 
 int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err)
 {
-	batch b = {c, NULL, 0, 0, {0}, 0};
+	batch b = {.c = c, .events = 0};
 	int rc = dsi_load_value(v, &c->opts.limits, stage_loaded, &b, err);
 	return finish_batch(c, &b, rc, count, err);
 }
@@ -853,7 +940,7 @@ static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
 
 int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
-	batch b = {c, NULL, 0, 0, {0}, 1};
+	batch b = {.c = c, .events = 1};
 	int rc = dsi_load_text(data, size, &c->opts.limits, stage_event, &b, err);
 	return finish_batch(c, &b, rc, count, err);
 }
@@ -960,7 +1047,7 @@ int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 	dst->k_hash_label = src->k_hash_label;
 	dst->k_gen_label = src->k_gen_label;
 	memcpy(dst->k_taints, src->k_taints, sizeof(dst->k_taints));
-	batch b = {dst, NULL, 0, 0, {0}, 0};
+	batch b = {.c = dst, .events = 0};
 	int rc = 0;
 	for (int k = 0; k < DSI_KIND_COUNT && rc == 0; k++) {
 		for (size_t i = 0; i < src->objs[k].n; i++) {

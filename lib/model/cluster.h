@@ -39,6 +39,16 @@ typedef struct dsi_vec {
 	size_t n, cap;
 } dsi_vec;
 
+/* The pods of one owner: a controller's uid, or the pods without a controller in a namespace. An
+ * array rather than a linked list, so that a sync's claim pass can overlap the cache misses of
+ * the pods it reads (a list walk waits for each pod in turn). Order: none to rely on. */
+typedef struct dsi_pod_group {
+	struct dsi_pod **v;
+	uint32_t n, cap;
+	uint32_t pending; /* during a batch's commit: places reserved for its pods */
+	dsi_atom key;
+} dsi_pod_group;
+
 struct ds_cluster {
 	dsi_options opts; /* limits, gates, legacy flag (string options are not kept) */
 	dsi_atoms atoms;
@@ -48,8 +58,8 @@ struct ds_cluster {
 	dsi_vec objs[DSI_KIND_COUNT];
 	dsi_map by_key[DSI_KIND_COUNT]; /* (ns,name) -> object; others: hash of group/kind too */
 	dsi_map pods_on_node;           /* spec.nodeName -> first pod */
-	dsi_map pods_by_owner;          /* controller uid -> first pod */
-	dsi_map orphans_by_ns;          /* namespace -> first pod without a controller */
+	dsi_map pods_by_owner;          /* controller uid -> dsi_pod_group */
+	dsi_map orphans_by_ns;          /* namespace -> dsi_pod_group of the pods without a controller */
 	dsi_node **node_order;          /* nodes sorted by name */
 	size_t norder;                  /* valid entries in node_order (all nodes, outside a commit) */
 	uint64_t version;               /* bumped by every change */
@@ -97,11 +107,16 @@ static inline dsi_pod *dsi_cluster_pods_on_node(const dsi_cluster *c, dsi_atom n
 {
 	return dsi_map_get(&c->pods_on_node, node);
 }
-static inline dsi_pod *dsi_cluster_pods_of_owner(const dsi_cluster *c, dsi_atom uid)
+/* The pods whose controller has this uid, and those without a controller in a namespace; NULL
+ * when there are none. */
+static inline const dsi_pod_group *dsi_cluster_pods_of_owner(const dsi_cluster *c, dsi_atom uid)
 {
 	return dsi_map_get(&c->pods_by_owner, uid);
 }
-static inline dsi_pod *dsi_cluster_orphans(const dsi_cluster *c, dsi_atom ns) { return dsi_map_get(&c->orphans_by_ns, ns); }
+static inline const dsi_pod_group *dsi_cluster_orphans(const dsi_cluster *c, dsi_atom ns)
+{
+	return dsi_map_get(&c->orphans_by_ns, ns);
+}
 
 /* The string of an atom, "" for none. */
 static inline const char *dsi_cstr(const dsi_cluster *c, dsi_atom a)

@@ -18,18 +18,19 @@ typedef struct dsi_owner {
 typedef struct dsi_meta {
 	dsi_atom ns; /* DSI_ATOM_NONE for cluster-scoped objects */
 	dsi_atom name;
+	/* first: a sync reads the namespace, labels and has_deletion of every pod (see dsi_pod) */
+	dsi_labels labels;
+	uint8_t has_creation;
+	uint8_t has_deletion;
+	uint8_t has_deletion_grace;
 	dsi_atom uid;
 	dsi_atom resource_version;
 	int64_t generation;
-	dsi_labels labels;
 	dsi_owner controller; /* controller.uid == NONE: no controller */
 	uint32_t n_owner_refs;
 	ds_time creation;
 	ds_time deletion;
 	int64_t deletion_grace_seconds;
-	uint8_t has_creation;
-	uint8_t has_deletion;
-	uint8_t has_deletion_grace;
 } dsi_meta;
 
 /* Read metadata (member "metadata" of obj). need_name: missing name is DS_EMISSING.

@@ -1,5 +1,6 @@
 #include "model/pod.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/alloc.h"
@@ -88,6 +89,12 @@ void dsi_pod_release(dsi_atoms *atoms, dsi_pod *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/* What a sync's passes read of every pod shares the pod's first cache line (see dsi_pod). */
+_Static_assert(offsetof(dsi_pod, ready_time) + sizeof(ds_time) <= 64 && offsetof(dsi_pod, meta.ns) < 64 &&
+		       offsetof(dsi_pod, meta.labels) + sizeof(dsi_labels) <= 64 &&
+		       offsetof(dsi_pod, meta.has_deletion) < 64 && offsetof(dsi_pod, node_index) < 64,
+	       "dsi_pod: the fields every pass reads must stay in the first 64 bytes");
+
 int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst)
 {
 	*dst = *src;
@@ -97,7 +104,8 @@ int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst)
 		dsi_meta_release(atoms, &dst->meta);
 		return -1;
 	}
-	dst->node_next = dst->node_prev = dst->owner_next = dst->owner_prev = NULL;
+	dst->node_next = dst->node_prev = NULL;
+	dst->group_pos = 0;
 	dst->slab = NULL; /* a copy owns its own memory */
 	return 0;
 }

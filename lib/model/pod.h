@@ -11,24 +11,26 @@ enum { DSI_PHASE_NONE = 0, DSI_PHASE_PENDING, DSI_PHASE_RUNNING, DSI_PHASE_SUCCE
 
 #define DSI_NO_NODE UINT32_MAX
 
-/* The fields a sync reads for every pod come first, so that they share the first cache lines
- * (a sync walks tens of thousands of pods; the layout is no part of any interface). */
+/* The fields a sync's passes read for every pod (phase, readiness, revision labels, the node's
+ * index, metadata.namespace, labels and deletionTimestamp) lie in the first 64 bytes, which is one cache
+ * line in a snapshot's slab (lib/model/cluster.c aligns pods there): a sync walks tens of
+ * thousands of pods several times. The layout is no part of any interface. */
 typedef struct dsi_pod {
 	/* owned by the snapshot */
-	struct dsi_pod *owner_next, *owner_prev; /* same controller uid, or orphans of the namespace */
 	uint32_t index;
+	uint32_t group_pos;  /* position in its owner group (dsi_cluster_pods_of_owner, dsi_cluster_orphans) */
 	uint32_t node_index; /* with spec.node_name: index of the node of that name, DSI_NO_NODE when absent */
 	/* read from the object */
+	dsi_atom revision_hash;       /* label controller-revision-hash (the labels hold the reference) */
+	dsi_atom template_generation; /* label pod-template-generation (likewise) */
 	uint8_t phase;
 	uint8_t ready;          /* condition Ready is True */
 	uint8_t has_ready_time; /* its lastTransitionTime */
+	ds_time ready_time;
+	dsi_meta meta;
 	uint8_t has_start_time;
 	uint8_t is_mirror; /* annotation kubernetes.io/config.mirror present */
-	dsi_atom revision_hash;       /* label controller-revision-hash (the labels hold the reference) */
-	dsi_atom template_generation; /* label pod-template-generation (likewise) */
-	ds_time ready_time;
 	ds_time start_time;
-	dsi_meta meta;
 	dsi_podspec spec;
 	/* owned by the snapshot */
 	struct dsi_pod *node_next, *node_prev; /* pods with the same spec.nodeName */

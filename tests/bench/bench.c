@@ -5,7 +5,8 @@
  *   bench [-j] [-s 1000,5000,20000,100000] [-q] [-p plan|status|explain|drain|rollout [-r N]]
  *
  * -p runs one operation N times (default 200) on the first size and nothing
- * else: a target for perf record or callgrind.
+ * else: a target for perf record or callgrind. It says on stderr when the
+ * operation starts (attach then with perf record -p PID).
  *
  * Nodes are ~10 KB of JSON (25 labels, 0-3 taints, 40 images, 4 conditions),
  * pods ~4 KB; four DaemonSets (everywhere, GPU nodeSelector, host network
@@ -405,7 +406,7 @@ static json_t *measure(int nodes, int quiet)
 	/* bare jansson: parse and free the same bytes */
 	double t_bare = 1e30, t_ours = 1e30;
 	int reps = nodes >= 20000 ? 1 : 3;
-	for (int r = 0; r < reps; r++) {
+	for (int r = 0; r < reps && !profile_op; r++) { /* -p measures one operation only */
 		double t = now_s();
 		for (size_t i = 0; i < npages; i++) {
 			json_error_t je;
@@ -482,6 +483,8 @@ static json_t *measure(int nodes, int quiet)
 				   {"drain", op_drain}, {"rollout", op_rollout}};
 		for (size_t i = 0; i < sizeof(ops_by_name) / sizeof(ops_by_name[0]); i++)
 			if (strcmp(profile_op, ops_by_name[i].name) == 0) {
+				/* the moment to attach: perf record -p PID */
+				fprintf(stderr, "bench: pid %ld: %s starts\n", (long)getpid(), profile_op);
 				double t = best(ops_by_name[i].fn, &o, profile_reps);
 				fprintf(stderr, "bench: %s on %d nodes: best %.1f us (%.1f ns/node) of %d runs\n", profile_op,
 					nodes, t * 1e6, t * 1e9 / nodes, profile_reps);

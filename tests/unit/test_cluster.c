@@ -76,10 +76,9 @@ START_TEST(pod_indexes_follow_updates)
 	ck_assert_uint_eq(ds_cluster_count(c, "Pod"), 3);
 	ck_assert_uint_eq(count_on_node(c, "n1"), 1);
 	ck_assert_uint_eq(count_on_node(c, "n2"), 2);
-	size_t owned = 0;
-	for (const dsi_pod *p = dsi_cluster_pods_of_owner(c, dsi_atom_lookup_cstr(&c->atoms, "u-1")); p; p = p->owner_next)
-		owned++;
-	ck_assert_uint_eq(owned, 3);
+	const dsi_pod_group *owned = dsi_cluster_pods_of_owner(c, dsi_atom_lookup_cstr(&c->atoms, "u-1"));
+	ck_assert_ptr_nonnull(owned);
+	ck_assert_uint_eq(owned->n, 3);
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_remove(c, "Pod", "default", "b", &err), 0);
 	ck_assert_uint_eq(count_on_node(c, "n1"), 0);
@@ -100,6 +99,88 @@ static void check_node_indexes(ds_cluster *c)
 			      dsi_cstr(c, p->meta.name), dsi_cstr(c, p->spec.node_name), p->node_index);
 	}
 }
+
+/* Every pod is in the owner group of its controller uid (or of its namespace's orphans) at the
+ * place it records, each group holds only such pods, and no group is empty. */
+static void check_owner_groups(ds_cluster *c)
+{
+	size_t npods = dsi_cluster_count(c, DSI_KIND_POD), grouped = 0;
+	for (size_t i = 0; i < npods; i++) {
+		const dsi_pod *p = c->objs[DSI_KIND_POD].v[i];
+		const dsi_pod_group *g = p->meta.controller.uid ? dsi_cluster_pods_of_owner(c, p->meta.controller.uid)
+								: dsi_cluster_orphans(c, p->meta.ns);
+		ck_assert_msg(g != NULL, "pod %s: no group", dsi_cstr(c, p->meta.name));
+		ck_assert_uint_lt(p->group_pos, g->n);
+		ck_assert_ptr_eq(g->v[p->group_pos], p);
+	}
+	const dsi_map *maps[2] = {&c->pods_by_owner, &c->orphans_by_ns};
+	for (int m = 0; m < 2; m++)
+		for (size_t i = 0; i < maps[m]->cap; i++) {
+			const dsi_pod_group *g = maps[m]->vals[i];
+			if (!g)
+				continue;
+			ck_assert_uint_gt(g->n, 0);
+			ck_assert_uint_le(g->n, g->cap);
+			ck_assert_uint_eq(g->pending, 0);
+			ck_assert_uint_eq(maps[m]->keys[i], g->key);
+			grouped += g->n;
+		}
+	ck_assert_uint_eq(grouped, npods);
+}
+
+/* Pods move between owner groups as their controller and namespace change, batch by batch. */
+START_TEST(owner_groups_follow_changes)
+{
+	ds_cluster *c, *d;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	unsigned seed = 7;
+	char ev[8192];
+	for (int round = 0; round < 60; round++) {
+		size_t len = 0;
+		/* a batch of up to 12 events over 16 pod names, 3 owners or none, 2 namespaces */
+		int nev = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+		for (int e = 0; e < nev; e++) {
+			unsigned r = (seed = seed * 1103515245u + 12345u) >> 8;
+			int name = (int)(r % 16), owner = (int)(r / 16 % 4), ns = (int)(r / 64 % 2), del = r / 128 % 5 == 0;
+			char refs[160] = "";
+			if (owner)
+				snprintf(refs, sizeof(refs),
+					 ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"d\","
+					 "\"uid\":\"u-%d\",\"controller\":true}]", owner);
+			len += (size_t)snprintf(ev + len, sizeof(ev) - len,
+						"{\"type\":\"%s\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+						"{\"name\":\"p%d\",\"namespace\":\"ns%d\"%s}}}\n",
+						del ? "DELETED" : "MODIFIED", name, ns, refs);
+		}
+		ck_assert_uint_lt(len, sizeof(ev));
+		ck_assert_msg(ds_cluster_apply_events(c, ev, len, NULL, &err) == 0, "%s", err.message);
+		check_owner_groups(c);
+	}
+	ck_assert_uint_gt(dsi_cluster_count(c, DSI_KIND_POD), 0);
+	/* a batch that fails leaves the groups as they were */
+	const char *bad = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+			  "{\"name\":\"q\",\"namespace\":\"ns9\"}}}\n{\"type\":\"ADDED\",\"object\":{\"kind\":7}}\n";
+	ck_assert_int_lt(ds_cluster_apply_events(c, bad, strlen(bad), NULL, &err), 0);
+	ck_assert_ptr_null(dsi_cluster_orphans(c, dsi_atom_lookup_cstr(&c->atoms, "ns9")));
+	check_owner_groups(c);
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	check_owner_groups(d);
+	/* all gone: no group is left */
+	for (int i = 0; i < 16; i++)
+		for (int ns = 0; ns < 2; ns++) {
+			char name[16], nsname[16];
+			snprintf(name, sizeof(name), "p%d", i);
+			snprintf(nsname, sizeof(nsname), "ns%d", ns);
+			ds_cluster_remove(d, "Pod", nsname, name, &err);
+		}
+	ck_assert_uint_eq(dsi_cluster_count(d, DSI_KIND_POD), 0);
+	ck_assert_uint_eq(d->pods_by_owner.count + d->orphans_by_ns.count, 0);
+	check_owner_groups(c);
+	ds_cluster_free(d);
+	ds_cluster_free(c);
+}
+END_TEST
 
 static void add_node(ds_cluster *c, const char *name, const char *label)
 {
@@ -440,6 +521,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, sample_cluster_loads);
 	tcase_add_test(tc, pod_indexes_follow_updates);
 	tcase_add_test(tc, pods_know_their_node_index);
+	tcase_add_test(tc, owner_groups_follow_changes);
 	tcase_add_test(tc, slab_objects_live_independently);
 	tcase_add_test(tc, watch_events);
 	tcase_add_test(tc, failed_load_changes_nothing);
