@@ -550,9 +550,9 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	s.err = err;
 	if (dsi_cluster_copy(c, &s.c, err) < 0)
 		return err->code;
-	char ns[256], name[256];
-	snprintf(ns, sizeof(ns), "%s", dsi_cstr(c, ds0->meta.ns));
-	snprintf(name, sizeof(name), "%s", dsi_cstr(c, ds0->meta.name));
+	/* the caller's snapshot outlives the simulation: its strings serve (names have no length
+	 * limit here; a copy into a fixed buffer cut a long one and the lookup failed) */
+	const char *ns = dsi_cstr(c, ds0->meta.ns), *name = dsi_cstr(c, ds0->meta.name);
 	s.ds = dsi_cluster_daemonset(&s.c, ns, name);
 	s.waves = json_array();
 	s.timeline = json_array();

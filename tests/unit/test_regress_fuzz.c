@@ -408,6 +408,36 @@ START_TEST(simulate_selector_mismatch)
 END_TEST
 
 /*
+ * fuzz_plan: a DaemonSet named with more than 255 characters could not be simulated: the
+ * simulation copied the name into a fixed buffer to find the DaemonSet in its own copy of the
+ * snapshot, cut it, found nothing and reported DS_ENOMEM. Kubernetes names are at most 253
+ * characters, but the snapshot takes what it is given, and the error was false.
+ */
+START_TEST(simulate_long_name)
+{
+	size_t len;
+	char *text = input("fuzz_plan", "simulate-long-name", &len);
+	ds_cluster *c = load(text, len, 1);
+	char name[301];
+	memcpy(name, "agent-", 6);
+	memset(name + 6, 'x', 294);
+	name[300] = '\0';
+	char *out = NULL;
+	ds_error err;
+	int rc = ds_rollout_simulate(c, "default", name, NOW, NULL, &out, &err);
+	ck_assert_msg(rc == 0, "rc %d: %s", rc, err.message);
+	json_t *v = json_loads(out, 0, NULL);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(v, "daemonSet"), "name")), name);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "desired")), 1);
+	json_decref(v);
+	ds_free(out);
+	ds_cluster_free(c);
+	free(text);
+}
+END_TEST
+
+/*
  * fuzz_quantity "8Ei|1": not a library bug (the harness compared formats wrongly), kept as the
  * upstream behaviour it exercises: ParseQuantity caps BinarySI at 2^63-1 (maxAllowed), whose
  * canonical form has no binary suffix and reads back as DecimalSI; Add is exact beyond int64 and
@@ -481,6 +511,7 @@ static Suite *regress_suite(void)
 	tcase_add_test(tc, explain_pod_order_after_copy);
 	tcase_add_test(tc, adopt_order_after_copy);
 	tcase_add_test(tc, simulate_selector_mismatch);
+	tcase_add_test(tc, simulate_long_name);
 	tcase_add_test(tc, quantity_binary_cap);
 	tcase_add_test(tc, selector_duplicate_values);
 	suite_add_tcase(s, tc);
