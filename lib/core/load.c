@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
+#include "core/jsonscan.h"
 #include "core/reader.h"
 #include "core/yaml.h"
 
@@ -12,6 +14,7 @@ typedef struct walker {
 	void *ctx;
 	size_t count;
 	int yaml;
+	dsi_load_undo_fn undo; /* set: a List's items may be parsed one at a time (see stream_list) */
 } walker;
 
 static int is_list_kind(const char *kind)
@@ -39,8 +42,35 @@ static int emit(walker *w, json_t *obj, const char *path, const char *kind, cons
 	return w->fn(w->ctx, &item, err);
 }
 
-/* One document's top-level value: an object, or a list of objects. */
-static int walk_value(walker *w, const json_t *v, size_t document, int line, ds_error *err)
+/* Item i of a list: an object, whose kind and apiVersion default to the list's. */
+static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, const char *api, size_t document,
+		     int line, ds_error *err)
+{
+	char path[48];
+	snprintf(path, sizeof(path), "items[%zu]", i);
+	if (!json_is_object(item))
+		return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s", dsi_json_type_name(item));
+	const char *ik, *ia;
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	if (dsi_rd_string(&rd, item, "kind", &ik) < 0 || dsi_rd_string(&rd, item, "apiVersion", &ia) < 0) {
+		dsi_error_prefix_path(err, path);
+		return err->code;
+	}
+	return emit(w, item, path, ik ? ik : (item_kind[0] ? item_kind : NULL), ia ? ia : api, document, line, err);
+}
+
+/* The kind of a list's items: those of a NodeList are Nodes; of a plain List, anything. */
+static void list_item_kind(const char *kind, char *out, size_t size)
+{
+	out[0] = '\0';
+	if (strcmp(kind, "List") != 0 && strlen(kind) - 4 < size)
+		snprintf(out, size, "%.*s", (int)(strlen(kind) - 4), kind);
+}
+
+/* One document's top-level value: an object, or a list of objects whose
+ * items from index first on are emitted. */
+static int walk_value(walker *w, const json_t *v, size_t document, int line, size_t first, ds_error *err)
 {
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
@@ -54,27 +84,10 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, ds_
 		return emit(w, (json_t *)v, "", kind, api, document, line, err);
 	if (!json_is_array(items))
 		return dsi_rd_fail(&rd, "items", DS_ETYPE, "expected array, got %s", dsi_json_type_name(items));
-	/* items of a NodeList default to kind Node; of a plain List, to nothing */
-	char item_kind[128] = "";
-	if (strcmp(kind, "List") != 0 && strlen(kind) - 4 < sizeof(item_kind))
-		snprintf(item_kind, sizeof(item_kind), "%.*s", (int)(strlen(kind) - 4), kind);
-	size_t i;
-	json_t *item;
-	json_array_foreach(items, i, item)
-	{
-		char path[48];
-		snprintf(path, sizeof(path), "items[%zu]", i);
-		if (!json_is_object(item))
-			return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s",
-					     dsi_json_type_name(item));
-		const char *ik, *ia;
-		dsi_rd_init(&rd, err);
-		if (dsi_rd_string(&rd, item, "kind", &ik) < 0 || dsi_rd_string(&rd, item, "apiVersion", &ia) < 0) {
-			dsi_error_prefix_path(err, path);
-			return err->code;
-		}
-		int rc = emit(w, item, path, ik ? ik : (item_kind[0] ? item_kind : NULL), ia ? ia : api, document, line,
-			      err);
+	char item_kind[128];
+	list_item_kind(kind, item_kind, sizeof(item_kind));
+	for (size_t i = first; i < json_array_size(items); i++) {
+		int rc = emit_item(w, json_array_get(items, i), i, item_kind, api, document, line, err);
 		if (rc < 0)
 			return rc;
 	}
@@ -86,7 +99,7 @@ static int yaml_doc(void *ctx, json_t *doc, size_t index, int line)
 	void **args = ctx;
 	walker *w = args[0];
 	ds_error *err = args[1];
-	int rc = walk_value(w, doc, index, line, err);
+	int rc = walk_value(w, doc, index, line, 0, err);
 	if (rc < 0)
 		note_document(err, index, line, 1);
 	json_decref(doc);
@@ -131,6 +144,97 @@ static int json_error_to_ds(const json_error_t *je, ds_error *err)
 
 #define DSI_JSON_FLAGS (JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK)
 
+/*
+ * A List, parsed one item at a time when the walker allows it: a 100k-node
+ * NodeList is a gigabyte of text and several as a jansson tree, and a tree
+ * that size is slow to build and free (glibc spends its time merging the
+ * freed chunks). jansson parses the list without its items, then each item
+ * alone. Nothing may differ from parsing the whole value: anything unusual
+ * before the first item is emitted (a key spelt with escapes, a depth near
+ * jansson's limit, a list whose items are not objects) returns LIST_WHOLE;
+ * a failure after that parses the whole value after all, whose syntax error
+ * (if any) is the answer, as it would have been before any item was emitted.
+ * Hence only callers that undo what fn did when the load fails may stream.
+ */
+enum { LIST_DONE = 0, LIST_WHOLE = 1, LIST_SYNTAX = 2 };
+
+static int list_whole(walker *w, const char *data, size_t size, size_t pos, size_t document, size_t first, int failed,
+		      size_t *end, json_error_t *je, ds_error *err)
+{
+	json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, je);
+	if (!v) {
+		if (failed)
+			ds_error_clear(err); /* the syntax error replaces fn's, all of it */
+		return LIST_SYNTAX;
+	}
+	/* parses after all: fn's error stands, or the items the scanner could not split */
+	int rc = failed ? failed : walk_value(w, v, document, 0, first, err);
+	*end = pos + (size_t)je->position;
+	json_decref(v);
+	return rc;
+}
+
+static int stream_list(walker *w, const char *data, size_t size, size_t pos, size_t document, size_t *end,
+		       json_error_t *je, ds_error *err)
+{
+	size_t open, close, vend;
+	if (!w->undo || !dsi_jsonscan_list(data, size, pos, &open, &close, &vend))
+		return LIST_WHOLE;
+	/* the list with "items": [] */
+	size_t head = open - pos, tail = vend - close, n = head + 2 + tail;
+	char *text = dsi_malloc(n);
+	if (!text)
+		return LIST_WHOLE;
+	memcpy(text, data + pos, head);
+	memcpy(text + head, "[]", 2);
+	memcpy(text + head + 2, data + close, tail);
+	json_t *list = json_loadb(text, n, DSI_JSON_FLAGS, je);
+	dsi_free(text);
+	const char *kind = list ? json_string_value(json_object_get(list, "kind")) : NULL;
+	json_t *api = list ? json_object_get(list, "apiVersion") : NULL;
+	if (!list || (size_t)je->position != n || !kind || !is_list_kind(kind) || (api && !json_is_string(api))) {
+		json_decref(list);
+		return LIST_WHOLE;
+	}
+	char item_kind[128];
+	list_item_kind(kind, item_kind, sizeof(item_kind));
+	size_t i = dsi_jsonscan_space(data, size, open + 1), count = 0;
+	int rc = LIST_DONE;
+	while (data[i] != ']' || count) {
+		size_t item_end = data[i] == '{' ? dsi_jsonscan_skip(data, size, i) : 0;
+		json_t *item = item_end ? json_loadb(data + i, item_end - i, DSI_JSON_FLAGS, je) : NULL;
+		if (!item || (size_t)je->position != item_end - i) {
+			json_decref(item);
+			rc = count ? list_whole(w, data, size, pos, document, count, 0, end, je, err) : LIST_WHOLE;
+			break;
+		}
+		int failed = emit_item(w, item, count, item_kind, json_string_value(api), document, 0, err);
+		json_decref(item);
+		if (failed < 0) {
+			json_error_t whole;
+			rc = list_whole(w, data, size, pos, document, 0, failed, end, &whole, err);
+			if (rc == LIST_SYNTAX)
+				*je = whole;
+			break;
+		}
+		count++;
+		i = dsi_jsonscan_space(data, size, item_end);
+		if (data[i] == ']' && i + 1 == close) {
+			*end = vend;
+			break;
+		}
+		if (data[i] != ',') {
+			rc = list_whole(w, data, size, pos, document, count, 0, end, je, err);
+			break;
+		}
+		i = dsi_jsonscan_space(data, size, i + 1);
+	}
+	if (count == 0 && rc == LIST_DONE)
+		*end = vend;
+	json_decref(list);
+	return rc;
+}
+
 /* Parse concatenated JSON values; fn gets each. Returns 0, or < 0. On a
  * syntax error in the first value, *first_failed is set (caller may try YAML). */
 static int parse_json_stream(walker *w, const char *data, size_t size, size_t start, ds_error *err, int *first_failed)
@@ -140,36 +244,44 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 	*first_failed = 0;
 	while (pos < size) {
 		json_error_t je;
-		json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, &je);
-		if (!v) {
+		size_t end = pos;
+		int rc = stream_list(w, data, size, pos, index, &end, &je, err);
+		if (rc == LIST_WHOLE) {
+			json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, &je);
+			if (v) {
+				rc = walk_value(w, v, index, 0, 0, err);
+				end = pos + (size_t)je.position;
+				json_decref(v);
+			} else
+				rc = LIST_SYNTAX;
+		}
+		if (rc == LIST_SYNTAX) {
 			if (index == 0)
 				*first_failed = 1;
-			int rc = json_error_to_ds(&je, err);
+			rc = json_error_to_ds(&je, err);
 			if (index)
 				note_document(err, index, 0, 0);
 			return rc;
 		}
-		int rc = walk_value(w, v, index, 0, err);
-		if (rc < 0)
+		if (rc < 0) {
 			note_document(err, index, 0, 0);
-		json_decref(v);
-		if (rc < 0)
 			return rc;
-		pos += (size_t)je.position;
-		pos += skip_space_and_bom(data + pos, size - pos);
+		}
+		pos = end + skip_space_and_bom(data + end, size - end);
 		index++;
 	}
 	return 0;
 }
 
-int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
+static int load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+		     void *ctx, ds_error *err)
 {
 	if (size > lim->max_bytes)
 		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
 				     lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
-	walker w = {lim, fn, ctx, 0, 0};
+	walker w = {lim, fn, ctx, 0, 0, undo};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -182,6 +294,8 @@ int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load
 			return rc;
 		}
 		/* "{a: 1}" is YAML flow style: try YAML, report the JSON error if that fails too */
+		if (w.count && w.undo)
+			w.undo(ctx); /* what a streamed List handed out before its syntax error */
 		ds_error yerr;
 		ds_error_clear(&yerr);
 		w.count = 0;
@@ -197,12 +311,23 @@ int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load
 	return dsi_yaml_parse(data ? data : "", size, lim, yaml_doc, args, err);
 }
 
+int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
+{
+	return load_text(data, size, lim, fn, NULL, ctx, err);
+}
+
+int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+			 void *ctx, ds_error *err)
+{
+	return load_text(data, size, lim, fn, undo, ctx, err);
+}
+
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {lim, fn, ctx, 0, 0};
+	walker w = {lim, fn, ctx, 0, 0, NULL};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
-	return walk_value(&w, v, 0, 0, err);
+	return walk_value(&w, v, 0, 0, 0, err);
 }
 
 typedef struct one_ctx {

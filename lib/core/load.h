@@ -26,6 +26,16 @@ typedef struct dsi_loaded {
 typedef int (*dsi_load_fn)(void *ctx, const dsi_loaded *item, ds_error *err);
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
+/* The same, for callers that stage what fn gets and can drop it: the items of
+ * a JSON List are parsed and handed to fn one at a time, never as one tree.
+ * The outcome is dsi_load_text's, with two differences that staging hides:
+ * fn may see items before a syntax error further on ends the load (with the
+ * error dsi_load_text gives), and when that error sends the text to the YAML
+ * parser instead, undo(ctx) is called first and must forget every item fn got
+ * during this call. */
+typedef void (*dsi_load_undo_fn)(void *ctx);
+int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+			 void *ctx, ds_error *err);
 /* The same for an already-parsed value (not modified). */
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
 /* Parse text (JSON or YAML, exactly one document) into a new tree. */

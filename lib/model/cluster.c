@@ -348,19 +348,29 @@ typedef struct batch {
 	size_t n, cap;
 	size_t count[DSI_KIND_COUNT];
 	int events; /* items are watch events */
+	size_t mark; /* b->n when the current text began (unstage) */
 	dsi_pod_group **groups; /* the owner groups its pods join, each once (reserve_groups) */
 	size_t ngroups;
 } batch;
 
-static void batch_free(batch *b)
+/* Drop the staged objects from index n on. */
+static void batch_truncate(batch *b, size_t n)
 {
-	for (size_t i = 0; i < b->n; i++) {
+	for (size_t i = n; i < b->n; i++) {
 		staged *s = &b->v[i];
-		if (s->obj)
+		if (s->obj) {
 			release_obj(b->c, s->kind, s->obj);
+			b->count[s->kind]--;
+		}
 		dsi_meta_release(&b->c->atoms, &s->key);
 		dsi_atom_unref(&b->c->atoms, s->gk);
 	}
+	b->n = n;
+}
+
+static void batch_free(batch *b)
+{
+	batch_truncate(b, 0);
 	dsi_free(b->v);
 	b->v = NULL;
 	b->n = b->cap = 0;
@@ -743,6 +753,19 @@ static int stage_loaded(void *ctx, const dsi_loaded *it, ds_error *err)
 	return rc;
 }
 
+/* dsi_load_text_staged's undo: forget what the current text staged. */
+static void unstage(void *ctx)
+{
+	batch *b = ctx;
+	batch_truncate(b, b->mark);
+}
+
+static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, ds_error *err)
+{
+	b->mark = b->n;
+	return dsi_load_text_staged(data, size, &b->c->opts.limits, fn, unstage, b, err);
+}
+
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
 /* Pods start on a cache line, so that what a sync reads of each is one line (see dsi_pod). */
 #define SLAB_LINE 64
@@ -870,7 +893,7 @@ static int finish_batch(dsi_cluster *c, batch *b, int rc, size_t *count, ds_erro
 int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
 	batch b = {.c = c, .events = 0};
-	int rc = dsi_load_text(data, size, &c->opts.limits, stage_loaded, &b, err);
+	int rc = load_staged(&b, data, size, stage_loaded, err);
 	return finish_batch(c, &b, rc, count, err);
 }
 
@@ -891,7 +914,7 @@ dsi_batch *dsi_cluster_batch_begin(dsi_cluster *c)
 
 int dsi_cluster_batch_add_text(dsi_batch *b, const char *data, size_t size, ds_error *err)
 {
-	return dsi_load_text(data, size, &b->c->opts.limits, stage_loaded, b, err);
+	return load_staged(b, data, size, stage_loaded, err);
 }
 
 int dsi_cluster_batch_end(dsi_batch *b, int rc, size_t *count, ds_error *err)
@@ -941,7 +964,7 @@ static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
 int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
 	batch b = {.c = c, .events = 1};
-	int rc = dsi_load_text(data, size, &c->opts.limits, stage_event, &b, err);
+	int rc = load_staged(&b, data, size, stage_event, err);
 	return finish_batch(c, &b, rc, count, err);
 }
 

@@ -1,6 +1,61 @@
 /* libFuzzer target: JSON ingest (ds_cluster_load) with the default limits. See fuzz_load.h.
+ * Also differential: a List parsed item by item (dsi_load_text_staged, what
+ * ds_cluster_load uses) against the same bytes parsed whole (dsi_load_text):
+ * the same items, or the same error to the last field (tests/unit/test_load_stream.c).
  * SPDX-License-Identifier: Apache-2.0 */
+#include "core/load.h"
 #include "fuzz_load.h"
+
+typedef struct seen {
+	json_t *items;
+	size_t fail_at; /* fn refuses this item */
+} seen;
+
+static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
+{
+	seen *s = ctx;
+	if (json_array_size(s->items) == s->fail_at) {
+		snprintf(err->source, sizeof(err->source), "fn");
+		return dsi_error_set(err, DS_EVALUE, it->path, "refused");
+	}
+	char *obj = json_dumps(it->obj, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
+	FUZZ_ASSERT(obj, "json_dumps failed");
+	json_array_append_new(s->items, json_pack("{s:s, s:s, s:s?, s:s?, s:I}", "obj", obj, "path", it->path, "kind",
+						  it->kind, "apiVersion", it->api_version, "doc", (json_int_t)it->document));
+	free(obj);
+	return 0;
+}
+
+static void forget(void *ctx) { json_array_clear(((seen *)ctx)->items); }
+
+static void same_both_ways(const uint8_t *data, size_t size, size_t max_objects, size_t fail_at)
+{
+	dsi_limits lim;
+	dsi_limits_default(&lim);
+	lim.max_objects = max_objects;
+	seen whole = {json_array(), fail_at}, part = {json_array(), fail_at};
+	ds_error we, pe;
+	ds_error_clear(&we);
+	ds_error_clear(&pe);
+	int wr = dsi_load_text((const char *)data, size, &lim, collect, &whole, &we);
+	int pr = dsi_load_text_staged((const char *)data, size, &lim, collect, forget, &part, &pe);
+	FUZZ_ASSERT(wr == pr, "rc %d whole, %d staged (%s / %s)", wr, pr, we.message, pe.message);
+	if (wr < 0) {
+		FUZZ_ASSERT(strcmp(we.message, pe.message) == 0 && strcmp(we.path, pe.path) == 0 &&
+				    strcmp(we.source, pe.source) == 0 && we.line == pe.line && we.column == pe.column,
+			    "errors differ: %s at %s (%s %d:%d) whole, %s at %s (%s %d:%d) staged", we.message, we.path,
+			    we.source, we.line, we.column, pe.message, pe.path, pe.source, pe.line, pe.column);
+		size_t n = json_array_size(whole.items);
+		FUZZ_ASSERT(n <= json_array_size(part.items), "whole handed out %zu items, staged %zu", n,
+			    json_array_size(part.items));
+		for (size_t i = 0; i < n; i++)
+			FUZZ_ASSERT(json_equal(json_array_get(whole.items, i), json_array_get(part.items, i)),
+				    "item %zu differs", i);
+	} else
+		FUZZ_ASSERT(json_equal(whole.items, part.items), "the items differ");
+	json_decref(whole.items);
+	json_decref(part.items);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -12,5 +67,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	fuzz_load_one(data, size, NULL);
+	same_both_ways(data, size, DSI_DEFAULT_MAX_OBJECTS, SIZE_MAX);
+	/* fn refusing an item, and the object limit, in the middle of a list */
+	same_both_ways(data, size, 3 + size % 3, size % 4);
 	return 0;
 }
