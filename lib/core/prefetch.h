@@ -13,6 +13,6 @@
 #endif
 
 /* How many iterations ahead the passes over nodes and pods prefetch. */
-#define DSI_PREFETCH_AHEAD 8
+#define DSI_PREFETCH_AHEAD 16
 
 #endif

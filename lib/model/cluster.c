@@ -767,7 +767,8 @@ static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, 
 }
 
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
-/* Pods start on a cache line, so that what a sync reads of each is one line (see dsi_pod). */
+/* Nodes and pods start on a cache line, so that what a sync reads of each is one line (see
+ * dsi_node, dsi_pod). */
 #define SLAB_LINE 64
 #define SLAB_LINE_ROUND(n) (((n) + SLAB_LINE - 1) / SLAB_LINE * SLAB_LINE)
 
@@ -786,8 +787,8 @@ static size_t slab_size(dsi_kind k, const void *o)
 {
 	if (k == DSI_KIND_NODE) {
 		const dsi_node *n = o;
-		return SLAB_ROUND(sizeof(dsi_node)) + SLAB_ROUND(n->meta.labels.n * sizeof(dsi_label)) +
-		       SLAB_ROUND(n->taints.n * sizeof(dsi_taint));
+		return SLAB_LINE_ROUND(SLAB_ROUND(sizeof(dsi_node)) + SLAB_ROUND(n->meta.labels.n * sizeof(dsi_label)) +
+				       SLAB_ROUND(n->taints.n * sizeof(dsi_taint)));
 	}
 	const dsi_pod *p = o;
 	return SLAB_LINE_ROUND(SLAB_ROUND(sizeof(dsi_pod)) + SLAB_ROUND(p->meta.labels.n * sizeof(dsi_label)));
@@ -845,8 +846,7 @@ static void slab_pack(batch *b, dsi_kind k)
 	}
 	slab->live = 0;
 	char *at = (char *)slab->data;
-	if (k == DSI_KIND_POD)
-		at += (SLAB_LINE - (uintptr_t)at % SLAB_LINE) % SLAB_LINE;
+	at += (SLAB_LINE - (uintptr_t)at % SLAB_LINE) % SLAB_LINE;
 	for (size_t j = 0; j < n; j++) {
 		staged *st = &b->v[order[j].pos];
 		void *obj = at;
@@ -856,6 +856,7 @@ static void slab_pack(batch *b, dsi_kind k)
 			at += SLAB_ROUND(sizeof(dsi_node));
 			slab_move(&at, (void **)&nd->meta.labels.v, nd->meta.labels.n, sizeof(dsi_label));
 			slab_move(&at, (void **)&nd->taints.v, nd->taints.n, sizeof(dsi_taint));
+			at = (char *)obj + slab_size(k, nd);
 			nd->slab = slab;
 		} else {
 			dsi_pod *p = obj;

@@ -1,8 +1,15 @@
 #include "model/node.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "core/alloc.h"
+
+/* What the placement pass reads of every node shares its first cache line (see dsi_node). */
+_Static_assert(offsetof(dsi_node, taints) + sizeof(dsi_taints) <= 64 &&
+		       offsetof(dsi_node, meta.labels) + sizeof(dsi_labels) <= 64 && offsetof(dsi_node, meta.name) < 64 &&
+		       offsetof(dsi_node, unschedulable) < 64,
+	       "dsi_node: the fields the placement pass reads must stay in the first 64 bytes");
 
 int dsi_conditions_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *status, dsi_condition **out, uint32_t *n)
 {

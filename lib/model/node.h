@@ -17,16 +17,19 @@ typedef struct dsi_condition {
 	ds_time last_transition;
 } dsi_condition;
 
+/* What the placement pass reads of every node (index, taints, unschedulable,
+ * name, labels) is in the first 64 bytes, and slabs start nodes on a cache
+ * line: one line per node, then its labels and taints (checked in node.c). */
 typedef struct dsi_node {
-	dsi_meta meta;
-	dsi_taints taints;
+	/* owned by the snapshot */
+	uint32_t index; /* position in the snapshot's node array; pods: dsi_cluster_pods_on_node */
 	uint8_t unschedulable;
 	uint8_t has_allocatable; /* status.allocatable present */
+	dsi_taints taints;
+	dsi_meta meta;
 	dsi_resources allocatable;
 	dsi_condition *conditions;
 	uint32_t nconditions;
-	/* owned by the snapshot */
-	uint32_t index; /* position in the snapshot's node array; pods: dsi_cluster_pods_on_node */
 	struct dsi_slab *slab; /* the block the node, its labels and taints live in (lib/model/cluster.c), or NULL */
 } dsi_node;
 
