@@ -3,13 +3,16 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/prefetch.h"
 #include "core/sort.h"
+#include "daemon/availability.h"
 
 void dsi_ds_pods_release(dsi_ds_pods *p)
 {
 	dsi_free(p->v);
 	dsi_free(p->adopt);
 	dsi_free(p->node);
+	dsi_free(p->state);
 	dsi_free(p->released);
 	dsi_free(p->first);
 	dsi_free(p->next);
@@ -31,6 +34,14 @@ static uint32_t target_index(const dsi_cluster *c, const dsi_pod *p)
 	return node ? node->index : DSI_NO_NODE;
 }
 
+static uint8_t pod_state(const dsi_ds_pods_when *w, const dsi_pod *p)
+{
+	return (uint8_t)((p->meta.has_deletion ? DSI_DSP_DELETING : 0) | (p->phase == DSI_PHASE_FAILED ? DSI_DSP_FAILED : 0) |
+			 (p->phase == DSI_PHASE_SUCCEEDED ? DSI_DSP_SUCCEEDED : 0) | (dsi_pod_ready_p(p) ? DSI_DSP_READY : 0) |
+			 (dsi_pod_available(p, w->min_ready_seconds, w->now, w->k8s_minor) ? DSI_DSP_AVAILABLE : 0) |
+			 (dsi_pod_updated(w->key, p) ? DSI_DSP_UPDATED : 0));
+}
+
 static int push(const dsi_cluster *c, dsi_ds_pods *out, size_t *cap, const dsi_pod *p, int adopt)
 {
 	if (out->n == *cap) {
@@ -47,11 +58,19 @@ static int push(const dsi_cluster *c, dsi_ds_pods *out, size_t *cap, const dsi_p
 		if (!w)
 			return -1;
 		out->node = w;
+		if (out->when.key) {
+			uint8_t *st = dsi_reallocarray(out->state, ncap, 1);
+			if (!st)
+				return -1;
+			out->state = st;
+		}
 		*cap = ncap;
 	}
 	out->v[out->n] = p;
 	out->adopt[out->n] = (uint8_t)adopt;
 	out->node[out->n] = target_index(c, p);
+	if (out->when.key)
+		out->state[out->n] = pod_state(&out->when, p);
 	out->n++;
 	return 0;
 }
@@ -100,8 +119,16 @@ static int sort_chain(const dsi_cluster *c, dsi_ds_pods *out, int32_t *head, uin
  * DaemonSet or the pod is being deleted; pods of other controllers are not ours. */
 int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal, dsi_ds_pods *out)
 {
+	return dsi_ds_pods_collect_when(c, ds, include_deleted_terminal, NULL, out);
+}
+
+int dsi_ds_pods_collect_when(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal,
+			     const dsi_ds_pods_when *when, dsi_ds_pods *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->lost = -1;
+	if (when)
+		out->when = *when;
 	size_t cap = 0, rcap = 0;
 	int rc = 0;
 	const dsi_pod_group *g = ds->meta.uid ? dsi_cluster_pods_of_owner(c, ds->meta.uid) : NULL;

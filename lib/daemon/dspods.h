@@ -5,15 +5,36 @@
 #ifndef DSI_DSPODS_H
 #define DSI_DSPODS_H
 
-#include "core/prefetch.h"
+#include "daemon/hash.h"
 #include "model/cluster.h"
 
 #define DSI_DS_PODS_NO_TARGET (UINT32_MAX - 1) /* the pod names no node (GetTargetNodeName fails) */
+
+/* What the passes of a sync ask of each claimed pod, noted by the claim pass while it has the pod
+ * in cache: at 100k nodes a pass that reads every pod again waits on memory most of its time. */
+enum {
+	DSI_DSP_DELETING = 1,   /* metadata.deletionTimestamp is set */
+	DSI_DSP_FAILED = 2,     /* phase Failed */
+	DSI_DSP_SUCCEEDED = 4,  /* phase Succeeded */
+	DSI_DSP_READY = 8,      /* IsPodReady */
+	DSI_DSP_AVAILABLE = 16, /* IsPodAvailable at `now` with minReadySeconds */
+	DSI_DSP_UPDATED = 32,   /* IsPodUpdated against `key` */
+};
+
+/* What the state of a pod is judged against. */
+typedef struct dsi_ds_pods_when {
+	const dsi_revision_key *key;
+	int32_t min_ready_seconds;
+	ds_time now;
+	int k8s_minor;
+} dsi_ds_pods_when;
 
 typedef struct dsi_ds_pods {
 	const dsi_pod **v;   /* claimed pods: controlled by the DaemonSet, or orphans it adopts */
 	uint8_t *adopt;      /* per claimed pod: an orphan that the sync adopts (patch) */
 	uint32_t *node;      /* per claimed pod: index of its node, DSI_NO_NODE or DSI_DS_PODS_NO_TARGET */
+	uint8_t *state;      /* per claimed pod: DSI_DSP_* as of `when`; NULL unless collected with one */
+	dsi_ds_pods_when when;
 	uint32_t n;
 	const dsi_pod **released; /* controlled by it but no longer matching the selector */
 	uint32_t nreleased;
@@ -27,16 +48,19 @@ typedef struct dsi_ds_pods {
 
 /* Collect the DaemonSet's pods. With include_deleted_terminal false, pods that
  * are terminal and already have a deletionTimestamp are left out (upstream
- * since ~1.28 for manage, rolling update and status). */
+ * since ~1.28 for manage, rolling update and status). With when, state is
+ * filled as of it. */
 int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal, dsi_ds_pods *out);
+int dsi_ds_pods_collect_when(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal,
+			     const dsi_ds_pods_when *when, dsi_ds_pods *out);
 void dsi_ds_pods_release(dsi_ds_pods *p);
 
-/* Starts loading the pod at index k of p->v (none when k < 0): what the passes of a sync read of
- * most pods is in its first cache line (dsi_pod). The passes over nodes call it a few nodes ahead. */
-static inline void dsi_ds_pods_prefetch(const dsi_ds_pods *p, int32_t k)
+/* p's state answers for when (the same revision key, time, minReadySeconds and version). */
+static inline int dsi_ds_pods_state_for(const dsi_ds_pods *p, const dsi_revision_key *key, int32_t min_ready_seconds,
+					ds_time now, int k8s_minor)
 {
-	if (k >= 0)
-		DSI_PREFETCH(p->v[k]);
+	return p->state && p->when.key == key && p->when.min_ready_seconds == min_ready_seconds && p->when.now == now &&
+	       p->when.k8s_minor == k8s_minor;
 }
 
 /* Pods by name (a DaemonSet's pods share its namespace): a and b are dsi_pod pointers, ctx the

@@ -147,12 +147,13 @@ static void note_requeue(pass *s, int64_t ms)
 		s->plan->requeue_ms = ms;
 }
 
-/* The pods claimed for a node, in claim order. */
-static uint32_t pods_of(const pass *s, int32_t first, const dsi_pod **out, uint32_t max)
+/* The pods claimed for a node, in claim order, as indices into s->pods.v: the passes look at
+ * s->pods.state first and read a pod only when they act on it. */
+static uint32_t pods_of(const pass *s, int32_t first, int32_t *out, uint32_t max)
 {
 	uint32_t n = 0;
 	for (int32_t k = first; k >= 0 && n < max; k = s->pods.next[k])
-		out[n++] = s->pods.v[k];
+		out[n++] = k;
 	return n;
 }
 
@@ -201,16 +202,18 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 	const dsi_cluster *c = s->c;
 	if (v->should_run && !exists)
 		return add_create(s, node, DSI_CREATE_MISSING);
-	const dsi_pod *on[MAX_PODS_PER_NODE], *running[MAX_PODS_PER_NODE];
+	int32_t on[MAX_PODS_PER_NODE];
+	const dsi_pod *running[MAX_PODS_PER_NODE];
 	uint32_t n = pods_of(s, first, on, MAX_PODS_PER_NODE), nrun = 0;
+	const uint8_t *state = s->pods.state;
 	int rc = 0;
 	if (v->should_continue) {
 		for (uint32_t i = 0; i < n && rc == 0; i++) {
-			const dsi_pod *pod = on[i];
-			if (pod->meta.has_deletion)
+			const dsi_pod *pod = s->pods.v[on[i]]; /* not read unless acted on */
+			if (state[on[i]] & DSI_DSP_DELETING)
 				continue;
 			char msg[700];
-			if (pod->phase == DSI_PHASE_FAILED) {
+			if (state[on[i]] & DSI_DSP_FAILED) {
 				/* the controller and the kubelet fight over a rejected pod: back off per node */
 				char key[600];
 				failed_key(s, node, key, sizeof(key));
@@ -227,7 +230,7 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 					rc = add_delete(s, pod, DSI_DEL_FAILED);
 				continue;
 			}
-			if (pod->phase == DSI_PHASE_SUCCEEDED) {
+			if (state[on[i]] & DSI_DSP_SUCCEEDED) {
 				snprintf(msg, sizeof(msg), "Found succeeded daemon pod %s/%s on node %s, will try to delete it",
 					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, node->meta.name));
 				if ((rc = add_event(s, "Normal", "SucceededDaemonPod", msg)) == 0)
@@ -271,8 +274,8 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 	}
 	if (exists) /* it should not run here any more: every pod that is not already going */
 		for (uint32_t i = 0; i < n && rc == 0; i++)
-			if (!on[i]->meta.has_deletion)
-				rc = add_delete(s, on[i], DSI_DEL_NOT_WANTED);
+			if (!(state[on[i]] & DSI_DSP_DELETING))
+				rc = add_delete(s, s->pods.v[on[i]], DSI_DEL_NOT_WANTED);
 	return rc;
 }
 
@@ -282,11 +285,8 @@ static int manage(pass *s)
 	int surge = allows_surge(s);
 	int rc = 0;
 	size_t nn = dsi_cluster_count(s->c, DSI_KIND_NODE);
-	for (size_t i = 0; i < nn && rc == 0; i++) {
-		if (i + DSI_PREFETCH_AHEAD < nn)
-			dsi_ds_pods_prefetch(&s->pods, s->pods.first[s->order[i + DSI_PREFETCH_AHEAD]]);
+	for (size_t i = 0; i < nn && rc == 0; i++)
 		rc = pods_should_be_on_node(s, s->order[i], surge);
-	}
 	/* getUnscheduledPodsWithoutNode (daemon_controller.go): pending pods pinned to a node that is
 	 * gone can never run. Upstream has no deletionTimestamp check here: a terminating one is
 	 * deleted again (terminal pods with a deletionTimestamp are not collected at all). */
@@ -296,15 +296,17 @@ static int manage(pass *s)
 	return rc;
 }
 
-/* findUpdatedPodsOnNode (update.go): at most one updated and one old pod, ignoring deleting ones. */
-static int find_updated(const pass *s, const dsi_pod *const *pods, uint32_t n, const dsi_pod **newp, const dsi_pod **oldp)
+/* findUpdatedPodsOnNode (update.go): at most one updated and one old pod, ignoring deleting ones
+ * (indices into s->pods.v, -1 for none). */
+static int find_updated(const pass *s, const int32_t *pods, uint32_t n, int32_t *newk, int32_t *oldk)
 {
-	*newp = *oldp = NULL;
+	*newk = *oldk = -1;
 	for (uint32_t i = 0; i < n; i++) {
-		if (pods[i]->meta.has_deletion)
+		uint8_t st = s->pods.state[pods[i]];
+		if (st & DSI_DSP_DELETING)
 			continue;
-		const dsi_pod **slot = dsi_pod_updated(&s->key, pods[i]) ? newp : oldp;
-		if (*slot)
+		int32_t *slot = st & DSI_DSP_UPDATED ? newk : oldk;
+		if (*slot >= 0)
 			return 0;
 		*slot = pods[i];
 	}
@@ -367,14 +369,14 @@ static int update_nodes(pass *s, upd_node **out, uint32_t *n, int32_t *desired)
 	return 0;
 }
 
-static uint32_t upd_pods(const pass *s, const upd_node *u, const dsi_pod **out)
+static uint32_t upd_pods(const pass *s, const upd_node *u, int32_t *out)
 {
 	if (u->node)
 		return pods_of(s, u->first, out, MAX_PODS_PER_NODE);
 	uint32_t n = 0;
 	for (int32_t k = s->pods.lost; k >= 0 && n < MAX_PODS_PER_NODE; k = s->pods.next[k])
 		if (strcmp(dsi_cstr(s->c, s->pods.v[k]->spec.target_node), u->name) == 0)
-			out[n++] = s->pods.v[k];
+			out[n++] = k;
 	return n;
 }
 
@@ -504,7 +506,7 @@ static int by_update_order(const void *x, const void *y, void *vctx)
 /* filterDaemonPodsNodeToUpdate (OpenKruise daemonset_update.go), in our update order. */
 static uint32_t filter_update_nodes(pass *s, const advanced *a, upd_node *nodes, uint32_t n)
 {
-	const dsi_pod *pods[MAX_PODS_PER_NODE];
+	int32_t pods[MAX_PODS_PER_NODE];
 	upd_node *groups[3];
 	uint32_t counts[3] = {0, 0, 0};
 	for (int g = 0; g < 3; g++)
@@ -520,12 +522,12 @@ static uint32_t filter_update_nodes(pass *s, const advanced *a, upd_node *nodes,
 			continue; /* nodes missing from the lister are dropped */
 		total++;
 		uint32_t k = upd_pods(s, &nodes[i], pods);
-		const dsi_pod *newp, *oldp;
-		int ok = find_updated(s, pods, k, &newp, &oldp);
+		int32_t newk, oldk;
+		int ok = find_updated(s, pods, k, &newk, &oldk);
 		int g;
-		if (!ok || newp)
+		if (!ok || newk >= 0)
 			g = 0; /* updated */
-		else if (!oldp)
+		else if (oldk < 0)
 			g = 1; /* being updated */
 		else if (a->selector && !dsi_selector_matches(&a->atoms, a->selector, &nodes[i].node->meta.labels))
 			continue; /* outside the rollout selector: never updated */
@@ -603,9 +605,9 @@ static int rolling_update(pass *s)
 		}
 	}
 	advanced_release(&adv);
-	const int32_t mrs = s->ds->min_ready_seconds;
-	const int minor = s->o->k8s_minor;
-	const dsi_pod *pods[MAX_PODS_PER_NODE];
+	const dsi_pod *const *v = s->pods.v;
+	const uint8_t *state = s->pods.state;
+	int32_t pods[MAX_PODS_PER_NODE];
 	if (max_surge == 0) {
 		int32_t num_unavailable = 0;
 		const dsi_pod **candidates = dsi_calloc(n + 1, sizeof(*candidates));
@@ -615,23 +617,21 @@ static int rolling_update(pass *s)
 			return dsi_error_nomem(s->err);
 		}
 		for (uint32_t i = 0; i < n && rc == 0; i++) {
-			if (i + DSI_PREFETCH_AHEAD < n)
-				dsi_ds_pods_prefetch(&s->pods, nodes[i + DSI_PREFETCH_AHEAD].first);
 			uint32_t k = upd_pods(s, &nodes[i], pods);
-			const dsi_pod *newp, *oldp;
-			if (!find_updated(s, pods, k, &newp, &oldp)) {
+			int32_t newk, oldk;
+			if (!find_updated(s, pods, k, &newk, &oldk)) {
 				num_unavailable++; /* excess pods: manage cleans up first */
 				continue;
 			}
-			if ((!oldp && !newp) || (oldp && newp))
+			if ((oldk < 0) == (newk < 0))
 				num_unavailable++;
-			else if (newp)
-				num_unavailable += !dsi_pod_available(newp, mrs, s->now, minor);
-			else if (!dsi_pod_available(oldp, mrs, s->now, minor)) {
-				rc = add_delete(s, oldp, DSI_DEL_UPDATE_UNAVAILABLE); /* always replaced */
+			else if (newk >= 0)
+				num_unavailable += !(state[newk] & DSI_DSP_AVAILABLE);
+			else if (!(state[oldk] & DSI_DSP_AVAILABLE)) {
+				rc = add_delete(s, v[oldk], DSI_DEL_UPDATE_UNAVAILABLE); /* always replaced */
 				num_unavailable++;
 			} else if (num_unavailable < max_unavailable)
-				candidates[ncand++] = oldp;
+				candidates[ncand++] = v[oldk];
 		}
 		int32_t remaining = max_unavailable - num_unavailable;
 		if (remaining < 0)
@@ -654,21 +654,20 @@ static int rolling_update(pass *s)
 	if (!cand_nodes || !not_wanted)
 		rc = dsi_error_nomem(s->err);
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
-		if (i + DSI_PREFETCH_AHEAD < n)
-			dsi_ds_pods_prefetch(&s->pods, nodes[i + DSI_PREFETCH_AHEAD].first);
 		uint32_t k = upd_pods(s, &nodes[i], pods);
-		const dsi_pod *newp, *oldp;
-		if (!find_updated(s, pods, k, &newp, &oldp)) {
+		int32_t newk, oldk;
+		if (!find_updated(s, pods, k, &newk, &oldk)) {
 			num_surge++;
 			continue;
 		}
-		if (oldp)
-			num_available += dsi_pod_available(oldp, mrs, s->now, minor);
-		else if (newp)
-			num_available += dsi_pod_available(newp, mrs, s->now, minor);
-		if (!oldp)
+		if (oldk >= 0)
+			num_available += !!(state[oldk] & DSI_DSP_AVAILABLE);
+		else if (newk >= 0)
+			num_available += !!(state[newk] & DSI_DSP_AVAILABLE);
+		if (oldk < 0)
 			continue; /* manage creates on empty nodes */
-		if (!newp) {
+		const dsi_pod *oldp = v[oldk];
+		if (newk < 0) {
 			if (!nodes[i].node) { /* upstream: the node lister fails and the whole update with it */
 				char msg[400];
 				snprintf(msg, sizeof(msg), "couldn't get node for nodeName \"%s\": node \"%s\" not found",
@@ -678,7 +677,7 @@ static int rolling_update(pass *s)
 				break;
 			}
 			int should_run = s->verdict[nodes[i].node->index].should_run;
-			if (!dsi_pod_available(oldp, mrs, s->now, minor)) {
+			if (!(state[oldk] & DSI_DSP_AVAILABLE)) {
 				if (!should_run)
 					rc = add_delete(s, oldp, DSI_DEL_SURGE_CONSTRAINTS);
 				else
@@ -690,7 +689,7 @@ static int rolling_update(pass *s)
 			}
 			continue;
 		}
-		if (!dsi_pod_available(newp, mrs, s->now, minor))
+		if (!(state[newk] & DSI_DSP_AVAILABLE))
 			num_surge++;
 		else
 			rc = add_delete(s, oldp, DSI_DEL_SURGE_REPLACED);
@@ -958,7 +957,9 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 		dsi_plan_release(plan);
 		return dsi_error_nomem(err);
 	}
-	if (dsi_ds_pods_collect(c, ds, 0, &s.pods) < 0) {
+	/* what each pass asks of a pod, noted once (dsi_ds_pods.state) */
+	const dsi_ds_pods_when when = {&s.key, ds->min_ready_seconds, now, o->k8s_minor};
+	if (dsi_ds_pods_collect_when(c, ds, 0, &when, &s.pods) < 0) {
 		rc = dsi_error_nomem(err);
 		goto out;
 	}

@@ -13,11 +13,11 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 	const int32_t mrs = in->ds->min_ready_seconds;
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	memset(st, 0, sizeof(*st));
+	/* the claim pass noted what is asked here of each pod (dsi_ds_pods.state) */
+	const uint8_t *state = dsi_ds_pods_state_for(in->pods, in->key, mrs, in->now, in->k8s_minor) ? in->pods->state : NULL;
 	/* counts do not depend on the order: walk the per-node arrays by node index, without
 	 * touching the nodes themselves */
 	for (uint32_t idx = 0; idx < nn; idx++) {
-		if (idx + DSI_PREFETCH_AHEAD < nn)
-			dsi_ds_pods_prefetch(in->pods, in->pods->first[idx + DSI_PREFETCH_AHEAD]);
 		int scheduled = in->pods->count[idx] > 0;
 		if (!in->verdict[idx].should_run) {
 			st->number_misscheduled += scheduled;
@@ -29,6 +29,13 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 		st->current_number_scheduled++;
 		/* the oldest pod by podByCreationTimestampAndPhase, without sorting */
 		int32_t first = in->pods->first[idx];
+		if (state && in->pods->next[first] < 0) { /* one pod: no need to read it */
+			uint8_t f = state[first];
+			st->number_ready += !!(f & DSI_DSP_READY);
+			st->number_available += !!(f & DSI_DSP_AVAILABLE); /* available implies ready */
+			st->updated_number_scheduled += !!(f & DSI_DSP_UPDATED);
+			continue;
+		}
 		const dsi_pod *pod = in->pods->v[first];
 		for (int32_t k = in->pods->next[first]; k >= 0; k = in->pods->next[k])
 			if (dsi_pod_cmp_creation(&in->pods->v[k], &pod, (void *)c) < 0)
@@ -73,13 +80,14 @@ int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time no
 		dsi_history_release(&h);
 		return dsi_error_nomem(err);
 	}
-	if (dsi_ds_pods_collect(c, ds, 0, &pods) < 0) {
+	dsi_revision_key key;
+	dsi_revision_key_init(c, ds, h.hash, &key);
+	const dsi_ds_pods_when when = {&key, ds->min_ready_seconds, now, o->k8s_minor};
+	if (dsi_ds_pods_collect_when(c, ds, 0, &when, &pods) < 0) {
 		rc = dsi_error_nomem(err);
 		goto out;
 	}
 	dsi_node_should_run_all(&p, v, NULL);
-	dsi_revision_key key;
-	dsi_revision_key_init(c, ds, h.hash, &key);
 	dsi_status_input in = {c, ds, v, &pods, &key, now, o->k8s_minor};
 	dsi_status_count(&in, out);
 	dsi_ds_pods_release(&pods);
