@@ -203,6 +203,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	while (data[i] != ']' || count) {
 		size_t item_end = data[i] == '{' ? dsi_jsonscan_skip(data, size, i) : 0;
 		json_t *item = item_end ? json_loadb(data + i, item_end - i, DSI_JSON_FLAGS, je) : NULL;
+		/* on valid JSON the scanner and jansson agree where an item ends: checked, not assumed */
 		if (!item || (size_t)je->position != item_end - i) {
 			json_decref(item);
 			rc = count ? list_whole(w, data, size, pos, document, count, 0, end, je, err) : LIST_WHOLE;
