@@ -100,28 +100,44 @@ static int add_delete(pass *s, const dsi_pod *pod, int reason)
 	if (DSI_GROW(p->deletes, s->cap_deletes, (size_t)p->ndeletes + 1) < 0)
 		return dsi_error_nomem(s->err);
 	dsi_plan_delete *d = &p->deletes[p->ndeletes];
-	const dsi_cluster *c = s->c;
-	/* the four strings are consecutive in the plan's blocks */
-	const dsi_atom a[4] = {pod->meta.ns, pod->meta.name, pod->meta.uid,
-			       pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node};
-	const char *src[4];
-	size_t len[4], total = 0;
-	for (int i = 0; i < 4; i++) {
-		src[i] = dsi_cstr(c, a[i]);
-		total += (len[i] = dsi_atom_len(&c->atoms, a[i])) + 1;
-	}
-	char *block = plan_strings_alloc(p, total);
-	if (!block)
-		return dsi_error_nomem(s->err);
-	char **dst[4] = {&d->ns, &d->name, &d->uid, &d->node};
-	for (int i = 0; i < 4; i++) {
-		memcpy(block, src[i], len[i] + 1);
-		*dst[i] = block;
-		block += len[i] + 1;
-	}
+	memset(d, 0, sizeof(*d));
+	d->source = pod;
 	d->pod = pod->index;
 	d->reason = (uint8_t)reason;
 	p->ndeletes++;
+	return 0;
+}
+
+/* The names of the deletes the sync executes (within burstReplicas), copied from their pods. */
+static int name_deletes(pass *s)
+{
+	dsi_plan *p = s->plan;
+	const dsi_cluster *c = s->c;
+	uint32_t n = p->ndeletes < p->burst ? p->ndeletes : p->burst;
+	for (uint32_t k = 0; k < n; k++) {
+		dsi_plan_delete *d = &p->deletes[k];
+		const dsi_pod *pod = d->source;
+		/* the four strings are consecutive in the plan's blocks */
+		const dsi_atom a[4] = {pod->meta.ns, pod->meta.name, pod->meta.uid,
+				       pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node};
+		const char *src[4];
+		size_t len[4], total = 0;
+		for (int i = 0; i < 4; i++) {
+			src[i] = dsi_cstr(c, a[i]);
+			total += (len[i] = dsi_atom_len(&c->atoms, a[i])) + 1;
+		}
+		char *block = plan_strings_alloc(p, total);
+		if (!block)
+			return dsi_error_nomem(s->err);
+		char **dst[4] = {&d->ns, &d->name, &d->uid, &d->node};
+		for (int i = 0; i < 4; i++) {
+			memcpy(block, src[i], len[i] + 1);
+			*dst[i] = block;
+			block += len[i] + 1;
+		}
+	}
+	for (uint32_t k = 0; k < p->ndeletes; k++) /* the snapshot may change after the plan */
+		p->deletes[k].source = NULL;
 	return 0;
 }
 
@@ -133,7 +149,7 @@ static void drop_since(pass *s, uint32_t nc, uint32_t nd)
 		dsi_free(p->creates[i].node);
 		json_decref(p->creates[i].pod);
 	}
-	for (uint32_t i = nd; i < p->ndeletes; i++) /* their strings stay in the plan's blocks */
+	for (uint32_t i = nd; i < p->ndeletes; i++) /* not named yet: name_deletes runs last */
 		s->deleting[p->deletes[i].pod] = 0; /* set by add_delete, so allocated */
 	if (p->ncreates > nc)
 		p->ncreates = nc;
@@ -980,7 +996,8 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	if (rc == 0) {
 		status(&s);
 		dsi_backoff_gc(&plan->backoff, now, o->backoff_max_ms);
-		rc = build_pods(&s);
+		if ((rc = build_pods(&s)) == 0)
+			rc = name_deletes(&s);
 	}
 out:
 	dsi_ds_pods_release(&s.pods);

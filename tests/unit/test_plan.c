@@ -395,6 +395,52 @@ START_TEST(explain_preferred_score_per_node)
 }
 END_TEST
 
+/* Only the deletes within burstReplicas are executed, and only they are named (the rest are
+ * counted as deferred): each executed one names its own pod, uid and node. */
+START_TEST(deletes_beyond_the_burst_are_deferred)
+{
+	ds_cluster *c = dsi_test_cluster_text(base);
+	const char *names[] = {"p1", "p2", "p3", "p4", "p5"};
+	for (int i = 0; i < 5; i++)
+		add_pod(c, names[i], "old1", "nodeName: a", "Running", "True", "");
+	ds_options *o;
+	ds_error err;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_int_eq(ds_options_set(o, "burstReplicas", "2", &err), 0);
+	ds_time now;
+	ck_assert_int_eq(ds_time_parse(NOW, &now, &err), 0);
+	ds_plan *p;
+	ck_assert_msg(ds_plan_sync(c, "default", "ds", now, o, NULL, &p, &err) == 0, "%s", err.message);
+	ck_assert_uint_eq(ds_plan_delete_count(p), 2);
+	int seen[5] = {0};
+	for (size_t i = 0; i < 2; i++) {
+		ds_plan_delete d = {.size = sizeof(d)};
+		ck_assert_int_eq(ds_plan_get_delete(p, i, &d, &err), 0);
+		ck_assert_str_eq(d.namespace_, "default");
+		ck_assert_str_eq(d.node, "a");
+		ck_assert_str_eq(d.reason, "duplicate");
+		int k = -1;
+		for (int j = 0; j < 5; j++)
+			if (strcmp(d.name, names[j]) == 0)
+				k = j;
+		ck_assert_int_ge(k, 0);
+		ck_assert_int_eq(seen[k]++, 0);
+		char uid[16];
+		snprintf(uid, sizeof(uid), "u-%s", d.name);
+		ck_assert_str_eq(d.uid, uid);
+	}
+	ds_plan_delete d = {.size = sizeof(d)};
+	ck_assert_int_eq(ds_plan_get_delete(p, 2, &d, &err), DS_EARG);
+	json_t *j = to_json(p);
+	ck_assert_uint_eq(json_array_size(json_object_get(j, "deletes")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "deferred"), "deletes")), 2);
+	json_decref(j);
+	ds_plan_free(p);
+	ds_options_free(o);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("plan");
@@ -408,6 +454,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, events_none);
 	tcase_add_test(tc, fit_preferred_score);
 	tcase_add_test(tc, explain_preferred_score_per_node);
+	tcase_add_test(tc, deletes_beyond_the_burst_are_deferred);
 	suite_add_tcase(s, tc);
 	return s;
 }
