@@ -100,8 +100,7 @@ static int add_delete(pass *s, const dsi_pod *pod, int reason)
 	if (DSI_GROW(p->deletes, s->cap_deletes, (size_t)p->ndeletes + 1) < 0)
 		return dsi_error_nomem(s->err);
 	dsi_plan_delete *d = &p->deletes[p->ndeletes];
-	memset(d, 0, sizeof(*d));
-	d->source = pod;
+	memset(d, 0, sizeof(*d)); /* named by name_deletes, if executed */
 	d->pod = pod->index;
 	d->reason = (uint8_t)reason;
 	p->ndeletes++;
@@ -116,7 +115,7 @@ static int name_deletes(pass *s)
 	uint32_t n = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	for (uint32_t k = 0; k < n; k++) {
 		dsi_plan_delete *d = &p->deletes[k];
-		const dsi_pod *pod = d->source;
+		const dsi_pod *pod = c->objs[DSI_KIND_POD].v[d->pod];
 		/* the four strings are consecutive in the plan's blocks */
 		const dsi_atom a[4] = {pod->meta.ns, pod->meta.name, pod->meta.uid,
 				       pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node};
@@ -136,8 +135,6 @@ static int name_deletes(pass *s)
 			block += len[i] + 1;
 		}
 	}
-	for (uint32_t k = 0; k < p->ndeletes; k++) /* the snapshot may change after the plan */
-		p->deletes[k].source = NULL;
 	return 0;
 }
 

@@ -40,10 +40,9 @@ typedef struct dsi_plan_create {
 
 typedef struct dsi_plan_delete {
 	/* in the plan's string blocks; set for the executed deletes (the first `burst`) only: a
-	 * rolling update may plan thousands, and copying names nobody reads cost a sixth of a sync */
+	 * rolling update may plan thousands, and copying names nobody reads cost a fifth of a sync */
 	char *ns, *name, *uid, *node;
-	uint32_t pod;          /* the pod's index in the snapshot, while planning only */
-	const dsi_pod *source; /* the pod, while planning only */
+	uint32_t pod; /* the pod's index in the snapshot, while planning only */
 	uint8_t reason;
 } dsi_plan_delete;
 
