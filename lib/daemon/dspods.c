@@ -34,7 +34,7 @@ static uint32_t target_index(const dsi_cluster *c, const dsi_pod *p)
 	return node ? node->index : DSI_NO_NODE;
 }
 
-static uint8_t pod_state(const dsi_ds_pods_when *w, const dsi_pod *p)
+uint8_t dsi_ds_pod_state(const dsi_ds_pods_when *w, const dsi_pod *p)
 {
 	return (uint8_t)((p->meta.has_deletion ? DSI_DSP_DELETING : 0) | (p->phase == DSI_PHASE_FAILED ? DSI_DSP_FAILED : 0) |
 			 (p->phase == DSI_PHASE_SUCCEEDED ? DSI_DSP_SUCCEEDED : 0) | (dsi_pod_ready_p(p) ? DSI_DSP_READY : 0) |
@@ -70,7 +70,7 @@ static int push(const dsi_cluster *c, dsi_ds_pods *out, size_t *cap, const dsi_p
 	out->adopt[out->n] = (uint8_t)adopt;
 	out->node[out->n] = target_index(c, p);
 	if (out->when.key)
-		out->state[out->n] = pod_state(&out->when, p);
+		out->state[out->n] = dsi_ds_pod_state(&out->when, p);
 	out->n++;
 	return 0;
 }

@@ -54,6 +54,8 @@ int dsi_ds_pods_collect(const dsi_cluster *c, const dsi_daemonset *ds, int inclu
 int dsi_ds_pods_collect_when(const dsi_cluster *c, const dsi_daemonset *ds, int include_deleted_terminal,
 			     const dsi_ds_pods_when *when, dsi_ds_pods *out);
 void dsi_ds_pods_release(dsi_ds_pods *p);
+/* The DSI_DSP_* flags of one pod as of w. */
+uint8_t dsi_ds_pod_state(const dsi_ds_pods_when *w, const dsi_pod *p);
 
 /* p's state answers for when (the same revision key, time, minReadySeconds and version). */
 static inline int dsi_ds_pods_state_for(const dsi_ds_pods *p, const dsi_revision_key *key, int32_t min_ready_seconds,

@@ -3,7 +3,6 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "daemon/availability.h"
 #include "daemon/history.h"
 
 /* updateDaemonSetStatus (daemon_controller.go) */
@@ -14,6 +13,7 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	memset(st, 0, sizeof(*st));
 	/* the claim pass noted what is asked here of each pod (dsi_ds_pods.state) */
+	const dsi_ds_pods_when when = {in->key, mrs, in->now, in->k8s_minor};
 	const uint8_t *state = dsi_ds_pods_state_for(in->pods, in->key, mrs, in->now, in->k8s_minor) ? in->pods->state : NULL;
 	/* counts do not depend on the order: walk the per-node arrays by node index, without
 	 * touching the nodes themselves */
@@ -27,24 +27,16 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 		if (!scheduled)
 			continue;
 		st->current_number_scheduled++;
-		/* the oldest pod by podByCreationTimestampAndPhase, without sorting */
-		int32_t first = in->pods->first[idx];
-		if (state && in->pods->next[first] < 0) { /* one pod: no need to read it */
-			uint8_t f = state[first];
-			st->number_ready += !!(f & DSI_DSP_READY);
-			st->number_available += !!(f & DSI_DSP_AVAILABLE); /* available implies ready */
-			st->updated_number_scheduled += !!(f & DSI_DSP_UPDATED);
-			continue;
-		}
-		const dsi_pod *pod = in->pods->v[first];
-		for (int32_t k = in->pods->next[first]; k >= 0; k = in->pods->next[k])
-			if (dsi_pod_cmp_creation(&in->pods->v[k], &pod, (void *)c) < 0)
-				pod = in->pods->v[k];
-		if (dsi_pod_ready_p(pod)) {
-			st->number_ready++;
-			st->number_available += dsi_pod_available(pod, mrs, in->now, in->k8s_minor);
-		}
-		st->updated_number_scheduled += dsi_pod_updated(in->key, pod);
+		/* the oldest pod by podByCreationTimestampAndPhase, without sorting; a lone pod is not
+		 * read when the claim pass noted its state */
+		int32_t oldest = in->pods->first[idx];
+		for (int32_t k = in->pods->next[oldest]; k >= 0; k = in->pods->next[k])
+			if (dsi_pod_cmp_creation(&in->pods->v[k], &in->pods->v[oldest], (void *)c) < 0)
+				oldest = k;
+		uint8_t f = state ? state[oldest] : dsi_ds_pod_state(&when, in->pods->v[oldest]);
+		st->number_ready += !!(f & DSI_DSP_READY);
+		st->number_available += !!(f & DSI_DSP_AVAILABLE); /* available implies ready */
+		st->updated_number_scheduled += !!(f & DSI_DSP_UPDATED);
 	}
 	st->number_unavailable = st->desired_number_scheduled - st->number_available;
 	st->observed_generation = in->ds->meta.generation;
