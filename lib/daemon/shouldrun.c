@@ -11,7 +11,13 @@ int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemons
 	p->c = c;
 	p->ds = ds;
 	p->comparison_ops = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
-	return dsi_daemon_tolerations(&c->atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations);
+	if (dsi_node_selector_fold(&ds->tspec.required, c, &p->required_here) < 0)
+		return -1;
+	if (dsi_daemon_tolerations(&c->atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations) < 0) {
+		dsi_node_selector_fold_release(&p->required_here);
+		return -1;
+	}
+	return 0;
 }
 
 void dsi_placement_release(dsi_placement *p)
@@ -19,13 +25,15 @@ void dsi_placement_release(dsi_placement *p)
 	dsi_free(p->tolerations.v);
 	p->tolerations.v = NULL;
 	p->tolerations.n = 0;
+	dsi_node_selector_fold_release(&p->required_here);
 }
 
 /* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go): nodeName,
  * then required node affinity (nodeSelector and terms), then taints. An
  * untolerated NoSchedule taint stops new pods but keeps a running one; an
  * untolerated NoExecute taint evicts it. */
-void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out)
+static inline void should_run(const dsi_placement *p, const dsi_node_selector *required, const dsi_node *node,
+			      dsi_verdict *out)
 {
 	const dsi_podspec *spec = &p->ds->tspec;
 	const dsi_atoms *atoms = &p->c->atoms;
@@ -36,12 +44,14 @@ void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdi
 		return;
 	}
 	int which;
-	if (!dsi_required_affinity_matches(atoms, spec, node, &which)) {
+	if ((spec->node_selector.n || required->present) &&
+	    !dsi_required_affinity_matches_with(atoms, &spec->node_selector, required, node, &which)) {
 		out->why = which == 1 ? DSI_WHY_NODE_SELECTOR : DSI_WHY_NODE_AFFINITY;
 		return;
 	}
-	const dsi_taint *t = dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations,
-							DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, p->comparison_ops);
+	const dsi_taint *t = node->taints.n ? dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations,
+									 DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, p->comparison_ops)
+					    : NULL;
 	if (!t) {
 		out->should_run = out->should_continue = 1;
 		out->why = DSI_WHY_OK;
@@ -52,6 +62,11 @@ void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdi
 	out->should_continue = t->effect != DSI_EFFECT_NO_EXECUTE &&
 			       !dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
 							   p->comparison_ops);
+}
+
+void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out)
+{
+	should_run(p, &p->ds->tspec.required, node, out);
 }
 
 /* Starts loading what dsi_node_should_run reads of a node: its labels and taints (the node itself
@@ -75,7 +90,7 @@ void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint3
 		if (i + DSI_PREFETCH_AHEAD < nn)
 			prefetch_node_data(dsi_cluster_node_at(c, i + DSI_PREFETCH_AHEAD));
 		const dsi_node *node = dsi_cluster_node_at(c, i);
-		dsi_node_should_run(p, node, &verdict[node->index]);
+		should_run(p, &p->required_here, node, &verdict[node->index]);
 		if (order)
 			order[i] = node->index;
 	}

@@ -28,6 +28,9 @@ typedef struct dsi_placement {
 	const dsi_daemonset *ds;
 	dsi_tolerations tolerations; /* borrowed atoms: free .v only */
 	int comparison_ops;          /* TaintTolerationComparisonOperators */
+	/* the required node affinity as the snapshot's own nodes see it (dsi_node_selector_fold):
+	 * for dsi_node_should_run_all only, since any other node may have the keys it decided */
+	dsi_node_selector required_here;
 } dsi_placement;
 
 int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o);

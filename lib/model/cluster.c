@@ -284,6 +284,7 @@ void dsi_cluster_destroy(dsi_cluster *c)
 	groups_free(&c->pods_by_owner);
 	groups_free(&c->orphans_by_ns);
 	dsi_free(c->node_order);
+	dsi_free(c->label_key_nodes);
 	dsi_atoms_free(&c->atoms);
 	memset(c, 0, sizeof(*c));
 }
@@ -591,7 +592,35 @@ static int reserve(dsi_cluster *c, batch *b)
 		return -1;
 	c->node_order = o;
 	(void)total;
+	/* room for the label keys of the batch's nodes (keys are few and interned early: the ids are
+	 * small, and the array stays much shorter than the atom table) */
+	size_t need = 0;
+	for (size_t i = 0; i < b->n; i++) {
+		const dsi_node *n = b->v[i].kind == DSI_KIND_NODE && !b->v[i].remove ? b->v[i].obj : NULL;
+		for (uint32_t j = 0; n && j < n->meta.labels.n; j++)
+			if (n->meta.labels.v[j].key >= need)
+				need = (size_t)n->meta.labels.v[j].key + 1;
+	}
+	if (need > c->label_key_cap) {
+		size_t cap = need + need / 2;
+		uint32_t *k = dsi_reallocarray(c->label_key_nodes, cap, sizeof(*k));
+		if (!k)
+			return -1;
+		memset(k + c->label_key_cap, 0, (cap - c->label_key_cap) * sizeof(*k));
+		c->label_key_nodes = k;
+		c->label_key_cap = cap;
+	}
 	return reserve_groups(c, b);
+}
+
+/* dsi_cluster.label_key_nodes as a node comes (delta 1) or goes (-1) */
+static void count_label_keys(dsi_cluster *c, const dsi_node *n, int delta)
+{
+	for (uint32_t i = 0; i < n->meta.labels.n; i++) {
+		dsi_atom k = n->meta.labels.v[i].key;
+		if (k < c->label_key_cap) /* always, after reserve */
+			c->label_key_nodes[k] += (uint32_t)delta;
+	}
 }
 
 static void vec_remove(dsi_cluster *c, dsi_kind k, void *o)
@@ -619,8 +648,10 @@ static void order_remove(dsi_cluster *c, dsi_node *n)
 /* Unlink an object from every index and free it. */
 static void drop(dsi_cluster *c, dsi_kind k, void *o)
 {
-	if (k == DSI_KIND_NODE)
+	if (k == DSI_KIND_NODE) {
 		order_remove(c, o);
+		count_label_keys(c, o, -1);
+	}
 	if (k == DSI_KIND_POD) {
 		node_list_unlink(c, o);
 		owner_group_remove(c, o);
@@ -695,6 +726,8 @@ static void commit(dsi_cluster *c, batch *b)
 				if (added[j] == on)
 					added[j] = nn;
 			dsi_map_put(&c->by_key[k], key_of(&nn->meta), nn);
+			count_label_keys(c, on, -1);
+			count_label_keys(c, nn, 1);
 			release_obj(c, k, on);
 			continue;
 		}
@@ -714,6 +747,7 @@ static void commit(dsi_cluster *c, batch *b)
 			owner_group_add(c, o);
 		}
 		if (k == DSI_KIND_NODE) {
+			count_label_keys(c, o, 1);
 			if (added)
 				added[nadded++] = o;
 			set_pods_node_index(c, ((dsi_node *)o)->meta.name, ((dsi_node *)o)->index);

@@ -62,6 +62,10 @@ struct ds_cluster {
 	dsi_map orphans_by_ns;          /* namespace -> dsi_pod_group of the pods without a controller */
 	dsi_node **node_order;          /* nodes sorted by name */
 	size_t norder;                  /* valid entries in node_order (all nodes, outside a commit) */
+	/* per atom id: how many nodes have a label with that key, so that placement can decide a
+	 * requirement on a key that no node has once per sync instead of once per node */
+	uint32_t *label_key_nodes;
+	size_t label_key_cap;
 	uint64_t version;               /* bumped by every change */
 };
 
@@ -118,6 +122,11 @@ static inline const dsi_pod_group *dsi_cluster_orphans(const dsi_cluster *c, dsi
 	return dsi_map_get(&c->orphans_by_ns, ns);
 }
 
+/* How many nodes of the snapshot have a label with this key (0 for atoms it does not know). */
+static inline uint32_t dsi_cluster_nodes_with_label_key(const dsi_cluster *c, dsi_atom key)
+{
+	return key < c->label_key_cap ? c->label_key_nodes[key] : 0;
+}
 /* The string of an atom, "" for none. */
 static inline const char *dsi_cstr(const dsi_cluster *c, dsi_atom a)
 {

@@ -1,5 +1,9 @@
 #include "sched/nodeaffinity.h"
 
+#include <string.h>
+
+#include "core/alloc.h"
+
 static int field_matches(const dsi_atoms *atoms, const dsi_field_req *f, const dsi_node *node)
 {
 	/* metadata.name is the only node field; any other key reads as "" */
@@ -46,19 +50,70 @@ int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s
 /* RequiredNodeAffinity.Match (component-helpers nodeaffinity.go) */
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which)
 {
+	return dsi_required_affinity_matches_with(atoms, &spec->node_selector, &spec->required, node, which);
+}
+
+int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
+				       const dsi_node_selector *required, const dsi_node *node, int *which)
+{
 	if (which)
 		*which = 0;
-	if (spec->node_selector.n && !dsi_labels_subset(&spec->node_selector, &node->meta.labels)) {
+	if (node_selector->n && !dsi_labels_subset(node_selector, &node->meta.labels)) {
 		if (which)
 			*which = 1;
 		return 0;
 	}
-	if (spec->required.present && !dsi_node_selector_matches(atoms, &spec->required, node)) {
+	if (required->present && !dsi_node_selector_matches(atoms, required, node)) {
 		if (which)
 			*which = 2;
 		return 0;
 	}
 	return 1;
+}
+
+int dsi_node_selector_fold(const dsi_node_selector *s, const dsi_cluster *c, dsi_node_selector *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->present = s->present;
+	if (!s->n)
+		return 0;
+	size_t nexprs = 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		nexprs += s->terms[i].nexprs;
+	/* the terms, then their expressions, in one block */
+	out->terms = dsi_malloc(s->n * sizeof(dsi_ns_term) + nexprs * sizeof(dsi_requirement));
+	if (!out->terms)
+		return -1;
+	dsi_requirement *r = (dsi_requirement *)(void *)(out->terms + s->n);
+	for (uint32_t i = 0; i < s->n; i++) {
+		const dsi_ns_term *t = &s->terms[i];
+		if (t->invalid || t->empty)
+			continue; /* never matches */
+		dsi_ns_term *f = &out->terms[out->n];
+		*f = *t;
+		f->exprs = r;
+		f->nexprs = 0;
+		f->error = NULL;
+		int fails = 0;
+		for (uint32_t j = 0; j < t->nexprs && !fails; j++) {
+			const dsi_requirement *e = &t->exprs[j];
+			if (dsi_cluster_nodes_with_label_key(c, e->key))
+				r[f->nexprs++] = *e; /* kept in key order, as the merge pass needs */
+			else
+				fails = !dsi_requirement_matches_value(&c->atoms, e, DSI_ATOM_NONE);
+		}
+		if (fails)
+			continue;
+		r += f->nexprs;
+		out->n++;
+	}
+	return 0;
+}
+
+void dsi_node_selector_fold_release(dsi_node_selector *out)
+{
+	dsi_free(out->terms);
+	memset(out, 0, sizeof(*out));
 }
 
 /* PreferredSchedulingTerms.Score (component-helpers nodeaffinity.go) */

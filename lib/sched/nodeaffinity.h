@@ -2,6 +2,7 @@
 #ifndef DSI_NODEAFFINITY_H
 #define DSI_NODEAFFINITY_H
 
+#include "model/cluster.h"
 #include "model/node.h"
 #include "model/nodeselector.h"
 #include "model/podspec.h"
@@ -14,6 +15,16 @@ int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s
 /* RequiredNodeAffinity.Match: nodeSelector labels, then the required terms.
  * *which (may be NULL) gets 1 when nodeSelector failed, 2 when the affinity did. */
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which);
+/* The same with the required terms given (a folded copy of spec->required, below). */
+int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
+				       const dsi_node_selector *required, const dsi_node *node, int *which);
+/* The required selector s as the nodes of snapshot c see it. A requirement on a label key that
+ * none of c's nodes has reads an absent label on each of them, so it is decided here, once:
+ * dropped when that holds, its term dropped when it fails. Matching *out gives the same answer
+ * as matching s for every node of c, and only for those (any other node may have such a key).
+ * *out borrows s's atoms; free it with dsi_node_selector_fold_release. -1: no memory. */
+int dsi_node_selector_fold(const dsi_node_selector *s, const dsi_cluster *c, dsi_node_selector *out);
+void dsi_node_selector_fold_release(dsi_node_selector *out);
 /* PreferredSchedulingTerms.Score: sum of weights of matching terms (weight-0
  * and empty terms skipped). -1 when a term is invalid (upstream's PreScore error). */
 int64_t dsi_preferred_score(const dsi_atoms *atoms, const dsi_node_selector *preferred, const dsi_node *node);

@@ -8,7 +8,8 @@
  * ds_rollout_simulate with a small simMaxTime.
  * Invariants: the ABI error contract; every JSON result parses;
  * shouldRun implies shouldContinueRunning; ds_should_run_json agrees with
- * ds_should_run; the plan's accessors agree with its counts; ds_explain and
+ * ds_should_run; with every node asked, the status's desired count is the
+ * number of nodes ds_should_run places; the plan's accessors agree with its counts; ds_explain and
  * the plan do not depend on the snapshot's history (the same bytes loaded
  * twice, which replaces every object, and a copy give the same JSON).
  * SPDX-License-Identifier: Apache-2.0
@@ -26,7 +27,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static void should_run(const ds_cluster *c, const char *ns, const char *name, const char *node)
+/* shouldRun for one node: 0 or 1, -1 on an error */
+static int should_run(const ds_cluster *c, const char *ns, const char *name, const char *node)
 {
 	ds_error err;
 	int sr = -1, scr = -1;
@@ -37,7 +39,7 @@ static void should_run(const ds_cluster *c, const char *ns, const char *name, co
 	fuzz_check_rc("ds_should_run_json", rcj, &err);
 	FUZZ_ASSERT(rc == rcj, "ds_should_run %d but ds_should_run_json %d", rc, rcj);
 	if (rc < 0)
-		return;
+		return -1;
 	FUZZ_ASSERT((sr == 0 || sr == 1) && (scr == 0 || scr == 1), "should_run %d, should_continue_running %d", sr,
 		    scr);
 	FUZZ_ASSERT(!sr || scr, "shouldRun without shouldContinueRunning on %s", node);
@@ -50,6 +52,7 @@ static void should_run(const ds_cluster *c, const char *ns, const char *name, co
 		    "ds_should_run_json disagrees with ds_should_run (%d, %d): %.300s", sr, scr, json);
 	json_decref(v);
 	ds_free(json);
+	return sr;
 }
 
 static void plan(const ds_cluster *c, const char *ns, const char *name)
@@ -203,8 +206,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_names_get(c, &n, 6, 12);
 		for (size_t d = 0; d < n.nds; d++) {
 			const char *ns = n.ds_ns[d], *name = n.ds_name[d];
-			for (size_t i = 0; i < n.nnodes; i++)
-				should_run(c, ns, name, n.node[i]);
+			int placed = 0;
+			for (size_t i = 0; i < n.nnodes; i++) {
+				int sr = should_run(c, ns, name, n.node[i]);
+				placed = placed < 0 || sr < 0 ? -1 : placed + sr;
+			}
 			char *json = NULL;
 			rc = ds_explain(c, ns, name, plan_opts, &json, &err);
 			fuzz_check_result("ds_explain", rc, json, &err);
@@ -214,6 +220,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			st.size = sizeof(st);
 			rc = ds_status_compute(c, ns, name, FUZZ_NOW, plan_opts, &st, &err);
 			fuzz_check_rc("ds_status_compute", rc, &err);
+			/* the pass over all nodes (requirements on keys no node has decided once) agrees
+			 * with asking node by node */
+			if (rc == 0 && placed >= 0 && n.nnodes == ds_cluster_count(c, "Node"))
+				FUZZ_ASSERT(st.desired_number_scheduled == placed,
+					    "%s/%s: status desires %d pods, ds_should_run places %d", ns, name,
+					    st.desired_number_scheduled, placed);
 			json = NULL;
 			rc = ds_daemon_pod(c, ns, name, n.nnodes ? n.node[0] : "fuzz-node", plan_opts, &json, &err);
 			fuzz_check_result("ds_daemon_pod", rc, json, &err);

@@ -271,6 +271,83 @@ START_TEST(slab_objects_live_independently)
 }
 END_TEST
 
+/* dsi_cluster.label_key_nodes against a recount of every node's label keys */
+static void check_label_key_counts(const ds_cluster *c)
+{
+	size_t end = c->label_key_cap > c->atoms.count ? c->label_key_cap : c->atoms.count;
+	for (dsi_atom k = 1; k < end; k++) {
+		uint32_t n = 0;
+		for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++)
+			n += dsi_labels_get(&dsi_cluster_node_at(c, i)->meta.labels, k) != DSI_ATOM_NONE;
+		ck_assert_msg(dsi_cluster_nodes_with_label_key(c, k) == n, "key %u (%s): %u nodes counted, %u have it",
+			      k, dsi_cstr(c, k), dsi_cluster_nodes_with_label_key(c, k), n);
+	}
+}
+
+static int desired(ds_cluster *c)
+{
+	ds_status st = {.size = sizeof(st)};
+	ds_error err;
+	ck_assert_msg(ds_status_compute(c, "d", "gpu", 0, NULL, &st, &err) == 0, "%s", err.message);
+	return st.desired_number_scheduled;
+}
+
+/* Placement decides a requirement on a key that no node has once per sync, trusting the
+ * snapshot's count of nodes per label key: the count follows every way a node comes and goes. */
+START_TEST(label_key_counts_follow_changes)
+{
+	ds_cluster *c, *d;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
+	const char *ds = "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"gpu\","
+			 "\"namespace\":\"d\",\"uid\":\"u\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"g\"}},"
+			 "\"template\":{\"metadata\":{\"labels\":{\"app\":\"g\"}},\"spec\":{\"affinity\":{\"nodeAffinity\":"
+			 "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+			 "[{\"key\":\"gpu\",\"operator\":\"In\",\"values\":[\"yes\"]},{\"key\":\"l\",\"operator\":"
+			 "\"NotIn\",\"values\":[\"x\"]}]}]}}},\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}";
+	ck_assert_msg(ds_cluster_load(c, ds, strlen(ds), NULL, &err) == 0, "%s", err.message);
+	check_label_key_counts(c);
+	ck_assert_int_eq(desired(c), 0);
+	add_node(c, "n1", "a");
+	add_node(c, "n2", "a");
+	check_label_key_counts(c);
+	ck_assert_int_eq(desired(c), 0); /* no node has gpu: the term is decided before any node */
+	const char *gpu = "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\","
+			  "\"labels\":{\"gpu\":\"yes\",\"l\":\"b\"}}}";
+	ck_assert_int_eq(ds_cluster_load(c, gpu, strlen(gpu), NULL, &err), 0); /* n2 replaced in place */
+	check_label_key_counts(c);
+	ck_assert_int_eq(desired(c), 1);
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	check_label_key_counts(d);
+	ck_assert_int_eq(desired(d), 1);
+	ck_assert_int_eq(ds_cluster_remove(d, "Node", NULL, "n2", &err), 0);
+	check_label_key_counts(d);
+	ck_assert_int_eq(desired(d), 0);
+	ck_assert_int_eq(desired(c), 1); /* the copy's counts are its own */
+	ds_cluster_free(d);
+	/* a failed batch counts nothing; events add, replace and delete */
+	const char *broken = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[{\"apiVersion\":\"v1\",\"kind\":"
+			     "\"Node\",\"metadata\":{\"name\":\"n5\",\"labels\":{\"gpu\":\"yes\"}}},{\"kind\":\"Node\","
+			     "\"metadata\":{\"name\":7}}]}";
+	ck_assert_int_ne(ds_cluster_load(c, broken, strlen(broken), NULL, &err), 0);
+	check_label_key_counts(c);
+	const char *ev = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":"
+			 "{\"name\":\"n3\",\"labels\":{\"gpu\":\"yes\"}}}}\n"
+			 "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":"
+			 "{\"name\":\"n2\"}}}\n"
+			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":"
+			 "{\"name\":\"n1\"}}}\n";
+	ck_assert_msg(ds_cluster_apply_events(c, ev, strlen(ev), NULL, &err) == 0, "%s", err.message);
+	check_label_key_counts(c);
+	ck_assert_int_eq(desired(c), 1); /* n3 has gpu and no l */
+	ck_assert_int_eq(dsi_cluster_nodes_with_label_key(c, dsi_atom_lookup_cstr(&c->atoms, "l")), 0);
+	ck_assert_int_eq(ds_cluster_remove(c, "Node", NULL, "n3", &err), 0);
+	check_label_key_counts(c);
+	ck_assert_int_eq(desired(c), 0);
+	ds_cluster_free(c);
+}
+END_TEST
+
 START_TEST(watch_events)
 {
 	ds_cluster *c;
@@ -523,6 +600,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, pods_know_their_node_index);
 	tcase_add_test(tc, owner_groups_follow_changes);
 	tcase_add_test(tc, slab_objects_live_independently);
+	tcase_add_test(tc, label_key_counts_follow_changes);
 	tcase_add_test(tc, watch_events);
 	tcase_add_test(tc, failed_load_changes_nothing);
 	tcase_add_test(tc, wrong_types_have_paths);

@@ -81,11 +81,19 @@ static char *should_run(const json_t *cs)
 	json_decref(doc);
 	dsi_placement p;
 	ck_assert_int_eq(dsi_placement_init(&p, c, dsi_cluster_daemonset(c, ns, name), dsi_options_default()), 0);
-	dsi_verdict v;
-	dsi_node_should_run(&p, dsi_cluster_node_by_name(c, node), &v);
+	dsi_verdict v, all;
+	const dsi_node *dn = dsi_cluster_node_by_name(c, node);
+	dsi_node_should_run(&p, dn, &v);
+	/* the pass over every node, which decides requirements on keys no node has once, agrees
+	 * (the case's node is the snapshot's only one: every key it lacks is folded there) */
+	ck_assert_uint_eq(dsi_cluster_count(c, DSI_KIND_NODE), 1);
+	dsi_node_should_run_all(&p, &all, NULL);
 	dsi_placement_release(&p);
 	ck_assert_int_eq(v.should_run, run);
 	ck_assert_int_eq(v.should_continue, cont);
+	ck_assert_int_eq(all.should_run, run);
+	ck_assert_int_eq(all.should_continue, cont);
+	ck_assert_int_eq(all.why, v.why);
 	if (run)
 		ck_assert_msg(v.why == DSI_WHY_OK && nreasons == 0, "placed with reason %d and %zu reasons", v.why,
 			      nreasons);
