@@ -16,28 +16,16 @@ int dsi_is_decimal_integer(const char *s, size_t n, int64_t *out)
 	return dsi_parse_go_int64(s, n, out);
 }
 
-/* ToleratesTaint (k8s.io/api core/v1 toleration.go): effect, then key, then operator. */
-int dsi_tolerates_taint(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint, int comparison_ops)
+int dsi_tolerates_taint_compare(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint,
+				int comparison_ops)
 {
-	if (tol->effect != DSI_EFFECT_ALL && tol->effect != taint->effect)
+	if ((tol->op != DSI_TOL_LT && tol->op != DSI_TOL_GT) || !comparison_ops)
 		return 0;
-	if (tol->key != DSI_ATOM_NONE && tol->key != taint->key)
+	int64_t tv, xv;
+	if (!dsi_is_decimal_integer(dsi_atom_str(atoms, tol->value), dsi_atom_len(atoms, tol->value), &tv) ||
+	    !dsi_is_decimal_integer(dsi_atom_str(atoms, taint->value), dsi_atom_len(atoms, taint->value), &xv))
 		return 0;
-	switch (tol->op) {
-	case DSI_TOL_EQUAL: return tol->value == taint->value;
-	case DSI_TOL_EXISTS: return 1;
-	case DSI_TOL_LT:
-	case DSI_TOL_GT: {
-		if (!comparison_ops)
-			return 0;
-		int64_t tv, xv;
-		if (!dsi_is_decimal_integer(dsi_atom_str(atoms, tol->value), dsi_atom_len(atoms, tol->value), &tv) ||
-		    !dsi_is_decimal_integer(dsi_atom_str(atoms, taint->value), dsi_atom_len(atoms, taint->value), &xv))
-			return 0;
-		return tol->op == DSI_TOL_LT ? xv < tv : xv > tv;
-	}
-	default: return 0;
-	}
+	return tol->op == DSI_TOL_LT ? xv < tv : xv > tv;
 }
 
 /* TolerationsTolerateTaint (component-helpers scheduling/corev1 helpers.go) */

@@ -4,8 +4,26 @@
 
 #include "model/taints.h"
 
-/* Toleration.ToleratesTaint; comparison_ops is the TaintTolerationComparisonOperators gate. */
-int dsi_tolerates_taint(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint, int comparison_ops);
+/* Lt and Gt of ToleratesTaint: both values must be decimal integers. */
+int dsi_tolerates_taint_compare(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint,
+				int comparison_ops);
+
+/* ToleratesTaint (k8s.io/api core/v1 toleration.go): effect, then key, then operator;
+ * comparison_ops is the TaintTolerationComparisonOperators gate. Inline: placement asks it for
+ * each taint of each node and each of a DaemonSet's tolerations. */
+static inline int dsi_tolerates_taint(const dsi_atoms *atoms, const dsi_toleration *tol, const dsi_taint *taint,
+				      int comparison_ops)
+{
+	if (tol->effect != DSI_EFFECT_ALL && tol->effect != taint->effect)
+		return 0;
+	if (tol->key != DSI_ATOM_NONE && tol->key != taint->key)
+		return 0;
+	if (tol->op == DSI_TOL_EXISTS)
+		return 1;
+	if (tol->op == DSI_TOL_EQUAL)
+		return tol->value == taint->value;
+	return dsi_tolerates_taint_compare(atoms, tol, taint, comparison_ops);
+}
 /* TolerationsTolerateTaint: any toleration tolerates the taint. */
 int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations *tols, const dsi_taint *taint,
 				   int comparison_ops);
