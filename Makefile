@@ -202,7 +202,7 @@ CURL_OK := $(shell $(PKG_CONFIG) --exists libcurl 2>/dev/null && echo yes)
 CURL_CFLAGS := $(if $(CURL_OK),$(shell $(PKG_CONFIG) --cflags libcurl 2>/dev/null))
 CURL_LIBS := $(if $(CURL_OK),$(shell $(PKG_CONFIG) --libs libcurl 2>/dev/null))
 DSRUN := $(BUILD)/examples/controller/dsrun
-DSRUN_OBJS := $(addprefix $(BUILD)/obj/examples/controller/,dsrun.o memtransport.o $(if $(CURL_OK),httptransport.o))
+DSRUN_OBJS := $(addprefix $(BUILD)/obj/examples/controller/,dsrun.o leader.o memtransport.o $(if $(CURL_OK),httptransport.o))
 
 examples: $(DSRUN)
 

@@ -1,6 +1,7 @@
 /*
  * What a host loop needs from where the objects live, besides the transport:
- * the time, the watch, and kubectl's own writes. memtransport.c and
+ * the time, the watch, kubectl's own writes, and the host's own calls (the
+ * Lease of leader election, leader.c). memtransport.c and
  * httptransport.c each provide one, so dsrun.c runs unchanged against both.
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -21,6 +22,11 @@ typedef struct host_backend {
 	int (*watch)(void *self, const char *resource, const char *rv);
 	/* kubectl patch --type merge; returns a ds_transport_result */
 	int (*patch)(void *self, const char *resource, const char *ns, const char *name, const char *merge_patch);
+	/* the host's own call: "GET" or "PUT" (body: the whole object, metadata.resourceVersion set)
+	 * of ns/name, or "POST" (body) to the collection; returns a ds_transport_result, and in *out
+	 * the answer (the object, or a Status; free(); may be NULL) */
+	int (*request)(void *self, const char *method, const char *resource, const char *ns, const char *name,
+		       const char *body, char **out);
 	void (*close)(void *self);
 } host_backend;
 

@@ -188,7 +188,7 @@ static void common_options(http_client *h, CURL *e)
 static int result_of(long status, const char *body, ds_reply *reply)
 {
 	if (status >= 200 && status < 300) {
-		if (body && ds_reply_append(reply, body, strlen(body)) < 0)
+		if (body && reply && ds_reply_append(reply, body, strlen(body)) < 0)
 			return DS_TRANSPORT_FATAL;
 		return DS_TRANSPORT_OK;
 	}
@@ -213,8 +213,9 @@ static int result_of(long status, const char *body, ds_reply *reply)
 	return r;
 }
 
-static int request(http_client *h, const char *method, const char *url, const char *content_type, const char *body,
-		   ds_reply *reply)
+/* One call; the answer goes into reply (may be NULL) and, when out is set, into *out (free()). */
+static int request_out(http_client *h, const char *method, const char *url, const char *content_type,
+		       const char *body, ds_reply *reply, char **out)
 {
 	CURL *e = h->easy;
 	curl_easy_reset(e);
@@ -245,8 +246,17 @@ static int request(http_client *h, const char *method, const char *url, const ch
 		r = result_of(status, resp.data, reply);
 	}
 	curl_slist_free_all(hdr);
-	free(resp.data);
+	if (out)
+		*out = resp.data;
+	else
+		free(resp.data);
 	return r;
+}
+
+static int request(http_client *h, const char *method, const char *url, const char *content_type, const char *body,
+		   ds_reply *reply)
+{
+	return request_out(h, method, url, content_type, body, reply, NULL);
 }
 
 #define URL_OR_FAIL(...)                                                                                               \
@@ -609,6 +619,16 @@ static int be_patch(void *self, const char *resource, const char *ns, const char
 	return http_patch(self, resource, ns, name, patch);
 }
 
+static int be_request(void *self, const char *method, const char *resource, const char *ns, const char *name,
+		      const char *body, char **out)
+{
+	char url[2048];
+	*out = NULL;
+	if (url_for(self, url, sizeof(url), resource, ns, strcmp(method, "POST") ? name : NULL, NULL, NULL) < 0)
+		return DS_TRANSPORT_FATAL;
+	return request_out(self, method, url, body ? "application/json" : NULL, body, NULL, out);
+}
+
 static void be_close(void *self) { http_free(self); }
 
 int http_backend(const http_options *o, host_backend *b, char *errbuf, size_t errlen)
@@ -623,6 +643,7 @@ int http_backend(const http_options *o, host_backend *b, char *errbuf, size_t er
 	b->wait = be_wait;
 	b->watch = be_watch;
 	b->patch = be_patch;
+	b->request = be_request;
 	b->close = be_close;
 	return 0;
 }

@@ -980,6 +980,52 @@ static int be_patch(void *self, const char *resource, const char *ns, const char
 	return mem_patch(self, resource, ns, name, patch);
 }
 
+/* The API server's PUT: the whole object, if metadata.resourceVersion is still the stored one. */
+static int op_update(mem_cluster *m, const res_info *r, const char *key, const json_t *in)
+{
+	json_t *cur = json_object_get(bucket(m, r), key), *spec = json_object_get(in, "spec");
+	const char *rv = meta_str(in, "resourceVersion");
+	if (!cur)
+		return DS_TRANSPORT_NOT_FOUND;
+	if (!rv)
+		return DS_TRANSPORT_INVALID;
+	if (strcmp(rv, meta_str(cur, "resourceVersion")) != 0)
+		return DS_TRANSPORT_CONFLICT;
+	json_t *obj = json_deep_copy(cur);
+	json_object_set_new(obj, "spec", spec ? json_deep_copy(spec) : json_object());
+	bump(m, obj);
+	json_object_set_new(bucket(m, r), key, obj);
+	emit(m, r, "MODIFIED", obj);
+	return DS_TRANSPORT_OK;
+}
+
+static int be_request(void *self, const char *method, const char *resource, const char *ns, const char *name,
+		      const char *body, char **out)
+{
+	mem_cluster *m = self;
+	const res_info *r = res_by_name(resource);
+	json_t *in = body ? json_loads(body, 0, NULL) : NULL;
+	int post = strcmp(method, "POST") == 0, put = strcmp(method, "PUT") == 0;
+	int rc = r && (post || put || strcmp(method, "GET") == 0) ? DS_TRANSPORT_OK : DS_TRANSPORT_FATAL;
+	char key[600] = "";
+	*out = NULL;
+	if (rc == DS_TRANSPORT_OK && post) {
+		rc = op_create(m, r, ns, body, NULL);
+		name = meta_str(in, "name");
+	}
+	if (rc == DS_TRANSPORT_OK && name)
+		key_of(r, ns, name, key, sizeof(key));
+	if (rc == DS_TRANSPORT_OK && put)
+		rc = json_is_object(in) && name ? op_update(m, r, key, in) : DS_TRANSPORT_FATAL;
+	if (rc == DS_TRANSPORT_OK) { /* the object as stored now */
+		const json_t *obj = name ? json_object_get(bucket(m, r), key) : NULL;
+		rc = obj ? DS_TRANSPORT_OK : DS_TRANSPORT_NOT_FOUND;
+		*out = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+	}
+	json_decref(in);
+	return rc;
+}
+
 static void be_close(void *self) { mem_free(self); }
 
 int mem_backend(const char *path, ds_time now, host_backend *b, ds_error *err)
@@ -999,6 +1045,7 @@ int mem_backend(const char *path, ds_time now, host_backend *b, ds_error *err)
 	b->now = be_now;
 	b->wait = be_wait;
 	b->patch = be_patch;
+	b->request = be_request;
 	b->close = be_close;
 	return 0;
 }
