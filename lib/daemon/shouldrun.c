@@ -44,8 +44,7 @@ static inline void should_run(const dsi_placement *p, const dsi_node_selector *r
 		return;
 	}
 	int which;
-	if ((spec->node_selector.n || required->present) &&
-	    !dsi_required_affinity_matches_with(atoms, &spec->node_selector, required, node, &which)) {
+	if (!dsi_required_affinity_matches_with(atoms, &spec->node_selector, required, node, &which)) {
 		out->why = which == 1 ? DSI_WHY_NODE_SELECTOR : DSI_WHY_NODE_AFFINITY;
 		return;
 	}

@@ -53,24 +53,6 @@ int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spe
 	return dsi_required_affinity_matches_with(atoms, &spec->node_selector, &spec->required, node, which);
 }
 
-int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
-				       const dsi_node_selector *required, const dsi_node *node, int *which)
-{
-	if (which)
-		*which = 0;
-	if (node_selector->n && !dsi_labels_subset(node_selector, &node->meta.labels)) {
-		if (which)
-			*which = 1;
-		return 0;
-	}
-	if (required->present && !dsi_node_selector_matches(atoms, required, node)) {
-		if (which)
-			*which = 2;
-		return 0;
-	}
-	return 1;
-}
-
 int dsi_node_selector_fold(const dsi_node_selector *s, const dsi_cluster *c, dsi_node_selector *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -15,9 +15,26 @@ int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s
 /* RequiredNodeAffinity.Match: nodeSelector labels, then the required terms.
  * *which (may be NULL) gets 1 when nodeSelector failed, 2 when the affinity did. */
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which);
-/* The same with the required terms given (a folded copy of spec->required, below). */
-int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
-				       const dsi_node_selector *required, const dsi_node *node, int *which);
+/* The same with the required terms given (a folded copy of spec->required, below). Inline: a
+ * pod without a nodeSelector or required affinity costs placement no call. */
+static inline int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
+						     const dsi_node_selector *required, const dsi_node *node,
+						     int *which)
+{
+	if (which)
+		*which = 0;
+	if (node_selector->n && !dsi_labels_subset(node_selector, &node->meta.labels)) {
+		if (which)
+			*which = 1;
+		return 0;
+	}
+	if (required->present && !dsi_node_selector_matches(atoms, required, node)) {
+		if (which)
+			*which = 2;
+		return 0;
+	}
+	return 1;
+}
 /* The required selector s as the nodes of snapshot c see it. A requirement on a label key that
  * none of c's nodes has reads an absent label on each of them, so it is decided here, once:
  * dropped when that holds, its term dropped when it fails. Matching *out gives the same answer
