@@ -980,7 +980,8 @@ static int be_patch(void *self, const char *resource, const char *ns, const char
 	return mem_patch(self, resource, ns, name, patch);
 }
 
-/* The API server's PUT: the whole object, if metadata.resourceVersion is still the stored one. */
+/* The API server's PUT, as far as a Lease needs it: the new spec replaces the stored one (metadata
+ * other than resourceVersion is kept), if metadata.resourceVersion is still the stored one. */
 static int op_update(mem_cluster *m, const res_info *r, const char *key, const json_t *in)
 {
 	json_t *cur = json_object_get(bucket(m, r), key), *spec = json_object_get(in, "spec");
