@@ -11,13 +11,7 @@ int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemons
 	p->c = c;
 	p->ds = ds;
 	p->comparison_ops = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
-	if (dsi_node_selector_fold(&ds->tspec.required, c, &p->required_here) < 0)
-		return -1;
-	if (dsi_daemon_tolerations(&c->atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations) < 0) {
-		dsi_node_selector_fold_release(&p->required_here);
-		return -1;
-	}
-	return 0;
+	return dsi_daemon_tolerations(&c->atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations);
 }
 
 void dsi_placement_release(dsi_placement *p)
@@ -25,7 +19,6 @@ void dsi_placement_release(dsi_placement *p)
 	dsi_free(p->tolerations.v);
 	p->tolerations.v = NULL;
 	p->tolerations.n = 0;
-	dsi_node_selector_fold_release(&p->required_here);
 }
 
 /* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go): nodeName,
@@ -83,16 +76,23 @@ void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint3
 {
 	const dsi_cluster *c = p->c;
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
+	/* the required affinity as these nodes see it (dsi_node_selector_fold); without memory for
+	 * it, the whole selector gives the same verdicts, only more slowly */
+	dsi_node_selector folded;
+	const dsi_node_selector *required = &p->ds->tspec.required;
+	if (dsi_node_selector_fold(required, c, &folded) == 0)
+		required = &folded;
 	for (size_t i = 0; i < nn; i++) {
 		if (i + 2 * DSI_PREFETCH_AHEAD < nn)
 			DSI_PREFETCH(dsi_cluster_node_at(c, i + 2 * DSI_PREFETCH_AHEAD));
 		if (i + DSI_PREFETCH_AHEAD < nn)
 			prefetch_node_data(dsi_cluster_node_at(c, i + DSI_PREFETCH_AHEAD));
 		const dsi_node *node = dsi_cluster_node_at(c, i);
-		should_run(p, &p->required_here, node, &verdict[node->index]);
+		should_run(p, required, node, &verdict[node->index]);
 		if (order)
 			order[i] = node->index;
 	}
+	dsi_node_selector_fold_release(&folded);
 }
 
 const char *dsi_why_message(int why)

@@ -28,9 +28,6 @@ typedef struct dsi_placement {
 	const dsi_daemonset *ds;
 	dsi_tolerations tolerations; /* borrowed atoms: free .v only */
 	int comparison_ops;          /* TaintTolerationComparisonOperators */
-	/* the required node affinity as the snapshot's own nodes see it (dsi_node_selector_fold):
-	 * for dsi_node_should_run_all only, since any other node may have the keys it decided */
-	dsi_node_selector required_here;
 } dsi_placement;
 
 int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o);
@@ -40,7 +37,8 @@ void dsi_placement_release(dsi_placement *p);
 void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out);
 
 /* The verdict for every node of the snapshot: verdict[node->index], and when order is not NULL
- * order[i] the index of the i-th node in name order. */
+ * order[i] the index of the i-th node in name order. Requirements on label keys that none of
+ * these nodes has are decided once, before the pass (dsi_node_selector_fold). */
 void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint32_t *order);
 
 /* Upstream's words for a verdict's reason (the scheduler's filter messages). */
