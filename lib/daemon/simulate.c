@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/sort.h"
 #include "daemon/availability.h"
 #include "daemon/plan.h"
 #include "daemon/status.h"
@@ -95,23 +96,28 @@ static int failing_node(const sim *s, const char *node)
 	return 0;
 }
 
-/* The scheduler's Filter for a pending daemon pod on its pinned node, against the node's pods. */
-static int fits(sim *s, const dsi_pod *pod, const dsi_node *node)
+/* A pod waiting to be bound, and the node it is pinned to. */
+typedef struct unbound {
+	dsi_pod *pod;
+	const dsi_node *node;
+	pending *p;
+} unbound;
+
+static int by_node_index(const void *a, const void *b, void *ctx)
 {
-	dsi_node_usage u;
-	if (dsi_node_usage_init(&s->c, node, NULL, NULL, &u) < 0)
-		return 0;
-	dsi_fit fit;
-	dsi_run_filters(&s->c, &s->c.atoms, &s->ds->tspec, &s->place.tolerations, s->place.comparison_ops, node, &u, &fit);
-	dsi_node_usage_release(&u);
-	(void)pod;
-	return fit.n == 0;
+	(void)ctx;
+	uint32_t x = ((const unbound *)a)->node->index, y = ((const unbound *)b)->node->index;
+	return (x > y) - (x < y);
 }
 
-/* Bind pending pods whose node now has room; returns how many changed, or an error code. */
+/* Bind pending pods whose node has room (the scheduler's Filter for each on its pinned node),
+ * in the order they were created; returns how many were bound, or an error code. The pods are
+ * grouped by node, so that a node's usage is summed once per call and grows with each pod bound
+ * there: summing it again for every pod made each step quadratic in the pods a full node holds. */
 static int schedule(sim *s)
 {
-	int changed = 0;
+	unbound *w = NULL;
+	size_t nw = 0, cap = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		pending *p = &s->v[i];
 		if (p->bound || p->gone_at != NEVER)
@@ -122,16 +128,49 @@ static int schedule(sim *s)
 			continue;
 		}
 		const dsi_node *node = dsi_cluster_node(&s->c, pod->spec.target_node);
-		if (!node || !fits(s, pod, node))
+		if (!node)
 			continue;
-		if (dsi_cluster_bind_pod(&s->c, pod, pod->spec.target_node) < 0)
+		if (DSI_GROW(w, cap, nw + 1) < 0) {
+			dsi_free(w);
 			return dsi_error_nomem(s->err);
-		p->bound = 1;
-		pod->phase = DSI_PHASE_RUNNING;
-		p->ready_at = failing_node(s, dsi_cstr(&s->c, node->meta.name)) ? NEVER : add_ms(s->now, s->o->sim_ready_after_ms);
-		changed++;
+		}
+		w[nw++] = (unbound){pod, node, p};
 	}
-	return changed;
+	dsi_sort_stable(w, nw, sizeof(*w), by_node_index, NULL);
+	int changed = 0, rc = 0;
+	for (size_t k = 0; k < nw && rc == 0;) {
+		const dsi_node *node = w[k].node;
+		size_t end = k;
+		while (end < nw && w[end].node == node)
+			end++;
+		dsi_node_usage u;
+		if (dsi_node_usage_init(&s->c, node, NULL, NULL, &u) < 0) {
+			rc = dsi_error_nomem(s->err);
+			break;
+		}
+		const char *node_name = dsi_cstr(&s->c, node->meta.name);
+		for (; k < end && rc == 0; k++) {
+			dsi_fit fit;
+			dsi_run_filters(&s->c, &s->c.atoms, &s->ds->tspec, &s->place.tolerations, s->place.comparison_ops,
+					node, &u, &fit);
+			if (fit.n)
+				continue;
+			dsi_pod *pod = w[k].pod;
+			if (dsi_cluster_bind_pod(&s->c, pod, pod->spec.target_node) < 0 ||
+			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0) {
+				rc = dsi_error_nomem(s->err);
+				break;
+			}
+			w[k].p->bound = 1;
+			pod->phase = DSI_PHASE_RUNNING;
+			w[k].p->ready_at = failing_node(s, node_name) ? NEVER : add_ms(s->now, s->o->sim_ready_after_ms);
+			changed++;
+		}
+		dsi_node_usage_release(&u);
+		k = end;
+	}
+	dsi_free(w);
+	return rc < 0 ? rc : changed;
 }
 
 /* Apply the events due at s->now; returns how many there were, or an error code. Every

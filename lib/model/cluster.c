@@ -155,6 +155,8 @@ static void node_list_unlink(dsi_cluster *c, dsi_pod *p)
 	p->node_index = DSI_NO_NODE;
 }
 
+/* The group a pod is listed in: its controller's uid, or for pods without one (an owner reference
+ * without a uid included) its namespace, which may be the empty one (0) of a dump that names none. */
 static dsi_map *owner_map(dsi_cluster *c, dsi_pod *p, dsi_atom *key)
 {
 	if (p->meta.controller.uid) {
@@ -185,7 +187,7 @@ static void owner_group_add(dsi_cluster *c, dsi_pod *p)
 {
 	dsi_atom key;
 	dsi_map *m = owner_map(c, p, &key);
-	dsi_pod_group *g = key ? dsi_map_get(m, key) : NULL;
+	dsi_pod_group *g = dsi_map_get(m, key);
 	if (!g || g->n == g->cap)
 		return; /* not reached: reserved */
 	p->group_pos = g->n;
@@ -196,7 +198,7 @@ static void owner_group_remove(dsi_cluster *c, dsi_pod *p)
 {
 	dsi_atom key;
 	dsi_map *m = owner_map(c, p, &key);
-	dsi_pod_group *g = key ? dsi_map_get(m, key) : NULL;
+	dsi_pod_group *g = dsi_map_get(m, key);
 	if (!g || p->group_pos >= g->n || g->v[p->group_pos] != p)
 		return;
 	dsi_pod *last = g->v[--g->n];
@@ -527,8 +529,6 @@ static int reserve_groups(dsi_cluster *c, batch *b)
 			continue;
 		dsi_atom key;
 		dsi_map *m = owner_map(c, s->obj, &key);
-		if (!key)
-			continue;
 		dsi_pod_group *g = dsi_map_get(m, key);
 		if (!g) {
 			if (!(g = dsi_calloc(1, sizeof(*g))))

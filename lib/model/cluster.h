@@ -59,7 +59,7 @@ struct ds_cluster {
 	dsi_map by_key[DSI_KIND_COUNT]; /* (ns,name) -> object; others: hash of group/kind too */
 	dsi_map pods_on_node;           /* spec.nodeName -> first pod */
 	dsi_map pods_by_owner;          /* controller uid -> dsi_pod_group */
-	dsi_map orphans_by_ns;          /* namespace -> dsi_pod_group of the pods without a controller */
+	dsi_map orphans_by_ns;          /* namespace (0: the empty one) -> dsi_pod_group of the pods without a controller uid */
 	dsi_node **node_order;          /* nodes sorted by name */
 	size_t norder;                  /* valid entries in node_order (all nodes, outside a commit) */
 	/* per atom id: how many nodes have a label with that key, so that placement can decide a

@@ -408,6 +408,75 @@ START_TEST(simulate_selector_mismatch)
 END_TEST
 
 /*
+ * fuzz_plan (a timeout: 56-60 s per run under the fuzz build): a DaemonSet with neither a
+ * namespace nor a uid, on 18 nodes. Its pods (namespace "", an owner reference without a uid)
+ * are orphans of the empty namespace, and the snapshot listed no orphans there (a namespace of
+ * 0 was taken for "no group"), so each sync of ds_rollout_simulate created a pod on every node
+ * again: 16,128 creates in 896 syncs. The scheduler model also summed a node's pods again for
+ * each pending pod, quadratic in the pods piling up. Now the orphans are found and adopted: one
+ * create per node. node-7's status key is garbled (no allocatable pods), so it stalls there.
+ */
+START_TEST(simulate_no_namespace)
+{
+	size_t len;
+	char *text = input("fuzz_plan", "simulate-no-namespace", &len);
+	ds_cluster *c = load(text, len, 1);
+	ds_options *o = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_int_eq(ds_options_set_json(o,
+					     "{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", "
+					     "\"simTerminateAfter\": \"3s\"}",
+					     &err),
+			 0);
+	char *out = NULL;
+	int rc = ds_rollout_simulate(c, "", "foo", NOW, o, &out, &err);
+	ck_assert_msg(rc == 0, "rc %d: %s", rc, err.message);
+	json_t *v = json_loads(out, 0, NULL);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "desired")), 18);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "creates")), 18);
+	ck_assert_int_eq(json_integer_value(json_object_get(v, "updated")), 17);
+	ck_assert_str_eq(json_string_value(json_object_get(v, "result")), "stalled");
+	json_t *stalled = json_object_get(json_object_get(v, "stall"), "nodes");
+	ck_assert_int_eq(json_array_size(stalled), 1);
+	ck_assert_str_eq(json_string_value(json_array_get(stalled, 0)), "node-7");
+	json_decref(v);
+	ds_free(out);
+
+	/* the plan alone: a pod it created (namespace "", no uid in its owner reference) is adopted
+	 * by the next sync, not created again */
+	ds_plan *p = NULL;
+	ck_assert_int_eq(ds_plan_sync(c, "", "foo", NOW, o, NULL, &p, &err), 0);
+	ck_assert_uint_eq(ds_plan_create_count(p), 18);
+	ds_plan_create cr;
+	memset(&cr, 0, sizeof(cr));
+	cr.size = sizeof(cr);
+	ck_assert_int_eq(ds_plan_get_create(p, 0, &cr, &err), 0);
+	char *text_pod = NULL;
+	ck_assert_int_eq(ds_daemon_pod(c, "", "foo", cr.node, o, &text_pod, &err), 0);
+	json_t *pod = json_loads(text_pod, 0, NULL);
+	ds_free(text_pod);
+	ck_assert_ptr_nonnull(pod);
+	json_object_set_new(json_object_get(pod, "metadata"), "name", json_string("foo-abcde"));
+	json_object_set_new(json_object_get(pod, "spec"), "nodeName", json_string(cr.node));
+	ds_plan_free(p);
+	ck_assert_int_eq(ds_cluster_load_json(c, (const struct json_t *)pod, NULL, &err), 0);
+	json_decref(pod);
+	ck_assert_int_eq(ds_plan_sync(c, "", "foo", NOW, o, NULL, &p, &err), 0);
+	ck_assert_uint_eq(ds_plan_create_count(p), 17);
+	char *json = NULL;
+	ck_assert_int_eq(ds_plan_to_json(p, &json, &err), 0);
+	ck_assert_msg(strstr(json, "\"adoptPods\"") && strstr(json, "foo-abcde"), "no adoption of foo-abcde: %.400s", json);
+	ds_free(json);
+	ds_plan_free(p);
+	ds_options_free(o);
+	ds_cluster_free(c);
+	free(text);
+}
+END_TEST
+
+/*
  * fuzz_plan: a DaemonSet named with more than 255 characters could not be simulated: the
  * simulation copied the name into a fixed buffer to find the DaemonSet in its own copy of the
  * snapshot, cut it, found nothing and reported DS_ENOMEM. Kubernetes names are at most 253
@@ -512,6 +581,7 @@ static Suite *regress_suite(void)
 	tcase_add_test(tc, adopt_order_after_copy);
 	tcase_add_test(tc, simulate_selector_mismatch);
 	tcase_add_test(tc, simulate_long_name);
+	tcase_add_test(tc, simulate_no_namespace);
 	tcase_add_test(tc, quantity_binary_cap);
 	tcase_add_test(tc, selector_duplicate_values);
 	suite_add_tcase(s, tc);

@@ -643,6 +643,53 @@ START_TEST(simulate_preexisting_pending)
 }
 END_TEST
 
+/* Two pending pods of the current revision pinned to a node with room for one pod (allocatable
+ * pods 1): the scheduler binds the first, and the second does not fit, because the node's usage
+ * counts the pod just bound. The controller keeps the bound one (podByCreationTimestampAndPhase:
+ * scheduled first) and deletes the other, which goes at once, being unbound. Were both bound, the
+ * second would terminate for simTerminateAfter (30 s) and the node would be done only then. */
+START_TEST(simulate_binds_only_what_fits)
+{
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	static const char base[] =
+		"{\"kind\":\"List\",\"items\":["
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\","
+		"\"uid\":\"uid-ds\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":{\"metadata\":"
+		"{\"labels\":{\"app\":\"agent\"}},\"spec\":{\"containers\":[{\"name\":\"agent\",\"image\":\"agent:v2\"}]}}}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-000\"},"
+		"\"status\":{\"allocatable\":{\"pods\":\"1\"}}}]}";
+	ck_assert_msg(ds_cluster_load(c, base, sizeof(base) - 1, NULL, &err) == 0, "%s: %s", err.path, err.message);
+	char *text;
+	ck_assert_int_eq(ds_daemon_pod(c, "default", "ds", "node-000", NULL, &text, &err), 0);
+	json_t *pod = json_loads(text, 0, NULL);
+	ds_free(text);
+	ck_assert_ptr_nonnull(pod);
+	json_t *meta = json_object_get(pod, "metadata");
+	json_object_del(meta, "generateName");
+	json_object_set_new(pod, "status", json_pack("{s:s}", "phase", "Pending"));
+	static const char *const names[] = {"ds-a", "ds-b"};
+	static const char *const created[] = {"2026-12-02T09:59:58Z", "2026-12-02T09:59:59Z"};
+	for (int i = 0; i < 2; i++) {
+		json_object_set_new(meta, "name", json_string(names[i]));
+		json_object_set_new(meta, "uid", json_string(names[i]));
+		json_object_set_new(meta, "creationTimestamp", json_string(created[i]));
+		ck_assert_msg(ds_cluster_load_json(c, (const struct json_t *)pod, NULL, &err) == 0, "%s: %s", err.path,
+			      err.message);
+	}
+	json_decref(pod);
+	static const char *const set[] = {"simReadyAfter", "5s", "simTerminateAfter", "30s", NULL};
+	json_t *r = simulate_set(c, set);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
+	ck_assert_int_eq(ival(r, "creates"), 0);
+	ck_assert_int_eq(ival(r, "deletes"), 1);
+	ck_assert_msg(seconds(r) == 5.0, "done after %g s, want 5", seconds(r));
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static void min_ready_60(json_t *obj, int i)
 {
 	if (i < 0)
@@ -820,6 +867,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, simulate_surge_replaces_unavailable_beyond_max_surge);
 	tcase_add_test(tc, simulate_preexisting_terminating);
 	tcase_add_test(tc, simulate_preexisting_pending);
+	tcase_add_test(tc, simulate_binds_only_what_fits);
 	tcase_add_test(tc, simulate_timeout_reasons);
 	tcase_add_test(tc, simulate_fail_nodes_list);
 	tcase_add_test(tc, simulate_step_rounds_event_times_up);
