@@ -25,8 +25,8 @@ void dsi_placement_release(dsi_placement *p)
  * then required node affinity (nodeSelector and terms), then taints. An
  * untolerated NoSchedule taint stops new pods but keeps a running one; an
  * untolerated NoExecute taint evicts it. */
-static inline void should_run(const dsi_placement *p, const dsi_node_selector *required, const dsi_node *node,
-			      dsi_verdict *out)
+static inline void should_run(const dsi_placement *p, const dsi_node_selector *required, dsi_expr_pass *pass,
+			      const dsi_node *node, dsi_verdict *out)
 {
 	const dsi_podspec *spec = &p->ds->tspec;
 	const dsi_atoms *atoms = &p->c->atoms;
@@ -37,7 +37,7 @@ static inline void should_run(const dsi_placement *p, const dsi_node_selector *r
 		return;
 	}
 	int which;
-	if (!dsi_required_affinity_matches_with(atoms, &spec->node_selector, required, node, &which)) {
+	if (!dsi_required_affinity_matches_with(atoms, &spec->node_selector, required, pass, node, &which)) {
 		out->why = which == 1 ? DSI_WHY_NODE_SELECTOR : DSI_WHY_NODE_AFFINITY;
 		return;
 	}
@@ -58,7 +58,7 @@ static inline void should_run(const dsi_placement *p, const dsi_node_selector *r
 
 void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out)
 {
-	should_run(p, &p->ds->tspec.required, node, out);
+	should_run(p, &p->ds->tspec.required, NULL, node, out);
 }
 
 /* Starts loading what dsi_node_should_run reads of a node: its labels and taints (the node itself
@@ -82,16 +82,22 @@ void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint3
 	const dsi_node_selector *required = &p->ds->tspec.required;
 	if (dsi_node_selector_fold(required, c, &folded) == 0)
 		required = &folded;
+	/* its expressions as a pass evaluates them (dsi_expr_pass); without memory for them, each
+	 * node is matched on its own */
+	dsi_expr_pass *pass = NULL;
+	if (dsi_node_selector_pass_init(required, &pass) < 0)
+		pass = NULL;
 	for (size_t i = 0; i < nn; i++) {
 		if (i + 2 * DSI_PREFETCH_AHEAD < nn)
 			DSI_PREFETCH(dsi_cluster_node_at(c, i + 2 * DSI_PREFETCH_AHEAD));
 		if (i + DSI_PREFETCH_AHEAD < nn)
 			prefetch_node_data(dsi_cluster_node_at(c, i + DSI_PREFETCH_AHEAD));
 		const dsi_node *node = dsi_cluster_node_at(c, i);
-		should_run(p, required, node, &verdict[node->index]);
+		should_run(p, required, pass, node, &verdict[node->index]);
 		if (order)
 			order[i] = node->index;
 	}
+	dsi_free(pass);
 	dsi_node_selector_fold_release(&folded);
 }
 

@@ -51,6 +51,30 @@ static inline dsi_atom dsi_labels_get(const dsi_labels *l, dsi_atom key)
 	return (lo < l->n && l->v[lo].key == key) ? l->v[lo].value : DSI_ATOM_NONE;
 }
 
+/* The same, starting from *hint: where key was, or would go, in the label set looked at before.
+ * The nodes of a cluster mostly carry the same label keys, so in a pass over all of them the hint
+ * is mostly right and the key is found (or known absent) in one or two comparisons, reading only
+ * the labels around it. A wrong hint costs a search, which leaves *hint right for this set. */
+static inline dsi_atom dsi_labels_get_hinted(const dsi_labels *l, dsi_atom key, uint32_t *hint)
+{
+	uint32_t h = *hint, n = l->n;
+	const dsi_label *v = l->v;
+	if (h < n && v[h].key == key)
+		return v[h].value;
+	if (h <= n && (h == n || v[h].key > key) && (h == 0 || v[h - 1].key < key))
+		return DSI_ATOM_NONE; /* between its neighbours: absent */
+	uint32_t lo = 0, hi = n;
+	while (lo < hi) {
+		uint32_t mid = (lo + hi) / 2;
+		if (v[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*hint = lo;
+	return (lo < n && v[lo].key == key) ? v[lo].value : DSI_ATOM_NONE;
+}
+
 /* Every pair of sub is in l (labels.SelectorFromSet(sub).Matches(l)). */
 int dsi_labels_subset(const dsi_labels *sub, const dsi_labels *l);
 /* The same set, as a JSON object (new reference). */

@@ -15,6 +15,16 @@ static int field_matches(const dsi_atoms *atoms, const dsi_field_req *f, const d
 	return f->not_in ? !eq : eq;
 }
 
+/* The term's matchFields (a node without a name has no fields: they are skipped, as upstream). */
+static int fields_match(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node)
+{
+	if (node->meta.name)
+		for (uint32_t i = 0; i < t->nfields; i++)
+			if (!field_matches(atoms, &t->fields[i], node))
+				return 0;
+	return 1;
+}
+
 /* nodeSelectorTerm match (component-helpers nodeaffinity.go nodeSelectorTerm.match) */
 int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node)
 {
@@ -30,12 +40,7 @@ int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_nod
 		if (!dsi_requirement_matches_value(atoms, r, l < end && l->key == r->key ? l->value : DSI_ATOM_NONE))
 			return 0;
 	}
-	/* a node without a name has no fields: the field part is skipped, as upstream */
-	if (node->meta.name)
-		for (uint32_t i = 0; i < t->nfields; i++)
-			if (!field_matches(atoms, &t->fields[i], node))
-				return 0;
-	return 1;
+	return fields_match(atoms, t, node);
 }
 
 /* NodeSelector.Match / LazyErrorNodeSelector.Match (component-helpers nodeaffinity.go) */
@@ -47,10 +52,65 @@ int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s
 	return 0;
 }
 
+int dsi_node_selector_pass_init(const dsi_node_selector *s, dsi_expr_pass **out)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < s->n; i++)
+		n += s->terms[i].nexprs;
+	*out = NULL;
+	if (!n)
+		return 0;
+	dsi_expr_pass *e = dsi_calloc(n, sizeof(*e));
+	if (!e)
+		return -1;
+	*out = e;
+	for (uint32_t i = 0; i < s->n; i++)
+		for (uint32_t j = 0; j < s->terms[i].nexprs; j++, e++) {
+			const dsi_requirement *r = &s->terms[i].exprs[j];
+			/* one value, never DSI_ATOM_NONE (an absent label): In holds for it alone, NotIn
+			 * for anything else, an absent label included */
+			int one = r->nvalues == 1 && r->value1 != DSI_ATOM_NONE;
+			switch (r->op) {
+			case DSI_SEL_IN: e->general = !one, e->cmp = r->value1; break;
+			case DSI_SEL_NOT_IN: e->general = !one, e->cmp = r->value1, e->neg = 1; break;
+			case DSI_SEL_EXISTS: e->neg = 1; break;
+			case DSI_SEL_DOES_NOT_EXIST: break;
+			default: e->general = 1; break;
+			}
+		}
+	return 0;
+}
+
+/* nodeSelectorTerm.match in a pass: each key looked up from where it was in the node before
+ * instead of a merge pass over every label up to the last key, and the common forms compared
+ * without a switch on the operator. */
+static int term_matches_pass(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node, dsi_expr_pass *e)
+{
+	if (t->invalid || t->empty)
+		return 0;
+	for (uint32_t i = 0; i < t->nexprs; i++) {
+		dsi_atom v = dsi_labels_get_hinted(&node->meta.labels, t->exprs[i].key, &e[i].hint);
+		if (e[i].general ? !dsi_requirement_matches_value(atoms, &t->exprs[i], v) : (v == e[i].cmp) == e[i].neg)
+			return 0;
+	}
+	return fields_match(atoms, t, node);
+}
+
+int dsi_node_selector_matches_pass(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node,
+				   dsi_expr_pass *e)
+{
+	for (uint32_t i = 0; i < s->n; i++) {
+		if (term_matches_pass(atoms, &s->terms[i], node, e))
+			return 1;
+		e += s->terms[i].nexprs;
+	}
+	return 0;
+}
+
 /* RequiredNodeAffinity.Match (component-helpers nodeaffinity.go) */
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which)
 {
-	return dsi_required_affinity_matches_with(atoms, &spec->node_selector, &spec->required, node, which);
+	return dsi_required_affinity_matches_with(atoms, &spec->node_selector, &spec->required, NULL, node, which);
 }
 
 int dsi_node_selector_fold(const dsi_node_selector *s, const dsi_cluster *c, dsi_node_selector *out)

@@ -12,14 +12,29 @@
 int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node);
 /* NodeSelector.Match: any term matches (a present selector with no terms matches nothing). */
 int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node);
+/* An expression of a required selector as a pass over many nodes evaluates it. */
+typedef struct dsi_expr_pass {
+	uint32_t hint;   /* where its key was, or would go, in the node before (dsi_labels_get_hinted) */
+	dsi_atom cmp;    /* In or NotIn with one value: that value; Exists, DoesNotExist: DSI_ATOM_NONE */
+	uint8_t neg;     /* it holds when the node's value is not cmp (NotIn, Exists); else when it is */
+	uint8_t general; /* any other form: dsi_requirement_matches_value */
+} dsi_expr_pass;
+/* *out: one dsi_expr_pass per expression of s, term by term (NULL when s has none); free it with
+ * dsi_free. -1: no memory. */
+int dsi_node_selector_pass_init(const dsi_node_selector *s, dsi_expr_pass **out);
+/* NodeSelector.Match in such a pass: e from dsi_node_selector_pass_init, carried from one node to
+ * the next (the hints). */
+int dsi_node_selector_matches_pass(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node,
+				   dsi_expr_pass *e);
 /* RequiredNodeAffinity.Match: nodeSelector labels, then the required terms.
  * *which (may be NULL) gets 1 when nodeSelector failed, 2 when the affinity did. */
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which);
-/* The same with the required terms given (a folded copy of spec->required, below). Inline: a
- * pod without a nodeSelector or required affinity costs placement no call. */
+/* The same with the required terms given (a folded copy of spec->required, below) and, in a pass
+ * over many nodes, their dsi_expr_pass (NULL: none). Inline: a pod without a nodeSelector or
+ * required affinity costs placement no call. */
 static inline int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
-						     const dsi_node_selector *required, const dsi_node *node,
-						     int *which)
+						     const dsi_node_selector *required, dsi_expr_pass *pass,
+						     const dsi_node *node, int *which)
 {
 	if (which)
 		*which = 0;
@@ -28,7 +43,8 @@ static inline int dsi_required_affinity_matches_with(const dsi_atoms *atoms, con
 			*which = 1;
 		return 0;
 	}
-	if (required->present && !dsi_node_selector_matches(atoms, required, node)) {
+	if (required->present && !(pass ? dsi_node_selector_matches_pass(atoms, required, node, pass)
+					 : dsi_node_selector_matches(atoms, required, node))) {
 		if (which)
 			*which = 2;
 		return 0;

@@ -396,7 +396,11 @@ static void op_rollout(void *a)
 static const char *profile_op;
 static int profile_reps = 200;
 
-static int reps_for(int nodes) { return nodes <= 5000 ? 20 : nodes <= 20000 ? 5 : 2; }
+/* Runs per operation at every size, the best of which counts: the machine has fast and slow
+ * phases (README, Performance), and the best of two, once used at 100k nodes, reported a slow
+ * phase as often as not. Twenty syncs at 100k nodes take about 0.2 s, next to minutes of
+ * generating and loading. */
+#define OP_REPS 20
 
 /* One size: ingest, memory, operations. */
 static json_t *measure(int nodes, int quiet)
@@ -513,7 +517,7 @@ static json_t *measure(int nodes, int quiet)
 	/* operations, ns per node; the agent with six NotIn expressions is the heaviest placement */
 	op_ctx o = {c, "monitor", "node-000001", 0, NULL};
 	ds_time_parse("2026-12-02T15:00:00Z", &o.now, NULL);
-	int rp = reps_for(nodes);
+	int rp = OP_REPS;
 	if (profile_op) {
 		static const struct {
 			const char *name;

@@ -387,6 +387,36 @@ static char *one_expr(char *buf, size_t size, const char *key, const char *op, c
 	"{\"kind\": \"Node\", \"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"02\", \"s\": \" 1\", "  \
 	"\"p\": \"+3\", \"w\": \"word\"}}}"
 
+/* dsi_labels_get_hinted gives dsi_labels_get's answer whatever the hint: a pass carries one hint
+ * per key from set to set, across sets with the key, without it, shorter and longer. */
+START_TEST(labels_get_hinted_agrees)
+{
+	unsigned seed = 11;
+	dsi_label v[16];
+	uint32_t hints[48] = {0};
+	for (int round = 0; round < 4000; round++) {
+		dsi_labels l = {v, 0};
+		/* keys 1..40, sorted and unique; mostly the same keys from one set to the next */
+		int sparse = (seed = seed * 1103515245u + 12345u) >> 16 & 1;
+		for (dsi_atom k = 1; k <= 40 && l.n < 16; k++) {
+			unsigned r = (seed = seed * 1103515245u + 12345u) >> 16;
+			if (r % (sparse ? 3 : 40) == 0 || (!sparse && k % 3 == 0)) {
+				v[l.n].key = k;
+				v[l.n].value = 100 + r % 7;
+				l.n++;
+			}
+		}
+		if (round % 97 == 0)
+			l.n = 0, l.v = NULL; /* no labels at all */
+		for (dsi_atom k = 0; k < 48; k++) {
+			dsi_atom want = dsi_labels_get(&l, k), got = dsi_labels_get_hinted(&l, k, &hints[k]);
+			ck_assert_msg(got == want, "round %d key %u: hinted %u, want %u", round, k, got, want);
+			ck_assert_uint_le(hints[k], 48);
+		}
+	}
+}
+END_TEST
+
 START_TEST(node_selector_operators)
 {
 	static const struct {
@@ -671,6 +701,7 @@ static Suite *selector_suite(void)
 	tcase_add_test(tc, selector_member);
 	tcase_add_test(tc, requirement_direct);
 	tcase_add_test(tc, garbage_in);
+	tcase_add_test(tc, labels_get_hinted_agrees);
 	suite_add_tcase(s, tc);
 	TCase *ns = tcase_create("node_selector");
 	tcase_add_test(ns, node_selector_operators);
