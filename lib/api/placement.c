@@ -119,7 +119,7 @@ static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int 
 	} else if (strcmp(r->plugin, "TaintToleration") == 0) {
 		field = "spec.tolerations";
 		const dsi_taint *t = dsi_find_untolerated_taint(atoms, &node->taints, &spec->tolerations,
-								DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, cmp);
+								DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, cmp, NULL);
 		if (t) {
 			snprintf(taint_field, sizeof(taint_field), "spec.taints[%u]", (unsigned)(t - node->taints.v));
 			node_field = taint_field;

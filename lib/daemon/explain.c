@@ -103,7 +103,7 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 		const dsi_taint *evict =
 			!v->should_continue && t->effect != DSI_EFFECT_NO_EXECUTE
 				? dsi_find_untolerated_taint(&c->atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
-							     p->comparison_ops)
+							     p->comparison_ops, NULL)
 				: NULL;
 		if (r && evict) {
 			json_array_append_new(arr, r);

@@ -1,5 +1,7 @@
 #include "daemon/shouldrun.h"
 
+#include <string.h>
+
 #include "core/alloc.h"
 #include "core/prefetch.h"
 #include "daemon/tolerations.h"
@@ -25,8 +27,15 @@ void dsi_placement_release(dsi_placement *p)
  * then required node affinity (nodeSelector and terms), then taints. An
  * untolerated NoSchedule taint stops new pods but keeps a running one; an
  * untolerated NoExecute taint evicts it. */
-static inline void should_run(const dsi_placement *p, const dsi_node_selector *required, dsi_expr_pass *pass,
-			      const dsi_node *node, dsi_verdict *out)
+/* What a pass over all nodes keeps from one node to the next (a single node: the template's
+ * selector, nothing kept). */
+typedef struct node_pass {
+	const dsi_node_selector *required; /* spec.required, or its folded copy */
+	dsi_expr_pass *exprs;              /* its expressions as a pass evaluates them, or NULL */
+	dsi_taint_memo *taints;            /* the verdicts on the taints met, or NULL */
+} node_pass;
+
+static inline void should_run(const dsi_placement *p, const node_pass *np, const dsi_node *node, dsi_verdict *out)
 {
 	const dsi_podspec *spec = &p->ds->tspec;
 	const dsi_atoms *atoms = &p->c->atoms;
@@ -37,12 +46,13 @@ static inline void should_run(const dsi_placement *p, const dsi_node_selector *r
 		return;
 	}
 	int which;
-	if (!dsi_required_affinity_matches_with(atoms, &spec->node_selector, required, pass, node, &which)) {
+	if (!dsi_required_affinity_matches_with(atoms, &spec->node_selector, np->required, np->exprs, node, &which)) {
 		out->why = which == 1 ? DSI_WHY_NODE_SELECTOR : DSI_WHY_NODE_AFFINITY;
 		return;
 	}
 	const dsi_taint *t = node->taints.n ? dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations,
-									 DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, p->comparison_ops)
+									 DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, p->comparison_ops,
+									 np->taints)
 					    : NULL;
 	if (!t) {
 		out->should_run = out->should_continue = 1;
@@ -53,12 +63,13 @@ static inline void should_run(const dsi_placement *p, const dsi_node_selector *r
 	out->taint = t;
 	out->should_continue = t->effect != DSI_EFFECT_NO_EXECUTE &&
 			       !dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
-							   p->comparison_ops);
+							   p->comparison_ops, np->taints);
 }
 
 void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out)
 {
-	should_run(p, &p->ds->tspec.required, NULL, node, out);
+	const node_pass one = {&p->ds->tspec.required, NULL, NULL};
+	should_run(p, &one, node, out);
 }
 
 /* Starts loading what dsi_node_should_run reads of a node: its labels and taints (the node itself
@@ -84,20 +95,23 @@ void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint3
 		required = &folded;
 	/* its expressions as a pass evaluates them (dsi_expr_pass); without memory for them, each
 	 * node is matched on its own */
-	dsi_expr_pass *pass = NULL;
-	if (dsi_node_selector_pass_init(required, &pass) < 0)
-		pass = NULL;
+	dsi_expr_pass *exprs = NULL;
+	if (dsi_node_selector_pass_init(required, &exprs) < 0)
+		exprs = NULL;
+	dsi_taint_memo memo;
+	memset(memo.state, 0, sizeof(memo.state));
+	const node_pass np = {required, exprs, &memo};
 	for (size_t i = 0; i < nn; i++) {
 		if (i + 2 * DSI_PREFETCH_AHEAD < nn)
 			DSI_PREFETCH(dsi_cluster_node_at(c, i + 2 * DSI_PREFETCH_AHEAD));
 		if (i + DSI_PREFETCH_AHEAD < nn)
 			prefetch_node_data(dsi_cluster_node_at(c, i + DSI_PREFETCH_AHEAD));
 		const dsi_node *node = dsi_cluster_node_at(c, i);
-		should_run(p, required, pass, node, &verdict[node->index]);
+		should_run(p, &np, node, &verdict[node->index]);
 		if (order)
 			order[i] = node->index;
 	}
-	dsi_free(pass);
+	dsi_free(exprs);
 	dsi_node_selector_fold_release(&folded);
 }
 

@@ -180,7 +180,7 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 		add_reason(out, "NodeUnschedulable", "node(s) were unschedulable", 0, 0, 0, 0);
 		out->unresolvable = 1;
 	}
-	if (dsi_find_untolerated_taint(atoms, &node->taints, tols, DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, comparison_ops)) {
+	if (dsi_find_untolerated_taint(atoms, &node->taints, tols, DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, comparison_ops, NULL)) {
 		add_reason(out, "TaintToleration", "node(s) had untolerated taint(s)", 0, 0, 0, 0);
 		out->unresolvable = 1;
 	}

@@ -38,15 +38,33 @@ int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations
 	return 0;
 }
 
+/* TolerationsTolerateTaint, remembered in memo (a slot per hash of the taint; a collision only
+ * replaces what the slot remembered). */
+static int tolerated(const dsi_atoms *atoms, const dsi_tolerations *tols, const dsi_taint *t, int comparison_ops,
+		     dsi_taint_memo *memo)
+{
+	if (!memo)
+		return dsi_tolerations_tolerate_taint(atoms, tols, t, comparison_ops);
+	uint32_t h = ((uint32_t)t->key * 2654435761u ^ (uint32_t)t->value * 2246822519u ^ t->effect) % DSI_TAINT_MEMO;
+	const dsi_taint *m = &memo->taint[h];
+	if (memo->state[h] && m->key == t->key && m->value == t->value && m->effect == t->effect)
+		return memo->state[h] == 1;
+	int ok = dsi_tolerations_tolerate_taint(atoms, tols, t, comparison_ops);
+	memo->taint[h] = *t;
+	memo->state[h] = ok ? 1 : 2;
+	return ok;
+}
+
 /* FindMatchingUntoleratedTaint (component-helpers scheduling/corev1 helpers.go) */
 const dsi_taint *dsi_find_untolerated_taint(const dsi_atoms *atoms, const dsi_taints *taints,
-					    const dsi_tolerations *tols, unsigned effect_mask, int comparison_ops)
+					    const dsi_tolerations *tols, unsigned effect_mask, int comparison_ops,
+					    dsi_taint_memo *memo)
 {
 	for (uint32_t i = 0; i < taints->n; i++) {
 		const dsi_taint *t = &taints->v[i];
 		if (!(effect_mask & (1u << t->effect)))
 			continue;
-		if (!dsi_tolerations_tolerate_taint(atoms, tols, t, comparison_ops))
+		if (!tolerated(atoms, tols, t, comparison_ops, memo))
 			return t;
 	}
 	return NULL;

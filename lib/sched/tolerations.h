@@ -33,10 +33,20 @@ int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations
 #define DSI_EFFECTS_NOEXECUTE (1u << DSI_EFFECT_NO_EXECUTE)
 #define DSI_EFFECTS_ANY ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_PREFER_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
 
+/* What one set of tolerations made of the taints met so far, for a pass over many nodes: a
+ * cluster's nodes carry few distinct taints, and whether they are tolerated depends on the taint
+ * alone. Zero it before the pass; it belongs to one set of tolerations and one comparison_ops. */
+#define DSI_TAINT_MEMO 64
+typedef struct dsi_taint_memo {
+	dsi_taint taint[DSI_TAINT_MEMO];
+	uint8_t state[DSI_TAINT_MEMO]; /* 0: empty; 1: tolerated; 2: not */
+} dsi_taint_memo;
+
 /* FindMatchingUntoleratedTaint: the first taint (node order) whose effect is
- * in the mask and that no toleration tolerates; NULL when there is none. */
+ * in the mask and that no toleration tolerates; NULL when there is none. memo may be NULL. */
 const dsi_taint *dsi_find_untolerated_taint(const dsi_atoms *atoms, const dsi_taints *taints,
-					    const dsi_tolerations *tols, unsigned effect_mask, int comparison_ops);
+					    const dsi_tolerations *tols, unsigned effect_mask, int comparison_ops,
+					    dsi_taint_memo *memo);
 
 /* content.IsDecimalInteger: "0" or -?[1-9][0-9]* that fits in int64. */
 int dsi_is_decimal_integer(const char *s, size_t n, int64_t *out);

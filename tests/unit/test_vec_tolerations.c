@@ -4,6 +4,7 @@
  * (ToleratesTaint with the TaintTolerationComparisonOperators gate, Taint.ToString)
  * and taint_helpers.json (FindMatchingUntoleratedTaint with effect filters).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,12 +183,21 @@ static char *find_untolerated(const json_t *cs)
 	if (!bad) {
 		const json_t *expect = json_object_get(cs, "expect");
 		int want = json_is_true(json_object_get(expect, "found"));
-		const dsi_taint *t =
-			dsi_find_untolerated_taint(&atoms, &taints, &tols, filter_mask(json_object_get(cs, "filter")),
-						   vt_gate(cs, "TaintTolerationComparisonOperators"));
-		if ((t != NULL) != want) {
+		unsigned mask = filter_mask(json_object_get(cs, "filter"));
+		int gate = vt_gate(cs, "TaintTolerationComparisonOperators");
+		const dsi_taint *t = dsi_find_untolerated_taint(&atoms, &taints, &tols, mask, gate, NULL);
+		/* a pass's memo gives the same answer, when it learns the taints and once it knows them */
+		dsi_taint_memo memo;
+		memset(memo.state, 0, sizeof(memo.state));
+		for (int round = 0; round < 2 && !bad; round++) {
+			const dsi_taint *m = dsi_find_untolerated_taint(&atoms, &taints, &tols, mask, gate, &memo);
+			if (m != t)
+				bad = vt_fmt("with a memo (round %d) the taint found is %s, without it %s", round,
+					     m ? "another" : "none", t ? "one" : "none");
+		}
+		if (!bad && (t != NULL) != want) {
 			bad = vt_fmt("found = %d, upstream %d", t != NULL, want);
-		} else if (t) {
+		} else if (!bad && t) {
 			json_t *got = dsi_taint_to_json(&atoms, t);
 			const json_t *wt = json_object_get(expect, "taint");
 			/* the same taint: key, value ("" when absent) and effect */
@@ -207,6 +217,82 @@ static char *find_untolerated(const json_t *cs)
 	dsi_atoms_free(&atoms);
 	return bad;
 }
+
+/* A memo carried across many taint sets, as the placement pass carries it from node to node, finds
+ * what a search without it finds. First a tolerated taint alternates with 200 taints that differ
+ * from it only in value, then 200 that differ only in key, so that those sharing its slot (of 64)
+ * meet it there; then random sets
+ * of five keys, 200 values and three effects. The tolerations tell taints apart by value (Equal)
+ * and by effect. */
+START_TEST(taint_memo_across_nodes)
+{
+	dsi_atoms atoms;
+	dsi_atoms_init(&atoms);
+	dsi_tolerations tols = {0};
+	json_t *tj = json_loads("[{\"key\":\"k0\",\"operator\":\"Equal\",\"value\":\"v1\",\"effect\":\"NoSchedule\"},"
+				"{\"key\":\"k1\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"},"
+				"{\"key\":\"k2\",\"operator\":\"Equal\",\"value\":\"v3\"},"
+				"{\"key\":\"k3\",\"operator\":\"Exists\"}]",
+				0, NULL);
+	ck_assert_ptr_nonnull(tj);
+	ds_error err;
+	dsi_rd rd;
+	dsi_rd_init(&rd, &err);
+	json_t *w = json_pack("{s:O}", "tolerations", tj);
+	ck_assert_int_eq(dsi_tolerations_read(&rd, &atoms, w, "tolerations", &tols), 0);
+	json_decref(w);
+	json_decref(tj);
+	static const char *const effects[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
+	static const unsigned masks[] = {DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, DSI_EFFECTS_NOEXECUTE, DSI_EFFECTS_ANY};
+	dsi_taint_memo memo[3];
+	memset(memo, 0, sizeof(memo));
+	/* all the nodes first: a pass reads a snapshot whose atoms stay put (released taints would
+	 * give their atom ids to the next strings) */
+	enum { NODES = 3800 };
+	dsi_taints *nodes = calloc(NODES, sizeof(*nodes));
+	ck_assert_ptr_nonnull(nodes);
+	unsigned seed = 5, found = 0;
+	for (int node = 0; node < NODES; node++) {
+		json_t *arr = json_array();
+		char key[8], value[8];
+		if (node < 800) {
+			/* the tolerated k0=v1:NoSchedule, then a taint with another value (or key): whichever
+			 * shares its slot finds it there */
+			int other = node % 2 ? node / 2 % 200 + 2 : 0;
+			snprintf(key, sizeof(key), "k%d", node >= 400 ? other : 0);
+			snprintf(value, sizeof(value), "v%d", node < 400 && other ? other : 1);
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "key", key, "value", value, "effect",
+							     "NoSchedule"));
+		}
+		int n = node < 800 ? 0 : (int)((seed = seed * 1103515245u + 12345u) >> 16) % 4;
+		for (int i = 0; i < n; i++) {
+			unsigned r = (seed = seed * 1103515245u + 12345u) >> 8;
+			snprintf(key, sizeof(key), "k%u", r % 5);
+			snprintf(value, sizeof(value), "v%u", r / 5 % 200);
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "key", key, "value", value, "effect",
+							     effects[r / 1000 % 3]));
+		}
+		ck_assert_ptr_null(read_taints(&atoms, arr, &nodes[node]));
+		json_decref(arr);
+	}
+	for (int node = 0; node < NODES; node++) {
+		const dsi_taints *taints = &nodes[node];
+		for (int m = 0; m < 3; m++) {
+			const dsi_taint *want = dsi_find_untolerated_taint(&atoms, taints, &tols, masks[m], 0, NULL);
+			const dsi_taint *got = dsi_find_untolerated_taint(&atoms, taints, &tols, masks[m], 0, &memo[m]);
+			ck_assert_msg(got == want, "node %d mask %d: memo found taint %ld, search %ld", node, m,
+				      got ? (long)(got - taints->v) : -1L, want ? (long)(want - taints->v) : -1L);
+			found += want != NULL;
+		}
+	}
+	for (int node = 0; node < NODES; node++)
+		dsi_taints_release(&atoms, &nodes[node]);
+	free(nodes);
+	ck_assert_uint_gt(found, 1000); /* untolerated taints were there to find */
+	dsi_tolerations_release(&atoms, &tols);
+	dsi_atoms_free(&atoms);
+}
+END_TEST
 
 START_TEST(taint_helpers_json)
 {
@@ -245,6 +331,7 @@ static Suite *suite(void)
 	TCase *tc = tcase_create("vectors");
 	tcase_add_test(tc, tolerations_json);
 	tcase_add_test(tc, taint_helpers_json);
+	tcase_add_test(tc, taint_memo_across_nodes);
 	tcase_add_test(tc, driver_reports_mismatches);
 	suite_add_tcase(s, tc);
 	return s;
