@@ -352,7 +352,7 @@ static int update_nodes(pass *s, upd_node **out, uint32_t *n, int32_t *desired)
 	uint32_t lost = 0;
 	for (int32_t k = s->pods.lost; k >= 0; k = s->pods.next[k])
 		lost++;
-	upd_node *v = dsi_calloc(nn + lost + 1, sizeof(*v));
+	upd_node *v = dsi_reallocarray(NULL, nn + lost + 1, sizeof(*v)); /* v[0..m) written below */
 	if (!v)
 		return dsi_error_nomem(s->err);
 	uint32_t m = 0;
@@ -623,7 +623,7 @@ static int rolling_update(pass *s)
 	int32_t pods[MAX_PODS_PER_NODE];
 	if (max_surge == 0) {
 		int32_t num_unavailable = 0;
-		const dsi_pod **candidates = dsi_calloc(n + 1, sizeof(*candidates));
+		const dsi_pod **candidates = dsi_reallocarray(NULL, n + 1, sizeof(*candidates));
 		uint32_t ncand = 0;
 		if (!candidates) {
 			dsi_free(nodes);
@@ -661,8 +661,8 @@ static int rolling_update(pass *s)
 	/* surge: create first, delete once the replacement is available */
 	const uint32_t nc0 = p->ncreates, nd0 = p->ndeletes;
 	int32_t num_surge = 0, num_available = 0;
-	const dsi_node **cand_nodes = dsi_calloc(n + 1, sizeof(*cand_nodes));
-	const dsi_pod **not_wanted = dsi_calloc(n + 1, sizeof(*not_wanted));
+	const dsi_node **cand_nodes = dsi_reallocarray(NULL, n + 1, sizeof(*cand_nodes));
+	const dsi_pod **not_wanted = dsi_reallocarray(NULL, n + 1, sizeof(*not_wanted));
 	uint32_t ncand = 0, nnot = 0;
 	if (!cand_nodes || !not_wanted)
 		rc = dsi_error_nomem(s->err);
@@ -961,7 +961,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	s.hash = plan->hash;
 	dsi_revision_key_init(c, ds, s.hash, &s.key);
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
-	s.verdict = dsi_calloc(nn ? nn : 1, sizeof(dsi_verdict));
+	s.verdict = dsi_reallocarray(NULL, nn ? nn : 1, sizeof(dsi_verdict)); /* each written by the placement pass */
 	s.order = dsi_malloc((nn ? nn : 1) * sizeof(uint32_t));
 	if (!s.verdict || !s.order || dsi_placement_init(&s.place, c, ds, o) < 0) {
 		dsi_free(s.verdict);
