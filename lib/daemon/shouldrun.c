@@ -23,10 +23,6 @@ void dsi_placement_release(dsi_placement *p)
 	p->tolerations.n = 0;
 }
 
-/* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go): nodeName,
- * then required node affinity (nodeSelector and terms), then taints. An
- * untolerated NoSchedule taint stops new pods but keeps a running one; an
- * untolerated NoExecute taint evicts it. */
 /* What a pass over all nodes keeps from one node to the next (a single node: the template's
  * selector, nothing kept). */
 typedef struct node_pass {
@@ -35,6 +31,10 @@ typedef struct node_pass {
 	dsi_taint_memo *taints;            /* the verdicts on the taints met, or NULL */
 } node_pass;
 
+/* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go): nodeName,
+ * then required node affinity (nodeSelector and terms), then taints. An
+ * untolerated NoSchedule taint stops new pods but keeps a running one; an
+ * untolerated NoExecute taint evicts it. */
 static inline void should_run(const dsi_placement *p, const node_pass *np, const dsi_node *node, dsi_verdict *out)
 {
 	const dsi_podspec *spec = &p->ds->tspec;
