@@ -61,6 +61,16 @@ static ds_cluster *load(const char *text, size_t len, int times)
 	return c;
 }
 
+/* Options from JSON (ds_options_free them). */
+static ds_options *options(const char *json)
+{
+	ds_options *o = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_options_new(&o), 0);
+	ck_assert_msg(ds_options_set_json(o, json, &err) == 0, "%s: %s", err.path, err.message);
+	return o;
+}
+
 /* The first node name of the snapshot's summary (new string). */
 static char *first_node(const ds_cluster *c)
 {
@@ -384,10 +394,8 @@ START_TEST(simulate_selector_mismatch)
 	size_t len;
 	char *text = input("fuzz_plan", "simulate-selector-mismatch", &len);
 	ds_cluster *c = load(text, len, 1);
-	ds_options *o = NULL;
+	ds_options *o = options("{\"simMaxTime\": \"2m\"}");
 	ds_error err;
-	ck_assert_int_eq(ds_options_new(&o), 0);
-	ck_assert_int_eq(ds_options_set_json(o, "{\"simMaxTime\": \"2m\"}", &err), 0);
 	char *out = NULL;
 	int rc = ds_rollout_simulate(c, "default", "foo", NOW, o, &out, &err);
 	json_t *v = rc == 0 ? json_loads(out, 0, NULL) : NULL;
@@ -421,14 +429,8 @@ START_TEST(simulate_no_namespace)
 	size_t len;
 	char *text = input("fuzz_plan", "simulate-no-namespace", &len);
 	ds_cluster *c = load(text, len, 1);
-	ds_options *o = NULL;
+	ds_options *o = options("{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", \"simTerminateAfter\": \"3s\"}");
 	ds_error err;
-	ck_assert_int_eq(ds_options_new(&o), 0);
-	ck_assert_int_eq(ds_options_set_json(o,
-					     "{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", "
-					     "\"simTerminateAfter\": \"3s\"}",
-					     &err),
-			 0);
 	char *out = NULL;
 	int rc = ds_rollout_simulate(c, "", "foo", NOW, o, &out, &err);
 	ck_assert_msg(rc == 0, "rc %d: %s", rc, err.message);
