@@ -380,6 +380,22 @@ START_TEST(explain_pod_order_after_copy)
 }
 END_TEST
 
+/* The fuzz_plan input name loaded, and the rollout of its DaemonSet ns/foo simulated with the
+ * options in json: returns ds_rollout_simulate's code, the result in *out (ds_free), the snapshot
+ * and the options in *cp and *op for the caller to use and free. */
+static int simulate_input(const char *name, const char *ns, const char *json, ds_cluster **cp, ds_options **op,
+			  char **out)
+{
+	size_t len;
+	char *text = input("fuzz_plan", name, &len);
+	*cp = load(text, len, 1);
+	free(text);
+	*op = options(json);
+	ds_error err;
+	*out = NULL;
+	return ds_rollout_simulate(*cp, ns, "foo", NOW, *op, out, &err);
+}
+
 /*
  * fuzz_plan (slow unit, 5 s under ASan): a DaemonSet whose selector does not match its template's
  * labels, on 20 nodes. Every pod a sync creates is released by the next (it does not match), so
@@ -391,13 +407,10 @@ END_TEST
  */
 START_TEST(simulate_selector_mismatch)
 {
-	size_t len;
-	char *text = input("fuzz_plan", "simulate-selector-mismatch", &len);
-	ds_cluster *c = load(text, len, 1);
-	ds_options *o = options("{\"simMaxTime\": \"2m\"}");
-	ds_error err;
-	char *out = NULL;
-	int rc = ds_rollout_simulate(c, "default", "foo", NOW, o, &out, &err);
+	ds_cluster *c;
+	ds_options *o;
+	char *out;
+	int rc = simulate_input("simulate-selector-mismatch", "default", "{\"simMaxTime\": \"2m\"}", &c, &o, &out);
 	json_t *v = rc == 0 ? json_loads(out, 0, NULL) : NULL;
 	json_int_t creates = json_integer_value(json_object_get(v, "creates"));
 	json_int_t desired = json_integer_value(json_object_get(v, "desired"));
@@ -411,7 +424,6 @@ START_TEST(simulate_selector_mismatch)
 	ds_free(out);
 	ds_options_free(o);
 	ds_cluster_free(c);
-	free(text);
 }
 END_TEST
 
@@ -426,14 +438,13 @@ END_TEST
  */
 START_TEST(simulate_no_namespace)
 {
-	size_t len;
-	char *text = input("fuzz_plan", "simulate-no-namespace", &len);
-	ds_cluster *c = load(text, len, 1);
-	ds_options *o = options("{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", \"simTerminateAfter\": \"3s\"}");
-	ds_error err;
-	char *out = NULL;
-	int rc = ds_rollout_simulate(c, "", "foo", NOW, o, &out, &err);
-	ck_assert_msg(rc == 0, "rc %d: %s", rc, err.message);
+	ds_cluster *c;
+	ds_options *o;
+	char *out;
+	int rc = simulate_input("simulate-no-namespace", "",
+				"{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", \"simTerminateAfter\": \"3s\"}", &c,
+				&o, &out);
+	ck_assert_int_eq(rc, 0);
 	json_t *v = json_loads(out, 0, NULL);
 	ck_assert_ptr_nonnull(v);
 	ck_assert_int_eq(json_integer_value(json_object_get(v, "desired")), 18);
@@ -446,6 +457,7 @@ START_TEST(simulate_no_namespace)
 	json_decref(v);
 	ds_free(out);
 
+	ds_error err;
 	/* the plan alone: a pod it created (namespace "", no uid in its owner reference) is adopted
 	 * by the next sync, not created again */
 	ds_plan *p = NULL;
@@ -474,7 +486,6 @@ START_TEST(simulate_no_namespace)
 	ds_plan_free(p);
 	ds_options_free(o);
 	ds_cluster_free(c);
-	free(text);
 }
 END_TEST
 
