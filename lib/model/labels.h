@@ -37,8 +37,8 @@ void dsi_kv_array_disown(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz);
  * 0, or -1 when out of memory (then *dst is NULL and *dst_n 0). */
 int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n);
 
-/* The value for key, or DSI_ATOM_NONE when the key is absent. */
-static inline dsi_atom dsi_labels_get(const dsi_labels *l, dsi_atom key)
+/* Where key is in l, or would go (the first label whose key is not below it). */
+static inline uint32_t dsi_labels_position(const dsi_labels *l, dsi_atom key)
 {
 	uint32_t lo = 0, hi = l->n;
 	while (lo < hi) {
@@ -48,7 +48,14 @@ static inline dsi_atom dsi_labels_get(const dsi_labels *l, dsi_atom key)
 		else
 			hi = mid;
 	}
-	return (lo < l->n && l->v[lo].key == key) ? l->v[lo].value : DSI_ATOM_NONE;
+	return lo;
+}
+
+/* The value for key, or DSI_ATOM_NONE when the key is absent. */
+static inline dsi_atom dsi_labels_get(const dsi_labels *l, dsi_atom key)
+{
+	uint32_t i = dsi_labels_position(l, key);
+	return (i < l->n && l->v[i].key == key) ? l->v[i].value : DSI_ATOM_NONE;
 }
 
 /* The same, starting from *hint: where key was, or would go, in the label set looked at before.
@@ -63,16 +70,8 @@ static inline dsi_atom dsi_labels_get_hinted(const dsi_labels *l, dsi_atom key, 
 		return v[h].value;
 	if (h <= n && (h == n || v[h].key > key) && (h == 0 || v[h - 1].key < key))
 		return DSI_ATOM_NONE; /* between its neighbours: absent */
-	uint32_t lo = 0, hi = n;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		if (v[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*hint = lo;
-	return (lo < n && v[lo].key == key) ? v[lo].value : DSI_ATOM_NONE;
+	*hint = h = dsi_labels_position(l, key);
+	return (h < n && v[h].key == key) ? v[h].value : DSI_ATOM_NONE;
 }
 
 /* Every pair of sub is in l (labels.SelectorFromSet(sub).Matches(l)). */

@@ -35,7 +35,7 @@ int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations
 
 /* What one set of tolerations made of the taints met so far, for a pass over many nodes: a
  * cluster's nodes carry few distinct taints, and whether they are tolerated depends on the taint
- * alone. Zero it before the pass; it belongs to one set of tolerations and one comparison_ops. */
+ * alone. Zero its state before the pass; it belongs to one set of tolerations and one comparison_ops. */
 #define DSI_TAINT_MEMO 64
 typedef struct dsi_taint_memo {
 	dsi_taint taint[DSI_TAINT_MEMO];
