@@ -5,7 +5,7 @@
 #include "core/jsonout.h"
 #include "core/load.h"
 #include "core/options.h"
-#include "ops/audit.h"
+#include "ops/riskaudit.h"
 
 /* Parse exactly one object with the options' limits. */
 static int parse(const char *text, size_t size, const dsi_options *o, json_t **obj, ds_error *err)

@@ -10,7 +10,7 @@
 #include "core/objects.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 {

@@ -2,7 +2,7 @@
 #ifndef DSI_API_LOOKUP_H
 #define DSI_API_LOOKUP_H
 
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* The DaemonSet ns/name of the snapshot, or DS_EARG / DS_ENOTFOUND with the
  * API server's text ("daemonsets.apps \"x\" not found"). */

@@ -5,7 +5,7 @@
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
-#include "daemon/plan.h"
+#include "daemon/syncplan.h"
 #include "daemon/simulate.h"
 #include "daemon/status.h"
 

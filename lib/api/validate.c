@@ -5,8 +5,8 @@
 #include "core/jsonout.h"
 #include "core/load.h"
 #include "core/options.h"
-#include "daemon/defaults.h"
-#include "daemon/validate.h"
+#include "apiserver/defaults.h"
+#include "apiserver/validation.h"
 
 static int parse(const char *text, size_t size, const dsi_options *o, json_t **obj, ds_error *err)
 {

@@ -11,7 +11,7 @@
 
 #include "controller/table.h"
 #include "core/options.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 struct ds_controller {
 	ds_transport tp;         /* the host's table; members beyond its size are NULL */

@@ -12,7 +12,7 @@
 #include <jansson.h>
 
 #include "controller/controller.h"
-#include "daemon/plan.h"
+#include "daemon/syncplan.h"
 
 typedef struct dsi_sync {
 	dsi_controller *c;

@@ -45,7 +45,7 @@ typedef struct opt_def {
 	const char *(*check)(const char *value); /* for OPT_STRING: NULL or what was expected */
 } opt_def;
 
-/* The order nodes are updated in (lib/daemon/plan.c reads it). */
+/* The order nodes are updated in (lib/daemon/syncplan.c reads it). */
 static const char *check_update_order(const char *v)
 {
 	if (!strcmp(v, "name") || !strcmp(v, "name-desc") || (!strncmp(v, "label:", 6) && v[6]))

@@ -5,8 +5,8 @@
 #ifndef DSI_DSPODS_H
 #define DSI_DSPODS_H
 
-#include "daemon/hash.h"
-#include "model/cluster.h"
+#include "daemon/podupdated.h"
+#include "model/snapshot.h"
 
 #define DSI_DS_PODS_NO_TARGET (UINT32_MAX - 1) /* the pod names no node (GetTargetNodeName fails) */
 

@@ -4,8 +4,8 @@
 
 #include <jansson.h>
 
-#include "daemon/hash.h"
-#include "model/cluster.h"
+#include "daemon/podupdated.h"
+#include "model/snapshot.h"
 
 typedef struct dsi_history {
 	const json_t *patch;           /* borrowed: ds->patch, getPatch(ds) */

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* DaemonSetRollbacker.Rollback: to_revision 0 means the previous revision.
  * On success *out is {"message","toRevision","skipped","patch","daemonSet"}. */

@@ -4,7 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/prefetch.h"
-#include "daemon/tolerations.h"
+#include "daemon/daemontolerations.h"
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
 

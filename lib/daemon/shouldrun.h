@@ -3,7 +3,7 @@
 #define DSI_SHOULDRUN_H
 
 #include "core/options.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 typedef enum dsi_why {
 	DSI_WHY_OK = 0,

@@ -18,7 +18,7 @@
 #include "core/alloc.h"
 #include "core/sort.h"
 #include "daemon/availability.h"
-#include "daemon/plan.h"
+#include "daemon/syncplan.h"
 #include "daemon/status.h"
 #include "sched/fit.h"
 

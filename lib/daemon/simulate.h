@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* Simulate ds's rollout from start until it completes, stalls or reaches
  * simMaxTime. The snapshot is not changed (the simulation runs on a copy). */

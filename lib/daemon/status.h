@@ -3,7 +3,7 @@
 #define DSI_STATUS_H
 
 #include "daemon/dspods.h"
-#include "daemon/hash.h"
+#include "daemon/podupdated.h"
 #include "daemon/shouldrun.h"
 
 typedef struct dsi_status_input {

@@ -30,7 +30,7 @@ typedef struct dsi_node {
 	dsi_resources allocatable;
 	dsi_condition *conditions;
 	uint32_t nconditions;
-	struct dsi_slab *slab; /* the block the node, its labels and taints live in (lib/model/cluster.c), or NULL */
+	struct dsi_slab *slab; /* the block the node, its labels and taints live in (lib/model/snapshot.c), or NULL */
 } dsi_node;
 
 int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out);

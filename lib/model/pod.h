@@ -13,7 +13,7 @@ enum { DSI_PHASE_NONE = 0, DSI_PHASE_PENDING, DSI_PHASE_RUNNING, DSI_PHASE_SUCCE
 
 /* The fields a sync's passes read for every pod (phase, readiness, revision labels, the node's
  * index, metadata.namespace, labels and deletionTimestamp) lie in the first 64 bytes, which is one cache
- * line in a snapshot's slab (lib/model/cluster.c aligns pods there): a sync walks tens of
+ * line in a snapshot's slab (lib/model/snapshot.c aligns pods there): a sync walks tens of
  * thousands of pods several times. The layout is no part of any interface. */
 typedef struct dsi_pod {
 	/* owned by the snapshot */
@@ -34,7 +34,7 @@ typedef struct dsi_pod {
 	dsi_podspec spec;
 	/* owned by the snapshot */
 	struct dsi_pod *node_next, *node_prev; /* pods with the same spec.nodeName */
-	struct dsi_slab *slab; /* the block the pod and its labels live in (lib/model/cluster.c), or NULL */
+	struct dsi_slab *slab; /* the block the pod and its labels live in (lib/model/snapshot.c), or NULL */
 } dsi_pod;
 
 int dsi_pod_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, unsigned gates, dsi_pod *out);

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "core/options.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* The node name of a kubectl argument: "NAME", "node/NAME", "nodes/NAME" or
  * "no/NAME" (the resource builder's forms for nodes). NULL for another

@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "core/options.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* PodDeleteStatus.Reason (filters.go) */
 enum { DSI_PDS_OKAY = 0, DSI_PDS_SKIP, DSI_PDS_WARNING, DSI_PDS_ERROR };

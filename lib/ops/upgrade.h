@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "core/options.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* The nodes of an upgrade: the named ones (each must exist; duplicates are
  * dropped) or, with names empty, those whose labels match selector

@@ -2,7 +2,7 @@
 #ifndef DSI_FIT_H
 #define DSI_FIT_H
 
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 /* One failed check, in the scheduler's words. */
 typedef struct dsi_fit_reason {

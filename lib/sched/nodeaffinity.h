@@ -2,7 +2,7 @@
 #ifndef DSI_NODEAFFINITY_H
 #define DSI_NODEAFFINITY_H
 
-#include "model/cluster.h"
+#include "model/snapshot.h"
 #include "model/node.h"
 #include "model/nodeselector.h"
 #include "model/podspec.h"

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops/audit.h"
+#include "ops/riskaudit.h"
 #include "harness.h"
 
 #define VEC "tests/vectors/audit/"

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 START_TEST(sample_cluster_loads)
 {

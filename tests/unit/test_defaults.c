@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/defaults.h"
+#include "apiserver/defaults.h"
 #include "harness.h"
 
 #define VECTORS "tests/vectors/upstream/validation_daemonset.json"

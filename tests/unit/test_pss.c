@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 #include "harness.h"
 
 #define VEC "tests/vectors/pss/"

@@ -91,7 +91,7 @@ static char *first_node(const ds_cluster *c)
  * (YAML flow style). The summary lists node "r", but ds_cluster_get("Node", NULL, "r"), ds_drain and
  * ds_cordon say it does not exist: the Node was stored under namespace "t". The API server clears
  * metadata.namespace of cluster-scoped objects (apiserver pkg/registry/rest BeforeCreate ->
- * EnsureObjectNamespaceMatchesRequestNamespace); the loader (lib/model/cluster.c stage) should too,
+ * EnsureObjectNamespaceMatchesRequestNamespace); the loader (lib/model/snapshot.c stage) should too,
  * for Node and PriorityClass.
  */
 START_TEST(cluster_scoped_namespace)
@@ -338,7 +338,7 @@ END_TEST
 
 /*
  * fuzz_plan: two orphans the DaemonSet adopts. The plan listed "adoptPods" in claim order (the
- * orphan list's, which depends on the snapshot's history). Fixed: lib/daemon/plan.c lists adopted
+ * orphan list's, which depends on the snapshot's history). Fixed: lib/daemon/syncplan.c lists adopted
  * pods (and history's relabelPods) by name, and dsi_ds_pods_collect orders each node's pods and
  * those of vanished nodes by name.
  */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/plan.h"
+#include "daemon/syncplan.h"
 #include "harness.h"
 
 #define T0 "2026-12-02T10:00:00Z"

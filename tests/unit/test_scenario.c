@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/scenario_int.h"
+#include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/limits.h"
 #include "core/load.h"

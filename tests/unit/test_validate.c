@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/atoms.h"
-#include "daemon/validate.h"
+#include "apiserver/validation.h"
 #include "harness.h"
 
 #define VECTORS "tests/vectors/upstream/validation_daemonset.json"

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/time.h"
-#include "daemon/plan.h"
+#include "daemon/syncplan.h"
 #include "daemon/status.h"
 #include "harness.h"
 

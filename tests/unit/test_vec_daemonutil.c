@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "daemon/hash.h"
+#include "daemon/podupdated.h"
 #include "daemon/newpod.h"
 #include "harness.h"
 #include "vectors.h"

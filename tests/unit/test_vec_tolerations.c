@@ -19,7 +19,7 @@ static const vt_entry skips[] = {
 			     "DaemonSet placement compares two taints"},
 	{"Toleration.MatchToleration",
 	 "MatchToleration is a static helper of AddOrUpdateDaemonPodTolerations "
-	 "(lib/daemon/tolerations.c) with no entry point; the default-toleration merge it "
+	 "(lib/daemon/daemontolerations.c) with no entry point; the default-toleration merge it "
 	 "serves is covered by the CreatePodTemplate rows of daemonset_util.json"},
 	{NULL, NULL},
 };

@@ -1,4 +1,4 @@
-#include "model/daemonset.h"
+#include "model/dsobject.h"
 
 #include <string.h>
 

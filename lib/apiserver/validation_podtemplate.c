@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "daemon/validate.h"
+#include "apiserver/validation.h"
 #include "model/intstr.h"
 #include "model/labelvalid.h"
 #include "model/quantity.h"

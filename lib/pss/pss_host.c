@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* hostNamespaces_1_0 (policy/check_hostNamespaces.go) */
 int dsi_pss_host_namespaces_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)

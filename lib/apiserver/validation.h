@@ -185,4 +185,34 @@ int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, in
 /* The result object for a list of field errors about the DaemonSet named name. */
 json_t *dsi_validation_result(const dsi_field_errors *errs, const char *name);
 
+/* ---- shared by the files of this layer ---------------------------------------------- */
+
+#define TEMPLATE_GENERATION_KEY "deprecated.daemonset.template.generation"
+#define IS_NEGATIVE_MSG "must be greater than or equal to 0"
+#define IMMUTABLE_MSG "field is immutable"
+
+/* An object member, for walks in Go's sorted map order. */
+typedef struct kv {
+	const char *k;
+	size_t n;
+	json_t *v;
+} kv;
+/* Order of kv by key bytes (dsi_sort_stable's comparator). */
+int dsi_kv_cmp(const void *a, const void *b, void *ctx);
+/* The members of obj sorted by key (free with dsi_free; NULL when empty or out of memory). */
+kv *dsi_json_sorted_members(const json_t *obj, size_t *count);
+/* a[0..n) equals the literal */
+int dsi_streq_lit(const char *a, size_t n, const char *lit);
+/* One Invalid error per message of msgs (messages joined by "; "), at the current path + child. */
+void dsi_v_each_message(dsi_vctx *c, const char *child, int named, const char *s, size_t n, const char *msgs);
+/* ValidateObjectMeta for a create, and ValidateObjectMetaUpdate. */
+int dsi_v_object_meta_create(dsi_vctx *c, const json_t *meta);
+int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old);
+/* Semantic.DeepEqual on JSON; quantities: compare quantity strings by value. */
+int dsi_semantic_equal(const json_t *a, const json_t *b, int quantities);
+/* A label selector with a value that fails label-value validation. */
+int dsi_selector_has_invalid_value(const json_t *sel);
+/* json.Marshal of a LabelSelector as the registry prints it. */
+void dsi_marshal_selector(dsi_strbuf *b, const json_t *sel);
+
 #endif

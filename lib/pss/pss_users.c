@@ -1,7 +1,7 @@
 /* Checks on users and what user namespaces relax: procMount, runAsNonRoot, runAsUser. */
 #include <string.h>
 
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* procMount_1_0 (policy/check_procMount_baseline.go); also procMount_restricted from 1.35 */
 int dsi_pss_proc_mount_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)

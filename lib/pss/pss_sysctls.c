@@ -1,7 +1,7 @@
 /* The sysctls check: only the namespaced "safe" sysctls, an allow-list that grew over versions. */
 #include <string.h>
 
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* sysctlsAllowedV1Dot0 ... V1Dot37 (policy/check_sysctls.go): each revision's list ends at its entry */
 static const struct {

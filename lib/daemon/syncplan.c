@@ -1,4 +1,4 @@
-#include "daemon/plan.h"
+#include "daemon/syncplan.h"
 
 #include <stdio.h>
 #include <string.h>

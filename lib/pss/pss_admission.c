@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* `<verb> PodSecurity "<level>:<version>": <ForbiddenDetail>` */
 static void violation(dsi_strbuf *b, const char *verb, const char *level, const char *version, const dsi_pss_eval *e)

@@ -1,4 +1,4 @@
-#include "daemon/hash.h"
+#include "daemon/podupdated.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -10,7 +10,7 @@
 
 #include "core/hash.h"
 #include "core/options.h"
-#include "model/daemonset.h"
+#include "model/dsobject.h"
 #include "model/node.h"
 #include "model/pdb.h"
 #include "model/pod.h"

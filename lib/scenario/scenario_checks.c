@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/scenario_int.h"
+#include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/strbuf.h"

@@ -1,7 +1,7 @@
 /* Checks on privileges: privileged, capabilities (baseline and restricted), allowPrivilegeEscalation. */
 #include <string.h>
 
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* privileged_1_0 (policy/check_privileged.go) */
 int dsi_pss_privileged_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)

@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "api/scenario_int.h"
+#include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/reader.h"
 

@@ -1,5 +1,5 @@
 /* Checks on volumes: hostPath (baseline) and the restricted set of volume types. */
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* hostPathVolumes_1_0 (policy/check_hostPathVolumes.go): the path, readOnly and type are not looked at */
 int dsi_pss_host_path_volumes_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)

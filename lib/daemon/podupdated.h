@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "model/cluster.h"
+#include "model/snapshot.h"
 #include "model/templatehash.h"
 
 /* What "updated" compares against, computed once per call. */

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 static int has_prefix(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 

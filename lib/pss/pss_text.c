@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 void dsi_pss_strs_add(dsi_pss_strs *s, const char *str)
 {

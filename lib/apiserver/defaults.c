@@ -1,5 +1,5 @@
 /* The API server's defaults for apps/v1 DaemonSets and their pod templates. */
-#include "daemon/defaults.h"
+#include "apiserver/defaults.h"
 
 #include <inttypes.h>
 #include <stdio.h>

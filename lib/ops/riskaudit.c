@@ -3,7 +3,7 @@
  * (host access, privileges, confinement, credentials, placement), and the
  * report that puts them next to the PSS verdicts.
  */
-#include "ops/audit.h"
+#include "ops/riskaudit.h"
 
 #include <ctype.h>
 #include <stdarg.h>

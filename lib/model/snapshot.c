@@ -1,4 +1,4 @@
-#include "model/cluster.h"
+#include "model/snapshot.h"
 
 #include <stddef.h>
 #include <stdlib.h>

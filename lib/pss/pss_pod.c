@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* ---- a bump allocator owned by the view ------------------------------------------ */
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 /* ParseLevel (api/helpers.go) */
 int dsi_pss_parse_level(const char *s, dsi_pss_level *out)

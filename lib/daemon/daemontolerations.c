@@ -1,4 +1,4 @@
-#include "daemon/tolerations.h"
+#include "daemon/daemontolerations.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
 
 #include "daemon/backoff.h"
 #include "daemon/dspods.h"
-#include "daemon/hash.h"
+#include "daemon/podupdated.h"
 #include "daemon/history.h"
 #include "daemon/shouldrun.h"
 

@@ -11,7 +11,7 @@
 #include <jansson.h>
 
 #include "core/options.h"
-#include "ops/pss.h"
+#include "pss/pss.h"
 
 typedef enum dsi_severity {
 	DSI_SEV_CRITICAL = 0,

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "api/scenario_int.h"
+#include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/options.h"

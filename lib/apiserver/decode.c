@@ -1,0 +1,83 @@
+/* Decoding an apps/v1 DaemonSet as the API server does (Convert_v1_DaemonSet_To_apps_DaemonSet). */
+#include "apiserver/validation.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apiserver/defaults.h"
+#include "core/alloc.h"
+#include "core/sort.h"
+#include "model/intstr.h"
+#include "model/labels.h"
+#include "model/labelvalid.h"
+#include "model/quantity.h"
+#include "model/selector.h"
+
+/* ---- decoding (Convert_v1_DaemonSet_To_apps_DaemonSet) ----------------------------------------- */
+
+void dsi_vds_release(dsi_vds *d)
+{
+	json_decref(d->obj);
+	memset(d, 0, sizeof(*d));
+}
+
+int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	if (!json_is_object(obj))
+		return dsi_rd_fail(&rd, NULL, DS_ETYPE, "expected a DaemonSet object, got %s", dsi_json_type_name(obj));
+	const char *kind, *av;
+	int rc;
+	if ((rc = dsi_rd_string(&rd, obj, "kind", &kind)) < 0 || (rc = dsi_rd_string(&rd, obj, "apiVersion", &av)) < 0)
+		return rc;
+	if (kind && *kind && strcmp(kind, "DaemonSet") != 0)
+		return dsi_rd_fail(&rd, "kind", DS_EUNSUPPORTED, "expected a DaemonSet, got kind \"%s\"", kind);
+	if (av && *av && strcmp(av, "apps/v1") != 0)
+		return dsi_rd_fail(&rd, "apiVersion", DS_EUNSUPPORTED,
+				   "expected apiVersion \"apps/v1\", got \"%s\" (extensions/v1beta1 and apps/v1beta2 are "
+				   "no longer served)",
+				   av);
+	json_t *meta, *ann;
+	if ((rc = dsi_rd_object(&rd, obj, "metadata", &meta)) < 0)
+		return rc;
+	size_t m = dsi_rd_push(&rd, "metadata");
+	rc = dsi_rd_object(&rd, meta, "annotations", &ann);
+	dsi_rd_pop(&rd, m);
+	if (rc < 0)
+		return rc;
+	if (!(out->obj = json_deep_copy(obj)))
+		return dsi_error_nomem(err);
+	json_t *tg = json_object_get(ann, TEMPLATE_GENERATION_KEY);
+	if (tg && !json_is_null(tg)) {
+		m = dsi_rd_push(&rd, "metadata");
+		size_t m2 = dsi_rd_push(&rd, "annotations");
+		if (!json_is_string(tg))
+			rc = dsi_rd_fail(&rd, TEMPLATE_GENERATION_KEY, DS_ETYPE, "expected string, got %s", dsi_json_type_name(tg));
+		else if (!dsi_parse_go_int64(json_string_value(tg), json_string_length(tg), &out->template_generation)) {
+			/* strconv.ParseInt's error: syntax, or range when only digits overflowed */
+			const char *s = json_string_value(tg);
+			size_t n = json_string_length(tg), i = (n && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+			int digits = i < n;
+			for (; i < n; i++)
+				if (s[i] < '0' || s[i] > '9')
+					digits = 0;
+			dsi_strbuf q = DSI_STRBUF_INIT;
+			dsi_go_quote(&q, s, n);
+			rc = dsi_rd_fail(&rd, TEMPLATE_GENERATION_KEY, DS_EVALUE, "strconv.ParseInt: parsing %s: %s",
+					 q.data ? q.data : "\"\"", digits ? "value out of range" : "invalid syntax");
+			dsi_strbuf_free(&q);
+		}
+		dsi_rd_pop(&rd, m2);
+		dsi_rd_pop(&rd, m);
+		if (rc < 0) {
+			dsi_vds_release(out);
+			return rc;
+		}
+	}
+	json_object_del(json_object_get(json_object_get(out->obj, "metadata"), "annotations"), TEMPLATE_GENERATION_KEY);
+	return 0;
+}
