@@ -97,45 +97,22 @@ help:
 	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
 	@echo "make bench      the benchmark (prints JSON and a table)"
 	@echo "make abi-check  compare the ABI with tests/abi/libdaemonset.abi (abidiff)"
-	@echo "make lint       cppcheck over lib/ (warnings and portability)"
+	@echo "make lint       the include layering of lib/ and cppcheck over lib/ (warnings and portability)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
 # ---- build dependencies -----------------------------------------------------
-# Debian packages for: compiler, make, pkg-config, jansson, libyaml, Check, Python, libcurl (the
-# example controller's HTTP transport) and the openssl command (certificates for its HTTPS tests).
-DEB_PKGS := gcc make pkg-config libjansson-dev libyaml-dev check python3 libcurl4-openssl-dev openssl
-define missing_pkgs
-missing=""; \
-command -v cc >/dev/null 2>&1 || missing="$$missing gcc"; \
-command -v $(PKG_CONFIG) >/dev/null 2>&1 || missing="$$missing pkg-config"; \
-command -v $(PYTHON) >/dev/null 2>&1 || missing="$$missing python3"; \
-command -v openssl >/dev/null 2>&1 || missing="$$missing openssl"; \
-if command -v $(PKG_CONFIG) >/dev/null 2>&1; then \
-  $(PKG_CONFIG) --exists jansson || missing="$$missing libjansson-dev"; \
-  $(PKG_CONFIG) --exists yaml-0.1 || missing="$$missing libyaml-dev"; \
-  $(PKG_CONFIG) --exists check || missing="$$missing check"; \
-  $(PKG_CONFIG) --exists libcurl || missing="$$missing libcurl4-openssl-dev"; \
-else missing="$$missing libjansson-dev libyaml-dev check libcurl4-openssl-dev"; fi
-endef
-
-# Install what is missing when root; otherwise print the command and stop.
+# tests/tools.sh is the one place that installs what a target needs (apt-get as root; otherwise it
+# prints the exact command and stops).
 deps:
-	@$(missing_pkgs); \
-	if [ -z "$$missing" ]; then exit 0; fi; \
-	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	  echo "installing build dependencies:$$missing"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null || exit 1; \
-	else \
-	  echo "missing build dependencies. Install them with:"; \
-	  echo "  sudo apt-get install -y$$missing"; exit 1; \
-	fi
+	@PKG_CONFIG=$(PKG_CONFIG) PYTHON=$(PYTHON) sh tests/tools.sh build
 
 # Plain `make` only checks, and says what to install.
 deps-check:
-	@$(missing_pkgs); \
-	if [ -n "$$missing" ]; then echo "missing build dependencies. Install them with:"; \
-	  echo "  sudo apt-get install -y$$missing"; echo "(or run 'make check' as root)"; exit 1; fi
+	@PKG_CONFIG=$(PKG_CONFIG) PYTHON=$(PYTHON) sh tests/tools.sh build --check
+
+# `make print-VAR`: a variable's value, for the scripts in tests/ that build with the same flags.
+print-%:
+	@echo '$($*)'
 
 # ---- the library --------------------------------------------------------------
 $(BUILD)/obj/lib/%.o: lib/%.c
@@ -239,6 +216,7 @@ python-tests: lib examples
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps
+	@sh tests/layers.sh
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory python-tests
 	@$(MAKE) --no-print-directory man-check
@@ -277,6 +255,7 @@ abi-check: lib
 
 # cppcheck's warning and portability checks over the library: any finding fails.
 lint:
+	@sh tests/layers.sh
 	@sh tests/tools.sh lint
 	@cppcheck --quiet --std=c11 --enable=warning,portability --inline-suppr --error-exitcode=1 \
 		-Iinclude -Ilib --suppress=missingIncludeSystem lib/ && echo "lint: cppcheck found nothing in lib/"

@@ -1,78 +1,113 @@
 #!/bin/sh
-# The tools of one reliability target, installed when missing (the build dependencies are
-# `make deps`; these are only needed by the targets named here).
+# What a make target needs, installed when missing: the one place that calls apt-get.
 #
-#   sh tests/tools.sh fuzz | tsan | valgrind | lint
+#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser
 #
-# fuzz and tsan need clang and its compiler-rt (libFuzzer, ASan, UBSan, TSan runtimes; Debian
-# packages clang and libclang-rt-MAJOR-dev, MAJOR the clang's own); valgrind needs valgrind, lint
-# cppcheck.
-# (abi-check installs abigail-tools in tests/abi/check.sh.) Each is probed by using it, not by
-# asking the package manager, so another distribution's clang serves as well. As root with apt-get
-# the missing packages are installed; otherwise the exact command is printed and the status is 1.
+#   build     the build dependencies of `make`, `make check` and `make demo`: a C compiler, make,
+#             pkg-config, jansson, libyaml, Check, python3 with venv, libcurl (the example
+#             controller's HTTP transport) and the openssl command (certificates for its HTTPS
+#             tests). With --check nothing is installed: the command to run is printed (plain
+#             `make` does this).
+#   fuzz/tsan clang and its compiler-rt (libFuzzer, ASan, UBSan, TSan runtimes; Debian packages
+#             clang and libclang-rt-MAJOR-dev, MAJOR the clang's own)
+#   valgrind  valgrind;  lint  cppcheck;  abi  abidw and abidiff (abigail-tools)
+#   browser   a headless Chromium for the SVG tests (Debian package chromium)
+#
+# Each tool is probed by using it, not by asking the package manager, so another distribution's
+# packages serve as well. As root with apt-get the missing packages are installed; otherwise the
+# exact command is printed and the status is 1.
 # SPDX-License-Identifier: Apache-2.0
 
 set -u
-CC=${CC:-clang}
-case "$CC" in cc | gcc*) CC=clang ;; esac # make's default CC; these targets want clang
+CC_CLANG=${CC:-clang}
+case "$CC_CLANG" in cc | gcc*) CC_CLANG=clang ;; esac # make's default CC; fuzz and tsan want clang
+PKG_CONFIG=${PKG_CONFIG:-pkg-config}
+PYTHON=${PYTHON:-python3}
+what=${1:-}
+check_only=0
+[ "${2:-}" = --check ] && check_only=1
 
-# the sanitizer flags a target's probe program is linked with
-case "${1:-}" in
-fuzz) flags="-fsanitize=fuzzer,address,undefined" ;;
-tsan) flags="-fsanitize=thread" ;;
-valgrind | lint) flags="" ;;
-*)
-	echo "usage: sh tests/tools.sh fuzz | tsan | valgrind | lint"
-	exit 2
-	;;
-esac
+have() { command -v "$1" >/dev/null 2>&1; }
 
-# works: the target's toolchain builds (and for valgrind: runs) a trivial program
-works() {
-	if [ "$1" = valgrind ] || [ "$1" = lint ]; then
-		tool=valgrind
-		[ "$1" = lint ] && tool=cppcheck
-		command -v $tool >/dev/null 2>&1 && $tool --version >/dev/null 2>&1
-		return
-	fi
-	command -v "$CC" >/dev/null 2>&1 || return 1
+# clang_works FLAGS: clang builds a trivial program with these sanitizers
+clang_works() {
+	have "$CC_CLANG" || return 1
 	probe=$(mktemp -d) || return 1
 	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; return (int)(n & 0); }\n' >"$probe/p.c"
-	[ "$1" = tsan ] && echo 'int main(void) { return LLVMFuzzerTestOneInput(0, 0); }' >>"$probe/p.c"
+	[ "$what" = tsan ] && echo 'int main(void) { return LLVMFuzzerTestOneInput(0, 0); }' >>"$probe/p.c"
 	# shellcheck disable=SC2086
-	"$CC" $flags "$probe/p.c" -o "$probe/p" >/dev/null 2>&1
+	"$CC_CLANG" $1 "$probe/p.c" -o "$probe/p" >/dev/null 2>&1
 	rc=$?
 	rm -rf "$probe"
 	return $rc
 }
 
-works "$1" && exit 0
-
-if [ "$1" = valgrind ]; then
-	pkgs="valgrind"
-elif [ "$1" = lint ]; then
-	pkgs="cppcheck"
-else
-	# the runtime package follows the compiler's major version (Debian 12: clang 14)
-	major=$("$CC" --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
-	if [ -z "$major" ] && command -v apt-cache >/dev/null 2>&1; then
+# the clang packages, the runtime following the compiler's major version (Debian 12: clang 14)
+clang_pkgs() {
+	major=$("$CC_CLANG" --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1)
+	if [ -z "$major" ] && have apt-cache; then
 		major=$(apt-cache depends clang 2>/dev/null | sed -n 's/.*Depends: clang-\([0-9]*\)$/\1/p' | head -n 1)
 	fi
-	pkgs="clang libclang-rt-${major:-14}-dev"
-fi
+	echo "clang libclang-rt-${major:-14}-dev"
+}
 
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	echo "$1: installing $pkgs"
+# missing: the Debian packages of `what` whose tools are not there (empty: all there)
+missing() {
+	case "$what" in
+	build)
+		m=""
+		have cc || have gcc || m="$m gcc"
+		have make || m="$m make"
+		have "$PKG_CONFIG" || m="$m pkg-config"
+		have "$PYTHON" || m="$m python3"
+		# ensurepip: the Python package's tests install it into a fresh venv
+		have "$PYTHON" && ! "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1 && m="$m python3-venv"
+		have openssl || m="$m openssl"
+		if have "$PKG_CONFIG"; then
+			"$PKG_CONFIG" --exists jansson || m="$m libjansson-dev"
+			"$PKG_CONFIG" --exists yaml-0.1 || m="$m libyaml-dev"
+			"$PKG_CONFIG" --exists check || m="$m check"
+			"$PKG_CONFIG" --exists libcurl || m="$m libcurl4-openssl-dev"
+		else
+			m="$m libjansson-dev libyaml-dev check libcurl4-openssl-dev"
+		fi
+		echo "$m"
+		;;
+	fuzz) clang_works "-fsanitize=fuzzer,address,undefined" || clang_pkgs ;;
+	tsan) clang_works "-fsanitize=thread" || clang_pkgs ;;
+	valgrind) { have valgrind && valgrind --version >/dev/null 2>&1; } || echo valgrind ;;
+	lint) { have cppcheck && cppcheck --version >/dev/null 2>&1; } || echo cppcheck ;;
+	abi) { have abidw && have abidiff; } || echo abigail-tools ;;
+	browser) { have chromium && chromium --version >/dev/null 2>&1; } || echo chromium ;;
+	*)
+		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser" >&2
+		exit 2
+		;;
+	esac
+}
+
+pkgs=$(missing)
+[ -z "$(echo "$pkgs" | tr -d ' ')" ] && exit 0
+pkgs=$(echo "$pkgs" | sed 's/^ *//')
+
+if [ "$check_only" = 0 ] && [ "$(id -u)" = 0 ] && have apt-get; then
+	echo "$what: installing $pkgs"
 	# shellcheck disable=SC2086
 	DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs >/dev/null || {
-		echo "$1: FAILED: apt-get install $pkgs failed"
+		echo "$what: FAILED: apt-get install $pkgs failed"
 		exit 1
 	}
-	works "$1" && exit 0
-	echo "$1: FAILED: $pkgs installed, but the toolchain still does not build a $1 program"
+	left=$(missing)
+	[ -z "$(echo "$left" | tr -d ' ')" ] && exit 0
+	echo "$what: FAILED: $pkgs installed, but still missing:$left"
 	exit 1
 fi
-echo "$1: missing tools. Install them with:"
+if [ "$what" = build ]; then
+	echo "missing build dependencies. Install them with:"
+else
+	echo "$what: missing tools. Install them with:"
+fi
 echo "  sudo apt-get install -y $pkgs"
+[ "$what" = build ] && [ "$check_only" = 1 ] && echo "(or run 'make check' as root)"
 exit 1

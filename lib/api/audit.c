@@ -1,6 +1,7 @@
 /* Public entry points of the security audit (ds_audit(3)). */
 #include <jansson.h>
 
+#include "daemonset.h"
 #include "core/error.h"
 #include "core/jsonout.h"
 #include "core/load.h"

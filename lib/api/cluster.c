@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "daemonset.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/objects.h"

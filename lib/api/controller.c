@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "daemonset.h"
 #include "controller/controller.h"
 #include "controller/lease.h"
 #include "controller/queue.h"

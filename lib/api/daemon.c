@@ -1,6 +1,7 @@
 /* Public wrappers: pod generation, template hash, history, rollback (include/daemonset/daemon.h). */
 #include <string.h>
 
+#include "daemonset.h"
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"

@@ -1,3 +1,4 @@
+#include "daemonset.h"
 #include "api/lookup.h"
 
 #include "core/error.h"

@@ -1,4 +1,5 @@
 /* Public wrappers for cordon, drain and upgrade planning (include/daemonset/ops.h). */
+#include "daemonset.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "ops/cordon.h"

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "daemonset.h"
 #include "api/lookup.h"
 #include "core/jsonout.h"
 #include "core/load.h"

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "daemonset.h"
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"

@@ -1,6 +1,7 @@
 /* Public entry points of DaemonSet defaulting and validation (ds_daemonset_validate(3)). */
 #include <jansson.h>
 
+#include "daemonset.h"
 #include "core/error.h"
 #include "core/jsonout.h"
 #include "core/load.h"

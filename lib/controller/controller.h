@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "daemonset/controller.h"
 #include "controller/table.h"
 #include "core/options.h"
 #include "model/snapshot.h"

@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "daemonset/controller.h"
+
 #include "core/error.h"
 
 typedef struct dsi_lease_cfg {

@@ -3,6 +3,7 @@
 #define DSI_CTRL_REPLY_H
 
 #include "core/strbuf.h"
+#include "daemonset/controller.h"
 
 struct ds_reply {
 	dsi_strbuf body;

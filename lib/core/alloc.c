@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "daemonset.h"
+#include "daemonset/common.h"
 
 void *dsi_malloc(size_t n) { return malloc(n ? n : 1); }
 

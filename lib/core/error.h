@@ -2,7 +2,7 @@
 #ifndef DSI_ERROR_H
 #define DSI_ERROR_H
 
-#include "daemonset.h"
+#include "daemonset/common.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define DSI_PRINTF(a, b) __attribute__((format(printf, a, b)))

@@ -11,7 +11,7 @@
 #include "core/error.h"
 #include "core/strbuf.h"
 
-/* The version whose behaviour is the default (DESIGN.md: current upstream). */
+/* The version whose behaviour is the default (upstream's current release, see daemonset(7)). */
 #define DSI_DEFAULT_K8S_MINOR 35
 
 static const dsi_options defaults = {

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "core/limits.h"
-#include "daemonset.h"
+#include "daemonset/common.h"
 
 /* Feature gates (upstream names), one bit each. */
 enum {

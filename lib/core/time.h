@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "daemonset.h"
+#include "daemonset/common.h"
 
 /* Go time.Parse(time.RFC3339, s) semantics; returns 0 or DS_EVALUE with a message. */
 int dsi_time_parse(const char *s, size_t n, ds_time *out, ds_error *err);

@@ -37,21 +37,7 @@ LIB="$BUILD/lib/libdaemonset.so"
 BASELINE=tests/abi/libdaemonset.abi
 REPORT="$BUILD/abi-report.txt"
 
-if ! command -v abidw >/dev/null 2>&1 || ! command -v abidiff >/dev/null 2>&1; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "abi: installing abigail-tools"
-		DEBIAN_FRONTEND=noninteractive apt-get update -qq &&
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends abigail-tools >/dev/null ||
-			{
-				echo "abi: FAILED: apt-get install abigail-tools failed"
-				exit 2
-			}
-	else
-		echo "abi: abidw/abidiff missing. Install them with:"
-		echo "  sudo apt-get install -y abigail-tools"
-		exit 2
-	fi
-fi
+sh tests/tools.sh abi || exit 2
 
 if [ ! -e "$LIB" ]; then
 	echo "abi: $LIB not found (make BUILD=$BUILD lib)"

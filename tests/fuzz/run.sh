@@ -66,10 +66,10 @@ command -v pkg-config >/dev/null 2>&1 || die_build "pkg-config not found (make d
 PKG_CFLAGS=$(pkg-config --cflags jansson yaml-0.1) || die_build "jansson or libyaml development files missing (make deps)"
 PKG_LIBS=$(pkg-config --libs jansson yaml-0.1)
 
-STD="-std=c11 -D_POSIX_C_SOURCE=200809L"
-WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wformat-security -Wundef"
-SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-CFLAGS_LIB="$STD $WARN -g -O1 $SAN -fsanitize=fuzzer-no-link -Iinclude -Ilib $PKG_CFLAGS"
+# The language and warning flags are the Makefile's own (make print-STD, print-WARN, print-SAN_FLAGS).
+STD=$(make -s --no-print-directory print-STD) || die_build "make print-STD failed"
+WARN=$(make -s --no-print-directory print-WARN)
+SAN=$(make -s --no-print-directory print-SAN_FLAGS)
 # The targets use a few POSIX/C11 things only; same warnings, and the internal headers for the
 # quantity round trip.
 CFLAGS_TARGET="$STD $WARN -g -O1 $SAN -Iinclude -Ilib -Itests/fuzz $PKG_CFLAGS"
@@ -87,12 +87,14 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nin
 
 # ---- build -----------------------------------------------------------------------------------
 build() {
-	CC=$CC CFLAGS=$CFLAGS_LIB sh tests/lib-archive.sh "$B/obj" "$B/libdaemonset-fuzz.a" ||
+	# the Makefile's own rule for the static archive, in a build directory of its own
+	make -s --no-print-directory -j2 BUILD="$B" CC="$CC" CFLAGS="-g -O1" \
+		EXTRA_CFLAGS="$SAN -fsanitize=fuzzer-no-link" "$B/lib/libdaemonset.a" ||
 		die_build "the library does not compile with $CC and the sanitizers"
 	for src in tests/fuzz/fuzz_*.c; do
 		t=$(basename "$src" .c)
 		# shellcheck disable=SC2086
-		$CC $CFLAGS_TARGET -fsanitize=fuzzer "$src" "$B/libdaemonset-fuzz.a" $PKG_LIBS -lpthread -lm \
+		$CC $CFLAGS_TARGET -fsanitize=fuzzer "$src" "$B/lib/libdaemonset.a" $PKG_LIBS -lpthread -lm \
 			-o "$B/$t" || die_build "$t does not build"
 		: >"$B/dict/$t.dict"
 		for d in $(target_dicts "$t"); do cat "tests/fuzz/dict/$d.dict" >>"$B/dict/$t.dict"; done

@@ -28,15 +28,16 @@ command -v "$CC" >/dev/null 2>&1 ||
 PKG_CFLAGS=$(pkg-config --cflags jansson yaml-0.1) || fail_build "jansson or libyaml development files missing (make deps)"
 PKG_LIBS=$(pkg-config --libs jansson yaml-0.1)
 
-STD="-std=c11 -D_POSIX_C_SOURCE=200809L"
-WARN="-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wpointer-arith -Wformat-security -Wundef"
-CFLAGS="$STD $WARN -g -O1 -fsanitize=thread -fno-omit-frame-pointer -Iinclude -Ilib $PKG_CFLAGS"
+# The language and warning flags are the Makefile's own; the archive is built by its own rule.
+STD=$(make -s --no-print-directory print-STD) || fail_build "make print-STD failed"
+WARN=$(make -s --no-print-directory print-WARN)
+TSAN="-fsanitize=thread -fno-omit-frame-pointer"
+CFLAGS="$STD $WARN -g -O1 $TSAN -Iinclude -Ilib $PKG_CFLAGS"
 
-mkdir -p "$B/obj" || exit 2
-CC=$CC CFLAGS=$CFLAGS sh tests/lib-archive.sh "$B/obj" "$B/libdaemonset-tsan.a" ||
+make -s --no-print-directory -j2 BUILD="$B" CC="$CC" CFLAGS="-g -O1" EXTRA_CFLAGS="$TSAN" "$B/lib/libdaemonset.a" ||
 	fail_build "the library does not compile with $CC -fsanitize=thread"
 # shellcheck disable=SC2086
-$CC $CFLAGS tests/tsan/tsan_test.c "$B/libdaemonset-tsan.a" $PKG_LIBS -lpthread -lm -o "$B/tsan_test" ||
+$CC $CFLAGS tests/tsan/tsan_test.c "$B/lib/libdaemonset.a" $PKG_LIBS -lpthread -lm -o "$B/tsan_test" ||
 	fail_build "tests/tsan/tsan_test.c does not build"
 
 # second_deadlock_stack and history_size make a report easier to read; halt at the first one.
