@@ -202,8 +202,12 @@ $(BUILD)/obj/tests/%.o: tests/%.c
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $< $(UNIT_SUPPORT_OBJS) $(STLIB) $(PKG_LIBS) \
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(STLIB) $(PKG_LIBS) \
 		$(CHECK_LIBS) -lpthread -lm
+
+# The driver's suites run it against the in-memory cluster of examples/controller (dsrun's own),
+# linked in rather than included.
+$(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examples/controller/memtransport.o
 
 tests: lib examples $(UNIT_BINS)
 

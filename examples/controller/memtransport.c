@@ -181,7 +181,7 @@ static const char *target_node(const json_t *pod)
 	return NULL;
 }
 
-static const char *controller_uid(const json_t *obj)
+const char *mem_controller_uid(const json_t *obj)
 {
 	const json_t *refs = json_object_get(json_object_get(obj, "metadata"), "ownerReferences");
 	for (size_t i = 0; i < json_array_size(refs); i++)
@@ -193,7 +193,7 @@ static const char *controller_uid(const json_t *obj)
 /* Keep the high-water mark of pods per (controller, node). */
 static void track_pods(mem_cluster *m, const json_t *pod)
 {
-	const char *owner = controller_uid(pod), *node = target_node(pod);
+	const char *owner = mem_controller_uid(pod), *node = target_node(pod);
 	if (!owner || !node)
 		return;
 	int count = 0;
@@ -201,7 +201,7 @@ static void track_pods(mem_cluster *m, const json_t *pod)
 	json_t *v;
 	json_object_foreach(json_object_get(m->store, "pods"), k, v)
 	{
-		const char *o = controller_uid(v), *n = target_node(v);
+		const char *o = mem_controller_uid(v), *n = target_node(v);
 		count += o && n && strcmp(o, owner) == 0 && strcmp(n, node) == 0;
 	}
 	if (count > json_integer_value(json_object_get(m->max_pods, owner)))

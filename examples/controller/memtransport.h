@@ -25,6 +25,8 @@ typedef struct mem_options {
 /* A new, empty cluster whose clock reads now. o may be NULL. */
 mem_cluster *mem_new(ds_time now, const mem_options *o);
 void mem_free(mem_cluster *m);
+/* The uid of obj's controller owner reference, or NULL. */
+const char *mem_controller_uid(const json_t *obj);
 /* Add objects from manifests (JSON or YAML, Lists, streams), or a file or a
  * directory of them. Existing objects keep their uid and status; the rest
  * get them. Returns 0 or a ds_error_code. */

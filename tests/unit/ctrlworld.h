@@ -1,7 +1,7 @@
 /*
  * A controller driving the in-memory cluster of examples/controller, for the
- * controller suites: the host's event loop in a few helpers. The including
- * file compiles examples/controller/memtransport.c itself.
+ * controller suites: the host's event loop in a few helpers. The suites that
+ * include it are linked with examples/controller/memtransport.o (Makefile).
  */
 #ifndef DSI_TEST_CTRLWORLD_H
 #define DSI_TEST_CTRLWORLD_H

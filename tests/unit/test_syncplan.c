@@ -443,7 +443,7 @@ END_TEST
 
 static Suite *suite(void)
 {
-	Suite *s = suite_create("plan");
+	Suite *s = suite_create("syncplan");
 	TCase *tc = tcase_create("plan");
 	tcase_add_test(tc, surge_update_without_missing_node_acts);
 	tcase_add_test(tc, surge_update_on_missing_node_does_nothing);

@@ -753,7 +753,7 @@ static void run_file(const char *path)
 		}
 		free(problem);
 	}
-	fprintf(stderr, "%s: %zu cases run, %zu left to the controller driver (test_controller), %zu without a "
+	fprintf(stderr, "%s: %zu cases run, %zu left to the controller driver (test_driver), %zu without a "
 			"counterpart, %zu failed\n",
 		path, ran, skipped, not_applicable, failed);
 	ck_assert_uint_eq(failed, 0);
@@ -769,7 +769,7 @@ END_TEST
 
 static Suite *suite(void)
 {
-	Suite *s = suite_create("upstream controller tests");
+	Suite *s = suite_create("vec_daemon_controller");
 	TCase *tc = tcase_create("replay");
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, controller_tests);

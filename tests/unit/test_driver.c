@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../examples/controller/memtransport.c"
 #include "ctrlworld.h"
 #include "vectors.h"
 
@@ -42,7 +41,7 @@ static long count_pods(world *w, const char *owner_uid)
 	json_t *p;
 	json_object_foreach((json_t *)mem_objects(w->m, "pods"), k, p)
 	{
-		const char *uid = controller_uid(p);
+		const char *uid = mem_controller_uid(p);
 		n += uid && strcmp(uid, owner_uid) == 0;
 	}
 	return n;
@@ -577,7 +576,7 @@ START_TEST(test_adoption_race)
 	ck_assert_int_eq(json_array_size(json_object_get(doc, "created")), 2); /* n2, n3 */
 	json_decref(doc);
 	const json_t *pod = json_object_get(mem_objects(w.m, "pods"), "default/orphan");
-	ck_assert_str_eq(controller_uid(pod), "uid-agent");
+	ck_assert_str_eq(mem_controller_uid(pod), "uid-agent");
 	cw_free(&w);
 }
 END_TEST
@@ -1271,7 +1270,7 @@ END_TEST
 
 static Suite *controller_suite(void)
 {
-	Suite *s = suite_create("controller");
+	Suite *s = suite_create("driver");
 	TCase *tc = tcase_create("driver");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_new_arguments);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../examples/controller/memtransport.c"
 #include "ctrlworld.h"
 
 static const char *const dss[][3] = {
@@ -255,7 +254,7 @@ END_TEST
 
 static Suite *faults_suite(void)
 {
-	Suite *s = suite_create("faults");
+	Suite *s = suite_create("driver_faults");
 	TCase *tc = tcase_create("injection");
 	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_clean_run);

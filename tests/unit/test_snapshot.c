@@ -593,7 +593,7 @@ END_TEST
 
 static Suite *cluster_suite(void)
 {
-	Suite *s = suite_create("cluster");
+	Suite *s = suite_create("snapshot");
 	TCase *tc = tcase_create("snapshot");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sample_cluster_loads);
