@@ -1,12 +1,10 @@
 /* Public wrappers of the snapshot (include/daemonset/cluster.h). */
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "daemonset.h"
 #include "core/alloc.h"
+#include "core/files.h"
 #include "core/jsonout.h"
 #include "core/objects.h"
 #include "core/sort.h"
@@ -91,63 +89,20 @@ int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, 
 	return dsi_cluster_apply_events(cluster, data, size, count, err);
 }
 
-/* Read a whole file, refusing one larger than the limit before reading it. */
-static int read_file(const char *path, size_t max, char **out, size_t *len, ds_error *err)
-{
-	*out = NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return dsi_error_io(err, errno, "cannot open", path);
-	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
-		fclose(f);
-		return dsi_error_set(err, DS_ELIMIT, NULL, "%s is %lld bytes, larger than the limit of %zu bytes", path,
-				     (long long)st.st_size, max);
-	}
-	dsi_strbuf b = DSI_STRBUF_INIT;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (b.len + n > max) {
-			fclose(f);
-			dsi_strbuf_free(&b);
-			return dsi_error_set(err, DS_ELIMIT, NULL, "%s is larger than the limit of %zu bytes", path, max);
-		}
-		dsi_strbuf_append(&b, chunk, n);
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		dsi_strbuf_free(&b);
-		return dsi_error_set(err, DS_EIO, NULL, "cannot read %s", path);
-	}
-	*len = b.len;
-	*out = dsi_strbuf_detach(&b);
-	return *out ? 0 : dsi_error_nomem(err);
-}
+typedef struct add_ctx {
+	dsi_batch *b;
+	size_t max;
+} add_ctx;
 
-static int manifest_name(const char *n)
+/* One file into the batch; an error names the file (and, inside it, what the loader named). */
+static int add_file(void *ctx, const char *path, ds_error *err)
 {
-	size_t l = strlen(n);
-	if (n[0] == '.')
-		return 0;
-	return (l > 5 && strcmp(n + l - 5, ".json") == 0) || (l > 5 && strcmp(n + l - 5, ".yaml") == 0) ||
-	       (l > 4 && strcmp(n + l - 4, ".yml") == 0);
-}
-
-static int cmp_str(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return strcmp(a, b);
-}
-
-static int add_file(dsi_batch *b, const char *path, size_t max, ds_error *err)
-{
+	add_ctx *a = ctx;
 	char *text;
 	size_t len;
-	int rc = read_file(path, max, &text, &len, err);
+	int rc = dsi_read_file(path, a->max, &text, &len, err);
 	if (rc == 0) {
-		rc = dsi_cluster_batch_add_text(b, text, len, err);
+		rc = dsi_cluster_batch_add_text(a->b, text, len, err);
 		dsi_free(text);
 	}
 	if (rc < 0) {
@@ -169,48 +124,10 @@ int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, d
 		*count = 0;
 	if (!cluster || !path)
 		return dsi_error_set(err, DS_EARG, NULL, "cluster and path must not be NULL");
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return dsi_error_io(err, errno, "cannot open", path);
-	dsi_batch *b = dsi_cluster_batch_begin(cluster);
-	if (!b)
+	add_ctx a = {dsi_cluster_batch_begin(cluster), cluster->opts.limits.max_bytes};
+	if (!a.b)
 		return dsi_error_nomem(err);
-	size_t max = cluster->opts.limits.max_bytes;
-	int rc = 0;
-	if (!S_ISDIR(st.st_mode))
-		return dsi_cluster_batch_end(b, add_file(b, path, max, err), count, err);
-	DIR *d = opendir(path);
-	if (!d)
-		return dsi_cluster_batch_end(b, dsi_error_io(err, errno, "cannot open", path),
-					     count, err);
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d)) != NULL) {
-		if (!manifest_name(e->d_name))
-			continue;
-		if (DSI_GROW(names, cap, n + 1) < 0 || !(names[n] = dsi_strdup(e->d_name))) {
-			rc = dsi_error_nomem(err);
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (rc == 0)
-		dsi_sort_ptrs((void **)names, n, cmp_str, NULL);
-	for (size_t i = 0; rc == 0 && i < n; i++) {
-		dsi_strbuf p = DSI_STRBUF_INIT;
-		dsi_strbuf_printf(&p, "%s/%s", path, names[i]);
-		if (p.oom)
-			rc = dsi_error_nomem(err);
-		else
-			rc = add_file(b, p.data, max, err);
-		dsi_strbuf_free(&p);
-	}
-	for (size_t i = 0; i < n; i++)
-		dsi_free(names[i]);
-	dsi_free(names);
-	return dsi_cluster_batch_end(b, rc, count, err);
+	return dsi_cluster_batch_end(a.b, dsi_each_manifest(path, add_file, &a, err), count, err);
 }
 
 /* "Node" -> DSI_KIND_NODE; "group/Kind" -> DSI_KIND_OTHER */

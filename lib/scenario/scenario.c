@@ -10,15 +10,13 @@
  * wrong inside a parsed scenario (its form, its options, its time, its
  * cluster) is that scenario's "error", and the run goes on.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
+#include "core/files.h"
 #include "core/options.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
@@ -352,44 +350,23 @@ int ds_scenario_run(const char *text, size_t size, const char *base_dir, const d
 	return dsi_json_emit(summary(k.scenarios), json_out, err);
 }
 
-static int scenario_name(const char *n)
-{
-	size_t l = strlen(n);
-	return n[0] != '.' && ((l > 5 && strcmp(n + l - 5, ".yaml") == 0) ||
-			       (l > 4 && strcmp(n + l - 4, ".yml") == 0) || (l > 5 && strcmp(n + l - 5, ".json") == 0));
-}
-
-static int cmp_names(const void *a, const void *b, void *ctx)
-{
-	(void)ctx;
-	return strcmp(a, b);
-}
-
 /* One file's scenarios; a file whose text is malformed is one failed scenario named after it. */
-static int run_file(collect *k, const char *path, ds_error *err)
+static int run_file(void *ctx, const char *path, ds_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return dsi_error_io(err, errno, "cannot open", path);
-	dsi_strbuf b = DSI_STRBUF_INIT;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && !b.oom)
-		dsi_strbuf_append(&b, chunk, n);
-	int read_errno = ferror(f) ? errno : 0;
-	fclose(f);
-	if (read_errno) {
-		dsi_strbuf_free(&b);
-		return dsi_error_io(err, read_errno, "cannot read", path);
-	}
+	collect *k = ctx;
+	char *text;
+	size_t len;
+	int rc = dsi_read_file(path, dsi_opts(k->opts)->limits.max_bytes, &text, &len, err);
+	if (rc < 0)
+		return rc;
 	dsi_strbuf dir = DSI_STRBUF_INIT;
 	const char *slash = strrchr(path, '/');
 	if (slash)
 		dsi_strbuf_append(&dir, path, (size_t)(slash - path) + (slash == path));
 	else
 		dsi_strbuf_puts(&dir, ".");
-	if (b.oom || dir.oom) {
-		dsi_strbuf_free(&b);
+	if (dir.oom) {
+		dsi_free(text);
 		dsi_strbuf_free(&dir);
 		return dsi_error_nomem(err);
 	}
@@ -398,9 +375,9 @@ static int run_file(collect *k, const char *path, ds_error *err)
 	k->file = path;
 	k->base_dir = dir.data;
 	k->err = &e;
-	int rc = run_text(k, b.data ? b.data : "", b.len);
+	rc = run_text(k, text, len);
 	k->err = err;
-	dsi_strbuf_free(&b);
+	dsi_free(text);
 	dsi_strbuf_free(&dir);
 	if (rc == DS_ENOMEM)
 		return dsi_error_nomem(err);
@@ -430,44 +407,10 @@ int ds_scenario_run_file(const char *path, const ds_options *opts, char **json_o
 		*json_out = NULL;
 	if (!path || !json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "path and json_out must not be NULL");
-	struct stat st;
-	if (stat(path, &st) < 0)
-		return dsi_error_io(err, errno, "cannot open", path);
 	collect k = {json_array(), NULL, NULL, opts, err};
 	if (!k.scenarios)
 		return dsi_error_nomem(err);
-	int rc = 0;
-	if (!S_ISDIR(st.st_mode)) {
-		rc = run_file(&k, path, err);
-	} else {
-		DIR *d = opendir(path);
-		if (!d) {
-			json_decref(k.scenarios);
-			return dsi_error_io(err, errno, "cannot open", path);
-		}
-		char **names = NULL;
-		size_t n = 0, cap = 0;
-		struct dirent *e;
-		while ((e = readdir(d)) != NULL && rc == 0) {
-			if (!scenario_name(e->d_name))
-				continue;
-			if (DSI_GROW(names, cap, n + 1) < 0 || !(names[n] = dsi_strdup(e->d_name)))
-				rc = dsi_error_nomem(err);
-			else
-				n++;
-		}
-		closedir(d);
-		dsi_sort_ptrs((void **)names, n, cmp_names, NULL);
-		for (size_t i = 0; i < n && rc == 0; i++) {
-			dsi_strbuf p = DSI_STRBUF_INIT;
-			dsi_strbuf_printf(&p, "%s/%s", path, names[i]);
-			rc = p.oom ? dsi_error_nomem(err) : run_file(&k, p.data, err);
-			dsi_strbuf_free(&p);
-		}
-		for (size_t i = 0; i < n; i++)
-			dsi_free(names[i]);
-		dsi_free(names);
-	}
+	int rc = dsi_each_manifest(path, run_file, &k, err);
 	if (rc < 0) {
 		json_decref(k.scenarios);
 		return rc;

@@ -1,0 +1,110 @@
+#include "core/files.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/alloc.h"
+#include "core/error.h"
+#include "core/sort.h"
+#include "core/strbuf.h"
+
+int dsi_read_file(const char *path, size_t max, char **out, size_t *len, ds_error *err)
+{
+	*out = NULL;
+	*len = 0;
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return dsi_error_io(err, errno, "cannot open", path);
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		fclose(f);
+		return dsi_error_set(err, DS_ELIMIT, NULL, "%s is %lld bytes, larger than the limit of %zu bytes", path,
+				     (long long)st.st_size, max);
+	}
+	dsi_strbuf b = DSI_STRBUF_INIT;
+	char chunk[65536];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (b.len + n > max) { /* a pipe or a file that grew: no size to check beforehand */
+			fclose(f);
+			dsi_strbuf_free(&b);
+			return dsi_error_set(err, DS_ELIMIT, NULL, "%s is larger than the limit of %zu bytes", path, max);
+		}
+		dsi_strbuf_append(&b, chunk, n);
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		dsi_strbuf_free(&b);
+		return dsi_error_set(err, DS_EIO, NULL, "cannot read %s", path);
+	}
+	if (b.oom) {
+		dsi_strbuf_free(&b);
+		return dsi_error_nomem(err);
+	}
+	*len = b.len;
+	*out = dsi_strbuf_detach(&b);
+	if (!*out) /* an empty file: an empty string, not NULL */
+		*out = dsi_strdup("");
+	return *out ? 0 : dsi_error_nomem(err);
+}
+
+static int has_suffix(const char *s, size_t n, const char *suf)
+{
+	size_t m = strlen(suf);
+	return n > m && memcmp(s + n - m, suf, m) == 0;
+}
+
+int dsi_manifest_name(const char *name)
+{
+	size_t n = strlen(name);
+	return name[0] != '.' && (has_suffix(name, n, ".json") || has_suffix(name, n, ".yaml") || has_suffix(name, n, ".yml"));
+}
+
+static int cmp_str(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return strcmp(a, b);
+}
+
+int dsi_each_manifest(const char *path, dsi_file_fn fn, void *ctx, ds_error *err)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return dsi_error_io(err, errno, "cannot open", path);
+	if (!S_ISDIR(st.st_mode))
+		return fn(ctx, path, err);
+	DIR *d = opendir(path);
+	if (!d)
+		return dsi_error_io(err, errno, "cannot open", path);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!dsi_manifest_name(e->d_name))
+			continue;
+		if (DSI_GROW(names, cap, n + 1) < 0 || !(names[n] = dsi_strdup(e->d_name))) {
+			rc = dsi_error_nomem(err);
+			break;
+		}
+		n++;
+	}
+	closedir(d);
+	if (rc == 0)
+		dsi_sort_ptrs((void **)names, n, cmp_str, NULL);
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		dsi_strbuf p = DSI_STRBUF_INIT;
+		dsi_strbuf_printf(&p, "%s/%s", path, names[i]);
+		rc = p.oom ? dsi_error_nomem(err) : fn(ctx, p.data, err);
+		dsi_strbuf_free(&p);
+	}
+	for (size_t i = 0; i < n; i++)
+		dsi_free(names[i]);
+	dsi_free(names);
+	return rc;
+}
