@@ -111,6 +111,9 @@ DS_EXTERN int ds_time_format(ds_time t, char *buf, size_t size);
  */
 typedef struct ds_options ds_options;
 
+/* A new set with every option at its default. */
+DS_EXTERN int ds_options_create(ds_options **out, ds_error *err);
+/* The same without an error report (SONAME 1 keeps it; prefer ds_options_create). */
 DS_EXTERN int ds_options_new(ds_options **out);
 DS_EXTERN void ds_options_free(ds_options *opts);
 /* Set one option from text. Unknown names and bad values are DS_EARG /

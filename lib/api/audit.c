@@ -2,16 +2,17 @@
 #include <jansson.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "core/error.h"
 #include "core/jsonout.h"
 #include "core/load.h"
-#include "core/options.h"
+#include "core/optparse.h"
 #include "ops/riskaudit.h"
 
 /* Parse exactly one object with the options' limits. */
-static int parse(const char *text, size_t size, const dsi_options *o, json_t **obj, ds_error *err)
+static int parse(const char *text, size_t size, const dsi_ops_cfg *o, json_t **obj, ds_error *err)
 {
-	return dsi_parse_one(text, size, &o->limits, obj, err);
+	return dsi_parse_one(text, size, &o->core->limits, obj, err);
 }
 
 int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err)
@@ -21,7 +22,7 @@ int ds_audit(const char *text, size_t size, const ds_options *opts, char **repor
 		*report_json = NULL;
 	if (!text || !report_json)
 		return dsi_error_set(err, DS_EARG, NULL, "text and report_json must not be NULL");
-	const dsi_options *o = dsi_opts(opts);
+	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *obj, *report;
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)
@@ -41,7 +42,7 @@ int ds_pod_security_evaluate(const char *text, size_t size, const char *level, c
 		*result_json = NULL;
 	if (!text || !result_json)
 		return dsi_error_set(err, DS_EARG, NULL, "text and result_json must not be NULL");
-	const dsi_options *o = dsi_opts(opts);
+	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *obj, *result;
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "core/alloc.h"
 #include "core/files.h"
 #include "core/jsonout.h"
@@ -18,7 +19,7 @@ int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = NULL;
 	ds_cluster *c = dsi_calloc(1, sizeof(*c));
-	if (!c || dsi_cluster_init(c, opts) < 0) {
+	if (!c || dsi_cluster_init(c, dsi_o_core(opts), dsi_o_model(opts)) < 0) {
 		dsi_free(c);
 		return dsi_error_nomem(err);
 	}
@@ -124,7 +125,7 @@ int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, d
 		*count = 0;
 	if (!cluster || !path)
 		return dsi_error_set(err, DS_EARG, NULL, "cluster and path must not be NULL");
-	add_ctx a = {dsi_cluster_batch_begin(cluster), cluster->opts.limits.max_bytes};
+	add_ctx a = {dsi_cluster_batch_begin(cluster), cluster->core.limits.max_bytes};
 	if (!a.b)
 		return dsi_error_nomem(err);
 	return dsi_cluster_batch_end(a.b, dsi_each_manifest(path, add_file, &a, err), count, err);
@@ -286,7 +287,7 @@ int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL, nor data when size > 0");
 	*json_out = NULL;
 	json_t *arr;
-	int rc = dsi_objects_parse(data ? data : "", size, &dsi_opts(opts)->limits, &arr, err);
+	int rc = dsi_objects_parse(data ? data : "", size, &dsi_o_core(opts)->limits, &arr, err);
 	if (rc < 0)
 		return rc;
 	return dsi_json_emit(arr, json_out, err);

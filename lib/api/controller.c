@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "controller/controller.h"
 #include "controller/lease.h"
 #include "controller/queue.h"
@@ -43,7 +44,8 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 	ds_controller *c = dsi_calloc(1, sizeof(*c));
 	if (!c)
 		return dsi_error_nomem(err);
-	int rc = dsi_ctrl_init(c, transport, opts, config, err);
+	dsi_ctrl_settings set = {dsi_o_core(opts), dsi_o_model(opts), dsi_o_daemon(opts), dsi_o_ctrl(opts)};
+	int rc = dsi_ctrl_init(c, transport, &set, config, err);
 	if (rc < 0) {
 		dsi_free(c);
 		return rc;

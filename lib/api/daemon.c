@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
@@ -26,7 +27,7 @@ int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char 
 	if ((rc = dsi_history_construct(cluster, ds, 0, &h, err)) < 0)
 		return rc;
 	dsi_placement p;
-	if (dsi_placement_init(&p, cluster, ds, dsi_opts(opts)) < 0) {
+	if (dsi_placement_init(&p, cluster, ds, dsi_o_core(opts)) < 0) {
 		dsi_history_release(&h);
 		return dsi_error_nomem(err);
 	}
@@ -56,7 +57,7 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 				     "collision_count is %d: expected -1 (not set) or a non-negative count",
 				     (int)collision_count);
 	json_t *t;
-	int rc = dsi_parse_one(template_text, size, &dsi_options_default()->limits, &t, err);
+	int rc = dsi_parse_one(template_text, size, &dsi_core_options_default()->limits, &t, err);
 	if (rc < 0)
 		return rc;
 	if (!json_is_object(t)) {

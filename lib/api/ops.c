@@ -1,5 +1,6 @@
 /* Public wrappers for cordon, drain and upgrade planning (include/daemonset/ops.h). */
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "ops/cordon.h"
@@ -23,6 +24,7 @@ int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds
 	      ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
 	if (json_out)
 		*json_out = NULL;
 	if (!cluster || !node || !json_out)
@@ -34,7 +36,7 @@ int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds
 	if (rc < 0)
 		return rc;
 	json_t *doc;
-	if ((rc = dsi_cordon_json(cluster, n, desired, dsi_opts(opts), &doc, err)) < 0)
+	if ((rc = dsi_cordon_json(cluster, n, desired, &ocfg, &doc, err)) < 0)
 		return rc;
 	return dsi_json_emit(doc, json_out, err);
 }
@@ -43,6 +45,7 @@ int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_
 	     ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
 	if (json_out)
 		*json_out = NULL;
 	if (!cluster || !node || !json_out)
@@ -53,7 +56,7 @@ int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_
 		return rc;
 	dsi_drain_cfg cfg;
 	json_t *doc = NULL;
-	rc = dsi_drain_cfg_init(&cfg, cluster, dsi_opts(opts), err);
+	rc = dsi_drain_cfg_init(&cfg, cluster, &ocfg, err);
 	if (rc == 0)
 		rc = dsi_drain_json(&cfg, n, now, &doc, err);
 	dsi_drain_cfg_release(&cfg);
@@ -66,6 +69,7 @@ int ds_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnode
 	       const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
 	if (json_out)
 		*json_out = NULL;
 	if (!cluster || !json_out || (nnodes && !nodes))
@@ -77,7 +81,7 @@ int ds_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnode
 	if (rc < 0)
 		return rc;
 	json_t *doc;
-	rc = dsi_upgrade_json(cluster, v, n, ncp, selector, now, dsi_opts(opts), &doc, err);
+	rc = dsi_upgrade_json(cluster, v, n, ncp, selector, now, &ocfg, &doc, err);
 	dsi_free(v);
 	if (rc < 0)
 		return rc;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "api/lookup.h"
 #include "core/jsonout.h"
 #include "core/load.h"
@@ -28,7 +29,7 @@ static int node_verdict(const ds_cluster *cluster, const char *ns, const char *n
 	int rc;
 	if ((rc = dsi_api_find_ds(cluster, ns, name, &ds, err)) < 0 || (rc = find_node(cluster, node, n, err)) < 0)
 		return rc;
-	if (dsi_placement_init(p, cluster, ds, dsi_opts(opts)) < 0)
+	if (dsi_placement_init(p, cluster, ds, dsi_o_core(opts)) < 0)
 		return dsi_error_nomem(err);
 	dsi_node_should_run(p, *n, v);
 	return 0;
@@ -80,7 +81,7 @@ int ds_explain(const ds_cluster *cluster, const char *namespace_, const char *na
 	if ((rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err)) < 0)
 		return rc;
 	json_t *doc;
-	if ((rc = dsi_explain(cluster, ds, dsi_opts(opts), &doc, err)) < 0)
+	if ((rc = dsi_explain(cluster, ds, dsi_o_core(opts), &doc, err)) < 0)
 		return rc;
 	return dsi_json_emit(doc, json_out, err);
 }
@@ -162,9 +163,9 @@ int ds_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *
 	int rc = find_node(cluster, node, &n, err);
 	if (rc < 0)
 		return rc;
-	const dsi_options *o = dsi_opts(opts);
+	const dsi_core_options *o = dsi_o_core(opts);
 	json_t *obj;
-	if ((rc = dsi_parse_one(pod, size, &cluster->opts.limits, &obj, err)) < 0)
+	if ((rc = dsi_parse_one(pod, size, &cluster->core.limits, &obj, err)) < 0)
 		return rc;
 	/* the pod's strings go into an overlay: the snapshot stays untouched (it may be shared) */
 	dsi_atoms atoms;

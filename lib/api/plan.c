@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
@@ -18,6 +19,7 @@ int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *
 		 const ds_options *opts, const char *backoff_json, ds_plan **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = NULL;
@@ -33,7 +35,7 @@ int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *
 		dsi_backoff_free(&b);
 		return dsi_error_nomem(err);
 	}
-	rc = dsi_plan_sync(cluster, ds, now, dsi_opts(opts), &b, &p->p, err);
+	rc = dsi_plan_sync(cluster, ds, now, &dcfg, &b, &p->p, err);
 	dsi_backoff_free(&b);
 	if (rc < 0) {
 		dsi_free(p);
@@ -193,7 +195,7 @@ int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const c
 	if (rc < 0)
 		return rc;
 	dsi_ds_status st;
-	if ((rc = dsi_status_compute(cluster, ds, now, dsi_opts(opts), &st, err)) < 0)
+	if ((rc = dsi_status_compute(cluster, ds, now, dsi_o_core(opts), &st, err)) < 0)
 		return rc;
 	fill_status(&st, out);
 	return 0;
@@ -203,12 +205,13 @@ int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const
 			const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err);
 	if (rc < 0)
 		return rc;
 	json_t *out;
-	if ((rc = dsi_simulate(cluster, ds, start, dsi_opts(opts), &out, err)) < 0)
+	if ((rc = dsi_simulate(cluster, ds, start, &dcfg, &out, err)) < 0)
 		return rc;
 	return dsi_json_emit(out, json_out, err);
 }

@@ -2,14 +2,15 @@
 #include <jansson.h>
 
 #include "daemonset.h"
+#include "api/api_options.h"
 #include "core/error.h"
 #include "core/jsonout.h"
 #include "core/load.h"
-#include "core/options.h"
+#include "core/optparse.h"
 #include "apiserver/defaults.h"
 #include "apiserver/validation.h"
 
-static int parse(const char *text, size_t size, const dsi_options *o, json_t **obj, ds_error *err)
+static int parse(const char *text, size_t size, const dsi_core_options *o, json_t **obj, ds_error *err)
 {
 	return dsi_parse_one(text, size, &o->limits, obj, err);
 }
@@ -21,7 +22,7 @@ int ds_daemonset_defaults(const char *text, size_t size, const ds_options *opts,
 		*json_out = NULL;
 	if (!text || !json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
-	const dsi_options *o = dsi_opts(opts);
+	const dsi_core_options *o = dsi_o_core(opts);
 	json_t *obj;
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)
@@ -49,7 +50,7 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 	if (flags & ~DS_VALIDATE_AS_IS)
 		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies to a create)",
 				     flags & ~DS_VALIDATE_AS_IS);
-	const dsi_options *o = dsi_opts(opts);
+	const dsi_core_options *o = dsi_o_core(opts);
 	json_t *obj, *result;
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)
@@ -72,7 +73,7 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 	if (flags & ~(DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS))
 		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x",
 				     flags & ~(DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS));
-	const dsi_options *o = dsi_opts(opts);
+	const dsi_core_options *o = dsi_o_core(opts);
 	json_t *obj, *old, *result;
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)

@@ -185,7 +185,7 @@ json_t *dsi_validation_result(const dsi_field_errors *errs, const char *name)
 	return res;
 }
 
-int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_options *o,
+int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_core_options *o,
 				json_t **result, ds_error *err)
 {
 	*result = NULL;

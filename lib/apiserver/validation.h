@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "core/atoms.h"
-#include "core/options.h"
+#include "core/optparse.h"
 #include "core/reader.h"
 #include "core/strbuf.h"
 
@@ -179,7 +179,7 @@ enum { DSI_VALIDATE_CREATE = 0, DSI_VALIDATE_UPDATE = 1, DSI_VALIDATE_STATUS = 2
  * (BeforeCreate/BeforeUpdate, the DaemonSet strategy), then validation; the
  * result object {"valid","errors":[...],"message"} in *result.
  */
-int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_options *o,
+int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_core_options *o,
 				json_t **result, ds_error *err);
 
 /* The result object for a list of field errors about the DaemonSet named name. */

@@ -11,12 +11,20 @@
 
 #include "daemonset/controller.h"
 #include "controller/table.h"
-#include "core/options.h"
+#include "controller/ctrl_options.h"
+#include "core/optparse.h"
+#include "daemon/daemon_options.h"
+#include "model/model_options.h"
 #include "model/snapshot.h"
 
 struct ds_controller {
 	ds_transport tp;         /* the host's table; members beyond its size are NULL */
-	ds_options *opts;        /* a copy of the caller's (or the defaults), owned */
+	/* copies of the caller's settings (strings owned) */
+	dsi_core_options core;
+	dsi_model_options model;
+	dsi_daemon_options daemon;
+	dsi_ctrl_options ctrl;
+	dsi_daemon_cfg sync_cfg; /* what each sync reads: &core and &daemon */
 	char *ns_filter;         /* resync only this namespace, or NULL */
 	int64_t retry_base_ms;   /* rate-limited requeue */
 	int64_t retry_max_ms;
@@ -31,14 +39,19 @@ struct ds_controller {
 
 typedef struct ds_controller dsi_controller;
 
-static inline const dsi_options *dsi_ctrl_opts(const dsi_controller *c) { return dsi_opts(c->opts); }
-
 /* controller.KeyFunc: "namespace/name" ("name" without a namespace). New string or NULL. */
 char *dsi_ctrl_key(const char *ns, const char *name);
 
 /* The entry points behind include/daemonset/controller.h (each in its file). */
-int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const ds_options *opts, const ds_controller_config *cfg,
-		  ds_error *err);
+/* The settings a controller keeps a copy of. */
+typedef struct dsi_ctrl_settings {
+	const dsi_core_options *core;
+	const dsi_model_options *model;
+	const dsi_daemon_options *daemon;
+	const dsi_ctrl_options *ctrl;
+} dsi_ctrl_settings;
+int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_settings *set,
+		  const ds_controller_config *cfg, ds_error *err);
 void dsi_ctrl_destroy(dsi_controller *c);
 /* resync.c */
 int dsi_ctrl_resync(dsi_controller *c, ds_time now, json_t **out, ds_error *err);

@@ -22,16 +22,21 @@ char *dsi_ctrl_key(const char *ns, const char *name)
 	return k;
 }
 
-int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const ds_options *opts, const ds_controller_config *cfg,
-		  ds_error *err)
+int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_settings *set,
+		  const ds_controller_config *cfg, ds_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	/* the host's table may be older (smaller) than ours: the rest stays NULL */
 	size_t n = tp->size < sizeof(c->tp) ? tp->size : sizeof(c->tp);
 	memcpy(&c->tp, tp, n);
 	c->tp.size = sizeof(c->tp);
-	if (dsi_options_dup(opts, &c->opts) < 0)
+	c->core = *set->core;
+	c->model = *set->model;
+	c->ctrl = *set->ctrl;
+	if (dsi_opt_copy(&dsi_daemon_option_table, &c->daemon, set->daemon) < 0)
 		return dsi_error_nomem(err);
+	c->sync_cfg.core = &c->core;
+	c->sync_cfg.daemon = &c->daemon;
 	c->retry_base_ms = 5;
 	c->retry_max_ms = 1000 * 1000;
 	const char *component = "daemonset-controller";
@@ -50,7 +55,7 @@ int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const ds_options *o
 	dsi_dstable_init(&c->table);
 	c->component = dsi_strdup(component);
 	c->cluster = dsi_calloc(1, sizeof(*c->cluster));
-	if (!c->component || !c->cluster || dsi_cluster_init(c->cluster, opts) < 0) {
+	if (!c->component || !c->cluster || dsi_cluster_init(c->cluster, &c->core, &c->model) < 0) {
 		dsi_free(c->cluster);
 		c->cluster = NULL;
 		dsi_ctrl_destroy(c);
@@ -68,7 +73,7 @@ void dsi_ctrl_destroy(dsi_controller *c)
 	dsi_dstable_free(&c->table);
 	dsi_free(c->ns_filter);
 	dsi_free(c->component);
-	ds_options_free(c->opts);
+	dsi_opt_free(&dsi_daemon_option_table, &c->daemon);
 	json_decref(c->call_log);
 	memset(c, 0, sizeof(*c));
 }
@@ -122,7 +127,7 @@ int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out,
 json_t *dsi_ctrl_expectations(const dsi_controller *c, const char *key, ds_time now)
 {
 	const dsi_dsstate *s = dsi_dstable_get(&c->table, key);
-	int64_t timeout = dsi_ctrl_opts(c)->expectations_timeout_ms;
+	int64_t timeout = c->ctrl.expectations_timeout_ms;
 	int set = s && s->exp_set;
 	return json_pack("{s:s, s:b, s:I, s:I, s:b, s:b}", "key", key, "set", set, "add", (json_int_t)(set ? s->exp_add : 0),
 			 "del", (json_int_t)(set ? s->exp_del : 0), "satisfied", dsi_exp_satisfied(s, now, timeout),

@@ -281,7 +281,7 @@ static dsi_verdict *verdicts(hctx *h, const char *node_name)
 	const dsi_node *node = dsi_cluster_node_by_name(c, node_name);
 	for (size_t i = 0; v && node && i < n; i++) {
 		dsi_placement p;
-		if (dsi_placement_init(&p, c, c->objs[DSI_KIND_DAEMONSET].v[i], dsi_ctrl_opts(h->c)) < 0) {
+		if (dsi_placement_init(&p, c, c->objs[DSI_KIND_DAEMONSET].v[i], &h->c->core) < 0) {
 			dsi_free(v);
 			return NULL;
 		}
@@ -431,7 +431,7 @@ int dsi_ctrl_apply_events(dsi_controller *c, const char *data, size_t size, ds_t
 	hctx h = {c, now, json_array(), json_array(), 0, err};
 	int rc = h.queued && h.queued_after ? 0 : dsi_error_nomem(err);
 	if (rc == 0)
-		rc = dsi_load_text(data, size, &dsi_ctrl_opts(c)->limits, handle, &h, err);
+		rc = dsi_load_text(data, size, &c->core.limits, handle, &h, err);
 	if (count)
 		*count = h.applied;
 	if (rc == 0) {

@@ -124,7 +124,7 @@ int dsi_ctrl_resync(dsi_controller *c, ds_time now, json_t **out, ds_error *err)
 {
 	*out = NULL;
 	dsi_cluster *fresh = dsi_calloc(1, sizeof(*fresh));
-	if (!fresh || dsi_cluster_init(fresh, c->opts) < 0) {
+	if (!fresh || dsi_cluster_init(fresh, &c->core, &c->model) < 0) {
 		dsi_free(fresh);
 		return dsi_error_nomem(err);
 	}

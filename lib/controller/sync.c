@@ -139,7 +139,7 @@ static int status_pass(dsi_sync *s, dsi_plan *p, outcome *o)
 	if (s->ds->min_ready_seconds > 0 && st->number_ready != st->number_available)
 		dsi_queue_add_after(s->st, s->now, (int64_t)s->ds->min_ready_seconds * 1000);
 	/* beyond upstream: wake up when the expectations expire, in case the watch lost the events */
-	const int64_t timeout = dsi_ctrl_opts(s->c)->expectations_timeout_ms;
+	const int64_t timeout = s->c->ctrl.expectations_timeout_ms;
 	dsi_queue_add_after(s->st, s->now, s->st->exp_time + timeout + 1 - s->now);
 	return 0;
 }
@@ -226,7 +226,7 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	s.uid = dsi_cstr(c->cluster, ds->meta.uid);
 	ds_error perr;
 	ds_error_clear(&perr);
-	rc = dsi_plan_sync(c->cluster, ds, now, dsi_ctrl_opts(c), &st->backoff, &plan, &perr);
+	rc = dsi_plan_sync(c->cluster, ds, now, &c->sync_cfg, &st->backoff, &plan, &perr);
 	if (rc == DS_ENOMEM) {
 		*err = perr;
 		goto done;
@@ -259,7 +259,7 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	json_decref(errs);
 	if (rc < 0 || o.error)
 		goto done;
-	o.satisfied = dsi_exp_satisfied(st, now, dsi_ctrl_opts(c)->expectations_timeout_ms);
+	o.satisfied = dsi_exp_satisfied(st, now, c->ctrl.expectations_timeout_ms);
 	rc = o.satisfied ? full_pass(&s, &plan, &o) : status_pass(&s, &plan, &o);
 done:
 	if (rc == 0 && st) {

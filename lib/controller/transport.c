@@ -85,7 +85,7 @@ static int invoke(dsi_controller *c, const req *q, dsi_call *out, ds_error *err)
 	memset(out, 0, sizeof(*out));
 	const ds_transport *t = &c->tp;
 	ds_reply r;
-	dsi_reply_init(&r, dsi_ctrl_opts(c)->limits.max_bytes);
+	dsi_reply_init(&r, c->core.limits.max_bytes);
 	char *body = NULL;
 	if (q->body && !(body = dsi_json_dumps(q->body, JSON_COMPACT | JSON_SORT_KEYS))) {
 		dsi_reply_release(&r);

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/options.h"
+#include "core/optparse.h"
 #include "core/reader.h"
 #include "core/time.h"
 #include "model/meta.h"

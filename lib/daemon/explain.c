@@ -223,7 +223,7 @@ static int scheduler_view(const dsi_placement *p, const dsi_node *node, int32_t 
 	return 0;
 }
 
-int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o, json_t **out, ds_error *err)
+int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o, json_t **out, ds_error *err)
 {
 	dsi_placement p;
 	dsi_ds_pods pods;

@@ -8,7 +8,7 @@
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
 
-int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o)
+int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o)
 {
 	p->c = c;
 	p->ds = ds;

@@ -2,7 +2,7 @@
 #ifndef DSI_SHOULDRUN_H
 #define DSI_SHOULDRUN_H
 
-#include "core/options.h"
+#include "core/optparse.h"
 #include "model/snapshot.h"
 
 typedef enum dsi_why {
@@ -30,7 +30,7 @@ typedef struct dsi_placement {
 	int comparison_ops;          /* TaintTolerationComparisonOperators */
 } dsi_placement;
 
-int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_options *o);
+int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o);
 void dsi_placement_release(dsi_placement *p);
 
 /* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go) */

@@ -36,7 +36,7 @@ typedef struct pending {
 typedef struct sim {
 	dsi_cluster c; /* the private copy */
 	dsi_daemonset *ds;
-	const dsi_options *o;
+	const dsi_daemon_cfg *o;
 	ds_time now;
 	pending *v;
 	size_t n, cap;
@@ -83,7 +83,7 @@ static ds_time add_ms(ds_time a, int64_t b)
  * place: nothing to allocate, so nothing can fail. */
 static int failing_node(const sim *s, const char *node)
 {
-	const char *p = s->o->sim_fail_nodes;
+	const char *p = s->o->daemon->sim_fail_nodes;
 	size_t len = strlen(node);
 	while (p && *p) {
 		size_t l = strcspn(p, ",");
@@ -163,7 +163,7 @@ static int schedule(sim *s)
 			}
 			w[k].p->bound = 1;
 			pod->phase = DSI_PHASE_RUNNING;
-			w[k].p->ready_at = failing_node(s, node_name) ? NEVER : add_ms(s->now, s->o->sim_ready_after_ms);
+			w[k].p->ready_at = failing_node(s, node_name) ? NEVER : add_ms(s->now, s->o->daemon->sim_ready_after_ms);
 			changed++;
 		}
 		dsi_node_usage_release(&u);
@@ -236,7 +236,7 @@ static int track_snapshot(sim *s)
 			t->bound = 1;
 			t->ready_at = failing_node(s, dsi_cstr(&s->c, pod->spec.node_name))
 					      ? NEVER
-					      : add_ms(s->now, s->o->sim_ready_after_ms);
+					      : add_ms(s->now, s->o->daemon->sim_ready_after_ms);
 		}
 	}
 	dsi_ds_pods_release(&pods);
@@ -252,7 +252,7 @@ static int track_snapshot(sim *s)
 		}
 		t->bound = 1;
 		t->ready_at = NEVER;
-		t->gone_at = pod->spec.node_name ? add_ms(s->now, s->o->sim_terminate_after_ms) : s->now;
+		t->gone_at = pod->spec.node_name ? add_ms(s->now, s->o->daemon->sim_terminate_after_ms) : s->now;
 	}
 	return rc;
 }
@@ -341,7 +341,7 @@ static int apply_plan(sim *s, const dsi_plan *p)
 			return dsi_error_nomem(s->err);
 		}
 		/* an unbound pod has nothing to stop: it goes at once */
-		t->gone_at = pod->spec.node_name ? add_ms(s->now, s->o->sim_terminate_after_ms) : s->now;
+		t->gone_at = pod->spec.node_name ? add_ms(s->now, s->o->daemon->sim_terminate_after_ms) : s->now;
 		t->ready_at = NEVER;
 		json_array_append_new(json_object_get(wave, "deletes"), json_string(p->deletes[i].name));
 	}
@@ -366,7 +366,7 @@ static int rolling_unavailable(sim *s, int32_t *out);
 static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 {
 	dsi_ds_status st;
-	if (dsi_status_compute(&s->c, s->ds, s->now, s->o, &st, s->err) < 0)
+	if (dsi_status_compute(&s->c, s->ds, s->now, s->o->core, &st, s->err) < 0)
 		return -1;
 	dsi_ds_pods pods;
 	if (dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) < 0)
@@ -415,7 +415,7 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 			continue;
 		const dsi_pod *pod = pods.v[pods.first[node->index]];
 		if (dsi_pod_updated(&key, pod) && !pod->meta.has_deletion &&
-		    dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->k8s_minor)) {
+		    dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor)) {
 			(*updated_available)++;
 			const char *nn_s = dsi_cstr(&s->c, node->meta.name);
 			if (!json_object_get(s->node_times, nn_s))
@@ -450,7 +450,7 @@ static int rolling_unavailable(sim *s, int32_t *out)
 		     k = pods.next[k]) {
 			const dsi_pod *pod = pods.v[k];
 			available = !pod->meta.has_deletion &&
-				    dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->k8s_minor);
+				    dsi_pod_available(pod, s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor);
 		}
 		n += !available;
 	}
@@ -512,12 +512,12 @@ static json_t *stall_cause(sim *s, const dsi_plan *last)
 		for (uint32_t i = 0; i < pods.n && !json_array_size(nodes); i++) {
 			const dsi_pod *p = pods.v[i];
 			if (p->ready && !p->meta.has_deletion &&
-			    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->k8s_minor)) {
+			    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor)) {
 				reason = "pods are Ready but not yet available (minReadySeconds), and nothing makes the "
 					 "controller sync again when they become available";
 				for (uint32_t k = i; k < pods.n; k++)
 					if (pods.v[k]->ready && !pods.v[k]->meta.has_deletion &&
-					    !dsi_pod_available(pods.v[k], s->ds->min_ready_seconds, s->now, s->o->k8s_minor))
+					    !dsi_pod_available(pods.v[k], s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor))
 						add_node(nodes, pod_node(s, pods.v[k]));
 			}
 		}
@@ -556,7 +556,7 @@ static json_t *timeout_cause(sim *s)
 			for (uint32_t i = 0; i < pods.n; i++) {
 				const dsi_pod *p = pods.v[i];
 				if (p->ready && !p->meta.has_deletion &&
-				    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->k8s_minor))
+				    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor))
 					add_node(nodes, pod_node(s, p));
 			}
 			dsi_ds_pods_release(&pods);
@@ -568,7 +568,7 @@ static json_t *timeout_cause(sim *s)
 	return json_pack("{s:s, s:o}", "reason", reason, "nodes", nodes);
 }
 
-int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, const dsi_options *o, json_t **out,
+int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, const dsi_daemon_cfg *o, json_t **out,
 		 ds_error *err)
 {
 	*out = NULL;
@@ -603,11 +603,11 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	dsi_plan last;
 	memset(&last, 0, sizeof(last));
 	int have_last = 0;
-	if (!s.ds || !s.waves || !s.timeline || !s.node_times || dsi_placement_init(&s.place, &s.c, s.ds, o) < 0) {
+	if (!s.ds || !s.waves || !s.timeline || !s.node_times || dsi_placement_init(&s.place, &s.c, s.ds, o->core) < 0) {
 		rc = dsi_error_nomem(err);
 		goto done;
 	}
-	ds_time end = add_ms(start, o->sim_max_time_ms);
+	ds_time end = add_ms(start, o->daemon->sim_max_time_ms);
 	if (end > SIM_TIME_MAX)
 		end = SIM_TIME_MAX;
 	int32_t desired = 0, done_nodes = 0, unavailable = 0;
@@ -678,7 +678,7 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			break;
 		}
 		if (t <= end)
-			t = on_step(start, t, o->sim_step_ms);
+			t = on_step(start, t, o->daemon->sim_step_ms);
 		if (t > end) {
 			result = "timeout";
 			stall = timeout_cause(&s);

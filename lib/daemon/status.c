@@ -56,7 +56,7 @@ int dsi_status_changed(const dsi_daemonset *ds, const dsi_ds_status *st)
 		 old->observed_generation >= ds->meta.generation);
 }
 
-int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_core_options *o,
 		       dsi_ds_status *out, ds_error *err)
 {
 	dsi_history h;

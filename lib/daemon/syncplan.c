@@ -29,7 +29,7 @@ const char *dsi_create_reason_name(int r)
 typedef struct pass {
 	const dsi_cluster *c;
 	const dsi_daemonset *ds;
-	const dsi_options *o;
+	const dsi_daemon_cfg *o;
 	ds_time now;
 	dsi_placement place;
 	dsi_ds_pods pods;
@@ -230,12 +230,12 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 				/* the controller and the kubelet fight over a rejected pod: back off per node */
 				char key[600];
 				failed_key(s, node, key, sizeof(key));
-				int64_t max = s->o->backoff_max_ms;
+				int64_t max = s->o->daemon->backoff_max_ms;
 				if (dsi_backoff_in_backoff(&s->plan->backoff, key, s->now, max)) {
 					note_requeue(s, dsi_backoff_get(&s->plan->backoff, key));
 					continue;
 				}
-				if (dsi_backoff_next(&s->plan->backoff, key, s->now, s->o->backoff_initial_ms, max) < 0)
+				if (dsi_backoff_next(&s->plan->backoff, key, s->now, s->o->daemon->backoff_initial_ms, max) < 0)
 					return dsi_error_nomem(s->err);
 				snprintf(msg, sizeof(msg), "Found failed daemon pod %s/%s on node %s, will try to kill it",
 					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, node->meta.name));
@@ -281,7 +281,7 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 		}
 		if (rc == 0 && newest && oldest_old &&
 		    (!dsi_pod_ready_p(oldest_old) ||
-		     dsi_pod_available(newest, s->ds->min_ready_seconds, s->now, s->o->k8s_minor)))
+		     dsi_pod_available(newest, s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor)))
 			rc = add_delete(s, oldest_old, DSI_DEL_SURGE_REPLACED);
 		return rc;
 	}
@@ -426,7 +426,7 @@ static void advanced_release(advanced *a)
 static int advanced_init(pass *s, advanced *a)
 {
 	const dsi_ds_advanced *k = &s->ds->adv;
-	const dsi_options *o = s->o;
+	const dsi_daemon_options *o = s->o->daemon;
 	memset(a, 0, sizeof(*a));
 	dsi_atoms_init_overlay(&a->atoms, &s->c->atoms);
 	a->order = s->ds->kruise ? ORDER_NAME_DESC : ORDER_NAME_ASC; /* Kruise walks names from the end */
@@ -734,7 +734,7 @@ static int rolling_update(pass *s)
 
 static void status(pass *s)
 {
-	dsi_status_input in = {s->c, s->ds, s->verdict, &s->pods, &s->key, s->now, s->o->k8s_minor};
+	dsi_status_input in = {s->c, s->ds, s->verdict, &s->pods, &s->key, s->now, s->o->core->k8s_minor};
 	dsi_status_count(&in, &s->plan->status);
 	s->plan->status_changed = dsi_status_changed(s->ds, &s->plan->status);
 	if (s->ds->min_ready_seconds > 0 && s->plan->status.number_ready != s->plan->status.number_available)
@@ -910,15 +910,15 @@ void dsi_plan_release(dsi_plan *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		     const dsi_backoff *backoff, int mode, dsi_plan *plan, ds_error *err)
 {
 	memset(plan, 0, sizeof(*plan));
 	plan->now = now;
 	plan->requeue_ms = -1;
 	plan->partition = plan->allowed_nodes = -1;
-	plan->burst = (uint32_t)o->burst_replicas;
-	plan->slow_start = (uint32_t)o->slow_start_initial_batch;
+	plan->burst = (uint32_t)o->daemon->burst_replicas;
+	plan->slow_start = (uint32_t)o->daemon->slow_start_initial_batch;
 	plan->events = json_array();
 	plan->adopt = json_array();
 	plan->release = json_array();
@@ -963,7 +963,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	s.verdict = dsi_reallocarray(NULL, nn ? nn : 1, sizeof(dsi_verdict)); /* each written by the placement pass */
 	s.order = dsi_malloc((nn ? nn : 1) * sizeof(uint32_t));
-	if (!s.verdict || !s.order || dsi_placement_init(&s.place, c, ds, o) < 0) {
+	if (!s.verdict || !s.order || dsi_placement_init(&s.place, c, ds, o->core) < 0) {
 		dsi_free(s.verdict);
 		dsi_free(s.order);
 		dsi_history_release(&h);
@@ -971,7 +971,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 		return dsi_error_nomem(err);
 	}
 	/* what each pass asks of a pod, noted once (dsi_ds_pods.state) */
-	const dsi_ds_pods_when when = {&s.key, ds->min_ready_seconds, now, o->k8s_minor};
+	const dsi_ds_pods_when when = {&s.key, ds->min_ready_seconds, now, o->core->k8s_minor};
 	if (dsi_ds_pods_collect_when(c, ds, 0, &when, &s.pods) < 0) {
 		rc = dsi_error_nomem(err);
 		goto out;
@@ -992,7 +992,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 		rc = history_cleanup(&s, &h);
 	if (rc == 0) {
 		status(&s);
-		dsi_backoff_gc(&plan->backoff, now, o->backoff_max_ms);
+		dsi_backoff_gc(&plan->backoff, now, o->daemon->backoff_max_ms);
 		if ((rc = build_pods(&s)) == 0)
 			rc = name_deletes(&s);
 	}
@@ -1008,7 +1008,7 @@ out:
 	return rc;
 }
 
-int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		  const dsi_backoff *backoff, dsi_plan *plan, ds_error *err)
 {
 	return dsi_plan_sync_ex(c, ds, now, o, backoff, 0, plan, err);

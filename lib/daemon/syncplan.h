@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "daemon/backoff.h"
+#include "daemon/daemon_options.h"
 #include "daemon/dspods.h"
 #include "daemon/podupdated.h"
 #include "daemon/history.h"
@@ -81,7 +82,7 @@ typedef struct dsi_plan {
 
 /* Plan one sync of ds at now. backoff (may be NULL) is the failed-pod backoff
  * state before the sync; the plan holds the state after it. */
-int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		  const dsi_backoff *backoff, dsi_plan *plan, ds_error *err);
 void dsi_plan_release(dsi_plan *plan);
 json_t *dsi_plan_to_json(const dsi_plan *plan);
@@ -90,7 +91,7 @@ const char *dsi_create_reason_name(int r);
 /* Parts of a sync, for replaying upstream's unit tests, whose fake pod control
  * makes manage's creates visible before the rolling update runs in the same call. */
 enum { DSI_SYNC_FULL = 0, DSI_SYNC_MANAGE_ONLY = 1, DSI_SYNC_ROLLING_ONLY = 2 };
-int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o,
+int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		     const dsi_backoff *backoff, int mode, dsi_plan *plan, ds_error *err);
 
 #endif

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
-#include "core/options.h"
+#include "core/optparse.h"
 #include "model/meta.h"
 
 void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)

@@ -44,7 +44,7 @@ typedef struct dsi_podspec {
 
 #define DSI_PODSPEC_PLACEMENT 1u /* also read nodeSelector, node affinity terms and tolerations */
 
-/* Read obj's member "spec" (a PodSpec). gates: DSI_GATE_* from lib/core/options.h. */
+/* Read obj's member "spec" (a PodSpec). gates: DSI_GATE_* from lib/core/optparse.h. */
 int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned flags, unsigned gates, dsi_podspec *out);
 void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s);
 int dsi_podspec_copy(dsi_atoms *atoms, const dsi_podspec *src, dsi_podspec *dst);

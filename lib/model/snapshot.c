@@ -239,15 +239,11 @@ static size_t order_find(const dsi_cluster *c, const dsi_node *n, size_t count)
 
 /* ---- init / destroy ---- */
 
-int dsi_cluster_init(dsi_cluster *c, const ds_options *opts)
+int dsi_cluster_init(dsi_cluster *c, const dsi_core_options *core, const dsi_model_options *model)
 {
 	memset(c, 0, sizeof(*c));
-	const dsi_options *o = dsi_opts(opts);
-	c->opts = *o;
-	/* string options belong to the caller's ds_options; the snapshot keeps none */
-	c->opts.partition = c->opts.rollout_node_selector = c->opts.update_order = NULL;
-	c->opts.pod_selector = c->opts.daemonset_kinds = c->opts.pss_level = c->opts.pss_version = NULL;
-	c->opts.sim_fail_nodes = NULL;
+	c->core = *core;
+	c->model = *model;
 	dsi_atoms_init(&c->atoms);
 	c->k_hash_label = dsi_atom_intern_cstr(&c->atoms, "controller-revision-hash");
 	c->k_gen_label = dsi_atom_intern_cstr(&c->atoms, "pod-template-generation");
@@ -415,7 +411,7 @@ static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi
 			return 0;
 		}
 		if (strcmp(api, "extensions/v1beta1") == 0 || strcmp(api, "apps/v1beta2") == 0) {
-			if (!b->c->opts.legacy_daemonsets)
+			if (!b->c->model.legacy_daemonsets)
 				return dsi_rd_fail(rd, "apiVersion", DS_EUNSUPPORTED,
 						   "no matches for kind \"DaemonSet\" in version \"%s\": DaemonSets are served "
 						   "as apps/v1 since Kubernetes 1.16 (set the legacyDaemonSets option to read "
@@ -486,7 +482,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		dsi_atom_unref(&c->atoms, s->gk);
 		return dsi_error_nomem(err);
 	}
-	unsigned gates = c->opts.gates;
+	unsigned gates = c->core.gates;
 	switch (k) {
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
@@ -797,7 +793,7 @@ static void unstage(void *ctx)
 static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, ds_error *err)
 {
 	b->mark = b->n;
-	return dsi_load_text_staged(data, size, &b->c->opts.limits, fn, unstage, b, err);
+	return dsi_load_text_staged(data, size, &b->c->core.limits, fn, unstage, b, err);
 }
 
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
@@ -935,7 +931,7 @@ int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t 
 int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err)
 {
 	batch b = {.c = c, .events = 0};
-	int rc = dsi_load_value(v, &c->opts.limits, stage_loaded, &b, err);
+	int rc = dsi_load_value(v, &c->core.limits, stage_loaded, &b, err);
 	return finish_batch(c, &b, rc, count, err);
 }
 
@@ -1058,7 +1054,7 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		const dsi_daemonset *sd = so;
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
 		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))))
-			rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->opts.gates, o);
+			rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates, o);
 		break;
 	}
 	case DSI_KIND_REVISION:
@@ -1097,7 +1093,8 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 {
 	memset(dst, 0, sizeof(*dst));
-	dst->opts = src->opts;
+	dst->core = src->core;
+	dst->model = src->model;
 	for (int k = 0; k < DSI_KIND_COUNT; k++)
 		dsi_map_init(&dst->by_key[k]);
 	if (dsi_atoms_copy(&dst->atoms, &src->atoms) < 0)

@@ -9,7 +9,9 @@
 #define DSI_CLUSTER_H
 
 #include "core/hash.h"
-#include "core/options.h"
+#include "core/optparse.h"
+#include "daemonset/cluster.h"
+#include "model/model_options.h"
 #include "model/dsobject.h"
 #include "model/node.h"
 #include "model/pdb.h"
@@ -50,7 +52,8 @@ typedef struct dsi_pod_group {
 } dsi_pod_group;
 
 struct ds_cluster {
-	dsi_options opts; /* limits, gates, legacy flag (string options are not kept) */
+	dsi_core_options core;   /* limits and gates for everything loaded into it */
+	dsi_model_options model; /* legacyDaemonSets */
 	dsi_atoms atoms;
 	dsi_atom k_hash_label; /* "controller-revision-hash", kept interned */
 	dsi_atom k_gen_label;  /* "pod-template-generation" */
@@ -71,7 +74,7 @@ struct ds_cluster {
 
 typedef struct ds_cluster dsi_cluster;
 
-int dsi_cluster_init(dsi_cluster *c, const ds_options *opts);
+int dsi_cluster_init(dsi_cluster *c, const dsi_core_options *core, const dsi_model_options *model);
 void dsi_cluster_destroy(dsi_cluster *c);
 int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err);
 

@@ -91,10 +91,10 @@ static int cmp_ds(const void *a, const void *b, void *ctx)
 
 /* One DaemonSet's row, or json_null() when the change does not concern it. */
 static json_t *ds_row(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_node *before, const dsi_node *after,
-		      const dsi_options *o, int *oom)
+		      const dsi_ops_cfg *o, int *oom)
 {
 	dsi_placement p;
-	if (dsi_placement_init(&p, c, ds, o) < 0) {
+	if (dsi_placement_init(&p, c, ds, o->core) < 0) {
 		*oom = 1;
 		return NULL;
 	}
@@ -132,7 +132,7 @@ static json_t *ds_row(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_n
 	return row;
 }
 
-int dsi_cordon_json(const dsi_cluster *c, const dsi_node *node, int desired, const dsi_options *o, json_t **out,
+int dsi_cordon_json(const dsi_cluster *c, const dsi_node *node, int desired, const dsi_ops_cfg *o, json_t **out,
 		    ds_error *err)
 {
 	*out = NULL;

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "core/options.h"
+#include "ops/ops_options.h"
 #include "model/snapshot.h"
 
 /* The node name of a kubectl argument: "NAME", "node/NAME", "nodes/NAME" or
@@ -43,7 +43,7 @@ int dsi_owned_by_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const 
 json_t *dsi_cordon_core_json(const dsi_cluster *c, const dsi_node *node, int desired);
 
 /* The whole ds_cordon result, with the DaemonSets the change concerns. */
-int dsi_cordon_json(const dsi_cluster *c, const dsi_node *node, int desired, const dsi_options *o, json_t **out,
+int dsi_cordon_json(const dsi_cluster *c, const dsi_node *node, int desired, const dsi_ops_cfg *o, json_t **out,
 		    ds_error *err);
 
 #endif

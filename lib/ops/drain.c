@@ -469,7 +469,7 @@ static json_t *daemonsets_json(const dsi_drain_cfg *cfg, const dsi_drain_plan *p
 				  ns, name, json_array_size(pods), node);
 		if (dp->owner.ds) {
 			dsi_placement pl;
-			if (dsi_placement_init(&pl, c, dp->owner.ds, cfg->o) < 0) {
+			if (dsi_placement_init(&pl, c, dp->owner.ds, cfg->o->core) < 0) {
 				*oom = 1;
 			} else {
 				dsi_verdict v;
@@ -648,7 +648,7 @@ static json_t *options_json(const dsi_drain_cfg *cfg)
 			 cfg->ignore_daemonsets, "deleteEmptyDirData", cfg->delete_emptydir_data, "disableEviction",
 			 cfg->disable_eviction, "gracePeriodSeconds", (json_int_t)cfg->grace_period_seconds,
 			 "skipWaitForDeleteTimeoutSeconds", (json_int_t)cfg->skip_wait_timeout_seconds, "podSelector",
-			 cfg->o->pod_selector ? json_string(cfg->o->pod_selector) : json_null(), "daemonSetKinds",
+			 cfg->o->ops->pod_selector ? json_string(cfg->o->ops->pod_selector) : json_null(), "daemonSetKinds",
 			 kinds);
 }
 

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "core/options.h"
+#include "ops/ops_options.h"
 #include "model/snapshot.h"
 
 /* PodDeleteStatus.Reason (filters.go) */
@@ -67,7 +67,7 @@ typedef void (*dsi_pod_filter_fn)(const dsi_drain_cfg *cfg, const dsi_pod *p, vo
 
 struct dsi_drain_cfg {
 	const dsi_cluster *c;
-	const dsi_options *o;
+	const dsi_ops_cfg *o;
 	int force, ignore_daemonsets, delete_emptydir_data, disable_eviction;
 	int64_t grace_period_seconds;	   /* < 0: the pod's own */
 	int64_t skip_wait_timeout_seconds; /* 0: off */
@@ -89,7 +89,7 @@ struct dsi_drain_cfg {
  * podSelector, daemonSetKinds). A bad podSelector is DS_EVALUE at
  * "podSelector" with kubectl's text; a bad daemonSetKinds entry DS_EVALUE at
  * "daemonSetKinds". Release with dsi_drain_cfg_release in every case. */
-int dsi_drain_cfg_init(dsi_drain_cfg *cfg, const dsi_cluster *c, const dsi_options *o, ds_error *err);
+int dsi_drain_cfg_init(dsi_drain_cfg *cfg, const dsi_cluster *c, const dsi_ops_cfg *o, ds_error *err);
 void dsi_drain_cfg_release(dsi_drain_cfg *cfg);
 
 /* The built-in filters (filters.go); each fills *out (and owner for the

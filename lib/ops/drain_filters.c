@@ -59,11 +59,12 @@ static int parse_kinds(dsi_drain_cfg *cfg, const char *text, ds_error *err)
 	return 0;
 }
 
-int dsi_drain_cfg_init(dsi_drain_cfg *cfg, const dsi_cluster *c, const dsi_options *o, ds_error *err)
+int dsi_drain_cfg_init(dsi_drain_cfg *cfg, const dsi_cluster *c, const dsi_ops_cfg *cfgo, ds_error *err)
 {
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->c = c;
-	cfg->o = o;
+	cfg->o = cfgo;
+	const dsi_ops_options *o = cfgo->ops;
 	cfg->force = o->force;
 	cfg->ignore_daemonsets = o->ignore_daemonsets;
 	cfg->delete_emptydir_data = o->delete_emptydir_data;

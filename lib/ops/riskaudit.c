@@ -763,7 +763,7 @@ static void host_path_volumes(audit_ctx *a)
 	}
 }
 
-static int tolerations(audit_ctx *a, const dsi_options *o, ds_error *err)
+static int tolerations(audit_ctx *a, const dsi_ops_cfg *o, ds_error *err)
 {
 	const json_t *spec = a->target->tmpl ? json_object_get(a->target->tmpl, "spec") : NULL;
 	dsi_atoms atoms;
@@ -776,7 +776,7 @@ static int tolerations(audit_ctx *a, const dsi_options *o, ds_error *err)
 		dsi_atoms_free(&atoms);
 		return rc;
 	}
-	int gate = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+	int gate = dsi_gate(o->core, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
 	for (uint32_t i = 0; i < tols.n; i++) {
 		const dsi_toleration *t = &tols.v[i];
 		if (t->key != DSI_ATOM_NONE || t->op != DSI_TOL_EXISTS)
@@ -825,7 +825,7 @@ static int tolerations(audit_ctx *a, const dsi_options *o, ds_error *err)
 	return rc;
 }
 
-int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_options *o, dsi_findings *out,
+int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_ops_cfg *o, dsi_findings *out,
 		    ds_error *err)
 {
 	audit_ctx a = {pod, target, "", "", out};
@@ -886,7 +886,7 @@ static void eval_set_free(eval_set *s)
 		dsi_pss_pod_free(&s->pods);
 }
 
-static int eval_set_read(const json_t *obj, const char *version, const dsi_options *o, eval_set *s, ds_error *err)
+static int eval_set_read(const json_t *obj, const char *version, const dsi_ops_cfg *o, eval_set *s, ds_error *err)
 {
 	memset(s, 0, sizeof(*s));
 	if (dsi_pss_parse_version(version, &s->minor) < 0)
@@ -894,7 +894,7 @@ static int eval_set_read(const json_t *obj, const char *version, const dsi_optio
 				     version);
 	s->version = version;
 	/* NewEvaluator's emulation version: the modelled release bounds "latest" */
-	s->emulation = o->k8s_minor;
+	s->emulation = o->core->k8s_minor;
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	int rc = dsi_pss_find_target(&rd, obj, &s->target);
@@ -973,14 +973,14 @@ static int requested_json(eval_set *s, dsi_pss_level level, json_t **out, ds_err
 	return 0;
 }
 
-static const char *option_level(const char *level, const dsi_options *o)
+static const char *option_level(const char *level, const dsi_ops_cfg *o)
 {
-	return level ? level : o->pss_level ? o->pss_level : "restricted";
+	return level ? level : o->pss->level ? o->pss->level : "restricted";
 }
 
-static const char *option_version(const char *version, const dsi_options *o)
+static const char *option_version(const char *version, const dsi_ops_cfg *o)
 {
-	return version ? version : o->pss_version ? o->pss_version : "latest";
+	return version ? version : o->pss->version ? o->pss->version : "latest";
 }
 
 static json_t *identity(const dsi_pss_target *t)
@@ -988,7 +988,7 @@ static json_t *identity(const dsi_pss_target *t)
 	return json_pack("{s:s?, s:s?, s:s?}", "kind", t->kind, "namespace", t->namespace_, "name", t->name);
 }
 
-int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *version, const dsi_options *o,
+int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *version, const dsi_ops_cfg *o,
 			    json_t **out, ds_error *err)
 {
 	*out = NULL;
@@ -1022,7 +1022,7 @@ static json_t *level_result(const dsi_pss_eval *e)
 	return json_pack("{s:b, s:o}", "allowed", e->allowed, "violations", violations_json(e));
 }
 
-int dsi_audit_report(const json_t *obj, const dsi_options *o, json_t **out, ds_error *err)
+int dsi_audit_report(const json_t *obj, const dsi_ops_cfg *o, json_t **out, ds_error *err)
 {
 	*out = NULL;
 	const char *level = option_level(NULL, o), *version = option_version(NULL, o);

@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "core/options.h"
+#include "ops/ops_options.h"
 #include "pss/pss.h"
 
 typedef enum dsi_severity {
@@ -48,13 +48,13 @@ void dsi_findings_sort(dsi_findings *f);
  * Tolerations are read from the template's spec; the control-plane note is
  * given for DaemonSets only.
  */
-int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_options *o, dsi_findings *out,
+int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_ops_cfg *o, dsi_findings *out,
 		    ds_error *err);
 
 /* The report of ds_audit(3) for one object. */
-int dsi_audit_report(const json_t *obj, const dsi_options *o, json_t **out, ds_error *err);
+int dsi_audit_report(const json_t *obj, const dsi_ops_cfg *o, json_t **out, ds_error *err);
 /* The result of ds_pod_security_evaluate(3); level/version NULL take the options' (then restricted, latest). */
-int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *version, const dsi_options *o,
+int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *version, const dsi_ops_cfg *o,
 			    json_t **out, ds_error *err);
 
 /* Risk rating of a host path (normalised like Go's path.Clean): severity when

@@ -132,7 +132,7 @@ static int cmp_ds(const void *a, const void *b, void *ctx)
 
 /* UnavailableCount (pkg/controller/daemon/util/daemonset_util.go): maxUnavailable
  * scaled against desiredNumberScheduled, rounding up; OnDelete has no budget. */
-static int ds_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_options *o, ds_info *d)
+static int ds_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_ops_cfg *o, ds_info *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->ds = ds;
@@ -141,7 +141,7 @@ static int ds_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time n
 	d->avail = dsi_calloc(nn ? nn : 1, 1);
 	d->pods = dsi_calloc(nn ? nn : 1, 1);
 	dsi_placement pl;
-	if (!d->run || !d->avail || !d->pods || dsi_placement_init(&pl, c, ds, o) < 0)
+	if (!d->run || !d->avail || !d->pods || dsi_placement_init(&pl, c, ds, o->core) < 0)
 		return -1;
 	dsi_ds_pods pods;
 	if (dsi_ds_pods_collect(c, ds, 0, &pods) < 0) {
@@ -159,7 +159,7 @@ static int ds_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time n
 			for (int32_t k = pods.first[node->index]; k >= 0; k = pods.next[k]) {
 				if (d->pods[node->index] < 255)
 					d->pods[node->index]++;
-				if (dsi_pod_available(pods.v[k], ds->min_ready_seconds, now, o->k8s_minor))
+				if (dsi_pod_available(pods.v[k], ds->min_ready_seconds, now, o->core->k8s_minor))
 					d->avail[node->index] = 1;
 			}
 		if (v.should_run) {
@@ -237,7 +237,7 @@ static int cmp_pdb(const void *a, const void *b, void *ctx)
 
 typedef struct upgrade {
 	const dsi_cluster *c;
-	const dsi_options *o;
+	const dsi_ops_cfg *o;
 	dsi_drain_cfg cfg;
 	ds_time now;
 	ds_info *ds;
@@ -462,7 +462,7 @@ static json_t *plan_batch(upgrade *u, size_t index, const dsi_node *const *nodes
 	return batch;
 }
 
-static int upgrade_init(upgrade *u, const dsi_cluster *c, ds_time now, const dsi_options *o, ds_error *err)
+static int upgrade_init(upgrade *u, const dsi_cluster *c, ds_time now, const dsi_ops_cfg *o, ds_error *err)
 {
 	memset(u, 0, sizeof(*u));
 	u->c = c;
@@ -515,7 +515,7 @@ static void upgrade_release(upgrade *u)
 }
 
 int dsi_upgrade_json(const dsi_cluster *c, const dsi_node *const *nodes, size_t n, size_t ncp, const char *selector,
-		     ds_time now, const dsi_options *o, json_t **out, ds_error *err)
+		     ds_time now, const dsi_ops_cfg *o, json_t **out, ds_error *err)
 {
 	*out = NULL;
 	upgrade u;
@@ -529,7 +529,7 @@ int dsi_upgrade_json(const dsi_cluster *c, const dsi_node *const *nodes, size_t 
 		u.oom = 1;
 	for (size_t i = 0; i < n && !u.oom; i++)
 		add(&u, order, json_string(dsi_cstr(c, nodes[i]->meta.name)));
-	size_t workers = n - ncp, size = o->batch_size > 0 ? (size_t)o->batch_size : 1, index = 0;
+	size_t workers = n - ncp, size = o->ops->batch_size > 0 ? (size_t)o->ops->batch_size : 1, index = 0;
 	/* workers in batches of batchSize, then each control-plane node alone */
 	for (size_t i = 0; i < n && !u.oom && rc == 0;) {
 		int cp = i >= workers;

@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "core/options.h"
+#include "ops/ops_options.h"
 #include "model/snapshot.h"
 
 /* The nodes of an upgrade: the named ones (each must exist; duplicates are
@@ -24,6 +24,6 @@ int dsi_upgrade_select(const dsi_cluster *c, const char *const *names, size_t nn
 
 /* The ds_upgrade result for the selected nodes (see ds_upgrade(3)). */
 int dsi_upgrade_json(const dsi_cluster *c, const dsi_node *const *nodes, size_t n, size_t ncp, const char *selector,
-		     ds_time now, const dsi_options *o, json_t **out, ds_error *err);
+		     ds_time now, const dsi_ops_cfg *o, json_t **out, ds_error *err);
 
 #endif

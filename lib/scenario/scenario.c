@@ -17,7 +17,8 @@
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/files.h"
-#include "core/options.h"
+#include "api/api_options.h"
+#include "core/optparse.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
 #include "core/yaml.h"
@@ -279,7 +280,7 @@ static int yaml_or_json_error(collect *k, const char *text, size_t size, const j
 	ds_error yerr, *outer = k->err;
 	ds_error_clear(&yerr);
 	k->err = &yerr;
-	int rc = dsi_yaml_parse(text, size, &dsi_opts(k->opts)->limits, yaml_doc, k, &yerr);
+	int rc = dsi_yaml_parse(text, size, &dsi_o_core(k->opts)->limits, yaml_doc, k, &yerr);
 	k->err = outer;
 	if (rc == 0)
 		return 0;
@@ -297,7 +298,7 @@ static int yaml_or_json_error(collect *k, const char *text, size_t size, const j
  */
 static int run_text(collect *k, const char *text, size_t size)
 {
-	const dsi_limits *lim = &dsi_opts(k->opts)->limits;
+	const dsi_limits *lim = &dsi_o_core(k->opts)->limits;
 	if (size > lim->max_bytes)
 		return dsi_error_set(k->err, DS_ELIMIT, NULL,
 				     "input of %zu bytes is larger than the limit of %zu bytes", size, lim->max_bytes);
@@ -356,7 +357,7 @@ static int run_file(void *ctx, const char *path, ds_error *err)
 	collect *k = ctx;
 	char *text;
 	size_t len;
-	int rc = dsi_read_file(path, dsi_opts(k->opts)->limits.max_bytes, &text, &len, err);
+	int rc = dsi_read_file(path, dsi_o_core(k->opts)->limits.max_bytes, &text, &len, err);
 	if (rc < 0)
 		return rc;
 	dsi_strbuf dir = DSI_STRBUF_INIT;

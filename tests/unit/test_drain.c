@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_options.h"
 #include "harness.h"
 #include "ops/cordon.h"
 #include "ops/drain.h"
@@ -285,7 +286,8 @@ static void run_test_delete_or_evict(const json_t *cs)
 	json_decref(o);
 	dsi_drain_cfg cfg;
 	ds_error err;
-	ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &opts->v, &err), 0);
+	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts); /* cfg keeps a pointer to it */
+	ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &ocfg, &err), 0);
 	if (!json_is_true(json_object_get(cs, "evictionSupported")))
 		cfg.eviction_gv = NULL;
 	json_t *r;
@@ -403,7 +405,8 @@ START_TEST(upstream_filter_table)
 			json_t *objs = json_pack("[O]", json_object_get(cs, "pod"));
 			ds_cluster *c = vt_cluster(objs, NULL);
 			json_decref(objs);
-			ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &opts->v, &err), 0);
+			const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts); /* cfg keeps a pointer to it */
+			ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &ocfg, &err), 0);
 			dsi_pod_status st;
 			ck_assert_int_eq(dsi_skip_deleted_filter(&cfg, first_pod(c, json_object_get(cs, "pod")),
 								 time_of(json_object_get(cs, "now")), &st),
@@ -415,7 +418,8 @@ START_TEST(upstream_filter_table)
 		} else {
 			ck_assert_str_eq(fn, "filterPods");
 			ds_cluster *c = vt_cluster(json_object_get(cs, "pods"), NULL);
-			ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &opts->v, &err), 0);
+			const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts); /* cfg keeps a pointer to it */
+			ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &ocfg, &err), 0);
 			const json_t *af = json_object_get(cs, "additionalFilters");
 			dsi_pod_filter_fn fns[4];
 			for (size_t k = 0; k < json_array_size(af); k++)
@@ -492,7 +496,8 @@ START_TEST(skip_deleted_extreme_times)
 	ds_error err;
 	ck_assert_int_eq(ds_options_set(opts, "skipWaitForDeleteTimeoutSeconds", "9223372036", &err), 0);
 	dsi_drain_cfg cfg;
-	ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &opts->v, &err), 0);
+	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts); /* cfg keeps a pointer to it */
+	ck_assert_int_eq(dsi_drain_cfg_init(&cfg, c, &ocfg, &err), 0);
 	dsi_pod_status st;
 	const dsi_pod *p = first_pod(c, json_array_get(objs, 0));
 	/* 9999 years later: the duration saturates at 9223372036.85 s, not more than the limit */

@@ -2,7 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/options.h"
+#include "api/api_options.h"
+#include "core/optparse.h"
 #include "harness.h"
 
 static char *get(const ds_options *o, const char *name)

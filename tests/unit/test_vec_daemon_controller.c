@@ -27,7 +27,9 @@ typedef struct world {
 	json_t *rev_hash; /* revision number (as string) -> hash */
 	ds_time now;
 	dsi_backoff backoff;
-	dsi_options opts;
+	dsi_core_options core;
+	dsi_daemon_options daemon; /* its strings stay NULL */
+	dsi_daemon_cfg cfg;        /* &core, &daemon */
 	int seq;
 	const char *hash_placeholder_value;
 } world;
@@ -37,7 +39,7 @@ static ds_cluster *build(world *w)
 	ds_cluster *c;
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
-	c->opts = w->opts;
+	c->core = w->core;
 	json_t *list = json_pack("{s:s, s:s, s:[]}", "apiVersion", "v1", "kind", "List", "items");
 	json_t *items = json_object_get(list, "items");
 	json_array_append(items, w->ds);
@@ -248,7 +250,7 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	const dsi_daemonset *ds = the_ds(c, w);
 	int rolling = ds->strategy == DSI_STRATEGY_ROLLING_UPDATE;
 	dsi_plan p1;
-	ck_assert_msg(dsi_plan_sync_ex(c, ds, w->now, &w->opts, &w->backoff, DSI_SYNC_MANAGE_ONLY, &p1, &err) == 0,
+	ck_assert_msg(dsi_plan_sync_ex(c, ds, w->now, &w->cfg, &w->backoff, DSI_SYNC_MANAGE_ONLY, &p1, &err) == 0,
 		      "%s: plan: %s", label, err.message);
 	int skipped = p1.skipped != NULL;
 	apply(w, &p1, &o);
@@ -257,7 +259,7 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	if (!skipped && !o.manage_error && rolling) {
 		c = build(w);
 		dsi_plan p2;
-		ck_assert_msg(dsi_plan_sync_ex(c, the_ds(c, w), w->now, &w->opts, &w->backoff, DSI_SYNC_ROLLING_ONLY, &p2,
+		ck_assert_msg(dsi_plan_sync_ex(c, the_ds(c, w), w->now, &w->cfg, &w->backoff, DSI_SYNC_ROLLING_ONLY, &p2,
 					       &err) == 0,
 			      "%s: plan: %s", label, err.message);
 		apply(w, &p2, &o);
@@ -291,7 +293,7 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	if (!buf[0] && want_st && !skipped) {
 		c = build(w);
 		dsi_ds_status st;
-		ck_assert_int_eq(dsi_status_compute(c, the_ds(c, w), w->now, &w->opts, &st, &err), 0);
+		ck_assert_int_eq(dsi_status_compute(c, the_ds(c, w), w->now, &w->core, &st, &err), 0);
 		const char *k;
 		json_t *v;
 		json_object_foreach(want_st, k, v)
@@ -452,7 +454,10 @@ static void update_pods(world *w, const json_t *step)
 static int world_init(world *w, const json_t *cs)
 {
 	memset(w, 0, sizeof(*w));
-	w->opts = *dsi_options_default();
+	w->core = *dsi_core_options_default();
+	w->daemon = *dsi_daemon_options_default();
+	w->cfg.core = &w->core;
+	w->cfg.daemon = &w->daemon;
 	w->ds = json_deep_copy(json_object_get(cs, "daemonset"));
 	w->nodes = json_deep_copy(json_object_get(cs, "nodes"));
 	w->pods = json_deep_copy(json_object_get(cs, "pods"));
@@ -472,8 +477,8 @@ static int world_init(world *w, const json_t *cs)
 		ck_assert_int_eq(ds_time_parse(now, &w->now, &err), 0);
 	json_t *fb = json_object_get(cs, "failedPodsBackoff");
 	if (fb) {
-		w->opts.backoff_initial_ms = llround(json_number_value(json_object_get(fb, "initialSeconds")) * 1000);
-		w->opts.backoff_max_ms = llround(json_number_value(json_object_get(fb, "maxSeconds")) * 1000);
+		w->daemon.backoff_initial_ms = llround(json_number_value(json_object_get(fb, "initialSeconds")) * 1000);
+		w->daemon.backoff_max_ms = llround(json_number_value(json_object_get(fb, "maxSeconds")) * 1000);
 	}
 	char hash[32];
 	current_hash(w, hash, sizeof(hash));
@@ -542,7 +547,7 @@ static char *run_case(const json_t *cs)
 				char key[300];
 				json_t *m = json_object_get(w.ds, "metadata");
 				snprintf(key, sizeof(key), "%s/0/node-0", json_string_value(json_object_get(m, "uid")));
-				int got = dsi_backoff_in_backoff(&w.backoff, key, w.now, w.opts.backoff_max_ms);
+				int got = dsi_backoff_in_backoff(&w.backoff, key, w.now, w.daemon.backoff_max_ms);
 				if (got != json_is_true(ib)) {
 					/* the step sizes are sub-millisecond; our clock counts milliseconds */
 					double ms = secs * 1000;
@@ -662,7 +667,7 @@ static char *run_function(const json_t *cs, int *handled)
 		const dsi_daemonset *ds = the_ds(c, &w);
 		dsi_plan p;
 		ds_error err;
-		ck_assert_int_eq(dsi_plan_sync_ex(c, ds, w.now, &w.opts, NULL, DSI_SYNC_ROLLING_ONLY, &p, &err), 0);
+		ck_assert_int_eq(dsi_plan_sync_ex(c, ds, w.now, &w.cfg, NULL, DSI_SYNC_ROLLING_ONLY, &p, &err), 0);
 		int empty = p.status.desired_number_scheduled - p.status.current_number_scheduled;
 		long long want_ms = json_integer_value(json_object_get(ex, "maxSurge"));
 		long long want_mu = json_integer_value(json_object_get(ex, "maxUnavailable"));

@@ -65,7 +65,7 @@ static char *create_pod_template(const json_t *cs)
 	const dsi_daemonset *d = dsi_cluster_daemonset(c, "default", "ds");
 	ck_assert_ptr_nonnull(d);
 	dsi_placement p;
-	ck_assert_int_eq(dsi_placement_init(&p, c, d, dsi_options_default()), 0);
+	ck_assert_int_eq(dsi_placement_init(&p, c, d, dsi_core_options_default()), 0);
 	ds_error err;
 	json_t *pod = dsi_new_pod(&p, "node-1", vt_str(cs, "hash"), &err);
 	dsi_placement_release(&p);

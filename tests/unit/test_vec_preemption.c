@@ -49,7 +49,7 @@ static char *read_spec(dsi_atoms *atoms, const json_t *pod, dsi_podspec *spec)
 	dsi_rd_init(&rd, &err);
 	size_t m = dsi_rd_push(&rd, "spec");
 	int rc = dsi_podspec_read(&rd, atoms, json_object_get(pod, "spec"), DSI_PODSPEC_PLACEMENT,
-				  dsi_options_default()->gates, spec);
+				  dsi_core_options_default()->gates, spec);
 	dsi_rd_pop(&rd, m);
 	return rc < 0 ? vt_fmt("the reader refused the pod: %s: %s", err.path, err.message) : NULL;
 }
@@ -80,7 +80,7 @@ static char *dry_run(const json_t *cs)
 	if (!bad) {
 		int32_t prio;
 		ck_assert_int_eq(dsi_pod_priority(c, &atoms, &spec, &prio), 0);
-		int cmp = dsi_gate(dsi_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+		int cmp = dsi_gate(dsi_core_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
 		for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++) {
 			const dsi_node *node = dsi_cluster_node_at(c, i);
 			dsi_preemption pre;

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/api_options.h"
 #include "harness.h"
 #include "sched/fit.h"
 #include "sched/nodeaffinity.h"
@@ -180,7 +181,7 @@ static ds_options *case_opts(const json_t *cs)
 static unsigned case_gates(const json_t *cs)
 {
 	ds_options *o = case_opts(cs);
-	unsigned g = dsi_opts(o)->gates;
+	unsigned g = dsi_o_core(o)->gates;
 	ds_options_free(o);
 	return g;
 }
@@ -203,7 +204,7 @@ static const char *resource_of(const char *reason)
 	return strncmp(reason, "Insufficient ", 13) == 0 ? reason + 13 : reason;
 }
 
-static int cmp_gate(void) { return dsi_gate(dsi_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS); }
+static int cmp_gate(void) { return dsi_gate(dsi_core_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS); }
 
 /* Run every filter for the pod on node; check plugin's code, reasons and (for
  * NodeResourcesFit) insufficient resources against expect. */

@@ -80,7 +80,7 @@ static char *should_run(const json_t *cs)
 	size_t nreasons = json_array_size(json_object_get(doc, "reasons"));
 	json_decref(doc);
 	dsi_placement p;
-	ck_assert_int_eq(dsi_placement_init(&p, c, dsi_cluster_daemonset(c, ns, name), dsi_options_default()), 0);
+	ck_assert_int_eq(dsi_placement_init(&p, c, dsi_cluster_daemonset(c, ns, name), dsi_core_options_default()), 0);
 	dsi_verdict v, all;
 	const dsi_node *dn = dsi_cluster_node_by_name(c, node);
 	dsi_node_should_run(&p, dn, &v);
