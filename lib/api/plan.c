@@ -131,7 +131,7 @@ int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_er
 	return 0;
 }
 
-size_t ds_plan_event_count(const ds_plan *plan) { return plan ? json_array_size(plan->p.events) : 0; }
+size_t ds_plan_event_count(const ds_plan *plan) { return plan ? plan->p.nevents : 0; }
 
 int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
 {
@@ -142,10 +142,10 @@ int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_erro
 	if (i >= ds_plan_event_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "event %zu out of range (%zu)", i, ds_plan_event_count(plan));
 	/* the plan's events never change once made: the strings live as long as the plan */
-	const json_t *e = json_array_get(plan->p.events, i);
-	out->type = json_string_value(json_object_get(e, "type"));
-	out->reason = json_string_value(json_object_get(e, "reason"));
-	out->message = json_string_value(json_object_get(e, "message"));
+	const dsi_plan_event *e = &plan->p.events[i];
+	out->type = e->type;
+	out->reason = e->reason;
+	out->message = e->message;
 	return 0;
 }
 

@@ -49,17 +49,13 @@ int dsi_can_adopt(dsi_sync *s, char **why)
 
 /* PodControllerRefManager.AdoptPod / ReleasePod (controller_ref_manager.go): strategic
  * merge patches; a pod that is gone is no error, and neither is 422 on a release. */
-static int patch_pods(dsi_sync *s, const json_t *list, int adopt, int *can_adopt, char **why, json_t *errs)
+static int patch_pods(dsi_sync *s, const dsi_plan *p, int adopt, int *can_adopt, char **why, json_t *errs)
 {
 	int failed = 0;
-	for (size_t i = 0; i < json_array_size(list); i++) {
-		const json_t *it = json_array_get(list, i);
-		const char *ns = json_string_value(json_object_get(it, "namespace"));
-		const char *name = json_string_value(json_object_get(it, "name"));
-		const json_t *patch = json_object_get(it, "patch");
-		const char *uid = json_string_value(json_object_get(json_object_get(patch, "metadata"), "uid"));
-		if (!ns || !name || !patch)
-			continue;
+	const dsi_plan_claim *list = adopt ? p->adopt : p->release;
+	uint32_t n = adopt ? p->nadopt : p->nrelease;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *ns = list[i].ns, *name = list[i].name, *uid = list[i].uid;
 		if (adopt && *can_adopt < 0) { /* CanAdopt runs once per claim */
 			int rc = dsi_can_adopt(s, why);
 			if (rc < 0)
@@ -67,13 +63,16 @@ static int patch_pods(dsi_sync *s, const json_t *list, int adopt, int *can_adopt
 			*can_adopt = rc == 0;
 		}
 		if (adopt && !*can_adopt) {
-			if (dsi_errs_add(errs, "can't adopt Pod %s/%s (%s): %s", ns, name, uid ? uid : "", *why) < 0)
+			if (dsi_errs_add(errs, "can't adopt Pod %s/%s (%s): %s", ns, name, uid, *why) < 0)
 				return dsi_error_nomem(s->err);
 			failed = 1;
 			continue;
 		}
+		json_t *patch = adopt ? dsi_plan_adopt_patch(p, uid) : dsi_plan_release_patch(p, uid);
 		dsi_call call;
-		int rc = dsi_tp_patch(s->c, "pods", ns, name, DS_PATCH_STRATEGIC, patch, &call, s->err);
+		int rc = patch ? dsi_tp_patch(s->c, "pods", ns, name, DS_PATCH_STRATEGIC, patch, &call, s->err)
+			       : dsi_error_nomem(s->err);
+		json_decref(patch);
 		if (rc < 0)
 			return rc;
 		int ok = call.result == DS_TRANSPORT_OK || call.result == DS_TRANSPORT_NOT_FOUND ||
@@ -95,8 +94,8 @@ int dsi_claim_pods(dsi_sync *s, const dsi_plan *p, json_t *errs)
 {
 	int can_adopt = -1;
 	char *why = NULL;
-	int a = patch_pods(s, p->adopt, 1, &can_adopt, &why, errs);
-	int r = a < 0 ? a : patch_pods(s, p->release, 0, &can_adopt, &why, errs);
+	int a = patch_pods(s, p, 1, &can_adopt, &why, errs);
+	int r = a < 0 ? a : patch_pods(s, p, 0, &can_adopt, &why, errs);
 	dsi_free(why);
 	if (a < 0 || r < 0)
 		return a < 0 ? a : r;

@@ -13,13 +13,6 @@ static const dsi_revision *find_revision(const dsi_sync *s, const char *name)
 	return a ? dsi_map_get(&c->by_key[DSI_KIND_REVISION], dsi_key2(s->ds->meta.ns, a)) : NULL;
 }
 
-static json_t *owner_ref(const dsi_sync *s)
-{
-	const char *api = s->ds->kruise ? json_string_value(json_object_get(s->ds->obj, "apiVersion")) : "apps/v1";
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet",
-			 "name", s->name, "uid", s->uid, "controller", 1, "blockOwnerDeletion", 1);
-}
-
 /* One API call whose failure is an error of the step; NotFound may be allowed. */
 static int step_call_result(dsi_sync *s, dsi_call *call, int allow_not_found, json_t *errs)
 {
@@ -33,16 +26,15 @@ static int step_call_result(dsi_sync *s, dsi_call *call, int allow_not_found, js
 
 /* ControllerRevisionControllerRefManager.AdoptControllerRevision / ReleaseControllerRevision
  * (controller_ref_manager.go) for the names constructHistory's claim chose. */
-static int claim_revisions(dsi_sync *s, const json_t *hist, json_t *errs)
+static int claim_revisions(dsi_sync *s, const dsi_plan *p, json_t *errs)
 {
-	const json_t *adopt = json_object_get(hist, "adopt"), *release = json_object_get(hist, "release");
 	int failed = 0, can_adopt = -1;
 	char *why = NULL;
 	for (int pass = 0; pass < 2; pass++) {
-		const json_t *list = pass == 0 ? adopt : release;
-		for (size_t i = 0; i < json_array_size(list); i++) {
-			const char *name = json_string_value(json_array_get(list, i));
-			const dsi_revision *r = name ? find_revision(s, name) : NULL;
+		const dsi_plan_names *list = pass == 0 ? &p->history.adopt : &p->history.release;
+		for (uint32_t i = 0; i < list->n; i++) {
+			const char *name = list->v[i];
+			const dsi_revision *r = find_revision(s, name);
 			if (!r)
 				continue;
 			const char *ruid = dsi_cstr(s->c->cluster, r->meta.uid);
@@ -63,10 +55,7 @@ static int claim_revisions(dsi_sync *s, const json_t *hist, json_t *errs)
 				}
 				continue;
 			}
-			json_t *patch = pass == 0
-						? json_pack("{s:{s:[o], s:s}}", "metadata", "ownerReferences", owner_ref(s), "uid", ruid)
-						: json_pack("{s:{s:[{s:s, s:s}], s:s}}", "metadata", "ownerReferences", "$patch",
-							    "delete", "uid", s->uid, "uid", ruid);
+			json_t *patch = pass == 0 ? dsi_plan_adopt_patch(p, ruid) : dsi_plan_release_patch(p, ruid);
 			dsi_call call;
 			int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_STRATEGIC, patch,
 						      &call, s->err)
@@ -190,13 +179,11 @@ out:
 }
 
 /* dedupCurHistories (update.go): relabel pods to the kept hash, then delete the duplicates. */
-static int dedup(dsi_sync *s, const json_t *hist, json_t *errs)
+static int dedup(dsi_sync *s, const dsi_plan_history *h, json_t *errs)
 {
-	const char *hash = json_string_value(json_object_get(hist, "hash"));
-	const json_t *relabel = json_object_get(hist, "relabelPods"), *dups = json_object_get(hist, "deleteDuplicates");
-	for (size_t i = 0; i < json_array_size(relabel); i++) {
-		const char *pod = json_string_value(json_array_get(relabel, i));
-		json_t *patch = json_pack("{s:{s:{s:s}}}", "metadata", "labels", "controller-revision-hash", hash ? hash : "");
+	for (uint32_t i = 0; i < h->relabel_pods.n; i++) {
+		const char *pod = h->relabel_pods.v[i];
+		json_t *patch = json_pack("{s:{s:{s:s}}}", "metadata", "labels", "controller-revision-hash", h->hash);
 		dsi_call call;
 		int rc = patch && pod ? dsi_tp_patch(s->c, "pods", s->ns, pod, DS_PATCH_MERGE, patch, &call, s->err)
 				      : dsi_error_nomem(s->err);
@@ -206,9 +193,9 @@ static int dedup(dsi_sync *s, const json_t *hist, json_t *errs)
 		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
 			return rc;
 	}
-	for (size_t i = 0; i < json_array_size(dups); i++) {
-		const char *name = json_string_value(json_array_get(dups, i));
-		const dsi_revision *r = name ? find_revision(s, name) : NULL;
+	for (uint32_t i = 0; i < h->delete_duplicates.n; i++) {
+		const char *name = h->delete_duplicates.v[i];
+		const dsi_revision *r = find_revision(s, name);
 		if (!r)
 			continue;
 		dsi_call call;
@@ -225,27 +212,24 @@ static int dedup(dsi_sync *s, const json_t *hist, json_t *errs)
 /* constructHistory (update.go) */
 int dsi_history_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
 {
-	const json_t *hist = p->history;
-	if (!hist)
+	const dsi_plan_history *h = &p->history;
+	if (!h->present)
 		return 0;
-	int rc = claim_revisions(s, hist, errs);
+	int rc = claim_revisions(s, p, errs);
 	if (rc != 0)
 		return rc;
 	if ((rc = label_unlabelled(s, errs)) != 0)
 		return rc;
-	const json_t *create = json_object_get(hist, "create");
-	if (create)
-		return create_revision(s, create, errs);
-	if ((rc = dedup(s, hist, errs)) != 0)
+	if (h->create)
+		return create_revision(s, h->create, errs);
+	if ((rc = dedup(s, h, errs)) != 0)
 		return rc;
-	const json_t *bump = json_object_get(hist, "bumpRevision");
-	if (bump) { /* upstream updates the whole object; a merge patch of .revision does the same */
-		const char *name = json_string_value(json_object_get(bump, "name"));
-		json_t *patch = json_pack("{s:O}", "revision", json_object_get(bump, "revision"));
+	if (h->bump) { /* upstream updates the whole object; a merge patch of .revision does the same */
+		json_t *patch = json_pack("{s:I}", "revision", (json_int_t)h->revision);
 		dsi_call call;
-		rc = patch && name ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_MERGE, patch, &call,
-						  s->err)
-				   : dsi_error_nomem(s->err);
+		rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, h->current, DS_PATCH_MERGE, patch, &call,
+					  s->err)
+			   : dsi_error_nomem(s->err);
 		json_decref(patch);
 		if (rc < 0)
 			return rc;
@@ -257,10 +241,10 @@ int dsi_history_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
 /* cleanupHistory (update.go): each delete that fails ends the cleanup. */
 int dsi_history_cleanup_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
 {
-	const json_t *del = json_object_get(p->history, "delete");
-	for (size_t i = 0; i < json_array_size(del); i++) {
-		const char *name = json_string_value(json_array_get(del, i));
-		const dsi_revision *r = name ? find_revision(s, name) : NULL;
+	const dsi_plan_names *del = &p->history.remove;
+	for (uint32_t i = 0; i < del->n; i++) {
+		const char *name = del->v[i];
+		const dsi_revision *r = find_revision(s, name);
 		if (!r)
 			continue;
 		dsi_call call;

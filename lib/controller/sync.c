@@ -22,12 +22,8 @@ static json_t *status_json(const dsi_ds_status *st)
 
 static int record_plan_events(dsi_sync *s, const dsi_plan *p)
 {
-	for (size_t i = 0; i < json_array_size(p->events); i++) {
-		const json_t *e = json_array_get(p->events, i);
-		const char *type = json_string_value(json_object_get(e, "type"));
-		const char *reason = json_string_value(json_object_get(e, "reason"));
-		const char *msg = json_string_value(json_object_get(e, "message"));
-		int rc = dsi_record_event(s, type ? type : "Normal", reason ? reason : "", msg ? msg : "");
+	for (uint32_t i = 0; i < p->nevents; i++) {
+		int rc = dsi_record_event(s, p->events[i].type, p->events[i].reason, p->events[i].message);
 		if (rc < 0)
 			return rc;
 	}

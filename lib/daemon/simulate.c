@@ -296,7 +296,7 @@ static char *new_pod_name(sim *s, const dsi_plan_create *cr, char *buf, size_t s
 static int apply_plan(sim *s, const dsi_plan *p)
 {
 	dsi_cluster *c = &s->c;
-	json_t *create = p->history ? json_object_get(p->history, "create") : NULL;
+	const json_t *create = p->history.create;
 	if (create && dsi_cluster_load_value(c, create, NULL, s->err) < 0)
 		return s->err->code;
 	uint32_t nc = p->ncreates < p->burst ? p->ncreates : p->burst;

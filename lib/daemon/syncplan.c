@@ -43,10 +43,21 @@ typedef struct pass {
 	uint8_t *deleting; /* per pod index of the snapshot: already in plan->deletes (allocated on first use) */
 } pass;
 
+/* An event of the plan; -1 without memory. */
+static int plan_event(dsi_plan *p, const char *type, const char *reason, const char *message)
+{
+	char *m = dsi_strdup(message);
+	if (!m || DSI_GROW(p->events, p->cap_events, p->nevents + 1) < 0) {
+		dsi_free(m);
+		return -1;
+	}
+	p->events[p->nevents++] = (dsi_plan_event){type, reason, m};
+	return 0;
+}
+
 static int add_event(pass *s, const char *type, const char *reason, const char *message)
 {
-	json_t *e = json_pack("{s:s, s:s, s:s}", "type", type, "reason", reason, "message", message);
-	return e && json_array_append_new(s->plan->events, e) == 0 ? 0 : dsi_error_nomem(s->err);
+	return plan_event(s->plan, type, reason, message) < 0 ? dsi_error_nomem(s->err) : 0;
 }
 
 static int add_create(pass *s, const dsi_node *node, int reason)
@@ -741,14 +752,6 @@ static void status(pass *s)
 		note_requeue(s, (int64_t)s->ds->min_ready_seconds * 1000);
 }
 
-static json_t *owner_ref(const pass *s)
-{
-	const char *api = s->ds->kruise ? json_string_value(json_object_get(s->ds->obj, "apiVersion")) : "apps/v1";
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet", "name",
-			 dsi_cstr(s->c, s->ds->meta.name), "uid", dsi_cstr(s->c, s->ds->meta.uid), "controller", 1,
-			 "blockOwnerDeletion", 1);
-}
-
 /* The claimed pods (index i of s->pods) that keep() selects, by name: what a plan lists does not
  * depend on claim order (dsi_ds_pods_collect says why). *out is freed with dsi_free. */
 static int claimed_by_name(const pass *s, int (*keep)(const pass *s, uint32_t i, const void *ctx), const void *ctx,
@@ -783,35 +786,47 @@ static int needs_relabel(const pass *s, uint32_t i, const void *ctx)
 	return s->pods.v[i]->revision_hash != ((const dsi_revision *)ctx)->hash;
 }
 
-/* The patches ClaimPods sends (controller_ref_manager.go). */
+/* A claimed pod of the plan: its namespace, name and uid. */
+static int claim_of(const dsi_cluster *c, const dsi_pod *pod, dsi_plan_claim *out)
+{
+	out->ns = dsi_strdup(dsi_cstr(c, pod->meta.ns));
+	out->name = dsi_strdup(dsi_cstr(c, pod->meta.name));
+	out->uid = dsi_strdup(dsi_cstr(c, pod->meta.uid));
+	return out->ns && out->name && out->uid ? 0 : -1;
+}
+
+/* The pods ClaimPods adopts and releases (controller_ref_manager.go). */
 static int claim_patches(pass *s)
 {
 	dsi_plan *p = s->plan;
-	const dsi_cluster *c = s->c;
 	uint32_t nadopt = 0;
 	const dsi_pod **adopt = NULL;
 	if (claimed_by_name(s, is_adopted, NULL, &adopt, &nadopt) < 0)
 		return dsi_error_nomem(s->err);
-	for (uint32_t i = 0; i < nadopt; i++) {
-		const dsi_pod *pod = adopt[i];
-		json_t *patch = json_pack("{s:{s:[o], s:s}}", "metadata", "ownerReferences", owner_ref(s), "uid",
-					  dsi_cstr(c, pod->meta.uid));
-		if (!patch || json_array_append_new(p->adopt, json_pack("{s:s, s:s, s:o}", "namespace", dsi_cstr(c, pod->meta.ns),
-									   "name", dsi_cstr(c, pod->meta.name), "patch", patch))) {
-			dsi_free(adopt);
-			return dsi_error_nomem(s->err);
-		}
-	}
+	int rc = 0;
+	if (nadopt && !(p->adopt = dsi_calloc(nadopt, sizeof(*p->adopt))))
+		rc = -1;
+	for (uint32_t i = 0; rc == 0 && i < nadopt; i++, p->nadopt++)
+		rc = claim_of(s->c, adopt[i], &p->adopt[i]);
 	dsi_free(adopt);
-	for (uint32_t i = 0; i < s->pods.nreleased; i++) {
-		const dsi_pod *pod = s->pods.released[i];
-		json_t *patch = json_pack("{s:{s:[{s:s, s:s}], s:s}}", "metadata", "ownerReferences", "$patch", "delete", "uid",
-					  dsi_cstr(c, s->ds->meta.uid), "uid", dsi_cstr(c, pod->meta.uid));
-		if (!patch || json_array_append_new(p->release, json_pack("{s:s, s:s, s:o}", "namespace",
-									  dsi_cstr(c, pod->meta.ns), "name",
-									  dsi_cstr(c, pod->meta.name), "patch", patch)))
-			return dsi_error_nomem(s->err);
-	}
+	uint32_t nrel = s->pods.nreleased;
+	if (rc == 0 && nrel && !(p->release = dsi_calloc(nrel, sizeof(*p->release))))
+		rc = -1;
+	for (uint32_t i = 0; rc == 0 && i < nrel; i++, p->nrelease++)
+		rc = claim_of(s->c, s->pods.released[i], &p->release[i]);
+	return rc < 0 ? dsi_error_nomem(s->err) : 0;
+}
+
+/* The names of revisions, into the plan. */
+static int names_of(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n, dsi_plan_names *out)
+{
+	if (!n)
+		return 0;
+	if (!(out->v = dsi_calloc(n, sizeof(char *))))
+		return -1;
+	for (; out->n < n; out->n++)
+		if (!(out->v[out->n] = dsi_strdup(dsi_cstr(c, v[out->n]->meta.name))))
+			return -1;
 	return 0;
 }
 
@@ -819,40 +834,35 @@ static int claim_patches(pass *s)
 static int history_actions(pass *s, dsi_history *h)
 {
 	const dsi_cluster *c = s->c;
-	json_t *hist = json_pack("{s:s, s:I}", "hash", h->hash, "revision",
-				 (json_int_t)(h->current ? (h->bump ? h->next_revision : h->current->revision) : h->next_revision));
-	if (!hist)
-		return dsi_error_nomem(s->err);
-	s->plan->history = hist;
+	dsi_plan_history *ph = &s->plan->history;
+	ph->present = 1;
+	snprintf(ph->hash, sizeof(ph->hash), "%s", h->hash);
+	ph->revision = h->current ? (h->bump ? h->next_revision : h->current->revision) : h->next_revision;
 	if (h->current) {
-		json_object_set_new(hist, "current", json_string(dsi_cstr(c, h->current->meta.name)));
-		if (h->bump)
-			json_object_set_new(hist, "bumpRevision",
-					    json_pack("{s:s, s:I}", "name", dsi_cstr(c, h->current->meta.name), "revision",
-						      (json_int_t)h->next_revision));
+		ph->current = dsi_strdup(dsi_cstr(c, h->current->meta.name));
+		ph->bump = h->bump;
 	} else {
-		json_object_set_new(hist, "current", json_string(json_string_value(
-								json_object_get(json_object_get(h->create, "metadata"), "name"))));
-		json_object_set(hist, "create", h->create);
+		ph->current = dsi_strdup(json_string_value(json_object_get(json_object_get(h->create, "metadata"), "name")));
+		ph->create = json_incref(h->create);
 	}
+	if (!ph->current)
+		return dsi_error_nomem(s->err);
 	if (h->ndups) {
-		json_object_set_new(hist, "deleteDuplicates", dsi_revision_names(c, h->dups, h->ndups));
 		const dsi_pod **pods = NULL;
 		uint32_t n = 0;
-		json_t *relabel = json_array();
-		if (!relabel || claimed_by_name(s, needs_relabel, h->current, &pods, &n) < 0) {
-			json_decref(relabel);
+		if (names_of(c, h->dups, h->ndups, &ph->delete_duplicates) < 0 ||
+		    claimed_by_name(s, needs_relabel, h->current, &pods, &n) < 0)
 			return dsi_error_nomem(s->err);
-		}
-		for (uint32_t i = 0; i < n; i++)
-			json_array_append_new(relabel, json_string(dsi_cstr(c, pods[i]->meta.name)));
+		int rc = n && !(ph->relabel_pods.v = dsi_calloc(n, sizeof(char *))) ? -1 : 0;
+		for (; rc == 0 && ph->relabel_pods.n < n; ph->relabel_pods.n++)
+			if (!(ph->relabel_pods.v[ph->relabel_pods.n] = dsi_strdup(dsi_cstr(c, pods[ph->relabel_pods.n]->meta.name))))
+				rc = -1;
 		dsi_free(pods);
-		json_object_set_new(hist, "relabelPods", relabel);
+		if (rc < 0)
+			return dsi_error_nomem(s->err);
 	}
-	if (h->nadopt)
-		json_object_set_new(hist, "adopt", dsi_revision_names(c, h->adopt, h->nadopt));
-	if (h->nrelease)
-		json_object_set_new(hist, "release", dsi_revision_names(c, h->release, h->nrelease));
+	if (names_of(c, h->adopt, h->nadopt, &ph->adopt) < 0 || names_of(c, h->release, h->nrelease, &ph->release) < 0)
+		return dsi_error_nomem(s->err);
 	return 0;
 }
 
@@ -862,10 +872,9 @@ static int history_cleanup(pass *s, const dsi_history *h)
 	if (!kill)
 		return dsi_error_nomem(s->err);
 	uint32_t k = dsi_history_cleanup(s->c, s->ds, h, kill);
-	if (k)
-		json_object_set_new(s->plan->history, "delete", dsi_revision_names(s->c, kill, k));
+	int rc = names_of(s->c, kill, k, &s->plan->history.remove);
 	dsi_free(kill);
-	return 0;
+	return rc < 0 ? dsi_error_nomem(s->err) : 0;
 }
 
 static int build_pods(pass *s)
@@ -902,10 +911,29 @@ void dsi_plan_release(dsi_plan *p)
 	dsi_free(p->name);
 	dsi_free(p->uid);
 	dsi_free(p->rolling_error);
-	json_decref(p->history);
-	json_decref(p->adopt);
-	json_decref(p->release);
-	json_decref(p->events);
+	dsi_free(p->owner_api);
+	dsi_plan_history *h = &p->history;
+	dsi_free(h->current);
+	json_decref(h->create);
+	dsi_plan_names *lists[] = {&h->delete_duplicates, &h->relabel_pods, &h->adopt, &h->release, &h->remove};
+	for (size_t l = 0; l < DSI_ARRAY_LEN(lists); l++) {
+		for (uint32_t i = 0; i < lists[l]->n; i++)
+			dsi_free(lists[l]->v[i]);
+		dsi_free(lists[l]->v);
+	}
+	for (int rel = 0; rel < 2; rel++) {
+		dsi_plan_claim *v = rel ? p->release : p->adopt;
+		uint32_t n = rel ? p->nrelease : p->nadopt;
+		for (uint32_t i = 0; i < n; i++) {
+			dsi_free(v[i].ns);
+			dsi_free(v[i].name);
+			dsi_free(v[i].uid);
+		}
+		dsi_free(v);
+	}
+	for (uint32_t i = 0; i < p->nevents; i++)
+		dsi_free(p->events[i].message);
+	dsi_free(p->events);
 	dsi_backoff_free(&p->backoff);
 	memset(p, 0, sizeof(*p));
 }
@@ -919,13 +947,12 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	plan->partition = plan->allowed_nodes = -1;
 	plan->burst = (uint32_t)o->daemon->burst_replicas;
 	plan->slow_start = (uint32_t)o->daemon->slow_start_initial_batch;
-	plan->events = json_array();
-	plan->adopt = json_array();
-	plan->release = json_array();
+	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
+	plan->owner_api = dsi_strdup(api ? api : "apps/v1");
 	plan->ns = dsi_strdup(dsi_cstr(c, ds->meta.ns));
 	plan->name = dsi_strdup(dsi_cstr(c, ds->meta.name));
 	plan->uid = dsi_strdup(dsi_cstr(c, ds->meta.uid));
-	if (!plan->events || !plan->adopt || !plan->release || !plan->ns || !plan->name || !plan->uid ||
+	if (!plan->owner_api || !plan->ns || !plan->name || !plan->uid ||
 	    (backoff && dsi_backoff_copy(backoff, &plan->backoff) < 0)) {
 		dsi_plan_release(plan);
 		return dsi_error_nomem(err);
@@ -933,10 +960,8 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	/* syncDaemonSet: an empty selector selects every pod of the namespace; refuse */
 	if (ds->selector_empty) {
 		plan->skipped = "SelectingAll";
-		int rc = json_array_append_new(plan->events,
-					      json_pack("{s:s, s:s, s:s}", "type", "Warning", "reason", "SelectingAll", "message",
-							"This daemon set is selecting all pods. A non-empty selector is "
-							"required."));
+		int rc = plan_event(plan, "Warning", "SelectingAll",
+				    "This daemon set is selecting all pods. A non-empty selector is required.");
 		return rc ? (dsi_plan_release(plan), dsi_error_nomem(err)) : 0;
 	}
 	if (ds->meta.has_deletion) {
@@ -1027,6 +1052,75 @@ static json_t *status_json(const dsi_ds_status *st)
 	return o;
 }
 
+json_t *dsi_plan_owner_ref(const dsi_plan *p)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", p->owner_api, "kind", "DaemonSet", "name", p->name,
+			 "uid", p->uid, "controller", 1, "blockOwnerDeletion", 1);
+}
+
+json_t *dsi_plan_adopt_patch(const dsi_plan *p, const char *uid)
+{
+	return json_pack("{s:{s:[o], s:s}}", "metadata", "ownerReferences", dsi_plan_owner_ref(p), "uid", uid);
+}
+
+json_t *dsi_plan_release_patch(const dsi_plan *p, const char *uid)
+{
+	return json_pack("{s:{s:[{s:s, s:s}], s:s}}", "metadata", "ownerReferences", "$patch", "delete", "uid", p->uid,
+			 "uid", uid);
+}
+
+static json_t *events_json(const dsi_plan *p)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < p->nevents; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}", "type", p->events[i].type, "reason",
+						   p->events[i].reason, "message", p->events[i].message));
+	return a;
+}
+
+static json_t *claims_json(const dsi_plan *p, const dsi_plan_claim *v, uint32_t n,
+			   json_t *(*patch)(const dsi_plan *, const char *))
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:o}", "namespace", v[i].ns, "name", v[i].name, "patch",
+						   patch(p, v[i].uid)));
+	return a;
+}
+
+static json_t *names_json(const dsi_plan_names *l)
+{
+	json_t *a = json_array();
+	for (uint32_t i = 0; a && i < l->n; i++)
+		json_array_append_new(a, json_string(l->v[i]));
+	return a;
+}
+
+/* {"hash","revision","current","create"|"bumpRevision","deleteDuplicates","relabelPods","adopt","release","delete"} */
+static json_t *history_json(const dsi_plan_history *h)
+{
+	json_t *o = json_pack("{s:s, s:I, s:s}", "hash", h->hash, "revision", (json_int_t)h->revision, "current",
+			      h->current);
+	if (!o)
+		return NULL;
+	if (h->create)
+		json_object_set(o, "create", h->create);
+	if (h->bump)
+		json_object_set_new(o, "bumpRevision",
+				    json_pack("{s:s, s:I}", "name", h->current, "revision", (json_int_t)h->revision));
+	if (h->delete_duplicates.n) {
+		json_object_set_new(o, "deleteDuplicates", names_json(&h->delete_duplicates));
+		json_object_set_new(o, "relabelPods", names_json(&h->relabel_pods));
+	}
+	if (h->adopt.n)
+		json_object_set_new(o, "adopt", names_json(&h->adopt));
+	if (h->release.n)
+		json_object_set_new(o, "release", names_json(&h->release));
+	if (h->remove.n)
+		json_object_set_new(o, "delete", names_json(&h->remove));
+	return o;
+}
+
 json_t *dsi_plan_to_json(const dsi_plan *p)
 {
 	char now[40];
@@ -1037,7 +1131,7 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 		return NULL;
 	if (p->skipped) {
 		json_object_set_new(doc, "skipped", json_string(p->skipped));
-		json_object_set(doc, "events", p->events);
+		json_object_set_new(doc, "events", events_json(p));
 		return doc;
 	}
 	json_object_set_new(doc, "hash", json_string(p->hash));
@@ -1068,12 +1162,12 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	if (p->ncreates > nc || p->ndeletes > nd)
 		json_object_set_new(doc, "deferred",
 				    json_pack("{s:i, s:i}", "creates", (int)(p->ncreates - nc), "deletes", (int)(p->ndeletes - nd)));
-	if (json_array_size(p->adopt))
-		json_object_set(doc, "adoptPods", p->adopt);
-	if (json_array_size(p->release))
-		json_object_set(doc, "releasePods", p->release);
-	if (p->history)
-		json_object_set(doc, "history", p->history);
+	if (p->nadopt)
+		json_object_set_new(doc, "adoptPods", claims_json(p, p->adopt, p->nadopt, dsi_plan_adopt_patch));
+	if (p->nrelease)
+		json_object_set_new(doc, "releasePods", claims_json(p, p->release, p->nrelease, dsi_plan_release_patch));
+	if (p->history.present)
+		json_object_set_new(doc, "history", history_json(&p->history));
 	json_t *ru = json_pack("{s:b}", "ran", p->rolling_ran);
 	if (ru && p->rolling_ran) {
 		json_object_set_new(ru, "maxUnavailable", json_integer(p->max_unavailable));
@@ -1097,7 +1191,7 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	json_object_set_new(doc, "statusChanged", json_boolean(p->status_changed));
 	if (p->requeue_ms >= 0)
 		json_object_set_new(doc, "requeueAfterMs", json_integer(p->requeue_ms));
-	json_object_set(doc, "events", p->events);
+	json_object_set_new(doc, "events", events_json(p));
 	json_object_set_new(doc, "backoff", dsi_backoff_to_json(&p->backoff));
 	return doc;
 }

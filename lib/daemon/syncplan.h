@@ -47,8 +47,41 @@ typedef struct dsi_plan_delete {
 	uint8_t reason;
 } dsi_plan_delete;
 
+/* An event the sync records on the DaemonSet (type and reason are static strings). */
+typedef struct dsi_plan_event {
+	const char *type;   /* "Normal", "Warning" */
+	const char *reason; /* "FailedDaemonPod", "SucceededDaemonPod", "SelectingAll" */
+	char *message;
+} dsi_plan_event;
+
+/* A pod ClaimPods adopts (a strategic merge patch adding the controller reference, with the pod's
+ * uid as precondition) or releases (one deleting the DaemonSet's reference). */
+typedef struct dsi_plan_claim {
+	char *ns, *name, *uid;
+} dsi_plan_claim;
+
+typedef struct dsi_plan_names {
+	char **v;
+	uint32_t n;
+} dsi_plan_names;
+
+/* constructHistory's and cleanupHistory's ControllerRevision actions. */
+typedef struct dsi_plan_history {
+	uint8_t present;        /* the sync got as far as the history */
+	char hash[DSI_HASH_MAX + 8];
+	int64_t revision;       /* the current revision's number after this sync */
+	char *current;          /* the current revision's name */
+	json_t *create;         /* the ControllerRevision to create (the object as POSTed), or NULL */
+	uint8_t bump;           /* the current revision is renumbered to `revision` */
+	dsi_plan_names delete_duplicates; /* dedupCurHistories: revisions equal to the current one */
+	dsi_plan_names relabel_pods;      /* ... and the pods relabelled to the kept hash before */
+	dsi_plan_names adopt, release;    /* revisions claimed (ControllerRevisionControllerRefManager) */
+	dsi_plan_names remove;            /* cleanupHistory: old revisions beyond revisionHistoryLimit */
+} dsi_plan_history;
+
 typedef struct dsi_plan {
 	char *ns, *name, *uid;
+	char *owner_api; /* the apiVersion of the DaemonSet's controller references */
 	ds_time now;
 	char hash[DSI_HASH_MAX + 8];
 	const char *skipped; /* "SelectingAll", "Deleting": the controller does nothing else */
@@ -67,16 +100,18 @@ typedef struct dsi_plan {
 	int32_t max_unavailable, max_surge, desired_for_update;
 	int32_t num_unavailable, num_surge;
 	char *rolling_error;
-	/* history: ControllerRevision actions */
-	json_t *history; /* {"current","create","bumpRevision","delete":[names],"adopt":[...],"release":[...]} */
-	/* claim patches for pods */
-	json_t *adopt, *release;
+	dsi_plan_history history;
+	/* ClaimPods */
+	dsi_plan_claim *adopt, *release;
+	uint32_t nadopt, nrelease;
 	/* status */
 	dsi_ds_status status;
 	uint8_t status_changed;
 	/* when to sync again (ms, -1 none), events, backoff state after this sync */
 	int64_t requeue_ms;
-	json_t *events;
+	dsi_plan_event *events;
+	uint32_t nevents;
+	size_t cap_events;
 	dsi_backoff backoff;
 } dsi_plan;
 
@@ -86,6 +121,11 @@ int dsi_plan_sync(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, co
 		  const dsi_backoff *backoff, dsi_plan *plan, ds_error *err);
 void dsi_plan_release(dsi_plan *plan);
 json_t *dsi_plan_to_json(const dsi_plan *plan);
+/* The controller reference the plan's adoptions add (a new object, NULL without memory). */
+json_t *dsi_plan_owner_ref(const dsi_plan *plan);
+/* The patch that adopts or releases a claimed pod or revision (uid: its uid, the precondition). */
+json_t *dsi_plan_adopt_patch(const dsi_plan *plan, const char *uid);
+json_t *dsi_plan_release_patch(const dsi_plan *plan, const char *uid);
 const char *dsi_delete_reason_name(int r);
 const char *dsi_create_reason_name(int r);
 /* Parts of a sync, for replaying upstream's unit tests, whose fake pod control

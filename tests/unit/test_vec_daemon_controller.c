@@ -144,8 +144,8 @@ typedef struct outcome {
 /* Apply a plan the way upstream's fake pod control does. */
 static void apply(world *w, const dsi_plan *p, outcome *o)
 {
-	if (p->history) {
-		json_t *create = json_object_get(p->history, "create");
+	{
+		json_t *create = p->history.create;
 		if (create) {
 			json_array_append(w->revs, create);
 			char rev[32];
@@ -181,7 +181,9 @@ static void apply(world *w, const dsi_plan *p, outcome *o)
 	}
 	o->creates += (int)nc;
 	o->deletes += (int)nd;
-	json_array_extend(o->events, p->events);
+	for (uint32_t i = 0; i < p->nevents; i++)
+		json_array_append_new(o->events, json_pack("{s:s, s:s, s:s}", "type", p->events[i].type, "reason",
+							    p->events[i].reason, "message", p->events[i].message));
 	dsi_backoff_free(&w->backoff);
 	ck_assert_int_eq(dsi_backoff_copy(&p->backoff, &w->backoff), 0);
 }
