@@ -41,6 +41,10 @@ for dir in lib/*/; do
 					echo "$f:${line%%:*}: includes the umbrella header daemonset.h (only api and scenario may)"
 				;;
 			daemonset/common.h) ;;
+			daemonset/jansson.h)
+				[ "$layer" = api ] || [ "$layer" = scenario ] ||
+					echo "$f:${line%%:*}: includes daemonset/jansson.h (only api and scenario may)"
+				;;
 			daemonset/*)
 				[ "$layer" != core ] || echo "$f:${line%%:*}: core includes $inc (core may include only daemonset/common.h)"
 				;;

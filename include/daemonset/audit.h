@@ -5,7 +5,7 @@
  * evaluates them (levels privileged, baseline, restricted; versions v1.0 to
  * latest), applied to a Pod or to the pod template of a DaemonSet or any
  * other workload, plus DaemonSet-specific risk findings with a severity, the
- * field's path, a message and a remediation. See ds_audit(3).
+ * field's path, a message and a remediation. See ds_object_audit(3).
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DAEMONSET_AUDIT_H
@@ -24,20 +24,23 @@ extern "C" {
  * Reads the options podSecurityLevel (default restricted),
  * podSecurityVersion (default latest), kubernetesVersion (bounds "latest",
  * as the API server's emulation version does), featureGates and the
- * loading limits. *report_json receives the report (free with ds_free);
- * its keys are listed in ds_audit(3).
+ * loading limits. *json_out receives the report (free with ds_free);
+ * its keys are listed in ds_object_audit(3).
  */
-DS_EXTERN int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err);
+DS_EXTERN int ds_object_audit(const char *text, size_t size, const ds_options *opts, char **json_out, ds_error *err);
 
 /*
  * Evaluate the Pod Security Standards for one object (same kinds as
  * ds_audit) at level ("privileged", "baseline", "restricted") and version
  * ("latest" or "v1.N"); NULL takes the option, then restricted / latest.
- * opts may be NULL. *result_json receives the verdict, the violations and
+ * opts may be NULL. *json_out receives the verdict, the violations and
  * the admission texts (free with ds_free).
  */
 DS_EXTERN int ds_pod_security_evaluate(const char *text, size_t size, const char *level, const char *version,
-				       const ds_options *opts, char **result_json, ds_error *err);
+				       const ds_options *opts, char **json_out, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+DS_EXTERN int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -11,8 +11,6 @@
 extern "C" {
 #endif
 
-struct json_t; /* jansson's type, for hosts that already use jansson */
-
 /*
  * A snapshot of cluster state: Nodes, Pods, DaemonSets, ControllerRevisions,
  * PodDisruptionBudgets, PriorityClasses, and the identity of every other
@@ -40,8 +38,7 @@ DS_EXTERN int ds_cluster_load(ds_cluster *cluster, const char *data, size_t size
 /* The same for a file, or every *.json, *.yaml and *.yml file of a directory
  * (sorted by name). err->source names the file that failed. */
 DS_EXTERN int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, ds_error *err);
-/* The same for a value the host parsed with jansson (not modified, not kept). */
-DS_EXTERN int ds_cluster_load_json(ds_cluster *cluster, const struct json_t *value, size_t *count, ds_error *err);
+/* (For a value the host parsed with jansson: ds_cluster_load_json, in <daemonset/jansson.h>.) */
 /* Apply watch events {"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}},
  * one or several (concatenated, as a watch stream sends them). All or nothing.
  * An ERROR event is DS_ETRANSPORT (the host should list again). */
@@ -55,6 +52,15 @@ DS_EXTERN int ds_cluster_remove(ds_cluster *cluster, const char *kind, const cha
 
 /* Number of objects of a kind ("Node", ..., or "Other"). */
 DS_EXTERN size_t ds_cluster_count(const ds_cluster *cluster, const char *kind);
+/* The name of node i (0 <= i < ds_cluster_count(cluster, "Node")) in name
+ * order, or NULL past the end. The string belongs to the snapshot and stays
+ * valid until the snapshot next changes. */
+DS_EXTERN const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i);
+/* The namespace and name of DaemonSet i (0 <= i < ds_cluster_count(cluster,
+ * "DaemonSet")) in (namespace, name) order; DS_EARG past the end. The strings
+ * belong to the snapshot, as for ds_cluster_node_at. */
+DS_EXTERN int ds_cluster_daemonset_at(const ds_cluster *cluster, size_t i, const char **namespace_, const char **name,
+				      ds_error *err);
 /* A JSON summary: {"nodes":N,"pods":N,...,"nodeNames":[sorted],"daemonSets":[{"namespace","name"}]}. */
 DS_EXTERN int ds_cluster_summary(const ds_cluster *cluster, char **json_out, ds_error *err);
 /* The stored JSON of a DaemonSet or ControllerRevision (as loaded), or the
@@ -68,6 +74,12 @@ DS_EXTERN int ds_cluster_get(const ds_cluster *cluster, const char *kind, const 
  * option limits (maxDocumentBytes, maxObjects, maxAliasNodes). */
 DS_EXTERN int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out,
 			       ds_error *err);
+
+/* The files ds_cluster_load_file(3) reads for path, in the order it reads
+ * them, as a JSON array of strings: path itself when it is not a directory,
+ * else its *.json, *.yaml and *.yml files (not hidden, no recursion) in name
+ * order. The one directory walk every reader of this library uses. */
+DS_EXTERN int ds_manifests_list(const char *path, char **json_out, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -113,16 +113,21 @@ typedef struct ds_options ds_options;
 
 /* A new set with every option at its default. */
 DS_EXTERN int ds_options_create(ds_options **out, ds_error *err);
-/* The same without an error report (SONAME 1 keeps it; prefer ds_options_create). */
-DS_EXTERN int ds_options_new(ds_options **out);
 DS_EXTERN void ds_options_free(ds_options *opts);
 /* Set one option from text. Unknown names and bad values are DS_EARG /
  * DS_EVALUE with the name in err->path. */
 DS_EXTERN int ds_options_set(ds_options *opts, const char *name, const char *value, ds_error *err);
-/* Set every member of a JSON object {"name": value, ...}. All or nothing. */
-DS_EXTERN int ds_options_set_json(ds_options *opts, const char *json, ds_error *err);
+/* Set every member of a JSON (or YAML) object {"name": value, ...} given as
+ * text and size. All or nothing. */
+DS_EXTERN int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error *err);
 /* The current value of an option as text (new string, free with ds_free). */
 DS_EXTERN int ds_options_get(const ds_options *opts, const char *name, char **out, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+/* ds_options_create without an error report. */
+DS_EXTERN int ds_options_new(ds_options **out);
+/* ds_options_set_all on a NUL-terminated object. */
+DS_EXTERN int ds_options_set_json(ds_options *opts, const char *json, ds_error *err);
 
 #ifdef __cplusplus
 }

@@ -80,6 +80,7 @@ typedef struct ds_transport {
 	/* POST a core/v1 Event */
 	int (*record_event)(void *user_data, const char *namespace_, const char *body, ds_reply *reply);
 } ds_transport;
+#define DS_TRANSPORT_INIT {sizeof(ds_transport)}
 
 /* ---- the driver --------------------------------------------------------- */
 
@@ -93,6 +94,7 @@ typedef struct ds_controller_config {
 	int64_t retry_max_ms;    /* ... capped here; 0: 1000 s (workqueue.DefaultControllerRateLimiter) */
 	const char *component;   /* the Event source; NULL: "daemonset-controller" */
 } ds_controller_config;
+#define DS_CONTROLLER_CONFIG_INIT {sizeof(ds_controller_config)}
 
 /*
  * A driver over transport (copied; user_data must outlive the controller).
@@ -129,6 +131,7 @@ typedef struct ds_sync_result {
 	int status_written;         /* the status was written */
 	int64_t requeue_after_ms;   /* when this DaemonSet is queued again, -1: not */
 } ds_sync_result;
+#define DS_SYNC_RESULT_INIT {sizeof(ds_sync_result)}
 
 /* One sync of namespace/name at now (syncDaemonSet). API errors do not fail
  * the call: they are in the result ("error"), and the DaemonSet is requeued
@@ -164,24 +167,33 @@ typedef struct ds_lease_config {
 	int64_t lease_duration_ms; /* 15 s in kube-controller-manager */
 	int64_t renew_deadline_ms; /* 10 s; less than the lease duration */
 } ds_lease_config;
+#define DS_LEASE_CONFIG_INIT {sizeof(ds_lease_config)}
 
 /*
- * client-go's tryAcquireOrRenew as a pure function. lease_json: the Lease as
- * GET returned it, NULL when it does not exist; state_json: the state from
- * the previous decision (NULL at first). JSON: {"decision": "acquire" |
- * "renew" | "follow", "write": "create" | "update" | "none", "lease": {...}
- * (to write), "holder", "leader" (after a successful write), "state" (keep
- * it when the write succeeds or when there is none), "stateIfFailed",
- * "retryAfterMs"}.
+ * client-go's tryAcquireOrRenew as a pure function. lease: the Lease as GET
+ * returned it (NULL or "null": it does not exist); state: the state from the
+ * previous decision (NULL at first). JSON: {"decision": "acquire" | "renew" |
+ * "follow", "write": "create" | "update" | "none", "lease": {...} (to write),
+ * "holder", "leader" (after a successful write), "state" (keep it when the
+ * write succeeds or when there is none), "stateIfFailed", "retryAfterMs"}.
  */
-DS_EXTERN int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
-			      ds_time now, char **json_out, ds_error *err);
+DS_EXTERN int ds_lease_try_acquire_or_renew(const ds_lease_config *cfg, const char *lease, size_t lease_size,
+					    const char *state, size_t state_size, ds_time now, char **json_out,
+					    ds_error *err);
 /* tryRelease: the Lease to write to give the lease up (holderIdentity "",
  * leaseDurationSeconds 1), or write "none" when we do not hold it. */
-DS_EXTERN int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
-			       ds_time now, char **json_out, ds_error *err);
+DS_EXTERN int ds_lease_try_release(const ds_lease_config *cfg, const char *lease, size_t lease_size,
+				   const char *state, size_t state_size, ds_time now, char **json_out, ds_error *err);
 /* Whether state says we lead at now: we hold the lease and renewed it less
  * than renew_deadline_ms ago. */
+DS_EXTERN int ds_lease_leading(const ds_lease_config *cfg, const char *state, size_t state_size, ds_time now,
+			       int *leader, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+DS_EXTERN int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
+			      ds_time now, char **json_out, ds_error *err);
+DS_EXTERN int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
+			       ds_time now, char **json_out, ds_error *err);
 DS_EXTERN int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader,
 				 ds_error *err);
 

@@ -21,8 +21,8 @@ extern "C" {
  * matchFields metadata.name pin (ReplaceDaemonSetPodNodeNameNodeAffinity).
  * The node need not be in the snapshot.
  */
-DS_EXTERN int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-			    const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
+			       const ds_options *opts, char **json_out, ds_error *err);
 
 /*
  * The template hash for a pod template (JSON or YAML text of a
@@ -40,8 +40,8 @@ DS_EXTERN int ds_template_hash(const char *template_text, size_t size, int32_t c
  * revisions kept and what a sync would delete (revisionHistoryLimit), and
  * per revision how many pods run it. JSON.
  */
-DS_EXTERN int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name,
-				const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, const char *name,
+				   const ds_options *opts, char **json_out, ds_error *err);
 
 /*
  * kubectl rollout undo: restore the template of revision to_revision (0: the
@@ -51,11 +51,21 @@ DS_EXTERN int ds_daemon_history(const ds_cluster *cluster, const char *namespace
  * sends, and the DaemonSet with the template restored. DS_ENOTFOUND "unable to
  * find specified revision N in history"; DS_ESTATE "no last revision to roll back to".
  */
-DS_EXTERN int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const char *name,
-				 int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN int ds_daemonset_rollback(const ds_cluster *cluster, const char *namespace_, const char *name,
+				    int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
 
 /* Whether a pod of the snapshot runs the DaemonSet's current revision
  * (IsPodUpdated: hash label, or the pod-template-generation label). */
+DS_EXTERN int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name,
+				       const char *pod_name, int *updated, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+DS_EXTERN int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
+			    const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name,
+				const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const char *name,
+				 int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
 DS_EXTERN int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name,
 				    const char *pod_name, int *updated, ds_error *err);
 

@@ -21,9 +21,9 @@ extern "C" {
  * what the node lifecycle controller then does with the
  * node.kubernetes.io/unschedulable:NoSchedule taint, and for each DaemonSet
  * whether it keeps, creates or deletes pods on the node afterwards. node may
- * be "NAME" or "node/NAME". Reads option featureGates. See ds_cordon(3).
+ * be "NAME" or "node/NAME". Reads option featureGates. See ds_node_cordon(3).
  */
-DS_EXTERN int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts,
+DS_EXTERN int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts,
 			char **json_out, ds_error *err);
 
 /*
@@ -34,9 +34,9 @@ DS_EXTERN int ds_cordon(const ds_cluster *cluster, const char *node, int desired
  * lose pods when the node reboots. Reads options force, ignoreDaemonSets,
  * deleteEmptyDirData, disableEviction, gracePeriodSeconds,
  * skipWaitForDeleteTimeoutSeconds, podSelector, daemonSetKinds and
- * featureGates. See ds_drain(3).
+ * featureGates. See ds_node_drain(3).
  */
-DS_EXTERN int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts,
+DS_EXTERN int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts,
 		       char **json_out, ds_error *err);
 
 /*
@@ -46,8 +46,16 @@ DS_EXTERN int ds_drain(const ds_cluster *cluster, const char *node, ds_time now,
  * time); per batch the cordons, evictions, ignored daemon pods, evictions a
  * PodDisruptionBudget blocks, errors, and warnings where the batch takes a
  * DaemonSet past its maxUnavailable or a PodDisruptionBudget past its budget.
- * Reads the options of ds_drain and batchSize. See ds_upgrade(3).
+ * Reads the options of ds_node_drain and batchSize. See ds_cluster_upgrade(3).
  */
+DS_EXTERN int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector,
+			 ds_time now, const ds_options *opts, char **json_out, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+DS_EXTERN int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts,
+			char **json_out, ds_error *err);
+DS_EXTERN int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts,
+		       char **json_out, ds_error *err);
 DS_EXTERN int ds_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector,
 			 ds_time now, const ds_options *opts, char **json_out, ds_error *err);
 

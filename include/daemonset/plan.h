@@ -19,17 +19,18 @@ extern "C" {
  * (with a reason), ControllerRevision actions, claim patches, the new
  * status, when to sync again, the events, and the failed-pod backoff state.
  * Deterministic: nodes are walked in name order (upstream walks a Go map).
- * backoff_json is the "backoff" member of a previous plan (NULL: none).
+ * backoff (text, size) is the "backoff" member of a previous plan (NULL: none).
  * The plan copies what it needs; it stays valid after the snapshot changes.
  * Reads options burstReplicas, slowStartInitialBatchSize, backoffInitial,
  * backoffMax, kubernetesVersion, featureGates.
  */
 typedef struct ds_plan ds_plan;
 
-DS_EXTERN int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
-			   const ds_options *opts, const char *backoff_json, ds_plan **out, ds_error *err);
+DS_EXTERN int ds_daemonset_plan(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
+				const ds_options *opts, const char *backoff, size_t backoff_size, ds_plan **out,
+				ds_error *err);
 DS_EXTERN void ds_plan_free(ds_plan *plan);
-/* The whole plan as JSON (see ds_plan_sync(3) for every key). */
+/* The whole plan as JSON (see ds_daemonset_plan(3) for every key). */
 DS_EXTERN int ds_plan_to_json(const ds_plan *plan, char **json_out, ds_error *err);
 
 /* A create of the plan. Strings belong to the plan. */
@@ -39,6 +40,7 @@ typedef struct ds_plan_create {
 	const char *reason; /* "missing", "surge", "replacement" */
 	size_t batch;       /* slow-start batch (0, 1, 2, ...): batch k holds up to slowStartInitialBatchSize * 2^k creates */
 } ds_plan_create;
+#define DS_PLAN_CREATE_INIT {sizeof(ds_plan_create)}
 
 /* A delete of the plan. Strings belong to the plan. */
 typedef struct ds_plan_delete {
@@ -50,6 +52,7 @@ typedef struct ds_plan_delete {
 	const char *reason; /* "failed", "succeeded", "not-wanted", "duplicate", "node-gone", "update",
 			       "update-unavailable", "surge-replaced", "surge-scheduling-constraints" */
 } ds_plan_delete;
+#define DS_PLAN_DELETE_INIT {sizeof(ds_plan_delete)}
 
 /* An event the sync records on the DaemonSet. Strings belong to the plan. */
 typedef struct ds_plan_event {
@@ -58,6 +61,7 @@ typedef struct ds_plan_event {
 	const char *reason;  /* "FailedDaemonPod", "SucceededDaemonPod", "SelectingAll" */
 	const char *message; /* upstream's text */
 } ds_plan_event;
+#define DS_PLAN_EVENT_INIT {sizeof(ds_plan_event)}
 
 /* The counters the controller writes to .status. */
 typedef struct ds_status {
@@ -72,6 +76,7 @@ typedef struct ds_status {
 	int64_t observed_generation;
 	int32_t collision_count; /* -1 when not set */
 } ds_status;
+#define DS_STATUS_INIT {sizeof(ds_status)}
 
 /* The creates and deletes this sync executes (within burstReplicas). */
 DS_EXTERN size_t ds_plan_create_count(const ds_plan *plan);
@@ -94,7 +99,7 @@ DS_EXTERN int ds_plan_backoff(const ds_plan *plan, char **json_out, ds_error *er
  * The status alone (updateDaemonSetStatus): the same counters without planning
  * the rest of the sync. The fast path for watching many DaemonSets.
  */
-DS_EXTERN int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
+DS_EXTERN int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
 				const ds_options *opts, ds_status *out, ds_error *err);
 
 /*
@@ -107,6 +112,14 @@ DS_EXTERN int ds_status_compute(const ds_cluster *cluster, const char *namespace
  *  "budgetExceeded", "stall": {"reason","nodes"}, "timeline": [...], ...}.
  * The snapshot is not changed.
  */
+DS_EXTERN int ds_daemonset_rollout(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
+				  const ds_options *opts, char **json_out, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+DS_EXTERN int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
+			   const ds_options *opts, const char *backoff_json, ds_plan **out, ds_error *err);
+DS_EXTERN int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
+				const ds_options *opts, ds_status *out, ds_error *err);
 DS_EXTERN int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
 				  const ds_options *opts, char **json_out, ds_error *err);
 

@@ -37,7 +37,7 @@ DS_EXTERN int ds_daemonset_defaults(const char *text, size_t size, const ds_opti
 
 /*
  * Validate the creation of a DaemonSet as the API server would. Finding
- * problems is a successful call: *result_json receives
+ * problems is a successful call: *json_out receives
  * {"valid": bool, "errors": [{"field", "type", "reason", "value", "detail",
  * "message"}], "message": "DaemonSet.apps \"x\" is invalid: ..." or null}
  * (free with ds_free). Input the API server could not decode (malformed text,
@@ -45,7 +45,7 @@ DS_EXTERN int ds_daemonset_defaults(const char *text, size_t size, const ds_opti
  * error code with the path in err. flags: 0 or DS_VALIDATE_AS_IS.
  */
 DS_EXTERN int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const ds_options *opts,
-				    char **result_json, ds_error *err);
+				    char **json_out, ds_error *err);
 
 /*
  * Validate an update of old_text to text (a PUT of the object, or with
@@ -53,7 +53,7 @@ DS_EXTERN int ds_daemonset_validate(const char *text, size_t size, unsigned flag
  * errors about the old object have paths starting with "(old)".
  */
 DS_EXTERN int ds_daemonset_validate_update(const char *text, size_t size, const char *old_text, size_t old_size,
-					   unsigned flags, const ds_options *opts, char **result_json, ds_error *err);
+					   unsigned flags, const ds_options *opts, char **json_out, ds_error *err);
 
 #ifdef __cplusplus
 }

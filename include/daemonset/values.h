@@ -39,6 +39,7 @@ typedef struct ds_quantity_info {
 	int64_t value;       /* Value(): rounded up, away from zero */
 	int64_t milli_value; /* MilliValue(): value * 1000 rounded up, away from zero */
 } ds_quantity_info;
+#define DS_QUANTITY_INFO_INIT {sizeof(ds_quantity_info)}
 
 /* Parse text as resource.Quantity (no surrounding white space). canonical
  * (free with ds_free) and info may each be NULL. */
@@ -51,9 +52,10 @@ DS_EXTERN int ds_quantity_add(const char *a, const char *b, char **sum, ds_error
 
 /* ---- IntOrString: ds_intstr_scaled(3) -------------------------------------- */
 
-/* GetScaledValueFromIntOrPercent: value is JSON (or YAML) text, 3 or "25%";
- * "3" (a string) is an error, as upstream. round_up: ceil, else floor. */
-DS_EXTERN int ds_intstr_scaled(const char *value, int total, int round_up, int *out, ds_error *err);
+/* GetScaledValueFromIntOrPercent: the value is JSON (or YAML) text, 3 or "25%";
+ * "3" (a string) is an error, as upstream; "null" or nothing is a nil value.
+ * round_up: ceil, else floor. */
+DS_EXTERN int ds_intstr_scale(const char *text, size_t size, int total, int round_up, int *out, ds_error *err);
 
 /* ---- validation: ds_label_key_validate(3) ----------------------------------- */
 
@@ -69,11 +71,12 @@ DS_EXTERN int ds_dns1123_label_validate(const char *name, ds_error *err);
  * selector: a LabelSelector as JSON ({"matchLabels": ..., "matchExpressions":
  * [...]}; text starting with '{') or the string syntax of labels.Parse
  * ("app=web,tier in (a,b),!legacy"); NULL is a nil selector, which matches
- * nothing. labels: a JSON or YAML object of strings.
+ * nothing. labels: a JSON or YAML object of strings ("null" or nothing: none).
  */
-DS_EXTERN int ds_selector_matches(const char *selector, const char *labels, int *out, ds_error *err);
+DS_EXTERN int ds_selector_match(const char *selector, size_t selector_size, const char *labels, size_t labels_size,
+				int *out, ds_error *err);
 /* Selector.String(): the canonical string form (free with ds_free). */
-DS_EXTERN int ds_selector_string(const char *selector, char **out, ds_error *err);
+DS_EXTERN int ds_selector_format(const char *selector, size_t size, char **out, ds_error *err);
 
 /* ---- node selectors: ds_node_selector_matches(3) -------------------------------- */
 
@@ -85,6 +88,13 @@ DS_EXTERN int ds_selector_string(const char *selector, char **out, ds_error *err
  * MatchNodeSelectorTerms: *out = 1 when a valid term matches; else *out = 0
  * and DS_EVALUE with upstream's parse errors if a term is invalid.
  */
+DS_EXTERN int ds_node_selector_match(const char *node_selector, size_t selector_size, const char *node,
+				     size_t node_size, int *out, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+DS_EXTERN int ds_intstr_scaled(const char *value, int total, int round_up, int *out, ds_error *err);
+DS_EXTERN int ds_selector_matches(const char *selector, const char *labels, int *out, ds_error *err);
+DS_EXTERN int ds_selector_string(const char *selector, char **out, ds_error *err);
 DS_EXTERN int ds_node_selector_matches(const char *node_selector, const char *node, int *out, ds_error *err);
 
 #ifdef __cplusplus

@@ -143,13 +143,13 @@ static int set_member(ds_options *work, const char *k, json_t *v, ds_error *err)
 			     json_is_null(v) ? "null" : json_is_real(v) ? "a fraction" : "a structure");
 }
 
-int ds_options_set_json(ds_options *opts, const char *json, ds_error *err)
+int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!opts || !json)
-		return dsi_error_set(err, DS_EARG, NULL, "opts and json must not be NULL");
+	if (!opts || (!text && size))
+		return dsi_error_set(err, DS_EARG, NULL, "opts and text must not be NULL");
 	json_error_t je;
-	json_t *root = json_loads(json, JSON_REJECT_DUPLICATES, &je);
+	json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		dsi_error_set(err, DS_ESYNTAX, NULL, "%s", je.text);
 		dsi_error_set_position(err, je.line, je.column);

@@ -1,4 +1,4 @@
-/* Public entry points of the security audit (ds_audit(3)). */
+/* Public entry points of the security audit (ds_object_audit(3)). */
 #include <jansson.h>
 
 #include "daemonset.h"
@@ -15,13 +15,13 @@ static int parse(const char *text, size_t size, const dsi_ops_cfg *o, json_t **o
 	return dsi_parse_one(text, size, &o->core->limits, obj, err);
 }
 
-int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err)
+int ds_object_audit(const char *text, size_t size, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (report_json)
-		*report_json = NULL;
-	if (!text || !report_json)
-		return dsi_error_set(err, DS_EARG, NULL, "text and report_json must not be NULL");
+	if (json_out)
+		*json_out = NULL;
+	if (!text || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
 	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *obj, *report;
 	int rc = parse(text, size, o, &obj, err);
@@ -31,17 +31,17 @@ int ds_audit(const char *text, size_t size, const ds_options *opts, char **repor
 	json_decref(obj);
 	if (rc < 0)
 		return rc;
-	return dsi_json_emit(report, report_json, err);
+	return dsi_json_emit(report, json_out, err);
 }
 
 int ds_pod_security_evaluate(const char *text, size_t size, const char *level, const char *version,
-			     const ds_options *opts, char **result_json, ds_error *err)
+			     const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (result_json)
-		*result_json = NULL;
-	if (!text || !result_json)
-		return dsi_error_set(err, DS_EARG, NULL, "text and result_json must not be NULL");
+	if (json_out)
+		*json_out = NULL;
+	if (!text || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
 	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *obj, *result;
 	int rc = parse(text, size, o, &obj, err);
@@ -51,5 +51,5 @@ int ds_pod_security_evaluate(const char *text, size_t size, const char *level, c
 	json_decref(obj);
 	if (rc < 0)
 		return rc;
-	return dsi_json_emit(result, result_json, err);
+	return dsi_json_emit(result, json_out, err);
 }

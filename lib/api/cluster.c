@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "daemonset.h"
+#include "daemonset/jansson.h"
 #include "api/api_options.h"
 #include "core/alloc.h"
 #include "core/files.h"
@@ -63,7 +64,7 @@ int ds_cluster_load(ds_cluster *cluster, const char *data, size_t size, size_t *
 	return dsi_cluster_load_text(cluster, data, size, count, err);
 }
 
-int ds_cluster_load_json(ds_cluster *cluster, const struct json_t *value, size_t *count, ds_error *err)
+int ds_cluster_load_json(ds_cluster *cluster, const json_t *value, size_t *count, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (count)
@@ -182,12 +183,83 @@ size_t ds_cluster_count(const ds_cluster *cluster, const char *kind)
 
 static int emit(json_t *v, char **out, ds_error *err) { return dsi_json_emit(v, out, err); }
 
+const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i)
+{
+	if (!cluster || i >= dsi_cluster_count(cluster, DSI_KIND_NODE))
+		return NULL;
+	return dsi_cstr(cluster, dsi_cluster_node_at(cluster, i)->meta.name);
+}
+
+static int list_file(void *ctx, const char *path, ds_error *err)
+{
+	return json_array_append_new(ctx, json_string(path)) < 0 ? dsi_error_nomem(err) : 0;
+}
+
+int ds_manifests_list(const char *path, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!path || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "path and json_out must not be NULL");
+	*json_out = NULL;
+	json_t *files = json_array();
+	if (!files)
+		return dsi_error_nomem(err);
+	int rc = dsi_each_manifest(path, list_file, files, err);
+	if (rc < 0) {
+		json_decref(files);
+		return rc;
+	}
+	return dsi_json_emit(files, json_out, err);
+}
+
 static int cmp_ds_key(const void *a, const void *b, void *ctx)
 {
 	const dsi_cluster *c = ctx;
 	const dsi_daemonset *x = a, *y = b;
 	int r = strcmp(dsi_cstr(c, x->meta.ns), dsi_cstr(c, y->meta.ns));
 	return r ? r : strcmp(dsi_cstr(c, x->meta.name), dsi_cstr(c, y->meta.name));
+}
+
+/* The snapshot's DaemonSets by (namespace, name): the storage order depends on the history of loads.
+ * *out is freed with dsi_free (NULL when there are none). */
+static int sorted_daemonsets(const ds_cluster *c, void ***out, size_t *n)
+{
+	*n = dsi_cluster_count(c, DSI_KIND_DAEMONSET);
+	*out = NULL;
+	if (!*n)
+		return 0;
+	if (!(*out = dsi_calloc(*n, sizeof(**out))))
+		return -1;
+	memcpy(*out, c->objs[DSI_KIND_DAEMONSET].v, *n * sizeof(**out));
+	dsi_sort_ptrs(*out, *n, cmp_ds_key, (void *)c);
+	return 0;
+}
+
+int ds_cluster_daemonset_at(const ds_cluster *cluster, size_t i, const char **namespace_, const char **name,
+			    ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (namespace_)
+		*namespace_ = NULL;
+	if (name)
+		*name = NULL;
+	if (!cluster)
+		return dsi_error_set(err, DS_EARG, NULL, "cluster must not be NULL");
+	void **sorted;
+	size_t n;
+	if (sorted_daemonsets(cluster, &sorted, &n) < 0)
+		return dsi_error_nomem(err);
+	if (i >= n) {
+		dsi_free(sorted);
+		return dsi_error_set(err, DS_EARG, NULL, "DaemonSet %zu out of range (%zu)", i, n);
+	}
+	const dsi_daemonset *d = sorted[i];
+	dsi_free(sorted);
+	if (namespace_)
+		*namespace_ = dsi_cstr(cluster, d->meta.ns);
+	if (name)
+		*name = dsi_cstr(cluster, d->meta.name);
+	return 0;
 }
 
 int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
@@ -198,16 +270,12 @@ int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
 	json_t *o = json_object(), *nodes = json_array(), *dss = json_array();
 	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++)
 		json_array_append_new(nodes, json_string(dsi_cstr(c, dsi_cluster_node_at(c, i)->meta.name)));
-	/* by (namespace, name): the storage order depends on the history of loads */
-	size_t nds = dsi_cluster_count(c, DSI_KIND_DAEMONSET);
-	void **sorted = nds ? dsi_calloc(nds, sizeof(*sorted)) : NULL;
-	if (nds && !sorted) {
+	void **sorted;
+	size_t nds;
+	if (sorted_daemonsets(c, &sorted, &nds) < 0) {
 		json_decref(o), json_decref(nodes), json_decref(dss);
 		return dsi_error_nomem(err);
 	}
-	if (nds)
-		memcpy(sorted, c->objs[DSI_KIND_DAEMONSET].v, nds * sizeof(*sorted));
-	dsi_sort_ptrs(sorted, nds, cmp_ds_key, (void *)c);
 	for (size_t i = 0; i < nds; i++) {
 		const dsi_daemonset *d = sorted[i];
 		json_array_append_new(dss, json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name",

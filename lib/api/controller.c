@@ -8,6 +8,7 @@
 #include "controller/lease.h"
 #include "controller/queue.h"
 #include "controller/reply.h"
+#include "core/sized.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 
@@ -37,9 +38,9 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = NULL;
-	if (!transport || transport->size < offsetof(ds_transport, user_data) + sizeof(void *))
+	if (!transport || !DSI_SIZE_COVERS(transport, ds_transport, user_data))
 		return dsi_error_set(err, DS_EARG, "transport", "transport must not be NULL; set transport->size");
-	if (config && config->size < offsetof(ds_controller_config, namespace_) + sizeof(const char *))
+	if (config && !DSI_SIZE_COVERS(config, ds_controller_config, namespace_))
 		return dsi_error_set(err, DS_EARG, "config", "set config->size to sizeof(ds_controller_config)");
 	ds_controller *c = dsi_calloc(1, sizeof(*c));
 	if (!c)
@@ -124,7 +125,7 @@ int ds_controller_sync(ds_controller *ctrl, const char *namespace_, const char *
 		*json_out = NULL;
 	if (!name || !*name)
 		return dsi_error_set(err, DS_EARG, NULL, "name must not be NULL or empty");
-	if (result && result->size < offsetof(ds_sync_result, requeue_after_ms))
+	if (result && !DSI_SIZE_COVERS(result, ds_sync_result, status_written))
 		return dsi_error_set(err, DS_EARG, NULL, "set result->size to sizeof(ds_sync_result)");
 	int rc = enter(ctrl, err);
 	if (rc < 0)
@@ -214,13 +215,13 @@ int ds_controller_expectations(const ds_controller *ctrl, const char *namespace_
 const ds_cluster *ds_controller_cluster(const ds_controller *ctrl) { return ctrl ? ctrl->cluster : NULL; }
 
 /* Optional JSON text: NULL, "" and "null" are none. */
-static int parse_opt(const char *text, const char *what, json_t **out, ds_error *err)
+static int parse_opt(const char *text, size_t size, const char *what, json_t **out, ds_error *err)
 {
 	*out = NULL;
-	if (!text || !*text)
+	if (!text || !size)
 		return 0;
 	json_error_t je;
-	json_t *v = json_loads(text, JSON_DECODE_ANY, &je);
+	json_t *v = json_loadb(text, size, JSON_DECODE_ANY, &je);
 	if (!v) {
 		dsi_error_set(err, DS_ESYNTAX, what, "%s", je.text);
 		dsi_error_set_position(err, je.line, je.column);
@@ -240,8 +241,8 @@ static int parse_opt(const char *text, const char *what, json_t **out, ds_error 
 
 typedef int (*lease_fn)(const dsi_lease_cfg *, const json_t *, const json_t *, ds_time, json_t **, ds_error *);
 
-static int lease_call(lease_fn fn, const ds_lease_config *cfg, const char *lease_json, const char *state_json,
-		      ds_time now, char **json_out, ds_error *err)
+static int lease_call(lease_fn fn, const ds_lease_config *cfg, const char *lease_json, size_t lease_size,
+		      const char *state_json, size_t state_size, ds_time now, char **json_out, ds_error *err)
 {
 	if (!json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
@@ -250,9 +251,9 @@ static int lease_call(lease_fn fn, const ds_lease_config *cfg, const char *lease
 	json_t *lease = NULL, *state = NULL, *doc = NULL;
 	int rc = dsi_lease_cfg_read(cfg, &c, err);
 	if (rc == 0)
-		rc = parse_opt(lease_json, "lease", &lease, err);
+		rc = parse_opt(lease_json, lease_size, "lease", &lease, err);
 	if (rc == 0)
-		rc = parse_opt(state_json, "state", &state, err);
+		rc = parse_opt(state_json, state_size, "state", &state, err);
 	if (rc == 0)
 		rc = fn(&c, lease, state, now, &doc, err);
 	if (rc == 0)
@@ -266,21 +267,22 @@ static int lease_call(lease_fn fn, const ds_lease_config *cfg, const char *lease
 	return rc;
 }
 
-int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
-		    char **json_out, ds_error *err)
+int ds_lease_try_acquire_or_renew(const ds_lease_config *cfg, const char *lease, size_t lease_size, const char *state,
+				  size_t state_size, ds_time now, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	return lease_call(dsi_lease_decide, cfg, lease_json, state_json, now, json_out, err);
+	return lease_call(dsi_lease_decide, cfg, lease, lease_size, state, state_size, now, json_out, err);
 }
 
-int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
-		     char **json_out, ds_error *err)
+int ds_lease_try_release(const ds_lease_config *cfg, const char *lease, size_t lease_size, const char *state,
+			 size_t state_size, ds_time now, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	return lease_call(dsi_lease_release, cfg, lease_json, state_json, now, json_out, err);
+	return lease_call(dsi_lease_release, cfg, lease, lease_size, state, state_size, now, json_out, err);
 }
 
-int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader, ds_error *err)
+int ds_lease_leading(const ds_lease_config *cfg, const char *state_json, size_t state_size, ds_time now, int *leader,
+		     ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!leader)
@@ -290,7 +292,7 @@ int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_ti
 	json_t *state = NULL;
 	int rc = dsi_lease_cfg_read(cfg, &c, err);
 	if (rc == 0)
-		rc = parse_opt(state_json, "state", &state, err);
+		rc = parse_opt(state_json, state_size, "state", &state, err);
 	if (rc == 0)
 		rc = dsi_lease_is_leader(&c, state, now, leader, err);
 	json_decref(state);

@@ -12,7 +12,7 @@
 #include "daemon/newpod.h"
 #include "daemon/rollback.h"
 
-int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
+int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
 		  const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -75,7 +75,7 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 	return 0;
 }
 
-int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
+int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
 		      char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -116,7 +116,7 @@ int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const c
 	return dsi_json_emit(doc, json_out, err);
 }
 
-int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const char *name, int64_t to_revision,
+int ds_daemonset_rollback(const ds_cluster *cluster, const char *namespace_, const char *name, int64_t to_revision,
 		       const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -131,7 +131,7 @@ int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const 
 	return dsi_json_emit(out, json_out, err);
 }
 
-int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name, const char *pod_name,
+int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name, const char *pod_name,
 			  int *updated, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);

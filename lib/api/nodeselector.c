@@ -29,13 +29,13 @@ static const char *json_kind(const json_t *v)
 
 /* The NodeSelector text, read by the model (lib/model/nodeselector.c): wrong types are errors, invalid
  * requirements only mark their term invalid. */
-static int load_node_selector(const char *text, dsi_atoms *atoms, dsi_node_selector *out, ds_error *err)
+static int load_node_selector(const char *text, size_t size, dsi_atoms *atoms, dsi_node_selector *out, ds_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	dsi_limits lim;
 	dsi_limits_default(&lim);
 	json_t *v = NULL;
-	int rc = dsi_parse_one(text, strlen(text), &lim, &v, err);
+	int rc = dsi_parse_one(text, size, &lim, &v, err);
 	if (rc == 0 && !json_is_object(v))
 		rc = dsi_error_set(err, DS_ETYPE, "", "expected a NodeSelector object ({\"nodeSelectorTerms\": [...]}), "
 				   "got %s", json_kind(v));
@@ -54,14 +54,14 @@ static int load_node_selector(const char *text, dsi_atoms *atoms, dsi_node_selec
 
 /* The Node text: only metadata counts (name for matchFields, labels for matchExpressions). A nameless node
  * is allowed, as upstream; "null" is a nil *v1.Node (*present 0). */
-static int load_node(const char *text, dsi_atoms *atoms, dsi_node *out, int *present, ds_error *err)
+static int load_node(const char *text, size_t size, dsi_atoms *atoms, dsi_node *out, int *present, ds_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	*present = 0;
 	dsi_limits lim;
 	dsi_limits_default(&lim);
 	json_t *v = NULL;
-	int rc = dsi_parse_one(text, strlen(text), &lim, &v, err);
+	int rc = dsi_parse_one(text, size, &lim, &v, err);
 	if (rc == DS_EMISSING) { /* no document: a nil node */
 		ds_error_clear(err);
 		rc = 0;
@@ -135,7 +135,8 @@ static int lazy_errors(const dsi_node_selector *s, ds_error *err)
 }
 
 /* MatchNodeSelectorTerms (component-helpers scheduling/corev1/helpers.go): the lazy NodeSelector's Match */
-int ds_node_selector_matches(const char *node_selector, const char *node, int *out, ds_error *err)
+int ds_node_selector_match(const char *node_selector, size_t selector_size, const char *node, size_t node_size,
+			   int *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
@@ -151,9 +152,9 @@ int ds_node_selector_matches(const char *node_selector, const char *node, int *o
 	dsi_node n;
 	memset(&n, 0, sizeof(n));
 	int present = 0;
-	int rc = load_node_selector(node_selector, &atoms, &sel, err);
+	int rc = load_node_selector(node_selector, selector_size, &atoms, &sel, err);
 	if (rc == 0)
-		rc = load_node(node, &atoms, &n, &present, err);
+		rc = load_node(node, node_size, &atoms, &n, &present, err);
 	/* a nil node matches nothing and reports nothing, as upstream */
 	if (rc == 0 && present) {
 		if (dsi_node_selector_matches(&atoms, &sel, &n))

@@ -20,7 +20,7 @@ static int find_node(const ds_cluster *c, const char *arg, const dsi_node **out,
 	return 0;
 }
 
-int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts, char **json_out,
+int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts, char **json_out,
 	      ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -41,7 +41,7 @@ int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds
 	return dsi_json_emit(doc, json_out, err);
 }
 
-int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts, char **json_out,
+int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts, char **json_out,
 	     ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -65,7 +65,7 @@ int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_
 	return dsi_json_emit(doc, json_out, err);
 }
 
-int ds_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector, ds_time now,
+int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector, ds_time now,
 	       const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);

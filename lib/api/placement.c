@@ -35,45 +35,31 @@ static int node_verdict(const ds_cluster *cluster, const char *ns, const char *n
 	return 0;
 }
 
-int ds_should_run(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-		  const ds_options *opts, int *should_run, int *should_continue_running, ds_error *err)
+int ds_daemonset_should_run(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
+			    const ds_options *opts, int *should_run, int *should_continue_running, char **json_out,
+			    ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
 	dsi_placement p;
 	const dsi_node *n;
 	dsi_verdict v;
 	int rc = node_verdict(cluster, namespace_, name, node, opts, &p, &n, &v, err);
 	if (rc < 0)
 		return rc;
-	dsi_placement_release(&p);
 	if (should_run)
 		*should_run = v.should_run;
 	if (should_continue_running)
 		*should_continue_running = v.should_continue;
-	return 0;
-}
-
-int ds_should_run_json(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-		       const ds_options *opts, char **json_out, ds_error *err)
-{
-	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
-	*json_out = NULL;
-	dsi_placement p;
-	const dsi_node *n;
-	dsi_verdict v;
-	int rc = node_verdict(cluster, namespace_, name, node, opts, &p, &n, &v, err);
-	if (rc < 0)
-		return rc;
-	json_t *o = json_pack("{s:s, s:b, s:b, s:o}", "node", node, "shouldRun", v.should_run, "shouldContinueRunning",
-			      v.should_continue, "reasons", dsi_verdict_reasons(&p, n, &v));
+	if (json_out)
+		rc = dsi_json_emit(dsi_verdict_json(&p, n, &v), json_out, err);
 	dsi_placement_release(&p);
-	return dsi_json_emit(o, json_out, err);
+	return rc;
 }
 
-int ds_explain(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
-	       char **json_out, ds_error *err)
+int ds_daemonset_explain(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
+			 char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemonset *ds;
@@ -96,7 +82,7 @@ static int is_same_pod(const dsi_pod *p, void *ctx)
 	return p->meta.ns == s->ns && p->meta.name == s->name;
 }
 
-/* The field of the pod (as given to ds_fit) a user would change, named as ds_explain names
+/* The field of the pod (as given to ds_pod_fit) a user would change, named as ds_explain names
  * the template's; nodeField names the node's field where one decided it. */
 static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int cmp, const dsi_node *node,
 			   const dsi_fit_reason *r)
@@ -152,8 +138,8 @@ static json_t *reasons_json(const dsi_atoms *atoms, const dsi_podspec *spec, int
 	return arr;
 }
 
-int ds_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *node, const ds_options *opts,
-	   char **json_out, ds_error *err)
+int ds_pod_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *node, const ds_options *opts,
+	       char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!cluster || !pod || !json_out)

@@ -5,6 +5,7 @@
 #include "daemonset.h"
 #include "api/api_options.h"
 #include "api/lookup.h"
+#include "core/sized.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "daemon/syncplan.h"
@@ -15,8 +16,8 @@ struct ds_plan {
 	dsi_plan p;
 };
 
-int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
-		 const ds_options *opts, const char *backoff_json, ds_plan **out, ds_error *err)
+int ds_daemonset_plan(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
+		      const ds_options *opts, const char *backoff, size_t backoff_size, ds_plan **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
@@ -28,7 +29,7 @@ int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *
 	if (rc < 0)
 		return rc;
 	dsi_backoff b;
-	if ((rc = dsi_backoff_read(backoff_json, &b, err)) < 0)
+	if ((rc = dsi_backoff_read(backoff, backoff_size, &b, err)) < 0)
 		return rc;
 	ds_plan *p = dsi_calloc(1, sizeof(*p));
 	if (!p) {
@@ -86,20 +87,19 @@ static size_t batch_of(size_t i, size_t start)
 }
 
 /* The caller's struct may be older (smaller) than ours: fill only what it has room for. */
-#define FITS(out, type, member) ((out)->size >= offsetof(type, member) + sizeof((out)->member))
 
 int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !out || out->size < offsetof(ds_plan_create, reason))
+	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_create, node))
 		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
 	if (i >= ds_plan_create_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i, ds_plan_create_count(plan));
 	const dsi_plan_create *c = &plan->p.creates[i];
 	out->node = c->node;
-	if (FITS(out, ds_plan_create, reason))
+	if (DSI_SIZE_COVERS(out, ds_plan_create, reason))
 		out->reason = dsi_create_reason_name(c->reason);
-	if (FITS(out, ds_plan_create, batch))
+	if (DSI_SIZE_COVERS(out, ds_plan_create, batch))
 		out->batch = batch_of(i, plan->p.slow_start);
 	return 0;
 }
@@ -117,7 +117,7 @@ int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error 
 int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !out || out->size < offsetof(ds_plan_delete, reason))
+	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_delete, node))
 		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
 	if (i >= ds_plan_delete_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "delete %zu out of range (%zu)", i, ds_plan_delete_count(plan));
@@ -126,7 +126,7 @@ int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_er
 	out->name = d->name;
 	out->uid = d->uid;
 	out->node = d->node;
-	if (FITS(out, ds_plan_delete, reason))
+	if (DSI_SIZE_COVERS(out, ds_plan_delete, reason))
 		out->reason = dsi_delete_reason_name(d->reason);
 	return 0;
 }
@@ -137,7 +137,7 @@ int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_erro
 {
 	DSI_ERR_BEGIN(err);
 	/* all three strings were there from the start: the smallest size covers them */
-	if (!plan || !out || out->size < offsetof(ds_plan_event, message) + sizeof(out->message))
+	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_event, message))
 		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
 	if (i >= ds_plan_event_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "event %zu out of range (%zu)", i, ds_plan_event_count(plan));
@@ -159,14 +159,14 @@ static void fill_status(const dsi_ds_status *st, ds_status *out)
 	out->number_available = st->number_available;
 	out->number_unavailable = st->number_unavailable;
 	out->observed_generation = st->observed_generation;
-	if (FITS(out, ds_status, collision_count))
+	if (DSI_SIZE_COVERS(out, ds_status, collision_count))
 		out->collision_count = st->has_collision_count ? st->collision_count : -1;
 }
 
 int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !out || out->size < offsetof(ds_status, collision_count))
+	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_status, observed_generation))
 		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
 	fill_status(&plan->p.status, out);
 	if (changed)
@@ -184,11 +184,11 @@ int ds_plan_backoff(const ds_plan *plan, char **json_out, ds_error *err)
 	return dsi_json_emit(dsi_backoff_to_json(&plan->p.backoff), json_out, err);
 }
 
-int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
+int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
 		      const ds_options *opts, ds_status *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out || out->size < offsetof(ds_status, collision_count))
+	if (!out || !DSI_SIZE_COVERS(out, ds_status, observed_generation))
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL; set out->size");
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
@@ -201,7 +201,7 @@ int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const c
 	return 0;
 }
 
-int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
+int ds_daemonset_rollout(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
 			const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);

@@ -39,14 +39,14 @@ int ds_daemonset_defaults(const char *text, size_t size, const ds_options *opts,
 	return dsi_json_emit(obj, json_out, err);
 }
 
-int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const ds_options *opts, char **result_json,
+int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const ds_options *opts, char **json_out,
 			  ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (result_json)
-		*result_json = NULL;
-	if (!text || !result_json)
-		return dsi_error_set(err, DS_EARG, NULL, "text and result_json must not be NULL");
+	if (json_out)
+		*json_out = NULL;
+	if (!text || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
 	if (flags & ~DS_VALIDATE_AS_IS)
 		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies to a create)",
 				     flags & ~DS_VALIDATE_AS_IS);
@@ -59,17 +59,17 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 	json_decref(obj);
 	if (rc < 0)
 		return rc;
-	return dsi_json_emit(result, result_json, err);
+	return dsi_json_emit(result, json_out, err);
 }
 
 int ds_daemonset_validate_update(const char *text, size_t size, const char *old_text, size_t old_size, unsigned flags,
-				 const ds_options *opts, char **result_json, ds_error *err)
+				 const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (result_json)
-		*result_json = NULL;
-	if (!text || !old_text || !result_json)
-		return dsi_error_set(err, DS_EARG, NULL, "text, old_text and result_json must not be NULL");
+	if (json_out)
+		*json_out = NULL;
+	if (!text || !old_text || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "text, old_text and json_out must not be NULL");
 	if (flags & ~(DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS))
 		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x",
 				     flags & ~(DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS));
@@ -89,5 +89,5 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 	json_decref(old);
 	if (rc < 0)
 		return rc;
-	return dsi_json_emit(result, result_json, err);
+	return dsi_json_emit(result, json_out, err);
 }

@@ -1,6 +1,7 @@
 /* The public ABI for value types: quantities, IntOrString, validation, label selectors. */
 #include <string.h>
 
+#include "core/sized.h"
 #include "core/alloc.h"
 #include "core/atoms.h"
 #include "core/error.h"
@@ -46,7 +47,7 @@ int ds_quantity_parse(const char *text, char **canonical, ds_quantity_info *info
 		*canonical = NULL;
 	if (!text)
 		return dsi_error_set(err, DS_EARG, NULL, "text is NULL");
-	if (info && info->size < sizeof(size_t))
+	if (info && !DSI_SIZE_COVERS(info, ds_quantity_info, size))
 		return dsi_error_set(err, DS_EARG, NULL, "info->size must be set to sizeof(ds_quantity_info)");
 	dsi_quantity q;
 	int rc = dsi_quantity_parse(text, strlen(text), &q, err);
@@ -100,18 +101,18 @@ int ds_quantity_add(const char *a, const char *b, char **sum, ds_error *err)
 
 /* ---- IntOrString ------------------------------------------------------------------ */
 
-int ds_intstr_scaled(const char *value, int total, int round_up, int *out, ds_error *err)
+int ds_intstr_scale(const char *text, size_t size, int total, int round_up, int *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out is NULL");
 	*out = 0;
-	if (!value)
-		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
+	if (!text && size)
+		return dsi_error_set(err, DS_EARG, NULL, "text is NULL");
 	dsi_limits lim;
 	dsi_limits_default(&lim);
 	json_t *v = NULL;
-	int rc = dsi_parse_one(value, strlen(value), &lim, &v, err);
+	int rc = dsi_parse_one(text ? text : "", size, &lim, &v, err);
 	if (rc == DS_EMISSING) { /* "null" or nothing: a nil *IntOrString */
 		ds_error_clear(err);
 		rc = 0;
@@ -172,7 +173,7 @@ int ds_dns1123_label_validate(const char *name, ds_error *err)
 /* ---- selectors -------------------------------------------------------------------- */
 
 /* JSON LabelSelector when the text starts with '{', else the string syntax; NULL: Nothing. */
-static int load_selector(const char *text, dsi_atoms *atoms, dsi_selector *out, ds_error *err)
+static int load_selector(const char *text, size_t size, dsi_atoms *atoms, dsi_selector *out, ds_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!text)
@@ -180,44 +181,53 @@ static int load_selector(const char *text, dsi_atoms *atoms, dsi_selector *out, 
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	size_t i = 0;
-	while (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r')
+	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
 	int rc;
-	if (text[i] == '{') {
+	if (i < size && text[i] == '{') {
 		dsi_limits lim;
 		dsi_limits_default(&lim);
 		json_t *v;
-		rc = dsi_parse_one(text, strlen(text), &lim, &v, err);
+		rc = dsi_parse_one(text, size, &lim, &v, err);
 		if (rc == 0) {
 			rc = dsi_selector_from_json(&rd, atoms, v, out);
 			json_decref(v);
 		}
-	} else {
-		rc = dsi_selector_parse(&rd, atoms, text, out);
+	} else if (memchr(text, '\0', size)) {
+		rc = dsi_error_set(err, DS_EVALUE, NULL, "a selector must not contain a NUL character");
+	} else { /* labels.Parse wants a C string */
+		char *s = dsi_malloc(size + 1);
+		if (!s)
+			return dsi_error_nomem(err);
+		memcpy(s, text, size);
+		s[size] = '\0';
+		rc = dsi_selector_parse(&rd, atoms, s, out);
+		dsi_free(s);
 	}
 	if (rc < 0)
 		dsi_error_set_source(err, "selector");
 	return rc;
 }
 
-int ds_selector_matches(const char *selector, const char *labels, int *out, ds_error *err)
+int ds_selector_match(const char *selector, size_t selector_size, const char *labels, size_t labels_size, int *out,
+		      ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out is NULL");
 	*out = 0;
-	if (!labels)
+	if (!labels && labels_size)
 		return dsi_error_set(err, DS_EARG, NULL, "labels is NULL");
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_selector sel;
 	dsi_labels set = {NULL, 0};
-	int rc = load_selector(selector, &atoms, &sel, err);
+	int rc = load_selector(selector, selector_size, &atoms, &sel, err);
 	if (rc == 0) {
 		dsi_limits lim;
 		dsi_limits_default(&lim);
 		json_t *v = NULL;
-		rc = dsi_parse_one(labels, strlen(labels), &lim, &v, err);
+		rc = dsi_parse_one(labels ? labels : "", labels_size, &lim, &v, err);
 		if (rc == DS_EMISSING) { /* null: no labels */
 			ds_error_clear(err);
 			rc = 0;
@@ -239,7 +249,7 @@ int ds_selector_matches(const char *selector, const char *labels, int *out, ds_e
 	return rc;
 }
 
-int ds_selector_string(const char *selector, char **out, ds_error *err)
+int ds_selector_format(const char *selector, size_t size, char **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
@@ -248,7 +258,7 @@ int ds_selector_string(const char *selector, char **out, ds_error *err)
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_selector sel;
-	int rc = load_selector(selector, &atoms, &sel, err);
+	int rc = load_selector(selector, size, &atoms, &sel, err);
 	if (rc == 0) {
 		dsi_strbuf b = DSI_STRBUF_INIT;
 		dsi_selector_string(&atoms, &sel, &b);

@@ -5,6 +5,7 @@
 #include "controller/controller.h"
 #include "controller/expectations.h"
 #include "controller/queue.h"
+#include "core/sized.h"
 #include "core/alloc.h"
 
 /* controller.KeyFunc (cache.MetaNamespaceKeyFunc) */
@@ -41,11 +42,11 @@ int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_sett
 	c->retry_max_ms = 1000 * 1000;
 	const char *component = "daemonset-controller";
 	if (cfg) {
-		if (cfg->size >= offsetof(ds_controller_config, retry_base_ms) + sizeof(int64_t) && cfg->retry_base_ms > 0)
+		if (DSI_SIZE_COVERS(cfg, ds_controller_config, retry_base_ms) && cfg->retry_base_ms > 0)
 			c->retry_base_ms = cfg->retry_base_ms;
-		if (cfg->size >= offsetof(ds_controller_config, retry_max_ms) + sizeof(int64_t) && cfg->retry_max_ms > 0)
+		if (DSI_SIZE_COVERS(cfg, ds_controller_config, retry_max_ms) && cfg->retry_max_ms > 0)
 			c->retry_max_ms = cfg->retry_max_ms;
-		if (cfg->size >= offsetof(ds_controller_config, component) + sizeof(char *) && cfg->component)
+		if (DSI_SIZE_COVERS(cfg, ds_controller_config, component) && cfg->component)
 			component = cfg->component;
 		if (cfg->namespace_ && *cfg->namespace_ && !(c->ns_filter = dsi_strdup(cfg->namespace_)))
 			return dsi_error_nomem(err);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/sized.h"
 #include "core/reader.h"
 #include "core/time.h"
 
@@ -17,7 +18,7 @@ typedef struct record {
 
 int dsi_lease_cfg_read(const ds_lease_config *in, dsi_lease_cfg *out, ds_error *err)
 {
-	if (!in || in->size < offsetof(ds_lease_config, renew_deadline_ms) + sizeof(int64_t))
+	if (!in || !DSI_SIZE_COVERS(in, ds_lease_config, renew_deadline_ms))
 		return dsi_error_set(err, DS_EARG, NULL, "cfg must not be NULL; set cfg->size");
 	if (!in->identity || !*in->identity)
 		return dsi_error_set(err, DS_EVALUE, "identity", "Lock identity is empty");

@@ -7,9 +7,9 @@
 #include "controller/errors.h"
 #include "controller/expectations.h"
 #include "controller/queue.h"
+#include "core/sized.h"
 #include "core/alloc.h"
 
-#define FITS(out, type, member) ((out)->size >= offsetof(type, member) + sizeof((out)->member))
 
 static json_t *status_json(const dsi_ds_status *st)
 {
@@ -275,7 +275,7 @@ done:
 		res->deletes = s.deletes;
 		res->failed_calls = c->failed_calls;
 		res->status_written = o.status_written;
-		if (FITS(res, ds_sync_result, requeue_after_ms))
+		if (DSI_SIZE_COVERS(res, ds_sync_result, requeue_after_ms))
 			res->requeue_after_ms = json_integer_value(json_object_get(doc, "requeueAfterMs"));
 	}
 	*out = doc;

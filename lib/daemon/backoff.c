@@ -95,13 +95,13 @@ void dsi_backoff_gc(dsi_backoff *b, ds_time now, int64_t max_ms)
 	b->n = w;
 }
 
-int dsi_backoff_read(const char *text, dsi_backoff *out, ds_error *err)
+int dsi_backoff_read(const char *text, size_t size, dsi_backoff *out, ds_error *err)
 {
 	dsi_backoff_init(out);
-	if (!text || !*text)
+	if (!text || !size)
 		return 0;
 	json_error_t je;
-	json_t *root = json_loads(text, JSON_REJECT_DUPLICATES, &je);
+	json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
 		dsi_error_set(err, DS_ESYNTAX, NULL, "backoff state: %s", je.text);
 		dsi_error_set_position(err, je.line, je.column);

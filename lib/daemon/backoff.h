@@ -26,7 +26,7 @@ void dsi_backoff_init(dsi_backoff *b);
 void dsi_backoff_free(dsi_backoff *b);
 int dsi_backoff_copy(const dsi_backoff *src, dsi_backoff *dst);
 /* {"entries":[{"key","delay":"2s","lastUpdate":"RFC3339"}]} (text may be NULL or empty). */
-int dsi_backoff_read(const char *text, dsi_backoff *out, ds_error *err);
+int dsi_backoff_read(const char *text, size_t size, dsi_backoff *out, ds_error *err);
 json_t *dsi_backoff_to_json(const dsi_backoff *b);
 
 /* IsInBackOffSinceUpdate: an entry, not expired (older than 2 x max), and now - lastUpdate < delay. */

@@ -330,3 +330,9 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	dsi_placement_release(&p);
 	return rc;
 }
+
+json_t *dsi_verdict_json(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v)
+{
+	return json_pack("{s:s, s:b, s:b, s:o}", "node", dsi_cstr(p->c, node->meta.name), "shouldRun", v->should_run,
+			 "shouldContinueRunning", v->should_continue, "reasons", dsi_verdict_reasons(p, node, v));
+}

@@ -8,6 +8,8 @@
 
 /* {"plugin","message","detail","field"[,"nodeField"]} objects for a verdict (empty array when it runs). */
 json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v);
+/* {"node","shouldRun","shouldContinueRunning","reasons"}: NodeShouldRunDaemonPod's answer as JSON (new reference). */
+json_t *dsi_verdict_json(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v);
 /* The explain document for one DaemonSet over every node. */
 /* "preferredScore" into o: PreferredSchedulingTerms.Score, the raw sum of the weights
  * of the matching preferred terms (null, with "preferredScoreError", when a term is invalid). */

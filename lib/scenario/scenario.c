@@ -25,8 +25,6 @@
 
 /* ---- options: the caller's, then the scenario's, then the check's ------------------ */
 
-/* Every name of ds_options_new(3): the caller's settings are carried over by
- * name, through ds_options_get and ds_options_set, as there is no copy call. */
 /* Apply a scenario's or a check's options (a mapping, checked by the form);
  * errors name the option under where ("options", "checks[2].options"). */
 static int options_apply(ds_options *o, const json_t *layer, const char *where, ds_error *err)
@@ -34,7 +32,7 @@ static int options_apply(ds_options *o, const json_t *layer, const char *where, 
 	if (!layer)
 		return 0;
 	char *text = dsi_json_dumps(layer, JSON_COMPACT);
-	int rc = text ? ds_options_set_json(o, text, err) : dsi_error_nomem(err);
+	int rc = text ? ds_options_set_all(o, text, strlen(text), err) : dsi_error_nomem(err);
 	dsi_free(text);
 	if (rc < 0)
 		dsi_error_prefix_path(err, where);

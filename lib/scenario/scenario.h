@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "daemonset.h"
+#include "daemonset/jansson.h"
 
 /* The kinds of check, in the order that decides a check's kind when it names several. */
 typedef enum dsi_sc_kind {

@@ -230,11 +230,11 @@ static const json_t *row_of(const json_t *rows, const char *node)
 	return NULL;
 }
 
-/* ds_explain's rows against the status sets, notPlaced and statuses. */
+/* ds_daemonset_explain's rows against the status sets, notPlaced and statuses. */
 static int check_explain(run *r, const ds_cluster *c, const ref *d, const json_t *chk, const ds_options *o)
 {
 	char *text;
-	if (ds_explain(c, d->ns, d->name, o, &text, r->err) < 0)
+	if (ds_daemonset_explain(c, d->ns, d->name, o, &text, r->err) < 0)
 		return -1;
 	json_t *doc = parse_result(text), *rows = json_object_get(doc, "rows"), *by_status = json_object();
 	size_t i;
@@ -306,7 +306,7 @@ static int check_explain(run *r, const ds_cluster *c, const ref *d, const json_t
 static int check_should_run(run *r, const ds_cluster *c, const ref *d, const json_t *chk, const ds_options *o)
 {
 	int should_run, keep;
-	if (ds_should_run(c, d->ns, d->name, member(chk, "node"), o, &should_run, &keep, r->err) < 0)
+	if (ds_daemonset_should_run(c, d->ns, d->name, member(chk, "node"), o, &should_run, &keep, NULL, r->err) < 0)
 		return -1;
 	expect_bool(r, "shouldRun", json_object_get(chk, "shouldRun"), should_run);
 	expect_bool(r, "shouldContinueRunning", json_object_get(chk, "shouldContinueRunning"), keep);
@@ -331,7 +331,7 @@ static json_t *pluck(const json_t *list, const char *key)
 static int check_plan(run *r, const ds_cluster *c, const ref *d, const json_t *chk, ds_time now, const ds_options *o)
 {
 	ds_plan *p;
-	if (ds_plan_sync(c, d->ns, d->name, now, o, NULL, &p, r->err) < 0)
+	if (ds_daemonset_plan(c, d->ns, d->name, now, o, NULL, 0, &p, r->err) < 0)
 		return -1;
 	char *text;
 	int rc = ds_plan_to_json(p, &text, r->err);
@@ -360,7 +360,7 @@ static int check_status(run *r, const ds_cluster *c, const ref *d, const json_t 
 	ds_status st;
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
-	if (ds_status_compute(c, d->ns, d->name, now, o, &st, r->err) < 0)
+	if (ds_daemonset_status(c, d->ns, d->name, now, o, &st, r->err) < 0)
 		return -1;
 	static const char *const counters[] = {
 		"desiredNumberScheduled", "currentNumberScheduled", "numberMisscheduled", "numberReady",
@@ -381,7 +381,7 @@ static int check_pod(run *r, const ds_cluster *c, const ref *d, const json_t *ch
 {
 	const char *node = member(chk, "node");
 	char *text;
-	if (ds_daemon_pod(c, d->ns, d->name, node, o, &text, r->err) < 0)
+	if (ds_daemonset_pod(c, d->ns, d->name, node, o, &text, r->err) < 0)
 		return -1;
 	json_t *pod = parse_result(text), *spec = json_object_get(pod, "spec");
 	json_t *labels = json_object_get(json_object_get(pod, "metadata"), "labels");
@@ -417,7 +417,7 @@ static int check_pod(run *r, const ds_cluster *c, const ref *d, const json_t *ch
 static int check_rollout(run *r, const ds_cluster *c, const ref *d, const json_t *chk, ds_time now, const ds_options *o)
 {
 	char *text;
-	if (ds_rollout_simulate(c, d->ns, d->name, now, o, &text, r->err) < 0)
+	if (ds_daemonset_rollout(c, d->ns, d->name, now, o, &text, r->err) < 0)
 		return -1;
 	json_t *doc = parse_result(text);
 	expect_substring(r, "result", json_object_get(chk, "result"), member(doc, "result"));
@@ -449,7 +449,7 @@ static int check_drain(run *r, const ds_cluster *c, const char *node, const json
 		       const ds_options *o)
 {
 	char *text;
-	if (ds_drain(c, node, now, o, &text, r->err) < 0)
+	if (ds_node_drain(c, node, now, o, &text, r->err) < 0)
 		return -1;
 	json_t *doc = parse_result(text);
 	expect_bool(r, "drained", json_object_get(chk, "drained"), json_is_true(json_object_get(doc, "drained")));
@@ -480,7 +480,7 @@ static int check_audit(run *r, const ds_cluster *c, const ref *d, const json_t *
 	char *obj, *text;
 	if (ds_cluster_get(c, "DaemonSet", d->ns, d->name, &obj, r->err) < 0)
 		return -1;
-	int rc = ds_audit(obj, strlen(obj), o, &text, r->err);
+	int rc = ds_object_audit(obj, strlen(obj), o, &text, r->err);
 	ds_free(obj);
 	if (rc < 0)
 		return -1;

@@ -25,7 +25,7 @@ typedef enum ftype {
 	F_INTEGER,     /* an integer */
 	F_PLAN_STATUS, /* {status counter: integer} */
 	F_LABELS,      /* {label: text} */
-	F_OPTIONS,     /* {option: value}, read by ds_options_set_json */
+	F_OPTIONS,     /* {option: value}, read by ds_options_set_all */
 	F_TIME,	       /* RFC 3339 text, read by ds_time_parse */
 	F_LOAD,	       /* a path or a list of paths */
 	F_OBJECTS,     /* a list of Kubernetes objects */
@@ -125,10 +125,10 @@ static const field common_fields[] = {{"name", F_STRING}, {"options", F_OPTIONS}
 static const field top_fields[] = {{"name", F_STRING}, {"load", F_LOAD},       {"objects", F_OBJECTS},
 				   {"now", F_TIME},    {"options", F_OPTIONS}, {"checks", F_CHECKS}};
 
-/* The statuses of ds_explain's rows (lib/daemon/explain.c). */
+/* The statuses of ds_daemonset_explain's rows (lib/daemon/explain.c). */
 static const char *const explain_statuses[] = {"placed",	"create",	    "evict",	  "kept", "pending",
 					       "unschedulable", "needs-preemption", "not-placed", NULL};
-/* The outcomes of ds_drain's pods (lib/ops/drain.c). */
+/* The outcomes of ds_node_drain's pods (lib/ops/drain.c). */
 static const char *const drain_outcomes[] = {"evict", "delete", "skip", "ignore", "error", NULL};
 /* The members of a plan's status (ds_plan_to_json). */
 static const char *const plan_status_fields[] = {"desiredNumberScheduled", "currentNumberScheduled",

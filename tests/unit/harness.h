@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "daemonset.h"
+#include "daemonset/jansson.h"
 
 /* Each test file defines its suite and ends with DSI_TEST_MAIN(name_suite). */
 #define DSI_TEST_MAIN(suite_fn)                                                                                        \
