@@ -22,9 +22,9 @@ extern "C" {
 
 /* Version of the headers. ds_version_number() gives the library's. */
 #define DS_VERSION_MAJOR 1
-#define DS_VERSION_MINOR 0
+#define DS_VERSION_MINOR 1
 #define DS_VERSION_PATCH 0
-#define DS_VERSION_STRING "1.0.0"
+#define DS_VERSION_STRING "1.1.0"
 /* 0xMMmmpp, as jansson and libcurl do. */
 #define DS_VERSION_HEX ((DS_VERSION_MAJOR << 16) | (DS_VERSION_MINOR << 8) | DS_VERSION_PATCH)
 
