@@ -7,6 +7,7 @@
 void dsi_rd_init(dsi_rd *rd, ds_error *err)
 {
 	rd->err = err;
+	rd->lenient = 0;
 	rd->len = 0;
 	rd->path[0] = '\0';
 }

@@ -15,6 +15,10 @@
 
 typedef struct dsi_rd {
 	ds_error *err;
+	/* Read as Go's decoder does: JSON types are checked, but not the values of string enums nor
+	 * required fields, which the API server's validation refuses (the pure functions evaluate any
+	 * object as upstream's functions do). Each reader that honours it says so. */
+	int lenient;
 	size_t len;
 	char path[DS_ERROR_PATH_MAX];
 } dsi_rd;

@@ -21,24 +21,21 @@ static int match_toleration(const dsi_toleration *a, const dsi_toleration *b)
 	       a->effect == b->effect;
 }
 
-/* AddOrUpdateTolerationInPodSpec (pkg/apis/core/v1/helper): an identical match
- * leaves the list alone; otherwise every match is replaced, or t is appended. */
+/* AddOrUpdateTolerationInPodSpec (pkg/apis/core/v1/helper) as upstream runs it: every entry that
+ * MatchToleration matches is replaced by t, and t is appended when none does. Its early return for
+ * an identical entry never fires: Semantic.DeepEqual(toleration, podTolerations[i]) compares a
+ * *Toleration with a Toleration, which are never equal, so a matching entry loses its
+ * tolerationSeconds too. */
 static void add_or_update(dsi_toleration *list, uint32_t *n, const dsi_toleration *t)
 {
 	int matched = 0;
 	for (uint32_t i = 0; i < *n; i++)
 		if (match_toleration(&list[i], t)) {
-			if (list[i].has_seconds == t->has_seconds && (!t->has_seconds || list[i].seconds == t->seconds))
-				return;
+			list[i] = *t;
 			matched = 1;
 		}
-	if (matched) {
-		for (uint32_t i = 0; i < *n; i++)
-			if (match_toleration(&list[i], t))
-				list[i] = *t;
-		return;
-	}
-	list[(*n)++] = *t;
+	if (!matched)
+		list[(*n)++] = *t;
 }
 
 int dsi_daemon_tolerations(const dsi_atoms *atoms, const dsi_tolerations *tmpl, int host_network, dsi_tolerations *out)

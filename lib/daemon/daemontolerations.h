@@ -7,9 +7,10 @@
 /* AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go):
  * not-ready and unreachable NoExecute; disk-pressure, memory-pressure,
  * pid-pressure and unschedulable NoSchedule; network-unavailable NoSchedule
- * for hostNetwork pods; all Exists, without tolerationSeconds. A template
+ * for hostNetwork pods; all Exists, without tolerationSeconds. Every template
  * toleration equal in key, operator, value and effect is replaced in place
- * unless it is identical; the others are appended in that order.
+ * (losing its tolerationSeconds, as upstream's helper does); the others are
+ * appended in that order.
  * Uses only atoms the snapshot pinned (no interning), so it is read-only. */
 int dsi_daemon_tolerations(const dsi_atoms *atoms, const dsi_tolerations *tmpl, int host_network, dsi_tolerations *out);
 

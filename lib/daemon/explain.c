@@ -46,7 +46,7 @@ static json_t *taint_reason(const dsi_cluster *c, const dsi_node *node, const ds
 	dsi_strbuf d = DSI_STRBUF_INIT, f = DSI_STRBUF_INIT;
 	/* upstream's older message named the taint; keep that as the detail */
 	dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", dsi_cstr(c, t->key),
-			  dsi_cstr(c, t->value), dsi_effect_name(t->effect), note);
+			  dsi_cstr(c, t->value), dsi_effect_text(&c->atoms, t->effect), note);
 	dsi_strbuf_printf(&f, "%s.tolerations", tmpl_spec);
 	json_t *r = reason("TaintToleration", dsi_why_message(DSI_WHY_TAINT), d.data, f.data);
 	if (r) {

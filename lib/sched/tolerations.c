@@ -62,7 +62,7 @@ const dsi_taint *dsi_find_untolerated_taint(const dsi_atoms *atoms, const dsi_ta
 {
 	for (uint32_t i = 0; i < taints->n; i++) {
 		const dsi_taint *t = &taints->v[i];
-		if (!(effect_mask & (1u << t->effect)))
+		if (!(effect_mask & dsi_effect_bit(t->effect)))
 			continue;
 		if (!tolerated(atoms, tols, t, comparison_ops, memo))
 			return t;

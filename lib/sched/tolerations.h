@@ -28,10 +28,12 @@ static inline int dsi_tolerates_taint(const dsi_atoms *atoms, const dsi_tolerati
 int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations *tols, const dsi_taint *taint,
 				   int comparison_ops);
 
-/* Effect filters for FindMatchingUntoleratedTaint, as bit masks of (1 << effect). */
+/* Effect filters for FindMatchingUntoleratedTaint, as bit masks of dsi_effect_bit(effect). */
 #define DSI_EFFECTS_NOSCHEDULE_NOEXECUTE ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
 #define DSI_EFFECTS_NOEXECUTE (1u << DSI_EFFECT_NO_EXECUTE)
 #define DSI_EFFECTS_ANY ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_PREFER_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
+/* A nil filter: every taint, those with an empty or unknown effect included. */
+#define DSI_EFFECTS_ALL (DSI_EFFECTS_ANY | (1u << DSI_EFFECT_ALL) | (1u << DSI_EFFECT_OTHER))
 
 /* What one set of tolerations made of the taints met so far, for a pass over many nodes: a
  * cluster's nodes carry few distinct taints, and whether they are tolerated depends on the taint
