@@ -8,10 +8,12 @@
 #include "model/model_options.h"
 #include "ops/ops_options.h"
 #include "pss/pss_options.h"
+#include "sched/sched_options.h"
 
 struct ds_options {
 	dsi_core_options core;
 	dsi_model_options model;
+	dsi_sched_options sched;
 	dsi_daemon_options daemon;
 	dsi_pss_options pss;
 	dsi_ops_options ops;
@@ -23,6 +25,10 @@ static inline const dsi_core_options *dsi_o_core(const ds_options *o) { return o
 static inline const dsi_model_options *dsi_o_model(const ds_options *o)
 {
 	return o ? &o->model : dsi_model_options_default();
+}
+static inline const dsi_sched_options *dsi_o_sched(const ds_options *o)
+{
+	return o ? &o->sched : dsi_sched_options_default();
 }
 static inline const dsi_daemon_options *dsi_o_daemon(const ds_options *o)
 {

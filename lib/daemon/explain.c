@@ -9,6 +9,7 @@
 #include "daemon/dspods.h"
 #include "sched/fit.h"
 #include "sched/nodeaffinity.h"
+#include "sched/fitreport.h"
 #include "sched/preemption.h"
 #include "sched/tolerations.h"
 
@@ -120,25 +121,6 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 	return arr;
 }
 
-/* PreferredSchedulingTerms.Score (component-helpers nodeaffinity.go): the raw sum of the
- * weights of the matching preferred terms, before the scheduler's NormalizeScore. An
- * invalid term fails upstream's PreScore: the score is null and the term's error given. */
-void dsi_explain_preferred_score(json_t *o, const dsi_atoms *atoms, const dsi_node_selector *pref, const dsi_node *node)
-{
-	int64_t score = dsi_preferred_score(atoms, pref, node);
-	if (score >= 0) {
-		json_object_set_new(o, "preferredScore", json_integer(score));
-		return;
-	}
-	json_object_set_new(o, "preferredScore", json_null());
-	for (uint32_t i = 0; i < pref->n; i++) {
-		const dsi_ns_term *t = &pref->terms[i];
-		if (t->weight != 0 && !t->empty && t->invalid) {
-			json_object_set_new(o, "preferredScoreError", json_string(t->error ? t->error : "invalid term"));
-			break;
-		}
-	}
-}
 
 static json_t *fit_reasons(const dsi_fit *fit)
 {
@@ -290,7 +272,7 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 		json_object_set_new(row, "reasons", dsi_verdict_reasons(&p, node, &v));
 		/* informative only: the daemon pod is pinned to this node, so the scheduler
 		 * has one feasible node and never scores (schedulePod, schedule_one.go) */
-		dsi_explain_preferred_score(row, &c->atoms, &ds->tspec.preferred, node);
+		dsi_preferred_score_json(row, &c->atoms, &ds->tspec.preferred, node);
 		if (strcmp(status, "create") == 0 || strcmp(status, "pending") == 0) {
 			const char *s2 = status;
 			if (scheduler_view(&p, node, prio, prio_ok, row, &s2) < 0) {

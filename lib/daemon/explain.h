@@ -11,9 +11,6 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 /* {"node","shouldRun","shouldContinueRunning","reasons"}: NodeShouldRunDaemonPod's answer as JSON (new reference). */
 json_t *dsi_verdict_json(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v);
 /* The explain document for one DaemonSet over every node. */
-/* "preferredScore" into o: PreferredSchedulingTerms.Score, the raw sum of the weights
- * of the matching preferred terms (null, with "preferredScoreError", when a term is invalid). */
-void dsi_explain_preferred_score(json_t *o, const dsi_atoms *atoms, const dsi_node_selector *pref, const dsi_node *node);
 int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o, json_t **out, ds_error *err);
 
 #endif

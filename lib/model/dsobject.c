@@ -97,7 +97,8 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 		size_t m = dsi_rd_push(rd, "updateStrategy");
 		if ((rc = dsi_rd_string(rd, us, "type", &type)) == 0)
 			rc = dsi_rd_object(rd, us, "rollingUpdate", &ru);
-		if (rc == 0 && type && *type && strcmp(type, "RollingUpdate") != 0 && strcmp(type, "OnDelete") != 0)
+		if (rc == 0 && type && *type && strcmp(type, "RollingUpdate") != 0 && strcmp(type, "OnDelete") != 0 &&
+		    !rd->lenient)
 			rc = dsi_rd_fail(rd, "type", DS_EVALUE,
 					 "unsupported value \"%s\": supported values: \"OnDelete\", \"RollingUpdate\"", type);
 		if (rc == 0 && ru) {
@@ -112,7 +113,9 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 	/* SetDefaults_DaemonSet (pkg/apis/apps/v1/defaults.go); extensions/v1beta1 defaulted to OnDelete */
 	if (!type || !*type)
 		type = (ds->legacy == 1) ? "OnDelete" : "RollingUpdate";
-	ds->strategy = strcmp(type, "OnDelete") == 0 ? DSI_STRATEGY_ON_DELETE : DSI_STRATEGY_ROLLING_UPDATE;
+	ds->strategy = strcmp(type, "OnDelete") == 0	   ? DSI_STRATEGY_ON_DELETE
+		       : strcmp(type, "RollingUpdate") == 0 ? DSI_STRATEGY_ROLLING_UPDATE
+							     : DSI_STRATEGY_OTHER;
 	if (ds->strategy == DSI_STRATEGY_ROLLING_UPDATE) {
 		/* apps/v1 defaults a missing maxUnavailable to 1 whatever maxSurge says (validation then
 		 * refuses both non-zero); OpenKruise defaults it to 0 when maxSurge is given */

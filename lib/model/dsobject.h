@@ -10,7 +10,8 @@
 #include "model/selector.h"
 #include "model/templatehash.h"
 
-enum { DSI_STRATEGY_ROLLING_UPDATE = 0, DSI_STRATEGY_ON_DELETE = 1 };
+/* OTHER: a type the API does not know, from a lenient read; like OnDelete, no rolling update runs. */
+enum { DSI_STRATEGY_ROLLING_UPDATE = 0, DSI_STRATEGY_ON_DELETE = 1, DSI_STRATEGY_OTHER = 2 };
 
 typedef struct dsi_ds_status {
 	int32_t current_number_scheduled, number_misscheduled, desired_number_scheduled, number_ready;

@@ -77,7 +77,7 @@ int dsi_meta_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, int need_name
 	if (rc < 0)
 		return rc;
 	if (!meta) {
-		if (need_name)
+		if (need_name && !rd->lenient)
 			return dsi_rd_fail(rd, "metadata", DS_EMISSING, "required value: an object needs metadata.name");
 		return 0;
 	}
@@ -86,7 +86,7 @@ int dsi_meta_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, int need_name
 	int grace = 0;
 	if ((rc = dsi_rd_string(rd, meta, "name", &name)) < 0)
 		goto out;
-	if (need_name && (!name || !*name)) {
+	if (need_name && !rd->lenient && (!name || !*name)) {
 		rc = dsi_rd_fail(rd, "name", DS_EMISSING, "required value: name or generateName is required");
 		goto out;
 	}

@@ -6,6 +6,8 @@
 
 typedef struct dsi_model_options {
 	int legacy_daemonsets; /* accept extensions/v1beta1 and apps/v1beta2 with their old defaults */
+	/* not a public option: the private snapshots of the pure functions read leniently (dsi_rd.lenient) */
+	int lenient;
 } dsi_model_options;
 
 extern const dsi_opt_table dsi_model_option_table;

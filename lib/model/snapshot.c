@@ -446,6 +446,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	dsi_cluster *c = b->c;
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
+	rd.lenient = c->model.lenient;
 	if (!kind || !*kind)
 		return dsi_rd_fail(&rd, "kind", DS_EMISSING, "required value: every object needs a kind");
 	dsi_kind k;

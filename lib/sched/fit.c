@@ -77,6 +77,17 @@ static void add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t 
 	r->available = avail;
 	r->used = used;
 	r->capacity = cap;
+	r->unresolvable = 0;
+}
+
+/* A reason whose plugin says UnschedulableAndUnresolvable. */
+static void add_unresolvable(dsi_fit *f, const char *plugin, const char *msg)
+{
+	uint32_t n = f->n;
+	add_reason(f, plugin, msg, 0, 0, 0, 0);
+	f->unresolvable = 1;
+	if (f->n > n)
+		f->reasons[n].unresolvable = 1;
 }
 
 static int cmp_scalar(const dsi_scalar *a, const dsi_scalar *b, const dsi_atoms *atoms)
@@ -90,10 +101,12 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 {
 	const dsi_resources *a = &node->allocatable;
 	const char *P = "NodeResourcesFit";
+	uint32_t first = out->n;
 	if ((int64_t)u->pods + 1 > a->pods)
 		add_reason(out, P, "Too many pods", 1, a->pods - (int64_t)u->pods, u->pods, a->pods);
 	if (req->milli_cpu == 0 && req->memory == 0 && req->ephemeral == 0 && req->nscalars == 0)
 		return;
+	int exceeds = 0; /* a request beyond the node's whole allocatable: preemption cannot help */
 	struct {
 		const char *msg;
 		int64_t want, alloc, used;
@@ -105,9 +118,8 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 	for (size_t i = 0; i < 3; i++) {
 		if (base[i].want > 0 && base[i].want > base[i].alloc - base[i].used) {
 			add_reason(out, P, base[i].msg, base[i].want, base[i].alloc - base[i].used, base[i].used, base[i].alloc);
-			/* preemption cannot help when the request exceeds the whole node */
 			if (base[i].want > base[i].alloc)
-				out->unresolvable = 1;
+				exceeds = 1;
 		}
 	}
 	/* scalars: upstream walks a map; we report them in name order */
@@ -132,8 +144,14 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 			snprintf(msg, sizeof(msg), "Insufficient %s", dsi_atom_str(atoms, order[i]->name));
 			add_reason(out, P, msg, want, alloc - used, used, alloc);
 			if (want > alloc)
-				out->unresolvable = 1;
+				exceeds = 1;
 		}
+	}
+	/* the plugin returns one status for all its reasons */
+	if (exceeds) {
+		out->unresolvable = 1;
+		for (uint32_t i = first; i < out->n; i++)
+			out->reasons[i].unresolvable = 1;
 	}
 }
 
@@ -171,22 +189,18 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	memset(out, 0, sizeof(*out));
 	/* NodeResourcesFit PreFilter (noderesources/fit.go): refused before any filter runs */
 	if (spec->sidecar_gate_off) {
-		add_reason(out, "NodeResourcesFit",
-			   "Pod has a restartable init container and the SidecarContainers feature is disabled", 0, 0, 0, 0);
-		out->unresolvable = 1;
+		add_unresolvable(out, "NodeResourcesFit",
+				 "Pod has a restartable init container and the SidecarContainers feature is disabled");
 		return;
 	}
 	if (!dsi_fits_unschedulable(c, atoms, node, tols, comparison_ops)) {
-		add_reason(out, "NodeUnschedulable", "node(s) were unschedulable", 0, 0, 0, 0);
-		out->unresolvable = 1;
+		add_unresolvable(out, "NodeUnschedulable", "node(s) were unschedulable");
 	}
 	if (dsi_find_untolerated_taint(atoms, &node->taints, tols, DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, comparison_ops, NULL)) {
-		add_reason(out, "TaintToleration", "node(s) had untolerated taint(s)", 0, 0, 0, 0);
-		out->unresolvable = 1;
+		add_unresolvable(out, "TaintToleration", "node(s) had untolerated taint(s)");
 	}
 	if (!dsi_required_affinity_matches(atoms, spec, node, NULL)) {
-		add_reason(out, "NodeAffinity", "node(s) didn't match Pod's node affinity/selector", 0, 0, 0, 0);
-		out->unresolvable = 1;
+		add_unresolvable(out, "NodeAffinity", "node(s) didn't match Pod's node affinity/selector");
 	}
 	if (!dsi_fits_ports(spec->ports, spec->nports, u))
 		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);

@@ -9,12 +9,13 @@ typedef struct dsi_fit_reason {
 	const char *plugin;  /* "NodeResourcesFit", "NodePorts", ... */
 	char message[128];   /* "Insufficient cpu" */
 	int64_t requested, available, used, capacity; /* for resources; 0 otherwise */
+	uint8_t unresolvable; /* the plugin's status is UnschedulableAndUnresolvable, else Unschedulable */
 } dsi_fit_reason;
 
 typedef struct dsi_fit {
 	dsi_fit_reason reasons[16];
 	uint32_t n;
-	uint8_t unresolvable; /* UnschedulableAndUnresolvable: preemption cannot help */
+	uint8_t unresolvable; /* some plugin said UnschedulableAndUnresolvable: preemption cannot help */
 } dsi_fit;
 
 /* Which existing pods to count: those bound to the node that are not terminal,

@@ -158,7 +158,8 @@ START_TEST(options_copy_round_trips)
 		"\"baseline\", "
 		"\"podSecurityVersion\": \"v1.30\", \"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
 		"\"simStep\": "
-		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\"}";
+		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\", \"ignoredResources\": \"example.com/gpu\", "
+		"\"ignoredResourceGroups\": \"example.org\"}";
 	ds_options *src = dsi_test_options(every), *copy, *defaults;
 	ds_error err;
 	ck_assert_int_eq(dsi_options_dup(src, &copy), 0);
