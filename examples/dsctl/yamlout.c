@@ -7,8 +7,12 @@
  * (encode.go, stringv), which this file carries over:
  *
  *  - Block mappings and block sequences; a sequence under a key is not indented ("key:\n- a"), empty ones
- *    are printed [] and {} (libyaml's check_empty_*); keys in the order they come (kubectl keeps the order
- *    of the JSON, which dsctl's library writes sorted).
+ *    are printed [] and {} (libyaml's check_empty_*).
+ *  - Keys sorted as go-yaml sorts map keys (sorter.go, keyList.Less): sigs.k8s.io/yaml's JSONToYAML reads
+ *    the JSON into an interface{}, so every object becomes a Go map and go-yaml's mapv sorts its keys:
+ *    rune by rune; two letters by code point; a letter after anything else; runs of digits by their value
+ *    (worker-2 before worker-10); then by length. Letters are ASCII letters and every character beyond
+ *    ASCII (Go's unicode.IsLetter, approximated without Unicode tables), digits ASCII digits.
  *  - A string containing "\n" asks for the literal block style (|, |-, |+ and an indentation indicator as
  *    libyaml decides). libyaml falls back to double quotes where a block scalar cannot carry the text (a
  *    key, a space before a line break, a character that needs an escape).
@@ -364,6 +368,107 @@ static int emit_string(yaml_emitter_t *e, const char *s, size_t n)
 	return emit_scalar(e, s, n, style);
 }
 
+/* Decode one UTF-8 character (jansson's strings are valid UTF-8). */
+static uint32_t next_rune(const unsigned char **p)
+{
+	const unsigned char *s = *p;
+	uint32_t c = s[0];
+	int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	if (n > 1) {
+		c &= 0x3F >> (n - 1);
+		for (int i = 1; i < n; i++)
+			c = (c << 6) | (s[i] & 0x3F);
+	}
+	*p = s + n;
+	return c;
+}
+
+static int rune_letter(uint32_t c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80; }
+static int rune_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+
+static size_t runes(const char *s, uint32_t *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+	while (*p)
+		out[n++] = next_rune(&p);
+	return n;
+}
+
+/* go-yaml's keyList.Less for two string keys, as runes. */
+static int go_key_less(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	for (size_t i = 0; i < na && i < nb; i++) {
+		if (a[i] == b[i])
+			continue;
+		int al = rune_letter(a[i]), bl = rune_letter(b[i]);
+		if (al && bl)
+			return a[i] < b[i];
+		if (al || bl)
+			return bl;
+		uint64_t an = 0, bn = 0; /* int64 in Go, wrapping alike */
+		if (a[i] == '0' || b[i] == '0')
+			for (size_t j = i; j-- > 0 && rune_digit(a[j]);)
+				if (a[j] != '0') {
+					an = bn = 1;
+					break;
+				}
+		size_t ai, bi;
+		for (ai = i; ai < na && rune_digit(a[ai]); ai++)
+			an = an * 10 + (a[ai] - '0');
+		for (bi = i; bi < nb && rune_digit(b[bi]); bi++)
+			bn = bn * 10 + (b[bi] - '0');
+		if (an != bn)
+			return (int64_t)an < (int64_t)bn;
+		if (ai != bi)
+			return ai < bi;
+		return a[i] < b[i];
+	}
+	return na < nb;
+}
+
+typedef struct key {
+	const char *text;
+	uint32_t *runes;
+	size_t n;
+} key;
+
+static int by_go_order(const void *x, const void *y)
+{
+	const key *a = x, *b = y;
+	return go_key_less(a->runes, a->n, b->runes, b->n) ? -1 : go_key_less(b->runes, b->n, a->runes, a->n) ? 1 : 0;
+}
+
+static int emit_value(yaml_emitter_t *e, const json_t *v);
+
+/* An object's members, keys in go-yaml's order. */
+static int emit_members(yaml_emitter_t *e, const json_t *v)
+{
+	size_t n = json_object_size(v), total = 0, i = 0;
+	const char *k;
+	json_t *x;
+	json_object_foreach((json_t *)v, k, x) total += strlen(k) + 1;
+	key *keys = malloc((n ? n : 1) * sizeof(*keys));
+	uint32_t *buf = malloc((total ? total : 1) * sizeof(*buf)), *next = buf;
+	int rc = -1;
+	if (!keys || !buf)
+		goto out;
+	json_object_foreach((json_t *)v, k, x)
+	{
+		keys[i] = (key){k, next, runes(k, next)};
+		next += keys[i++].n;
+	}
+	qsort(keys, n, sizeof(*keys), by_go_order);
+	for (i = 0; i < n; i++)
+		if (emit_string(e, keys[i].text, strlen(keys[i].text)) < 0 || emit_value(e, json_object_get(v, keys[i].text)) < 0)
+			goto out;
+	rc = 0;
+out:
+	free(keys);
+	free(buf);
+	return rc;
+}
+
 static int emit_value(yaml_emitter_t *e, const json_t *v)
 {
 	yaml_event_t ev;
@@ -372,14 +477,7 @@ static int emit_value(yaml_emitter_t *e, const json_t *v)
 	case JSON_OBJECT: {
 		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE) || emit(e, &ev) < 0)
 			return -1;
-		const char *k;
-		json_t *x;
-		json_object_foreach((json_t *)v, k, x)
-		{
-			if (emit_string(e, k, strlen(k)) < 0 || emit_value(e, x) < 0)
-				return -1;
-		}
-		if (!yaml_mapping_end_event_initialize(&ev))
+		if (emit_members(e, v) < 0 || !yaml_mapping_end_event_initialize(&ev))
 			return -1;
 		return emit(e, &ev);
 	}

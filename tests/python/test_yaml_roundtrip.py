@@ -5,8 +5,8 @@ checks, numbers in every base, sexagesimal and timestamp look-alikes, indicators
 NEL/LS/PS, unicode, long and multi-line strings, keys that need quoting, nested arrays and objects)
 are written by tests/support/yamlecho, which is dsctl's emitter, and read back with the library's
 ds_objects_parse(3); every value must come back exactly (an integral JSON real may come back as the
-integer: Kubernetes reads it so). Then the styles kubectl -o yaml uses, case by case, and every
-dsctl command's -o yaml against its -o json.
+integer: Kubernetes reads it so). Then the styles and the key order kubectl -o yaml uses, case by
+case, and every dsctl command's -o yaml against its -o json.
 
 yamlecho is found through $YAMLECHO, then tests/support/yamlecho under the build directory that
 $DAEMONSET_LIB points into, then build/; dsctl as in test_dsctl.py.
@@ -356,9 +356,12 @@ class TestKubectlStyle(unittest.TestCase):
         ({"a\nb": 1}, "? |-\n  a\n  b\n: 1\n"),  # not a simple key: a complex one
         ({"v": ["A", "B\nC"]}, "v:\n- A\n- |-\n  B\n  C\n"),
         ({"a": {"b": [{"c": 1, "d": 2}]}}, "a:\n  b:\n  - c: 1\n    d: 2\n"),
-        ({"y": 1, "n": 2, "true": 3}, '"y": 1\n"n": 2\n"true": 3\n'),
+        ({"y": 1, "n": 2, "true": 3}, '"n": 2\n"true": 3\n"y": 1\n'),
         ({"v": [], "w": {}}, "v: []\nw: {}\n"),
-        ({"v": None, "t": True, "f": False}, "v: null\nt: true\nf: false\n"),
+        # keys in go-yaml's order (kubectl sorts every object so): digit runs by value, letters last
+        ({"worker-10": 1, "worker-2": 2, "b": 3, "a10": 4, "a9": 5, "a01": 6, "a1": 7, "B": 8, "_x": 9},
+         "_x: 9\nB: 8\na1: 7\na01: 6\na9: 5\na10: 4\nb: 3\nworker-2: 2\nworker-10: 1\n"),
+        ({"v": None, "t": True, "f": False}, "f: false\nt: true\nv: null\n"),
         ({"v": 0.1, "w": -0.1, "x": 1.0, "y": 1e21, "z": 1.5e-07}, "v: 0.1\nw: -0.1\nx: 1\n\"y\": 1e+21\nz: 1.5e-07\n"),
         ({"v": 123456789.5, "w": 123456.5, "x": 1e19}, "v: 1.234567895e+08\nw: 123456.5\nx: 10000000000000000000\n"),
         # folded after column 80: kubernetes-sigs/yaml#62 and kubernetes/kubernetes#32335 show these
