@@ -184,7 +184,7 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 		fprintf(stderr, "error: cannot plot: not the result of a rollout simulation (timeline, start, end)\n");
 		return -1;
 	}
-	const int W = 1100, H = 720, X0 = 80, X1 = 930, Y0 = 138, Y1 = 560;
+	const int W = 1100, H = 700, X0 = 80, X1 = 930, Y0 = 138, Y1 = 560;
 	size_t n = json_array_size(timeline), i, k;
 	json_t *s, *w;
 	/* the spans of both axes */
@@ -622,5 +622,10 @@ int plot_hook(const char *path, plot_fn draw, const json_t *doc, const char *wha
 		fprintf(stderr, "error: cannot write the picture to %s\n", path);
 	if (rc < 0 || werr)
 		return EXIT_ERROR;
-	return to_stdout ? EXIT_OK : -1;
+	if (!to_stdout)
+		return -1;
+	/* the picture was the output: the exit status the table would have had (dsctl(1): it does not depend
+	 * on the format), 3 for a rollout that does not complete */
+	const char *result = json_string_value(json_object_get(doc, "result"));
+	return draw == plot_rollout_svg && result && strcmp(result, "complete") != 0 ? EXIT_CHECK : EXIT_OK;
 }

@@ -30,8 +30,9 @@ typedef int (*plot_fn)(FILE *out, const json_t *doc, const char *title);
 int plot_option(ctx *c, const char *cmd, const char **path);
 
 /* Draw doc into path ("-": standard output), titled "<what> of NAMESPACE/NAME". Returns -1 when the command
- * should go on with its usual output (the picture went to a file), else its exit status: EXIT_OK after
- * writing to standard output, EXIT_ERROR after a message. */
+ * should go on with its usual output (the picture went to a file), else its exit status: after writing to
+ * standard output the one its table would have had (EXIT_CHECK for a rollout that does not complete, else
+ * EXIT_OK), EXIT_ERROR after a message. */
 int plot_hook(const char *path, plot_fn draw, const json_t *doc, const char *what, const char *ns, const char *name);
 
 #endif

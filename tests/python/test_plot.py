@@ -202,6 +202,15 @@ class TestRolloutPlot(Files):
         end = [g for g in root.iter(SVG + "g") if g.get("class") in ("end", "stall")]
         self.assertEqual([g.get("class") for g in end], ["end"])
 
+    def test_readme_example_is_current(self):
+        """examples/dsctl/rollout-example.svg, shown in README.md, is what dsctl draws today."""
+        with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+            self.assertIn("](examples/dsctl/rollout-example.svg)", f.read())
+        rc, out, err = dsctl("rollout", "fluentd-logging", "--plot", "-")
+        self.assertEqual(rc, 0, err)
+        with open(os.path.join(ROOT, "examples", "dsctl", "rollout-example.svg"), encoding="utf-8") as f:
+            self.assertEqual(out, f.read(), "regenerate it with the command README.md gives")
+
     def test_stall(self):
         rc, out, err = dsctl("--set", "simFailNodes=worker-4", "-o", "json", "rollout", "fluentd-logging")
         sim = json.loads(out)
@@ -233,6 +242,9 @@ class TestRolloutPlot(Files):
         self.assertEqual(rc, 0, err)
         self.assertTrue(out.startswith("<?xml"), out[:80])
         self.assertEqual(ET.fromstring(out.encode()).tag, SVG + "svg")
+        rc, out, err = dsctl("--set", "simFailNodes=worker-4", "rollout", "fluentd-logging", "--plot", "-")
+        self.assertEqual(rc, 3, "the exit status of the table: the rollout does not complete")
+        self.assertIn('class="stall"', out)
         for args, message in [(["--plot"], "--plot needs a file"), (["--plot="], "--plot needs a file"),
                               (["--plot", "a.svg", "--plot=b.svg"], "--plot is given twice")]:
             with self.subTest(args=args):
