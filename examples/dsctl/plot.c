@@ -335,6 +335,12 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	for (k = 1; k < 3; k++)
 		if (sorted[k].y < sorted[k - 1].y + 16)
 			sorted[k].y = sorted[k - 1].y + 16;
+	if (sorted[2].y > Y1) { /* not below the axis: push up instead */
+		sorted[2].y = Y1;
+		for (k = 2; k-- > 0;)
+			if (sorted[k].y > sorted[k + 1].y - 16)
+				sorted[k].y = sorted[k + 1].y - 16;
+	}
 	for (k = 0; k < 3; k++)
 		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\" font-size=\"13\">%s %lld</text>\n", X1 + 8, sorted[k].y + 4,
 			sorted[k].colour, sorted[k].text, sorted[k].value);
