@@ -209,7 +209,6 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
 # linked in rather than included.
 $(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examples/controller/memtransport.o
 
-
 # Programs the Python tests run: yamlecho writes JSON values as YAML with dsctl's emitter.
 YAMLECHO := $(BUILD)/tests/support/yamlecho
 $(YAMLECHO): $(BUILD)/obj/tests/support/yamlecho.o $(BUILD)/obj/examples/dsctl/yamlout.o
