@@ -209,14 +209,21 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
 # linked in rather than included.
 $(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examples/controller/memtransport.o
 
-tests: lib examples $(UNIT_BINS)
+# Programs the Python tests run: yamlecho writes JSON values as YAML with dsctl's emitter.
+YAMLECHO := $(BUILD)/tests/support/yamlecho
+$(YAMLECHO): $(BUILD)/obj/tests/support/yamlecho.o $(BUILD)/obj/examples/dsctl/yamlout.o
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+tests: lib examples $(UNIT_BINS) $(YAMLECHO)
 
 # Each suite prints Check's own summary line; the runner adds a total.
 unit: tests
 	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
 
-python-tests: lib examples
-	@DSRUN=$(abspath $(DSRUN)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
+python-tests: lib examples $(YAMLECHO)
+	@DSRUN=$(abspath $(DSRUN)) YAMLECHO=$(abspath $(YAMLECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps

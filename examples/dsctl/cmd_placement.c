@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "dsctl.h"
+#include "plot.h"
 
 static const char *status_colour(const ctx *c, const char *s)
 {
@@ -37,7 +38,10 @@ static void first_reason(const json_t *row, char *buf, size_t size)
 int cmd_explain(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	int rc = command_ds(c, "explain", 1, 2, "explain needs a DaemonSet (and optionally a node)", ns, name);
+	const char *plot; /* --plot FILE (plot.c) */
+	int rc = plot_option(c, "explain", &plot);
+	if (!rc)
+		rc = command_ds(c, "explain", 1, 2, "explain needs a DaemonSet (and optionally a node)", ns, name);
 	if (rc)
 		return rc;
 	char *text;
@@ -61,6 +65,10 @@ int cmd_explain(ctx *c)
 			return EXIT_ERROR;
 		}
 		json_object_set_new(doc, "rows", keep);
+	}
+	if (plot && (rc = plot_hook(plot, plot_explain_svg, doc, "Placement", ns, name)) >= 0) {
+		json_decref(doc);
+		return rc;
 	}
 	if (print_structured(c, doc)) {
 		json_decref(doc);

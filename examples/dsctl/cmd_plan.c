@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "dsctl.h"
+#include "plot.h"
 
 int cmd_plan(ctx *c)
 {
@@ -145,7 +146,10 @@ static int by_update_time(const void *a, const void *b)
 int cmd_rollout(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	int rc = command_ds(c, "rollout", 1, 1, "rollout needs a DaemonSet", ns, name);
+	const char *plot; /* --plot FILE (plot.c) */
+	int rc = plot_option(c, "rollout", &plot);
+	if (!rc)
+		rc = command_ds(c, "rollout", 1, 1, "rollout needs a DaemonSet", ns, name);
 	if (rc)
 		return rc;
 	char *text;
@@ -153,6 +157,10 @@ int cmd_rollout(ctx *c)
 	if (ds_rollout_simulate(c->cluster, ns, name, c->now, c->opts, &text, &err) < 0)
 		return fail("simulation failed", &err);
 	json_t *doc = take_json(text);
+	if (plot && (rc = plot_hook(plot, plot_rollout_svg, doc, "Rollout", ns, name)) >= 0) {
+		json_decref(doc);
+		return rc;
+	}
 	if (print_structured(c, doc)) {
 		json_decref(doc);
 		return EXIT_OK;
