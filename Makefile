@@ -227,6 +227,7 @@ python-tests: lib examples $(YAMLECHO)
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps
+	@sh tests/tools.sh browser || echo "(without chromium the SVG rendering tests are skipped)"
 	@sh tests/layers.sh
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory python-tests
