@@ -55,9 +55,10 @@ DS_EXTERN int ds_daemonset_rollback(const ds_cluster *cluster, const char *names
 				    int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
 
 /* Whether a pod of the snapshot runs the DaemonSet's current revision
- * (IsPodUpdated: hash label, or the pod-template-generation label). */
+ * (IsPodUpdated: hash label, or the pod-template-generation label). Reads
+ * option revisionHash. */
 DS_EXTERN int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name,
-				       const char *pod_name, int *updated, ds_error *err);
+				       const char *pod_name, const ds_options *opts, int *updated, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
 DS_EXTERN int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,

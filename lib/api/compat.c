@@ -62,7 +62,7 @@ int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const 
 int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name, const char *pod_name,
 			  int *updated, ds_error *err)
 {
-	return ds_daemonset_pod_updated(cluster, namespace_, name, pod_name, updated, err);
+	return ds_daemonset_pod_updated(cluster, namespace_, name, pod_name, NULL, updated, err);
 }
 
 int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,

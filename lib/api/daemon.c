@@ -24,7 +24,7 @@ int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const ch
 	if (rc < 0)
 		return rc;
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, 0, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, dsi_o_daemon(opts)->revision_hash, 0, &h, err)) < 0)
 		return rc;
 	dsi_placement p;
 	if (dsi_placement_init(&p, cluster, ds, dsi_o_core(opts)) < 0) {
@@ -85,7 +85,7 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 	if (rc < 0)
 		return rc;
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, DSI_HISTORY_CREATE, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, dsi_o_daemon(opts)->revision_hash, DSI_HISTORY_CREATE, &h, err)) < 0)
 		return rc;
 	const dsi_revision **kill = dsi_calloc(h.nold + 1, sizeof(*kill));
 	dsi_ds_pods pods;
@@ -132,7 +132,7 @@ int ds_daemonset_rollback(const ds_cluster *cluster, const char *namespace_, con
 }
 
 int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name, const char *pod_name,
-			  int *updated, ds_error *err)
+			     const ds_options *opts, int *updated, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!updated)
@@ -150,7 +150,7 @@ int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, 
 	if (!pod)
 		return dsi_error_set(err, DS_ENOTFOUND, NULL, "pods \"%s\" not found", pod_name);
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, 0, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, dsi_o_daemon(opts)->revision_hash, 0, &h, err)) < 0)
 		return rc;
 	dsi_revision_key k;
 	dsi_revision_key_init(cluster, ds, h.hash, &k);

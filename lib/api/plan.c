@@ -188,6 +188,7 @@ int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const
 		      const ds_options *opts, ds_status *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
+	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
 	if (!out || !DSI_SIZE_COVERS(out, ds_status, observed_generation))
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL; set out->size");
 	const dsi_daemonset *ds;
@@ -195,7 +196,7 @@ int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const
 	if (rc < 0)
 		return rc;
 	dsi_ds_status st;
-	if ((rc = dsi_status_compute(cluster, ds, now, dsi_o_core(opts), &st, err)) < 0)
+	if ((rc = dsi_status_compute(cluster, ds, now, &dcfg, &st, err)) < 0)
 		return rc;
 	fill_status(&st, out);
 	return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "model/labelvalid.h"
 
 static const dsi_daemon_options defaults = {
 	.burst_replicas = 250,
@@ -38,6 +39,14 @@ static const char *check_count_or_percent(const char *v)
 	return strtoll(v, NULL, 10) > INT32_MAX ? want : NULL;
 }
 
+/* A hash is a label value (controller-revision-hash), and not empty. */
+static const char *check_hash(const char *v)
+{
+	if (*v && dsi_validate_label_value(v, strlen(v), NULL) == 0)
+		return NULL;
+	return "a non-empty label value (at most 63 characters: letters, digits, '-', '_', '.')";
+}
+
 #define O(field) offsetof(dsi_daemon_options, field)
 static const dsi_opt_def defs[] = {
 	{"burstReplicas", DSI_OPT_INT32, O(burst_replicas), 1, INT32_MAX, NULL, NULL, NULL},
@@ -53,6 +62,7 @@ static const dsi_opt_def defs[] = {
 	{"simStep", DSI_OPT_DURATION, O(sim_step_ms), 1, INT64_MAX, NULL, NULL, NULL},
 	{"simMaxTime", DSI_OPT_DURATION, O(sim_max_time_ms), 1, INT64_MAX, NULL, NULL, NULL},
 	{"simFailNodes", DSI_OPT_STRING, O(sim_fail_nodes), 0, 0, NULL, NULL, NULL},
+	{"revisionHash", DSI_OPT_STRING, O(revision_hash), 0, 0, NULL, check_hash, NULL},
 };
 #undef O
 

@@ -24,6 +24,8 @@ typedef struct dsi_daemon_options {
 	int64_t sim_step_ms;
 	int64_t sim_max_time_ms;
 	char *sim_fail_nodes; /* comma-separated node names whose new pods never become ready */
+	/* the template's hash when no ControllerRevision matches it (a dump without them); NULL: computed */
+	char *revision_hash;
 } dsi_daemon_options;
 
 extern const dsi_opt_table dsi_daemon_option_table;

@@ -30,7 +30,8 @@ static int by_revision(const void *a, const void *b, void *ctx)
 }
 
 /* controlledHistories + constructHistory + dedupCurHistories (update.go) */
-int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, unsigned flags, dsi_history *h, ds_error *err)
+int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const char *hash, unsigned flags,
+			  dsi_history *h, ds_error *err)
 {
 	memset(h, 0, sizeof(*h));
 	size_t n = dsi_cluster_count(c, DSI_KIND_REVISION);
@@ -90,7 +91,8 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, unsigne
 		return 0;
 	}
 	/* snapshot (update.go): a new revision named <ds>-<hash> */
-	const char *hash = ds->hash;
+	if (!hash || !*hash)
+		hash = ds->hash;
 	snprintf(h->hash, sizeof(h->hash), "%s", hash);
 	if (!(flags & DSI_HISTORY_CREATE))
 		return 0; /* status and placement only need the hash */

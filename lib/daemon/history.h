@@ -27,7 +27,9 @@ typedef struct dsi_history {
 /* controlledHistories + constructHistory (update.go): claim, find or build the
  * current revision, deduplicate. */
 #define DSI_HISTORY_CREATE 1u /* build h->create when no revision is current */
-int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, unsigned flags, dsi_history *h, ds_error *err);
+/* hash (NULL: ds->hash) is the template's hash when no revision matches it (option revisionHash). */
+int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const char *hash, unsigned flags,
+			  dsi_history *h, ds_error *err);
 void dsi_history_release(dsi_history *h);
 
 /* Whether r's data equals the DaemonSet's patch (the digest rules most out). */

@@ -366,7 +366,7 @@ static int rolling_unavailable(sim *s, int32_t *out);
 static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 {
 	dsi_ds_status st;
-	if (dsi_status_compute(&s->c, s->ds, s->now, s->o->core, &st, s->err) < 0)
+	if (dsi_status_compute(&s->c, s->ds, s->now, s->o, &st, s->err) < 0)
 		return -1;
 	dsi_ds_pods pods;
 	if (dsi_ds_pods_collect(&s->c, s->ds, 0, &pods) < 0)
@@ -397,7 +397,7 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 	*updated_available = 0;
 	/* done when every node that should run a pod runs exactly one, updated and available */
 	dsi_history h;
-	if (dsi_history_construct(&s->c, s->ds, 0, &h, s->err) < 0)
+	if (dsi_history_construct(&s->c, s->ds, s->o->daemon->revision_hash, 0, &h, s->err) < 0)
 		return -1;
 	dsi_revision_key key;
 	dsi_revision_key_init(&s->c, s->ds, h.hash, &key);

@@ -56,31 +56,31 @@ int dsi_status_changed(const dsi_daemonset *ds, const dsi_ds_status *st)
 		 old->observed_generation >= ds->meta.generation);
 }
 
-int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_core_options *o,
+int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		       dsi_ds_status *out, ds_error *err)
 {
 	dsi_history h;
-	int rc = dsi_history_construct(c, ds, 0, &h, err);
+	int rc = dsi_history_construct(c, ds, o->daemon->revision_hash, 0, &h, err);
 	if (rc < 0)
 		return rc;
 	dsi_placement p;
 	dsi_ds_pods pods;
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
 	dsi_verdict *v = dsi_malloc((nn ? nn : 1) * sizeof(*v));
-	if (!v || dsi_placement_init(&p, c, ds, o) < 0) {
+	if (!v || dsi_placement_init(&p, c, ds, o->core) < 0) {
 		dsi_free(v);
 		dsi_history_release(&h);
 		return dsi_error_nomem(err);
 	}
 	dsi_revision_key key;
 	dsi_revision_key_init(c, ds, h.hash, &key);
-	const dsi_ds_pods_when when = {&key, ds->min_ready_seconds, now, o->k8s_minor};
+	const dsi_ds_pods_when when = {&key, ds->min_ready_seconds, now, o->core->k8s_minor};
 	if (dsi_ds_pods_collect_when(c, ds, 0, &when, &pods) < 0) {
 		rc = dsi_error_nomem(err);
 		goto out;
 	}
 	dsi_node_should_run_all(&p, v, NULL);
-	dsi_status_input in = {c, ds, v, &pods, &key, now, o->k8s_minor};
+	dsi_status_input in = {c, ds, v, &pods, &key, now, o->core->k8s_minor};
 	dsi_status_count(&in, out);
 	dsi_ds_pods_release(&pods);
 out:

@@ -2,6 +2,7 @@
 #ifndef DSI_STATUS_H
 #define DSI_STATUS_H
 
+#include "daemon/daemon_options.h"
 #include "daemon/dspods.h"
 #include "daemon/podupdated.h"
 #include "daemon/shouldrun.h"
@@ -24,7 +25,7 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *out);
  * observedGeneration is current. */
 int dsi_status_changed(const dsi_daemonset *ds, const dsi_ds_status *st);
 /* The whole pass on its own: placement, pods, current hash, counting. */
-int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_core_options *o,
+int dsi_status_compute(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		       dsi_ds_status *out, ds_error *err);
 
 #endif

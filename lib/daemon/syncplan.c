@@ -977,7 +977,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	s.plan = plan;
 	s.err = err;
 	dsi_history h;
-	int rc = dsi_history_construct(c, ds, DSI_HISTORY_CREATE, &h, err);
+	int rc = dsi_history_construct(c, ds, o->daemon->revision_hash, DSI_HISTORY_CREATE, &h, err);
 	if (rc < 0) {
 		dsi_plan_release(plan);
 		return rc;

@@ -92,7 +92,7 @@ static void current_hash(world *w, char *out, size_t size)
 	ds_cluster *c = build(w);
 	dsi_history h;
 	ds_error err;
-	ck_assert_int_eq(dsi_history_construct(c, the_ds(c, w), 0, &h, &err), 0);
+	ck_assert_int_eq(dsi_history_construct(c, the_ds(c, w), NULL, 0, &h, &err), 0);
 	snprintf(out, size, "%s", h.hash);
 	dsi_history_release(&h);
 	ds_cluster_free(c);
@@ -295,7 +295,7 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	if (!buf[0] && want_st && !skipped) {
 		c = build(w);
 		dsi_ds_status st;
-		ck_assert_int_eq(dsi_status_compute(c, the_ds(c, w), w->now, &w->core, &st, &err), 0);
+		ck_assert_int_eq(dsi_status_compute(c, the_ds(c, w), w->now, &w->cfg, &st, &err), 0);
 		const char *k;
 		json_t *v;
 		json_object_foreach(want_st, k, v)
@@ -687,7 +687,7 @@ static char *run_function(const json_t *cs, int *handled)
 		ds_cluster *c = build(&w);
 		dsi_history h;
 		ds_error err;
-		ck_assert_int_eq(dsi_history_construct(c, the_ds(c, &w), 0, &h, &err), 0);
+		ck_assert_int_eq(dsi_history_construct(c, the_ds(c, &w), NULL, 0, &h, &err), 0);
 		json_t *g = json_array();
 		if (h.current)
 			json_array_append_new(g, json_string(dsi_cstr(c, h.current->meta.name)));
