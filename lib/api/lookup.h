@@ -2,6 +2,7 @@
 #ifndef DSI_API_LOOKUP_H
 #define DSI_API_LOOKUP_H
 
+#include "model/nodeselector.h"
 #include "model/snapshot.h"
 
 /* The DaemonSet ns/name of the snapshot, or DS_EARG / DS_ENOTFOUND with the
@@ -11,5 +12,10 @@ int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const
  * stays NULL until the answer, then the DaemonSet as dsi_api_find_ds finds it. */
 int dsi_api_find_ds_json(const ds_cluster *c, const char *ns, const char *name, char **json_out,
 			 const dsi_daemonset **out, ds_error *err);
+
+/* LazyErrorNodeSelector.Match when no term matched (component-helpers nodeaffinity.go): DS_EVALUE
+ * with the parse errors of the invalid terms as upstream aggregates them, or 0 when no term is
+ * invalid (a plain "no match"). */
+int dsi_api_node_selector_errors(const dsi_node_selector *s, ds_error *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include "model/meta.h"
 #include "model/node.h"
 #include "model/nodeselector.h"
+#include "api/lookup.h"
 #include "sched/nodeaffinity.h"
 
 static const char *json_kind(const json_t *v)
@@ -96,7 +97,7 @@ static void put_flat(dsi_strbuf *b, const char *text)
  * "[e1, e2]"). The library keeps the first error of each term. 0 when no term
  * is invalid (a plain "no match").
  */
-static int lazy_errors(const dsi_node_selector *s, ds_error *err)
+int dsi_api_node_selector_errors(const dsi_node_selector *s, ds_error *err)
 {
 	dsi_strbuf all = DSI_STRBUF_INIT;
 	size_t elements = 0;
@@ -160,7 +161,7 @@ int ds_node_selector_match(const char *node_selector, size_t selector_size, cons
 		if (dsi_node_selector_matches(&atoms, &sel, &n))
 			*out = 1;
 		else
-			rc = lazy_errors(&sel, err);
+			rc = dsi_api_node_selector_errors(&sel, err);
 	}
 	dsi_node_release(&atoms, &n);
 	dsi_node_selector_release(&atoms, &sel);

@@ -1,0 +1,662 @@
+/*
+ * Public wrappers of upstream's decisions on plain JSON (include/daemonset/upstream.h). Each reads
+ * its objects leniently (dsi_rd.lenient: as Go's decoder does, not as the API server validates)
+ * and asks the same internal function the snapshot API asks; those that need several objects
+ * load them into a private snapshot read the same way.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "daemonset.h"
+#include "api/api_options.h"
+#include "api/lookup.h"
+#include "core/alloc.h"
+#include "core/jsonout.h"
+#include "core/load.h"
+#include "core/objects.h"
+#include "daemon/daemontolerations.h"
+#include "daemon/explain.h"
+#include "daemon/newpod.h"
+#include "daemon/syncplan.h"
+#include "sched/fitreport.h"
+#include "sched/nodeaffinity.h"
+#include "sched/tolerations.h"
+
+/* ---- reading ------------------------------------------------------------------------------ */
+
+/* One JSON or YAML document; "null" or nothing gives *out NULL. Errors name what as their source. */
+static int parse_doc(const char *text, size_t size, const char *what, json_t **out, ds_error *err)
+{
+	*out = NULL;
+	if (!text && size)
+		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
+	int rc = dsi_parse_one(text ? text : "", size, &dsi_core_options_default()->limits, out, err);
+	if (rc == DS_EMISSING) { /* no document */
+		ds_error_clear(err);
+		return 0;
+	}
+	if (rc == 0 && json_is_null(*out)) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	if (rc < 0)
+		dsi_error_set_source(err, what);
+	return rc;
+}
+
+/* One document that must be an object (what: its name in errors). */
+static int parse_object(const char *text, size_t size, const char *what, json_t **out, ds_error *err)
+{
+	int rc = parse_doc(text, size, what, out, err);
+	if (rc == 0 && !*out)
+		rc = dsi_error_set(err, DS_EMISSING, NULL, "expected %s object, got nothing", what);
+	else if (rc == 0 && !json_is_object(*out)) {
+		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected %s object, got %s", what, dsi_json_type_name(*out));
+		json_decref(*out);
+		*out = NULL;
+	}
+	if (rc < 0)
+		dsi_error_set_source(err, what);
+	return rc;
+}
+
+static void lenient_rd(dsi_rd *rd, ds_error *err)
+{
+	dsi_rd_init(rd, err);
+	rd->lenient = 1;
+}
+
+/* A private snapshot whose loads read leniently. */
+static int scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
+{
+	dsi_model_options m = *dsi_o_model(opts);
+	m.lenient = 1;
+	return dsi_cluster_init(c, dsi_o_core(opts), &m) < 0 ? dsi_error_nomem(err) : 0;
+}
+
+/* The objects of text: a JSON array of objects, or what the loader reads (one object, a List, a
+ * stream). */
+static int objects_of(const char *text, size_t size, const dsi_limits *lim, json_t **arr, ds_error *err)
+{
+	size_t i = 0;
+	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	if (i < size && text[i] == '[')
+		return dsi_parse_one(text, size, lim, arr, err);
+	return dsi_objects_parse(text, size, lim, arr, err);
+}
+
+/* Load the objects of text (one object, a List or a stream) into c, each object without a kind taken
+ * as kind/api_version; bind (when not NULL) sets spec.nodeName of pods that have none. exactly: the
+ * text must hold one object. */
+static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char *kind, const char *api_version,
+		       const char *bind, int exactly, const char *what, ds_error *err)
+{
+	if (!text && size)
+		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
+	json_t *arr;
+	int rc = objects_of(text ? text : "", size, &c->core.limits, &arr, err);
+	if (rc == 0 && exactly && json_array_size(arr) != 1)
+		rc = dsi_error_set(err, json_array_size(arr) ? DS_EARG : DS_EMISSING, NULL, "expected one %s, got %zu",
+				   kind, json_array_size(arr));
+	size_t i;
+	json_t *o;
+	json_array_foreach(rc == 0 ? arr : NULL, i, o)
+	{
+		if (!json_is_object(o)) {
+			rc = dsi_error_set(err, DS_ETYPE, NULL, "items[%zu]: expected an object, got %s", i,
+					   dsi_json_type_name(o));
+			break;
+		}
+		if (!json_string_value(json_object_get(o, "kind"))) {
+			json_object_set_new(o, "kind", json_string(kind));
+			if (!json_object_get(o, "apiVersion"))
+				json_object_set_new(o, "apiVersion", json_string(api_version));
+		}
+		const char *k = json_string_value(json_object_get(o, "kind"));
+		json_t *spec = json_object_get(o, "spec");
+		if (bind && strcmp(k, "Pod") == 0 && json_is_object(spec) &&
+		    !json_string_value(json_object_get(spec, "nodeName")))
+			json_object_set_new(spec, "nodeName", json_string(bind));
+	}
+	if (rc == 0) { /* the loader takes lists as the API serves them */
+		json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", arr);
+		rc = list ? dsi_cluster_load_value(c, list, NULL, err) : dsi_error_nomem(err);
+		json_decref(list);
+	}
+	json_decref(arr);
+	if (rc < 0)
+		dsi_error_set_source(err, what);
+	return rc;
+}
+
+/* The only object of a kind in a scratch snapshot. */
+static void *only(const dsi_cluster *c, dsi_kind k) { return dsi_cluster_count(c, k) ? c->objs[k].v[0] : NULL; }
+
+/* A Pod's or a PodTemplateSpec's spec, or obj itself when it is a bare PodSpec. */
+static const json_t *spec_of(const json_t *obj)
+{
+	const json_t *spec = json_object_get(obj, "spec");
+	return json_is_object(spec) ? spec : obj;
+}
+
+/* ---- taints and tolerations ----------------------------------------------------------------- */
+
+/* ToleratesTaint (k8s.io/api core/v1 toleration.go) */
+int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size, const char *taint,
+				  size_t taint_size, const ds_options *opts, int *out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!out)
+		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	*out = 0;
+	json_t *jtol, *jtaint = NULL;
+	int rc = parse_object(toleration, toleration_size, "toleration", &jtol, err);
+	if (rc == 0)
+		rc = parse_object(taint, taint_size, "taint", &jtaint, err);
+	dsi_atoms atoms;
+	dsi_atoms_init(&atoms);
+	dsi_toleration tol = {0};
+	dsi_taint t = {0};
+	dsi_rd rd;
+	lenient_rd(&rd, err);
+	if (rc == 0 && (rc = dsi_toleration_read(&rd, &atoms, jtol, &tol)) < 0)
+		dsi_error_set_source(err, "toleration");
+	else if (rc == 0 && (rc = dsi_taint_read(&rd, &atoms, jtaint, &t)) < 0) {
+		dsi_toleration_release(&atoms, &tol);
+		dsi_error_set_source(err, "taint");
+	}
+	if (rc == 0) {
+		*out = dsi_tolerates_taint(&atoms, &tol, &t,
+					   dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS));
+		dsi_toleration_release(&atoms, &tol);
+		dsi_taint_release(&atoms, &t);
+	}
+	json_decref(jtol);
+	json_decref(jtaint);
+	dsi_atoms_free(&atoms);
+	return rc;
+}
+
+/* An array document (nothing or "null": empty), wrapped as {"v": array} for the list readers. */
+static int parse_list(const char *text, size_t size, const char *what, json_t **wrapped, ds_error *err)
+{
+	json_t *v;
+	int rc = parse_doc(text, size, what, &v, err);
+	if (rc < 0)
+		return rc;
+	if (v && !json_is_array(v)) {
+		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected an array of %s, got %s", what, dsi_json_type_name(v));
+		dsi_error_set_source(err, what);
+		json_decref(v);
+		return rc;
+	}
+	*wrapped = json_pack("{s:o}", "v", v ? v : json_array());
+	return *wrapped ? 0 : dsi_error_nomem(err);
+}
+
+/* The public effect bits as the internal mask. */
+static unsigned effect_mask(unsigned effects)
+{
+	if (!effects)
+		return DSI_EFFECTS_ALL;
+	unsigned m = 0;
+	if (effects & DS_TAINT_EFFECT_NO_SCHEDULE)
+		m |= 1u << DSI_EFFECT_NO_SCHEDULE;
+	if (effects & DS_TAINT_EFFECT_PREFER_NO_SCHEDULE)
+		m |= 1u << DSI_EFFECT_PREFER_NO_SCHEDULE;
+	if (effects & DS_TAINT_EFFECT_NO_EXECUTE)
+		m |= 1u << DSI_EFFECT_NO_EXECUTE;
+	if (effects & DS_TAINT_EFFECT_OTHER)
+		m |= (1u << DSI_EFFECT_ALL) | (1u << DSI_EFFECT_OTHER);
+	return m;
+}
+
+/* FindMatchingUntoleratedTaint (component-helpers scheduling/corev1/helpers.go) */
+int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations,
+			       size_t tolerations_size, unsigned effects, const ds_options *opts, int *found,
+			       char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (found)
+		*found = 0;
+	if (json_out)
+		*json_out = NULL;
+	if (effects & ~(DS_TAINT_EFFECT_NO_SCHEDULE | DS_TAINT_EFFECT_PREFER_NO_SCHEDULE | DS_TAINT_EFFECT_NO_EXECUTE |
+			DS_TAINT_EFFECT_OTHER))
+		return dsi_error_set(err, DS_EARG, NULL, "unknown effect bits 0x%x", effects);
+	json_t *jt = NULL, *jl = NULL;
+	int rc = parse_list(taints, taints_size, "taints", &jt, err);
+	if (rc == 0)
+		rc = parse_list(tolerations, tolerations_size, "tolerations", &jl, err);
+	dsi_atoms atoms;
+	dsi_atoms_init(&atoms);
+	dsi_taints ts = {0};
+	dsi_tolerations tl = {0};
+	dsi_rd rd;
+	lenient_rd(&rd, err);
+	/* paths as the lists' own: "[2].effect" */
+	if (rc == 0 && (rc = dsi_taints_read(&rd, &atoms, jt, "v", &ts)) < 0)
+		dsi_error_set_source(err, "taints");
+	if (rc == 0 && (rc = dsi_tolerations_read(&rd, &atoms, jl, "v", &tl)) < 0)
+		dsi_error_set_source(err, "tolerations");
+	if (rc < 0 && strncmp(err->path, "v[", 2) == 0)
+		memmove(err->path, err->path + 1, strlen(err->path));
+	if (rc == 0) {
+		const dsi_taint *t = dsi_find_untolerated_taint(
+			&atoms, &ts, &tl, effect_mask(effects),
+			dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), NULL);
+		if (found)
+			*found = t != NULL;
+		if (json_out)
+			rc = dsi_json_emit(t ? dsi_taint_to_json(&atoms, t) : json_null(), json_out, err);
+	}
+	dsi_taints_release(&atoms, &ts);
+	dsi_tolerations_release(&atoms, &tl);
+	json_decref(jt);
+	json_decref(jl);
+	dsi_atoms_free(&atoms);
+	return rc;
+}
+
+/* ---- node affinity ------------------------------------------------------------------------------ */
+
+/* RequiredNodeAffinity.Match (component-helpers scheduling/corev1/nodeaffinity/nodeaffinity.go) */
+int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size,
+					int *out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!out)
+		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	*out = 0;
+	json_t *jpod, *jnode = NULL;
+	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
+	if (rc == 0)
+		rc = parse_object(node, node_size, "node", &jnode, err);
+	dsi_atoms atoms;
+	dsi_atoms_init(&atoms);
+	dsi_podspec spec;
+	dsi_node n;
+	memset(&spec, 0, sizeof(spec));
+	memset(&n, 0, sizeof(n));
+	dsi_rd rd;
+	lenient_rd(&rd, err);
+	int have_spec = 0, have_node = 0;
+	if (rc == 0) {
+		const json_t *s = spec_of(jpod);
+		size_t m = s != jpod ? dsi_rd_push(&rd, "spec") : 0;
+		rc = dsi_podspec_read(&rd, &atoms, s, DSI_PODSPEC_PLACEMENT, dsi_core_options_default()->gates, &spec);
+		dsi_rd_pop(&rd, m);
+		have_spec = rc == 0;
+		if (rc < 0)
+			dsi_error_set_source(err, "pod");
+	}
+	if (rc == 0) {
+		dsi_rd_init(&rd, err);
+		rd.lenient = 1;
+		have_node = (rc = dsi_node_read(&rd, &atoms, jnode, &n)) == 0;
+		if (rc < 0)
+			dsi_error_set_source(err, "node");
+	}
+	if (rc == 0) {
+		int which;
+		*out = dsi_required_affinity_matches(&atoms, &spec, &n, &which);
+		/* LazyErrorNodeSelector.Match: the terms' parse errors come with false */
+		if (!*out && which == 2)
+			rc = dsi_api_node_selector_errors(&spec.required, err);
+	}
+	if (have_node)
+		dsi_node_release(&atoms, &n);
+	if (have_spec)
+		dsi_podspec_release(&atoms, &spec);
+	json_decref(jpod);
+	json_decref(jnode);
+	dsi_atoms_free(&atoms);
+	return rc;
+}
+
+/* ---- the DaemonSet controller ------------------------------------------------------------------- */
+
+/* A scratch snapshot holding the DaemonSet of text (and, when node is not NULL, that Node). */
+static int ds_scratch(dsi_cluster *c, const char *ds, size_t ds_size, const char *node, size_t node_size,
+		      const ds_options *opts, const dsi_daemonset **d, const dsi_node **n, ds_error *err)
+{
+	int rc = scratch_init(c, opts, err);
+	if (rc < 0)
+		return rc;
+	rc = scratch_add(c, ds, ds_size, "DaemonSet", "apps/v1", NULL, 1, "daemonset", err);
+	if (rc == 0 && node)
+		rc = scratch_add(c, node, node_size, "Node", "v1", NULL, 1, "node", err);
+	if (rc == 0 && !(*d = only(c, DSI_KIND_DAEMONSET)))
+		rc = dsi_error_set(err, DS_EVALUE, "kind", "expected a DaemonSet");
+	if (rc == 0 && node && !(*n = dsi_cluster_count(c, DSI_KIND_NODE) ? dsi_cluster_node_at(c, 0) : NULL))
+		rc = dsi_error_set(err, DS_EVALUE, "kind", "expected a Node");
+	if (rc < 0)
+		dsi_cluster_destroy(c);
+	return rc;
+}
+
+/* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go) */
+int ds_daemonset_node_should_run(const char *daemonset, size_t daemonset_size, const char *node, size_t node_size,
+				 const ds_options *opts, int *should_run, int *should_continue_running, char **json_out,
+				 ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (!node && !node_size)
+		node = ""; /* parsed as no document: the error says a Node was expected */
+	dsi_cluster c;
+	const dsi_daemonset *d;
+	const dsi_node *n;
+	int rc = ds_scratch(&c, daemonset, daemonset_size, node, node_size, opts, &d, &n, err);
+	if (rc < 0)
+		return rc;
+	dsi_placement p;
+	if (dsi_placement_init(&p, &c, d, dsi_o_core(opts)) < 0) {
+		dsi_cluster_destroy(&c);
+		return dsi_error_nomem(err);
+	}
+	dsi_verdict v;
+	dsi_node_should_run(&p, n, &v);
+	if (should_run)
+		*should_run = v.should_run;
+	if (should_continue_running)
+		*should_continue_running = v.should_continue;
+	if (json_out)
+		rc = dsi_json_emit(dsi_verdict_json(&p, n, &v), json_out, err);
+	dsi_placement_release(&p);
+	dsi_cluster_destroy(&c);
+	return rc;
+}
+
+/* CreatePodTemplate + ReplaceDaemonSetPodNodeNameNodeAffinity + GetPodFromTemplate (syncNodes) */
+int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_name, const char *hash,
+			 const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!node_name || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	*json_out = NULL;
+	dsi_cluster c;
+	const dsi_daemonset *d;
+	int rc = ds_scratch(&c, daemonset, size, NULL, 0, opts, &d, NULL, err);
+	if (rc < 0)
+		return rc;
+	if (!hash)
+		hash = dsi_o_daemon(opts)->revision_hash ? dsi_o_daemon(opts)->revision_hash : d->hash;
+	dsi_placement p;
+	if (dsi_placement_init(&p, &c, d, dsi_o_core(opts)) < 0) {
+		dsi_cluster_destroy(&c);
+		return dsi_error_nomem(err);
+	}
+	json_t *pod = dsi_new_pod(&p, node_name, hash, err);
+	dsi_placement_release(&p);
+	dsi_cluster_destroy(&c);
+	if (!pod)
+		return err->code ? err->code : dsi_error_nomem(err);
+	return dsi_json_emit(pod, json_out, err);
+}
+
+/* AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go) */
+int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	json_t *obj;
+	int rc = parse_object(podspec, size, "podspec", &obj, err);
+	if (rc < 0)
+		return rc;
+	json_t *spec = json_deep_copy(spec_of(obj));
+	json_decref(obj);
+	if (!spec)
+		return dsi_error_nomem(err);
+	dsi_atoms atoms;
+	dsi_atoms_init(&atoms);
+	/* the default keys must be atoms of the table for dsi_daemon_tolerations to find them */
+	dsi_atom pinned[DSI_N_WELL_KNOWN_TAINTS];
+	for (int i = 0; i < DSI_N_WELL_KNOWN_TAINTS; i++)
+		if ((pinned[i] = dsi_atom_intern_cstr(&atoms, dsi_well_known_taint_keys[i])) == DSI_ATOM_ERROR)
+			rc = dsi_error_nomem(err);
+	dsi_rd rd;
+	lenient_rd(&rd, err);
+	dsi_tolerations tols = {0}, merged = {0};
+	int host_network = 0;
+	if (rc == 0)
+		rc = dsi_rd_bool(&rd, spec, "hostNetwork", &host_network, NULL);
+	if (rc == 0)
+		rc = dsi_tolerations_read(&rd, &atoms, spec, "tolerations", &tols);
+	if (rc == 0 && dsi_daemon_tolerations(&atoms, &tols, host_network, &merged) < 0)
+		rc = dsi_error_nomem(err);
+	json_t *arr = rc == 0 ? json_array() : NULL;
+	for (uint32_t i = 0; arr && i < merged.n; i++)
+		if (json_array_append_new(arr, dsi_toleration_to_json(&atoms, &merged.v[i])) < 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	if (rc == 0 && (!arr || json_object_set_new(spec, "tolerations", arr) < 0))
+		rc = dsi_error_nomem(err);
+	if (rc < 0)
+		dsi_error_set_source(err, "podspec");
+	dsi_free(merged.v); /* its atoms are borrowed */
+	dsi_tolerations_release(&atoms, &tols);
+	for (int i = 0; i < DSI_N_WELL_KNOWN_TAINTS; i++)
+		if (pinned[i] != DSI_ATOM_ERROR)
+			dsi_atom_unref(&atoms, pinned[i]);
+	dsi_atoms_free(&atoms);
+	if (rc < 0) {
+		json_decref(spec);
+		return rc;
+	}
+	return dsi_json_emit(spec, json_out, err);
+}
+
+/* ReplaceDaemonSetPodNodeNameNodeAffinity (pkg/controller/daemon/util/daemonset_util.go) */
+int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name, char **json_out,
+				  ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!node_name || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	*json_out = NULL;
+	json_t *aff;
+	int rc = parse_doc(affinity, size, "affinity", &aff, err);
+	if (rc < 0)
+		return rc;
+	/* the Go types: each level an object (a pointer: null reads as nil) */
+	dsi_rd rd;
+	lenient_rd(&rd, err);
+	json_t *na = NULL, *req = NULL;
+	if (aff && (rc = dsi_rd_expect_object(&rd, aff)) == 0 && (rc = dsi_rd_object(&rd, aff, "nodeAffinity", &na)) == 0 &&
+	    na) {
+		size_t m = dsi_rd_push(&rd, "nodeAffinity");
+		rc = dsi_rd_object(&rd, na, "requiredDuringSchedulingIgnoredDuringExecution", &req);
+		dsi_rd_pop(&rd, m);
+	}
+	json_t *spec = rc == 0 ? json_object() : NULL;
+	if (rc == 0 && (!spec || (aff && json_object_set(spec, "affinity", aff) < 0) ||
+			dsi_pin_node_affinity(spec, node_name) < 0))
+		rc = dsi_error_nomem(err);
+	if (rc < 0)
+		dsi_error_set_source(err, "affinity");
+	json_t *out = rc == 0 ? json_incref(json_object_get(spec, "affinity")) : NULL;
+	json_decref(spec);
+	json_decref(aff);
+	return rc < 0 ? rc : dsi_json_emit(out, json_out, err);
+}
+
+/* rollingUpdate (pkg/controller/daemon/update.go), alone */
+int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, const char *objects, size_t objects_size,
+				const char *hash, ds_time now, const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	dsi_cluster c;
+	const dsi_daemonset *d;
+	int rc = ds_scratch(&c, daemonset, daemonset_size, NULL, 0, opts, &d, NULL, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = scratch_add(&c, objects, objects_size, "Pod", "v1", NULL, 0, "objects", err)) < 0) {
+		dsi_cluster_destroy(&c);
+		return rc;
+	}
+	d = only(&c, DSI_KIND_DAEMONSET); /* the loads may have moved it */
+	/* every delete named (a sync names only the burst it executes), the hash as given */
+	dsi_daemon_options dopt = *dsi_o_daemon(opts); /* borrows the strings */
+	dopt.burst_replicas = INT32_MAX;
+	if (hash && *hash)
+		dopt.revision_hash = (char *)hash;
+	dsi_daemon_cfg cfg = {dsi_o_core(opts), &dopt};
+	dsi_plan p;
+	rc = dsi_plan_sync_ex(&c, d, now, &cfg, NULL, DSI_SYNC_ROLLING_ONLY, &p, err);
+	if (rc < 0) {
+		dsi_cluster_destroy(&c);
+		return rc;
+	}
+	json_t *creates = json_array(), *deletes = json_array();
+	for (uint32_t i = 0; creates && i < p.ncreates; i++)
+		json_array_append_new(creates, json_pack("{s:s, s:s}", "node", p.creates[i].node, "reason",
+							 dsi_create_reason_name(p.creates[i].reason)));
+	for (uint32_t i = 0; deletes && i < p.ndeletes; i++) {
+		const dsi_plan_delete *x = &p.deletes[i];
+		json_array_append_new(deletes, json_pack("{s:s, s:s, s:s, s:s}", "namespace", x->ns, "name", x->name,
+							 "node", x->node, "reason", dsi_delete_reason_name(x->reason)));
+	}
+	json_t *doc = json_pack("{s:s, s:b, s:o, s:o}", "hash", p.hash, "ran", p.rolling_ran, "creates", creates,
+				"deletes", deletes);
+	if (doc && p.rolling_ran) {
+		json_object_set_new(doc, "maxUnavailable", json_integer(p.max_unavailable));
+		json_object_set_new(doc, "maxSurge", json_integer(p.max_surge));
+		json_object_set_new(doc, "desired", json_integer(p.desired_for_update));
+		json_object_set_new(doc, p.max_surge ? "surging" : "unavailable",
+				    json_integer(p.max_surge ? p.num_surge : p.num_unavailable));
+	}
+	if (doc && p.rolling_error)
+		json_object_set_new(doc, "error", json_string(p.rolling_error));
+	dsi_plan_release(&p);
+	dsi_cluster_destroy(&c);
+	return dsi_json_emit(doc, json_out, err);
+}
+
+/* ---- the scheduler --------------------------------------------------------------------------------- */
+
+/* The scratch snapshot of a node and its pods, and the pod read into an overlay of its atoms. */
+typedef struct sched_in {
+	dsi_cluster c;
+	const dsi_node *node;
+	dsi_atoms atoms;
+	dsi_meta meta;
+	dsi_podspec spec;
+	int have_pod;
+} sched_in;
+
+static void sched_in_release(sched_in *s)
+{
+	if (s->have_pod) {
+		dsi_podspec_release(&s->atoms, &s->spec);
+		dsi_meta_release(&s->atoms, &s->meta);
+		dsi_atoms_free(&s->atoms);
+	}
+	dsi_cluster_destroy(&s->c);
+}
+
+static int sched_in_load(sched_in *s, const char *pod, size_t pod_size, const char *node, size_t node_size,
+			 const char *objects, size_t objects_size, const ds_options *opts, ds_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	json_t *jpod, *jnode;
+	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = parse_object(node, node_size, "node", &jnode, err)) < 0) {
+		json_decref(jpod);
+		return rc;
+	}
+	const char *name = json_string_value(json_object_get(json_object_get(jnode, "metadata"), "name"));
+	if ((rc = scratch_init(&s->c, opts, err)) < 0) {
+		json_decref(jpod);
+		json_decref(jnode);
+		return rc;
+	}
+	if ((rc = scratch_add(&s->c, node, node_size, "Node", "v1", NULL, 1, "node", err)) == 0)
+		rc = scratch_add(&s->c, objects, objects_size, "Pod", "v1", name ? name : "", 0, "objects", err);
+	json_decref(jnode);
+	if (rc == 0 && !(s->node = dsi_cluster_count(&s->c, DSI_KIND_NODE) == 1 ? dsi_cluster_node_at(&s->c, 0) : NULL))
+		rc = dsi_error_set(err, DS_EVALUE, NULL, "objects: expected no Node besides the node argument");
+	if (rc == 0) {
+		dsi_atoms_init_overlay(&s->atoms, &s->c.atoms);
+		dsi_rd rd;
+		lenient_rd(&rd, err);
+		if ((rc = dsi_pod_read_for_fit(&rd, &s->atoms, jpod, s->c.core.gates, &s->meta, &s->spec)) < 0) {
+			dsi_atoms_free(&s->atoms);
+			dsi_error_set_source(err, "pod");
+		}
+		s->have_pod = rc == 0;
+	}
+	json_decref(jpod);
+	if (rc < 0)
+		dsi_cluster_destroy(&s->c);
+	return rc;
+}
+
+int ds_scheduler_filter(const char *pod, size_t pod_size, const char *node, size_t node_size, const char *objects,
+			size_t objects_size, const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	sched_in s;
+	int rc = sched_in_load(&s, pod, pod_size, node, node_size, objects, objects_size, opts, err);
+	if (rc < 0)
+		return rc;
+	json_t *out;
+	rc = dsi_fit_report(&s.c, &s.atoms, &s.meta, &s.spec, s.node, dsi_o_core(opts), dsi_o_sched(opts), &out, err);
+	sched_in_release(&s);
+	return rc < 0 ? rc : dsi_json_emit(out, json_out, err);
+}
+
+/* The pod itself, when it is among the node's pods, does not count against it. */
+static int is_pod(const dsi_pod *p, void *ctx)
+{
+	const dsi_meta *m = ctx;
+	return p->meta.ns == m->ns && p->meta.name == m->name;
+}
+
+/* SelectVictimsOnNode (scheduler plugins/defaultpreemption/default_preemption.go) */
+int ds_preemption_select_victims(const char *pod, size_t pod_size, const char *node, size_t node_size,
+				 const char *objects, size_t objects_size, const ds_options *opts, char **json_out,
+				 ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	*json_out = NULL;
+	sched_in s;
+	int rc = sched_in_load(&s, pod, pod_size, node, node_size, objects, objects_size, opts, err);
+	if (rc < 0)
+		return rc;
+	dsi_requests_ignore(&s.atoms, &s.spec.requests, dsi_o_sched(opts));
+	int32_t prio = 0;
+	if (dsi_pod_priority(&s.c, &s.atoms, &s.spec, &prio) < 0) {
+		rc = dsi_error_set(err, DS_EVALUE, "spec.priorityClassName", "no PriorityClass with name %s was found",
+				   dsi_atom_str(&s.atoms, s.spec.priority_class));
+		sched_in_release(&s);
+		return rc;
+	}
+	dsi_preemption pre;
+	if (dsi_select_victims(&s.c, &s.atoms, &s.spec, prio, &s.spec.tolerations,
+			       dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), s.node, is_pod,
+			       &s.meta, &pre) < 0) {
+		sched_in_release(&s);
+		return dsi_error_nomem(err);
+	}
+	json_t *out = dsi_preemption_json(&s.c, &pre);
+	dsi_preemption_release(&pre);
+	sched_in_release(&s);
+	return dsi_json_emit(out, json_out, err);
+}
