@@ -5,6 +5,7 @@
 #include "daemonset.h"
 #include "daemonset/jansson.h"
 #include "api/api_options.h"
+#include "apiserver/defaults.h"
 #include "core/alloc.h"
 #include "core/files.h"
 #include "core/jsonout.h"
@@ -13,14 +14,28 @@
 #include "core/strbuf.h"
 #include "model/snapshot.h"
 
+/* The loader's hook for a DaemonSet or Pod from a manifest: the API server's defaults (the API
+ * server layer is above the snapshot's). 1: applied. */
+static int api_defaults(json_t *obj, int kind, ds_error *err)
+{
+	const char *api = json_string_value(json_object_get(obj, "apiVersion"));
+	const char *want = kind == DSI_KIND_DAEMONSET ? "apps/v1" : "v1";
+	if (api && *api && strcmp(api, want) != 0)
+		return 0; /* OpenKruise's and legacy groups have defaults of their own */
+	int rc = kind == DSI_KIND_DAEMONSET ? dsi_daemonset_set_defaults(obj, err) : dsi_pod_set_defaults(obj, err);
+	return rc < 0 ? rc : 1;
+}
+
 int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = NULL;
+	dsi_model_options model = *dsi_o_model(opts);
+	model.prepare = api_defaults;
 	ds_cluster *c = dsi_calloc(1, sizeof(*c));
-	if (!c || dsi_cluster_init(c, dsi_o_core(opts), dsi_o_model(opts)) < 0) {
+	if (!c || dsi_cluster_init(c, dsi_o_core(opts), &model) < 0) {
 		dsi_free(c);
 		return dsi_error_nomem(err);
 	}
@@ -278,8 +293,14 @@ int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
 	}
 	for (size_t i = 0; i < nds; i++) {
 		const dsi_daemonset *d = sorted[i];
-		json_array_append_new(dss, json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name",
-						      dsi_cstr(c, d->meta.name)));
+		json_t *e = json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name", dsi_cstr(c, d->meta.name));
+		/* from a manifest: what loading gave it (kubectl's namespace, the API server's defaults) */
+		if (e && d->manifest)
+			json_object_set_new(e, "fromManifest",
+					    json_pack("{s:b, s:b}", "namespaceDefaulted",
+						      (d->manifest & DSI_MANIFEST_NAMESPACE) != 0, "apiDefaults",
+						      (d->manifest & DSI_MANIFEST_DEFAULTS) != 0));
+		json_array_append_new(dss, e);
 	}
 	dsi_free(sorted);
 	json_object_set_new(o, "nodes", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_NODE)));
@@ -330,8 +351,8 @@ int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_
 	int rc = parse_kind(kind, &k, &gk, err);
 	if (rc < 0)
 		return rc;
-	dsi_atom ns = namespace_ && *namespace_ ? dsi_atom_lookup_cstr(&c->atoms, namespace_) : 0;
-	dsi_atom n = dsi_atom_lookup_cstr(&c->atoms, name);
+	dsi_atom ns = dsi_atom_lookup_id(&c->atoms, namespace_);
+	dsi_atom n = dsi_atom_lookup_id(&c->atoms, name);
 	void *o = (n && (!namespace_ || !*namespace_ || ns)) ? dsi_map_get(&c->by_key[k], dsi_key2(ns, n)) : NULL;
 	if (!o || k == DSI_KIND_OTHER || k == DSI_KIND_PRIORITY_CLASS)
 		return dsi_error_set(err, o ? DS_EARG : DS_ENOTFOUND, NULL, o ? "%s objects are not kept in full" : "%s %s not found",

@@ -144,9 +144,9 @@ int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, 
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)
 		return rc;
-	dsi_atom ns = dsi_atom_lookup_cstr(&cluster->atoms, namespace_ ? namespace_ : "");
-	dsi_atom pn = dsi_atom_lookup_cstr(&cluster->atoms, pod_name);
-	const dsi_pod *pod = pn ? dsi_cluster_pod(cluster, namespace_ && *namespace_ ? ns : 0, pn) : NULL;
+	dsi_atom ns = dsi_atom_lookup_id(&cluster->atoms, namespace_);
+	dsi_atom pn = dsi_atom_lookup_id(&cluster->atoms, pod_name);
+	const dsi_pod *pod = pn ? dsi_cluster_pod(cluster, ns, pn) : NULL;
 	if (!pod)
 		return dsi_error_set(err, DS_ENOTFOUND, NULL, "pods \"%s\" not found", pod_name);
 	dsi_history h;

@@ -642,3 +642,47 @@ int dsi_daemonset_set_defaults(json_t *obj, ds_error *err)
 	dsi_rd_pop(&rd, m);
 	return rc;
 }
+
+/* SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a container's limits are its requests where it
+ * names none; only for a Pod, not a pod template (the template's pods get it when created). */
+static int requests_from_limits(dsi_rd *rd, json_t *c)
+{
+	json_t *res, *limits, *req;
+	int rc;
+	if ((rc = obj_member(rd, c, "resources", 0, &res)) < 0 || !res)
+		return rc;
+	size_t m = dsi_rd_push(rd, "resources");
+	if ((rc = obj_member(rd, res, "limits", 0, &limits)) == 0 && limits && json_object_size(limits) &&
+	    (rc = obj_member(rd, res, "requests", 1, &req)) == 0) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(limits, k, v)
+		{
+			if (!json_object_get(req, k) && json_object_set(req, k, v) < 0) {
+				rc = dsi_error_nomem(rd->err);
+				break;
+			}
+		}
+	}
+	dsi_rd_pop(rd, m);
+	return rc;
+}
+
+/* SetObjectDefaults_Pod (pkg/apis/core/v1/zz_generated.defaults.go) */
+int dsi_pod_set_defaults(json_t *obj, ds_error *err)
+{
+	dsi_rd rd;
+	dsi_rd_init(&rd, err);
+	if (!json_is_object(obj))
+		return dsi_rd_fail(&rd, NULL, DS_ETYPE, "expected an object, got %s", dsi_json_type_name(obj));
+	json_t *spec;
+	int rc = obj_member(&rd, obj, "spec", 1, &spec);
+	if (rc < 0)
+		return rc;
+	size_t m = dsi_rd_push(&rd, "spec");
+	if ((rc = each_elem(&rd, spec, "containers", requests_from_limits)) == 0 &&
+	    (rc = each_elem(&rd, spec, "initContainers", requests_from_limits)) == 0)
+		rc = pod_spec(&rd, spec);
+	dsi_rd_pop(&rd, m);
+	return rc;
+}

@@ -167,7 +167,7 @@ static const dsi_daemonset *resolve(hctx *h, const char *ns, const facts *f)
 static int enqueue_matching(hctx *h, const char *ns, const dsi_labels *labels)
 {
 	const dsi_cluster *c = h->c->cluster;
-	dsi_atom ns_atom = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	dsi_atom ns_atom = dsi_atom_lookup_id(&c->atoms, ns);
 	size_t n = dsi_cluster_count(c, DSI_KIND_DAEMONSET);
 	for (size_t i = 0; i < n; i++) {
 		const dsi_daemonset *ds = c->objs[DSI_KIND_DAEMONSET].v[i];
@@ -348,8 +348,8 @@ static int handle(void *ctx, const dsi_loaded *it, ds_error *err)
 	if (!ns)
 		ns = "";
 	const dsi_cluster *cl = c->cluster;
-	dsi_atom ns_atom = *ns ? dsi_atom_lookup_cstr(&cl->atoms, ns) : 0;
-	dsi_atom name_atom = dsi_atom_lookup_cstr(&cl->atoms, name);
+	dsi_atom ns_atom = dsi_atom_lookup_id(&cl->atoms, ns);
+	dsi_atom name_atom = dsi_atom_lookup_id(&cl->atoms, name);
 	facts old, cur;
 	memset(&old, 0, sizeof(old));
 	memset(&cur, 0, sizeof(cur));
@@ -384,8 +384,8 @@ static int handle(void *ctx, const dsi_loaded *it, ds_error *err)
 	/* the object as the snapshot now holds it (typed labels, for selectors) */
 	const dsi_labels *cur_labels = NULL;
 	if (t != 'D') {
-		ns_atom = *ns ? dsi_atom_lookup_cstr(&cl->atoms, ns) : 0;
-		name_atom = dsi_atom_lookup_cstr(&cl->atoms, name);
+		ns_atom = dsi_atom_lookup_id(&cl->atoms, ns);
+		name_atom = dsi_atom_lookup_id(&cl->atoms, name);
 		void *o = name_atom ? dsi_map_get(&cl->by_key[k], dsi_key2(k == DSI_KIND_NODE ? 0 : ns_atom, name_atom))
 				    : NULL;
 		if (o && k == DSI_KIND_POD)

@@ -29,8 +29,8 @@ static char *owner_key(const dsi_cluster *c, const dsi_pod *p)
 /* The pod of the same namespace, name and uid in c, or NULL. */
 static const dsi_pod *same_pod(const dsi_cluster *c, const dsi_cluster *from, const dsi_pod *p)
 {
-	dsi_atom ns = p->meta.ns ? dsi_atom_lookup_cstr(&c->atoms, dsi_cstr(from, p->meta.ns)) : 0;
-	dsi_atom name = dsi_atom_lookup_cstr(&c->atoms, dsi_cstr(from, p->meta.name));
+	dsi_atom ns = dsi_atom_lookup_id(&c->atoms, dsi_cstr(from, p->meta.ns));
+	dsi_atom name = dsi_atom_lookup_id(&c->atoms, dsi_cstr(from, p->meta.name));
 	if (!name || (p->meta.ns && !ns))
 		return NULL;
 	const dsi_pod *q = dsi_cluster_pod(c, ns, name);

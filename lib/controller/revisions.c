@@ -9,7 +9,7 @@
 static const dsi_revision *find_revision(const dsi_sync *s, const char *name)
 {
 	const dsi_cluster *c = s->c->cluster;
-	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
+	dsi_atom a = dsi_atom_lookup_id(&c->atoms, name);
 	return a ? dsi_map_get(&c->by_key[DSI_KIND_REVISION], dsi_key2(s->ds->meta.ns, a)) : NULL;
 }
 

@@ -66,6 +66,12 @@ static inline dsi_atom dsi_atom_intern_cstr(dsi_atoms *a, const char *s)
 /* Find without interning: DSI_ATOM_NONE if no such string is interned. Read-only. */
 dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n);
 dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s);
+/* An identity string (namespace, name, uid) as the object readers keep it: NULL and "" are
+ * DSI_ATOM_NONE (an empty label value, by contrast, is an atom of its own). */
+static inline dsi_atom dsi_atom_lookup_id(const dsi_atoms *a, const char *s)
+{
+	return s && *s ? dsi_atom_lookup_cstr(a, s) : DSI_ATOM_NONE;
+}
 void dsi_atom_ref(dsi_atoms *a, dsi_atom id);
 void dsi_atom_unref(dsi_atoms *a, dsi_atom id);
 

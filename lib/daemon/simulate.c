@@ -320,7 +320,7 @@ static int apply_plan(sim *s, const dsi_plan *p)
 			json_decref(wave);
 			return rc;
 		}
-		pending *t = track(s, dsi_atom_lookup_cstr(&c->atoms, p->ns), dsi_atom_lookup_cstr(&c->atoms, name));
+		pending *t = track(s, dsi_atom_lookup_id(&c->atoms, p->ns), dsi_atom_lookup_id(&c->atoms, name));
 		if (!t) {
 			json_decref(wave);
 			return dsi_error_nomem(s->err);
@@ -328,8 +328,8 @@ static int apply_plan(sim *s, const dsi_plan *p)
 		json_array_append_new(json_object_get(wave, "creates"), json_string(p->creates[i].node));
 	}
 	for (uint32_t i = 0; i < nd; i++) {
-		dsi_atom ns = dsi_atom_lookup_cstr(&c->atoms, p->deletes[i].ns);
-		dsi_atom name = dsi_atom_lookup_cstr(&c->atoms, p->deletes[i].name);
+		dsi_atom ns = dsi_atom_lookup_id(&c->atoms, p->deletes[i].ns);
+		dsi_atom name = dsi_atom_lookup_id(&c->atoms, p->deletes[i].name);
 		dsi_pod *pod = dsi_cluster_pod(c, ns, name);
 		if (!pod || pod->meta.has_deletion)
 			continue;

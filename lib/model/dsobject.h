@@ -55,7 +55,8 @@ typedef struct dsi_daemonset {
 	dsi_podspec tspec; /* the template's spec, placement parts included */
 	dsi_ds_status status;
 	dsi_ds_advanced adv;
-	uint32_t index; /* owned by the snapshot */
+	uint32_t index;   /* owned by the snapshot */
+	uint8_t manifest; /* read from a manifest (no uid): what the loader gave it, DSI_MANIFEST_* of snapshot.h */
 } dsi_daemonset;
 
 /* Read a DaemonSet (apps/v1; apps.kruise.io/v1alpha1|v1beta1; legacy groups

@@ -244,6 +244,9 @@ int dsi_cluster_init(dsi_cluster *c, const dsi_core_options *core, const dsi_mod
 	memset(c, 0, sizeof(*c));
 	c->core = *core;
 	c->model = *model;
+	/* a DNS label fits; the option's string belongs to the caller */
+	snprintf(c->default_ns, sizeof(c->default_ns), "%s", model->default_namespace ? model->default_namespace : "");
+	c->model.default_namespace = NULL;
 	dsi_atoms_init(&c->atoms);
 	c->k_hash_label = dsi_atom_intern_cstr(&c->atoms, "controller-revision-hash");
 	c->k_gen_label = dsi_atom_intern_cstr(&c->atoms, "pod-template-generation");
@@ -296,7 +299,7 @@ dsi_node *dsi_cluster_node(const dsi_cluster *c, dsi_atom name)
 
 dsi_node *dsi_cluster_node_by_name(const dsi_cluster *c, const char *name)
 {
-	return dsi_cluster_node(c, dsi_atom_lookup_cstr(&c->atoms, name));
+	return dsi_cluster_node(c, dsi_atom_lookup_id(&c->atoms, name));
 }
 
 dsi_pod *dsi_cluster_pod(const dsi_cluster *c, dsi_atom ns, dsi_atom name)
@@ -306,8 +309,8 @@ dsi_pod *dsi_cluster_pod(const dsi_cluster *c, dsi_atom ns, dsi_atom name)
 
 dsi_daemonset *dsi_cluster_daemonset(const dsi_cluster *c, const char *ns, const char *name)
 {
-	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
-	dsi_atom n = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	dsi_atom a = dsi_atom_lookup_id(&c->atoms, name);
+	dsi_atom n = dsi_atom_lookup_id(&c->atoms, ns);
 	if (!a || (ns && *ns && !n))
 		return NULL;
 	return dsi_map_get(&c->by_key[DSI_KIND_DAEMONSET], dsi_key2(n, a));
@@ -321,8 +324,8 @@ dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom na
 dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const char *ns, const char *name)
 {
 	dsi_atom gk = dsi_atom_lookup_cstr(&c->atoms, group_kind);
-	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
-	dsi_atom n = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	dsi_atom a = dsi_atom_lookup_id(&c->atoms, name);
+	dsi_atom n = dsi_atom_lookup_id(&c->atoms, ns);
 	if (!gk || !a || (ns && *ns && !n))
 		return NULL;
 	for (other_box *b = dsi_map_get(&c->by_key[DSI_KIND_OTHER], dsi_key2(n, a)); b; b = b->next)
@@ -441,6 +444,40 @@ static void clear_cluster_scoped_namespace(dsi_cluster *c, dsi_kind k, dsi_meta 
 	m->ns = 0;
 }
 
+/* The kinds of ours that live in a namespace. */
+static int namespaced(dsi_kind k)
+{
+	return k == DSI_KIND_POD || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION || k == DSI_KIND_PDB;
+}
+
+/* An object from a manifest, not from an API server (which gives every object a uid), is given what
+ * the server would give it: kubectl's namespace when it names none, and the API server's defaults.
+ * What was done is returned as DSI_MANIFEST_* bits. */
+static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, ds_error *err)
+{
+	json_t *meta = json_object_get(obj, "metadata");
+	const char *uid = json_string_value(json_object_get(meta, "uid"));
+	if (c->model.lenient || (meta && !json_is_object(meta)) || (uid && *uid))
+		return 0; /* a wrong type is the reader's to report */
+	int done = DSI_MANIFEST;
+	const char *ns = json_string_value(json_object_get(meta, "namespace"));
+	if (namespaced(k) && c->default_ns[0] && (!ns || !*ns) && !(json_object_get(meta, "namespace") && !ns)) {
+		if (!meta && (!(meta = json_object()) || json_object_set_new(obj, "metadata", meta) < 0))
+			return dsi_error_nomem(err);
+		if (json_object_set_new(meta, "namespace", json_string(c->default_ns)) < 0)
+			return dsi_error_nomem(err);
+		done |= DSI_MANIFEST_NAMESPACE;
+	}
+	if (c->model.prepare && c->model.apply_defaults && (k == DSI_KIND_DAEMONSET || k == DSI_KIND_POD)) {
+		int rc = c->model.prepare(obj, k, err);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
+			done |= DSI_MANIFEST_DEFAULTS;
+	}
+	return done;
+}
+
 static int stage(batch *b, json_t *obj, const char *kind, const char *api, int remove, ds_error *err)
 {
 	dsi_cluster *c = b->c;
@@ -484,6 +521,12 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return dsi_error_nomem(err);
 	}
 	unsigned gates = c->core.gates;
+	int manifest = b->events ? 0 : as_served(c, k, obj, err); /* a watch event comes from a server */
+	if (manifest < 0) {
+		dsi_free(o);
+		dsi_atom_unref(&c->atoms, s->gk);
+		return manifest;
+	}
 	switch (k) {
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
@@ -503,6 +546,8 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return rc;
 	}
 	clear_cluster_scoped_namespace(c, k, meta_of(k, o));
+	if (k == DSI_KIND_DAEMONSET)
+		((dsi_daemonset *)o)->manifest = (uint8_t)manifest;
 	s->obj = o;
 	b->count[k]++;
 	b->n++;
@@ -1003,8 +1048,8 @@ int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size
 int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, const char *ns, const char *name,
 		       ds_error *err)
 {
-	dsi_atom a = dsi_atom_lookup_cstr(&c->atoms, name);
-	dsi_atom n = ns && *ns ? dsi_atom_lookup_cstr(&c->atoms, ns) : 0;
+	dsi_atom a = dsi_atom_lookup_id(&c->atoms, name);
+	dsi_atom n = dsi_atom_lookup_id(&c->atoms, ns);
 	dsi_atom gk = group_kind ? dsi_atom_lookup_cstr(&c->atoms, group_kind) : 0;
 	dsi_meta m;
 	memset(&m, 0, sizeof(m));
@@ -1096,6 +1141,7 @@ int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 	memset(dst, 0, sizeof(*dst));
 	dst->core = src->core;
 	dst->model = src->model;
+	memcpy(dst->default_ns, src->default_ns, sizeof(dst->default_ns));
 	for (int k = 0; k < DSI_KIND_COUNT; k++)
 		dsi_map_init(&dst->by_key[k]);
 	if (dsi_atoms_copy(&dst->atoms, &src->atoms) < 0)

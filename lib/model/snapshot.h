@@ -53,7 +53,8 @@ typedef struct dsi_pod_group {
 
 struct ds_cluster {
 	dsi_core_options core;   /* limits and gates for everything loaded into it */
-	dsi_model_options model; /* legacyDaemonSets */
+	dsi_model_options model; /* its strings are not kept (default_namespace is copied below) */
+	char default_ns[64];     /* option defaultNamespace (a DNS label): for manifests without a namespace; "": none */
 	dsi_atoms atoms;
 	dsi_atom k_hash_label; /* "controller-revision-hash", kept interned */
 	dsi_atom k_gen_label;  /* "pod-template-generation" */
@@ -73,6 +74,9 @@ struct ds_cluster {
 };
 
 typedef struct ds_cluster dsi_cluster;
+
+/* What loading did to an object read from a manifest (no metadata.uid): dsi_daemonset.manifest. */
+enum { DSI_MANIFEST = 1, DSI_MANIFEST_NAMESPACE = 2, DSI_MANIFEST_DEFAULTS = 4 };
 
 int dsi_cluster_init(dsi_cluster *c, const dsi_core_options *core, const dsi_model_options *model);
 void dsi_cluster_destroy(dsi_cluster *c);

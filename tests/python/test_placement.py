@@ -244,7 +244,7 @@ class FitTest(unittest.TestCase):
                    "spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": "9", "memory": "1Gi"}}}]}}
             r = placement.fit(c, pod, "worker-1")
             self.assertEqual((r["node"], r["fits"], r["priority"]), ("worker-1", False, 0))
-            self.assertEqual(r["reasons"], [{"plugin": "NodeResourcesFit", "message": "Insufficient cpu",
+            self.assertEqual(r["reasons"], [{"plugin": "NodeResourcesFit", "code": "UnschedulableAndUnresolvable", "message": "Insufficient cpu",
                                              "field": self.REQUESTS,
                                              "resource": {"requested": 9000, "free": 8000, "used": 0,
                                                           "allocatable": 8000}}])
@@ -254,7 +254,7 @@ class FitTest(unittest.TestCase):
             self.assertEqual(placement.fit(c, pod, "worker-1")["preemption"]["message"],
                              "not eligible due to preemptionPolicy=Never.")
             r = placement.fit(c, "kind: Pod\nmetadata: {name: small}\nspec: {containers: [{name: a}]}\n", "worker-4")
-            self.assertEqual(r["reasons"], [{"plugin": "TaintToleration", "message": UNTOLERATED,
+            self.assertEqual(r["reasons"], [{"plugin": "TaintToleration", "code": "UnschedulableAndUnresolvable", "message": UNTOLERATED,
                                              "field": "spec.tolerations", "nodeField": "spec.taints[0]"}])
             self.assertEqual(r["preemption"], self.NOT_HELPFUL)
             r = placement.fit(c, "kind: Pod\nmetadata: {name: small}\n"
@@ -267,13 +267,13 @@ class FitTest(unittest.TestCase):
         with cluster.Cluster.from_file(NODES) as c:
             r = placement.fit(c, "kind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a}]}\n", "worker-3")
             self.assertEqual(r["reasons"], [
-                {"plugin": "NodeUnschedulable", "message": "node(s) were unschedulable",
+                {"plugin": "NodeUnschedulable", "code": "UnschedulableAndUnresolvable", "message": "node(s) were unschedulable",
                  "field": "spec.tolerations", "nodeField": "spec.unschedulable"},
-                {"plugin": "TaintToleration", "message": UNTOLERATED,
+                {"plugin": "TaintToleration", "code": "UnschedulableAndUnresolvable", "message": UNTOLERATED,
                  "field": "spec.tolerations", "nodeField": "spec.taints[0]"}])
             r = placement.fit(c, "kind: Pod\nmetadata: {name: p}\n"
                                  "spec: {nodeSelector: {disk: hdd}, containers: [{name: a}]}\n", "worker-1")
-            self.assertEqual(r["reasons"], [{"plugin": "NodeAffinity", "message": AFFINITY,
+            self.assertEqual(r["reasons"], [{"plugin": "NodeAffinity", "code": "UnschedulableAndUnresolvable", "message": AFFINITY,
                                              "field": "spec.nodeSelector"}])
             r = placement.fit(c, textwrap.dedent("""\
                 kind: Pod
@@ -285,14 +285,14 @@ class FitTest(unittest.TestCase):
                       requiredDuringSchedulingIgnoredDuringExecution:
                         nodeSelectorTerms: [{matchExpressions: [{key: disk, operator: In, values: [hdd]}]}]
                 """), "worker-1")
-            self.assertEqual(r["reasons"], [{"plugin": "NodeAffinity", "message": AFFINITY, "field":
+            self.assertEqual(r["reasons"], [{"plugin": "NodeAffinity", "code": "UnschedulableAndUnresolvable", "message": AFFINITY, "field":
                                              "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"}])
             c.load("kind: Pod\nmetadata: {name: web, namespace: default}\n"
                    "spec: {nodeName: worker-1, containers: [{name: a, ports: [{containerPort: 80, hostPort: 80}]}]}\n")
             r = placement.fit(c, "kind: Pod\nmetadata: {name: p}\n"
                                  "spec: {containers: [{name: a, ports: [{containerPort: 8080, hostPort: 80}]}]}\n",
                               "worker-1")
-            self.assertEqual(r["reasons"], [{"plugin": "NodePorts", "field": "spec.containers[*].ports",
+            self.assertEqual(r["reasons"], [{"plugin": "NodePorts", "code": "Unschedulable", "field": "spec.containers[*].ports",
                                              "message": "node(s) didn't have free ports for the requested pod ports"}])
             # a port conflict is Unschedulable: preemption is tried (web has the same priority: no victims)
             self.assertEqual(r["preemption"]["message"], "No preemption victims found for incoming pod")
@@ -308,7 +308,7 @@ class FitTest(unittest.TestCase):
                   containers: [{name: a, resources: {requests: {cpu: "5"}}}]
                 """)
             r = placement.fit(c, pod, "worker-1")
-            self.assertEqual(r["reasons"], [{"plugin": "NodeResourcesFit", "message": "Insufficient cpu",
+            self.assertEqual(r["reasons"], [{"plugin": "NodeResourcesFit", "code": "UnschedulableAndUnresolvable", "message": "Insufficient cpu",
                                              "field": self.REQUESTS,
                                              "resource": {"requested": 9000, "free": 8000, "used": 0,
                                                           "allocatable": 8000}}])

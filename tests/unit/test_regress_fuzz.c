@@ -388,10 +388,12 @@ static int simulate_input(const char *name, const char *ns, const char *json, ds
 {
 	size_t len;
 	char *text = input("fuzz_plan", name, &len);
-	*cp = load(text, len, 1);
-	free(text);
 	*op = options(json);
+	/* loaded with the options: defaultNamespace decides where objects without a namespace go */
 	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(*op, cp, &err), 0);
+	ck_assert_msg(ds_cluster_load(*cp, text, len, NULL, &err) == 0, "load: %s: %s", err.path, err.message);
+	free(text);
 	*out = NULL;
 	return ds_rollout_simulate(*cp, ns, "foo", NOW, *op, out, &err);
 }
@@ -441,9 +443,11 @@ START_TEST(simulate_no_namespace)
 	ds_cluster *c;
 	ds_options *o;
 	char *out;
+	/* the objects stay in the empty namespace (they are read as a dump's, not given kubectl's) */
 	int rc = simulate_input("simulate-no-namespace", "",
-				"{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", \"simTerminateAfter\": \"3s\"}", &c,
-				&o, &out);
+				"{\"simMaxTime\": \"2m\", \"simReadyAfter\": \"5s\", \"simTerminateAfter\": \"3s\", "
+				"\"defaultNamespace\": \"\"}",
+				&c, &o, &out);
 	ck_assert_int_eq(rc, 0);
 	json_t *v = json_loads(out, 0, NULL);
 	ck_assert_ptr_nonnull(v);

@@ -1,0 +1,295 @@
+/*
+ * Manifests as users have them (loading a hand-written file, not a server's dump): kubectl's
+ * namespace for objects that name none, the API server's defaults before anything hashes or copies
+ * the template, and what a dump keeps as it is.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+
+/* A node-agent DaemonSet as published charts write it: no namespace, no uid, no defaults. */
+static const char agent[] = "apiVersion: apps/v1\n"
+			    "kind: DaemonSet\n"
+			    "metadata:\n"
+			    "  name: agent\n"
+			    "spec:\n"
+			    "  selector:\n"
+			    "    matchLabels: {app: agent}\n"
+			    "  template:\n"
+			    "    metadata:\n"
+			    "      labels: {app: agent}\n"
+			    "    spec:\n"
+			    "      containers:\n"
+			    "      - name: agent\n"
+			    "        image: example.com/agent:1.0\n"
+			    "        resources:\n"
+			    "          limits: {memory: 200Mi}\n"
+			    "      volumes:\n"
+			    "      - name: logs\n"
+			    "        hostPath: {path: /var/log}\n"
+			    "---\n"
+			    "apiVersion: v1\n"
+			    "kind: Node\n"
+			    "metadata:\n"
+			    "  name: n1\n"
+			    "  labels:\n"
+			    "    node-role.kubernetes.io/control-plane: \"\"\n"
+			    "status:\n"
+			    "  allocatable: {cpu: '4', memory: 8Gi, pods: '110'}\n";
+
+static ds_cluster *load_with(const char *options_json, const char *text)
+{
+	ds_options *o = dsi_test_options(options_json);
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(o, &c, &err), 0);
+	ck_assert_msg(ds_cluster_load(c, text, strlen(text), NULL, &err) == 0, "%s: %s", err.path, err.message);
+	ds_options_free(o);
+	return c;
+}
+
+static json_t *summary_ds(ds_cluster *c, size_t i)
+{
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_summary(c, &out, &err), 0);
+	json_t *s = dsi_test_take_json(out);
+	json_t *d = json_incref(json_array_get(json_object_get(s, "daemonSets"), i));
+	json_decref(s);
+	ck_assert_ptr_nonnull(d);
+	return d;
+}
+
+/* kubectl apply puts a namespaced object that names no namespace into "default" (or -n). */
+START_TEST(manifest_gets_kubectls_namespace)
+{
+	ds_cluster *c = load_with(NULL, agent);
+	json_t *d = summary_ds(c, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(d, "namespace")), "default");
+	ck_assert(json_is_true(json_object_get(json_object_get(d, "fromManifest"), "namespaceDefaulted")));
+	json_decref(d);
+	int run = 0;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_should_run(c, "default", "agent", "n1", NULL, &run, NULL, NULL, &err), 0);
+	ck_assert_int_eq(run, 1);
+	char *out;
+	ck_assert_int_eq(ds_daemonset_pod(c, "default", "agent", "n1", NULL, &out, &err), 0);
+	json_t *pod = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(pod, "metadata"), "namespace")), "default");
+	json_decref(pod);
+	ds_cluster_free(c);
+	/* like kubectl -n */
+	c = load_with("{\"defaultNamespace\": \"agents\"}", agent);
+	d = summary_ds(c, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(d, "namespace")), "agents");
+	json_decref(d);
+	ds_cluster_free(c);
+	/* "" keeps the empty namespace */
+	c = load_with("{\"defaultNamespace\": \"\"}", agent);
+	d = summary_ds(c, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(d, "namespace")), "");
+	ck_assert(json_is_false(json_object_get(json_object_get(d, "fromManifest"), "namespaceDefaulted")));
+	json_decref(d);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* An object from a server (it has a uid) keeps what it says, even an empty namespace; so does a
+ * watch event. Cluster-scoped kinds never get one. */
+START_TEST(dump_keeps_its_own)
+{
+	static const char dump[] =
+		"{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"x\",\"uid\":\"u-1\"},"
+		"\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":{\"labels\":{\"a\":"
+		"\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}}]}";
+	ds_cluster *c = load_with(NULL, dump);
+	json_t *d = summary_ds(c, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(d, "namespace")), "");
+	ck_assert_ptr_null(json_object_get(d, "fromManifest"));
+	json_decref(d);
+	char *out;
+	ds_error err;
+	/* the stored object is the dump's: no defaults added */
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "", "x", &out, &err), 0);
+	json_t *obj = dsi_test_take_json(out);
+	ck_assert_ptr_null(json_object_get(json_object_get(obj, "spec"), "updateStrategy"));
+	json_decref(obj);
+	/* a Node from a manifest is not put in a namespace */
+	ck_assert_int_eq(ds_cluster_get(c, "Node", NULL, "n1", &out, &err), 0);
+	ds_free(out);
+	const char ev[] = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+			  "{\"name\":\"p\"},\"spec\":{\"nodeName\":\"n1\"}}}";
+	ck_assert_int_eq(ds_cluster_apply_events(c, ev, strlen(ev), NULL, &err), 0);
+	ck_assert_int_eq(ds_cluster_get(c, "Pod", "", "p", &out, &err), 0);
+	ds_free(out);
+	ck_assert_int_eq(ds_cluster_get(c, "Pod", "default", "p", &out, &err), DS_ENOTFOUND);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* The controller hashes and copies the stored template, which the API server defaulted: a
+ * manifest's hash and pods are those of the defaulted object, and equal what
+ * ds_daemonset_defaults(3) makes of it. */
+START_TEST(manifest_gets_the_api_servers_defaults)
+{
+	ds_cluster *c = load_with(NULL, agent);
+	json_t *d = summary_ds(c, 0);
+	ck_assert(json_is_true(json_object_get(json_object_get(d, "fromManifest"), "apiDefaults")));
+	json_decref(d);
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_pod(c, "default", "agent", "n1", NULL, &out, &err), 0);
+	json_t *pod = dsi_test_take_json(out), *spec = json_object_get(pod, "spec");
+	ck_assert_str_eq(json_string_value(json_object_get(spec, "dnsPolicy")), "ClusterFirst");
+	ck_assert_str_eq(json_string_value(json_object_get(spec, "restartPolicy")), "Always");
+	ck_assert_str_eq(json_string_value(json_object_get(spec, "schedulerName")), "default-scheduler");
+	ck_assert_int_eq(json_integer_value(json_object_get(spec, "terminationGracePeriodSeconds")), 30);
+	json_t *c0 = json_array_get(json_object_get(spec, "containers"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(c0, "imagePullPolicy")), "IfNotPresent");
+	ck_assert_str_eq(json_string_value(json_object_get(c0, "terminationMessagePath")), "/dev/termination-log");
+	json_t *v0 = json_array_get(json_object_get(spec, "volumes"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(v0, "hostPath"), "type")), "");
+	const char *hash = json_string_value(
+		json_object_get(json_object_get(json_object_get(pod, "metadata"), "labels"), "controller-revision-hash"));
+	ck_assert_ptr_nonnull(hash);
+	/* the same hash as the defaulted template's */
+	const char *ds_text = agent;
+	const char *end = strstr(agent, "---\n");
+	char *one = strndup(ds_text, (size_t)(end - ds_text));
+	ck_assert_int_eq(ds_daemonset_defaults(one, strlen(one), NULL, &out, &err), 0);
+	json_t *defaulted = dsi_test_take_json(out);
+	char *tmpl = json_dumps(json_object_get(json_object_get(defaulted, "spec"), "template"), JSON_COMPACT);
+	char want[32];
+	ck_assert_int_eq(ds_template_hash(tmpl, strlen(tmpl), -1, want, sizeof(want), &err), 0);
+	ck_assert_str_eq(hash, want);
+	/* and not the raw template's */
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "default", "agent", &out, &err), 0);
+	json_t *stored = dsi_test_take_json(out);
+	ck_assert(json_equal(json_object_get(stored, "spec"), json_object_get(defaulted, "spec")));
+	json_decref(stored);
+	free(tmpl);
+	free(one);
+	json_decref(defaulted);
+	json_decref(pod);
+	ds_cluster_free(c);
+	/* applyDefaults false: read as written */
+	c = load_with("{\"applyDefaults\": false}", agent);
+	ck_assert_int_eq(ds_daemonset_pod(c, "default", "agent", "n1", NULL, &out, &err), 0);
+	pod = dsi_test_take_json(out);
+	ck_assert_ptr_null(json_object_get(json_object_get(pod, "spec"), "dnsPolicy"));
+	ck_assert_str_ne(json_string_value(json_object_get(json_object_get(json_object_get(pod, "metadata"), "labels"),
+							   "controller-revision-hash")),
+			 hash);
+	json_decref(pod);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* A Pod from a manifest: its containers' limits become their requests (SetDefaults_Pod), which the
+ * scheduler's view then counts. */
+START_TEST(manifest_pod_requests_from_limits)
+{
+	static const char text[] = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\n"
+				   "status: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n"
+				   "---\n"
+				   "apiVersion: v1\nkind: Pod\nmetadata: {name: big}\n"
+				   "spec:\n  nodeName: n1\n  containers:\n  - name: c\n    image: i\n"
+				   "    resources: {limits: {cpu: 800m}}\n";
+	ds_cluster *c = load_with(NULL, text);
+	const char pod[] = "{\"metadata\":{\"name\":\"new\"},\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":"
+			   "{\"requests\":{\"cpu\":\"300m\"}}}]}}";
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_pod_fit(c, pod, strlen(pod), "n1", NULL, &out, &err), 0);
+	json_t *fit = dsi_test_take_json(out);
+	ck_assert(json_is_false(json_object_get(fit, "fits")));
+	json_t *r = json_array_get(json_object_get(fit, "reasons"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "message")), "Insufficient cpu");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(r, "resource"), "used")), 800);
+	json_decref(fit);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* A DaemonSet in the empty namespace rolls out even once the empty string is an atom (a label
+ * value ""): the simulation looked pods up by a namespace atom the snapshot never gives "". */
+START_TEST(rollout_in_the_empty_namespace_with_an_empty_label_value)
+{
+	ds_cluster *c = load_with("{\"defaultNamespace\": \"\"}", agent);
+	char *out;
+	ds_error err;
+	ds_options *o = dsi_test_options("{\"simMaxTime\": \"10m\"}");
+	ck_assert_int_eq(ds_daemonset_rollout(c, "", "agent", 1796137200000LL, o, &out, &err), 0);
+	json_t *sim = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(sim, "result")), "complete");
+	ck_assert_int_eq(json_integer_value(json_object_get(sim, "creates")), 1);
+	json_decref(sim);
+	ds_options_free(o);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* Option values are checked where they are set. */
+START_TEST(options_are_checked)
+{
+	ds_options *o = dsi_test_options(NULL);
+	ds_error err;
+	ck_assert_int_eq(ds_options_set(o, "defaultNamespace", "Not_A_Label", &err), DS_EVALUE);
+	ck_assert_error(err, DS_EVALUE, "defaultNamespace");
+	ck_assert_int_eq(ds_options_set(o, "applyDefaults", "maybe", &err), DS_EVALUE);
+	ck_assert_int_eq(ds_options_set(o, "revisionHash", "", &err), DS_EVALUE);
+	ck_assert_int_eq(ds_options_set(o, "revisionHash", "not a label", &err), DS_EVALUE);
+	ck_assert_int_eq(ds_options_set(o, "revisionHash", "6b8f9c7d5", &err), 0);
+	ds_options_free(o);
+}
+END_TEST
+
+/* revisionHash: the hash pods are labelled with when no ControllerRevision matches the template. */
+START_TEST(revision_hash_option_labels_pods)
+{
+	ds_cluster *c = load_with(NULL, agent);
+	ds_options *o = dsi_test_options("{\"revisionHash\": \"6b8f9c7d5\"}");
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_pod(c, "default", "agent", "n1", o, &out, &err), 0);
+	json_t *pod = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(pod, "metadata"), "labels"),
+							   "controller-revision-hash")),
+			 "6b8f9c7d5");
+	json_decref(pod);
+	ds_plan *p;
+	ck_assert_int_eq(ds_daemonset_plan(c, "default", "agent", 1796137200000LL, o, NULL, 0, &p, &err), 0);
+	ck_assert_int_eq(ds_plan_to_json(p, &out, &err), 0);
+	json_t *plan = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(plan, "hash")), "6b8f9c7d5");
+	/* the revision it would create carries the hash in its name and label */
+	json_t *create = json_object_get(json_object_get(plan, "history"), "create");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(create, "metadata"), "name")),
+			 "agent-6b8f9c7d5");
+	json_decref(plan);
+	ds_plan_free(p);
+	ds_options_free(o);
+	ds_cluster_free(c);
+}
+END_TEST
+
+static Suite *manifests_suite(void)
+{
+	Suite *s = suite_create("manifests");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, manifest_gets_kubectls_namespace);
+	tcase_add_test(tc, dump_keeps_its_own);
+	tcase_add_test(tc, manifest_gets_the_api_servers_defaults);
+	tcase_add_test(tc, manifest_pod_requests_from_limits);
+	tcase_add_test(tc, rollout_in_the_empty_namespace_with_an_empty_label_value);
+	tcase_add_test(tc, options_are_checked);
+	tcase_add_test(tc, revision_hash_option_labels_pods);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+DSI_TEST_MAIN(manifests_suite)
