@@ -54,6 +54,28 @@ DS_EXTERN int ds_daemonset_history(const ds_cluster *cluster, const char *namesp
 DS_EXTERN int ds_daemonset_rollback(const ds_cluster *cluster, const char *namespace_, const char *name,
 				    int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
 
+/*
+ * "What if" edits, made as the API server makes them. ds_daemonset_update
+ * is a PUT of text (a whole DaemonSet, JSON or YAML; metadata.namespace
+ * missing: option defaultNamespace): the API server's defaults, BeforeUpdate
+ * and the DaemonSet strategy's PrepareForUpdate (status kept; metadata.generation
+ * and the deprecated.daemonset.template.generation annotation bumped when the
+ * template changed, the generation alone when another part of the spec did),
+ * then ValidateDaemonSetUpdate. A valid update replaces the DaemonSet in the
+ * snapshot (it mutates the snapshot); an invalid one is DS_EINVALID with the
+ * API server's message, and leaves it as it was. json_out (may be NULL, also
+ * filled for DS_EINVALID): {"valid","errors","message","object" (as stored),
+ * "generation","previousGeneration","templateChanged"}.
+ */
+DS_EXTERN int ds_daemonset_update(ds_cluster *cluster, const char *text, size_t size, const ds_options *opts,
+				  char **json_out, ds_error *err);
+/* kubectl set image DS CONTAINER=IMAGE: the image of the containers and init
+ * containers named container ("*": all of them), then ds_daemonset_update.
+ * DS_ENOTFOUND "unable to find container named \"x\"" when none has that name. */
+DS_EXTERN int ds_daemonset_set_image(ds_cluster *cluster, const char *namespace_, const char *name,
+				     const char *container, const char *image, const ds_options *opts,
+				     char **json_out, ds_error *err);
+
 /* Whether a pod of the snapshot runs the DaemonSet's current revision
  * (IsPodUpdated: hash label, or the pod-template-generation label). Reads
  * option revisionHash. */

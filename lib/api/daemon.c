@@ -79,7 +79,6 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 		      char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	(void)opts;
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err);
 	if (rc < 0)
@@ -110,6 +109,10 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 				dsi_history_list(cluster, ds), "podsByHash", per, "wouldDelete",
 				dsi_revision_names(cluster, kill, nkill), "duplicates",
 				dsi_revision_names(cluster, h.dups, h.ndups), "revisionHistoryLimit", ds->revision_history_limit);
+	char wbuf[600];
+	const char *w = dsi_history_warning(cluster, ds, &h, wbuf, sizeof(wbuf));
+	if (doc && w)
+		json_object_set_new(doc, "warnings", json_pack("[s]", w));
 	dsi_free(kill);
 	dsi_ds_pods_release(&pods);
 	dsi_history_release(&h);

@@ -249,3 +249,44 @@ out:
 	dsi_vds_release(&ods);
 	return rc;
 }
+
+/* Convert_apps_DaemonSet_To_v1_DaemonSet: the template generation back into its annotation. */
+static int encode_template_generation(dsi_vds *d)
+{
+	if (!d->template_generation)
+		return 0;
+	json_t *meta = meta_obj(d->obj);
+	json_t *ann = meta ? json_object_get(meta, "annotations") : NULL;
+	if (meta && !json_is_object(ann) && (!(ann = json_object()) || json_object_set_new(meta, "annotations", ann) < 0))
+		return -1;
+	char buf[32];
+	snprintf(buf, sizeof(buf), "%lld", (long long)d->template_generation);
+	return meta ? json_object_set_new(ann, TEMPLATE_GENERATION_KEY, json_string(buf)) : -1;
+}
+
+int dsi_daemonset_update_json(const json_t *obj, const json_t *old, const dsi_core_options *o, json_t **stored,
+			      json_t **result, ds_error *err)
+{
+	*stored = NULL;
+	int rc = dsi_daemonset_validate_json(obj, old, DSI_VALIDATE_UPDATE, 0, o, result, err);
+	if (rc < 0 || !json_is_true(json_object_get(*result, "valid")))
+		return rc;
+	/* valid: the same path again, keeping the object it makes */
+	dsi_vds ds, ods;
+	if ((rc = dsi_vds_decode(obj, &ds, err)) < 0)
+		return rc;
+	if ((rc = dsi_vds_decode(old, &ods, err)) < 0) {
+		dsi_vds_release(&ds);
+		return rc;
+	}
+	if ((rc = dsi_daemonset_set_defaults(ds.obj, err)) == 0 && (rc = dsi_daemonset_set_defaults(ods.obj, err)) == 0 &&
+	    (rc = prepare_update(&ds, &ods, 0, err)) == 0) {
+		if (encode_template_generation(&ds) < 0)
+			rc = dsi_error_nomem(err);
+		else
+			*stored = json_incref(ds.obj);
+	}
+	dsi_vds_release(&ds);
+	dsi_vds_release(&ods);
+	return rc;
+}

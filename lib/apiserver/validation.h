@@ -182,6 +182,13 @@ enum { DSI_VALIDATE_CREATE = 0, DSI_VALIDATE_UPDATE = 1, DSI_VALIDATE_STATUS = 2
 int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_core_options *o,
 				json_t **result, ds_error *err);
 
+/* An update of old to obj through the API server's path (defaults, BeforeUpdate and PrepareForUpdate:
+ * generation and template generation bumped as the template and spec changed, status kept), then
+ * ValidateDaemonSetUpdate: *result as dsi_daemonset_validate_json's, and when it is valid *stored, the
+ * object the server would store (apps/v1, the template generation in its annotation). */
+int dsi_daemonset_update_json(const json_t *obj, const json_t *old, const dsi_core_options *o, json_t **stored,
+			      json_t **result, ds_error *err);
+
 /* The result object for a list of field errors about the DaemonSet named name. */
 json_t *dsi_validation_result(const dsi_field_errors *errs, const char *name);
 

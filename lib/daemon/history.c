@@ -90,6 +90,7 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const c
 		h->bump = h->current->revision < h->next_revision;
 		return 0;
 	}
+	h->edited_outside = nmine > 0 && ds->meta.generation > 0 && ds->status.observed_generation == ds->meta.generation;
 	/* snapshot (update.go): a new revision named <ds>-<hash> */
 	if (!hash || !*hash)
 		hash = ds->hash;
@@ -152,6 +153,20 @@ uint32_t dsi_history_cleanup(const dsi_cluster *c, const dsi_daemonset *ds, cons
 	dsi_free(live);
 	dsi_ds_pods_release(&pods);
 	return k;
+}
+
+const char *dsi_history_warning(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char *buf,
+				size_t size)
+{
+	if (!h->edited_outside)
+		return NULL;
+	snprintf(buf, size,
+		 "the template of DaemonSet %s/%s matches none of its ControllerRevisions, yet its metadata.generation "
+		 "(%lld) is the one the controller last observed: the template was changed without the API server, "
+		 "which bumps metadata.generation and the deprecated.daemonset.template.generation annotation; pods "
+		 "may be counted as updated that are not (edit it with ds_daemonset_update(3) or dsctl set)",
+		 dsi_cstr(c, ds->meta.ns), dsi_cstr(c, ds->meta.name), (long long)ds->meta.generation);
+	return buf;
 }
 
 json_t *dsi_revision_names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)

@@ -22,6 +22,9 @@ typedef struct dsi_history {
 	int64_t next_revision;         /* max(old revisions) + 1 */
 	int bump;                      /* current->revision < next_revision: patch it up */
 	char hash[DSI_HASH_MAX + 8];   /* the current revision's hash label, or the computed one */
+	/* no revision matches the template although the DaemonSet has some and the controller has seen
+	 * its generation: the template was edited without the API server (a hand-edited dump) */
+	int edited_outside;
 } dsi_history;
 
 /* controlledHistories + constructHistory (update.go): claim, find or build the
@@ -43,6 +46,10 @@ static inline int dsi_revision_is_current(const dsi_daemonset *ds, const dsi_rev
  * first. Fills out (h->nold entries at most) and returns the count. */
 uint32_t dsi_history_cleanup(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h,
 			     const dsi_revision **out);
+
+/* The warning for h->edited_outside (NULL when it is not set), into buf. */
+const char *dsi_history_warning(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char *buf,
+				size_t size);
 
 /* The names of n revisions as a JSON array of strings (new reference, NULL when out of memory). */
 json_t *dsi_revision_names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n);

@@ -602,6 +602,7 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	json_t *stall = NULL;
 	dsi_plan last;
 	memset(&last, 0, sizeof(last));
+	char *first_warning = NULL;
 	int have_last = 0;
 	if (!s.ds || !s.waves || !s.timeline || !s.node_times || dsi_placement_init(&s.place, &s.c, s.ds, o->core) < 0) {
 		rc = dsi_error_nomem(err);
@@ -636,6 +637,10 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			have_last = 0;
 			if ((rc = dsi_plan_sync(&s.c, s.ds, s.now, o, &s.backoff, &last, err)) < 0)
 				break;
+			if (last.warning && !first_warning && !(first_warning = dsi_strdup(last.warning))) {
+				rc = dsi_error_nomem(err);
+				break;
+			}
 			have_last = 1;
 			s.syncs++;
 			if (!s.rolling_ran && last.rolling_ran) {
@@ -712,6 +717,28 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 				 "initialSurge", s.initial_surge, "waves", s.waves, "nodeUpdatedAt", s.node_times, "timeline",
 				 s.timeline);
 		s.waves = s.timeline = s.node_times = NULL;
+		/* what the lifecycle model assumes (the options sim*): a reader should see them beside the result */
+		json_t *fail = json_array();
+		for (const char *p = o->daemon->sim_fail_nodes; fail && p && *p;) {
+			size_t n = strcspn(p, ",");
+			if (n)
+				json_array_append_new(fail, json_stringn(p, n));
+			p += n + (p[n] == ',');
+		}
+		if (*out)
+			json_object_set_new(*out, "assumptions",
+					    json_pack("{s:f, s:f, s:f, s:f, s:o, s:s}", "readyAfterSeconds",
+						      (double)o->daemon->sim_ready_after_ms / 1000.0, "terminateAfterSeconds",
+						      (double)o->daemon->sim_terminate_after_ms / 1000.0, "stepSeconds",
+						      (double)o->daemon->sim_step_ms / 1000.0, "maxTimeSeconds",
+						      (double)o->daemon->sim_max_time_ms / 1000.0, "failNodes",
+						      fail ? fail : json_array(), "scheduler",
+						      "a pod is bound when the scheduler's filters pass on its node with the "
+						      "pods bound there (resources, host ports, taints, affinity); a bound "
+						      "pod is Ready readyAfterSeconds later, unless its node is in failNodes; "
+						      "a deleted pod is gone terminateAfterSeconds later"));
+		if (*out && first_warning)
+			json_object_set_new(*out, "warnings", json_pack("[s]", first_warning));
 		if (*out && stall)
 			json_object_set_new(*out, "stall", stall), stall = NULL;
 		if (!*out)
@@ -720,6 +747,7 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 done:
 	if (have_last)
 		dsi_plan_release(&last);
+	dsi_free(first_warning);
 	json_decref(stall);
 	json_decref(s.waves);
 	json_decref(s.timeline);

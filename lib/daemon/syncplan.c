@@ -911,6 +911,7 @@ void dsi_plan_release(dsi_plan *p)
 	dsi_free(p->name);
 	dsi_free(p->uid);
 	dsi_free(p->rolling_error);
+	dsi_free(p->warning);
 	dsi_free(p->owner_api);
 	dsi_plan_history *h = &p->history;
 	dsi_free(h->current);
@@ -983,6 +984,13 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 		return rc;
 	}
 	snprintf(plan->hash, sizeof(plan->hash), "%s", h.hash);
+	char wbuf[600];
+	const char *w = dsi_history_warning(c, ds, &h, wbuf, sizeof(wbuf));
+	if (w && !(plan->warning = dsi_strdup(w))) {
+		dsi_history_release(&h);
+		dsi_plan_release(plan);
+		return dsi_error_nomem(err);
+	}
 	s.hash = plan->hash;
 	dsi_revision_key_init(c, ds, s.hash, &s.key);
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
@@ -1135,6 +1143,8 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 		return doc;
 	}
 	json_object_set_new(doc, "hash", json_string(p->hash));
+	if (p->warning)
+		json_object_set_new(doc, "warnings", json_pack("[s]", p->warning));
 	uint32_t nc = p->ncreates < p->burst ? p->ncreates : p->burst;
 	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	json_t *creates = json_array(), *deletes = json_array(), *batches = json_array();

@@ -100,6 +100,7 @@ typedef struct dsi_plan {
 	int32_t max_unavailable, max_surge, desired_for_update;
 	int32_t num_unavailable, num_surge;
 	char *rolling_error;
+	char *warning; /* dsi_history_warning: the template was edited without the API server */
 	dsi_plan_history history;
 	/* ClaimPods */
 	dsi_plan_claim *adopt, *release;

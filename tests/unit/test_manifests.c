@@ -277,6 +277,172 @@ START_TEST(revision_hash_option_labels_pods)
 }
 END_TEST
 
+
+static json_t *plan_json(ds_cluster *c, const char *ns, const char *name)
+{
+	ds_plan *p;
+	char *out;
+	ds_error err;
+	ds_options *o = dsi_test_options("{\"burstReplicas\": 1000}");
+	ck_assert_msg(ds_daemonset_plan(c, ns, name, 1796137200000LL, o, NULL, 0, &p, &err) == 0, "%s", err.message);
+	ck_assert_int_eq(ds_plan_to_json(p, &out, &err), 0);
+	ds_plan_free(p);
+	ds_options_free(o);
+	return dsi_test_take_json(out);
+}
+
+/* kubectl set image, as the API server stores it: generation and template generation go up, the
+ * pods of the old template become out of date, and nothing warns. */
+START_TEST(set_image_updates_as_the_server_does)
+{
+	ds_cluster *c = dsi_test_load_sample();
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_set_image(c, "kube-system", "fluentd-logging", "fluentd", "fluent/fluentd:v1.18",
+						NULL, &out, &err),
+			 0);
+	json_t *r = dsi_test_take_json(out);
+	ck_assert(json_is_true(json_object_get(r, "valid")));
+	ck_assert(json_is_true(json_object_get(r, "templateChanged")));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "previousGeneration")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "generation")), 3);
+	json_decref(r);
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "kube-system", "fluentd-logging", &out, &err), 0);
+	json_t *obj = dsi_test_take_json(out), *meta = json_object_get(obj, "metadata");
+	ck_assert_int_eq(json_integer_value(json_object_get(meta, "generation")), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(meta, "annotations"),
+							   "deprecated.daemonset.template.generation")),
+			 "3");
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(obj, "status"), "observedGeneration")), 2);
+	json_decref(obj);
+	json_t *plan = plan_json(c, "kube-system", "fluentd-logging");
+	ck_assert_ptr_null(json_object_get(plan, "warnings"));
+	/* no pod runs the new template: the status counts none updated */
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(plan, "status"), "updatedNumberScheduled")),
+			 0);
+	json_decref(plan);
+	/* the same image again: no change, generation stays */
+	ck_assert_int_eq(ds_daemonset_set_image(c, "kube-system", "fluentd-logging", "*", "fluent/fluentd:v1.18", NULL,
+						&out, &err),
+			 0);
+	r = dsi_test_take_json(out);
+	ck_assert(json_is_false(json_object_get(r, "templateChanged")));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "generation")), 3);
+	json_decref(r);
+	/* kubectl's words for a container that is not there */
+	ck_assert_int_eq(ds_daemonset_set_image(c, "kube-system", "fluentd-logging", "nope", "x:1", NULL, &out, &err),
+			 DS_ENOTFOUND);
+	ck_assert_str_eq(err.message, "unable to find container named \"nope\"");
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* A hand edit of a dump's template (generation untouched) is what the API server never stores: the
+ * plan, the history and the rollout say so, and counting pods by their template generation goes
+ * wrong, which the edit through ds_daemonset_update does not. */
+START_TEST(template_edited_without_the_server_warns)
+{
+	ds_cluster *c = dsi_test_load_sample();
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "kube-system", "fluentd-logging", &out, &err), 0);
+	json_t *obj = dsi_test_take_json(out);
+	json_t *c0 = json_array_get(
+		json_object_get(json_object_get(json_object_get(json_object_get(obj, "spec"), "template"), "spec"),
+				"containers"),
+		0);
+	json_object_set_new(c0, "image", json_string("fluent/fluentd:v1.18"));
+	char *text = json_dumps(obj, JSON_COMPACT);
+	ds_cluster *edited = dsi_test_load_sample();
+	ck_assert_int_eq(ds_cluster_load(edited, text, strlen(text), NULL, &err), 0);
+	json_t *plan = plan_json(edited, "kube-system", "fluentd-logging");
+	json_t *w = json_object_get(plan, "warnings");
+	ck_assert_uint_eq(json_array_size(w), 1);
+	ck_assert_ptr_nonnull(strstr(json_string_value(json_array_get(w, 0)), "changed without the API server"));
+	/* pods labelled with the unchanged template generation pass for updated */
+	json_int_t wrong =
+		json_integer_value(json_object_get(json_object_get(plan, "status"), "updatedNumberScheduled"));
+	ck_assert_int_gt(wrong, 0);
+	json_decref(plan);
+	ck_assert_int_eq(ds_daemonset_history(edited, "kube-system", "fluentd-logging", NULL, &out, &err), 0);
+	json_t *h = dsi_test_take_json(out);
+	ck_assert_uint_eq(json_array_size(json_object_get(h, "warnings")), 1);
+	json_decref(h);
+	ds_options *o = dsi_test_options("{\"simMaxTime\": \"5m\"}");
+	ck_assert_int_eq(ds_daemonset_rollout(edited, "kube-system", "fluentd-logging", 1796137200000LL, o, &out, &err),
+			 0);
+	json_t *sim = dsi_test_take_json(out);
+	ck_assert_uint_eq(json_array_size(json_object_get(sim, "warnings")), 1);
+	json_decref(sim);
+	/* the same edit through the API server's update path: the right count, no warning */
+	ck_assert_int_eq(ds_daemonset_update(c, text, strlen(text), NULL, NULL, &err), 0);
+	plan = plan_json(c, "kube-system", "fluentd-logging");
+	ck_assert_ptr_null(json_object_get(plan, "warnings"));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(plan, "status"), "updatedNumberScheduled")),
+			 0);
+	json_decref(plan);
+	free(text);
+	json_decref(obj);
+	ds_options_free(o);
+	ds_cluster_free(edited);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* An update the API server refuses leaves the snapshot as it was and says why, in its words. */
+START_TEST(invalid_update_is_refused)
+{
+	ds_cluster *c = dsi_test_load_sample();
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "kube-system", "fluentd-logging", &out, &err), 0);
+	json_t *obj = dsi_test_take_json(out);
+	json_object_set_new(json_object_get(obj, "spec"), "selector",
+			    json_pack("{s:{s:s}}", "matchLabels", "name", "other"));
+	char *text = json_dumps(obj, JSON_COMPACT);
+	ck_assert_int_eq(ds_daemonset_update(c, text, strlen(text), NULL, &out, &err), DS_EINVALID);
+	ck_assert_ptr_nonnull(strstr(err.message, "field is immutable"));
+	json_t *r = dsi_test_take_json(out);
+	ck_assert(json_is_false(json_object_get(r, "valid")));
+	json_decref(r);
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "kube-system", "fluentd-logging", &out, &err), 0);
+	json_t *still = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(
+				 json_object_get(json_object_get(json_object_get(still, "spec"), "selector"), "matchLabels"),
+				 "name")),
+			 "fluentd");
+	json_decref(still);
+	free(text);
+	/* not a DaemonSet of the snapshot; bad text */
+	ck_assert_int_eq(ds_daemonset_update(c, "{\"metadata\":{\"name\":\"zz\"}}", 26, NULL, NULL, &err), DS_ENOTFOUND);
+	ck_assert_int_eq(ds_daemonset_update(c, "[1]", 3, NULL, NULL, &err), DS_ETYPE);
+	ck_assert_int_eq(ds_daemonset_update(c, "{\"spec\":{}}", 11, NULL, NULL, &err), DS_EMISSING);
+	ck_assert_int_eq(ds_daemonset_update(NULL, "{}", 2, NULL, NULL, &err), DS_EARG);
+	json_decref(obj);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* The rollout simulation says what it assumes. */
+START_TEST(rollout_states_its_assumptions)
+{
+	ds_cluster *c = dsi_test_load_sample();
+	char *out;
+	ds_error err;
+	ds_options *o = dsi_test_options("{\"simReadyAfter\": \"20s\", \"simFailNodes\": \"worker-1,worker-2\"}");
+	ck_assert_int_eq(ds_daemonset_rollout(c, "kube-system", "fluentd-logging", 1796137200000LL, o, &out, &err), 0);
+	json_t *sim = dsi_test_take_json(out), *a = json_object_get(sim, "assumptions");
+	ck_assert(json_real_value(json_object_get(a, "readyAfterSeconds")) == 20.0);
+	ck_assert(json_real_value(json_object_get(a, "terminateAfterSeconds")) == 5.0);
+	ck_assert_uint_eq(json_array_size(json_object_get(a, "failNodes")), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(a, "failNodes"), 1)), "worker-2");
+	ck_assert_ptr_nonnull(json_string_value(json_object_get(a, "scheduler")));
+	json_decref(sim);
+	ds_options_free(o);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *manifests_suite(void)
 {
 	Suite *s = suite_create("manifests");
@@ -288,6 +454,10 @@ static Suite *manifests_suite(void)
 	tcase_add_test(tc, rollout_in_the_empty_namespace_with_an_empty_label_value);
 	tcase_add_test(tc, options_are_checked);
 	tcase_add_test(tc, revision_hash_option_labels_pods);
+	tcase_add_test(tc, set_image_updates_as_the_server_does);
+	tcase_add_test(tc, template_edited_without_the_server_warns);
+	tcase_add_test(tc, invalid_update_is_refused);
+	tcase_add_test(tc, rollout_states_its_assumptions);
 	suite_add_tcase(s, tc);
 	return s;
 }
