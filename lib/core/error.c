@@ -71,10 +71,23 @@ void dsi_error_prefix_path(ds_error *err, const char *prefix)
 	memcpy(err->path, buf, n + 1);
 }
 
+/* A source too long for its field keeps its end, where the file's name and the document and item
+ * within it are ("...ed/charts/agent/templates/daemonset.yaml: document 3, items[2]"); the cut falls
+ * on a UTF-8 character's first byte. */
 void dsi_error_set_source(ds_error *err, const char *source)
 {
-	if (err && source)
-		copy_trunc(err->source, sizeof(err->source), source);
+	if (!err || !source)
+		return;
+	size_t n = strlen(source), size = sizeof(err->source);
+	if (n < size) {
+		memcpy(err->source, source, n + 1);
+		return;
+	}
+	const char *tail = source + n - (size - 4);
+	while (*tail && ((unsigned char)*tail & 0xC0) == 0x80)
+		tail++;
+	memcpy(err->source, "...", 3);
+	memcpy(err->source + 3, tail, strlen(tail) + 1);
 }
 
 void dsi_error_set_position(ds_error *err, int line, int column)

@@ -9,6 +9,8 @@
 #include "core/yaml.h"
 
 typedef struct walker {
+	const char *data; /* the text, to find where a field of a YAML document is */
+	size_t size;
 	const dsi_limits *lim;
 	dsi_load_fn fn;
 	void *ctx;
@@ -23,14 +25,22 @@ static int is_list_kind(const char *kind)
 	return n >= 4 && strcmp(kind + n - 4, "List") == 0;
 }
 
-static void note_document(ds_error *err, size_t document, int line, int yaml)
+/* Which document an error is about and, in YAML, where its field is: the offending field's line and
+ * column (or its parent's, for a missing field), else the document's first line. */
+static void note_document(const walker *w, ds_error *err, size_t document, int line, int yaml)
 {
 	if (!err || err->source[0])
 		return;
-	if (yaml)
-		snprintf(err->source, sizeof(err->source), "document %zu (line %d)", document + 1, line);
-	else if (document)
+	if (yaml) {
+		snprintf(err->source, sizeof(err->source), "document %zu", document + 1);
+		int l, c;
+		if (!err->line && dsi_yaml_locate(w->data, w->size, document, err->path, &l, &c) >= 0)
+			dsi_error_set_position(err, l, c);
+		else if (!err->line)
+			dsi_error_set_position(err, line, 1);
+	} else if (document) {
 		snprintf(err->source, sizeof(err->source), "JSON value %zu", document + 1);
+	}
 }
 
 static int emit(walker *w, json_t *obj, const char *path, const char *kind, const char *api, size_t document, int line,
@@ -101,7 +111,7 @@ static int yaml_doc(void *ctx, json_t *doc, size_t index, int line)
 	ds_error *err = args[1];
 	int rc = walk_value(w, doc, index, line, 0, err);
 	if (rc < 0)
-		note_document(err, index, line, 1);
+		note_document(w, err, index, line, 1);
 	json_decref(doc);
 	return rc;
 }
@@ -261,11 +271,11 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 				*first_failed = 1;
 			rc = json_error_to_ds(&je, err);
 			if (index)
-				note_document(err, index, 0, 0);
+				note_document(w, err, index, 0, 0);
 			return rc;
 		}
 		if (rc < 0) {
-			note_document(err, index, 0, 0);
+			note_document(w, err, index, 0, 0);
 			return rc;
 		}
 		pos = end + skip_space_and_bom(data + end, size - end);
@@ -282,7 +292,7 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, dsi_l
 				     lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
-	walker w = {lim, fn, ctx, 0, 0, undo};
+	walker w = {data, size, lim, fn, ctx, 0, 0, undo};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -325,7 +335,7 @@ int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, d
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {lim, fn, ctx, 0, 0, NULL};
+	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
 	return walk_value(&w, v, 0, 0, 0, err);

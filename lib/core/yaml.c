@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -778,4 +779,185 @@ int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yam
 	dsi_free(b.anchors);
 	yaml_parser_delete(&parser);
 	return rc;
+}
+
+/* ---- where a field is: the line and column of a path in a document --------------------------------- */
+
+/* One component of a path as the readers write them: a key ("spec", ["a.b/c"]) or an index ([3]). */
+typedef struct path_comp {
+	const char *key; /* NULL for an index */
+	size_t len;
+	size_t index;
+} path_comp;
+
+/* Split path ("items[2].spec.taints[0].effect", "metadata.labels[\"a/b\"]") into at most max
+ * components; -1 when it does not parse. */
+static int split_path(const char *p, path_comp *out, int max)
+{
+	int n = 0;
+	while (*p) {
+		if (n == max)
+			return -1;
+		if (*p == '.')
+			p++;
+		if (p[0] == '[' && p[1] == '"') { /* ["key"] */
+			const char *e = strstr(p + 2, "\"]");
+			if (!e)
+				return -1;
+			out[n++] = (path_comp){p + 2, (size_t)(e - p - 2), 0};
+			p = e + 2;
+		} else if (*p == '[') {
+			char *end;
+			unsigned long long v = strtoull(p + 1, &end, 10);
+			if (end == p + 1 || *end != ']')
+				return -1;
+			out[n++] = (path_comp){NULL, 0, (size_t)v};
+			p = end + 1;
+		} else {
+			size_t len = strcspn(p, ".[");
+			if (!len)
+				return -1;
+			out[n++] = (path_comp){p, len, 0};
+			p += len;
+		}
+	}
+	return n;
+}
+
+typedef struct locator {
+	yaml_parser_t parser;
+	yaml_mark_t best; /* the deepest node of the path found so far */
+	int depth;        /* how many components it matched */
+	int failed;       /* the parser failed */
+} locator;
+
+static int next_event(locator *l, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&l->parser, ev)) {
+		l->failed = 1;
+		return 0;
+	}
+	return 1;
+}
+
+/* Skip the rest of a node whose start event ev was (consumed). */
+static int skip_node(locator *l, const yaml_event_t *start)
+{
+	if (start->type != YAML_MAPPING_START_EVENT && start->type != YAML_SEQUENCE_START_EVENT)
+		return 1;
+	int depth = 1;
+	while (depth) {
+		yaml_event_t ev;
+		if (!next_event(l, &ev))
+			return 0;
+		if (ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_SEQUENCE_START_EVENT)
+			depth++;
+		else if (ev.type == YAML_MAPPING_END_EVENT || ev.type == YAML_SEQUENCE_END_EVENT)
+			depth--;
+		yaml_event_delete(&ev);
+	}
+	return 1;
+}
+
+/* Walk the node that starts with start along comps[i..n): record the deepest match; the node is
+ * consumed whole. */
+static int walk(locator *l, yaml_event_t *start, const path_comp *comps, int i, int n)
+{
+	if (i > l->depth) {
+		l->depth = i;
+		l->best = start->start_mark;
+	}
+	if (i == n)
+		return skip_node(l, start);
+	const path_comp *c = &comps[i];
+	if (start->type == YAML_MAPPING_START_EVENT) {
+		for (;;) {
+			yaml_event_t key, val;
+			if (!next_event(l, &key))
+				return 0;
+			if (key.type == YAML_MAPPING_END_EVENT) {
+				yaml_event_delete(&key);
+				return 1;
+			}
+			int match = c->key && key.type == YAML_SCALAR_EVENT && key.data.scalar.length == c->len &&
+				    memcmp(key.data.scalar.value, c->key, c->len) == 0;
+			yaml_mark_t key_mark = key.start_mark;
+			int ok = skip_node(l, &key);
+			yaml_event_delete(&key);
+			if (!ok || !next_event(l, &val))
+				return 0;
+			if (match && i + 1 > l->depth) { /* the key itself, in case its value is not a node we walk */
+				l->depth = i + 1;
+				l->best = key_mark;
+			}
+			ok = match ? walk(l, &val, comps, i + 1, n) : skip_node(l, &val);
+			yaml_event_delete(&val);
+			if (!ok)
+				return 0;
+		}
+	}
+	if (start->type == YAML_SEQUENCE_START_EVENT) {
+		for (size_t k = 0;; k++) {
+			yaml_event_t item;
+			if (!next_event(l, &item))
+				return 0;
+			if (item.type == YAML_SEQUENCE_END_EVENT) {
+				yaml_event_delete(&item);
+				return 1;
+			}
+			int ok = !c->key && k == c->index ? walk(l, &item, comps, i + 1, n) : skip_node(l, &item);
+			yaml_event_delete(&item);
+			if (!ok)
+				return 0;
+		}
+	}
+	return 1; /* a scalar or an alias: the path goes no deeper here */
+}
+
+int dsi_yaml_locate(const char *data, size_t size, size_t document, const char *path, int *line, int *column)
+{
+	*line = *column = 0;
+	path_comp comps[64];
+	int n = split_path(path ? path : "", comps, 64);
+	if (n < 0)
+		return -1;
+	locator l;
+	memset(&l, 0, sizeof(l));
+	l.depth = -1;
+	if (!yaml_parser_initialize(&l.parser))
+		return -1;
+	yaml_parser_set_input_string(&l.parser, (const unsigned char *)data, size);
+	size_t doc = 0;
+	int found = 0;
+	for (;;) {
+		yaml_event_t ev;
+		if (!next_event(&l, &ev))
+			break;
+		yaml_event_type_t t = ev.type;
+		if (t == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (t == YAML_DOCUMENT_START_EVENT && doc++ == document) {
+			yaml_event_t root;
+			yaml_event_delete(&ev);
+			if (next_event(&l, &root)) {
+				/* an empty document's root is an empty plain scalar: no node to point at */
+				int empty = root.type == YAML_SCALAR_EVENT && !root.data.scalar.length &&
+					    root.data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+				if (!empty)
+					walk(&l, &root, comps, 0, n);
+				yaml_event_delete(&root);
+			}
+			found = l.depth >= 0;
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&l.parser);
+	if (!found)
+		return -1;
+	*line = (int)l.best.line + 1;
+	*column = (int)l.best.column + 1;
+	return l.depth == n ? 0 : 1;
 }

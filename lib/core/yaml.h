@@ -20,6 +20,13 @@ typedef int (*dsi_yaml_doc_fn)(void *ctx, json_t *doc, size_t index, int line);
 int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
 		   ds_error *err);
 
+/* Where path ("spec.taints[0].effect", as the readers write paths) is in document `document`
+ * (0-based, every document counted, as dsi_yaml_parse counts them) of data: the 1-based line and
+ * column of the node (or, for a mapping key whose value is not found, of the key). 0: found; 1:
+ * only a leading part of the path was found (a missing field: where its parent is); -1: not even
+ * the document. Aliases are not followed. */
+int dsi_yaml_locate(const char *data, size_t size, size_t document, const char *path, int *line, int *column);
+
 /* Resolve a plain (unquoted, untagged) scalar as go-yaml v2 does. New reference,
  * or NULL with err set (e.g. ".inf", which JSON cannot carry). */
 json_t *dsi_yaml_resolve_plain(const char *text, size_t len, ds_error *err);

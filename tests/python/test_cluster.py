@@ -72,7 +72,7 @@ class LoadTest(unittest.TestCase):
             e = cm.exception
             self.assertEqual((e.name, e.path, e.message), ("DS_ETYPE", "metadata.labels.country",
                                                            "expected string, got boolean"))
-            self.assertEqual(e.source, "document 1 (line 1)")
+            self.assertEqual((e.source, e.line, e.column), ("document 1", 4, 12))  # at the key "country"
             self.assertEqual(c.count("Node"), 1)
 
     def test_all_or_nothing(self):
@@ -86,7 +86,7 @@ class LoadTest(unittest.TestCase):
             self.assertEqual(e.code, -5)
             self.assertEqual(e.name, "DS_EVALUE")
             self.assertEqual(e.path, "spec.containers[0].resources.requests.cpu")
-            self.assertEqual(e.source, "document 2 (line 3)")
+            self.assertEqual((e.source, e.line, e.column), ("document 2", 7, 49))  # at the key "cpu"
             self.assertIn("quantities must match the regular expression", e.message)
             self.assertEqual(c.count("Node"), 6)
             self.assertEqual(c.count("Pod"), 0)
@@ -129,7 +129,8 @@ class LoadTest(unittest.TestCase):
                 with self.assertRaises(DaemonSetError) as cm:
                     c.load_file(d)
                 e = cm.exception
-                self.assertEqual(e.source, os.path.join(d, "b.yml") + ": document 2 (line 3)")
+                self.assertEqual(e.source, os.path.join(d, "b.yml") + ": document 2")
+                self.assertEqual((e.line, e.column), (7, 12))  # the key "x" of the labels
                 self.assertEqual((e.name, e.path), ("DS_ETYPE", "metadata.labels.x"))
                 self.assertEqual(c.count("Node"), 0)  # a.yaml was not kept either
                 os.remove(os.path.join(d, "b.yml"))

@@ -386,7 +386,10 @@ START_TEST(failed_load_changes_nothing)
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_load(c, text, strlen(text), NULL, &err), DS_EVALUE);
 	ck_assert_str_eq(err.path, "items[1].spec.taints[1].effect");
-	ck_assert_str_eq(err.source, "document 2 (line 4)");
+	/* the document, and where in the text the offending field is (not where its document starts) */
+	ck_assert_str_eq(err.source, "document 2");
+	ck_assert_int_eq(err.line, 17);
+	ck_assert_int_eq(err.column, 16);
 	ck_assert_ptr_nonnull(strstr(err.message, "NoSchedule"));
 	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 6);
 	ck_assert_ptr_null(dsi_cluster_node_by_name(c, "new-node"));

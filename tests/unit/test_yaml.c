@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/error.h"
 #include "core/load.h"
 #include "core/yaml.h"
 #include "harness.h"
@@ -385,6 +386,79 @@ START_TEST(size_limit_before_reading)
 }
 END_TEST
 
+/* dsi_yaml_locate: where a reader's path is in the text, every document counted. */
+START_TEST(locate_paths)
+{
+	static const char text[] = "---\n"                          /* 1: document 0 (comment only) */
+				   "# Source: chart/templates/sa.yaml\n" /* 2 */
+				   "---\n"                               /* 3: document 1 */
+				   "metadata:\n"                         /* 4 */
+				   "  labels:\n"                         /* 5 */
+				   "    a.b/c: x\n"                      /* 6 */
+				   "spec:\n"                             /* 7 */
+				   "  taints:\n"                         /* 8 */
+				   "  - key: a\n"                        /* 9 */
+				   "    effect: NoSchedule\n"            /* 10 */
+				   "  - {key: b, effect: Bogus}\n"       /* 11 */
+				   "items:\n"                            /* 12 */
+				   "- &one {x: 1}\n"                     /* 13 */
+				   "- *one\n";                           /* 14 */
+	static const struct {
+		size_t doc;
+		const char *path;
+		int rc, line, column;
+	} cases[] = {
+		{1, "spec.taints[1].effect", 0, 11, 14},
+		{1, "spec.taints[0].effect", 0, 10, 5},
+		{1, "spec.taints[0]", 0, 9, 5},
+		{1, "metadata.labels[\"a.b/c\"]", 0, 6, 5},
+		{1, "metadata.name", 1, 4, 1},       /* missing: its parent */
+		{1, "spec.taints[7].key", 1, 8, 3},  /* past the end: the list's key */
+		{1, "items[1].x", 1, 14, 3},         /* an alias is not followed */
+		{1, "", 0, 4, 1},                    /* the document's root */
+		{0, "spec", -1, 0, 0},               /* an empty document has no node */
+		{5, "spec", -1, 0, 0},               /* no such document */
+		{1, "spec.taints[x]", -1, 0, 0},     /* not a path */
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int line = -1, column = -1;
+		int rc = dsi_yaml_locate(text, strlen(text), cases[i].doc, cases[i].path, &line, &column);
+		ck_assert_msg(rc == cases[i].rc && line == cases[i].line && column == cases[i].column,
+			      "%s: rc %d line %d column %d, want %d %d %d", cases[i].path, rc, line, column, cases[i].rc,
+			      cases[i].line, cases[i].column);
+	}
+}
+END_TEST
+
+/* A source too long for ds_error keeps its end: the document and line a reader needs. */
+START_TEST(long_source_keeps_its_tail)
+{
+	char dir[400];
+	memset(dir, 'd', sizeof(dir) - 1);
+	dir[sizeof(dir) - 1] = '\0';
+	char path[600];
+	snprintf(path, sizeof(path), "/tmp/%s.yaml", dir);
+	ds_cluster *c;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	/* a file that is not there: DS_EIO names the path in the message; a bad document names it in source */
+	const char text[] = "kind: Node\nmetadata: {name: a}\n---\nkind: Node\nmetadata: {name: 7b, labels: {x: 1}}\n";
+	ck_assert_int_lt(ds_cluster_load(c, text, strlen(text), NULL, &err), 0);
+	ck_assert_str_eq(err.source, "document 2");
+	ck_assert_int_eq(err.line, 5);
+	ds_cluster_free(c);
+	ds_error_clear(&err);
+	char src[700];
+	snprintf(src, sizeof(src), "%s: document 12", path);
+	/* through the same call the loader uses */
+	dsi_error_set_source(&err, src);
+	ck_assert_uint_eq(strlen(err.source), sizeof(err.source) - 1);
+	ck_assert(strncmp(err.source, "...", 3) == 0);
+	const char *tail = ".yaml: document 12";
+	ck_assert_str_eq(err.source + strlen(err.source) - strlen(tail), tail);
+}
+END_TEST
+
 static Suite *yaml_suite(void)
 {
 	Suite *s = suite_create("ingest");
@@ -401,6 +475,8 @@ static Suite *yaml_suite(void)
 	tcase_add_test(tc, deep_nesting);
 	tcase_add_test(tc, bad_utf8_position);
 	tcase_add_test(tc, size_limit_before_reading);
+	tcase_add_test(tc, locate_paths);
+	tcase_add_test(tc, long_source_keeps_its_tail);
 	suite_add_tcase(s, tc);
 	return s;
 }
