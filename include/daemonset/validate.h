@@ -48,6 +48,23 @@ DS_EXTERN int ds_daemonset_validate(const char *text, size_t size, unsigned flag
 				    char **json_out, ds_error *err);
 
 /*
+ * Validate every DaemonSet of a stream of manifests (one object, a List, a
+ * multi-document YAML stream or concatenated JSON values, as kubectl apply -f
+ * reads them) as ds_daemonset_validate does, each on its own. Other kinds are
+ * skipped (kubectl would send them elsewhere). Documents are numbered as the
+ * loader numbers them: every YAML document counts, empty and comment-only ones
+ * (as Helm emits them) included. *json_out: {"valid","daemonSets","invalid",
+ * "skipped","documents":[{"document","item"?,"line"?,"kind","name","namespace",
+ * "skipped"? | "valid","errors","message","defaulted"? | "error":{"code",
+ * "path","message","line","column"}}]}, "error" where the API server could not
+ * decode the object (line and column of the field, in YAML). Text that is not
+ * JSON or YAML fails the call (DS_ESYNTAX with err->line and err->column).
+ * flags: 0 or DS_VALIDATE_AS_IS.
+ */
+DS_EXTERN int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, const ds_options *opts,
+					   char **json_out, ds_error *err);
+
+/*
  * Validate an update of old_text to text (a PUT of the object, or with
  * DS_VALIDATE_STATUS of its status). Same result as ds_daemonset_validate;
  * errors about the old object have paths starting with "(old)".

@@ -1,5 +1,8 @@
 /* Public entry points of DaemonSet defaulting and validation (ds_daemonset_validate(3)). */
 #include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "daemonset.h"
 #include "api/api_options.h"
@@ -7,6 +10,7 @@
 #include "core/jsonout.h"
 #include "core/load.h"
 #include "core/optparse.h"
+#include "core/yaml.h"
 #include "apiserver/defaults.h"
 #include "apiserver/validation.h"
 
@@ -90,4 +94,120 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 	if (rc < 0)
 		return rc;
 	return dsi_json_emit(result, json_out, err);
+}
+
+/* ---- a stream of manifests ---------------------------------------------------------------------- */
+
+typedef struct stream_ctx {
+	const char *text;
+	size_t size;
+	int yaml; /* the text is YAML (not JSON): field positions can be found */
+	unsigned flags;
+	const dsi_core_options *o;
+	json_t *docs;
+	size_t invalid, skipped;
+} stream_ctx;
+
+/* The decoder error of one document as JSON, with the field's position when the text is YAML. */
+static json_t *error_entry(const stream_ctx *s, const dsi_loaded *it, ds_error *e)
+{
+	char path[DS_ERROR_PATH_MAX + 64];
+	snprintf(path, sizeof(path), "%s%s%s", it->path, it->path[0] && e->path[0] && e->path[0] != '[' ? "." : "",
+		 e->path);
+	int line = 0, column = 0;
+	if (s->yaml)
+		dsi_yaml_locate(s->text, s->size, it->document, path, &line, &column);
+	char code[32]; /* "DS_ETYPE" of "DS_ETYPE: field has the wrong type" */
+	snprintf(code, sizeof(code), "%.*s", (int)strcspn(ds_strerror(e->code), ":"), ds_strerror(e->code));
+	return json_pack("{s:s, s:s, s:s, s:i, s:i}", "code", code, "path", e->path, "message", e->message, "line", line,
+			 "column", column);
+}
+
+static int stream_item(void *ctx, const dsi_loaded *it, ds_error *err)
+{
+	stream_ctx *s = ctx;
+	json_t *meta = json_object_get(it->obj, "metadata");
+	json_t *e = json_pack("{s:I, s:s?}", "document", (json_int_t)it->document + 1, "kind", it->kind);
+	if (!e)
+		return dsi_error_nomem(err);
+	if (it->path[0])
+		json_object_set_new(e, "item", json_integer(strtoll(it->path + 6, NULL, 10))); /* "items[N]" */
+	if (json_is_object(meta)) {
+		if (json_is_string(json_object_get(meta, "name")))
+			json_object_set(e, "name", json_object_get(meta, "name"));
+		if (json_is_string(json_object_get(meta, "namespace")))
+			json_object_set(e, "namespace", json_object_get(meta, "namespace"));
+	}
+	if (s->yaml) {
+		int line, column;
+		if (dsi_yaml_locate(s->text, s->size, it->document, it->path, &line, &column) >= 0)
+			json_object_set_new(e, "line", json_integer(line));
+	}
+	int rc = 0;
+	if (!it->kind || strcmp(it->kind, "DaemonSet") != 0) {
+		json_object_set_new(e, "skipped", json_true()); /* not ours: kubectl apply sends it elsewhere */
+		s->skipped++;
+	} else {
+		ds_error derr;
+		ds_error_clear(&derr);
+		json_t *result = NULL, *copy = json_deep_copy(it->obj);
+		int vrc = copy ? dsi_daemonset_validate_json(it->obj, NULL, DSI_VALIDATE_CREATE,
+							     (s->flags & DS_VALIDATE_AS_IS) != 0, s->o, &result, &derr)
+			       : dsi_error_nomem(&derr);
+		/* the defaulted object beside the verdict (ds_daemonset_defaults of this document) */
+		if (vrc == 0 && copy) {
+			dsi_vds d;
+			if (dsi_vds_decode(copy, &d, &derr) == 0) {
+				dsi_vds_release(&d);
+				if (dsi_daemonset_set_defaults(copy, &derr) == 0)
+					json_object_set(e, "defaulted", copy);
+			}
+		}
+		json_decref(copy);
+		if (vrc == DS_ENOMEM) {
+			json_decref(e);
+			return dsi_error_nomem(err);
+		}
+		if (vrc < 0) {
+			json_object_set_new(e, "error", error_entry(s, it, &derr));
+			s->invalid++;
+		} else {
+			json_object_update(e, result);
+			if (!json_is_true(json_object_get(result, "valid")))
+				s->invalid++;
+			json_decref(result);
+		}
+	}
+	if (json_array_append_new(s->docs, e) < 0)
+		rc = dsi_error_nomem(err);
+	return rc;
+}
+
+int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, const ds_options *opts,
+				 char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if ((!text && size) || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	if (flags & ~DS_VALIDATE_AS_IS)
+		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies)",
+				     flags & ~DS_VALIDATE_AS_IS);
+	size_t i = 0;
+	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	stream_ctx s = {text, size, !(i < size && (text[i] == '{' || text[i] == '[')), flags, dsi_o_core(opts),
+			json_array(), 0, 0};
+	if (!s.docs)
+		return dsi_error_nomem(err);
+	int rc = dsi_load_text(text ? text : "", size, &s.o->limits, stream_item, &s, err);
+	if (rc < 0) {
+		json_decref(s.docs);
+		return rc;
+	}
+	json_t *doc = json_pack("{s:b, s:I, s:I, s:I, s:o}", "valid", s.invalid == 0, "daemonSets",
+				(json_int_t)(json_array_size(s.docs) - s.skipped), "invalid", (json_int_t)s.invalid,
+				"skipped", (json_int_t)s.skipped, "documents", s.docs);
+	return dsi_json_emit(doc, json_out, err);
 }

@@ -443,6 +443,61 @@ START_TEST(rollout_states_its_assumptions)
 }
 END_TEST
 
+
+/* Validation of a stream: Helm's output with comment-only documents, a List, other kinds; the
+ * documents numbered as the loader numbers them, errors placed at their field. */
+START_TEST(validate_stream_numbers_documents_as_the_loader)
+{
+	static const char helm[] = "---\n# Source: agent/templates/serviceaccount.yaml\n"   /* document 1 */
+				   "---\n# Source: agent/templates/daemonset.yaml\n"          /* document 2 */
+				   "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\n"
+				   "spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+				   "    spec:\n      containers: [{name: c, image: i}]\n"
+				   "---\napiVersion: v1\nkind: List\nitems:\n"                   /* document 3 */
+				   "- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm}}\n"
+				   "- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: typo}\n"
+				   "  spec:\n    selector: {matchLabels: {a: b}}\n"
+				   "    template:\n      metadata: {labels: {a: b}}\n"
+				   "      spec:\n        hostNetwork: yes please\n        containers: [{name: c, image: i}]\n";
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_validate_stream(helm, strlen(helm), 0, NULL, &out, &err), 0);
+	json_t *r = dsi_test_take_json(out), *docs = json_object_get(r, "documents");
+	ck_assert(json_is_false(json_object_get(r, "valid")));
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "daemonSets")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(r, "skipped")), 1);
+	ck_assert_uint_eq(json_array_size(docs), 3);
+	json_t *d0 = json_array_get(docs, 0), *d1 = json_array_get(docs, 1), *d2 = json_array_get(docs, 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(d0, "document")), 2);
+	ck_assert(json_is_true(json_object_get(d0, "valid")));
+	/* its defaulted form comes along */
+	json_t *dspec = json_object_get(json_object_get(d0, "defaulted"), "spec");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(dspec, "updateStrategy"), "type")),
+			 "RollingUpdate");
+	ck_assert_int_eq(json_integer_value(json_object_get(d1, "document")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(d1, "item")), 0);
+	ck_assert(json_is_true(json_object_get(d1, "skipped")));
+	ck_assert_int_eq(json_integer_value(json_object_get(d2, "item")), 1);
+	json_t *e = json_object_get(d2, "error");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "code")), "DS_ETYPE");
+	ck_assert_str_eq(json_string_value(json_object_get(e, "path")), "spec.template.spec.hostNetwork");
+	ck_assert_int_eq(json_integer_value(json_object_get(e, "line")), 27); /* the hostNetwork key */
+	json_decref(r);
+	/* loading the same text numbers the same document */
+	ds_cluster *c;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	ck_assert_int_eq(ds_cluster_load(c, helm, strlen(helm), NULL, &err), DS_ETYPE);
+	ck_assert_str_eq(err.source, "document 3");
+	ck_assert_int_eq(err.line, 27);
+	ds_cluster_free(c);
+	/* text that is not YAML fails the call with its position */
+	ck_assert_int_eq(ds_daemonset_validate_stream("a: [", 4, 0, NULL, &out, &err), DS_ESYNTAX);
+	ck_assert_int_gt(err.line, 0);
+	ck_assert_int_eq(ds_daemonset_validate_stream("x", 1, 8, NULL, &out, &err), DS_EARG);
+	ck_assert_int_eq(ds_daemonset_validate_stream("x", 1, 0, NULL, NULL, &err), DS_EARG);
+}
+END_TEST
+
 static Suite *manifests_suite(void)
 {
 	Suite *s = suite_create("manifests");
@@ -458,6 +513,7 @@ static Suite *manifests_suite(void)
 	tcase_add_test(tc, template_edited_without_the_server_warns);
 	tcase_add_test(tc, invalid_update_is_refused);
 	tcase_add_test(tc, rollout_states_its_assumptions);
+	tcase_add_test(tc, validate_stream_numbers_documents_as_the_loader);
 	suite_add_tcase(s, tc);
 	return s;
 }
