@@ -60,6 +60,19 @@ static int parse_object(const char *text, size_t size, const char *what, json_t 
 	return rc;
 }
 
+/* Two objects, the first named a and the second b in errors; on failure neither is held. */
+static int parse_pair(const char *a, size_t a_size, const char *a_name, const char *b, size_t b_size,
+		      const char *b_name, json_t **ja, json_t **jb, ds_error *err)
+{
+	*jb = NULL;
+	int rc = parse_object(a, a_size, a_name, ja, err);
+	if (rc == 0 && (rc = parse_object(b, b_size, b_name, jb, err)) < 0) {
+		json_decref(*ja);
+		*ja = NULL;
+	}
+	return rc;
+}
+
 static void lenient_rd(dsi_rd *rd, ds_error *err)
 {
 	dsi_rd_init(rd, err);
@@ -150,10 +163,8 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
-	json_t *jtol, *jtaint = NULL;
-	int rc = parse_object(toleration, toleration_size, "toleration", &jtol, err);
-	if (rc == 0)
-		rc = parse_object(taint, taint_size, "taint", &jtaint, err);
+	json_t *jtol, *jtaint;
+	int rc = parse_pair(toleration, toleration_size, "toleration", taint, taint_size, "taint", &jtol, &jtaint, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_toleration tol = {0};
@@ -269,10 +280,8 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
-	json_t *jpod, *jnode = NULL;
-	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
-	if (rc == 0)
-		rc = parse_object(node, node_size, "node", &jnode, err);
+	json_t *jpod, *jnode;
+	int rc = parse_pair(pod, pod_size, "pod", node, node_size, "node", &jpod, &jnode, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_podspec spec;
@@ -569,13 +578,9 @@ static int sched_in_load(sched_in *s, const char *pod, size_t pod_size, const ch
 {
 	memset(s, 0, sizeof(*s));
 	json_t *jpod, *jnode;
-	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
+	int rc = parse_pair(pod, pod_size, "pod", node, node_size, "node", &jpod, &jnode, err);
 	if (rc < 0)
 		return rc;
-	if ((rc = parse_object(node, node_size, "node", &jnode, err)) < 0) {
-		json_decref(jpod);
-		return rc;
-	}
 	const char *name = json_string_value(json_object_get(json_object_get(jnode, "metadata"), "name"));
 	if ((rc = scratch_init(&s->c, opts, err)) < 0) {
 		json_decref(jpod);

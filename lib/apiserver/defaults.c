@@ -626,8 +626,8 @@ static int daemonset_spec(dsi_rd *rd, json_t *spec)
 	return rc;
 }
 
-/* SetObjectDefaults_DaemonSet (pkg/apis/apps/v1/zz_generated.defaults.go) */
-int dsi_daemonset_set_defaults(json_t *obj, ds_error *err)
+/* fn on obj's spec (made when absent), with paths from obj. */
+static int on_spec(json_t *obj, int (*fn)(dsi_rd *rd, json_t *spec), ds_error *err)
 {
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
@@ -638,10 +638,13 @@ int dsi_daemonset_set_defaults(json_t *obj, ds_error *err)
 	if (rc < 0)
 		return rc;
 	size_t m = dsi_rd_push(&rd, "spec");
-	rc = daemonset_spec(&rd, spec);
+	rc = fn(&rd, spec);
 	dsi_rd_pop(&rd, m);
 	return rc;
 }
+
+/* SetObjectDefaults_DaemonSet (pkg/apis/apps/v1/zz_generated.defaults.go) */
+int dsi_daemonset_set_defaults(json_t *obj, ds_error *err) { return on_spec(obj, daemonset_spec, err); }
 
 /* SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a container's limits are its requests where it
  * names none; only for a Pod, not a pod template (the template's pods get it when created). */
@@ -668,21 +671,15 @@ static int requests_from_limits(dsi_rd *rd, json_t *c)
 	return rc;
 }
 
-/* SetObjectDefaults_Pod (pkg/apis/core/v1/zz_generated.defaults.go) */
-int dsi_pod_set_defaults(json_t *obj, ds_error *err)
+/* SetDefaults_Pod, then the pod spec's defaults */
+static int pod(dsi_rd *rd, json_t *spec)
 {
-	dsi_rd rd;
-	dsi_rd_init(&rd, err);
-	if (!json_is_object(obj))
-		return dsi_rd_fail(&rd, NULL, DS_ETYPE, "expected an object, got %s", dsi_json_type_name(obj));
-	json_t *spec;
-	int rc = obj_member(&rd, obj, "spec", 1, &spec);
-	if (rc < 0)
+	int rc;
+	if ((rc = each_elem(rd, spec, "containers", requests_from_limits)) < 0 ||
+	    (rc = each_elem(rd, spec, "initContainers", requests_from_limits)) < 0)
 		return rc;
-	size_t m = dsi_rd_push(&rd, "spec");
-	if ((rc = each_elem(&rd, spec, "containers", requests_from_limits)) == 0 &&
-	    (rc = each_elem(&rd, spec, "initContainers", requests_from_limits)) == 0)
-		rc = pod_spec(&rd, spec);
-	dsi_rd_pop(&rd, m);
-	return rc;
+	return pod_spec(rd, spec);
 }
+
+/* SetObjectDefaults_Pod (pkg/apis/core/v1/zz_generated.defaults.go) */
+int dsi_pod_set_defaults(json_t *obj, ds_error *err) { return on_spec(obj, pod, err); }
