@@ -47,6 +47,7 @@ typedef struct dsi_audit_placement {
 	char *selection;    /* the selection in words ("" when none) */
 	int tolerates_cp;   /* node-role.kubernetes.io/control-plane:NoSchedule */
 	int tolerates_all;  /* any NoSchedule and NoExecute taint */
+	int tolerates_all_noschedule; /* any NoSchedule taint */
 	int windows;        /* Windows pods: the Windows rules replace the Linux-only ones */
 	const char *windows_reason;
 } dsi_audit_placement;

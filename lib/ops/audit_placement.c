@@ -304,9 +304,9 @@ static int read_tolerations(const json_t *spec, const char *spec_path, const dsi
 			rc = dsi_error_nomem(err);
 		} else {
 			p->tolerates_cp = dsi_tolerations_tolerate_taint(&atoms, &tols, &cp, gate);
-			p->tolerates_all = dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
+			p->tolerates_all_noschedule = dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
 			any.effect = DSI_EFFECT_NO_EXECUTE;
-			p->tolerates_all &= dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
+			p->tolerates_all = p->tolerates_all_noschedule && dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
 		}
 	}
 	dsi_tolerations_release(&atoms, &tols);
@@ -404,8 +404,16 @@ char *dsi_audit_placement_claim(const dsi_audit_placement *p)
 											       : "");
 		else
 			dsi_strbuf_printf(&b, "only nodes that match %s", p->selection);
-		dsi_strbuf_puts(&b, p->tolerates_all ? ", whatever their taints"
-						     : " that have no NoSchedule or NoExecute taint it does not tolerate");
+		int one = every_node(p); /* "every node that has", "nodes that have" */
+		if (p->tolerates_all)
+			dsi_strbuf_puts(&b, ", whatever their taints");
+		else if (p->tolerates_all_noschedule)
+			dsi_strbuf_printf(&b, " that %s no NoExecute taint it does not tolerate, whatever their NoSchedule "
+					      "taints",
+					  one ? "has" : "have");
+		else
+			dsi_strbuf_printf(&b, " that %s no NoSchedule or NoExecute taint it does not tolerate",
+					  one ? "has" : "have");
 		if (strcmp(cp, "yes") == 0)
 			dsi_strbuf_puts(&b, ", including control-plane nodes");
 		else if (strcmp(cp, "if-selected") == 0)
@@ -423,8 +431,9 @@ json_t *dsi_audit_placement_json(const dsi_audit_placement *p)
 	char *claim = dsi_audit_placement_claim(p);
 	if (!claim)
 		return NULL;
-	json_t *j = json_pack("{s:s, s:s, s:b, s:b, s:s, s:b, s:s}", "os", os_name(p), "selection", p->selection,
-			      "everyNode", every_node(p), "toleratesAllTaints", p->tolerates_all, "controlPlane",
+	json_t *j = json_pack("{s:s, s:s, s:b, s:s, s:s, s:b, s:s}", "os", os_name(p), "selection", p->selection,
+			      "everyNode", every_node(p), "toleratesAllTaints",
+			      p->tolerates_all ? "all" : p->tolerates_all_noschedule ? "NoSchedule" : "none", "controlPlane",
 			      dsi_audit_placement_cp(p), "windows", p->windows, "claim", claim);
 	dsi_free(claim);
 	return j;

@@ -132,8 +132,27 @@ static void unknown_ignored_ids(dsi_findings *f, const char *list)
 
 /* ---- the report --------------------------------------------------------------------------- */
 
-/* what the summary's score takes off per finding that is not suppressed */
-static const int score_weight[DSI_SEV_COUNT] = {25, 10, 4, 1, 0};
+/*
+ * The summary's score: 100 minus, for each severity, a penalty for the findings that are not
+ * suppressed: the first costs `first`, each further one `next`, up to `cap`. The caps add up to
+ * 100, so one class of findings never hides the others, and one critical finding weighs more than
+ * any number of low ones.
+ */
+static const struct {
+	int first, next, cap;
+} score_penalty[DSI_SEV_COUNT] = {{30, 10, 50}, {15, 5, 25}, {6, 2, 15}, {2, 1, 10}, {0, 0, 0}};
+
+static long score_of(const size_t *counts)
+{
+	long score = 100;
+	for (int s = 0; s < DSI_SEV_COUNT; s++) {
+		if (!counts[s])
+			continue;
+		long pen = score_penalty[s].first + (long)(counts[s] - 1) * score_penalty[s].next;
+		score -= pen < score_penalty[s].cap ? pen : score_penalty[s].cap;
+	}
+	return score;
+}
 
 static int fail_on_level(const dsi_ops_cfg *o)
 {
@@ -191,11 +210,7 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 			findings = NULL;
 		}
 	}
-	long score = 100;
-	for (int s = 0; s < DSI_SEV_COUNT; s++)
-		score -= (long)counts[s] * score_weight[s];
-	if (score < 0)
-		score = 0;
+	long score = score_of(counts);
 	json_t *summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "critical", (json_int_t)counts[DSI_SEV_CRITICAL],
 				    "high", (json_int_t)counts[DSI_SEV_HIGH], "medium", (json_int_t)counts[DSI_SEV_MEDIUM],
 				    "low", (json_int_t)counts[DSI_SEV_LOW], "info", (json_int_t)counts[DSI_SEV_INFO], "total",

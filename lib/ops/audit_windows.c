@@ -169,6 +169,43 @@ static int run_as_user_name(dsi_rd *rd, const json_t *obj, const char **out)
 	return 0;
 }
 
+/* How an account is rated: 0 and *sev when it is worth a finding, -1 when not; *what ends the message. */
+static int rate_user(const char *user, int hp, int *sev, const char **what)
+{
+	if (!user) {
+		*sev = hp ? DSI_SEV_MEDIUM : DSI_SEV_LOW;
+		*what = hp ? "set no runAsUserName: the image decides which host account the HostProcess container "
+			     "runs as"
+			   : "set no runAsUserName: the image decides, which is ContainerAdministrator for most Windows "
+			     "base images";
+		return 0;
+	}
+	if (ieq(user, "NT AUTHORITY\\SYSTEM")) {
+		*sev = hp ? DSI_SEV_HIGH : DSI_SEV_MEDIUM;
+		*what = hp ? "run as NT AUTHORITY\\SYSTEM, the most privileged account of the node, directly on the host"
+			   : "run as NT AUTHORITY\\SYSTEM, the most privileged account inside the container";
+		return 0;
+	}
+	if (ieq(user, "ContainerAdministrator")) {
+		*sev = DSI_SEV_MEDIUM;
+		*what = "run as ContainerAdministrator: an administrator of the container, who can change anything "
+			"mounted from the host";
+		return 0;
+	}
+	if (hp && !ieq(user, "NT AUTHORITY\\Local service") && !ieq(user, "NT AUTHORITY\\LocalService") &&
+	    !ieq(user, "NT AUTHORITY\\NetworkService") && !ieq(user, "NT AUTHORITY\\Network service")) {
+		*sev = DSI_SEV_LOW;
+		*what = "run as a host account or group of the HostProcess pod's choosing: it has that account's rights on "
+			"the node";
+		return 0;
+	}
+	return -1;
+}
+
+static const char user_fix[] = "Run as ContainerUser (or, for HostProcess containers, as NT AUTHORITY\\Local service, "
+			       "NT AUTHORITY\\NetworkService or a local group created for the agent) and grant it only "
+			       "the rights the agent needs.";
+
 int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err)
 {
 	const dsi_pss_pod *pod = a->pod;
@@ -181,6 +218,8 @@ int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err)
 	int rc = run_as_user_name(&rd, spec, &pod_user);
 	if (rc < 0)
 		return rc;
+	/* containers that take the pod's account, one finding for them at the pod's field: [hp] */
+	dsi_pss_strs from_pod[2] = {{0}, {0}};
 	for (uint32_t i = 0; i < pod->n_containers; i++) {
 		const dsi_pss_container *c = &pod->containers[i];
 		if (c->list == DSI_PSS_EPHEMERAL_CONTAINERS)
@@ -189,46 +228,41 @@ int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err)
 		const json_t *cj = json_array_get(json_object_get(spec, list), c->index);
 		const char *user = NULL;
 		dsi_pss_rd_at(&rd, err, a->spec);
-		size_t m = dsi_rd_push(&rd, list);
+		dsi_rd_push(&rd, list);
 		dsi_rd_push_index(&rd, c->index);
 		if (cj && (rc = run_as_user_name(&rd, cj, &user)) < 0)
-			return rc;
-		dsi_rd_pop(&rd, m);
-		int own = user != NULL;
-		if (!user)
-			user = pod_user;
+			break;
 		int hp = c->sc.host_process == 1 || (pod->host_process == 1 && c->sc.host_process != 0);
-		char *path = own ? dsi_audit_cpath(a, c, ".securityContext.windowsOptions.runAsUserName")
-			   : user ? dsi_audit_format("%s.securityContext.windowsOptions.runAsUserName", a->spec)
-				  : dsi_audit_cpath(a, c, ".securityContext.windowsOptions.runAsUserName");
-		static const char fix[] = "Run as ContainerUser (or, for HostProcess containers, as NT AUTHORITY\\Local "
-					  "service, NT AUTHORITY\\NetworkService or a local group created for the "
-					  "agent) and grant it only the rights the agent needs.";
-		if (!user) {
-			dsi_findings_add(a->out, "windowsRunAsUserName", hp ? DSI_SEV_MEDIUM : DSI_SEV_LOW, path, fix,
-					 "container \"%s\" sets no runAsUserName: %s", c->name,
-					 hp ? "the image decides which host account the HostProcess container runs as"
-					    : "the image decides, which is ContainerAdministrator for most Windows "
-					      "base images");
-		} else if (ieq(user, "NT AUTHORITY\\SYSTEM")) {
-			dsi_findings_add(a->out, "windowsRunAsUserName", hp ? DSI_SEV_HIGH : DSI_SEV_MEDIUM, path, fix,
-					 "container \"%s\" runs as %s%s", c->name, user,
-					 hp ? ", the most privileged account of the node, directly on the host"
-					    : ", the most privileged account inside the container");
-		} else if (ieq(user, "ContainerAdministrator")) {
-			dsi_findings_add(a->out, "windowsRunAsUserName", DSI_SEV_MEDIUM, path, fix,
-					 "container \"%s\" runs as ContainerAdministrator: an administrator of the "
-					 "container, who can change anything mounted from the host",
-					 c->name);
-		} else if (hp && !ieq(user, "NT AUTHORITY\\Local service") && !ieq(user, "NT AUTHORITY\\LocalService") &&
-			   !ieq(user, "NT AUTHORITY\\NetworkService") && !ieq(user, "NT AUTHORITY\\Network service")) {
-			dsi_findings_add(a->out, "windowsRunAsUserName", DSI_SEV_LOW, path, fix,
-					 "HostProcess container \"%s\" runs as %s: it has that account's rights on the "
-					 "node",
-					 c->name, user);
-		} else {
-			dsi_free(path);
+		if (!user && pod_user) {
+			dsi_pss_strs_add(&from_pod[hp], c->name);
+			continue;
 		}
+		int sev;
+		const char *what;
+		if (rate_user(user, hp, &sev, &what) == 0)
+			dsi_findings_add(a->out, "windowsRunAsUserName", sev,
+					 dsi_audit_cpath(a, c, ".securityContext.windowsOptions.runAsUserName"), user_fix,
+					 "%s \"%s\" %.*ss%s", hp ? "HostProcess container" : "container", c->name,
+					 (int)strcspn(what, " "), what, what + strcspn(what, " "));
 	}
-	return 0;
+	for (int hp = 0; hp < 2 && rc == 0; hp++) {
+		int sev;
+		const char *what;
+		if (from_pod[hp].oom)
+			a->out->oom = 1;
+		if (!from_pod[hp].n || rate_user(pod_user, hp, &sev, &what) < 0)
+			continue;
+		dsi_strbuf b = DSI_STRBUF_INIT;
+		dsi_pss_containers_phrase(&b, &from_pod[hp]);
+		dsi_findings_add(a->out, "windowsRunAsUserName", sev,
+				 dsi_audit_format("%s.securityContext.windowsOptions.runAsUserName", a->spec), user_fix,
+				 "%s%s %.*s%s%s (the pod's runAsUserName)", hp ? "HostProcess " : "", b.data ? b.data : "",
+				 (int)strcspn(what, " "), what, from_pod[hp].n == 1 ? "s" : "", what + strcspn(what, " "));
+		if (b.oom)
+			a->out->oom = 1;
+		dsi_strbuf_free(&b);
+	}
+	dsi_pss_strs_free(&from_pod[0]);
+	dsi_pss_strs_free(&from_pod[1]);
+	return rc;
 }

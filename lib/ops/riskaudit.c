@@ -186,6 +186,8 @@ static const host_path_risk host_paths[] = {
 	{"/var/run/podman/podman.sock", 1, 1, C, C, "Podman's socket"},
 	{"/", 0, 0, C, H, "the host's root filesystem"},
 	{"/etc", 1, 0, C, H, "host configuration, including kubelet and control-plane credentials"},
+	{"/etc/machine-id", 0, 0, M, L, "the machine id"},
+	{"/etc/localtime", 0, 0, M, L, "the host's time zone"},
 	{"/root", 1, 0, C, H, "root's home directory"},
 	{"/home", 1, 0, H, M, "users' home directories"},
 	{"/boot", 1, 0, C, M, "the kernel and boot loader"},
