@@ -137,7 +137,31 @@ int dsi_audit_windows_path_rating(const char *path, int writable, const char **w
 		*what = "a host directory";
 		return writable ? DSI_SEV_MEDIUM : DSI_SEV_LOW;
 	}
-	*what = near ? near->what : worst->what;
+	*what = near ? near->what : "a host directory";
+	if (!near) {
+		/* a directory above what the table rates: name what it includes */
+		static const struct {
+			const char *path, *what;
+		} includes[] = {
+			{"c:\\windows", "a host directory, which includes C:\\Windows (the Windows system directory)"},
+			{"c:\\var\\lib\\kubelet",
+			 "a host directory, which includes C:\\var\\lib\\kubelet (the kubelet's state, including every pod's "
+			 "secrets and service-account tokens)"},
+			{"c:\\k", "a host directory, which includes C:\\k (the kubelet and its kubeconfig)"},
+			{"c:\\etc\\kubernetes",
+			 "a host directory, which includes C:\\etc\\kubernetes (Kubernetes configuration and credentials)"},
+			{"c:\\programdata\\docker", "a host directory, which includes C:\\ProgramData\\docker (every "
+						      "container's filesystem)"},
+			{"c:\\programdata\\containerd", "a host directory, which includes C:\\ProgramData\\containerd "
+							  "(every container's filesystem)"},
+			{"c:\\program files", "a host directory, which includes C:\\Program Files (host programs)"},
+			{"c:\\users", "a host directory, which includes C:\\Users (users' profiles)"},
+			{"c:\\var\\log", "a host directory, which includes C:\\var\\log (node and container logs)"},
+		};
+		for (size_t i = 0; i < sizeof(includes) / sizeof(includes[0]); i++)
+			if (strcmp(includes[i].path, worst->path) == 0)
+				*what = includes[i].what;
+	}
 	return writable ? worst->rw : worst->ro;
 }
 #undef C
