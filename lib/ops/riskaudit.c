@@ -203,6 +203,13 @@ static const host_path_risk host_paths[] = {
 	{"/opt/cni/bin", 1, 0, C, L, "CNI plugins, which the runtime executes as root"},
 	{"/var/lib/kubelet", 1, 0, C, H,
 	 "the kubelet's state, including every pod's secrets and service-account tokens"},
+	/* the kubelet's plugin sockets: what node agents are meant to mount instead of all of its state */
+	{"/var/lib/kubelet/device-plugins", 1, 0, H, M,
+	 "the kubelet's device-plugin sockets: registering device plugins and answering its device allocations"},
+	{"/var/lib/kubelet/plugins_registry", 1, 0, H, M,
+	 "the kubelet's plugin registration sockets: registering CSI drivers and device plugins"},
+	{"/var/lib/kubelet/plugins", 1, 0, H, M, "CSI drivers' sockets"},
+	{"/var/lib/kubelet/pod-resources", 1, 0, M, L, "the kubelet's pod-resources API: the devices of every pod"},
 	{"/var/lib/etcd", 1, 0, C, C, "etcd's data: every Secret of the cluster"},
 	{"/var/lib/docker", 1, 0, C, H, "Docker's storage: every container's filesystem"},
 	{"/var/lib/containerd", 1, 0, C, H, "containerd's storage: every container's filesystem"},

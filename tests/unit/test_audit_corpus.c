@@ -78,14 +78,14 @@ typedef struct corpus_case {
 } corpus_case;
 
 static const corpus_case corpus[] = {
-	{"csi-node-windows.yaml", "windows", "windows", "no", 9,
+	{"csi-node-windows.yaml", "windows", "windows", "no", 29,
 	 "every Windows node, whatever their taints, not control-plane nodes (its node selection excludes them)",
-		 "hostPath critical spec.template.spec.volumes[3].hostPath.path\n"
 		 "hostPath critical spec.template.spec.volumes[4].hostPath.path\n"
-		 "hostPath critical spec.template.spec.volumes[5].hostPath.path\n"
 		 "windowsNamedPipe high spec.template.spec.volumes[0].hostPath.path\n"
 		 "windowsNamedPipe high spec.template.spec.volumes[1].hostPath.path\n"
 		 "windowsNamedPipe high spec.template.spec.volumes[2].hostPath.path\n"
+		 "hostPath high spec.template.spec.volumes[3].hostPath.path\n"
+		 "hostPath high spec.template.spec.volumes[5].hostPath.path\n"
 		 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
 		 "windowsRunAsUserName medium spec.template.spec.securityContext.windowsOptions.runAsUserName\n"
 		 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
@@ -98,14 +98,14 @@ static const corpus_case corpus[] = {
 		 "cpuLimit info spec.template.spec.containers[1].resources.limits.cpu\n"
 		 "cpuLimit info spec.template.spec.containers[2].resources.limits.cpu\n"
 		 "controlPlane info spec.template.spec.tolerations\n"	},
-	{"csi-node.yaml", "linux", "linux", "yes", 14,
+	{"csi-node.yaml", "linux", "linux", "yes", 4,
 	 "every Linux node, whatever their taints, including control-plane nodes",
 		 "privileged critical spec.template.spec.containers[0].securityContext.privileged\n"
 		 "hostPath critical spec.template.spec.volumes[0].hostPath.path\n"
-		 "hostPath critical spec.template.spec.volumes[1].hostPath.path\n"
-		 "hostPath critical spec.template.spec.volumes[2].hostPath.path\n"
 		 "hostPath critical spec.template.spec.volumes[3].hostPath.path\n"
 		 "mountPropagation high spec.template.spec.containers[0].volumeMounts[0].mountPropagation\n"
+		 "hostPath high spec.template.spec.volumes[1].hostPath.path\n"
+		 "hostPath high spec.template.spec.volumes[2].hostPath.path\n"
 		 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
 		 "runAsRoot medium spec.template.spec.securityContext.runAsUser\n"
 		 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
@@ -194,9 +194,9 @@ static const corpus_case corpus[] = {
 		 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
 		 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
 		 "controlPlane info spec.template.spec.tolerations\n"	},
-	{"nvidia-device-plugin.yaml", "linux", "any", "no", 53,
+	{"nvidia-device-plugin.yaml", "linux", "any", "no", 68,
 	 "only nodes that match (feature.node.kubernetes.io/pci-10de.present=true) or (nvidia.com/gpu.present=true) that have no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes (it does not tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
-		 "hostPath critical spec.template.spec.volumes[0].hostPath.path\n"
+		 "hostPath high spec.template.spec.volumes[0].hostPath.path\n"
 		 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
 		 "resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
 		 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
@@ -768,8 +768,10 @@ START_TEST(sarif)
 	json_decref(log);
 	json_decref(reports);
 	/* a file name becomes a URI reference */
-	log = sarif_of(json_pack("{s:s, s:[{s:s, s:s, s:s, s:s}]}", "file", "my dir\\ds #1.yaml", "findings", "id",
-				 "hostPath", "severity", "low", "path", "spec", "message", "m"));
+	json_t *one = json_pack("{s:s, s:[{s:s, s:s, s:s, s:s}]}", "file", "my dir\\ds #1.yaml", "findings", "id",
+				"hostPath", "severity", "low", "path", "spec", "message", "m");
+	log = sarif_of(one);
+	json_decref(one);
 	res = json_array_get(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results"), 0);
 	ck_assert_str_eq(str(json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
 							      "physicalLocation"),
@@ -873,7 +875,8 @@ START_TEST(bad_inputs)
 	ck_assert_int_eq(ds_audit_sarif(NULL, 0, NULL, &out, NULL), DS_EARG);
 	ck_assert_int_eq(ds_audit_sarif("{}", 2, NULL, NULL, NULL), DS_EARG);
 	/* an empty list of reports is a valid, empty log */
-	json_t *log = sarif_of(json_array());
+	json_t *none = json_array(), *log = sarif_of(none);
+	json_decref(none);
 	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results")), 0);
 	json_decref(log);
 }

@@ -156,7 +156,8 @@ START_TEST(options_copy_round_trips)
 		"\"gracePeriodSeconds\": 30, \"skipWaitForDeleteTimeoutSeconds\": 60, \"podSelector\": \"app=web\", "
 		"\"daemonSetKinds\": \"apps.kruise.io/DaemonSet\", \"batchSize\": 5, \"podSecurityLevel\": "
 		"\"baseline\", "
-		"\"podSecurityVersion\": \"v1.30\", \"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
+		"\"podSecurityVersion\": \"v1.30\", \"auditFailOn\": \"high\", \"auditIgnore\": \"hostPort,imageTag\", "
+		"\"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
 		"\"simStep\": "
 		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\"}";
 	ds_options *src = dsi_test_options(every), *copy, *defaults;
