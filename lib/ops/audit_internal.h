@@ -28,8 +28,8 @@ char *dsi_audit_format(const char *fmt, ...) DSI_PRINTF(1, 2);
 /* Add a finding; path and message are taken over (NULL means out of memory, remembered in f->oom). */
 void dsi_findings_add_owned(dsi_findings *f, const char *id, int sev, char *path, char *message,
 			    const char *remediation);
-void dsi_findings_add(dsi_findings *f, const char *id, int sev, char *path, const char *remediation,
-		      const char *fmt, ...) DSI_PRINTF(6, 7);
+void dsi_findings_add(dsi_findings *f, const char *id, int sev, char *path, const char *remediation, const char *fmt,
+		      ...) DSI_PRINTF(6, 7);
 
 /* ---- placement: where the pods can run, from the template alone ------------------------------ */
 
@@ -43,12 +43,12 @@ typedef struct dsi_audit_placement {
 	 * kubernetes.io/os and no node-role.kubernetes.io/control-plane label; a control-plane node
 	 * carries node-role.kubernetes.io/control-plane and kubernetes.io/os=linux. */
 	int linux_nodes, windows_nodes, control_plane_nodes;
-	int has_selection;  /* nodeSelector or required node affinity present */
-	char *selection;    /* the selection in words ("" when none) */
-	int tolerates_cp;   /* node-role.kubernetes.io/control-plane:NoSchedule */
-	int tolerates_all;  /* any NoSchedule and NoExecute taint */
+	int has_selection;            /* nodeSelector or required node affinity present */
+	char *selection;              /* the selection in words ("" when none) */
+	int tolerates_cp;             /* node-role.kubernetes.io/control-plane:NoSchedule */
+	int tolerates_all;            /* any NoSchedule and NoExecute taint */
 	int tolerates_all_noschedule; /* any NoSchedule taint */
-	int windows;        /* Windows pods: the Windows rules replace the Linux-only ones */
+	int windows;                  /* Windows pods: the Windows rules replace the Linux-only ones */
 	const char *windows_reason;
 } dsi_audit_placement;
 
@@ -93,8 +93,7 @@ int dsi_audit_finish(json_t *report, dsi_findings *f, const dsi_audit_input *in,
 int dsi_audit_windows_path(const char *path);
 /* Rate a Windows host path: severity, what it exposes, the finding id ("windowsNamedPipe" or "hostPath")
  * and the remediation. */
-int dsi_audit_windows_path_rating(const char *path, int writable, const char **what, const char **id,
-				  const char **fix);
+int dsi_audit_windows_path_rating(const char *path, int writable, const char **what, const char **id, const char **fix);
 /* runAsUserName and the other Windows findings of the pod. */
 int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err);
 

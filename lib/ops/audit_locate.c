@@ -126,7 +126,8 @@ static int split_lines(const char *text, size_t size, doc *d)
 		int ind = 0;
 		while (ind < len && s[ind] == ' ')
 			ind++;
-		if (ind == len || s[ind] == '#' || (ind == 0 && len >= 3 && (!memcmp(s, "---", 3) || !memcmp(s, "...", 3))))
+		if (ind == len || s[ind] == '#' ||
+		    (ind == 0 && len >= 3 && (!memcmp(s, "---", 3) || !memcmp(s, "...", 3))))
 			continue;
 		if (d->n == cap) {
 			cap = cap ? cap * 2 : 64;

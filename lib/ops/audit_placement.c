@@ -43,9 +43,7 @@ static int in_values(const json_t *values, const char *v)
 {
 	size_t i;
 	json_t *x;
-	json_array_foreach(values, i, x)
-		if (json_is_string(x) && strcmp(json_string_value(x), v) == 0)
-			return 1;
+	json_array_foreach(values, i, x) if (json_is_string(x) && strcmp(json_string_value(x), v) == 0) return 1;
 	return 0;
 }
 
@@ -168,9 +166,8 @@ static int read_selection(dsi_rd *rd, const json_t *spec, selection *s)
 		size_t m = dsi_rd_push(rd, "nodeSelector");
 		const char *k;
 		json_t *v;
-		json_object_foreach(s->node_selector, k, v)
-			if (!json_is_string(v))
-				return dsi_rd_fail(rd, k, DS_ETYPE, "expected string, got %s", dsi_json_type_name(v));
+		json_object_foreach(s->node_selector, k, v) if (!json_is_string(v)) return dsi_rd_fail(
+			rd, k, DS_ETYPE, "expected string, got %s", dsi_json_type_name(v));
 		dsi_rd_pop(rd, m);
 	}
 	json_t *aff, *na, *req;
@@ -193,7 +190,8 @@ static int read_selection(dsi_rd *rd, const json_t *spec, selection *s)
 		json_array_foreach(s->terms, i, t)
 		{
 			size_t m3 = dsi_rd_push_index(rd, i);
-			if ((rc = dsi_rd_expect_object(rd, t)) < 0 || (rc = read_reqs(rd, t, "matchExpressions", &x)) < 0 ||
+			if ((rc = dsi_rd_expect_object(rd, t)) < 0 ||
+			    (rc = read_reqs(rd, t, "matchExpressions", &x)) < 0 ||
 			    (rc = read_reqs(rd, t, "matchFields", &x)) < 0)
 				return rc;
 			dsi_rd_pop(rd, m3);
@@ -228,9 +226,9 @@ static int eval_selection(const selection *s, const node_model *m, int has_requi
 		if (!json_array_size(exprs) && !json_array_size(fields))
 			continue; /* an empty term matches no node */
 		int term = DSI_TRI_TRUE;
-		json_array_foreach(exprs, j, e)
-			term = tri_and(term, eval_req(m, str_member(e, "key"), str_member(e, "operator"),
-						      json_object_get(e, "values")));
+		json_array_foreach(exprs, j, e) term =
+			tri_and(term, eval_req(m, str_member(e, "key"), str_member(e, "operator"),
+					       json_object_get(e, "values")));
 		if (json_array_size(fields))
 			term = tri_and(term, DSI_TRI_UNKNOWN); /* metadata.name: particular nodes */
 		any = tri_or(any, term);
@@ -306,7 +304,8 @@ static int read_tolerations(const json_t *spec, const char *spec_path, const dsi
 			p->tolerates_cp = dsi_tolerations_tolerate_taint(&atoms, &tols, &cp, gate);
 			p->tolerates_all_noschedule = dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
 			any.effect = DSI_EFFECT_NO_EXECUTE;
-			p->tolerates_all = p->tolerates_all_noschedule && dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
+			p->tolerates_all = p->tolerates_all_noschedule &&
+					   dsi_tolerations_tolerate_taint(&atoms, &tols, &any, gate);
 		}
 	}
 	dsi_tolerations_release(&atoms, &tols);
@@ -399,17 +398,19 @@ char *dsi_audit_placement_claim(const dsi_audit_placement *p)
 		dsi_strbuf_printf(&b, "no Linux or Windows node matches its node selection (%s)", p->selection);
 	} else {
 		if (every_node(p))
-			dsi_strbuf_printf(&b, "every %snode", strcmp(os, "linux") == 0     ? "Linux "
-								  : strcmp(os, "windows") == 0 ? "Windows "
-											       : "");
+			dsi_strbuf_printf(&b, "every %snode",
+					  strcmp(os, "linux") == 0     ? "Linux "
+					  : strcmp(os, "windows") == 0 ? "Windows "
+								       : "");
 		else
 			dsi_strbuf_printf(&b, "only nodes that match %s", p->selection);
 		int one = every_node(p); /* "every node that has", "nodes that have" */
 		if (p->tolerates_all)
 			dsi_strbuf_puts(&b, ", whatever their taints");
 		else if (p->tolerates_all_noschedule)
-			dsi_strbuf_printf(&b, " that %s no NoExecute taint it does not tolerate, whatever their NoSchedule "
-					      "taints",
+			dsi_strbuf_printf(&b,
+					  " that %s no NoExecute taint it does not tolerate, whatever their NoSchedule "
+					  "taints",
 					  one ? "has" : "have");
 		else
 			dsi_strbuf_printf(&b, " that %s no NoSchedule or NoExecute taint it does not tolerate",
@@ -433,8 +434,10 @@ json_t *dsi_audit_placement_json(const dsi_audit_placement *p)
 		return NULL;
 	json_t *j = json_pack("{s:s, s:s, s:b, s:s, s:s, s:b, s:s}", "os", os_name(p), "selection", p->selection,
 			      "everyNode", every_node(p), "toleratesAllTaints",
-			      p->tolerates_all ? "all" : p->tolerates_all_noschedule ? "NoSchedule" : "none", "controlPlane",
-			      dsi_audit_placement_cp(p), "windows", p->windows, "claim", claim);
+			      p->tolerates_all              ? "all"
+			      : p->tolerates_all_noschedule ? "NoSchedule"
+							    : "none",
+			      "controlPlane", dsi_audit_placement_cp(p), "windows", p->windows, "claim", claim);
 	dsi_free(claim);
 	return j;
 }

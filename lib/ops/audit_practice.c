@@ -50,8 +50,10 @@ static int container_checks(dsi_audit_ctx *a, dsi_rd *rd, const dsi_pss_containe
 	const char *image, *policy, *restart;
 	json_t *res = NULL, *probe;
 	int rc;
-	if ((rc = dsi_rd_string(rd, cj, "image", &image)) < 0 || (rc = dsi_rd_string(rd, cj, "imagePullPolicy", &policy)) < 0 ||
-	    (rc = dsi_rd_string(rd, cj, "restartPolicy", &restart)) < 0 || (rc = dsi_rd_object(rd, cj, "resources", &res)) < 0)
+	if ((rc = dsi_rd_string(rd, cj, "image", &image)) < 0 ||
+	    (rc = dsi_rd_string(rd, cj, "imagePullPolicy", &policy)) < 0 ||
+	    (rc = dsi_rd_string(rd, cj, "restartPolicy", &restart)) < 0 ||
+	    (rc = dsi_rd_object(rd, cj, "resources", &res)) < 0)
 		return rc;
 	/* a sidecar (an init container with restartPolicy Always) runs next to the containers */
 	int runs = c->list == DSI_PSS_CONTAINERS || (restart && strcmp(restart, "Always") == 0);
@@ -62,19 +64,21 @@ static int container_checks(dsi_audit_ctx *a, dsi_rd *rd, const dsi_pss_containe
 		image_tag(image, &tag, &tlen, &digest);
 		int floating = !digest && (tlen == 0 || (tlen == 6 && strncmp(tag, "latest", 6) == 0));
 		if (floating)
-			dsi_findings_add(a->out, "imageTag", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".image"),
-					 "Pin the image to a version tag, or better a digest (image@sha256:...), and "
-					 "change it with the DaemonSet so that a rollout is what changes the agent.",
-					 "container \"%s\" uses image \"%s\" %s: nodes pull whatever the tag points to "
-					 "when they start a pod, so the DaemonSet can run different versions on different "
-					 "nodes and an image push changes nodes without a rollout",
-					 c->name, image, tlen ? "with the tag latest" : "without a tag (latest)");
+			dsi_findings_add(
+				a->out, "imageTag", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".image"),
+				"Pin the image to a version tag, or better a digest (image@sha256:...), and "
+				"change it with the DaemonSet so that a rollout is what changes the agent.",
+				"container \"%s\" uses image \"%s\" %s: nodes pull whatever the tag points to "
+				"when they start a pod, so the DaemonSet can run different versions on different "
+				"nodes and an image push changes nodes without a rollout",
+				c->name, image, tlen ? "with the tag latest" : "without a tag (latest)");
 		if (floating && policy && (strcmp(policy, "IfNotPresent") == 0 || strcmp(policy, "Never") == 0))
-			dsi_findings_add(a->out, "imagePullPolicy", DSI_SEV_LOW, dsi_audit_cpath(a, c, ".imagePullPolicy"),
-					 "Pin the image; with a floating tag use imagePullPolicy: Always.",
-					 "container \"%s\" uses a floating tag with imagePullPolicy %s: each node keeps the "
-					 "image it pulled first",
-					 c->name, policy);
+			dsi_findings_add(
+				a->out, "imagePullPolicy", DSI_SEV_LOW, dsi_audit_cpath(a, c, ".imagePullPolicy"),
+				"Pin the image; with a floating tag use imagePullPolicy: Always.",
+				"container \"%s\" uses a floating tag with imagePullPolicy %s: each node keeps the "
+				"image it pulled first",
+				c->name, policy);
 	}
 	if (!runs)
 		return 0;
@@ -90,14 +94,18 @@ static int container_checks(dsi_audit_ctx *a, dsi_rd *rd, const dsi_pss_containe
 	cpu_req |= cpu_lim;
 	mem_req |= mem_lim;
 	if (!cpu_req || !mem_req)
-		dsi_findings_add(a->out, "resourceRequests", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".resources.requests"),
-				 "Set resources.requests.cpu and .memory to what the agent uses on a busy node, so that "
-				 "the scheduler reserves it on every node and the kubelet does not evict the agent "
-				 "first (BestEffort pods go first).",
-				 "container \"%s\" requests no %s: nothing is reserved for it on the node",
-				 c->name, !cpu_req && !mem_req ? "CPU or memory" : !cpu_req ? "CPU" : "memory");
+		dsi_findings_add(
+			a->out, "resourceRequests", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".resources.requests"),
+			"Set resources.requests.cpu and .memory to what the agent uses on a busy node, so that "
+			"the scheduler reserves it on every node and the kubelet does not evict the agent "
+			"first (BestEffort pods go first).",
+			"container \"%s\" requests no %s: nothing is reserved for it on the node", c->name,
+			!cpu_req && !mem_req ? "CPU or memory"
+			: !cpu_req           ? "CPU"
+					     : "memory");
 	if (!mem_lim)
-		dsi_findings_add(a->out, "memoryLimit", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".resources.limits.memory"),
+		dsi_findings_add(a->out, "memoryLimit", DSI_SEV_MEDIUM,
+				 dsi_audit_cpath(a, c, ".resources.limits.memory"),
 				 "Set resources.limits.memory: a leak in an agent then restarts the agent instead of "
 				 "starving every node at once.",
 				 "container \"%s\" has no memory limit: it can take all of the node's memory, on every "
@@ -152,20 +160,22 @@ static int pod_checks(dsi_audit_ctx *a, dsi_rd *rd, const json_t *spec)
 				 "terminationGracePeriodSeconds is 0: the agent is killed at once on every update, "
 				 "drain and deletion, without a chance to clean up what it set up on the node");
 	else if (has_grace && grace > 600)
-		dsi_findings_add(a->out, "terminationGracePeriodSeconds", DSI_SEV_LOW,
-				 dsi_audit_format("%s.terminationGracePeriodSeconds", a->spec),
-				 "Keep the grace period to what the agent needs to stop: node drains, shutdowns and "
-				 "each step of a rolling update wait for it.",
-				 "terminationGracePeriodSeconds is %lld: every update, drain and node shutdown may wait "
-				 "that long for the pod",
-				 (long long)grace);
+		dsi_findings_add(
+			a->out, "terminationGracePeriodSeconds", DSI_SEV_LOW,
+			dsi_audit_format("%s.terminationGracePeriodSeconds", a->spec),
+			"Keep the grace period to what the agent needs to stop: node drains, shutdowns and "
+			"each step of a rolling update wait for it.",
+			"terminationGracePeriodSeconds is %lld: every update, drain and node shutdown may wait "
+			"that long for the pod",
+			(long long)grace);
 	if (a->pod->host_network && (!dns || strcmp(dns, "ClusterFirst") == 0))
-		dsi_findings_add(a->out, "dnsPolicy", DSI_SEV_LOW, dsi_audit_format("%s.dnsPolicy", a->spec),
-				 "Set dnsPolicy: ClusterFirstWithHostNet if the agent resolves cluster names (Services), "
-				 "or Default to say that it uses the node's resolver on purpose.",
-				 "the pods use hostNetwork with dnsPolicy %s, which the kubelet treats as Default: they "
-				 "use the node's resolv.conf and cannot resolve Service names",
-				 dns ? dns : "ClusterFirst (the default)");
+		dsi_findings_add(
+			a->out, "dnsPolicy", DSI_SEV_LOW, dsi_audit_format("%s.dnsPolicy", a->spec),
+			"Set dnsPolicy: ClusterFirstWithHostNet if the agent resolves cluster names (Services), "
+			"or Default to say that it uses the node's resolver on purpose.",
+			"the pods use hostNetwork with dnsPolicy %s, which the kubelet treats as Default: they "
+			"use the node's resolv.conf and cannot resolve Service names",
+			dns ? dns : "ClusterFirst (the default)");
 	return 0;
 }
 
@@ -204,7 +214,8 @@ static int daemonset_checks(dsi_audit_ctx *a, dsi_rd *rd)
 		return rc;
 	if (us) {
 		size_t m2 = dsi_rd_push(rd, "updateStrategy");
-		if ((rc = dsi_rd_string(rd, us, "type", &type)) < 0 || (rc = dsi_rd_object(rd, us, "rollingUpdate", &ru)) < 0)
+		if ((rc = dsi_rd_string(rd, us, "type", &type)) < 0 ||
+		    (rc = dsi_rd_object(rd, us, "rollingUpdate", &ru)) < 0)
 			return rc;
 		dsi_rd_pop(rd, m2);
 	}
@@ -235,12 +246,13 @@ static int daemonset_checks(dsi_audit_ctx *a, dsi_rd *rd)
 			ms = 0, ms_pct = 0;
 	}
 	if (mu_pct && mu >= 50)
-		dsi_findings_add(a->out, "updateStrategy", DSI_SEV_MEDIUM,
-				 dsi_strdup("spec.updateStrategy.rollingUpdate.maxUnavailable"),
-				 "Lower maxUnavailable (1, or a small percentage) so that a bad version stops after a "
-				 "few nodes.",
-				 "maxUnavailable is %lld%%: a rolling update may take the agent down on %s nodes at once",
-				 mu, mu >= 100 ? "all" : "half or more of the");
+		dsi_findings_add(
+			a->out, "updateStrategy", DSI_SEV_MEDIUM,
+			dsi_strdup("spec.updateStrategy.rollingUpdate.maxUnavailable"),
+			"Lower maxUnavailable (1, or a small percentage) so that a bad version stops after a "
+			"few nodes.",
+			"maxUnavailable is %lld%%: a rolling update may take the agent down on %s nodes at once", mu,
+			mu >= 100 ? "all" : "half or more of the");
 	if (ms_pct && ms >= 50)
 		dsi_findings_add(a->out, "updateStrategy", DSI_SEV_LOW,
 				 dsi_strdup("spec.updateStrategy.rollingUpdate.maxSurge"),
@@ -256,13 +268,14 @@ static int daemonset_checks(dsi_audit_ctx *a, dsi_rd *rd)
 				ports = a->pod->containers[i].ports[p].host_port != 0 ||
 					(a->pod->host_network && a->pod->containers[i].ports[p].container_port != 0);
 		if (ports)
-			dsi_findings_add(a->out, "updateStrategy", DSI_SEV_MEDIUM,
-					 dsi_strdup("spec.updateStrategy.rollingUpdate.maxSurge"),
-					 "With host ports use maxSurge: 0 and maxUnavailable instead: the surge pod needs "
-					 "the same host ports as the pod it replaces.",
-					 "maxSurge is %lld%s while the pods use host ports%s: the scheduler cannot place "
-					 "the new pod next to the old one (NodePorts), so the rolling update stalls",
-					 ms, ms_pct ? "%" : "", a->pod->host_network ? " (hostNetwork)" : "");
+			dsi_findings_add(
+				a->out, "updateStrategy", DSI_SEV_MEDIUM,
+				dsi_strdup("spec.updateStrategy.rollingUpdate.maxSurge"),
+				"With host ports use maxSurge: 0 and maxUnavailable instead: the surge pod needs "
+				"the same host ports as the pod it replaces.",
+				"maxSurge is %lld%s while the pods use host ports%s: the scheduler cannot place "
+				"the new pod next to the old one (NodePorts), so the rolling update stalls",
+				ms, ms_pct ? "%" : "", a->pod->host_network ? " (hostNetwork)" : "");
 	}
 	return 0;
 }

@@ -123,7 +123,8 @@ static void unknown_ignored_ids(dsi_findings *f, const char *list)
 		if (n && !dsi_audit_rule_find(s, n))
 			dsi_findings_add(f, "auditIgnore", DSI_SEV_INFO, dsi_strdup(IGNORE_PATH),
 					 "Use the ids of ds_audit(3) (the findings' \"id\"), separated by commas.",
-					 "the annotation " IGNORE_ANNOTATION " names \"%.*s\", which is not a finding id: it "
+					 "the annotation " IGNORE_ANNOTATION
+					 " names \"%.*s\", which is not a finding id: it "
 					 "suppresses nothing",
 					 (int)n, s);
 		s += n;
@@ -189,9 +190,9 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 	json_t *findings = json_array();
 	for (size_t i = 0; findings && i < f->n; i++) {
 		const dsi_finding *x = &f->v[i];
-		const char *by = ignore && listed(ignore, x->id)		 ? "annotation"
+		const char *by = ignore && listed(ignore, x->id)                               ? "annotation"
 				 : o->ops->audit_ignore && listed(o->ops->audit_ignore, x->id) ? "option"
-											: NULL;
+											       : NULL;
 		if (by) {
 			suppressed++;
 		} else {
@@ -200,8 +201,8 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 			failed |= threshold >= 0 && x->severity <= threshold;
 		}
 		json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "id", x->id, "severity",
-				      dsi_severity_name(x->severity), "path", x->path, "message", x->message, "remediation",
-				      x->remediation, "suppressed", by != NULL);
+				      dsi_severity_name(x->severity), "path", x->path, "message", x->message,
+				      "remediation", x->remediation, "suppressed", by != NULL);
 		int line = in->text ? dsi_audit_locate_line(in->text, in->size, x->path) : 0;
 		if (!j || (by && json_object_set_new(j, "suppressedBy", json_string(by)) < 0) ||
 		    (line > 0 && json_object_set_new(j, "line", json_integer(line)) < 0) ||
@@ -211,19 +212,22 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 		}
 	}
 	long score = score_of(counts);
-	json_t *summary = json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "critical", (json_int_t)counts[DSI_SEV_CRITICAL],
-				    "high", (json_int_t)counts[DSI_SEV_HIGH], "medium", (json_int_t)counts[DSI_SEV_MEDIUM],
-				    "low", (json_int_t)counts[DSI_SEV_LOW], "info", (json_int_t)counts[DSI_SEV_INFO], "total",
-				    (json_int_t)total, "suppressed", (json_int_t)suppressed, "score", (json_int_t)score);
+	json_t *summary =
+		json_pack("{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "critical", (json_int_t)counts[DSI_SEV_CRITICAL],
+			  "high", (json_int_t)counts[DSI_SEV_HIGH], "medium", (json_int_t)counts[DSI_SEV_MEDIUM], "low",
+			  (json_int_t)counts[DSI_SEV_LOW], "info", (json_int_t)counts[DSI_SEV_INFO], "total",
+			  (json_int_t)total, "suppressed", (json_int_t)suppressed, "score", (json_int_t)score);
 	int is_ds = t->kind && strcmp(t->kind, "DaemonSet") == 0;
 	json_t *pl = is_ds ? dsi_audit_placement_json(place) : NULL;
 	rc = findings && summary && (!is_ds || pl) ? 0 : -1;
 	if (rc == 0)
 		rc = json_object_set_new(r, "findings", findings) | json_object_set_new(r, "summary", summary) |
 		     json_object_set_new(r, "ruleSet", json_string(place->windows ? "windows" : "linux")) |
-		     (place->windows ? json_object_set_new(r, "ruleSetReason", json_string(place->windows_reason)) : 0) |
+		     (place->windows ? json_object_set_new(r, "ruleSetReason", json_string(place->windows_reason))
+				     : 0) |
 		     (pl ? json_object_set_new(r, "placement", pl) : 0) |
-		     json_object_set_new(r, "failOn", json_string(threshold < 0 ? "none" : dsi_severity_name(threshold))) |
+		     json_object_set_new(r, "failOn",
+					 json_string(threshold < 0 ? "none" : dsi_severity_name(threshold))) |
 		     json_object_set_new(r, "failed", json_boolean(failed));
 	else {
 		json_decref(findings);
@@ -268,10 +272,11 @@ int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi
 	snprintf(summary, sizeof(summary), "runs on %zu of %zu %s, including %zu control-plane %s", run, nn,
 		 nn == 1 ? "node" : "nodes", cp_run, cp_run == 1 ? "node" : "nodes");
 	json_t *pl = json_object_get(*out, "placement");
-	if (!pl || json_object_set_new(pl, "nodes",
-				       json_pack("{s:I, s:I, s:I, s:I}", "total", (json_int_t)nn, "shouldRun", (json_int_t)run,
-						 "controlPlane", (json_int_t)cps, "controlPlaneShouldRun",
-						 (json_int_t)cp_run)) < 0 ||
+	if (!pl ||
+	    json_object_set_new(pl, "nodes",
+				json_pack("{s:I, s:I, s:I, s:I}", "total", (json_int_t)nn, "shouldRun", (json_int_t)run,
+					  "controlPlane", (json_int_t)cps, "controlPlaneShouldRun",
+					  (json_int_t)cp_run)) < 0 ||
 	    json_object_set_new(pl, "summary", json_string(summary)) < 0) {
 		json_decref(*out);
 		*out = NULL;

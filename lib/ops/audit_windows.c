@@ -84,8 +84,7 @@ static int covers(const char *a, const char *b)
 	return strncmp(a, b, la) == 0 && (b[la] == '\0' || b[la] == '\\');
 }
 
-int dsi_audit_windows_path_rating(const char *path, int writable, const char **what, const char **id,
-				  const char **fix)
+int dsi_audit_windows_path_rating(const char *path, int writable, const char **what, const char **id, const char **fix)
 {
 	char p[512];
 	normalise(path, p, sizeof(p));
@@ -97,10 +96,11 @@ int dsi_audit_windows_path_rating(const char *path, int writable, const char **w
 		       "the service behind it on the node, and readOnly does not limit that. Keep such DaemonSets in "
 		       "a namespace of their own with only the RBAC they need.";
 		if (strcmp(name, "docker_engine") == 0 || strncmp(name, "containerd-containerd", 21) == 0) {
-			*what = strcmp(name, "docker_engine") == 0 ? "the Docker engine's named pipe: control of every "
-								    "container on the node"
-								  : "containerd's named pipe: control of every container "
-								    "on the node";
+			*what = strcmp(name, "docker_engine") == 0
+					? "the Docker engine's named pipe: control of every "
+					  "container on the node"
+					: "containerd's named pipe: control of every container "
+					  "on the node";
 			return C;
 		}
 		if (strncmp(name, "csi-proxy-", 10) == 0) {
@@ -149,16 +149,16 @@ int dsi_audit_windows_path_rating(const char *path, int writable, const char **w
 			const char *path, *what;
 		} includes[] = {
 			{"c:\\windows", "a host directory, which includes C:\\Windows (the Windows system directory)"},
-			{"c:\\var\\lib\\kubelet",
-			 "a host directory, which includes C:\\var\\lib\\kubelet (the kubelet's state, including every pod's "
-			 "secrets and service-account tokens)"},
+			{"c:\\var\\lib\\kubelet", "a host directory, which includes C:\\var\\lib\\kubelet (the "
+						  "kubelet's state, including every pod's "
+						  "secrets and service-account tokens)"},
 			{"c:\\k", "a host directory, which includes C:\\k (the kubelet and its kubeconfig)"},
-			{"c:\\etc\\kubernetes",
-			 "a host directory, which includes C:\\etc\\kubernetes (Kubernetes configuration and credentials)"},
+			{"c:\\etc\\kubernetes", "a host directory, which includes C:\\etc\\kubernetes (Kubernetes "
+						"configuration and credentials)"},
 			{"c:\\programdata\\docker", "a host directory, which includes C:\\ProgramData\\docker (every "
-						      "container's filesystem)"},
+						    "container's filesystem)"},
 			{"c:\\programdata\\containerd", "a host directory, which includes C:\\ProgramData\\containerd "
-							  "(every container's filesystem)"},
+							"(every container's filesystem)"},
 			{"c:\\program files", "a host directory, which includes C:\\Program Files (host programs)"},
 			{"c:\\users", "a host directory, which includes C:\\Users (users' profiles)"},
 			{"c:\\var\\log", "a host directory, which includes C:\\var\\log (node and container logs)"},
@@ -205,13 +205,15 @@ static int rate_user(const char *user, int hp, int *sev, const char **what)
 		*sev = hp ? DSI_SEV_MEDIUM : DSI_SEV_LOW;
 		*what = hp ? "set no runAsUserName: the image decides which host account the HostProcess container "
 			     "runs as"
-			   : "set no runAsUserName: the image decides, which is ContainerAdministrator for most Windows "
+			   : "set no runAsUserName: the image decides, which is ContainerAdministrator for most "
+			     "Windows "
 			     "base images";
 		return 0;
 	}
 	if (ieq(user, "NT AUTHORITY\\SYSTEM")) {
 		*sev = hp ? DSI_SEV_HIGH : DSI_SEV_MEDIUM;
-		*what = hp ? "run as NT AUTHORITY\\SYSTEM, the most privileged account of the node, directly on the host"
+		*what = hp ? "run as NT AUTHORITY\\SYSTEM, the most privileged account of the node, directly on the "
+			     "host"
 			   : "run as NT AUTHORITY\\SYSTEM, the most privileged account inside the container";
 		return 0;
 	}
@@ -224,7 +226,8 @@ static int rate_user(const char *user, int hp, int *sev, const char **what)
 	if (hp && !ieq(user, "NT AUTHORITY\\Local service") && !ieq(user, "NT AUTHORITY\\LocalService") &&
 	    !ieq(user, "NT AUTHORITY\\NetworkService") && !ieq(user, "NT AUTHORITY\\Network service")) {
 		*sev = DSI_SEV_LOW;
-		*what = "run as a host account or group of the HostProcess pod's choosing: it has that account's rights on "
+		*what = "run as a host account or group of the HostProcess pod's choosing: it has that account's "
+			"rights on "
 			"the node";
 		return 0;
 	}
@@ -270,9 +273,9 @@ int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err)
 		const char *what;
 		if (rate_user(user, hp, &sev, &what) == 0)
 			dsi_findings_add(a->out, "windowsRunAsUserName", sev,
-					 dsi_audit_cpath(a, c, ".securityContext.windowsOptions.runAsUserName"), user_fix,
-					 "%s \"%s\" %.*ss%s", hp ? "HostProcess container" : "container", c->name,
-					 (int)strcspn(what, " "), what, what + strcspn(what, " "));
+					 dsi_audit_cpath(a, c, ".securityContext.windowsOptions.runAsUserName"),
+					 user_fix, "%s \"%s\" %.*ss%s", hp ? "HostProcess container" : "container",
+					 c->name, (int)strcspn(what, " "), what, what + strcspn(what, " "));
 	}
 	for (int hp = 0; hp < 2 && rc == 0; hp++) {
 		int sev;
@@ -285,8 +288,9 @@ int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err)
 		dsi_pss_containers_phrase(&b, &from_pod[hp]);
 		dsi_findings_add(a->out, "windowsRunAsUserName", sev,
 				 dsi_audit_format("%s.securityContext.windowsOptions.runAsUserName", a->spec), user_fix,
-				 "%s%s %.*s%s%s (the pod's runAsUserName)", hp ? "HostProcess " : "", b.data ? b.data : "",
-				 (int)strcspn(what, " "), what, from_pod[hp].n == 1 ? "s" : "", what + strcspn(what, " "));
+				 "%s%s %.*s%s%s (the pod's runAsUserName)", hp ? "HostProcess " : "",
+				 b.data ? b.data : "", (int)strcspn(what, " "), what, from_pod[hp].n == 1 ? "s" : "",
+				 what + strcspn(what, " "));
 		if (b.oom)
 			a->out->oom = 1;
 		dsi_strbuf_free(&b);

@@ -383,7 +383,8 @@ static void host_namespaces(audit_ctx *a)
 		if (host_process) /* HostProcess pods must set it: the hostProcess finding says what matters */
 			dsi_strbuf_puts(&note, "; HostProcess pods require hostNetwork, so the hostProcess finding "
 					       "covers it");
-		add(a->out, "hostNetwork", host_process ? DSI_SEV_INFO : DSI_SEV_HIGH, format("%s.hostNetwork", a->spec),
+		add(a->out, "hostNetwork", host_process ? DSI_SEV_INFO : DSI_SEV_HIGH,
+		    format("%s.hostNetwork", a->spec),
 		    "Remove hostNetwork unless the agent must manage or observe the node's network; expose the ports "
 		    "it "
 		    "serves through a Service instead. Host namespaces need a namespace whose "
@@ -419,7 +420,8 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 		    "confinement; a compromise is root on the node",
 		    c->name);
 	if (sc->host_process == 1)
-		add(a->out, "hostProcess", DSI_SEV_CRITICAL, dsi_audit_cpath(a, c, ".securityContext.windowsOptions.hostProcess"),
+		add(a->out, "hostProcess", DSI_SEV_CRITICAL,
+		    dsi_audit_cpath(a, c, ".securityContext.windowsOptions.hostProcess"),
 		    "Run the agent as a normal Windows container unless it must act on the host itself.",
 		    "container \"%s\" is a Windows HostProcess container: it runs directly on the node with the node's "
 		    "privileges",
@@ -430,7 +432,8 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 				add(a->out, "allowPrivilegeEscalation", DSI_SEV_MEDIUM,
 				    dsi_audit_cpath(a, c, ".securityContext.allowPrivilegeEscalation"),
 				    "Set securityContext.allowPrivilegeEscalation: false.",
-				    "container \"%s\" allows privilege escalation: setuid binaries and file capabilities can "
+				    "container \"%s\" allows privilege escalation: setuid binaries and file "
+				    "capabilities can "
 				    "gain "
 				    "more privileges than the process started with",
 				    c->name);
@@ -438,7 +441,8 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 				add(a->out, "allowPrivilegeEscalation", DSI_SEV_LOW,
 				    dsi_audit_cpath(a, c, ".securityContext.allowPrivilegeEscalation"),
 				    "Set securityContext.allowPrivilegeEscalation: false.",
-				    "container \"%s\" does not set allowPrivilegeEscalation: false, so setuid binaries can "
+				    "container \"%s\" does not set allowPrivilegeEscalation: false, so setuid binaries "
+				    "can "
 				    "gain "
 				    "privileges (the default is true)",
 				    c->name);
@@ -451,7 +455,8 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 			char rest[64];
 			snprintf(rest, sizeof(rest), ".securityContext.capabilities.add[%u]", (unsigned)k);
 			add(a->out, "capabilities", sev, dsi_audit_cpath(a, c, rest),
-			    "Drop ALL capabilities and add back only what the agent needs; prefer a narrower capability or a "
+			    "Drop ALL capabilities and add back only what the agent needs; prefer a narrower "
+			    "capability or a "
 			    "helper running elsewhere.",
 			    "container \"%s\" adds capability %s: %s", c->name, sc->cap_add[k], what);
 		}
@@ -462,26 +467,31 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 			if (!dropped_all)
 				add(a->out, "capabilitiesNotDropped", DSI_SEV_LOW,
 				    dsi_audit_cpath(a, c, ".securityContext.capabilities.drop"),
-				    "Set securityContext.capabilities.drop: [\"ALL\"] and add back only what the agent needs.",
-				    "container \"%s\" keeps the runtime's default capabilities (it does not drop ALL), NET_RAW "
+				    "Set securityContext.capabilities.drop: [\"ALL\"] and add back only what the agent "
+				    "needs.",
+				    "container \"%s\" keeps the runtime's default capabilities (it does not drop ALL), "
+				    "NET_RAW "
 				    "among them",
 				    c->name);
 		}
 		if (sc->read_only_root_filesystem != 1)
 			add(a->out, "readOnlyRootFilesystem", DSI_SEV_LOW,
 			    dsi_audit_cpath(a, c, ".securityContext.readOnlyRootFilesystem"),
-			    "Set securityContext.readOnlyRootFilesystem: true and mount an emptyDir where the agent writes.",
+			    "Set securityContext.readOnlyRootFilesystem: true and mount an emptyDir where the agent "
+			    "writes.",
 			    "container \"%s\" has a writable root filesystem: an intruder can change its programs and "
 			    "configuration",
 			    c->name);
 		if (sc->proc_mount && strcmp(sc->proc_mount, "Default") != 0)
 			add(a->out, "procMount", DSI_SEV_HIGH, dsi_audit_cpath(a, c, ".securityContext.procMount"),
-			    "Remove procMount (or set Default) unless the pod runs in a user namespace (hostUsers: false).",
+			    "Remove procMount (or set Default) unless the pod runs in a user namespace (hostUsers: "
+			    "false).",
 			    "container \"%s\" sets procMount %s: the kernel's /proc masks are removed", c->name,
 			    sc->proc_mount);
 		if (sc->has_run_as_user && sc->run_as_user == 0 && !dsi_pss_user_namespace(a->pod))
 			add(a->out, "runAsRoot", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".securityContext.runAsUser"),
-			    "Run as a non-zero UID with runAsNonRoot: true; grant file access through group ownership or "
+			    "Run as a non-zero UID with runAsNonRoot: true; grant file access through group ownership "
+			    "or "
 			    "capabilities, or use a user namespace (hostUsers: false).",
 			    "container \"%s\" runs as root (runAsUser: 0)", c->name);
 	}
@@ -541,7 +551,8 @@ static void confinement(audit_ctx *a)
 		const dsi_pss_profile *ap = c ? &c->sc.apparmor : &pod->apparmor;
 		const dsi_pss_selinux *se = c ? &c->sc.selinux : &pod->selinux;
 		char *who = c ? format("container \"%s\"", c->name) : dsi_strdup("the pod");
-#define SETTER_PATH(rest) (c ? dsi_audit_cpath(a, c, ".securityContext" rest) : format("%s.securityContext" rest, a->spec))
+#define SETTER_PATH(rest)                                                                                              \
+	(c ? dsi_audit_cpath(a, c, ".securityContext" rest) : format("%s.securityContext" rest, a->spec))
 		if (sp->set && !dsi_pss_profile_type_allowed(sp->type))
 			add(a->out, "seccompProfile", DSI_SEV_HIGH, SETTER_PATH(".seccompProfile.type"), seccomp_fix,
 			    "%s sets seccomp profile type \"%s\": system calls are not filtered", who ? who : "",
@@ -724,7 +735,8 @@ static void host_path_volumes(audit_ctx *a)
 					sev = dsi_audit_windows_path_rating(vol->host_path, writable, &w, &id, &fix);
 				} else {
 					r = rate_path(eff, writable, &exact);
-					sev = r ? (writable ? r->rw : r->ro) : (writable ? DSI_SEV_MEDIUM : DSI_SEV_LOW);
+					sev = r ? (writable ? r->rw : r->ro)
+						: (writable ? DSI_SEV_MEDIUM : DSI_SEV_LOW);
 				}
 				dsi_pss_strs *list = writable ? &u.rw : &u.ro;
 				size_t k;
@@ -745,7 +757,8 @@ static void host_path_volumes(audit_ctx *a)
 		if (windows) {
 			const char *what, *id;
 			int sev = dsi_audit_windows_path_rating(vol->host_path, u.rw.n > 0, &what, &id, &fix);
-			dsi_strbuf_printf(&msg, "hostPath volume \"%s\" mounts %s (%s)", vol->name, vol->host_path, what);
+			dsi_strbuf_printf(&msg, "hostPath volume \"%s\" mounts %s (%s)", vol->name, vol->host_path,
+					  what);
 			if (u.rw.n) {
 				dsi_strbuf_puts(&msg, "; writable in ");
 				dsi_pss_containers_phrase(&msg, &u.rw);
@@ -1124,9 +1137,10 @@ int dsi_audit_report(const dsi_audit_input *in, const dsi_ops_cfg *o, json_t **o
 	dsi_pss_version_string(base.minor, eff, sizeof(eff));
 	const char *strictest = restr.allowed ? "restricted" : base.allowed ? "baseline" : "privileged";
 	r = identity(&s.target);
-	if (!r || json_object_set_new(r, "podSecurity",
-				      json_pack("{s:s, s:s, s:o, s:o}", "version", s.version, "effectiveVersion", eff,
-						"baseline", level_result(&base), "restricted", level_result(&restr))) < 0 ||
+	if (!r ||
+	    json_object_set_new(r, "podSecurity",
+				json_pack("{s:s, s:s, s:o, s:o}", "version", s.version, "effectiveVersion", eff,
+					  "baseline", level_result(&base), "restricted", level_result(&restr))) < 0 ||
 	    json_object_set_new(r, "level", json_string(strictest)) < 0 || json_object_set(r, "requested", req) < 0) {
 		rc = dsi_error_nomem(err);
 		goto done;

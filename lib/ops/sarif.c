@@ -41,7 +41,8 @@ static char *file_uri(const char *file)
 	dsi_strbuf b = DSI_STRBUF_INIT;
 	for (const unsigned char *p = (const unsigned char *)file; *p; p++) {
 		unsigned char ch = *p == '\\' ? '/' : *p;
-		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || strchr("-._~/:@", ch))
+		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+		    strchr("-._~/:@", ch))
 			dsi_strbuf_printf(&b, "%c", ch);
 		else
 			dsi_strbuf_printf(&b, "%%%02X", ch);
@@ -106,11 +107,9 @@ static json_int_t rule_index(json_t *rules, const char *id, const char *sev)
 {
 	size_t i;
 	json_t *r;
-	json_array_foreach(rules, i, r)
-		if (strcmp(str_or(r, "id", ""), id) == 0)
-			return (json_int_t)i;
-	r = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:[s], s:s}}", "id", id, "name", id, "shortDescription", "text", id,
-		      "defaultConfiguration", "level", level_of(sev), "properties", "tags", "daemonset",
+	json_array_foreach(rules, i, r) if (strcmp(str_or(r, "id", ""), id) == 0) return (json_int_t)i;
+	r = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:[s], s:s}}", "id", id, "name", id, "shortDescription", "text",
+		      id, "defaultConfiguration", "level", level_of(sev), "properties", "tags", "daemonset",
 		      "security-severity", security_severity(sev));
 	if (!r || json_array_append_new(rules, r) < 0)
 		return -2;
@@ -134,14 +133,15 @@ int dsi_audit_sarif(const json_t *reports, const char *tool_version, json_t **ou
 	for (size_t i = 0; !oom && i < nr; i++) {
 		const char *sev = dsi_severity_name(table[i].severity);
 		oom = json_array_append_new(rules, json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:[s], s:s}}", "id",
-							       table[i].id, "name", table[i].id, "shortDescription",
-							       "text", table[i].title, "defaultConfiguration", "level",
-							       level_of(sev), "properties", "tags", "daemonset",
-							       "security-severity", security_severity(sev))) < 0;
+							     table[i].id, "name", table[i].id, "shortDescription",
+							     "text", table[i].title, "defaultConfiguration", "level",
+							     level_of(sev), "properties", "tags", "daemonset",
+							     "security-severity", security_severity(sev))) < 0;
 	}
 	for (size_t i = 0; !oom && i < n; i++) {
 		const json_t *rep = many ? json_array_get(reports, i) : reports;
-		const char *kind = str_or(rep, "kind", ""), *ns = str_or(rep, "namespace", ""), *name = str_or(rep, "name", "");
+		const char *kind = str_or(rep, "kind", ""), *ns = str_or(rep, "namespace", ""),
+			   *name = str_or(rep, "name", "");
 		const char *file = str_or(rep, "file", NULL);
 		char *uri = file ? file_uri(file) : NULL;
 		if (file && !uri) {
@@ -152,31 +152,38 @@ int dsi_audit_sarif(const json_t *reports, const char *tool_version, json_t **ou
 		json_t *f;
 		json_array_foreach(json_object_get(rep, "findings"), k, f)
 		{
-			const char *id = str_or(f, "id", ""), *sev = str_or(f, "severity", "info"), *path = str_or(f, "path", "");
+			const char *id = str_or(f, "id", ""), *sev = str_or(f, "severity", "info"),
+				   *path = str_or(f, "path", "");
 			json_int_t idx = rule_index(rules, id, sev);
 			char *fqn = dsi_audit_format("%s/%s%s%s/%s", kind, ns, *ns ? "/" : "", name, path);
 			char *object = dsi_audit_format("%s/%s%s%s", kind, ns, *ns ? "/" : "", name);
-			json_t *logical = json_pack("{s:s, s:s?, s:s}", "name", path, "fullyQualifiedName", fqn, "kind", "member");
+			json_t *logical = json_pack("{s:s, s:s?, s:s}", "name", path, "fullyQualifiedName", fqn, "kind",
+						    "member");
 			json_t *loc = json_pack("{s:[o]}", "logicalLocations", logical);
 			if (uri && loc) {
 				json_t *phys = json_pack("{s:{s:s}}", "artifactLocation", "uri", uri);
 				json_t *line = json_object_get(f, "line");
 				if (phys && json_integer_value(line) > 0)
-					json_object_set_new(phys, "region", json_pack("{s:I}", "startLine", json_integer_value(line)));
+					json_object_set_new(phys, "region",
+							    json_pack("{s:I}", "startLine", json_integer_value(line)));
 				if (!phys || json_object_set_new(loc, "physicalLocation", phys) < 0)
 					oom = 1;
 			}
-			json_t *res = json_pack("{s:s, s:I, s:s, s:{s:s}, s:[o], s:{s:s?}, s:{s:s, s:s, s:s?, s:s}}", "ruleId", id,
-						"ruleIndex", idx, "level", level_of(sev), "message", "text",
-						str_or(f, "message", ""), "locations", loc, "partialFingerprints",
-						"daemonsetFinding/v1", fqn, "properties", "severity", sev, "path", path,
-						"object", object, "remediation", str_or(f, "remediation", ""));
+			json_t *res =
+				json_pack("{s:s, s:I, s:s, s:{s:s}, s:[o], s:{s:s?}, s:{s:s, s:s, s:s?, s:s}}",
+					  "ruleId", id, "ruleIndex", idx, "level", level_of(sev), "message", "text",
+					  str_or(f, "message", ""), "locations", loc, "partialFingerprints",
+					  "daemonsetFinding/v1", fqn, "properties", "severity", sev, "path", path,
+					  "object", object, "remediation", str_or(f, "remediation", ""));
 			if (res && json_is_true(json_object_get(f, "suppressed"))) {
 				const char *by = str_or(f, "suppressedBy", "annotation");
-				json_t *sup = json_pack("[{s:s, s:s, s:s}]", "kind", strcmp(by, "option") == 0 ? "external" : "inSource",
-							"status", "accepted", "justification",
-							strcmp(by, "option") == 0 ? "suppressed by the auditIgnore option"
-										  : "suppressed by the annotation audit.libdaemonset.io/ignore");
+				json_t *sup = json_pack(
+					"[{s:s, s:s, s:s}]", "kind",
+					strcmp(by, "option") == 0 ? "external" : "inSource", "status", "accepted",
+					"justification",
+					strcmp(by, "option") == 0
+						? "suppressed by the auditIgnore option"
+						: "suppressed by the annotation audit.libdaemonset.io/ignore");
 				if (!sup || json_object_set_new(res, "suppressions", sup) < 0)
 					oom = 1;
 			}
@@ -191,9 +198,9 @@ int dsi_audit_sarif(const json_t *reports, const char *tool_version, json_t **ou
 	}
 	json_t *log = oom ? NULL
 			  : json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o}]}", "$schema",
-				      "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool",
-				      "driver", "name", "libdaemonset audit", "version", tool_version ? tool_version : "",
-				      "rules", rules, "results", results);
+				      "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
+				      "tool", "driver", "name", "libdaemonset audit", "version",
+				      tool_version ? tool_version : "", "rules", rules, "results", results);
 	if (!log) {
 		if (!oom) {
 			rules = results = NULL; /* json_pack took them even though it failed */

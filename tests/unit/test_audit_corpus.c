@@ -44,14 +44,14 @@ static char *finding_lines(const json_t *report)
 	ck_assert(json_is_array(fs));
 	size_t size = 1, i;
 	json_t *f;
-	json_array_foreach(fs, i, f)
-		size += strlen(str(f, "path")) + 80;
+	json_array_foreach(fs, i, f) size += strlen(str(f, "path")) + 80;
 	char *s = calloc(1, size);
 	json_array_foreach(fs, i, f)
 	{
-		ck_assert_msg(*str(f, "message") && *str(f, "remediation"), "finding %zu without message or remediation", i);
-		snprintf(s + strlen(s), size - strlen(s), "%s %s %s%s\n", str(f, "id"), str(f, "severity"), str(f, "path"),
-			 json_is_true(json_object_get(f, "suppressed")) ? " suppressed" : "");
+		ck_assert_msg(*str(f, "message") && *str(f, "remediation"),
+			      "finding %zu without message or remediation", i);
+		snprintf(s + strlen(s), size - strlen(s), "%s %s %s%s\n", str(f, "id"), str(f, "severity"),
+			 str(f, "path"), json_is_true(json_object_get(f, "suppressed")) ? " suppressed" : "");
 	}
 	return s;
 }
@@ -60,9 +60,9 @@ static json_t *find(const json_t *report, const char *id, const char *path)
 {
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(report, "findings"), i, f)
-		if (strcmp(str(f, "id"), id) == 0 && (!path || strcmp(str(f, "path"), path) == 0))
-			return f;
+	json_array_foreach(json_object_get(report, "findings"), i,
+			   f) if (strcmp(str(f, "id"), id) == 0 &&
+				  (!path || strcmp(str(f, "path"), path) == 0)) return f;
 	return NULL;
 }
 
@@ -80,147 +80,152 @@ typedef struct corpus_case {
 static const corpus_case corpus[] = {
 	{"csi-node-windows.yaml", "windows", "windows", "no", 29,
 	 "every Windows node, whatever their taints, not control-plane nodes (its node selection excludes them)",
-		 "hostPath critical spec.template.spec.volumes[4].hostPath.path\n"
-		 "windowsNamedPipe high spec.template.spec.volumes[0].hostPath.path\n"
-		 "windowsNamedPipe high spec.template.spec.volumes[1].hostPath.path\n"
-		 "windowsNamedPipe high spec.template.spec.volumes[2].hostPath.path\n"
-		 "hostPath high spec.template.spec.volumes[3].hostPath.path\n"
-		 "hostPath high spec.template.spec.volumes[5].hostPath.path\n"
-		 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
-		 "windowsRunAsUserName medium spec.template.spec.securityContext.windowsOptions.runAsUserName\n"
-		 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		 "livenessProbe low spec.template.spec.containers[1].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[1].readinessProbe\n"
-		 "livenessProbe low spec.template.spec.containers[2].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[2].readinessProbe\n"
-		 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		 "cpuLimit info spec.template.spec.containers[1].resources.limits.cpu\n"
-		 "cpuLimit info spec.template.spec.containers[2].resources.limits.cpu\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "hostPath critical spec.template.spec.volumes[4].hostPath.path\n"
+	 "windowsNamedPipe high spec.template.spec.volumes[0].hostPath.path\n"
+	 "windowsNamedPipe high spec.template.spec.volumes[1].hostPath.path\n"
+	 "windowsNamedPipe high spec.template.spec.volumes[2].hostPath.path\n"
+	 "hostPath high spec.template.spec.volumes[3].hostPath.path\n"
+	 "hostPath high spec.template.spec.volumes[5].hostPath.path\n"
+	 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
+	 "windowsRunAsUserName medium spec.template.spec.securityContext.windowsOptions.runAsUserName\n"
+	 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+	 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+	 "livenessProbe low spec.template.spec.containers[1].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[1].readinessProbe\n"
+	 "livenessProbe low spec.template.spec.containers[2].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[2].readinessProbe\n"
+	 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+	 "cpuLimit info spec.template.spec.containers[1].resources.limits.cpu\n"
+	 "cpuLimit info spec.template.spec.containers[2].resources.limits.cpu\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 	{"csi-node.yaml", "linux", "linux", "yes", 4,
 	 "every Linux node, whatever their taints, including control-plane nodes",
-		 "privileged critical spec.template.spec.containers[0].securityContext.privileged\n"
-		 "hostPath critical spec.template.spec.volumes[0].hostPath.path\n"
-		 "hostPath critical spec.template.spec.volumes[3].hostPath.path\n"
-		 "mountPropagation high spec.template.spec.containers[0].volumeMounts[0].mountPropagation\n"
-		 "hostPath high spec.template.spec.volumes[1].hostPath.path\n"
-		 "hostPath high spec.template.spec.volumes[2].hostPath.path\n"
-		 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
-		 "runAsRoot medium spec.template.spec.securityContext.runAsUser\n"
-		 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
-		 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		 "minReadySeconds low spec.minReadySeconds\n"
-		 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[1].readinessProbe\n"
-		 "capabilitiesNotDropped low spec.template.spec.containers[1].securityContext.capabilities.drop\n"
-		 "livenessProbe low spec.template.spec.containers[2].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[2].readinessProbe\n"
-		 "capabilitiesNotDropped low spec.template.spec.containers[2].securityContext.capabilities.drop\n"
-		 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
-		 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		 "cpuLimit info spec.template.spec.containers[1].resources.limits.cpu\n"
-		 "cpuLimit info spec.template.spec.containers[2].resources.limits.cpu\n"
-		 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "privileged critical spec.template.spec.containers[0].securityContext.privileged\n"
+	 "hostPath critical spec.template.spec.volumes[0].hostPath.path\n"
+	 "hostPath critical spec.template.spec.volumes[3].hostPath.path\n"
+	 "mountPropagation high spec.template.spec.containers[0].volumeMounts[0].mountPropagation\n"
+	 "hostPath high spec.template.spec.volumes[1].hostPath.path\n"
+	 "hostPath high spec.template.spec.volumes[2].hostPath.path\n"
+	 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
+	 "runAsRoot medium spec.template.spec.securityContext.runAsUser\n"
+	 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
+	 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+	 "minReadySeconds low spec.minReadySeconds\n"
+	 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[1].readinessProbe\n"
+	 "capabilitiesNotDropped low spec.template.spec.containers[1].securityContext.capabilities.drop\n"
+	 "livenessProbe low spec.template.spec.containers[2].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[2].readinessProbe\n"
+	 "capabilitiesNotDropped low spec.template.spec.containers[2].securityContext.capabilities.drop\n"
+	 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
+	 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+	 "cpuLimit info spec.template.spec.containers[1].resources.limits.cpu\n"
+	 "cpuLimit info spec.template.spec.containers[2].resources.limits.cpu\n"
+	 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 	{"flannel.yaml", "linux", "linux", "yes", 15,
-	 "every Linux node that has no NoExecute taint it does not tolerate, whatever their NoSchedule taints, including control-plane nodes",
-		 "hostPath critical spec.template.spec.volumes[1].hostPath.path\n"
-		 "hostPath critical spec.template.spec.volumes[2].hostPath.path\n"
-		 "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
-		 "hostNetwork high spec.template.spec.hostNetwork\n"
-		 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
-		 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
-		 "capabilities medium spec.template.spec.containers[0].securityContext.capabilities.add[1]\n"
-		 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
-		 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		 "hostPath medium spec.template.spec.volumes[0].hostPath.path\n"
-		 "hostPath medium spec.template.spec.volumes[4].hostPath.path\n"
-		 "minReadySeconds low spec.minReadySeconds\n"
-		 "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		 "allowPrivilegeEscalation low spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
-		 "capabilitiesNotDropped low spec.template.spec.containers[0].securityContext.capabilities.drop\n"
-		 "readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
-		 "dnsPolicy low spec.template.spec.dnsPolicy\n"
-		 "allowPrivilegeEscalation low spec.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation\n"
-		 "capabilitiesNotDropped low spec.template.spec.initContainers[0].securityContext.capabilities.drop\n"
-		 "readOnlyRootFilesystem low spec.template.spec.initContainers[0].securityContext.readOnlyRootFilesystem\n"
-		 "allowPrivilegeEscalation low spec.template.spec.initContainers[1].securityContext.allowPrivilegeEscalation\n"
-		 "capabilitiesNotDropped low spec.template.spec.initContainers[1].securityContext.capabilities.drop\n"
-		 "readOnlyRootFilesystem low spec.template.spec.initContainers[1].securityContext.readOnlyRootFilesystem\n"
-		 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
-		 "runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
-		 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "every Linux node that has no NoExecute taint it does not tolerate, whatever their NoSchedule taints, "
+	 "including control-plane nodes",
+	 "hostPath critical spec.template.spec.volumes[1].hostPath.path\n"
+	 "hostPath critical spec.template.spec.volumes[2].hostPath.path\n"
+	 "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
+	 "hostNetwork high spec.template.spec.hostNetwork\n"
+	 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
+	 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
+	 "capabilities medium spec.template.spec.containers[0].securityContext.capabilities.add[1]\n"
+	 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
+	 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+	 "hostPath medium spec.template.spec.volumes[0].hostPath.path\n"
+	 "hostPath medium spec.template.spec.volumes[4].hostPath.path\n"
+	 "minReadySeconds low spec.minReadySeconds\n"
+	 "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+	 "allowPrivilegeEscalation low spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
+	 "capabilitiesNotDropped low spec.template.spec.containers[0].securityContext.capabilities.drop\n"
+	 "readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
+	 "dnsPolicy low spec.template.spec.dnsPolicy\n"
+	 "allowPrivilegeEscalation low spec.template.spec.initContainers[0].securityContext.allowPrivilegeEscalation\n"
+	 "capabilitiesNotDropped low spec.template.spec.initContainers[0].securityContext.capabilities.drop\n"
+	 "readOnlyRootFilesystem low spec.template.spec.initContainers[0].securityContext.readOnlyRootFilesystem\n"
+	 "allowPrivilegeEscalation low spec.template.spec.initContainers[1].securityContext.allowPrivilegeEscalation\n"
+	 "capabilitiesNotDropped low spec.template.spec.initContainers[1].securityContext.capabilities.drop\n"
+	 "readOnlyRootFilesystem low spec.template.spec.initContainers[1].securityContext.readOnlyRootFilesystem\n"
+	 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
+	 "runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
+	 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+	 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 	{"fluent-bit.yaml", "linux", "any", "yes", 57,
 	 "every node, whatever their taints, including control-plane nodes",
-		 "hostPath high spec.template.spec.volumes[1].hostPath.path\n"
-		 "hostPath high spec.template.spec.volumes[2].hostPath.path\n"
-		 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken suppressed\n"
-		 "imageTag medium spec.template.spec.containers[0].image\n"
-		 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
-		 "resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
-		 "priorityClassName medium spec.template.spec.priorityClassName\n"
-		 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
-		 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		 "minReadySeconds low spec.minReadySeconds\n"
-		 "imagePullPolicy low spec.template.spec.containers[0].imagePullPolicy\n"
-		 "allowPrivilegeEscalation low spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
-		 "capabilitiesNotDropped low spec.template.spec.containers[0].securityContext.capabilities.drop\n"
-		 "readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem suppressed\n"
-		 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
-		 "runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
-		 "hostPath low spec.template.spec.volumes[3].hostPath.path\n"
-		 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "hostPath high spec.template.spec.volumes[1].hostPath.path\n"
+	 "hostPath high spec.template.spec.volumes[2].hostPath.path\n"
+	 "serviceAccountToken medium spec.template.spec.automountServiceAccountToken suppressed\n"
+	 "imageTag medium spec.template.spec.containers[0].image\n"
+	 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
+	 "resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
+	 "priorityClassName medium spec.template.spec.priorityClassName\n"
+	 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
+	 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+	 "minReadySeconds low spec.minReadySeconds\n"
+	 "imagePullPolicy low spec.template.spec.containers[0].imagePullPolicy\n"
+	 "allowPrivilegeEscalation low spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
+	 "capabilitiesNotDropped low spec.template.spec.containers[0].securityContext.capabilities.drop\n"
+	 "readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem "
+	 "suppressed\n"
+	 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
+	 "runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
+	 "hostPath low spec.template.spec.volumes[3].hostPath.path\n"
+	 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+	 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 	{"node-exporter.yaml", "linux", "linux", "yes", 27,
 	 "every Linux node, whatever their taints, including control-plane nodes",
-		 "hostPath critical spec.template.spec.volumes[1].hostPath.path\n"
-		 "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
-		 "hostNetwork high spec.template.spec.hostNetwork\n"
-		 "hostPID high spec.template.spec.hostPID\n"
-		 "hostPort medium spec.template.spec.containers[1].ports[0].hostPort\n"
-		 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		 "hostPath medium spec.template.spec.volumes[0].hostPath.path\n"
-		 "minReadySeconds low spec.minReadySeconds\n"
-		 "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		 "livenessProbe low spec.template.spec.containers[1].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[1].readinessProbe\n"
-		 "dnsPolicy low spec.template.spec.dnsPolicy\n"
-		 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
-		 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "hostPath critical spec.template.spec.volumes[1].hostPath.path\n"
+	 "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
+	 "hostNetwork high spec.template.spec.hostNetwork\n"
+	 "hostPID high spec.template.spec.hostPID\n"
+	 "hostPort medium spec.template.spec.containers[1].ports[0].hostPort\n"
+	 "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+	 "hostPath medium spec.template.spec.volumes[0].hostPath.path\n"
+	 "minReadySeconds low spec.minReadySeconds\n"
+	 "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+	 "livenessProbe low spec.template.spec.containers[1].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[1].readinessProbe\n"
+	 "dnsPolicy low spec.template.spec.dnsPolicy\n"
+	 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
+	 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 	{"nvidia-device-plugin.yaml", "linux", "any", "no", 68,
-	 "only nodes that match (feature.node.kubernetes.io/pci-10de.present=true) or (nvidia.com/gpu.present=true) that have no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes (it does not tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
-		 "hostPath high spec.template.spec.volumes[0].hostPath.path\n"
-		 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
-		 "resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
-		 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
-		 "minReadySeconds low spec.minReadySeconds\n"
-		 "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
-		 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		 "readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
-		 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
-		 "runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
-		 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "only nodes that match (feature.node.kubernetes.io/pci-10de.present=true) or (nvidia.com/gpu.present=true) "
+	 "that have no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes (it does not "
+	 "tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
+	 "hostPath high spec.template.spec.volumes[0].hostPath.path\n"
+	 "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
+	 "resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
+	 "seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
+	 "minReadySeconds low spec.minReadySeconds\n"
+	 "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+	 "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+	 "readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
+	 "appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
+	 "runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
+	 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+	 "seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 	{"windows-exporter-hostprocess.yaml", "windows", "windows", "no", 43,
-	 "every Windows node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes (it does not tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
-		 "hostProcess critical spec.template.spec.securityContext.windowsOptions.hostProcess\n"
-		 "windowsRunAsUserName high spec.template.spec.securityContext.windowsOptions.runAsUserName\n"
-		 "hostPort medium spec.template.spec.containers[0].ports[0].hostPort\n"
-		 "priorityClassName medium spec.template.spec.priorityClassName\n"
-		 "minReadySeconds low spec.minReadySeconds\n"
-		 "serviceAccountToken low spec.template.spec.automountServiceAccountToken\n"
-		 "dnsPolicy low spec.template.spec.dnsPolicy\n"
-		 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		 "hostNetwork info spec.template.spec.hostNetwork\n"
-		 "controlPlane info spec.template.spec.tolerations\n"	},
+	 "every Windows node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes "
+	 "(it does not tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
+	 "hostProcess critical spec.template.spec.securityContext.windowsOptions.hostProcess\n"
+	 "windowsRunAsUserName high spec.template.spec.securityContext.windowsOptions.runAsUserName\n"
+	 "hostPort medium spec.template.spec.containers[0].ports[0].hostPort\n"
+	 "priorityClassName medium spec.template.spec.priorityClassName\n"
+	 "minReadySeconds low spec.minReadySeconds\n"
+	 "serviceAccountToken low spec.template.spec.automountServiceAccountToken\n"
+	 "dnsPolicy low spec.template.spec.dnsPolicy\n"
+	 "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+	 "hostNetwork info spec.template.spec.hostNetwork\n"
+	 "controlPlane info spec.template.spec.tolerations\n"},
 };
 
 START_TEST(corpus_findings)
@@ -245,8 +250,8 @@ START_TEST(corpus_findings)
 	/* YAML input: every finding knows its line */
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(r, "findings"), i, f)
-		ck_assert_msg(json_integer_value(json_object_get(f, "line")) > 0, "%s: finding %zu has no line", c->file, i);
+	json_array_foreach(json_object_get(r, "findings"), i, f) ck_assert_msg(
+		json_integer_value(json_object_get(f, "line")) > 0, "%s: finding %zu has no line", c->file, i);
 	json_decref(r);
 }
 END_TEST
@@ -258,7 +263,7 @@ START_TEST(placement_claims)
 	const json_t *pl = json_object_get(r, "placement");
 	ck_assert(json_is_false(json_object_get(pl, "everyNode")));
 	ck_assert_str_eq(str(pl, "selection"), "(feature.node.kubernetes.io/pci-10de.present=true) or "
-					      "(nvidia.com/gpu.present=true)");
+					       "(nvidia.com/gpu.present=true)");
 	ck_assert_ptr_null(strstr(str(find(r, "controlPlane", NULL), "message"), "they also run there"));
 	json_decref(r);
 	r = audit_file("csi-node-windows.yaml", NULL);
@@ -267,7 +272,8 @@ START_TEST(placement_claims)
 	ck_assert_str_eq(str(r, "ruleSetReason"), "its node selection matches only Windows nodes");
 	/* tolerating the control-plane taint is not running there when the selection excludes those nodes */
 	ck_assert_ptr_nonnull(strstr(str(find(r, "controlPlane", NULL), "message"), "excludes control-plane nodes"));
-	ck_assert_ptr_nonnull(strstr(str(find(r, "toleratesAllTaints", NULL), "message"), "(kubernetes.io/os=windows)"));
+	ck_assert_ptr_nonnull(
+		strstr(str(find(r, "toleratesAllTaints", NULL), "message"), "(kubernetes.io/os=windows)"));
 	json_decref(r);
 	r = audit_file("flannel.yaml", NULL);
 	ck_assert_str_eq(str(json_object_get(r, "placement"), "toleratesAllTaints"), "NoSchedule");
@@ -278,47 +284,57 @@ START_TEST(placement_claims)
 		int every;
 	} cases[] = {
 		/* s390x only: an architecture the audit cannot know */
-		{"{\"nodeSelector\":{\"kubernetes.io/arch\":\"s390x\"},\"tolerations\":[{\"operator\":\"Exists\"}]}", "any",
-		 "if-selected",
-		 "only nodes that match kubernetes.io/arch=s390x, whatever their taints; control-plane nodes only if they "
+		{"{\"nodeSelector\":{\"kubernetes.io/arch\":\"s390x\"},\"tolerations\":[{\"operator\":\"Exists\"}]}",
+		 "any", "if-selected",
+		 "only nodes that match kubernetes.io/arch=s390x, whatever their taints; control-plane nodes only if "
+		 "they "
 		 "match that selection",
 		 0},
 		/* an opt-in label, no tolerations */
-		{"{\"nodeSelector\":{\"example.com/logging\":\"enabled\",\"kubernetes.io/os\":\"linux\"}}", "linux", "no",
+		{"{\"nodeSelector\":{\"example.com/logging\":\"enabled\",\"kubernetes.io/os\":\"linux\"}}", "linux",
+		 "no",
 		 "only nodes that match example.com/logging=enabled, kubernetes.io/os=linux that have no NoSchedule or "
 		 "NoExecute taint it does not tolerate, not control-plane nodes (it does not tolerate "
 		 "node-role.kubernetes.io/control-plane:NoSchedule)",
 		 0},
 		/* Windows by required affinity; the os label's beta name counts too */
-		{"{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
-		 "[{\"matchExpressions\":[{\"key\":\"beta.kubernetes.io/os\",\"operator\":\"In\",\"values\":[\"windows\"]}]}]}}}}",
+		{"{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+		 "\"nodeSelectorTerms\":"
+		 "[{\"matchExpressions\":[{\"key\":\"beta.kubernetes.io/"
+		 "os\",\"operator\":\"In\",\"values\":[\"windows\"]}]}]}}}}",
 		 "windows", "no",
 		 "every Windows node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane "
 		 "nodes (it does not tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
 		 1},
 		/* workers only: the control-plane label excluded although its taint is tolerated */
-		{"{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
-		 "[{\"matchExpressions\":[{\"key\":\"node-role.kubernetes.io/control-plane\",\"operator\":\"DoesNotExist\"}]}]"
+		{"{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+		 "\"nodeSelectorTerms\":"
+		 "[{\"matchExpressions\":[{\"key\":\"node-role.kubernetes.io/"
+		 "control-plane\",\"operator\":\"DoesNotExist\"}]}]"
 		 "}}},\"tolerations\":[{\"key\":\"node-role.kubernetes.io/control-plane\",\"operator\":\"Exists\","
 		 "\"effect\":\"NoSchedule\"}]}",
 		 "any", "no",
-		 "every node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes (its "
+		 "every node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes "
+		 "(its "
 		 "node selection excludes them)",
 		 1},
 		/* control-plane only */
 		{"{\"nodeSelector\":{\"node-role.kubernetes.io/control-plane\":\"\"},\"tolerations\":[{\"key\":"
 		 "\"node-role.kubernetes.io/control-plane\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]}",
 		 "none", "yes",
-		 "only nodes that match node-role.kubernetes.io/control-plane= that have no NoSchedule or NoExecute taint "
+		 "only nodes that match node-role.kubernetes.io/control-plane= that have no NoSchedule or NoExecute "
+		 "taint "
 		 "it does not tolerate, including control-plane nodes",
 		 0},
 		/* nothing at all: every node, but not control-plane nodes */
 		{"{}", "any", "no",
-		 "every node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes (it "
+		 "every node that has no NoSchedule or NoExecute taint it does not tolerate, not control-plane nodes "
+		 "(it "
 		 "does not tolerate node-role.kubernetes.io/control-plane:NoSchedule)",
 		 1},
 		/* an empty term matches no node: with it alone, nothing */
-		{"{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+		{"{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+		 "\"nodeSelectorTerms\":"
 		 "[{}]}}}}",
 		 "none", "no", "no Linux or Windows node matches its node selection ((empty term))", 0},
 	};
@@ -347,9 +363,17 @@ END_TEST
 /* Windows pods: the Linux-only findings are gone, whatever made the pod a Windows pod. */
 START_TEST(windows_rules)
 {
-	static const char *const linux_only[] = {"seccompProfile", "appArmorProfile", "seLinuxOptions", "capabilities",
-						 "capabilitiesNotDropped", "allowPrivilegeEscalation",
-						 "readOnlyRootFilesystem", "runAsNonRoot", "runAsRoot", "procMount", "sysctls"};
+	static const char *const linux_only[] = {"seccompProfile",
+						 "appArmorProfile",
+						 "seLinuxOptions",
+						 "capabilities",
+						 "capabilitiesNotDropped",
+						 "allowPrivilegeEscalation",
+						 "readOnlyRootFilesystem",
+						 "runAsNonRoot",
+						 "runAsRoot",
+						 "procMount",
+						 "sysctls"};
 	static const char *const specs[] = {
 		"\"os\":{\"name\":\"windows\"}",
 		"\"nodeSelector\":{\"kubernetes.io/os\":\"windows\"}",
@@ -359,15 +383,18 @@ START_TEST(windows_rules)
 		char text[1024];
 		snprintf(text, sizeof(text),
 			 "{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"template\":{\"spec\":{%s,"
-			 "\"containers\":[{\"name\":\"c\",\"image\":\"x:1\",\"securityContext\":{\"capabilities\":{\"add\":"
+			 "\"containers\":[{\"name\":\"c\",\"image\":\"x:1\",\"securityContext\":{\"capabilities\":{"
+			 "\"add\":"
 			 "[\"NET_RAW\"]},\"runAsUser\":0,\"procMount\":\"Unmasked\"}}],\"volumes\":[{\"name\":\"p\","
-			 "\"hostPath\":{\"path\":\"\\\\\\\\.\\\\pipe\\\\docker_engine\"}},{\"name\":\"s\",\"hostPath\":{\"path\":"
+			 "\"hostPath\":{\"path\":\"\\\\\\\\.\\\\pipe\\\\docker_engine\"}},{\"name\":\"s\",\"hostPath\":"
+			 "{\"path\":"
 			 "\"C:/Windows/System32\"}}]}}}}",
 			 specs[i]);
 		json_t *r = audit_text(text, NULL);
 		ck_assert_str_eq(str(r, "ruleSet"), "windows");
 		for (size_t k = 0; k < sizeof(linux_only) / sizeof(linux_only[0]); k++)
-			ck_assert_msg(!find(r, linux_only[k], NULL), "case %zu: Linux-only finding %s", i, linux_only[k]);
+			ck_assert_msg(!find(r, linux_only[k], NULL), "case %zu: Linux-only finding %s", i,
+				      linux_only[k]);
 		/* the pipe is not mounted: low; the drive path rates as Windows' system directory */
 		const json_t *pipe = find(r, "windowsNamedPipe", "spec.template.spec.volumes[0].hostPath.path");
 		ck_assert_ptr_nonnull(pipe);
@@ -379,10 +406,11 @@ START_TEST(windows_rules)
 		json_decref(r);
 	}
 	/* the same pod on Linux keeps the Linux findings */
-	json_t *r = audit_text("{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"l\"},\"spec\":{\"template\":{\"spec\":{"
-			       "\"containers\":[{\"name\":\"c\",\"image\":\"x:1\",\"securityContext\":{\"capabilities\":{"
-			       "\"add\":[\"NET_RAW\"]}}}]}}}}",
-			       NULL);
+	json_t *r =
+		audit_text("{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"l\"},\"spec\":{\"template\":{\"spec\":{"
+			   "\"containers\":[{\"name\":\"c\",\"image\":\"x:1\",\"securityContext\":{\"capabilities\":{"
+			   "\"add\":[\"NET_RAW\"]}}}]}}}}",
+			   NULL);
 	ck_assert_str_eq(str(r, "ruleSet"), "linux");
 	ck_assert_ptr_nonnull(find(r, "capabilities", NULL));
 	ck_assert_ptr_nonnull(find(r, "seccompProfile", NULL));
@@ -396,9 +424,11 @@ START_TEST(windows_rules)
 		const char *id, *what;
 	} paths[] = {
 		{"\\\\.\\pipe\\csi-proxy-disk-v1", 1, DSI_SEV_HIGH, "windowsNamedPipe", "csi-proxy's disk API"},
-		{"\\\\.\\PIPE\\csi-proxy-volume-v1beta2", 0, DSI_SEV_HIGH, "windowsNamedPipe", "csi-proxy's volume API"},
+		{"\\\\.\\PIPE\\csi-proxy-volume-v1beta2", 0, DSI_SEV_HIGH, "windowsNamedPipe",
+		 "csi-proxy's volume API"},
 		{"\\\\.\\pipe\\csi-proxy-future-v9", 0, DSI_SEV_HIGH, "windowsNamedPipe", "a csi-proxy API"},
-		{"\\\\.\\pipe\\containerd-containerd", 0, DSI_SEV_CRITICAL, "windowsNamedPipe", "containerd's named pipe"},
+		{"\\\\.\\pipe\\containerd-containerd", 0, DSI_SEV_CRITICAL, "windowsNamedPipe",
+		 "containerd's named pipe"},
 		{"\\\\.\\pipe\\some-agent", 1, DSI_SEV_MEDIUM, "windowsNamedPipe", "a named pipe of a host service"},
 		{"C:\\", 0, DSI_SEV_HIGH, "hostPath", "the host's system drive"},
 		{"c:/var/lib/kubelet/pods", 1, DSI_SEV_CRITICAL, "hostPath", "the kubelet's state"},
@@ -444,9 +474,10 @@ START_TEST(windows_accounts)
 			 "{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"w\"},\"spec\":{\"template\":{\"spec\":{"
 			 "\"os\":{\"name\":\"windows\"},%s\"containers\":[{\"name\":\"c\",\"image\":\"x:1\","
 			 "\"securityContext\":%s}]}}}}",
-			 cases[i].host_process ? "\"hostNetwork\":true,\"securityContext\":{\"windowsOptions\":{\"hostProcess\":"
-						 "true}},"
-					       : "",
+			 cases[i].host_process
+				 ? "\"hostNetwork\":true,\"securityContext\":{\"windowsOptions\":{\"hostProcess\":"
+				   "true}},"
+				 : "",
 			 cases[i].sc);
 		json_t *r = audit_text(text, NULL);
 		const json_t *f = find(r, "windowsRunAsUserName",
@@ -472,7 +503,8 @@ static ds_cluster *forty_nodes(void)
 			snprintf(node, sizeof(node),
 				 "---\nkind: Node\napiVersion: v1\nmetadata:\n  name: cp-%d\n  labels:\n"
 				 "    kubernetes.io/os: linux\n    node-role.kubernetes.io/control-plane: \"\"\n"
-				 "spec:\n  taints:\n  - key: node-role.kubernetes.io/control-plane\n    effect: NoSchedule\n",
+				 "spec:\n  taints:\n  - key: node-role.kubernetes.io/control-plane\n    effect: "
+				 "NoSchedule\n",
 				 i);
 		else if (i < 6)
 			snprintf(node, sizeof(node),
@@ -515,7 +547,8 @@ START_TEST(snapshot_counts)
 		const char *ns, *name, *summary;
 		long run, cp_run;
 	} cases[] = {
-		{"kube-system", "nvidia-device-plugin-daemonset", "runs on 3 of 40 nodes, including 0 control-plane nodes", 3, 0},
+		{"kube-system", "nvidia-device-plugin-daemonset",
+		 "runs on 3 of 40 nodes, including 0 control-plane nodes", 3, 0},
 		{"monitoring", "node-exporter", "runs on 38 of 40 nodes, including 3 control-plane nodes", 38, 3},
 		{"kube-system", "ebs-csi-node-windows", "runs on 2 of 40 nodes, including 0 control-plane nodes", 2, 0},
 		/* tolerates every NoSchedule taint, so the GPU nodes too */
@@ -573,10 +606,11 @@ START_TEST(suppression)
 	ds_options_free(o);
 
 	/* unknown ids in the annotation are reported, not ignored */
-	r = audit_text("{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"x\",\"annotations\":{"
-		       "\"audit.libdaemonset.io/ignore\":\"hostNetwork,hostNetwrok\"}},\"spec\":{\"template\":{\"spec\":{"
-		       "\"hostNetwork\":true}}}}",
-		       NULL);
+	r = audit_text(
+		"{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"x\",\"annotations\":{"
+		"\"audit.libdaemonset.io/ignore\":\"hostNetwork,hostNetwrok\"}},\"spec\":{\"template\":{\"spec\":{"
+		"\"hostNetwork\":true}}}}",
+		NULL);
 	ck_assert(json_is_true(json_object_get(find(r, "hostNetwork", NULL), "suppressed")));
 	f = find(r, "auditIgnore", "metadata.annotations[\"audit.libdaemonset.io/ignore\"]");
 	ck_assert_ptr_nonnull(f);
@@ -607,7 +641,8 @@ START_TEST(fail_on)
 		/* fluent-bit: high findings, no critical one */
 		json_t *r = audit_file("fluent-bit.yaml", o);
 		ck_assert_str_eq(str(r, "failOn"), cases[i].level);
-		ck_assert_msg(json_is_true(json_object_get(r, "failed")) == cases[i].failed, "failOn %s", cases[i].level);
+		ck_assert_msg(json_is_true(json_object_get(r, "failed")) == cases[i].failed, "failOn %s",
+			      cases[i].level);
 		json_decref(r);
 		ds_options_free(o);
 	}
@@ -627,9 +662,10 @@ END_TEST
 /* The hook for strict field validation: unknown fields become findings. */
 START_TEST(unknown_fields)
 {
-	json_t *obj = json_loads("{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"template\":{\"spec\":"
-				 "{\"containers\":[{\"name\":\"c\",\"imagePullPolicy\":\"Always\",\"imagePulPolicy\":1}]}}}}",
-				 0, NULL);
+	json_t *obj =
+		json_loads("{\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"x\"},\"spec\":{\"template\":{\"spec\":"
+			   "{\"containers\":[{\"name\":\"c\",\"imagePullPolicy\":\"Always\",\"imagePulPolicy\":1}]}}}}",
+			   0, NULL);
 	ck_assert_ptr_nonnull(obj);
 	const char *const unknown[] = {"spec.template.spec.containers[0].imagePulPolicy"};
 	const dsi_audit_input in = {.obj = obj, .unknown_fields = unknown, .n_unknown_fields = 1};
@@ -650,23 +686,23 @@ END_TEST
 START_TEST(locate_lines)
 {
 	static const char yaml[] = "# comment\n"
-				   "apiVersion: apps/v1\n"           /* 2 */
-				   "kind: DaemonSet\n"               /* 3 */
-				   "spec:\n"                         /* 4 */
-				   "  template:\n"                   /* 5 */
-				   "    spec:\n"                     /* 6 */
-				   "      containers:\n"             /* 7 */
-				   "      - name: a\n"               /* 8 */
-				   "        image: a:1\n"            /* 9 */
-				   "      -   name: b\n"             /* 10 */
-				   "\n"                              /* 11 */
-				   "          \"image\": b:1\n"      /* 12 */
+				   "apiVersion: apps/v1\n"                   /* 2 */
+				   "kind: DaemonSet\n"                       /* 3 */
+				   "spec:\n"                                 /* 4 */
+				   "  template:\n"                           /* 5 */
+				   "    spec:\n"                             /* 6 */
+				   "      containers:\n"                     /* 7 */
+				   "      - name: a\n"                       /* 8 */
+				   "        image: a:1\n"                    /* 9 */
+				   "      -   name: b\n"                     /* 10 */
+				   "\n"                                      /* 11 */
+				   "          \"image\": b:1\n"              /* 12 */
 				   "          ports: [{containerPort: 1}]\n" /* 13 */
-				   "      volumes:\n"                /* 14 */
-				   "        - name: v\n"             /* 15 */
-				   "          hostPath:\n"           /* 16 */
-				   "            path: /x\n"          /* 17 */
-				   "  selector: {}\n";               /* 18 */
+				   "      volumes:\n"                        /* 14 */
+				   "        - name: v\n"                     /* 15 */
+				   "          hostPath:\n"                   /* 16 */
+				   "            path: /x\n"                  /* 17 */
+				   "  selector: {}\n";                       /* 18 */
 	static const struct {
 		const char *path;
 		int line;
@@ -677,9 +713,9 @@ START_TEST(locate_lines)
 		{"spec.template.spec.containers[1].name", 10},
 		{"spec.template.spec.containers[1].image", 12},
 		{"spec.template.spec.containers[1].ports[0].containerPort", 13}, /* flow: the key's line */
-		{"spec.template.spec.containers[2].image", 7},                    /* no such item: the list */
+		{"spec.template.spec.containers[2].image", 7},                   /* no such item: the list */
 		{"spec.template.spec.volumes[0].hostPath.path", 17},
-		{"spec.template.spec.securityContext.runAsUser", 6},             /* missing: the parent */
+		{"spec.template.spec.securityContext.runAsUser", 6}, /* missing: the parent */
 		{"spec.selector", 18},
 		{"metadata.name", 0},
 		{"spec[\"template\"].spec.volumes[0].name", 15},
@@ -737,7 +773,8 @@ START_TEST(sarif)
 	int suppressed = 0;
 	json_array_foreach(results, i, res)
 	{
-		const json_t *rule = json_array_get(rules, (size_t)json_integer_value(json_object_get(res, "ruleIndex")));
+		const json_t *rule =
+			json_array_get(rules, (size_t)json_integer_value(json_object_get(res, "ruleIndex")));
 		ck_assert_str_eq(str(rule, "id"), str(res, "ruleId"));
 		const json_t *loc = json_array_get(json_object_get(res, "locations"), 0);
 		const json_t *phys = json_object_get(loc, "physicalLocation");
@@ -753,8 +790,8 @@ START_TEST(sarif)
 	ck_assert_str_eq(str(res, "ruleId"), "hostPath");
 	ck_assert_str_eq(str(res, "level"), "error");
 	ck_assert_str_eq(str(json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
-							      "physicalLocation"),
-					      "artifactLocation"),
+							     "physicalLocation"),
+					     "artifactLocation"),
 			     "uri"),
 			 "manifests/csi-node-windows.yaml");
 	json_decref(log);
@@ -774,8 +811,8 @@ START_TEST(sarif)
 	json_decref(one);
 	res = json_array_get(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results"), 0);
 	ck_assert_str_eq(str(json_object_get(json_object_get(json_array_get(json_object_get(res, "locations"), 0),
-							      "physicalLocation"),
-					      "artifactLocation"),
+							     "physicalLocation"),
+					     "artifactLocation"),
 			     "uri"),
 			 "my%20dir/ds%20%231.yaml");
 	json_decref(log);
@@ -802,21 +839,26 @@ START_TEST(bad_inputs)
 		 DS_ETYPE,
 		 "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
 		 "nodeSelectorTerms[0]"},
-		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"os\":{\"name\":\"windows\"},\"containers\":[{"
+		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"os\":{\"name\":\"windows\"},"
+		 "\"containers\":[{"
 		 "\"name\":\"c\",\"securityContext\":{\"windowsOptions\":{\"runAsUserName\":5}}}]}}}}",
 		 DS_ETYPE, "spec.template.spec.containers[0].securityContext.windowsOptions.runAsUserName"},
-		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"resources\":{"
+		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\","
+		 "\"resources\":{"
 		 "\"limits\":[]}}]}}}}",
 		 DS_ETYPE, "spec.template.spec.containers[0].resources.limits"},
-		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":7}]}}}}",
+		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":"
+		 "7}]}}}}",
 		 DS_ETYPE, "spec.template.spec.containers[0].image"},
-		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"terminationGracePeriodSeconds\":\"30\"}}}}",
+		{"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"terminationGracePeriodSeconds\":\"30\"}}}"
+		 "}",
 		 DS_ETYPE, "spec.template.spec.terminationGracePeriodSeconds"},
-		{"{\"kind\":\"DaemonSet\",\"spec\":{\"updateStrategy\":{\"type\":1},\"template\":{\"spec\":{}}}}", DS_ETYPE,
-		 "spec.updateStrategy.type"},
+		{"{\"kind\":\"DaemonSet\",\"spec\":{\"updateStrategy\":{\"type\":1},\"template\":{\"spec\":{}}}}",
+		 DS_ETYPE, "spec.updateStrategy.type"},
 		{"{\"kind\":\"DaemonSet\",\"spec\":{\"minReadySeconds\":\"5\",\"template\":{\"spec\":{}}}}", DS_ETYPE,
 		 "spec.minReadySeconds"},
-		{"{\"kind\":\"DaemonSet\",\"metadata\":{\"annotations\":{\"audit.libdaemonset.io/ignore\":[]}},\"spec\":{"
+		{"{\"kind\":\"DaemonSet\",\"metadata\":{\"annotations\":{\"audit.libdaemonset.io/"
+		 "ignore\":[]}},\"spec\":{"
 		 "\"template\":{\"spec\":{}}}}",
 		 DS_ETYPE, "metadata.annotations[\"audit.libdaemonset.io/ignore\"]"},
 		{"{\"kind\":\"DaemonSet\",\"metadata\":{\"annotations\":7},\"spec\":{\"template\":{\"spec\":{}}}}",
@@ -835,7 +877,8 @@ START_TEST(bad_inputs)
 		"{\"kind\":\"DaemonSet\",\"spec\":{\"updateStrategy\":{\"rollingUpdate\":{\"maxSurge\":\"x%\","
 		"\"maxUnavailable\":[]}},\"template\":{\"spec\":{\"affinity\":{\"nodeAffinity\":{"
 		"\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":[{"
-		"\"key\":\"kubernetes.io/os\",\"operator\":\"Gt\",\"values\":[\"1\"]},{\"key\":\"x\",\"operator\":\"Bogus\"}]}]"
+		"\"key\":\"kubernetes.io/"
+		"os\",\"operator\":\"Gt\",\"values\":[\"1\"]},{\"key\":\"x\",\"operator\":\"Bogus\"}]}]"
 		"}}},\"containers\":[{\"name\":\"c\",\"image\":\"@\"},{\"name\":\"d\",\"image\":\"\"},"
 		"{\"name\":\"e\",\"image\":\"r:5000/i\"}]}}}}",
 		"{\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"hostPath\":{"
@@ -855,7 +898,8 @@ START_TEST(bad_inputs)
 		{"[{\"findings\":[]},{\"findings\":{}}]", DS_ETYPE, "[1].findings"},
 		{"{\"findings\":[{\"id\":\"x\",\"severity\":\"severe\",\"path\":\"p\",\"message\":\"m\"}]}", DS_EVALUE,
 		 "findings[0].severity"},
-		{"{\"findings\":[{\"id\":\"x\",\"severity\":\"low\",\"message\":\"m\"}]}", DS_ETYPE, "findings[0].path"},
+		{"{\"findings\":[{\"id\":\"x\",\"severity\":\"low\",\"message\":\"m\"}]}", DS_ETYPE,
+		 "findings[0].path"},
 		{"{\"file\":1,\"findings\":[]}", DS_ETYPE, "file"},
 		{"{\"findings\":[{\"id\":\"x\",\"severity\":\"low\",\"path\":\"p\",\"message\":\"m\",\"line\":\"1\"}]}",
 		 DS_ETYPE, "findings[0].line"},
@@ -877,7 +921,8 @@ START_TEST(bad_inputs)
 	/* an empty list of reports is a valid, empty log */
 	json_t *none = json_array(), *log = sarif_of(none);
 	json_decref(none);
-	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results")), 0);
+	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "results")),
+			  0);
 	json_decref(log);
 }
 END_TEST

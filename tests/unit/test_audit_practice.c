@@ -9,16 +9,19 @@
 
 /* Passes every check of the audit: only the controlPlane note remains. */
 static const char clean[] =
-	"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"agent\",\"namespace\":\"kube-system\"},"
+	"{\"apiVersion\":\"apps/"
+	"v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"agent\",\"namespace\":\"kube-system\"},"
 	"\"spec\":{\"minReadySeconds\":10,\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},"
 	"\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}},"
 	"\"template\":{\"metadata\":{\"labels\":{\"app\":\"agent\"}},\"spec\":{"
 	"\"priorityClassName\":\"system-node-critical\",\"automountServiceAccountToken\":false,"
-	"\"securityContext\":{\"runAsNonRoot\":true,\"runAsUser\":65534,\"seccompProfile\":{\"type\":\"RuntimeDefault\"},"
+	"\"securityContext\":{\"runAsNonRoot\":true,\"runAsUser\":65534,\"seccompProfile\":{\"type\":"
+	"\"RuntimeDefault\"},"
 	"\"appArmorProfile\":{\"type\":\"RuntimeDefault\"},\"seLinuxOptions\":{\"type\":\"container_t\"}},"
 	"\"containers\":[{\"name\":\"agent\",\"image\":\"registry.example.com/agent:1.2.3\","
 	"\"imagePullPolicy\":\"IfNotPresent\","
-	"\"resources\":{\"requests\":{\"cpu\":\"10m\",\"memory\":\"32Mi\"},\"limits\":{\"cpu\":\"100m\",\"memory\":\"64Mi\"}},"
+	"\"resources\":{\"requests\":{\"cpu\":\"10m\",\"memory\":\"32Mi\"},\"limits\":{\"cpu\":\"100m\",\"memory\":"
+	"\"64Mi\"}},"
 	"\"livenessProbe\":{\"httpGet\":{\"path\":\"/healthz\",\"port\":8080}},"
 	"\"readinessProbe\":{\"httpGet\":{\"path\":\"/ready\",\"port\":8080}},"
 	"\"ports\":[{\"containerPort\":8080}],"
@@ -81,10 +84,9 @@ static const json_t *find(const json_t *r, const char *id, const char *path)
 {
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(r, "findings"), i, f)
-		if (strcmp(json_string_value(json_object_get(f, "id")), id) == 0 &&
-		    (!path || strcmp(json_string_value(json_object_get(f, "path")), path) == 0))
-			return f;
+	json_array_foreach(json_object_get(r, "findings"), i,
+			   f) if (strcmp(json_string_value(json_object_get(f, "id")), id) == 0 &&
+				  (!path || strcmp(json_string_value(json_object_get(f, "path")), path) == 0)) return f;
 	return NULL;
 }
 
@@ -111,10 +113,11 @@ static const struct check_case {
 	const char *severity, *path;
 } cases[] = {
 	/* a limit stands for a missing request (the API server defaults it) */
-	{"resourceRequests", C0 "resources.requests=-", C0 "resources.requests.memory=-;" C0 "resources.limits.memory=-",
-	 "medium", P0 "resources.requests"},
+	{"resourceRequests", C0 "resources.requests=-",
+	 C0 "resources.requests.memory=-;" C0 "resources.limits.memory=-", "medium", P0 "resources.requests"},
 	{"resourceRequests", C0 "resources.requests.cpu=-", C0 "resources=-", "medium", P0 "resources.requests"},
-	{"memoryLimit", C0 "resources.limits.cpu=-", C0 "resources.limits.memory=-", "medium", P0 "resources.limits.memory"},
+	{"memoryLimit", C0 "resources.limits.cpu=-", C0 "resources.limits.memory=-", "medium",
+	 P0 "resources.limits.memory"},
 	{"cpuLimit", C0 "resources.limits.memory=-", C0 "resources.limits.cpu=-", "info", P0 "resources.limits.cpu"},
 	/* plain init containers need no probes; sidecars (restartPolicy Always) do */
 	{"livenessProbe",
@@ -122,20 +125,21 @@ static const struct check_case {
 	 "\"memory\":1}}}]",
 	 C0 "livenessProbe=-", "low", P0 "livenessProbe"},
 	{"livenessProbe", NULL,
-	 "spec.template.spec.initContainers=[{\"name\":\"sidecar\",\"image\":\"s:1\",\"restartPolicy\":\"Always\"}]", "low",
-	 "spec.template.spec.initContainers[0].livenessProbe"},
+	 "spec.template.spec.initContainers=[{\"name\":\"sidecar\",\"image\":\"s:1\",\"restartPolicy\":\"Always\"}]",
+	 "low", "spec.template.spec.initContainers[0].livenessProbe"},
 	{"readinessProbe", C0 "readinessProbe={\"exec\":{\"command\":[\"true\"]}}", C0 "readinessProbe=-", "low",
 	 P0 "readinessProbe"},
-	{"imageTag", C0 "image=\"registry.example.com:5000/agent@sha256:0123\"", C0 "image=\"registry.example.com/agent\"",
-	 "medium", P0 "image"},
-	{"imageTag", C0 "image=\"registry.example.com:5000/agent:1.0\"", C0 "image=\"agent:latest\"", "medium", P0 "image"},
+	{"imageTag", C0 "image=\"registry.example.com:5000/agent@sha256:0123\"",
+	 C0 "image=\"registry.example.com/agent\"", "medium", P0 "image"},
+	{"imageTag", C0 "image=\"registry.example.com:5000/agent:1.0\"", C0 "image=\"agent:latest\"", "medium",
+	 P0 "image"},
 	/* a floating tag pulled Always gets every node the same image; IfNotPresent keeps the first */
 	{"imagePullPolicy", C0 "image=\"agent:latest\";" C0 "imagePullPolicy=\"Always\"",
 	 C0 "image=\"agent:latest\";" C0 "imagePullPolicy=\"IfNotPresent\"", "low", P0 "imagePullPolicy"},
 	{"imagePullPolicy", C0 "image=\"agent:2\";" C0 "imagePullPolicy=\"Never\"",
 	 C0 "image=\"agent\";" C0 "imagePullPolicy=\"Never\"", "low", P0 "imagePullPolicy"},
-	{"priorityClassName", "spec.template.spec.priorityClassName=\"node-agents\"", "spec.template.spec.priorityClassName=-",
-	 "medium", "spec.template.spec.priorityClassName"},
+	{"priorityClassName", "spec.template.spec.priorityClassName=\"node-agents\"",
+	 "spec.template.spec.priorityClassName=-", "medium", "spec.template.spec.priorityClassName"},
 	/* a Deployment is not a node agent */
 	{"priorityClassName", "kind=\"Deployment\";spec.template.spec.priorityClassName=-",
 	 "spec.template.spec.priorityClassName=\"\"", "medium", "spec.template.spec.priorityClassName"},
@@ -150,16 +154,19 @@ static const struct check_case {
 	/* surge with host ports stalls: the new pod cannot share the old one's ports */
 	{"updateStrategy",
 	 "spec.updateStrategy.rollingUpdate={\"maxSurge\":0,\"maxUnavailable\":1};" C0 "ports.0.hostPort=8080",
-	 "spec.updateStrategy.rollingUpdate={\"maxSurge\":1,\"maxUnavailable\":0};" C0 "ports.0.hostPort=8080", "medium",
-	 "spec.updateStrategy.rollingUpdate.maxSurge"},
+	 "spec.updateStrategy.rollingUpdate={\"maxSurge\":1,\"maxUnavailable\":0};" C0 "ports.0.hostPort=8080",
+	 "medium", "spec.updateStrategy.rollingUpdate.maxSurge"},
 	{"updateStrategy", "spec.updateStrategy.rollingUpdate={\"maxSurge\":1,\"maxUnavailable\":0}",
-	 "spec.updateStrategy.rollingUpdate={\"maxSurge\":\"10%\",\"maxUnavailable\":0};spec.template.spec.hostNetwork=true;"
+	 "spec.updateStrategy.rollingUpdate={\"maxSurge\":\"10%\",\"maxUnavailable\":0};spec.template.spec.hostNetwork="
+	 "true;"
 	 "spec.template.spec.dnsPolicy=\"ClusterFirstWithHostNet\"",
 	 "medium", "spec.updateStrategy.rollingUpdate.maxSurge"},
 	{"terminationGracePeriodSeconds", "spec.template.spec.terminationGracePeriodSeconds=30",
-	 "spec.template.spec.terminationGracePeriodSeconds=0", "medium", "spec.template.spec.terminationGracePeriodSeconds"},
+	 "spec.template.spec.terminationGracePeriodSeconds=0", "medium",
+	 "spec.template.spec.terminationGracePeriodSeconds"},
 	{"terminationGracePeriodSeconds", "spec.template.spec.terminationGracePeriodSeconds=600",
-	 "spec.template.spec.terminationGracePeriodSeconds=3600", "low", "spec.template.spec.terminationGracePeriodSeconds"},
+	 "spec.template.spec.terminationGracePeriodSeconds=3600", "low",
+	 "spec.template.spec.terminationGracePeriodSeconds"},
 	{"dnsPolicy", "spec.template.spec.hostNetwork=true;spec.template.spec.dnsPolicy=\"ClusterFirstWithHostNet\"",
 	 "spec.template.spec.hostNetwork=true", "low", "spec.template.spec.dnsPolicy"},
 	{"dnsPolicy", "spec.template.spec.hostNetwork=true;spec.template.spec.dnsPolicy=\"Default\"",
@@ -171,8 +178,8 @@ static const struct check_case {
 	{"serviceAccountToken", NULL, "spec.template.spec.automountServiceAccountToken=-", "low",
 	 "spec.template.spec.automountServiceAccountToken"},
 	{"serviceAccountToken", NULL,
-	 "spec.template.spec.automountServiceAccountToken=true;spec.template.spec.serviceAccountName=\"agent\"", "medium",
-	 "spec.template.spec.automountServiceAccountToken"},
+	 "spec.template.spec.automountServiceAccountToken=true;spec.template.spec.serviceAccountName=\"agent\"",
+	 "medium", "spec.template.spec.automountServiceAccountToken"},
 };
 
 START_TEST(check_fixtures)
@@ -211,18 +218,20 @@ START_TEST(every_rule_is_known)
 	ds_error err;
 	ck_assert_int_eq(ds_audit_sarif("[]", 2, NULL, &out, &err), 0);
 	json_t *log = dsi_test_take_json(out);
-	json_t *rules = json_object_get(json_object_get(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "tool"),
-							"driver"),
-					"rules");
+	json_t *rules = json_object_get(
+		json_object_get(json_object_get(json_array_get(json_object_get(log, "runs"), 0), "tool"), "driver"),
+		"rules");
 	char got[2048] = "";
 	size_t i;
 	json_t *rule;
 	json_array_foreach(rules, i, rule)
 	{
-		const char *lvl = json_string_value(json_object_get(json_object_get(rule, "defaultConfiguration"), "level"));
+		const char *lvl =
+			json_string_value(json_object_get(json_object_get(rule, "defaultConfiguration"), "level"));
 		ck_assert(strcmp(lvl, "error") == 0 || strcmp(lvl, "warning") == 0 || strcmp(lvl, "note") == 0);
 		ck_assert(json_string_length(json_object_get(json_object_get(rule, "shortDescription"), "text")) > 5);
-		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ", json_string_value(json_object_get(rule, "id")));
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s ",
+			 json_string_value(json_object_get(rule, "id")));
 	}
 	ck_assert_str_eq(got, want);
 	json_decref(log);
