@@ -11,6 +11,7 @@
 #ifndef DAEMONSET_AUDIT_H
 #define DAEMONSET_AUDIT_H
 
+#include "daemonset/cluster.h"
 #include "daemonset/common.h"
 
 #ifdef __cplusplus
@@ -24,10 +25,32 @@ extern "C" {
  * Reads the options podSecurityLevel (default restricted),
  * podSecurityVersion (default latest), kubernetesVersion (bounds "latest",
  * as the API server's emulation version does), featureGates and the
- * loading limits. *json_out receives the report (free with ds_free);
- * its keys are listed in ds_object_audit(3).
+ * loading limits, auditFailOn and auditIgnore. *json_out receives the
+ * report (free with ds_free); its keys are listed in ds_object_audit(3).
+ * What the report says about where a DaemonSet's pods run comes from its
+ * nodeSelector, required node affinity and tolerations; findings carry the
+ * line of their field when text is YAML.
  */
 DS_EXTERN int ds_object_audit(const char *text, size_t size, const ds_options *opts, char **json_out, ds_error *err);
+
+/*
+ * The audit of the DaemonSet namespace_/name of a snapshot: the report of
+ * ds_object_audit, and in its placement the nodes of the snapshot that should run
+ * the pods and how many of them are control-plane nodes ("runs on 3 of 40
+ * nodes, including 0 control-plane nodes"). See ds_daemonset_audit(3).
+ */
+DS_EXTERN int ds_daemonset_audit(const ds_cluster *cluster, const char *namespace_, const char *name,
+				 const ds_options *opts, char **json_out, ds_error *err);
+
+/*
+ * SARIF 2.1.0 for audit reports: reports is the JSON (or YAML) text of one
+ * report of ds_object_audit / ds_daemonset_audit or of an array of them; a
+ * report's optional "file" member names its manifest (result locations then
+ * point at it, with the finding's line). *json_out receives the SARIF log
+ * (free with ds_free). See ds_audit_sarif(3).
+ */
+DS_EXTERN int ds_audit_sarif(const char *reports, size_t size, const ds_options *opts, char **json_out,
+			     ds_error *err);
 
 /*
  * Evaluate the Pod Security Standards for one object (same kinds as

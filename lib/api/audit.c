@@ -3,6 +3,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/lookup.h"
 #include "core/error.h"
 #include "core/jsonout.h"
 #include "core/load.h"
@@ -27,7 +28,8 @@ int ds_object_audit(const char *text, size_t size, const ds_options *opts, char 
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)
 		return rc;
-	rc = dsi_audit_report(obj, o, &report, err);
+	const dsi_audit_input in = {.obj = obj, .text = text, .size = size};
+	rc = dsi_audit_report(&in, o, &report, err);
 	json_decref(obj);
 	if (rc < 0)
 		return rc;
@@ -52,4 +54,38 @@ int ds_pod_security_evaluate(const char *text, size_t size, const char *level, c
 	if (rc < 0)
 		return rc;
 	return dsi_json_emit(result, json_out, err);
+}
+
+int ds_daemonset_audit(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
+		       char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	const dsi_daemonset *ds;
+	int rc = dsi_api_find_ds_json(cluster, namespace_, name, json_out, &ds, err);
+	if (rc < 0)
+		return rc;
+	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts);
+	json_t *report;
+	if ((rc = dsi_audit_daemonset(cluster, ds, &cfg, &report, err)) < 0)
+		return rc;
+	return dsi_json_emit(report, json_out, err);
+}
+
+int ds_audit_sarif(const char *reports, size_t size, const ds_options *opts, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (json_out)
+		*json_out = NULL;
+	if (!reports || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "reports and json_out must not be NULL");
+	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
+	json_t *in, *log;
+	int rc = parse(reports, size, o, &in, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_audit_sarif(in, DS_VERSION_STRING, &log, err);
+	json_decref(in);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(log, json_out, err);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "ops/audit_internal.h"
 
 static const dsi_ops_options defaults = {
 	.grace_period_seconds = -1,
@@ -33,6 +34,21 @@ static const char *check_kinds(const char *v)
 	return NULL;
 }
 
+/* Finding ids separated by commas, each one the audit knows (a typo would silently suppress nothing). */
+static const char *check_ids(const char *v)
+{
+	for (const char *s = v; *s;) {
+		s += strspn(s, ", \t");
+		size_t n = strcspn(s, ", \t");
+		if (n && !dsi_audit_rule_find(s, n))
+			return "finding ids separated by commas, each one of those listed in ds_object_audit(3)";
+		s += n;
+	}
+	return NULL;
+}
+
+static const char *const fail_on_levels[] = {"critical", "high", "medium", "low", "info", "none", NULL};
+
 #define O(field) offsetof(dsi_ops_options, field)
 static const dsi_opt_def defs[] = {
 	{"force", DSI_OPT_BOOL, O(force), 0, 1, NULL, NULL, NULL},
@@ -45,6 +61,8 @@ static const dsi_opt_def defs[] = {
 	{"podSelector", DSI_OPT_STRING, O(pod_selector), 0, 0, NULL, NULL, NULL},
 	{"daemonSetKinds", DSI_OPT_STRING, O(daemonset_kinds), 0, 0, NULL, check_kinds, NULL},
 	{"batchSize", DSI_OPT_INT32, O(batch_size), 1, INT32_MAX, NULL, NULL, NULL},
+	{"auditFailOn", DSI_OPT_STRING, O(audit_fail_on), 0, 0, fail_on_levels, NULL, "none"},
+	{"auditIgnore", DSI_OPT_STRING, O(audit_ignore), 0, 0, NULL, check_ids, NULL},
 };
 #undef O
 

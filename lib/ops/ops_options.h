@@ -19,6 +19,9 @@ typedef struct dsi_ops_options {
 	char *daemonset_kinds; /* extra owner kinds treated as DaemonSets: "group/Kind,..." */
 	/* upgrade */
 	int32_t batch_size;
+	/* audit */
+	char *audit_fail_on; /* critical|high|medium|low|info|none; NULL: none */
+	char *audit_ignore;  /* finding ids suppressed in every report: "id,id" */
 } dsi_ops_options;
 
 extern const dsi_opt_table dsi_ops_option_table;

@@ -14,6 +14,7 @@
 #include "core/alloc.h"
 #include "core/strbuf.h"
 #include "model/taints.h"
+#include "ops/audit_internal.h"
 #include "sched/tolerations.h"
 
 /* ---- findings -------------------------------------------------------------------------- */
@@ -67,8 +68,7 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-static char *format(const char *fmt, ...) DSI_PRINTF(1, 2);
-static char *format(const char *fmt, ...)
+char *dsi_audit_format(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -77,8 +77,8 @@ static char *format(const char *fmt, ...)
 	return s;
 }
 
-/* Add a finding; path and message are taken over (NULL means out of memory). */
-static void add_owned(dsi_findings *f, const char *id, int sev, char *path, char *message, const char *remediation)
+void dsi_findings_add_owned(dsi_findings *f, const char *id, int sev, char *path, char *message,
+			    const char *remediation)
 {
 	if (!f->oom && path && message && DSI_GROW(f->v, f->cap, f->n + 1) == 0) {
 		f->v[f->n++] = (dsi_finding){id, sev, path, message, remediation};
@@ -89,16 +89,19 @@ static void add_owned(dsi_findings *f, const char *id, int sev, char *path, char
 	dsi_free(message);
 }
 
-static void add(dsi_findings *f, const char *id, int sev, char *path, const char *remediation, const char *fmt, ...)
-	DSI_PRINTF(6, 7);
-static void add(dsi_findings *f, const char *id, int sev, char *path, const char *remediation, const char *fmt, ...)
+void dsi_findings_add(dsi_findings *f, const char *id, int sev, char *path, const char *remediation, const char *fmt,
+		      ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	char *msg = vformat(fmt, ap);
 	va_end(ap);
-	add_owned(f, id, sev, path, msg, remediation);
+	dsi_findings_add_owned(f, id, sev, path, msg, remediation);
 }
+
+#define format dsi_audit_format
+#define add dsi_findings_add
+#define add_owned dsi_findings_add_owned
 
 /* ---- host paths -------------------------------------------------------------------------- */
 
@@ -183,6 +186,8 @@ static const host_path_risk host_paths[] = {
 	{"/var/run/podman/podman.sock", 1, 1, C, C, "Podman's socket"},
 	{"/", 0, 0, C, H, "the host's root filesystem"},
 	{"/etc", 1, 0, C, H, "host configuration, including kubelet and control-plane credentials"},
+	{"/etc/machine-id", 0, 0, M, L, "the machine id"},
+	{"/etc/localtime", 0, 0, M, L, "the host's time zone"},
 	{"/root", 1, 0, C, H, "root's home directory"},
 	{"/home", 1, 0, H, M, "users' home directories"},
 	{"/boot", 1, 0, C, M, "the kernel and boot loader"},
@@ -198,6 +203,13 @@ static const host_path_risk host_paths[] = {
 	{"/opt/cni/bin", 1, 0, C, L, "CNI plugins, which the runtime executes as root"},
 	{"/var/lib/kubelet", 1, 0, C, H,
 	 "the kubelet's state, including every pod's secrets and service-account tokens"},
+	/* the kubelet's plugin sockets: what node agents are meant to mount instead of all of its state */
+	{"/var/lib/kubelet/device-plugins", 1, 0, H, M,
+	 "the kubelet's device-plugin sockets: registering device plugins and answering its device allocations"},
+	{"/var/lib/kubelet/plugins_registry", 1, 0, H, M,
+	 "the kubelet's plugin registration sockets: registering CSI drivers and device plugins"},
+	{"/var/lib/kubelet/plugins", 1, 0, H, M, "CSI drivers' sockets"},
+	{"/var/lib/kubelet/pod-resources", 1, 0, M, L, "the kubelet's pod-resources API: the devices of every pod"},
 	{"/var/lib/etcd", 1, 0, C, C, "etcd's data: every Secret of the cluster"},
 	{"/var/lib/docker", 1, 0, C, H, "Docker's storage: every container's filesystem"},
 	{"/var/lib/containerd", 1, 0, C, H, "containerd's storage: every container's filesystem"},
@@ -316,14 +328,9 @@ static int capability_severity(const char *cap, const char **what)
 
 /* ---- the checks -------------------------------------------------------------------------- */
 
-typedef struct audit_ctx {
-	const dsi_pss_pod *pod;
-	const dsi_pss_target *target;
-	char spec[96], meta[96];
-	dsi_findings *out;
-} audit_ctx;
+typedef dsi_audit_ctx audit_ctx;
 
-static char *cpath(const audit_ctx *a, const dsi_pss_container *c, const char *rest)
+char *dsi_audit_cpath(const dsi_audit_ctx *a, const dsi_pss_container *c, const char *rest)
 {
 	return format("%s.%s[%u]%s", a->spec, dsi_pss_container_list_name(c->list), (unsigned)c->index, rest);
 }
@@ -370,7 +377,14 @@ static void host_namespaces(audit_ctx *a)
 		}
 		if (ports.oom)
 			note.oom = 1;
-		add(a->out, "hostNetwork", DSI_SEV_HIGH, format("%s.hostNetwork", a->spec),
+		int host_process = pod->host_process == 1;
+		for (uint32_t i = 0; i < pod->n_containers; i++)
+			host_process |= pod->containers[i].sc.host_process == 1;
+		if (host_process) /* HostProcess pods must set it: the hostProcess finding says what matters */
+			dsi_strbuf_puts(&note, "; HostProcess pods require hostNetwork, so the hostProcess finding "
+					       "covers it");
+		add(a->out, "hostNetwork", host_process ? DSI_SEV_INFO : DSI_SEV_HIGH,
+		    format("%s.hostNetwork", a->spec),
 		    "Remove hostNetwork unless the agent must manage or observe the node's network; expose the ports "
 		    "it "
 		    "serves through a Service instead. Host namespaces need a namespace whose "
@@ -399,83 +413,94 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 {
 	const dsi_pss_sc *sc = &c->sc;
 	if (sc->privileged == 1)
-		add(a->out, "privileged", DSI_SEV_CRITICAL, cpath(a, c, ".securityContext.privileged"),
+		add(a->out, "privileged", DSI_SEV_CRITICAL, dsi_audit_cpath(a, c, ".securityContext.privileged"),
 		    "Set privileged: false; drop ALL capabilities and add back only those the agent needs.",
 		    "container \"%s\" is privileged: every capability, all host devices, no seccomp, AppArmor or "
 		    "SELinux "
 		    "confinement; a compromise is root on the node",
 		    c->name);
 	if (sc->host_process == 1)
-		add(a->out, "hostProcess", DSI_SEV_CRITICAL, cpath(a, c, ".securityContext.windowsOptions.hostProcess"),
+		add(a->out, "hostProcess", DSI_SEV_CRITICAL,
+		    dsi_audit_cpath(a, c, ".securityContext.windowsOptions.hostProcess"),
 		    "Run the agent as a normal Windows container unless it must act on the host itself.",
 		    "container \"%s\" is a Windows HostProcess container: it runs directly on the node with the node's "
 		    "privileges",
 		    c->name);
-	if (sc->privileged != 1) {
-		if (sc->allow_privilege_escalation == 1)
-			add(a->out, "allowPrivilegeEscalation", DSI_SEV_MEDIUM,
-			    cpath(a, c, ".securityContext.allowPrivilegeEscalation"),
-			    "Set securityContext.allowPrivilegeEscalation: false.",
-			    "container \"%s\" allows privilege escalation: setuid binaries and file capabilities can "
-			    "gain "
-			    "more privileges than the process started with",
+	if (!a->place->windows) { /* Linux-only settings: Windows pods get audit_windows.c's findings */
+		if (sc->privileged != 1) {
+			if (sc->allow_privilege_escalation == 1)
+				add(a->out, "allowPrivilegeEscalation", DSI_SEV_MEDIUM,
+				    dsi_audit_cpath(a, c, ".securityContext.allowPrivilegeEscalation"),
+				    "Set securityContext.allowPrivilegeEscalation: false.",
+				    "container \"%s\" allows privilege escalation: setuid binaries and file "
+				    "capabilities can "
+				    "gain "
+				    "more privileges than the process started with",
+				    c->name);
+			else if (sc->allow_privilege_escalation == DSI_PSS_UNSET)
+				add(a->out, "allowPrivilegeEscalation", DSI_SEV_LOW,
+				    dsi_audit_cpath(a, c, ".securityContext.allowPrivilegeEscalation"),
+				    "Set securityContext.allowPrivilegeEscalation: false.",
+				    "container \"%s\" does not set allowPrivilegeEscalation: false, so setuid binaries "
+				    "can "
+				    "gain "
+				    "privileges (the default is true)",
+				    c->name);
+		}
+		for (uint32_t k = 0; k < sc->n_add; k++) {
+			const char *what = "";
+			int sev = capability_severity(sc->cap_add[k], &what);
+			if (sev < 0)
+				continue;
+			char rest[64];
+			snprintf(rest, sizeof(rest), ".securityContext.capabilities.add[%u]", (unsigned)k);
+			add(a->out, "capabilities", sev, dsi_audit_cpath(a, c, rest),
+			    "Drop ALL capabilities and add back only what the agent needs; prefer a narrower "
+			    "capability or a "
+			    "helper running elsewhere.",
+			    "container \"%s\" adds capability %s: %s", c->name, sc->cap_add[k], what);
+		}
+		if (sc->privileged != 1) {
+			int dropped_all = 0;
+			for (uint32_t k = 0; k < sc->n_drop; k++)
+				dropped_all |= strcmp(sc->cap_drop[k], "ALL") == 0;
+			if (!dropped_all)
+				add(a->out, "capabilitiesNotDropped", DSI_SEV_LOW,
+				    dsi_audit_cpath(a, c, ".securityContext.capabilities.drop"),
+				    "Set securityContext.capabilities.drop: [\"ALL\"] and add back only what the agent "
+				    "needs.",
+				    "container \"%s\" keeps the runtime's default capabilities (it does not drop ALL), "
+				    "NET_RAW "
+				    "among them",
+				    c->name);
+		}
+		if (sc->read_only_root_filesystem != 1)
+			add(a->out, "readOnlyRootFilesystem", DSI_SEV_LOW,
+			    dsi_audit_cpath(a, c, ".securityContext.readOnlyRootFilesystem"),
+			    "Set securityContext.readOnlyRootFilesystem: true and mount an emptyDir where the agent "
+			    "writes.",
+			    "container \"%s\" has a writable root filesystem: an intruder can change its programs and "
+			    "configuration",
 			    c->name);
-		else if (sc->allow_privilege_escalation == DSI_PSS_UNSET)
-			add(a->out, "allowPrivilegeEscalation", DSI_SEV_LOW,
-			    cpath(a, c, ".securityContext.allowPrivilegeEscalation"),
-			    "Set securityContext.allowPrivilegeEscalation: false.",
-			    "container \"%s\" does not set allowPrivilegeEscalation: false, so setuid binaries can "
-			    "gain "
-			    "privileges (the default is true)",
-			    c->name);
+		if (sc->proc_mount && strcmp(sc->proc_mount, "Default") != 0)
+			add(a->out, "procMount", DSI_SEV_HIGH, dsi_audit_cpath(a, c, ".securityContext.procMount"),
+			    "Remove procMount (or set Default) unless the pod runs in a user namespace (hostUsers: "
+			    "false).",
+			    "container \"%s\" sets procMount %s: the kernel's /proc masks are removed", c->name,
+			    sc->proc_mount);
+		if (sc->has_run_as_user && sc->run_as_user == 0 && !dsi_pss_user_namespace(a->pod))
+			add(a->out, "runAsRoot", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, ".securityContext.runAsUser"),
+			    "Run as a non-zero UID with runAsNonRoot: true; grant file access through group ownership "
+			    "or "
+			    "capabilities, or use a user namespace (hostUsers: false).",
+			    "container \"%s\" runs as root (runAsUser: 0)", c->name);
 	}
-	for (uint32_t k = 0; k < sc->n_add; k++) {
-		const char *what = "";
-		int sev = capability_severity(sc->cap_add[k], &what);
-		if (sev < 0)
-			continue;
-		char rest[64];
-		snprintf(rest, sizeof(rest), ".securityContext.capabilities.add[%u]", (unsigned)k);
-		add(a->out, "capabilities", sev, cpath(a, c, rest),
-		    "Drop ALL capabilities and add back only what the agent needs; prefer a narrower capability or a "
-		    "helper running elsewhere.",
-		    "container \"%s\" adds capability %s: %s", c->name, sc->cap_add[k], what);
-	}
-	if (sc->privileged != 1) {
-		int dropped_all = 0;
-		for (uint32_t k = 0; k < sc->n_drop; k++)
-			dropped_all |= strcmp(sc->cap_drop[k], "ALL") == 0;
-		if (!dropped_all)
-			add(a->out, "capabilitiesNotDropped", DSI_SEV_LOW,
-			    cpath(a, c, ".securityContext.capabilities.drop"),
-			    "Set securityContext.capabilities.drop: [\"ALL\"] and add back only what the agent needs.",
-			    "container \"%s\" keeps the runtime's default capabilities (it does not drop ALL), NET_RAW "
-			    "among them",
-			    c->name);
-	}
-	if (sc->read_only_root_filesystem != 1)
-		add(a->out, "readOnlyRootFilesystem", DSI_SEV_LOW,
-		    cpath(a, c, ".securityContext.readOnlyRootFilesystem"),
-		    "Set securityContext.readOnlyRootFilesystem: true and mount an emptyDir where the agent writes.",
-		    "container \"%s\" has a writable root filesystem: an intruder can change its programs and "
-		    "configuration",
-		    c->name);
-	if (sc->proc_mount && strcmp(sc->proc_mount, "Default") != 0)
-		add(a->out, "procMount", DSI_SEV_HIGH, cpath(a, c, ".securityContext.procMount"),
-		    "Remove procMount (or set Default) unless the pod runs in a user namespace (hostUsers: false).",
-		    "container \"%s\" sets procMount %s: the kernel's /proc masks are removed", c->name,
-		    sc->proc_mount);
-	if (sc->has_run_as_user && sc->run_as_user == 0 && !dsi_pss_user_namespace(a->pod))
-		add(a->out, "runAsRoot", DSI_SEV_MEDIUM, cpath(a, c, ".securityContext.runAsUser"),
-		    "Run as a non-zero UID with runAsNonRoot: true; grant file access through group ownership or "
-		    "capabilities, or use a user namespace (hostUsers: false).",
-		    "container \"%s\" runs as root (runAsUser: 0)", c->name);
 	for (uint32_t p = 0; p < c->n_ports; p++) {
 		if (c->ports[p].host_port == 0 || c->ports[p].host_port_defaulted)
 			continue;
 		char rest[48];
 		snprintf(rest, sizeof(rest), ".ports[%u].hostPort", (unsigned)p);
-		add(a->out, "hostPort", DSI_SEV_MEDIUM, cpath(a, c, rest),
+		add(a->out, "hostPort", DSI_SEV_MEDIUM, dsi_audit_cpath(a, c, rest),
 		    "Expose the port through a Service; if a node port is required, restrict who can reach it.",
 		    "container \"%s\" binds host port %ld on every node it runs on", c->name,
 		    (long)c->ports[p].host_port);
@@ -485,7 +510,7 @@ static void privileges(audit_ctx *a, const dsi_pss_container *c)
 			continue;
 		char rest[64];
 		snprintf(rest, sizeof(rest), ".volumeMounts[%u].mountPropagation", (unsigned)m);
-		add(a->out, "mountPropagation", DSI_SEV_HIGH, cpath(a, c, rest),
+		add(a->out, "mountPropagation", DSI_SEV_HIGH, dsi_audit_cpath(a, c, rest),
 		    "Use HostToContainer (or None) unless the agent must publish mounts to the host, as CSI node "
 		    "plugins do.",
 		    "container \"%s\" propagates mounts of volume \"%s\" back to the host (Bidirectional)", c->name,
@@ -526,7 +551,8 @@ static void confinement(audit_ctx *a)
 		const dsi_pss_profile *ap = c ? &c->sc.apparmor : &pod->apparmor;
 		const dsi_pss_selinux *se = c ? &c->sc.selinux : &pod->selinux;
 		char *who = c ? format("container \"%s\"", c->name) : dsi_strdup("the pod");
-#define SETTER_PATH(rest) (c ? cpath(a, c, ".securityContext" rest) : format("%s.securityContext" rest, a->spec))
+#define SETTER_PATH(rest)                                                                                              \
+	(c ? dsi_audit_cpath(a, c, ".securityContext" rest) : format("%s.securityContext" rest, a->spec))
 		if (sp->set && !dsi_pss_profile_type_allowed(sp->type))
 			add(a->out, "seccompProfile", DSI_SEV_HIGH, SETTER_PATH(".seccompProfile.type"), seccomp_fix,
 			    "%s sets seccomp profile type \"%s\": system calls are not filtered", who ? who : "",
@@ -641,7 +667,7 @@ static void pod_settings(audit_ctx *a)
 		    format("%s.securityContext.windowsOptions.hostProcess", a->spec),
 		    "Run the agent as a normal Windows container unless it must act on the host itself.",
 		    "the pod is a Windows HostProcess pod: its containers run directly on the node");
-	for (uint32_t i = 0; i < pod->n_sysctls; i++) {
+	for (uint32_t i = 0; i < pod->n_sysctls && !a->place->windows; i++) {
 		if (dsi_pss_sysctl_safe(pod->sysctls[i]))
 			continue;
 		add(a->out, "sysctls", DSI_SEV_MEDIUM,
@@ -682,7 +708,11 @@ static void host_path_volumes(audit_ctx *a)
 			continue;
 		vol_use u = {.worst = DSI_SEV_COUNT};
 		char base[512];
-		clean_path(vol->host_path, base, sizeof(base));
+		int windows = dsi_audit_windows_path(vol->host_path);
+		if (windows)
+			snprintf(base, sizeof(base), "%s", vol->host_path);
+		else
+			clean_path(vol->host_path, base, sizeof(base));
 		snprintf(u.eff, sizeof(u.eff), "%s", base);
 		for (uint32_t i = 0; i < pod->n_containers; i++) {
 			const dsi_pss_container *c = &pod->containers[i];
@@ -691,15 +721,23 @@ static void host_path_volumes(audit_ctx *a)
 				if (strcmp(mt->name, vol->name) != 0)
 					continue;
 				char eff[512], joined[1024];
-				if (*mt->sub_path && !mt->sub_path_expr) {
+				if (*mt->sub_path && !mt->sub_path_expr && !windows) {
 					snprintf(joined, sizeof(joined), "%s/%s", base, mt->sub_path);
 					clean_path(joined, eff, sizeof(eff));
 				} else {
 					snprintf(eff, sizeof(eff), "%s", base);
 				}
 				int writable = !mt->read_only;
-				const host_path_risk *exact, *r = rate_path(eff, writable, &exact);
-				int sev = r ? (writable ? r->rw : r->ro) : (writable ? DSI_SEV_MEDIUM : DSI_SEV_LOW);
+				const host_path_risk *exact = NULL, *r = NULL;
+				int sev;
+				if (windows) {
+					const char *w, *id, *fix;
+					sev = dsi_audit_windows_path_rating(vol->host_path, writable, &w, &id, &fix);
+				} else {
+					r = rate_path(eff, writable, &exact);
+					sev = r ? (writable ? r->rw : r->ro)
+						: (writable ? DSI_SEV_MEDIUM : DSI_SEV_LOW);
+				}
 				dsi_pss_strs *list = writable ? &u.rw : &u.ro;
 				size_t k;
 				for (k = 0; k < list->n && strcmp(list->v[k], c->name) != 0; k++)
@@ -716,6 +754,31 @@ static void host_path_volumes(audit_ctx *a)
 		}
 		dsi_strbuf msg = DSI_STRBUF_INIT;
 		const char *fix;
+		if (windows) {
+			const char *what, *id;
+			int sev = dsi_audit_windows_path_rating(vol->host_path, u.rw.n > 0, &what, &id, &fix);
+			dsi_strbuf_printf(&msg, "hostPath volume \"%s\" mounts %s (%s)", vol->name, vol->host_path,
+					  what);
+			if (u.rw.n) {
+				dsi_strbuf_puts(&msg, "; writable in ");
+				dsi_pss_containers_phrase(&msg, &u.rw);
+			}
+			if (u.ro.n) {
+				dsi_strbuf_puts(&msg, "; read-only in ");
+				dsi_pss_containers_phrase(&msg, &u.ro);
+			}
+			if (!u.rw.n && !u.ro.n) {
+				dsi_strbuf_puts(&msg, "; not mounted by any container");
+				sev = DSI_SEV_LOW;
+			}
+			if (u.rw.oom || u.ro.oom)
+				msg.oom = 1;
+			add_owned(a->out, id, sev, format("%s.volumes[%u].hostPath.path", a->spec, (unsigned)v),
+				  msg.oom ? (dsi_strbuf_free(&msg), NULL) : dsi_strbuf_detach(&msg), fix);
+			dsi_pss_strs_free(&u.rw);
+			dsi_pss_strs_free(&u.ro);
+			continue;
+		}
 		if (u.worst == DSI_SEV_COUNT) {
 			/* not mounted: nothing is reachable, but the volume still names a host path */
 			const host_path_risk *exact, *r = rate_path(base, 0, &exact);
@@ -771,12 +834,16 @@ static int tolerations(audit_ctx *a, const dsi_ops_cfg *o, ds_error *err)
 	dsi_tolerations tols = {NULL, 0};
 	dsi_rd rd;
 	dsi_pss_rd_at(&rd, err, a->spec);
+	(void)o;
 	int rc = spec ? dsi_tolerations_read(&rd, &atoms, spec, "tolerations", &tols) : 0;
 	if (rc < 0) {
 		dsi_atoms_free(&atoms);
 		return rc;
 	}
-	int gate = dsi_gate(o->core, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+	const dsi_audit_placement *p = a->place;
+	/* where "every node" stops: the node selection (a GPU, Windows or opt-in DaemonSet is not everywhere) */
+	char *where = p->has_selection ? format("every node that matches its node selection (%s)", p->selection)
+				       : dsi_strdup("every node");
 	for (uint32_t i = 0; i < tols.n; i++) {
 		const dsi_toleration *t = &tols.v[i];
 		if (t->key != DSI_ATOM_NONE || t->op != DSI_TOL_EXISTS)
@@ -786,60 +853,75 @@ static int tolerations(audit_ctx *a, const dsi_ops_cfg *o, ds_error *err)
 			    format("%s.tolerations[%u]", a->spec, (unsigned)i),
 			    "List the taints the agent must tolerate (for example "
 			    "node-role.kubernetes.io/control-plane:NoSchedule) instead of tolerating all of them.",
-			    "the pods tolerate every taint: they run on every node, including control-plane nodes, "
-			    "nodes "
-			    "reserved for other workloads and nodes being evacuated with NoExecute taints");
+			    "the pods tolerate every taint: they run on %s whatever its taints, including nodes "
+			    "reserved for other workloads and nodes being evacuated with NoExecute taints%s",
+			    where ? where : "every node",
+			    strcmp(dsi_audit_placement_cp(p), "yes") == 0 ? ", and on control-plane nodes" : "");
 		else
 			add(a->out, "toleratesAllTaints", DSI_SEV_MEDIUM,
 			    format("%s.tolerations[%u]", a->spec, (unsigned)i),
 			    "List the taints the agent must tolerate instead of tolerating all of them.",
 			    "the pods tolerate every %s taint", dsi_effect_name(t->effect));
 	}
-	if (a->target->kind && strcmp(a->target->kind, "DaemonSet") == 0) {
-		/* the DaemonSet controller's own tolerations never include the control-plane taint */
-		dsi_taint cp = {dsi_atom_intern_cstr(&atoms, "node-role.kubernetes.io/control-plane"), DSI_ATOM_NONE,
-				DSI_EFFECT_NO_SCHEDULE};
-		if (cp.key == DSI_ATOM_ERROR) {
-			rc = dsi_error_nomem(err);
-		} else if (dsi_tolerations_tolerate_taint(&atoms, &tols, &cp, gate)) {
+	dsi_free(where);
+	if (a->is_daemonset) {
+		/* the DaemonSet controller's own tolerations never include the control-plane taint; whether the
+		 * pods land there also depends on the node selection (audit_placement.c) */
+		const char *cp = dsi_audit_placement_cp(p);
+		if (strcmp(cp, "yes") == 0)
 			add(a->out, "controlPlane", DSI_SEV_INFO, format("%s.tolerations", a->spec),
 			    "Keep that only for agents that must run there: a compromised pod on a control-plane node "
-			    "is a "
-			    "control-plane compromise.",
-			    "the pods tolerate node-role.kubernetes.io/control-plane:NoSchedule and also run on "
-			    "control-plane "
-			    "nodes, next to etcd and the control-plane credentials");
-		} else {
+			    "is a control-plane compromise.",
+			    "the pods tolerate node-role.kubernetes.io/control-plane:NoSchedule and their node "
+			    "selection matches control-plane nodes: they also run there, next to etcd and the "
+			    "control-plane credentials");
+		else if (strcmp(cp, "if-selected") == 0)
+			add(a->out, "controlPlane", DSI_SEV_INFO, format("%s.tolerations", a->spec),
+			    "Keep the toleration only if the agent must run on control-plane nodes that carry those "
+			    "labels.",
+			    "the pods tolerate node-role.kubernetes.io/control-plane:NoSchedule, so they run on the "
+			    "control-plane nodes that match their node selection (%s), if any",
+			    p->selection);
+		else if (p->tolerates_cp)
+			add(a->out, "controlPlane", DSI_SEV_INFO, format("%s.tolerations", a->spec),
+			    "Nothing to do; drop the toleration if it is left over.",
+			    "the pods tolerate node-role.kubernetes.io/control-plane:NoSchedule, but their node "
+			    "selection (%s) excludes control-plane nodes, so they do not run there",
+			    p->selection);
+		else
 			add(a->out, "controlPlane", DSI_SEV_INFO, format("%s.tolerations", a->spec),
 			    "Add the toleration {key: node-role.kubernetes.io/control-plane, operator: Exists, effect: "
 			    "NoSchedule} if the agent must run on control-plane nodes too.",
 			    "the pods do not tolerate node-role.kubernetes.io/control-plane:NoSchedule, so they will "
-			    "not run "
-			    "on control-plane nodes (the DaemonSet controller's default tolerations do not include "
-			    "that "
-			    "taint)");
-		}
+			    "not run on control-plane nodes (the DaemonSet controller's default tolerations do not "
+			    "include that taint)");
 	}
 	dsi_tolerations_release(&atoms, &tols);
 	dsi_atoms_free(&atoms);
 	return rc;
 }
 
-int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_ops_cfg *o, dsi_findings *out,
-		    ds_error *err)
+int dsi_audit_risks(const json_t *obj, const dsi_pss_target *target, const dsi_pss_pod *pod,
+		    const dsi_audit_placement *place, const dsi_ops_cfg *o, dsi_findings *out, ds_error *err)
 {
-	audit_ctx a = {pod, target, "", "", out};
+	audit_ctx a = {.obj = obj, .pod = pod, .target = target, .place = place, .out = out};
+	a.is_daemonset = target->kind && strcmp(target->kind, "DaemonSet") == 0;
 	snprintf(a.spec, sizeof(a.spec), "%s%sspec", target->path, target->path[0] ? "." : "");
 	snprintf(a.meta, sizeof(a.meta), "%s%smetadata", target->path, target->path[0] ? "." : "");
 	host_namespaces(&a);
 	for (uint32_t i = 0; i < pod->n_containers; i++)
 		privileges(&a, &pod->containers[i]);
-	confinement(&a);
-	users(&a);
+	int rc;
+	if (place->windows) {
+		if ((rc = dsi_audit_windows(&a, err)) < 0)
+			return rc;
+	} else {
+		confinement(&a);
+		users(&a);
+	}
 	pod_settings(&a);
 	host_path_volumes(&a);
-	int rc = tolerations(&a, o, err);
-	if (rc < 0)
+	if ((rc = tolerations(&a, o, err)) < 0 || (rc = dsi_audit_practice(&a, err)) < 0)
 		return rc;
 	if (out->oom)
 		return dsi_error_nomem(err);
@@ -1022,7 +1104,7 @@ static json_t *level_result(const dsi_pss_eval *e)
 	return json_pack("{s:b, s:o}", "allowed", e->allowed, "violations", violations_json(e));
 }
 
-int dsi_audit_report(const json_t *obj, const dsi_ops_cfg *o, json_t **out, ds_error *err)
+int dsi_audit_report(const dsi_audit_input *in, const dsi_ops_cfg *o, json_t **out, ds_error *err)
 {
 	*out = NULL;
 	const char *level = option_level(NULL, o), *version = option_version(NULL, o);
@@ -1031,60 +1113,50 @@ int dsi_audit_report(const json_t *obj, const dsi_ops_cfg *o, json_t **out, ds_e
 		return dsi_error_set(err, DS_EVALUE, "podSecurityLevel",
 				     "must be one of privileged, baseline, restricted, got \"%s\"", level);
 	eval_set s;
-	int rc = eval_set_read(obj, version, o, &s, err);
+	int rc = eval_set_read(in->obj, version, o, &s, err);
 	if (rc < 0)
 		return rc;
 	dsi_pss_eval base, restr;
 	dsi_findings f = {0};
+	dsi_audit_placement place;
 	json_t *r = NULL, *req = NULL;
-	if ((rc = dsi_pss_evaluate(&s.view, DSI_PSS_BASELINE, s.minor, s.emulation, &base, err)) < 0)
+	char spec_path[96];
+	snprintf(spec_path, sizeof(spec_path), "%s%sspec", s.target.path, s.target.path[0] ? "." : "");
+	if ((rc = dsi_audit_placement_read(&s.target, &s.view, spec_path, o, &place, err)) < 0)
 		goto fail_eval;
+	if ((rc = dsi_pss_evaluate(&s.view, DSI_PSS_BASELINE, s.minor, s.emulation, &base, err)) < 0)
+		goto fail_place;
 	if ((rc = dsi_pss_evaluate(&s.view, DSI_PSS_RESTRICTED, s.minor, s.emulation, &restr, err)) < 0) {
 		dsi_pss_eval_free(&base);
-		goto fail_eval;
+		goto fail_place;
 	}
-	if ((rc = requested_json(&s, l, &req, err)) < 0 || (rc = dsi_audit_risks(&s.target, &s.view, o, &f, err)) < 0)
+	if ((rc = requested_json(&s, l, &req, err)) < 0 ||
+	    (rc = dsi_audit_risks(in->obj, &s.target, &s.view, &place, o, &f, err)) < 0)
 		goto done;
 	char eff[16];
 	dsi_pss_version_string(base.minor, eff, sizeof(eff));
 	const char *strictest = restr.allowed ? "restricted" : base.allowed ? "baseline" : "privileged";
-	json_t *findings = json_array();
-	size_t counts[DSI_SEV_COUNT] = {0};
-	for (size_t i = 0; findings && i < f.n; i++) {
-		counts[f.v[i].severity]++;
-		if (json_array_append_new(findings,
-					  json_pack("{s:s, s:s, s:s, s:s, s:s}", "id", f.v[i].id, "severity",
-						    dsi_severity_name(f.v[i].severity), "path", f.v[i].path, "message",
-						    f.v[i].message, "remediation", f.v[i].remediation)) < 0) {
-			json_decref(findings);
-			findings = NULL;
-		}
-	}
 	r = identity(&s.target);
-	if (r && findings &&
+	if (!r ||
 	    json_object_set_new(r, "podSecurity",
 				json_pack("{s:s, s:s, s:o, s:o}", "version", s.version, "effectiveVersion", eff,
-					  "baseline", level_result(&base), "restricted", level_result(&restr))) == 0 &&
-	    json_object_set_new(r, "level", json_string(strictest)) == 0 && json_object_set(r, "requested", req) == 0 &&
-	    json_object_set(r, "findings", findings) == 0 &&
-	    json_object_set_new(r, "summary",
-				json_pack("{s:I, s:I, s:I, s:I, s:I, s:I}", "critical",
-					  (json_int_t)counts[DSI_SEV_CRITICAL], "high",
-					  (json_int_t)counts[DSI_SEV_HIGH], "medium",
-					  (json_int_t)counts[DSI_SEV_MEDIUM], "low", (json_int_t)counts[DSI_SEV_LOW],
-					  "info", (json_int_t)counts[DSI_SEV_INFO], "total", (json_int_t)f.n)) == 0) {
-		*out = r;
-		r = NULL;
-	} else {
+					  "baseline", level_result(&base), "restricted", level_result(&restr))) < 0 ||
+	    json_object_set_new(r, "level", json_string(strictest)) < 0 || json_object_set(r, "requested", req) < 0) {
 		rc = dsi_error_nomem(err);
+		goto done;
 	}
-	json_decref(findings);
+	if ((rc = dsi_audit_finish(r, &f, in, &s.target, &place, o, err)) < 0)
+		goto done;
+	*out = r;
+	r = NULL;
 done:
 	json_decref(r);
 	json_decref(req);
 	dsi_findings_free(&f);
 	dsi_pss_eval_free(&base);
 	dsi_pss_eval_free(&restr);
+fail_place:
+	dsi_audit_placement_free(&place);
 fail_eval:
 	eval_set_free(&s);
 	return rc;

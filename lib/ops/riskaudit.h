@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "model/snapshot.h"
 #include "ops/ops_options.h"
 #include "pss/pss.h"
 
@@ -42,17 +43,18 @@ void dsi_findings_free(dsi_findings *f);
 /* Deterministic order: severity, then path, then id, then message (bytewise). */
 void dsi_findings_sort(dsi_findings *f);
 
-/*
- * The risk findings for the pod view of target (read from target->tmpl).
- * spec_path is where the pod spec is ("spec.template.spec", "spec").
- * Tolerations are read from the template's spec; the control-plane note is
- * given for DaemonSets only.
- */
-int dsi_audit_risks(const dsi_pss_target *target, const dsi_pss_pod *pod, const dsi_ops_cfg *o, dsi_findings *out,
-		    ds_error *err);
+/* What one audit reads: the object, and optionally its text (for the line of each finding) and the
+ * unknown fields strict field validation found in it (lib/apiserver; reported as "unknownField"). */
+typedef struct dsi_audit_input {
+	const json_t *obj;
+	const char *text; /* NULL: no line numbers */
+	size_t size;
+	const char *const *unknown_fields; /* JSON paths of fields the API does not know */
+	size_t n_unknown_fields;
+} dsi_audit_input;
 
 /* The report of ds_audit(3) for one object. */
-int dsi_audit_report(const json_t *obj, const dsi_ops_cfg *o, json_t **out, ds_error *err);
+int dsi_audit_report(const dsi_audit_input *in, const dsi_ops_cfg *o, json_t **out, ds_error *err);
 /* The result of ds_pod_security_evaluate(3); level/version NULL take the options' (then restricted, latest). */
 int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *version, const dsi_ops_cfg *o,
 			    json_t **out, ds_error *err);
@@ -60,5 +62,18 @@ int dsi_pss_evaluate_object(const json_t *obj, const char *level, const char *ve
 /* Risk rating of a host path (normalised like Go's path.Clean): severity when
  * mounted writable / read-only, and what it exposes. For tests and docs. */
 int dsi_audit_host_path_severity(const char *path, int writable, const char **what);
+
+/* ds_daemonset_audit(3): the report of the DaemonSet ds, and in its "placement" the nodes of the
+ * snapshot that should run its pods (NodeShouldRunDaemonPod) and how many are control-plane nodes. */
+int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_ops_cfg *o, json_t **out,
+			ds_error *err);
+
+/* The line (1-based) of path in a YAML manifest, or of its deepest ancestor found; 0 when unknown
+ * (JSON text, flow style). See lib/ops/audit_locate.c. */
+int dsi_audit_locate_line(const char *text, size_t size, const char *path);
+
+/* The SARIF 2.1.0 log for reports (one report object or an array of them; a report's "file" names
+ * its manifest). lib/ops/sarif.c */
+int dsi_audit_sarif(const json_t *reports, const char *tool_version, json_t **out, ds_error *err);
 
 #endif

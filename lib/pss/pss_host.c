@@ -66,7 +66,15 @@ int dsi_pss_host_ports_1_0(const dsi_pss_pod *pod, dsi_pss_result *res)
 	return rc;
 }
 
-/* hostProbesAndHostLifecycleV1Dot34 (policy/check_hostProbesAndhostLifecycle.go) */
+/*
+ * hostProbesAndHostLifecycleV1Dot34 (policy/check_hostProbesAndhostLifecycle.go). Confirmed against
+ * kubernetes/kubernetes staging/src/k8s.io/pod-security-admission/policy/check_hostProbesAndhostLifecycle.go
+ * at commit 2e94b405ac89 (a tree whose CHANGELOG reaches v1.38): still the check's only revision,
+ * MinimumVersion 1.34, baseline. visitContainers (init, regular, ephemeral containers); for each, the
+ * liveness, readiness and startup probes, then lifecycle postStart and preStop; in each handler httpGet.host
+ * then tcpSocket.host when non-empty (grpc and exec have no host); both sets listed sorted; reason "probe or
+ * lifecycle host". The fixtures are in tests/unit/test_pss.c.
+ */
 int dsi_pss_host_probes_1_34(const dsi_pss_pod *pod, dsi_pss_result *res)
 {
 	dsi_pss_strs names = {0}, hosts = {0};

@@ -139,12 +139,16 @@ START_TEST(fluentd_daemonset)
 		"hostPath high spec.template.spec.volumes[1].hostPath.path\n"
 		"serviceAccountToken medium spec.template.spec.automountServiceAccountToken\n"
 		"runAsRoot medium spec.template.spec.containers[0].securityContext.runAsUser\n"
+		"priorityClassName medium spec.template.spec.priorityClassName\n"
 		"seccompProfile medium spec.template.spec.securityContext.seccompProfile\n"
-		"allowPrivilegeEscalation low "
-		"spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
+		"minReadySeconds low spec.minReadySeconds\n"
+		"livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+		"readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+		"allowPrivilegeEscalation low spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
 		"capabilitiesNotDropped low spec.template.spec.containers[0].securityContext.capabilities.drop\n"
 		"readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
 		"appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
+		"cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
 		"seLinuxOptions info spec.template.spec.securityContext.seLinuxOptions\n"
 		"controlPlane info spec.template.spec.tolerations\n");
 	free(lines);
@@ -158,7 +162,7 @@ START_TEST(fluentd_daemonset)
 		"every container's filesystem); read-only in container \"fluentd-elasticsearch\"");
 	ck_assert_ptr_nonnull(
 		strstr(str_at(finding(r, "controlPlane", "spec.template.spec.tolerations"), "message", NULL),
-		       "also run on control-plane nodes"));
+		       "they also run there"));
 	ck_assert_ptr_nonnull(
 		strstr(str_at(finding(r, "serviceAccountToken", "spec.template.spec.automountServiceAccountToken"),
 			      "message", NULL),
@@ -167,10 +171,13 @@ START_TEST(fluentd_daemonset)
 	json_t *sum = json_object_get(r, "summary");
 	ck_assert_int_eq(json_integer_value(json_object_get(sum, "critical")), 0);
 	ck_assert_int_eq(json_integer_value(json_object_get(sum, "high")), 2);
-	ck_assert_int_eq(json_integer_value(json_object_get(sum, "medium")), 3);
-	ck_assert_int_eq(json_integer_value(json_object_get(sum, "low")), 4);
-	ck_assert_int_eq(json_integer_value(json_object_get(sum, "info")), 2);
-	ck_assert_int_eq(json_integer_value(json_object_get(sum, "total")), 11);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "medium")), 4);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "low")), 7);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "info")), 3);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "total")), 16);
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "suppressed")), 0);
+	/* 100 - high (15 + 5) - medium (6 + 3 * 2) - low (2 + 6 * 1) */
+	ck_assert_int_eq(json_integer_value(json_object_get(sum, "score")), 60);
 	ck_assert_str_eq(str_at(r, "kind", NULL), "DaemonSet");
 	ck_assert_str_eq(str_at(r, "name", NULL), "fluentd-elasticsearch");
 	ck_assert_str_eq(str_at(r, "namespace", NULL), "kube-system");
@@ -215,11 +222,19 @@ START_TEST(node_exporter_daemonset)
 		"hostPath critical spec.template.spec.volumes[2].hostPath.path\n"
 		"hostNetwork high spec.template.spec.hostNetwork\n"
 		"hostPID high spec.template.spec.hostPID\n"
+		"memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
+		"resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
+		"priorityClassName medium spec.template.spec.priorityClassName\n"
 		"hostPath medium spec.template.spec.volumes[0].hostPath.path\n"
 		"hostPath medium spec.template.spec.volumes[1].hostPath.path\n"
+		"minReadySeconds low spec.minReadySeconds\n"
 		"serviceAccountToken low spec.template.spec.automountServiceAccountToken\n"
+		"livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+		"readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
 		"readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
+		"dnsPolicy low spec.template.spec.dnsPolicy\n"
 		"runAsNonRoot low spec.template.spec.securityContext.runAsNonRoot\n"
+		"cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
 		"controlPlane info spec.template.spec.tolerations\n");
 	free(lines);
 	ck_assert_str_eq(str_at(finding(r, "hostPath", "spec.template.spec.volumes[2].hostPath.path"), "message", NULL),
@@ -408,21 +423,27 @@ START_TEST(capabilities_and_confinement)
 			       NULL);
 	char *lines = finding_lines(r);
 	assert_lines(lines,
-		     "capabilities critical spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
-		     "appArmorProfile high "
-		     "spec.template.metadata.annotations[\"container.apparmor.security.beta.kubernetes.io/agent\"]\n"
-		     "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[1]\n"
-		     "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[2]\n"
-		     "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[5]\n"
-		     "procMount high spec.template.spec.containers[0].securityContext.procMount\n"
-		     "seccompProfile high spec.template.spec.containers[0].securityContext.seccompProfile.type\n"
-		     "seLinuxOptions high spec.template.spec.securityContext.seLinuxOptions.type\n"
-		     "hostPort medium spec.template.spec.containers[0].ports[0].hostPort\n"
-		     "capabilities medium spec.template.spec.containers[0].securityContext.capabilities.add[3]\n"
-		     "sysctls medium spec.template.spec.securityContext.sysctls[0].name\n"
-		     "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		     "toleratesAllTaints medium spec.template.spec.tolerations[1]\n"
-		     "controlPlane info spec.template.spec.tolerations\n");
+		"capabilities critical spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
+		"appArmorProfile high spec.template.metadata.annotations[\"container.apparmor.security.beta.kubernetes.io/agent\"]\n"
+		"capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[1]\n"
+		"capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[2]\n"
+		"capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[5]\n"
+		"procMount high spec.template.spec.containers[0].securityContext.procMount\n"
+		"seccompProfile high spec.template.spec.containers[0].securityContext.seccompProfile.type\n"
+		"seLinuxOptions high spec.template.spec.securityContext.seLinuxOptions.type\n"
+		"hostPort medium spec.template.spec.containers[0].ports[0].hostPort\n"
+		"memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
+		"resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
+		"capabilities medium spec.template.spec.containers[0].securityContext.capabilities.add[3]\n"
+		"priorityClassName medium spec.template.spec.priorityClassName\n"
+		"sysctls medium spec.template.spec.securityContext.sysctls[0].name\n"
+		"toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+		"toleratesAllTaints medium spec.template.spec.tolerations[1]\n"
+		"minReadySeconds low spec.minReadySeconds\n"
+		"livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+		"readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+		"cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+		"controlPlane info spec.template.spec.tolerations\n");
 	free(lines);
 	ck_assert_str_eq(str_at(finding(r, "seLinuxOptions", "spec.template.spec.securityContext.seLinuxOptions.type"),
 				"message", NULL),
@@ -431,7 +452,7 @@ START_TEST(capabilities_and_confinement)
 			 "the pods tolerate every NoExecute taint");
 	ck_assert_ptr_nonnull(
 		strstr(str_at(finding(r, "controlPlane", "spec.template.spec.tolerations"), "message", NULL),
-		       "also run on control-plane nodes"));
+		       "they also run there"));
 	json_decref(r);
 }
 END_TEST

@@ -156,7 +156,8 @@ START_TEST(options_copy_round_trips)
 		"\"gracePeriodSeconds\": 30, \"skipWaitForDeleteTimeoutSeconds\": 60, \"podSelector\": \"app=web\", "
 		"\"daemonSetKinds\": \"apps.kruise.io/DaemonSet\", \"batchSize\": 5, \"podSecurityLevel\": "
 		"\"baseline\", "
-		"\"podSecurityVersion\": \"v1.30\", \"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
+		"\"podSecurityVersion\": \"v1.30\", \"auditFailOn\": \"high\", \"auditIgnore\": \"hostPort,imageTag\", "
+		"\"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
 		"\"simStep\": "
 		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\", \"ignoredResources\": \"example.com/gpu\", "
 		"\"ignoredResourceGroups\": \"example.org\", \"revisionHash\": \"5d8f7b9c6\", \"defaultNamespace\": \"team-a\", \"applyDefaults\": false}";
