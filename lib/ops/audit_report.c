@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/yaml.h"
 #include "daemon/shouldrun.h"
 #include "model/labels.h"
 #include "ops/audit_internal.h"
@@ -203,7 +204,10 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 		json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:b}", "id", x->id, "severity",
 				      dsi_severity_name(x->severity), "path", x->path, "message", x->message,
 				      "remediation", x->remediation, "suppressed", by != NULL);
-		int line = in->text ? dsi_audit_locate_line(in->text, in->size, x->path) : 0;
+		/* the field's line in the manifest, or its deepest ancestor's for a field the finding misses */
+		int line = 0, column;
+		if (in->text && dsi_yaml_locate(in->text, in->size, 0, x->path, &line, &column) < 0)
+			line = 0;
 		if (!j || (by && json_object_set_new(j, "suppressedBy", json_string(by)) < 0) ||
 		    (line > 0 && json_object_set_new(j, "line", json_integer(line)) < 0) ||
 		    json_array_append_new(findings, j) < 0) {

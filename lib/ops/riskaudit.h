@@ -68,9 +68,6 @@ int dsi_audit_host_path_severity(const char *path, int writable, const char **wh
 int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_ops_cfg *o, json_t **out,
 			ds_error *err);
 
-/* The line (1-based) of path in a YAML manifest, or of its deepest ancestor found; 0 when unknown
- * (JSON text, flow style). See lib/ops/audit_locate.c. */
-int dsi_audit_locate_line(const char *text, size_t size, const char *path);
 
 /* The SARIF 2.1.0 log for reports (one report object or an array of them; a report's "file" names
  * its manifest). lib/ops/sarif.c */
