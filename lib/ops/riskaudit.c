@@ -982,7 +982,10 @@ static int eval_set_read(const json_t *obj, const char *version, const dsi_ops_c
 	int rc = dsi_pss_find_target(&rd, obj, &s->target);
 	if (rc < 0)
 		return rc;
-	unsigned flags = DSI_PSS_DEFAULT_VOLUMES | (s->target.is_pod ? DSI_PSS_DEFAULT_HOST_PORTS : 0);
+	/* admission sees the object after the API server's defaults; podSecurityDefaulting false runs the
+	 * checks alone on the object as given (policy.Evaluator on an undefaulted pod) */
+	unsigned dflt = o->pss->defaulting ? DSI_PSS_DEFAULT_VOLUMES | DSI_PSS_DEFAULT_HOST_PORTS : 0;
+	unsigned flags = dflt & (DSI_PSS_DEFAULT_VOLUMES | (s->target.is_pod ? DSI_PSS_DEFAULT_HOST_PORTS : 0));
 	dsi_pss_rd_at(&rd, err, s->target.path);
 	if (s->target.tmpl) {
 		if ((rc = dsi_pss_pod_read(&rd, s->target.tmpl, flags, &s->view)) < 0)
@@ -995,8 +998,7 @@ static int eval_set_read(const json_t *obj, const char *version, const dsi_ops_c
 	}
 	if (!s->target.is_pod && s->target.tmpl) {
 		dsi_pss_rd_at(&rd, err, s->target.path);
-		if ((rc = dsi_pss_pod_read(&rd, s->target.tmpl, DSI_PSS_DEFAULT_VOLUMES | DSI_PSS_DEFAULT_HOST_PORTS,
-					   &s->pods)) < 0) {
+		if ((rc = dsi_pss_pod_read(&rd, s->target.tmpl, dflt, &s->pods)) < 0) {
 			dsi_pss_pod_free(&s->view);
 			return rc;
 		}
@@ -1005,7 +1007,24 @@ static int eval_set_read(const json_t *obj, const char *version, const dsi_ops_c
 	return 0;
 }
 
-/* {"level","version","effectiveVersion","allowed","violations","warning"?,"error"?,"pods"?} */
+/* "latest" as evaluated, when the modelled release (option kubernetesVersion, the API server's
+ * emulation version) kept it below the newest checks: said, never silent. NULL otherwise. */
+static json_t *latest_note(const eval_set *s, int effective)
+{
+	if (strcmp(s->version, "latest") != 0)
+		return NULL;
+	int newest = dsi_pss_newest_minor();
+	if (effective >= newest)
+		return NULL;
+	char eff[16], nv[16];
+	dsi_pss_version_string(effective, eff, sizeof(eff));
+	dsi_pss_version_string(newest, nv, sizeof(nv));
+	return json_pack("{s:s, s:s, s:s}", "evaluatedAs", eff, "newestChecks", nv, "because",
+			 "option kubernetesVersion bounds \"latest\" as the API server's emulation version does; set it "
+			 "to a newer release, or podSecurityVersion to a version, to run newer checks");
+}
+
+/* {"level","version","effectiveVersion","latest"?,"allowed","violations","warning"?,"error"?,"pods"?} */
 static int requested_json(eval_set *s, dsi_pss_level level, json_t **out, ds_error *err)
 {
 	dsi_pss_eval e, pe;
@@ -1019,6 +1038,9 @@ static int requested_json(eval_set *s, dsi_pss_level level, json_t **out, ds_err
 	json_t *r = json_pack("{s:s, s:s, s:s, s:b, s:o}", "level", lname, "version", s->version, "effectiveVersion",
 			      eff, "allowed", e.allowed, "violations", violations_json(&e));
 	rc = r ? 0 : -1;
+	json_t *note = r ? latest_note(s, effective) : NULL;
+	if (note)
+		rc |= json_object_set_new(r, "latest", note);
 	if (r && !e.allowed) {
 		dsi_strbuf b = DSI_STRBUF_INIT;
 		dsi_pss_warning(&b, lname, s->version, &e);

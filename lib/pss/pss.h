@@ -241,6 +241,9 @@ typedef struct dsi_pss_planned {
  * to the newest version (lowered to emulation_minor when that is older;
  * DSI_PSS_LATEST for none). Returns the count; *effective gets the clamped minor.
  */
+/* The newest version of the checks: what "latest" means when no emulation version bounds it. */
+int dsi_pss_newest_minor(void);
+
 size_t dsi_pss_plan(const dsi_pss_check *checks, size_t n, dsi_pss_level level, int minor, int emulation_minor,
 		    dsi_pss_planned *out, int *effective);
 

@@ -7,6 +7,7 @@
 typedef struct dsi_pss_options {
 	char *level;   /* "privileged", "baseline", "restricted"; NULL: restricted */
 	char *version; /* "latest" or "v1.N"; NULL: latest */
+	int defaulting; /* the API server's defaults (volumes, host ports) before the checks, as admission sees the pod */
 } dsi_pss_options;
 
 extern const dsi_opt_table dsi_pss_option_table;

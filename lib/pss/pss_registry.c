@@ -254,6 +254,11 @@ int dsi_pss_evaluate(const dsi_pss_pod *pod, dsi_pss_level level, int minor, int
 				       minor, emulation_minor, out, err);
 }
 
+int dsi_pss_newest_minor(void)
+{
+	return dsi_pss_max_minor(default_checks, sizeof(default_checks) / sizeof(default_checks[0]));
+}
+
 int dsi_pss_run_check(const dsi_pss_pod *pod, const char *id, int minor, dsi_pss_result *res, ds_error *err)
 {
 	memset(res, 0, sizeof(*res));

@@ -160,7 +160,7 @@ START_TEST(options_copy_round_trips)
 		"\"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
 		"\"simStep\": "
 		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\", \"ignoredResources\": \"example.com/gpu\", "
-		"\"ignoredResourceGroups\": \"example.org\", \"revisionHash\": \"5d8f7b9c6\", \"defaultNamespace\": \"team-a\", \"applyDefaults\": false}";
+		"\"ignoredResourceGroups\": \"example.org\", \"revisionHash\": \"5d8f7b9c6\", \"defaultNamespace\": \"team-a\", \"applyDefaults\": false, \"podSecurityDefaulting\": false}";
 	ds_options *src = dsi_test_options(every), *copy, *defaults;
 	ds_error err;
 	ck_assert_int_eq(dsi_options_dup(src, &copy), 0);

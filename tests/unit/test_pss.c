@@ -867,6 +867,57 @@ START_TEST(targets)
 }
 END_TEST
 
+/* ds_pod_security_evaluate: the API server's defaults before the checks (admission's view), or the
+ * checks alone; and "latest" bounded by kubernetesVersion is said in the result. */
+START_TEST(defaulting_and_latest_are_explicit)
+{
+	/* with hostNetwork, SetDefaults_Pod makes hostPort = containerPort: baseline's hostPorts check sees 80 */
+	static const char pod[] = "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+				  "\"spec\":{\"hostNetwork\":true,\"containers\":[{\"name\":\"c\",\"ports\":"
+				  "[{\"containerPort\":80}]}]}}";
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_pod_security_evaluate(pod, strlen(pod), "baseline", "latest", NULL, &out, &err), 0);
+	json_t *r = dsi_test_take_json(out);
+	char *v = json_dumps(json_object_get(r, "violations"), JSON_COMPACT);
+	ck_assert_ptr_nonnull(strstr(v, "hostPort"));
+	free(v);
+	/* the default release (kubernetesVersion 1.35) bounds "latest" below the newest checks: said */
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "latest"), "evaluatedAs")), "v1.35");
+	json_decref(r);
+	ds_options *newest = dsi_test_options("{\"kubernetesVersion\": \"1.99\"}");
+	ck_assert_int_eq(ds_pod_security_evaluate(pod, strlen(pod), "baseline", "latest", newest, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	ck_assert_ptr_null(json_object_get(r, "latest")); /* nothing bounds it: the newest checks run */
+	json_decref(r);
+	ds_options_free(newest);
+	ds_options *o = dsi_test_options("{\"podSecurityDefaulting\": false}");
+	ck_assert_int_eq(ds_pod_security_evaluate(pod, strlen(pod), "baseline", "latest", o, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	v = json_dumps(json_object_get(r, "violations"), JSON_COMPACT);
+	ck_assert_ptr_null(strstr(v, "hostPort")); /* the check alone: no port is a host port */
+	ck_assert_ptr_nonnull(strstr(v, "hostNetwork"));
+	free(v);
+	json_decref(r);
+	ds_options_free(o);
+	/* an older release: "latest" is that release's checks, and the result says so */
+	o = dsi_test_options("{\"kubernetesVersion\": \"1.24\"}");
+	ck_assert_int_eq(ds_pod_security_evaluate(pod, strlen(pod), "restricted", "latest", o, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "effectiveVersion")), "v1.24");
+	json_t *note = json_object_get(r, "latest");
+	ck_assert_str_eq(json_string_value(json_object_get(note, "evaluatedAs")), "v1.24");
+	ck_assert_ptr_nonnull(json_string_value(json_object_get(note, "newestChecks")));
+	json_decref(r);
+	/* a version asked for by name is not "latest": no note */
+	ck_assert_int_eq(ds_pod_security_evaluate(pod, strlen(pod), "restricted", "v1.20", o, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	ck_assert_ptr_null(json_object_get(r, "latest"));
+	json_decref(r);
+	ds_options_free(o);
+}
+END_TEST
+
 static Suite *pss_suite(void)
 {
 	Suite *s = suite_create("pss");
@@ -886,6 +937,7 @@ static Suite *pss_suite(void)
 	tcase_add_test(tc, go_quote);
 	tcase_add_test(tc, wrong_types_have_paths);
 	tcase_add_test(tc, targets);
+	tcase_add_test(tc, defaulting_and_latest_are_explicit);
 	suite_add_tcase(s, tc);
 	return s;
 }
