@@ -24,22 +24,22 @@ int main(int argc, char **argv)
 	}
 	printf("libdaemonset %s: loaded %zu objects, %zu nodes\n", ds_version(), loaded, ds_cluster_count(cluster, "Node"));
 
-	/* The controller's verdict for each node of the sample cluster. */
-	static const char *const nodes[] = {"cp-1", "gpu-1", "worker-1", "worker-2", "worker-3", "worker-4"};
-	for (size_t i = 0; i < sizeof(nodes) / sizeof(nodes[0]); i++) {
+	/* The controller's verdict for each node, in name order. */
+	const char *node;
+	for (size_t i = 0; (node = ds_cluster_node_at(cluster, i)) != NULL; i++) {
 		int run, keep;
-		if (ds_should_run(cluster, ns, name, nodes[i], NULL, &run, &keep, &err) < 0) {
-			fprintf(stderr, "%s: %s\n", nodes[i], err.message);
+		if (ds_daemonset_should_run(cluster, ns, name, node, NULL, &run, &keep, NULL, &err) < 0) {
+			fprintf(stderr, "%s: %s\n", node, err.message);
 			continue;
 		}
-		printf("%-10s shouldRun=%d shouldContinueRunning=%d\n", nodes[i], run, keep);
+		printf("%-10s shouldRun=%d shouldContinueRunning=%d\n", node, run, keep);
 	}
 
 	/* What one sync of the controller would do now. */
 	ds_time now;
 	ds_time_parse("2026-12-02T15:00:00Z", &now, NULL);
 	ds_plan *plan;
-	if (ds_plan_sync(cluster, ns, name, now, NULL, NULL, &plan, &err) < 0) {
+	if (ds_daemonset_plan(cluster, ns, name, now, NULL, NULL, 0, &plan, &err) < 0) {
 		fprintf(stderr, "plan: %s\n", err.message);
 		ds_cluster_free(cluster);
 		return 1;

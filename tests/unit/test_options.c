@@ -99,14 +99,14 @@ START_TEST(set_json_all_or_nothing)
 }
 END_TEST
 
-/* The option table and ds_options_new(3) list the same names. */
+/* The option table and ds_options_create(3) list the same names. */
 START_TEST(option_names_match_the_manual)
 {
 	size_t n = 0;
 	while (dsi_options_name(n))
 		n++;
 	size_t len;
-	char *page = dsi_test_read_file("man/man3/ds_options_new.3", &len);
+	char *page = dsi_test_read_file("man/man3/ds_options_create.3", &len);
 	char *sect = strstr(page, "\n.SH OPTIONS\n"), *end = sect ? strstr(sect + 1, "\n.SH ") : NULL;
 	ck_assert_ptr_nonnull(end);
 	*end = '\0';
@@ -126,7 +126,7 @@ START_TEST(option_names_match_the_manual)
 			size_t i;
 			for (i = 0; i < n && strcmp(dsi_options_name(i), tok) != 0; i++)
 				;
-			ck_assert_msg(i < n, "option %s of ds_options_new(3) is not in the option table", tok);
+			ck_assert_msg(i < n, "option %s of ds_options_create(3) is not in the option table", tok);
 			documented++;
 		}
 	}
