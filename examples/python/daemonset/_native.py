@@ -8,7 +8,9 @@ that loads wins; library_path() says which one did):
 1. ``DAEMONSET_LIB``, the path of a libdaemonset.so: an explicit override
    always wins, so that a test run or a user can pin one build even when an
    older copy is installed system-wide (if it came later, an installed
-   library would silently shadow the one asked for by name);
+   library would silently shadow the one asked for by name); for the same
+   reason, when it cannot be loaded, that is the error: no other candidate
+   is tried;
 2. the library directory recorded when ``make install`` installed this
    package (``daemonset/_config.py``, also written by
    ``pip install -C libdir=DIR``): the library installed with the package;
@@ -105,11 +107,12 @@ def library_candidates(environ: Optional[Mapping[str, str]] = None, recorded: Op
     recorded libdir, sys.prefix and this file's directory (for tests)."""
     env = os.environ if environ is None else environ
     explicit = env.get("DAEMONSET_LIB")
-    if explicit:
-        yield "DAEMONSET_LIB", explicit
+    yield ("DAEMONSET_LIB", explicit) if explicit else ("DAEMONSET_LIB (not set)", "")
     libdir = _recorded_libdir() if recorded == "auto" else recorded
     if libdir:
         yield "recorded at install", os.path.join(libdir, SONAME)
+    else:
+        yield "recorded at install (none: not installed by make install or pip install -C libdir=DIR)", ""
     yield "loader path", SONAME
     found = ctypes.util.find_library("daemonset")
     # find_library may name another SONAME (a later ABI this module was not written for)
@@ -135,6 +138,9 @@ def _load(candidates: Iterator[Tuple[str, str]]) -> Tuple[ctypes.CDLL, str, str]
         try:
             return ctypes.CDLL(path), path, how
         except OSError as e:
+            if how == "DAEMONSET_LIB":
+                # asked for by name: loading another library instead would hide the mistake
+                raise OSError("DAEMONSET_LIB=%s cannot be loaded: %s" % (path, e)) from None
             errors.append("%s: %s" % (how, e))
     raise OSError("libdaemonset (%s) not found; tried, in order:\n  %s\n"
                   "Install it (make install), or set DAEMONSET_LIB to the path of libdaemonset.so.1."

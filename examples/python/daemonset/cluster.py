@@ -8,7 +8,7 @@ PodDisruptionBudgets, PriorityClasses and the identity of every other object
     ...     c.summary()["nodeNames"][:3]
     ...     c.get("DaemonSet", "kube-system/fluentd-logging")["spec"]["updateStrategy"]["type"]
     ...     c.get("Node", "worker-1")["name"]
-    14
+    21
     ['cp-1', 'gpu-1', 'worker-1']
     'RollingUpdate'
     'worker-1'
@@ -61,7 +61,10 @@ lib.ds_cluster_get.restype = ctypes.c_int
 
 
 def _text(data: Document) -> bytes:
-    """str, bytes, or a dict/list (serialised as JSON) to bytes."""
+    """str, bytes, or a dict (serialised as JSON) to bytes; a list of objects
+    becomes a v1 List of them."""
+    if isinstance(data, (list, tuple)):
+        data = {"apiVersion": "v1", "kind": "List", "items": list(data)}
     text = document(data)
     if text is None:
         raise TypeError("expected JSON or YAML text, a dict or a list, not None")
@@ -109,9 +112,9 @@ class Cluster:
         return self._as_parameter_
 
     def load(self, data: Document) -> int:
-        """Add or replace objects from JSON or YAML text (str or bytes), or a
-        dict/list (one object or a List). All or nothing. Returns the number
-        of objects loaded.
+        """Add or replace objects from JSON or YAML text (str or bytes), a
+        dict (one object or a List) or a list of objects. All or nothing.
+        Returns the number of objects loaded.
 
         >>> with Cluster() as c:
         ...     c.load({"apiVersion": "v1", "kind": "Node", "metadata": {"name": "n1"}})

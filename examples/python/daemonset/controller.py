@@ -332,8 +332,11 @@ class Controller:
 
 
 def parse_objects(text: Document) -> List[Dict[str, Any]]:
-    """Manifests (JSON or YAML text, Lists, streams; or a dict or list) as a
-    list of objects with kind and apiVersion."""
+    """Manifests (JSON or YAML text, Lists, streams; or a dict) as a
+    list of objects with kind and apiVersion. A Python list of objects is read
+    as a v1 List of them."""
+    if isinstance(text, (list, tuple)):
+        text = {"apiVersion": "v1", "kind": "List", "items": list(text)}
     data = document(text)
     out = ctypes.c_void_p()
     call(lib.ds_objects_parse, data, 0 if data is None else len(data), None, ctypes.byref(out))

@@ -8,8 +8,8 @@ reused across calls:
     >>> o = Options({"burstReplicas": 50, "featureGates": {"SidecarContainers": False}})
     >>> o.get("burstReplicas")
     '50'
-    >>> o.get("featureGates")
-    'SidecarContainers=false'
+    >>> "SidecarContainers=false" in o.get("featureGates")
+    True
     >>> Options(force=True, gracePeriodSeconds=30).get("gracePeriodSeconds")
     '30'
 """

@@ -5,13 +5,15 @@ Every function only reads the snapshot.
 
     >>> from daemonset import Cluster, daemon
     >>> with Cluster.from_file("examples/cluster") as c:
-    ...     daemon.pod(c, "kube-system/fluentd-logging", "worker-4")["spec"]["nodeName"]
+    ...     pod = daemon.pod(c, "kube-system/fluentd-logging", "worker-4")
+    ...     pod["metadata"]["generateName"]
     ...     daemon.history(c, "kube-system", "fluentd-logging")["hash"]
     ...     daemon.pod_updated(c, "kube-system/fluentd-logging", "fluentd-logging-x7k2p")
-    ...     daemon.rollback(c, "kube-system/fluentd-logging")["toRevision"]
-    Traceback (most recent call last):
-    ...
-    KeyError: 'nodeName'
+    ...     daemon.rollback(c, "kube-system/fluentd-logging")["message"]
+    'fluentd-logging-'
+    '7c9d8b6f54'
+    True
+    'daemonset.apps/fluentd-logging rolled back'
 """
 
 from __future__ import annotations

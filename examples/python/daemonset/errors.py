@@ -61,7 +61,8 @@ class DaemonSetError(Exception):
     def __new__(cls, code: int = 0, *args: object, **kwargs: object) -> "DaemonSetError":
         if cls is DaemonSetError:
             cls = _BY_CODE.get(code, DaemonSetError)
-        return super().__new__(cls)
+        # OSError has its own instance layout and constructor; MemoryError's refuses subclasses
+        return (OSError.__new__ if issubclass(cls, OSError) else Exception.__new__)(cls)
 
     def __init__(self, code: int, path: str = "", message: str = "", line: int = 0, column: int = 0,
                  source: str = "") -> None:

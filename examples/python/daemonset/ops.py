@@ -6,10 +6,10 @@ nothing is changed.
 
     >>> from daemonset import Cluster, ops
     >>> with Cluster.from_file("examples/cluster") as c:
-    ...     d = ops.drain(c, "worker-1", "2026-12-02T15:00:00Z")
-    ...     d["verdict"]
+    ...     ops.drain(c, "worker-1", "2026-12-02T15:00:00Z")["verdict"]
     ...     ops.drain(c, "worker-1", "2026-12-02T15:00:00Z", {"ignoreDaemonSets": True})["verdict"]
-    x
+    'failed'
+    'blocked'
 """
 
 from __future__ import annotations

@@ -9,7 +9,8 @@ ds_plan_get_event(3), ds_status_compute(3), ds_rollout_simulate(3)).
     ...     p2 = planner.plan(c, "kube-system", "fluentd-logging", "2026-12-02T15:00:30Z", backoff=p.backoff)
     ...     sim = planner.simulate(c, "kube-system/fluentd-logging", "2026-12-02T15:00:00Z")
     ...     sim["result"], sim["durationSeconds"]
-    x
+    [('worker-4', 'missing')]
+    ('complete', 25.0)
 
 now and start are RFC 3339 text or milliseconds since the epoch. A Plan holds plain
 Python data: the library's ds_plan is read completely and freed at once.
