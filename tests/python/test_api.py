@@ -352,6 +352,38 @@ class TypeHintTest(unittest.TestCase):
         self.assertEqual(list(sig.parameters), ["cluster", "namespace", "name", "node", "options"])
 
 
+class MypyTest(unittest.TestCase):
+    """The annotations hold together, and both naming forms type-check (when mypy is installed: Debian's mypy)."""
+
+    def test_mypy(self):
+        probe = subprocess.run([sys.executable, "-m", "mypy", "--version"], capture_output=True, text=True)
+        mypy = [sys.executable, "-m", "mypy"]
+        if probe.returncode != 0:
+            if not os.path.exists("/usr/bin/mypy"):
+                self.skipTest("mypy is not installed")
+            mypy = ["/usr/bin/mypy"]
+        flags = ["--python-version", "3.8", "--no-incremental", "--cache-dir", os.devnull]
+        pkg = os.path.join(ROOT, "examples", "python")
+        r = subprocess.run(mypy + flags + ["--disallow-untyped-defs", "--disallow-incomplete-defs",
+                                           "--check-untyped-defs", "--warn-unused-ignores", "daemonset"],
+                           cwd=pkg, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        with tempfile.TemporaryDirectory() as d:
+            user = os.path.join(d, "user.py")
+            with open(user, "w") as f:
+                f.write("from daemonset import Cluster, placement, plan\n"
+                        "c = Cluster()\n"
+                        "a = placement.should_run(c, 'kube-system/fluentd-logging', 'cp-1')\n"
+                        "b = placement.should_run(c, 'kube-system', 'fluentd-logging', 'cp-1', {'force': True})\n"
+                        "p = plan.plan(c, 'kube-system/fluentd-logging', 1796223600000, {'burstReplicas': 5})\n"
+                        "ok: bool = a[0] and b[1]\n"
+                        "bad = placement.should_run(c, 'kube-system/fluentd-logging', 5)\n")
+            r = subprocess.run(mypy + flags + [user], cwd=d, capture_output=True, text=True,
+                               env=dict(os.environ, MYPYPATH=pkg))
+            self.assertEqual([line.split(":")[1] for line in r.stdout.splitlines() if ": error:" in line], ["7"],
+                             r.stdout)
+
+
 class DocstringTest(unittest.TestCase):
     def test_examples_run(self):
         """Every docstring example, from the repository root (they name examples/cluster)."""

@@ -35,7 +35,7 @@ from .errors import *  # noqa: F401,F403
 from .errors import DaemonSetError  # noqa: F401
 from .core import *  # noqa: F401,F403
 from ._native import library_path, Document  # noqa: F401
-from . import errors  # noqa: F401
+from . import core, errors, values  # noqa: F401
 from . import audit  # noqa: F401
 from . import cluster, placement, plan  # noqa: F401
 from . import controller  # noqa: F401
@@ -46,5 +46,4 @@ from . import pure  # noqa: F401
 from .cluster import Cluster  # noqa: F401
 from .values import *  # noqa: F401,F403
 
-__all__ = (["__version__", "Cluster", "Document", "library_path"] + errors.__all__ + core.__all__  # noqa: F405
-           + values.__all__)  # noqa: F405
+__all__ = ["__version__", "Cluster", "Document", "library_path"] + errors.__all__ + core.__all__ + values.__all__

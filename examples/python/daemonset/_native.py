@@ -49,7 +49,7 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Any, Callable, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from .errors import ERROR_CODES, DaemonSetError, Unsupported
 
@@ -76,7 +76,7 @@ class _Error(ctypes.Structure):
 
 def _recorded_libdir() -> Optional[str]:
     try:
-        from . import _config  # written at install time; absent in a source checkout
+        from . import _config  # type: ignore[attr-defined]  # written at install; absent in a checkout
     except ImportError:
         return None
     return getattr(_config, "LIBDIR", None) or None
@@ -276,9 +276,9 @@ def required(value: Any, what: str) -> Any:
 TEXT, CSTR, INT, INT64, UINT, OPTIONS = "text", "cstr", "int", "int64", "uint", "options"
 JSON, BOOL = "json", "bool"
 
-_CTYPES = {CSTR: [ctypes.c_char_p], INT: [ctypes.c_int], INT64: [ctypes.c_int64], UINT: [ctypes.c_uint],
+_CTYPES: Dict[str, List[Any]] = {CSTR: [ctypes.c_char_p], INT: [ctypes.c_int], INT64: [ctypes.c_int64], UINT: [ctypes.c_uint],
            TEXT: [ctypes.c_char_p, ctypes.c_size_t], OPTIONS: [ctypes.c_void_p]}
-_OUT_CTYPES = {JSON: [ctypes.POINTER(ctypes.c_void_p)], BOOL: [ctypes.POINTER(ctypes.c_int)],
+_OUT_CTYPES: Dict[Optional[str], List[Any]] = {JSON: [ctypes.POINTER(ctypes.c_void_p)], BOOL: [ctypes.POINTER(ctypes.c_int)],
                INT: [ctypes.POINTER(ctypes.c_int)], None: []}
 
 

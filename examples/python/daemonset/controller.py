@@ -191,7 +191,7 @@ def _answer(reply: Any, fn: Any, *args: Any) -> int:
         lib.ds_reply_set_message(reply, encode("%s: %s" % (type(e).__name__, e)))
         return FATAL
     if body is not None:
-        data = _text(body)
+        data = _text(body) or b""
         if lib.ds_reply_append(reply, data, len(data)) < 0:
             lib.ds_reply_set_message(reply, b"the reply is too large")
             return FATAL
@@ -263,11 +263,11 @@ class Controller:
         return take_json(out.value)
 
     @overload
-    def sync(self, key: str, now: Time) -> Dict[str, Any]: ...
+    def sync(self, key: str, /, now: Time) -> Dict[str, Any]: ...
     @overload  # noqa: E301
     def sync(self, namespace: Optional[str], name: str, now: Time) -> Dict[str, Any]: ...
 
-    @namespaced(1)
+    @namespaced(1)  # type: ignore[misc]
     def sync(self, namespace: Optional[str], name: Any = None, now: Optional[Time] = None) -> Dict[str, Any]:
         """One sync of a DaemonSet ("namespace/name", or namespace and name);
         the result document (see ds_controller_sync(3))."""
@@ -278,11 +278,11 @@ class Controller:
         return take_json(out.value)
 
     @overload
-    def enqueue(self, key: str, now: Time, after_ms: int = 0) -> None: ...
+    def enqueue(self, key: str, /, now: Time, after_ms: int = 0) -> None: ...
     @overload  # noqa: E301
     def enqueue(self, namespace: Optional[str], name: str, now: Time, after_ms: int = 0) -> None: ...
 
-    @namespaced(1)
+    @namespaced(1)  # type: ignore[misc]
     def enqueue(self, namespace: Optional[str], name: Any = None, now: Optional[Time] = None,
                 after_ms: int = 0) -> None:
         """Queue a DaemonSet for a sync after_ms after now."""
@@ -304,11 +304,11 @@ class Controller:
         return take_json(out.value), wait.value
 
     @overload
-    def expectations(self, key: str, now: Time) -> Dict[str, Any]: ...
+    def expectations(self, key: str, /, now: Time) -> Dict[str, Any]: ...
     @overload  # noqa: E301
     def expectations(self, namespace: Optional[str], name: str, now: Time) -> Dict[str, Any]: ...
 
-    @namespaced(1)
+    @namespaced(1)  # type: ignore[misc]
     def expectations(self, namespace: Optional[str], name: Any = None,
                      now: Optional[Time] = None) -> Dict[str, Any]:
         """The creations and deletions the driver still expects to observe for a DaemonSet."""

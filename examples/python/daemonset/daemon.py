@@ -61,13 +61,13 @@ def _int(value: Any, what: str, bits: int) -> int:
 
 
 @overload
-def pod(cluster: Cluster, key: str, node: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+def pod(cluster: Cluster, key: str, /, node: str, options: OptionsArg = None) -> Dict[str, Any]: ...
 @overload  # noqa: E302
 def pod(cluster: Cluster, namespace: Optional[str], name: str, node: str,
         options: OptionsArg = None) -> Dict[str, Any]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def pod(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None, node: Optional[str] = None,
         options: OptionsArg = None) -> Dict[str, Any]:
     """The Pod the controller creates for node, as it would POST it (a dict):
@@ -93,12 +93,12 @@ def template_hash(template: Document, collision_count: Optional[int] = None) -> 
 
 
 @overload
-def history(cluster: Cluster, key: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+def history(cluster: Cluster, key: str, /, options: OptionsArg = None) -> Dict[str, Any]: ...
 @overload  # noqa: E302
 def history(cluster: Cluster, namespace: Optional[str], name: str, options: OptionsArg = None) -> Dict[str, Any]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def history(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
             options: OptionsArg = None) -> Dict[str, Any]:
     """The revision history as the controller sees it: {"hash", "current":
@@ -112,13 +112,13 @@ def history(cluster: Cluster, namespace: Optional[str], name: Optional[str] = No
 
 
 @overload
-def rollback(cluster: Cluster, key: str, to_revision: int = 0, options: OptionsArg = None) -> Dict[str, Any]: ...
+def rollback(cluster: Cluster, key: str, /, to_revision: int = 0, options: OptionsArg = None) -> Dict[str, Any]: ...
 @overload  # noqa: E302
 def rollback(cluster: Cluster, namespace: Optional[str], name: str, to_revision: int = 0,
              options: OptionsArg = None) -> Dict[str, Any]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def rollback(cluster: Cluster, namespace: Optional[str], name: Any = None, to_revision: int = 0,
              options: OptionsArg = None) -> Dict[str, Any]:
     """kubectl rollout undo: restore the template of revision to_revision (0:
@@ -133,12 +133,12 @@ def rollback(cluster: Cluster, namespace: Optional[str], name: Any = None, to_re
 
 
 @overload
-def pod_updated(cluster: Cluster, key: str, pod_name: str) -> bool: ...
+def pod_updated(cluster: Cluster, key: str, /, pod_name: str) -> bool: ...
 @overload  # noqa: E302
 def pod_updated(cluster: Cluster, namespace: Optional[str], name: str, pod_name: str) -> bool: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def pod_updated(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
                 pod_name: Optional[str] = None) -> bool:
     """Whether the snapshot's pod pod_name (in the DaemonSet's namespace) runs

@@ -45,13 +45,13 @@ def _cluster(cluster: Cluster) -> ctypes.c_void_p:
 
 
 @overload
-def should_run(cluster: Cluster, key: str, node: str, options: OptionsArg = None) -> Tuple[bool, bool]: ...
+def should_run(cluster: Cluster, key: str, /, node: str, options: OptionsArg = None) -> Tuple[bool, bool]: ...
 @overload  # noqa: E302
 def should_run(cluster: Cluster, namespace: Optional[str], name: str, node: str,
                options: OptionsArg = None) -> Tuple[bool, bool]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def should_run(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None, node: Optional[str] = None,
                options: OptionsArg = None) -> Tuple[bool, bool]:
     """NodeShouldRunDaemonPod for DaemonSet namespace/name on node:
@@ -64,13 +64,13 @@ def should_run(cluster: Cluster, namespace: Optional[str], name: Optional[str] =
 
 
 @overload
-def should_run_json(cluster: Cluster, key: str, node: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+def should_run_json(cluster: Cluster, key: str, /, node: str, options: OptionsArg = None) -> Dict[str, Any]: ...
 @overload  # noqa: E302
 def should_run_json(cluster: Cluster, namespace: Optional[str], name: str, node: str,
                     options: OptionsArg = None) -> Dict[str, Any]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def should_run_json(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
                     node: Optional[str] = None, options: OptionsArg = None) -> Dict[str, Any]:
     """should_run() with the reasons: {"node", "shouldRun",
@@ -83,12 +83,12 @@ def should_run_json(cluster: Cluster, namespace: Optional[str], name: Optional[s
 
 
 @overload
-def explain(cluster: Cluster, key: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+def explain(cluster: Cluster, key: str, /, options: OptionsArg = None) -> Dict[str, Any]: ...
 @overload  # noqa: E302
 def explain(cluster: Cluster, namespace: Optional[str], name: str, options: OptionsArg = None) -> Dict[str, Any]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def explain(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
             options: OptionsArg = None) -> Dict[str, Any]:
     """A DaemonSet over every node, in node-name order: {"daemonSet", "nodes",

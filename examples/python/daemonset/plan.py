@@ -201,7 +201,7 @@ class Plan:
         self.backoff = take_json(out.value)
         out = ctypes.c_void_p()
         call(lib.ds_plan_to_json, h, ctypes.byref(out))
-        self._json = take_string(out.value)
+        self._json = take_string(out.value) or "{}"
         doc = json.loads(self._json)
         self.skipped = doc.get("skipped")
         self.hash = doc.get("hash")
@@ -216,13 +216,13 @@ class Plan:
 
 
 @overload
-def plan(cluster: Cluster, key: str, now: Time, options: OptionsArg = None, backoff: Backoff = None) -> Plan: ...
+def plan(cluster: Cluster, key: str, /, now: Time, options: OptionsArg = None, backoff: Backoff = None) -> Plan: ...
 @overload  # noqa: E302
 def plan(cluster: Cluster, namespace: Optional[str], name: str, now: Time, options: OptionsArg = None,
          backoff: Backoff = None) -> Plan: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def plan(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Optional[Time] = None,
          options: OptionsArg = None, backoff: Backoff = None) -> Plan:
     """Plan one sync of DaemonSet namespace/name at now (RFC 3339 text or
@@ -235,19 +235,19 @@ def plan(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Opti
     call(lib.ds_plan_sync, cluster._h(), encode(namespace), encode(required(name, "name")),
          _time(required(now, "now")), _opts(options), _backoff_text(backoff), ctypes.byref(handle))
     try:
-        return Plan(handle.value)
+        return Plan(handle.value or 0)
     finally:
         lib.ds_plan_free(handle)
 
 
 @overload
-def status(cluster: Cluster, key: str, now: Time, options: OptionsArg = None) -> Dict[str, int]: ...
+def status(cluster: Cluster, key: str, /, now: Time, options: OptionsArg = None) -> Dict[str, int]: ...
 @overload  # noqa: E302
 def status(cluster: Cluster, namespace: Optional[str], name: str, now: Time,
            options: OptionsArg = None) -> Dict[str, int]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def status(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Optional[Time] = None,
            options: OptionsArg = None) -> Dict[str, int]:
     """The DaemonSet's status counters at now, without planning the rest of
@@ -259,13 +259,13 @@ def status(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Op
 
 
 @overload
-def simulate(cluster: Cluster, key: str, start: Time, options: OptionsArg = None) -> Dict[str, Any]: ...
+def simulate(cluster: Cluster, key: str, /, start: Time, options: OptionsArg = None) -> Dict[str, Any]: ...
 @overload  # noqa: E302
 def simulate(cluster: Cluster, namespace: Optional[str], name: str, start: Time,
              options: OptionsArg = None) -> Dict[str, Any]: ...
 
 
-@namespaced(1)
+@namespaced(1)  # type: ignore[misc]
 def simulate(cluster: Cluster, namespace: Optional[str], name: Any = None, start: Optional[Time] = None,
              options: OptionsArg = None) -> Dict[str, Any]:
     """Simulate the whole rollout of DaemonSet namespace/name from start (RFC
