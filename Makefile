@@ -282,6 +282,11 @@ man-check: lib
 	@BUILD=$(BUILD) sh tests/man-check.sh
 
 # ---- install ------------------------------------------------------------------------
+# The Python package goes to pythondir for $(PYTHON) (Debian's python: $(prefix)/lib/python3.X/dist-packages,
+# on its sys.path for /usr/local), with $(libdir) recorded in it so that it loads the library installed here.
+PYTHON_PKG_TOOL := examples/python/tools/daemonset_build.py
+pythondir ?= $(shell $(PYTHON) $(PYTHON_PKG_TOOL) sitedir $(prefix))
+
 install: all
 	$(INSTALL) -d $(DESTDIR)$(libdir) $(DESTDIR)$(includedir)/daemonset $(DESTDIR)$(pkgconfigdir) \
 		$(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man3 $(DESTDIR)$(mandir)/man5 $(DESTDIR)$(mandir)/man7
@@ -297,6 +302,7 @@ install: all
 	$(if $(wildcard man/man3/*.3),$(INSTALL) -m 0644 man/man3/*.3 $(DESTDIR)$(mandir)/man3/)
 	$(if $(wildcard man/man5/*.5),$(INSTALL) -m 0644 man/man5/*.5 $(DESTDIR)$(mandir)/man5/)
 	$(if $(wildcard man/man7/*.7),$(INSTALL) -m 0644 man/man7/*.7 $(DESTDIR)$(mandir)/man7/)
+	$(PYTHON) $(PYTHON_PKG_TOOL) install --root="$(DESTDIR)" --libdir="$(libdir)" --pythondir="$(pythondir)" "$(prefix)"
 
 uninstall:
 	rm -f $(DESTDIR)$(libdir)/libdaemonset.so* $(DESTDIR)$(libdir)/libdaemonset.a
@@ -304,6 +310,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(includedir)/daemonset
 	rm -f $(DESTDIR)$(bindir)/dsctl
 	rm -f $(addprefix $(DESTDIR)$(mandir)/,$(patsubst man/%,%,$(MAN_PAGES)))
+	$(PYTHON) $(PYTHON_PKG_TOOL) uninstall --root="$(DESTDIR)" --pythondir="$(pythondir)" "$(prefix)"
 
 clean:
 	rm -rf build

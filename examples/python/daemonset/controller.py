@@ -2,7 +2,8 @@
 election on a Lease (ds_controller_new(3), ds_transport(3), ds_lease_decide(3)).
 
 A transport is any object with these methods; each returns the response body
-(a dict, or None when there is none) or raises TransportError(result, message):
+(a dict, or None when there is none) or raises TransportError(result, message)
+(this module's TransportError, a subclass of daemonset.TransportError):
 
     list(resource, namespace, selector)        -> a List
     get(resource, namespace, name)             -> the object
@@ -20,17 +21,22 @@ namespace is None for cluster-scoped resources and lists across namespaces.
         c.resync(now)
         c.apply_events(watch_lines, now)
         results, wait_ms = c.run(now)
+        c.sync("kube-system/fluentd-logging", now)    # or c.sync("kube-system", "fluentd-logging", now)
 
 Times are RFC 3339 text or milliseconds since the epoch. The library copies
 every body a callback hands over (ds_reply_append), so Python owns its own
 strings and the library its own: nothing crosses the boundary to be freed.
 """
 
+from __future__ import annotations
+
 import ctypes
 import json
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, overload
 
-from ._native import lib, call, take_json, take_string, encode
-from .core import options_arg, parse_time
+from ._native import lib, call, take_json, take_string, encode, document, Document, namespaced, required
+from . import errors
+from .core import OptionsArg, Time, options_arg, time_arg
 
 __all__ = ["Controller", "TransportError", "LeaseConfig", "lease_decide", "lease_release", "lease_is_leader",
            "parse_objects", "OK", "NOT_FOUND", "CONFLICT", "ALREADY_EXISTS", "INVALID", "TRANSIENT", "FATAL"]
@@ -101,7 +107,8 @@ class LeaseConfig(ctypes.Structure):
         ("renew_deadline_ms", ctypes.c_int64),
     ]
 
-    def __init__(self, identity, namespace, name, lease_duration_ms=15000, renew_deadline_ms=10000):
+    def __init__(self, identity: str, namespace: str, name: str, lease_duration_ms: int = 15000,
+                 renew_deadline_ms: int = 10000) -> None:
         super().__init__(ctypes.sizeof(LeaseConfig), encode(identity), encode(namespace), encode(name),
                          lease_duration_ms, renew_deadline_ms)
 
@@ -144,33 +151,36 @@ lib.ds_lease_is_leader.argtypes = [ctypes.POINTER(LeaseConfig), _P, ctypes.c_int
 lib.ds_lease_is_leader.restype = ctypes.c_int
 
 
-class TransportError(Exception):
-    """A failed API call: result is one of NOT_FOUND ... FATAL, message the Status message."""
+class TransportError(errors.TransportError):
+    """A failed API call, raised by a transport method: result is one of
+    NOT_FOUND ... FATAL, message the Status message. A subclass of
+    daemonset.TransportError (DS_ETRANSPORT), so one handler catches both."""
 
-    def __init__(self, result, message=""):
-        super().__init__(message)
+    def __init__(self, result: int, message: str = "") -> None:
+        super().__init__(errors.TransportError.CODE, "", message)
         self.result = result
-        self.message = message
+        self.args = (message,)
+
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (TransportError, (self.result, self.message))
 
 
-def _time(now):
-    if isinstance(now, bool) or not isinstance(now, (int, str, bytes)):
-        raise TypeError("now must be RFC 3339 text or milliseconds")
-    return now if isinstance(now, int) else parse_time(now)
+def _time(now: Any) -> int:
+    return time_arg(now)
 
 
-def _text(value):
+def _text(value: Any) -> Optional[bytes]:
     """A JSON value as bytes for the library (str and bytes pass as they are)."""
     if value is None or isinstance(value, (str, bytes)):
         return encode(value)
     return json.dumps(value).encode("utf-8")
 
 
-def _dec(b):
+def _dec(b: Optional[bytes]) -> Optional[str]:
     return None if b is None else b.decode("utf-8")
 
 
-def _answer(reply, fn, *args):
+def _answer(reply: Any, fn: Any, *args: Any) -> int:
     """Run a transport method and hand its answer to the library."""
     try:
         body = fn(*args)
@@ -181,7 +191,7 @@ def _answer(reply, fn, *args):
         lib.ds_reply_set_message(reply, encode("%s: %s" % (type(e).__name__, e)))
         return FATAL
     if body is not None:
-        data = _text(body)
+        data = _text(body) or b""
         if lib.ds_reply_append(reply, data, len(data)) < 0:
             lib.ds_reply_set_message(reply, b"the reply is too large")
             return FATAL
@@ -189,12 +199,15 @@ def _answer(reply, fn, *args):
 
 
 class Controller:
-    """ds_controller over a Python transport (see the module documentation)."""
+    """ds_controller over a Python transport (see the module documentation).
+    options: a dict or daemonset.Options, read at every sync. Close it with
+    close() or a with block."""
 
-    def __init__(self, transport, options=None, namespace=None, retry_base_ms=0, retry_max_ms=0,
-                 component=None):
+    def __init__(self, transport: Any, options: OptionsArg = None, namespace: Optional[str] = None,
+                 retry_base_ms: int = 0, retry_max_ms: int = 0, component: Optional[str] = None) -> None:
         self._transport = transport
-        self._options = options  # kept alive: the driver reads it at every sync
+        # kept alive: the driver reads it at every sync (a dict is converted once, here)
+        self._options = options_arg(options)
         t = transport
         # the callbacks stay referenced as long as the controller lives
         self._callbacks = [
@@ -213,31 +226,32 @@ class Controller:
         self._component = encode(component)
         cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component)
         handle = ctypes.c_void_p()
-        opts = options_arg(options)
-        call(lib.ds_controller_new, ctypes.byref(self._table), opts, ctypes.byref(cfg), ctypes.byref(handle))
-        self._as_parameter_ = handle
+        call(lib.ds_controller_new, ctypes.byref(self._table), self._options, ctypes.byref(cfg),
+             ctypes.byref(handle))
+        self._as_parameter_: Optional[ctypes.c_void_p] = handle
 
-    def close(self):
+    def close(self) -> None:
+        """Free the driver (idempotent)."""
         if getattr(self, "_as_parameter_", None) is not None:
             lib.ds_controller_free(self._as_parameter_)
             self._as_parameter_ = None
 
-    def __enter__(self):
+    def __enter__(self) -> "Controller":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         self.close()
 
-    def resync(self, now):
+    def resync(self, now: Time) -> Dict[str, Any]:
         """List everything through the transport: {"resourceVersions", "counts", "queued"}."""
         out = ctypes.c_void_p()
         call(lib.ds_controller_resync, self, _time(now), ctypes.byref(out))
         return take_json(out.value)
 
-    def apply_events(self, events, now):
+    def apply_events(self, events: Union[str, bytes, List[Mapping[str, Any]]], now: Time) -> Dict[str, Any]:
         """Watch events: newline-delimited text, or a list of {"type", "object"} dicts."""
         if isinstance(events, list):
             events = "\n".join(json.dumps(e) for e in events)
@@ -248,74 +262,109 @@ class Controller:
              ctypes.byref(out))
         return take_json(out.value)
 
-    def sync(self, namespace, name, now):
-        """One sync; the result document (see ds_controller_sync(3))."""
+    @overload
+    def sync(self, key: str, /, now: Time) -> Dict[str, Any]: ...
+    @overload  # noqa: E301
+    def sync(self, namespace: Optional[str], name: str, now: Time) -> Dict[str, Any]: ...
+
+    @namespaced(1)  # type: ignore[misc]
+    def sync(self, namespace: Optional[str], name: Any = None, now: Optional[Time] = None) -> Dict[str, Any]:
+        """One sync of a DaemonSet ("namespace/name", or namespace and name);
+        the result document (see ds_controller_sync(3))."""
         out = ctypes.c_void_p()
         res = _SyncResult(ctypes.sizeof(_SyncResult))
-        call(lib.ds_controller_sync, self, encode(namespace), encode(name), _time(now), ctypes.byref(res),
-             ctypes.byref(out))
+        call(lib.ds_controller_sync, self, encode(namespace), encode(required(name, "name")),
+             _time(required(now, "now")), ctypes.byref(res), ctypes.byref(out))
         return take_json(out.value)
 
-    def enqueue(self, namespace, name, now, after_ms=0):
-        call(lib.ds_controller_enqueue, self, encode(namespace), encode(name), _time(now), after_ms)
+    @overload
+    def enqueue(self, key: str, /, now: Time, after_ms: int = 0) -> None: ...
+    @overload  # noqa: E301
+    def enqueue(self, namespace: Optional[str], name: str, now: Time, after_ms: int = 0) -> None: ...
 
-    def next(self, now):
+    @namespaced(1)  # type: ignore[misc]
+    def enqueue(self, namespace: Optional[str], name: Any = None, now: Optional[Time] = None,
+                after_ms: int = 0) -> None:
+        """Queue a DaemonSet for a sync after_ms after now."""
+        call(lib.ds_controller_enqueue, self, encode(namespace), encode(required(name, "name")),
+             _time(required(now, "now")), after_ms)
+
+    def next(self, now: Time) -> Tuple[Optional[str], int]:
         """(key or None, wait_ms): the next DaemonSet due, taken off the queue."""
         key = ctypes.c_void_p()
         wait = ctypes.c_int64()
         rc = call(lib.ds_controller_next, self, _time(now), ctypes.byref(key), ctypes.byref(wait))
         return (take_string(key.value) if rc == 1 else None), wait.value
 
-    def run(self, now):
+    def run(self, now: Time) -> Tuple[Any, int]:
         """Sync what is due: (results, wait_ms); wait_ms is -1 when nothing is queued."""
         out = ctypes.c_void_p()
         wait = ctypes.c_int64()
         call(lib.ds_controller_run, self, _time(now), ctypes.byref(wait), ctypes.byref(out))
         return take_json(out.value), wait.value
 
-    def expectations(self, namespace, name, now):
+    @overload
+    def expectations(self, key: str, /, now: Time) -> Dict[str, Any]: ...
+    @overload  # noqa: E301
+    def expectations(self, namespace: Optional[str], name: str, now: Time) -> Dict[str, Any]: ...
+
+    @namespaced(1)  # type: ignore[misc]
+    def expectations(self, namespace: Optional[str], name: Any = None,
+                     now: Optional[Time] = None) -> Dict[str, Any]:
+        """The creations and deletions the driver still expects to observe for a DaemonSet."""
         out = ctypes.c_void_p()
-        call(lib.ds_controller_expectations, self, encode(namespace), encode(name), _time(now), ctypes.byref(out))
+        call(lib.ds_controller_expectations, self, encode(namespace), encode(required(name, "name")),
+             _time(required(now, "now")), ctypes.byref(out))
         return take_json(out.value)
 
-    def get(self, kind, namespace, name):
-        """An object of the driver's snapshot (ds_cluster_get(3)), or None."""
+    def get(self, kind: str, namespace: Optional[str], name: Optional[str] = None) -> Optional[Dict[str, Any]]:
+        """An object of the driver's snapshot (ds_cluster_get(3)), named as in
+        Cluster.get(), or None."""
+        from .cluster import _object_key
+        ns, nm = _object_key(namespace, name)
         out = ctypes.c_void_p()
-        from ._native import DaemonSetError
         try:
-            call(lib.ds_cluster_get, lib.ds_controller_cluster(self), encode(kind), encode(namespace),
-                 encode(name), ctypes.byref(out))
-        except DaemonSetError:
+            call(lib.ds_cluster_get, lib.ds_controller_cluster(self), encode(kind), encode(ns),
+                 encode(nm), ctypes.byref(out))
+        except errors.DaemonSetError:
             return None
         return take_json(out.value)
 
 
-def parse_objects(text):
-    """Manifests (JSON or YAML, Lists, streams) as a list of objects with kind and apiVersion."""
-    data = encode(text)
+def parse_objects(text: Document) -> List[Dict[str, Any]]:
+    """Manifests (JSON or YAML text, Lists, streams; or a dict) as a
+    list of objects with kind and apiVersion. A Python list of objects is read
+    as a v1 List of them."""
+    if isinstance(text, (list, tuple)):
+        text = {"apiVersion": "v1", "kind": "List", "items": list(text)}
+    data = document(text)
     out = ctypes.c_void_p()
-    call(lib.ds_objects_parse, data, len(data), None, ctypes.byref(out))
+    call(lib.ds_objects_parse, data, 0 if data is None else len(data), None, ctypes.byref(out))
     return take_json(out.value)
 
 
-def _lease(fn, cfg, lease, state, now):
+LeaseDoc = Optional[Union[str, bytes, Mapping[str, Any]]]
+
+
+def _lease(fn: Any, cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     out = ctypes.c_void_p()
     call(fn, ctypes.byref(cfg), _text(lease), _text(state), _time(now), ctypes.byref(out))
     return take_json(out.value)
 
 
-def lease_decide(cfg, lease, state, now):
+def lease_decide(cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     """client-go's tryAcquireOrRenew: lease is the Lease (dict or JSON) as read, None when it
     does not exist; state the "state" of the previous decision (None at first)."""
     return _lease(lib.ds_lease_decide, cfg, lease, state, now)
 
 
-def lease_release(cfg, lease, state, now):
+def lease_release(cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     """client-go's tryRelease: the Lease to write to give it up, if we hold it."""
     return _lease(lib.ds_lease_release, cfg, lease, state, now)
 
 
-def lease_is_leader(cfg, state, now):
+def lease_is_leader(cfg: LeaseConfig, state: LeaseDoc, now: Time) -> bool:
+    """Whether the decision state says we hold the Lease at now."""
     leader = ctypes.c_int()
     call(lib.ds_lease_is_leader, ctypes.byref(cfg), _text(state), _time(now), ctypes.byref(leader))
     return bool(leader.value)

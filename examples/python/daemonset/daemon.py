@@ -3,20 +3,27 @@ history and rollback (ds_daemon_pod(3), ds_template_hash(3),
 ds_daemon_history(3), ds_daemon_rollback(3), ds_daemon_pod_updated(3)).
 Every function only reads the snapshot.
 
-    from daemonset.cluster import Cluster
-    from daemonset import daemon
-    with Cluster.from_file("examples/cluster") as c:
-        pod = daemon.pod(c, "kube-system", "fluentd-logging", "worker-4")
-        daemon.history(c, "kube-system", "fluentd-logging")["hash"]     # "7c9d8b6f54"
-        daemon.rollback(c, "kube-system", "fluentd-logging")["message"]
-        daemon.pod_updated(c, "kube-system", "fluentd-logging", "fluentd-logging-x7k2p")  # True
+    >>> from daemonset import Cluster, daemon
+    >>> with Cluster.from_file("examples/cluster") as c:
+    ...     pod = daemon.pod(c, "kube-system/fluentd-logging", "worker-4")
+    ...     pod["metadata"]["generateName"]
+    ...     daemon.history(c, "kube-system", "fluentd-logging")["hash"]
+    ...     daemon.pod_updated(c, "kube-system/fluentd-logging", "fluentd-logging-x7k2p")
+    ...     daemon.rollback(c, "kube-system/fluentd-logging")["message"]
+    'fluentd-logging-'
+    '7c9d8b6f54'
+    True
+    'daemonset.apps/fluentd-logging rolled back'
 """
 
-import ctypes
-import json
+from __future__ import annotations
 
-from ._native import lib, call, take_json, encode
-from .core import options_arg as _opts
+import ctypes
+from typing import Any, Dict, Optional, overload
+
+from ._native import lib, call, take_json, encode, document, Document, namespaced, required
+from .cluster import Cluster
+from .core import OptionsArg, options_arg as _opts
 
 __all__ = ["pod", "history", "rollback", "pod_updated", "template_hash"]
 
@@ -40,11 +47,11 @@ lib.ds_daemon_pod_updated.argtypes = [_H, _P, _P, _P, ctypes.POINTER(ctypes.c_in
 lib.ds_daemon_pod_updated.restype = ctypes.c_int
 
 
-def _cluster(cluster):
+def _cluster(cluster: Cluster) -> ctypes.c_void_p:
     return cluster._h()
 
 
-def _int(value, what, bits):
+def _int(value: Any, what: str, bits: int) -> int:
     """An int that fits a C intN_t: ctypes would silently wrap a larger one."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError("%s must be an integer, not %s" % (what, type(value).__name__))
@@ -53,57 +60,90 @@ def _int(value, what, bits):
     return value
 
 
-def pod(cluster, namespace, name, node, options=None):
+@overload
+def pod(cluster: Cluster, key: str, /, node: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+@overload  # noqa: E302
+def pod(cluster: Cluster, namespace: Optional[str], name: str, node: str,
+        options: OptionsArg = None) -> Dict[str, Any]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def pod(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None, node: Optional[str] = None,
+        options: OptionsArg = None) -> Dict[str, Any]:
     """The Pod the controller creates for node, as it would POST it (a dict):
     generateName "<name>-", the template's labels plus controller-revision-hash
     and pod-template-generation, the controller owner reference, the default
     tolerations, and the matchFields metadata.name pin to node. The node need
     not be in the snapshot."""
     out = ctypes.c_void_p()
-    call(lib.ds_daemon_pod, _cluster(cluster), encode(namespace), encode(name), encode(node), _opts(options),
-         ctypes.byref(out))
+    call(lib.ds_daemon_pod, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(node, "node")), _opts(options), ctypes.byref(out))
     return take_json(out.value)
 
 
-def template_hash(template, collision_count=None):
+def template_hash(template: Document, collision_count: Optional[int] = None) -> str:
     """The hash of a pod template (a PodTemplateSpec as JSON or YAML text, or
     a dict) with the DaemonSet's status.collisionCount (None when not set), as
     text such as "7c9d8b6f54". Deterministic; ours, not upstream's Go hash."""
-    if isinstance(template, dict):
-        template = json.dumps(template)
-    data = encode(template)
+    data = document(template)
     count = -1 if collision_count is None else _int(collision_count, "collision_count", 32)
     buf = ctypes.create_string_buffer(_HASH_SIZE)
     call(lib.ds_template_hash, data, 0 if data is None else len(data), count, buf, _HASH_SIZE)
     return buf.value.decode()
 
 
-def history(cluster, namespace, name, options=None):
+@overload
+def history(cluster: Cluster, key: str, /, options: OptionsArg = None) -> Dict[str, Any]: ...
+@overload  # noqa: E302
+def history(cluster: Cluster, namespace: Optional[str], name: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def history(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
+            options: OptionsArg = None) -> Dict[str, Any]:
     """The revision history as the controller sees it: {"hash", "current":
     {"name", "revision", "exists"}, "revisions": [{"revision", "name", "hash",
     "current"}], "podsByHash", "wouldDelete", "duplicates",
     "revisionHistoryLimit"}."""
     out = ctypes.c_void_p()
-    call(lib.ds_daemon_history, _cluster(cluster), encode(namespace), encode(name), _opts(options),
-         ctypes.byref(out))
+    call(lib.ds_daemon_history, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         _opts(options), ctypes.byref(out))
     return take_json(out.value)
 
 
-def rollback(cluster, namespace, name, to_revision=0, options=None):
+@overload
+def rollback(cluster: Cluster, key: str, /, to_revision: int = 0, options: OptionsArg = None) -> Dict[str, Any]: ...
+@overload  # noqa: E302
+def rollback(cluster: Cluster, namespace: Optional[str], name: str, to_revision: int = 0,
+             options: OptionsArg = None) -> Dict[str, Any]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def rollback(cluster: Cluster, namespace: Optional[str], name: Any = None, to_revision: int = 0,
+             options: OptionsArg = None) -> Dict[str, Any]:
     """kubectl rollout undo: restore the template of revision to_revision (0:
     the previous one). Returns {"message", "toRevision", "skipped", "patch",
-    "daemonSet"}; raises DaemonSetError DS_ENOTFOUND for a revision not in the
-    history and DS_ESTATE when there is no previous revision."""
+    "daemonSet"}; raises daemonset.NotFound (DS_ENOTFOUND) for a revision not
+    in the history and daemonset.StateError (DS_ESTATE) when there is no
+    previous revision."""
     out = ctypes.c_void_p()
-    call(lib.ds_daemon_rollback, _cluster(cluster), encode(namespace), encode(name),
+    call(lib.ds_daemon_rollback, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          _int(to_revision, "to_revision", 64), _opts(options), ctypes.byref(out))
     return take_json(out.value)
 
 
-def pod_updated(cluster, namespace, name, pod_name):
-    """Whether the snapshot's pod pod_name (in namespace) runs the DaemonSet's
-    current revision (IsPodUpdated), as a bool."""
+@overload
+def pod_updated(cluster: Cluster, key: str, /, pod_name: str) -> bool: ...
+@overload  # noqa: E302
+def pod_updated(cluster: Cluster, namespace: Optional[str], name: str, pod_name: str) -> bool: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def pod_updated(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
+                pod_name: Optional[str] = None) -> bool:
+    """Whether the snapshot's pod pod_name (in the DaemonSet's namespace) runs
+    the DaemonSet's current revision (IsPodUpdated), as a bool."""
     updated = ctypes.c_int()
-    call(lib.ds_daemon_pod_updated, _cluster(cluster), encode(namespace), encode(name), encode(pod_name),
-         ctypes.byref(updated))
+    call(lib.ds_daemon_pod_updated, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(pod_name, "pod_name")), ctypes.byref(updated))
     return bool(updated.value)

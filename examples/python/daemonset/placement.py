@@ -1,17 +1,26 @@
 """Placement and the scheduler's view over a Cluster (ds_should_run(3),
 ds_explain(3), ds_fit(3)). Every function only reads the snapshot.
 
-    from daemonset.cluster import Cluster
-    from daemonset import placement
-    with Cluster.from_file("examples/cluster") as c:
-        placement.should_run(c, "kube-system", "fluentd-logging", "cp-1")  # (False, True)
+A DaemonSet is named by namespace and name, or by one "namespace/name":
+
+    >>> from daemonset import Cluster, placement
+    >>> with Cluster.from_file("examples/cluster") as c:
+    ...     placement.should_run(c, "kube-system", "fluentd-logging", "cp-1")
+    ...     placement.should_run(c, "kube-system/fluentd-logging", "worker-1")
+    ...     placement.explain(c, "kube-system/fluentd-logging")["rows"][0]["status"]
+    (False, True)
+    (True, True)
+    'not-placed'
 """
 
-import ctypes
-import json
+from __future__ import annotations
 
-from ._native import lib, call, take_json, encode
-from .core import options_arg as _opts
+import ctypes
+from typing import Any, Dict, Optional, Tuple, overload
+
+from ._native import lib, call, take_json, encode, document, Document, namespaced, required
+from .cluster import Cluster
+from .core import OptionsArg, options_arg as _opts
 
 __all__ = ["should_run", "should_run_json", "explain", "fit"]
 
@@ -31,47 +40,73 @@ lib.ds_fit.argtypes = [_H, _P, ctypes.c_size_t, _P, ctypes.c_void_p, _OUT, _ERR]
 lib.ds_fit.restype = ctypes.c_int
 
 
-def _cluster(cluster):
+def _cluster(cluster: Cluster) -> ctypes.c_void_p:
     return cluster._h()
 
 
-def should_run(cluster, namespace, name, node, options=None):
+@overload
+def should_run(cluster: Cluster, key: str, /, node: str, options: OptionsArg = None) -> Tuple[bool, bool]: ...
+@overload  # noqa: E302
+def should_run(cluster: Cluster, namespace: Optional[str], name: str, node: str,
+               options: OptionsArg = None) -> Tuple[bool, bool]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def should_run(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None, node: Optional[str] = None,
+               options: OptionsArg = None) -> Tuple[bool, bool]:
     """NodeShouldRunDaemonPod for DaemonSet namespace/name on node:
     (shouldRun, shouldContinueRunning) as two bools. An untolerated NoSchedule
     taint gives (False, True), an untolerated NoExecute taint (False, False)."""
     run, cont = ctypes.c_int(), ctypes.c_int()
-    call(lib.ds_should_run, _cluster(cluster), encode(namespace), encode(name), encode(node), _opts(options),
-         ctypes.byref(run), ctypes.byref(cont))
+    call(lib.ds_should_run, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(node, "node")), _opts(options), ctypes.byref(run), ctypes.byref(cont))
     return bool(run.value), bool(cont.value)
 
 
-def should_run_json(cluster, namespace, name, node, options=None):
-    """The same with the reasons: {"node", "shouldRun",
+@overload
+def should_run_json(cluster: Cluster, key: str, /, node: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+@overload  # noqa: E302
+def should_run_json(cluster: Cluster, namespace: Optional[str], name: str, node: str,
+                    options: OptionsArg = None) -> Dict[str, Any]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def should_run_json(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
+                    node: Optional[str] = None, options: OptionsArg = None) -> Dict[str, Any]:
+    """should_run() with the reasons: {"node", "shouldRun",
     "shouldContinueRunning", "reasons": [{"plugin", "message", "detail",
     "field", ...}]}."""
     out = ctypes.c_void_p()
-    call(lib.ds_should_run_json, _cluster(cluster), encode(namespace), encode(name), encode(node), _opts(options),
-         ctypes.byref(out))
+    call(lib.ds_should_run_json, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(node, "node")), _opts(options), ctypes.byref(out))
     return take_json(out.value)
 
 
-def explain(cluster, namespace, name, options=None):
+@overload
+def explain(cluster: Cluster, key: str, /, options: OptionsArg = None) -> Dict[str, Any]: ...
+@overload  # noqa: E302
+def explain(cluster: Cluster, namespace: Optional[str], name: str, options: OptionsArg = None) -> Dict[str, Any]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def explain(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
+            options: OptionsArg = None) -> Dict[str, Any]:
     """A DaemonSet over every node, in node-name order: {"daemonSet", "nodes",
     "summary", "rows": [{"node", "status", "shouldRun", "preferredScore", ...}],
     "warning"?}."""
     out = ctypes.c_void_p()
-    call(lib.ds_explain, _cluster(cluster), encode(namespace), encode(name), _opts(options), ctypes.byref(out))
+    call(lib.ds_explain, _cluster(cluster), encode(namespace), encode(required(name, "name")), _opts(options),
+         ctypes.byref(out))
     return take_json(out.value)
 
 
-def fit(cluster, pod, node, options=None):
+def fit(cluster: Cluster, pod: Document, node: str, options: OptionsArg = None) -> Dict[str, Any]:
     """The scheduler's filters for a Pod (JSON or YAML text, or a dict) on a
     node of the snapshot, and preemption when it does not fit: {"node",
     "fits", "priority", "reasons", "preferredScore", "preferredScoreError"?,
     "preemption"?, "warning"?}."""
-    if isinstance(pod, dict):
-        pod = json.dumps(pod)
-    data = encode(pod)
+    data = document(pod)
     out = ctypes.c_void_p()
-    call(lib.ds_fit, _cluster(cluster), data, len(data), encode(node), _opts(options), ctypes.byref(out))
+    call(lib.ds_fit, _cluster(cluster), data, 0 if data is None else len(data), encode(node), _opts(options),
+         ctypes.byref(out))
     return take_json(out.value)

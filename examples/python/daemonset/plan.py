@@ -2,25 +2,32 @@
 whole rollout simulated (ds_plan_sync(3), ds_plan_get_create(3),
 ds_plan_get_event(3), ds_status_compute(3), ds_rollout_simulate(3)).
 
-    from daemonset.cluster import Cluster
-    from daemonset import plan as planner
-    with Cluster.from_file("examples/cluster") as c:
-        p = planner.plan(c, "kube-system", "fluentd-logging", "2026-12-02T15:00:00Z")
-        for create in p.creates:
-            print(create["node"], create["reason"])       # POST create["pod"]
-        p2 = planner.plan(c, "kube-system", "fluentd-logging", later, backoff=p.backoff)
-        sim = planner.simulate(c, "kube-system", "fluentd-logging", "2026-12-02T15:00:00Z")
-        print(sim["result"], sim["durationSeconds"])              # complete 25
+    >>> from daemonset import Cluster, plan as planner
+    >>> with Cluster.from_file("examples/cluster") as c:
+    ...     p = planner.plan(c, "kube-system/fluentd-logging", "2026-12-02T15:00:00Z", {"burstReplicas": 50})
+    ...     [(create["node"], create["reason"]) for create in p.creates]     # POST create["pod"]
+    ...     p2 = planner.plan(c, "kube-system", "fluentd-logging", "2026-12-02T15:00:30Z", backoff=p.backoff)
+    ...     sim = planner.simulate(c, "kube-system/fluentd-logging", "2026-12-02T15:00:00Z")
+    ...     sim["result"], sim["durationSeconds"]
+    [('worker-4', 'missing')]
+    ('complete', 25.0)
 
 now and start are RFC 3339 text or milliseconds since the epoch. A Plan holds plain
 Python data: the library's ds_plan is read completely and freed at once.
 """
 
+from __future__ import annotations
+
 import ctypes
 import json
+from typing import Any, Dict, List, Mapping, Optional, Union, overload
 
-from ._native import lib, call, take_json, take_string, encode
-from .core import parse_time, options_arg as _opts
+from ._native import lib, call, take_json, take_string, encode, namespaced, required
+from .cluster import Cluster
+from .core import OptionsArg, Time, options_arg as _opts, time_arg
+
+#: The failed-pod backoff state a Plan hands to the next plan(): a dict or its JSON text.
+Backoff = Optional[Union[str, bytes, Mapping[str, Any]]]
 
 __all__ = ["Plan", "plan", "status", "simulate"]
 
@@ -120,24 +127,18 @@ _STATUS_KEYS = [
 ]
 
 
-def _time(now, what="now"):
+def _time(now: Any, what: str = "now") -> int:
     """RFC 3339 text or integer milliseconds since the epoch."""
-    if isinstance(now, bool):
-        raise TypeError("%s must be RFC 3339 text or milliseconds, not bool" % what)
-    if isinstance(now, int):
-        return now
-    if isinstance(now, (str, bytes)):
-        return parse_time(now)
-    raise TypeError("%s must be RFC 3339 text or milliseconds, not %s" % (what, type(now).__name__))
+    return time_arg(now, what)
 
 
-def _backoff_text(backoff):
+def _backoff_text(backoff: Backoff) -> Optional[bytes]:
     if backoff is None or isinstance(backoff, (str, bytes)):
         return encode(backoff)
-    return encode(json.dumps(backoff))
+    return encode(json.dumps(dict(backoff)))
 
 
-def _status_dict(st):
+def _status_dict(st: _Status) -> Dict[str, int]:
     """A ds_status as the DaemonSet's .status keys (collisionCount only when set)."""
     d = {key: getattr(st, field) for field, key in _STATUS_KEYS}
     if st.collision_count >= 0:
@@ -157,7 +158,17 @@ class Plan:
       to_dict()      the whole plan (ds_plan_to_json), a fresh dict each call
     """
 
-    def __init__(self, handle):
+    creates: List[Dict[str, Any]]
+    deletes: List[Dict[str, Any]]
+    events: List[Dict[str, str]]
+    status: Dict[str, int]
+    status_changed: bool
+    requeue_after: Optional[int]
+    backoff: Any
+    skipped: Any
+    hash: Optional[str]
+
+    def __init__(self, handle: int) -> None:
         h = ctypes.c_void_p(handle)
         self.creates = []
         for i in range(lib.ds_plan_create_count(h)):
@@ -190,57 +201,84 @@ class Plan:
         self.backoff = take_json(out.value)
         out = ctypes.c_void_p()
         call(lib.ds_plan_to_json, h, ctypes.byref(out))
-        self._json = take_string(out.value)
+        self._json = take_string(out.value) or "{}"
         doc = json.loads(self._json)
         self.skipped = doc.get("skipped")
         self.hash = doc.get("hash")
 
-    def to_dict(self):
+    def to_dict(self) -> Dict[str, Any]:
         """The whole plan as ds_plan_to_json(3) writes it."""
         return json.loads(self._json)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<Plan creates=%d deletes=%d requeue_after=%r>" % (
             len(self.creates), len(self.deletes), self.requeue_after)
 
 
-def plan(cluster, namespace, name, now, options=None, backoff=None):
+@overload
+def plan(cluster: Cluster, key: str, /, now: Time, options: OptionsArg = None, backoff: Backoff = None) -> Plan: ...
+@overload  # noqa: E302
+def plan(cluster: Cluster, namespace: Optional[str], name: str, now: Time, options: OptionsArg = None,
+         backoff: Backoff = None) -> Plan: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def plan(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Optional[Time] = None,
+         options: OptionsArg = None, backoff: Backoff = None) -> Plan:
     """Plan one sync of DaemonSet namespace/name at now (RFC 3339 text or
-    milliseconds). options: a daemonset.Options (burstReplicas,
+    milliseconds). options: a dict or daemonset.Options (burstReplicas,
     slowStartInitialBatchSize, backoffInitial, backoffMax, kubernetesVersion,
     featureGates, and the opt-in rollout controls paused, partition,
     rolloutNodeSelector, updateOrder). backoff: the .backoff of the previous
     Plan (dict or JSON text), or None. Returns a Plan."""
     handle = ctypes.c_void_p()
-    call(lib.ds_plan_sync, cluster._h(), encode(namespace), encode(name), _time(now), _opts(options),
-         _backoff_text(backoff), ctypes.byref(handle))
+    call(lib.ds_plan_sync, cluster._h(), encode(namespace), encode(required(name, "name")),
+         _time(required(now, "now")), _opts(options), _backoff_text(backoff), ctypes.byref(handle))
     try:
-        return Plan(handle.value)
+        return Plan(handle.value or 0)
     finally:
         lib.ds_plan_free(handle)
 
 
-def status(cluster, namespace, name, now, options=None):
+@overload
+def status(cluster: Cluster, key: str, /, now: Time, options: OptionsArg = None) -> Dict[str, int]: ...
+@overload  # noqa: E302
+def status(cluster: Cluster, namespace: Optional[str], name: str, now: Time,
+           options: OptionsArg = None) -> Dict[str, int]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def status(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Optional[Time] = None,
+           options: OptionsArg = None) -> Dict[str, int]:
     """The DaemonSet's status counters at now, without planning the rest of
     the sync: a dict with the .status keys (collisionCount only when set)."""
     st = _Status(size=ctypes.sizeof(_Status))
-    call(lib.ds_status_compute, cluster._h(), encode(namespace), encode(name), _time(now), _opts(options),
-         ctypes.byref(st))
+    call(lib.ds_status_compute, cluster._h(), encode(namespace), encode(required(name, "name")),
+         _time(required(now, "now")), _opts(options), ctypes.byref(st))
     return _status_dict(st)
 
 
-def simulate(cluster, namespace, name, start, options=None):
+@overload
+def simulate(cluster: Cluster, key: str, /, start: Time, options: OptionsArg = None) -> Dict[str, Any]: ...
+@overload  # noqa: E302
+def simulate(cluster: Cluster, namespace: Optional[str], name: str, start: Time,
+             options: OptionsArg = None) -> Dict[str, Any]: ...
+
+
+@namespaced(1)  # type: ignore[misc]
+def simulate(cluster: Cluster, namespace: Optional[str], name: Any = None, start: Optional[Time] = None,
+             options: OptionsArg = None) -> Dict[str, Any]:
     """Simulate the whole rollout of DaemonSet namespace/name from start (RFC
     3339 text or milliseconds) on a private copy of the snapshot, which is not
-    changed. options: a daemonset.Options with the plan() options and the
-    lifecycle model's simReadyAfter, simTerminateAfter, simFailNodes, simStep
-    and simMaxTime. Returns a dict: {"result": "complete"|"stalled"|"paused"|
-    "timeout", "durationSeconds", "waves": [{"at", "creates", "deletes"}],
-    "nodeUpdatedAt", "maxUnavailable", "maxUnavailableSeen", "maxSurge",
-    "maxSurgeSeen", "budgetExceeded", "stall"?, "timeline", ...}
+    changed. options: a dict or daemonset.Options with the plan() options and
+    the lifecycle model's simReadyAfter, simTerminateAfter, simFailNodes,
+    simStep and simMaxTime. Returns a dict: {"result": "complete"|"stalled"|
+    "paused"|"timeout", "durationSeconds", "waves": [{"at", "creates",
+    "deletes"}], "nodeUpdatedAt", "maxUnavailable", "maxUnavailableSeen",
+    "maxSurge", "maxSurgeSeen", "budgetExceeded", "stall"?, "timeline", ...}
     (ds_rollout_simulate(3)). A rollout that does not complete is a result,
     not an error."""
     out = ctypes.c_void_p()
-    call(lib.ds_rollout_simulate, cluster._h(), encode(namespace), encode(name), _time(start, "start"),
-         _opts(options), ctypes.byref(out))
+    call(lib.ds_rollout_simulate, cluster._h(), encode(namespace), encode(required(name, "name")),
+         _time(required(start, "start"), "start"), _opts(options), ctypes.byref(out))
     return take_json(out.value)

@@ -2,13 +2,14 @@
 daemonset-scenario(5)): YAML or JSON documents, each a cluster, a time and
 checks of what the library decides for it.
 
-    from daemonset import scenario
-    r = scenario.run_file("examples/scenarios")
-    print(r["passed"], r["failed"])                       # 6 0
-    for s in r["scenarios"]:
-        for check in s["checks"]:
-            for failure in check["failures"]:
-                print(s["name"], check["check"], failure)
+    >>> from daemonset import scenario
+    >>> r = scenario.run_file("examples/scenarios")
+    >>> r["failed"], r["passed"] > 0
+    (0, True)
+    >>> for s in r["scenarios"]:
+    ...     for check in s["checks"]:
+    ...         for failure in check["failures"]:
+    ...             print(s["name"], check["check"], failure)
 
 A scenario that fails, or cannot run, is part of the result; DaemonSetError
 is raised only for bad arguments, an unreadable path, text that is neither
@@ -16,12 +17,16 @@ JSON nor YAML (run(): DS_ESYNTAX with .line and .column) or beyond the
 loading limits (run(): DS_ELIMIT).
 """
 
-import ctypes
-import json
-import os
+from __future__ import annotations
 
-from ._native import lib, call, take_json, encode
-from .core import options_arg as _opts
+import ctypes
+import os
+from typing import Any, Dict, Optional, Union
+
+from ._native import lib, call, take_json, encode, document, Document
+from .core import OptionsArg, options_arg as _opts
+
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 
 __all__ = ["run", "run_file"]
 
@@ -35,38 +40,31 @@ lib.ds_scenario_run_file.argtypes = [_P, ctypes.c_void_p, _OUT, _ERR]
 lib.ds_scenario_run_file.restype = ctypes.c_int
 
 
-def _text(data):
-    """str, bytes, or a dict/list (serialised as JSON) to bytes."""
-    if isinstance(data, (dict, list)):
-        data = json.dumps(data)
-    return encode(data)
+def _path(path: Optional[PathLike]) -> Optional[bytes]:
+    return None if path is None else encode(os.fsdecode(path))
 
 
-def _path(path):
-    return None if path is None else encode(os.fspath(path))
-
-
-def run(text, base_dir=None, options=None):
+def run(text: Document, base_dir: Optional[PathLike] = None, options: OptionsArg = None) -> Dict[str, Any]:
     """Run the scenarios in text (YAML or JSON: str, bytes, or a dict or list
     serialised as JSON). Relative load paths are read relative to base_dir,
-    or to the working directory when it is None. options: a daemonset.Options
+    or to the working directory when it is None. options: a dict or daemonset.Options
     applied under every scenario's own options (and the loading limits for
     text). Returns {"passed": N, "failed": N, "scenarios": [{"name", "file",
     "passed", "error"?, "checks": [{"check", "name"?, "passed",
     "failures"}]}]}."""
-    data = _text(text)
+    data = document(text)
     out = ctypes.c_void_p()
     call(lib.ds_scenario_run, data, 0 if data is None else len(data), _path(base_dir), _opts(options),
          ctypes.byref(out))
     return take_json(out.value)
 
 
-def run_file(path, options=None):
+def run_file(path: PathLike, options: OptionsArg = None) -> Dict[str, Any]:
     """The same for a file, or for every *.yaml, *.yml and *.json file of a
     directory (by name, not recursively); relative load paths are read
     relative to each file's directory. A file that is not JSON or YAML is one
-    failed scenario named after it. Raises DaemonSetError DS_EIO when path
-    cannot be read."""
+    failed scenario named after it. Raises daemonset.ReadError (DS_EIO) when
+    path cannot be read."""
     out = ctypes.c_void_p()
     call(lib.ds_scenario_run_file, _path(path), _opts(options), ctypes.byref(out))
     return take_json(out.value)

@@ -1,55 +1,55 @@
-"""The API server's defaults and validation for DaemonSets (ds_daemonset_validate(3), ds_daemonset_defaults(3))."""
+"""The API server's defaults and validation for DaemonSets (ds_daemonset_validate(3), ds_daemonset_defaults(3)).
 
-import ctypes
+Documents are JSON or YAML text, or a dict:
 
-from ._native import lib, call, take_json, encode
-from .core import options_arg as _opts
+    >>> from daemonset import validate
+    >>> ds = {"apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "x", "namespace": "default"},
+    ...       "spec": {"selector": {"matchLabels": {"app": "x"}},
+    ...                "template": {"metadata": {"labels": {"app": "y"}},
+    ...                             "spec": {"containers": [{"name": "c", "image": "busybox"}]}}}}
+    >>> r = validate.validate(ds)
+    >>> r["valid"], r["errors"][0]["field"]
+    (False, 'spec.template.metadata.labels')
+    >>> validate.defaults(ds)["spec"]["updateStrategy"]["rollingUpdate"]["maxUnavailable"]
+    1
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from ._native import declare, Document, TEXT, UINT, OPTIONS
+from .core import OptionsArg
 
 __all__ = ["defaults", "validate", "validate_update", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
 
 VALIDATE_AS_IS = 1
 VALIDATE_STATUS = 2
 
-lib.ds_daemonset_defaults.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p,
-                                      ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-lib.ds_daemonset_defaults.restype = ctypes.c_int
-lib.ds_daemonset_validate.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_uint, ctypes.c_void_p,
-                                      ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-lib.ds_daemonset_validate.restype = ctypes.c_int
-lib.ds_daemonset_validate_update.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
-                                             ctypes.c_uint, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
-                                             ctypes.c_void_p]
-lib.ds_daemonset_validate_update.restype = ctypes.c_int
+_defaults = declare("ds_daemonset_defaults", TEXT, OPTIONS)
+_validate = declare("ds_daemonset_validate", TEXT, UINT, OPTIONS)
+_validate_update = declare("ds_daemonset_validate_update", TEXT, TEXT, UINT, OPTIONS)
 
 
-def defaults(text, options=None):
-    """The DaemonSet (JSON or YAML text) with the API server's defaults
-    applied, as a dict."""
-    data = encode(text)
-    out = ctypes.c_void_p()
-    call(lib.ds_daemonset_defaults, data, len(data), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+def defaults(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
+    """The DaemonSet (JSON or YAML text, or a dict) with the API server's
+    defaults applied, as a dict."""
+    return _defaults(text, options)
 
 
-def validate(text, as_is=False, options=None):
-    """Validate the creation of a DaemonSet as the API server would.
-    Returns {"valid", "errors": [{"field", "type", "reason", "value",
-    "detail", "message"}], "message"}. as_is: skip defaulting and the
-    registry's preparation (upstream's ValidateDaemonSet alone). Input the
-    API server could not decode raises DaemonSetError."""
-    data = encode(text)
-    out = ctypes.c_void_p()
-    call(lib.ds_daemonset_validate, data, len(data), VALIDATE_AS_IS if as_is else 0, _opts(options),
-         ctypes.byref(out))
-    return take_json(out.value)
+def validate(text: Document, as_is: bool = False, options: OptionsArg = None) -> Dict[str, Any]:
+    """Validate the creation of a DaemonSet (JSON or YAML text, or a dict) as
+    the API server would. Returns {"valid", "errors": [{"field", "type",
+    "reason", "value", "detail", "message"}], "message"}. as_is: skip
+    defaulting and the registry's preparation (upstream's ValidateDaemonSet
+    alone). Input the API server could not decode raises DaemonSetError
+    (ParseError, TypeMismatch, ...)."""
+    return _validate(text, VALIDATE_AS_IS if as_is else 0, options)
 
 
-def validate_update(text, old_text, as_is=False, status=False, options=None):
+def validate_update(text: Document, old_text: Document, as_is: bool = False, status: bool = False,
+                    options: OptionsArg = None) -> Dict[str, Any]:
     """Validate an update from old_text to text (status=True: a write to
     the status subresource). Same result as validate()."""
-    data, old = encode(text), encode(old_text)
     flags = (VALIDATE_AS_IS if as_is else 0) | (VALIDATE_STATUS if status else 0)
-    out = ctypes.c_void_p()
-    call(lib.ds_daemonset_validate_update, data, len(data), old, len(old), flags, _opts(options),
-         ctypes.byref(out))
-    return take_json(out.value)
+    return _validate_update(text, old_text, flags, options)

@@ -2,13 +2,26 @@
 IntOrString scaling, label key/value and DNS name validation, label
 selectors and node selectors (ds_quantity_parse(3), ds_intstr_scaled(3),
 ds_label_key_validate(3), ds_selector_matches(3),
-ds_node_selector_matches(3))."""
+ds_node_selector_matches(3)). Each is a pure function: no snapshot.
 
-import collections
+    >>> from daemonset import parse_quantity, compare_quantities, selector_matches, scaled_value
+    >>> parse_quantity("1.5Gi").value
+    1610612736
+    >>> compare_quantities("1Gi", "1000Mi")
+    1
+    >>> selector_matches("app=web,tier in (a,b)", {"app": "web", "tier": "a"})
+    True
+    >>> scaled_value("25%", 10)
+    3
+"""
+
+from __future__ import annotations
+
 import ctypes
 import json
+from typing import Any, Mapping, NamedTuple, Optional, Union
 
-from ._native import lib, call, take_string, encode
+from ._native import lib, call, take_string, encode, document, Document
 
 __all__ = [
     "Quantity", "parse_quantity", "compare_quantities", "add_quantities",
@@ -59,21 +72,33 @@ lib.ds_selector_string.restype = ctypes.c_int
 lib.ds_node_selector_matches.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
 lib.ds_node_selector_matches.restype = ctypes.c_int
 
-Quantity = collections.namedtuple(
-    "Quantity", "canonical value milli_value format sign verbatim")
-Quantity.__doc__ = """A parsed quantity. canonical is Kubernetes' String() form;
-value and milli_value are Value() and MilliValue() (None when they do not
-fit in 64 bits); format is "DecimalSI", "BinarySI" or "DecimalExponent";
-verbatim is True when Kubernetes' String() would return the text unchanged."""
+class Quantity(NamedTuple):
+    """A parsed quantity. canonical is Kubernetes' String() form;
+    value and milli_value are Value() and MilliValue() (None when they do not
+    fit in 64 bits); format is "DecimalSI", "BinarySI" or "DecimalExponent";
+    verbatim is True when Kubernetes' String() would return the text unchanged."""
+
+    canonical: str
+    value: Optional[int]
+    milli_value: Optional[int]
+    format: str
+    sign: int
+    verbatim: bool
 
 
-def parse_quantity(text):
+#: A selector: a LabelSelector dict ({"matchLabels": ...}), its string form ("app=web"), or None (selects nothing).
+Selector = Optional[Union[str, bytes, Mapping[str, Any]]]
+#: A label set: a dict, or its JSON text.
+Labels = Optional[Union[str, bytes, Mapping[str, str]]]
+
+
+def parse_quantity(text: Union[str, bytes]) -> Quantity:
     """Parse a resource quantity ("100m", "1.5Gi", "1e3")."""
     info = _QuantityInfo(size=ctypes.sizeof(_QuantityInfo))
     out = ctypes.c_void_p()
     call(lib.ds_quantity_parse, encode(text), ctypes.byref(out), ctypes.byref(info))
     return Quantity(
-        canonical=take_string(out.value),
+        canonical=take_string(out.value) or "",
         value=None if info.value_overflow else info.value,
         milli_value=None if info.milli_overflow else info.milli_value,
         format=QUANTITY_FORMATS.get(info.format, str(info.format)),
@@ -82,21 +107,21 @@ def parse_quantity(text):
     )
 
 
-def compare_quantities(a, b):
+def compare_quantities(a: Union[str, bytes], b: Union[str, bytes]) -> int:
     """-1, 0 or 1 as quantity a is less than, equal to or greater than b."""
     out = ctypes.c_int()
     call(lib.ds_quantity_compare, encode(a), encode(b), ctypes.byref(out))
     return out.value
 
 
-def add_quantities(a, b):
+def add_quantities(a: Union[str, bytes], b: Union[str, bytes]) -> Optional[str]:
     """a + b, canonical (the sum keeps a's format unless a is zero)."""
     out = ctypes.c_void_p()
     call(lib.ds_quantity_add, encode(a), encode(b), ctypes.byref(out))
     return take_string(out.value)
 
 
-def scaled_value(value, total, round_up=True):
+def scaled_value(value: Optional[Union[int, str]], total: int, round_up: bool = True) -> int:
     """GetScaledValueFromIntOrPercent: an int is returned as is, a str must be
     a percentage ("25%") of total, rounded up (maxSurge, maxUnavailable) or
     down. None is a nil IntOrString (an error, as upstream)."""
@@ -108,48 +133,48 @@ def scaled_value(value, total, round_up=True):
     return out.value
 
 
-def _validate(fn, text):
+def _validate(fn: Any, text: Union[str, bytes]) -> bool:
     call(fn, encode(text))
     return True
 
 
-def validate_label_key(key):
-    """True, or DaemonSetError (DS_EVALUE) with Kubernetes' messages."""
+def validate_label_key(key: Union[str, bytes]) -> bool:
+    """True, or daemonset.InvalidValue (DS_EVALUE) with Kubernetes' messages."""
     return _validate(lib.ds_label_key_validate, key)
 
 
-def validate_label_value(value):
-    """True, or DaemonSetError (DS_EVALUE) with Kubernetes' messages."""
+def validate_label_value(value: Union[str, bytes]) -> bool:
+    """True, or daemonset.InvalidValue (DS_EVALUE) with Kubernetes' messages."""
     return _validate(lib.ds_label_value_validate, value)
 
 
-def validate_dns1123_subdomain(name):
-    """True, or DaemonSetError (DS_EVALUE): object names such as node names."""
+def validate_dns1123_subdomain(name: Union[str, bytes]) -> bool:
+    """True, or daemonset.InvalidValue (DS_EVALUE): object names such as node names."""
     return _validate(lib.ds_dns1123_subdomain_validate, name)
 
 
-def validate_dns1123_label(name):
-    """True, or DaemonSetError (DS_EVALUE): a DNS-1123 label."""
+def validate_dns1123_label(name: Union[str, bytes]) -> bool:
+    """True, or daemonset.InvalidValue (DS_EVALUE): a DNS-1123 label."""
     return _validate(lib.ds_dns1123_label_validate, name)
 
 
-def _selector_arg(selector):
+def _selector_arg(selector: Selector) -> Optional[bytes]:
     if selector is None:
         return None  # a nil LabelSelector: selects nothing
-    if isinstance(selector, dict):
-        return encode(json.dumps(selector))
+    if isinstance(selector, Mapping):
+        return encode(json.dumps(dict(selector)))
     return encode(selector)
 
 
-def _labels_arg(labels):
+def _labels_arg(labels: Labels) -> Optional[bytes]:
     if labels is None:
         return b"{}"
-    if isinstance(labels, dict):
-        return encode(json.dumps(labels))
+    if isinstance(labels, Mapping):
+        return encode(json.dumps(dict(labels)))
     return encode(labels)
 
 
-def selector_matches(selector, labels):
+def selector_matches(selector: Selector, labels: Labels) -> bool:
     """Whether a label set (dict or JSON text) satisfies a selector: a
     LabelSelector dict ({"matchLabels": ...}), the string syntax
     ("app=web,tier in (a,b)"), or None, which selects nothing."""
@@ -158,26 +183,26 @@ def selector_matches(selector, labels):
     return bool(out.value)
 
 
-def selector_string(selector):
+def selector_string(selector: Selector) -> Optional[str]:
     """Selector.String(): the canonical string form of a selector."""
     out = ctypes.c_void_p()
     call(lib.ds_selector_string, _selector_arg(selector), ctypes.byref(out))
     return take_string(out.value)
 
 
-def _object_arg(value):
-    if isinstance(value, (dict, list)) or value is None:
-        return encode(json.dumps(value))
-    return encode(value)
+def _object_arg(value: Optional[Document]) -> Optional[bytes]:
+    if value is None:
+        return b"null"
+    return document(value)
 
 
-def node_selector_matches(node_selector, node):
+def node_selector_matches(node_selector: Optional[Document], node: Optional[Document]) -> bool:
     """Whether a Node (dict or JSON/YAML text; metadata.name and
     metadata.labels count) satisfies a core/v1 NodeSelector (dict or text:
     {"nodeSelectorTerms": [...]}), as MatchNodeSelectorTerms: terms ORed,
     requirements ANDed, empty terms match nothing. None for node is a nil
-    node: False. When no term matches and a term is invalid, DaemonSetError
-    DS_EVALUE carries upstream's parse errors."""
+    node: False. When no term matches and a term is invalid,
+    daemonset.InvalidValue (DS_EVALUE) carries upstream's parse errors."""
     out = ctypes.c_int()
     call(lib.ds_node_selector_matches, _object_arg(node_selector), _object_arg(node), ctypes.byref(out))
     return bool(out.value)
