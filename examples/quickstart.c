@@ -45,12 +45,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (size_t i = 0; i < ds_plan_create_count(plan); i++) {
-		ds_plan_create c = {sizeof(c), NULL, NULL, 0};
+		ds_plan_create c = DS_PLAN_CREATE_INIT;
 		ds_plan_get_create(plan, i, &c, NULL);
 		printf("create a pod on %s (%s)\n", c.node, c.reason);
 	}
 	for (size_t i = 0; i < ds_plan_delete_count(plan); i++) {
-		ds_plan_delete d = {sizeof(d), NULL, NULL, NULL, NULL, NULL};
+		ds_plan_delete d = DS_PLAN_DELETE_INIT;
 		ds_plan_get_delete(plan, i, &d, NULL);
 		printf("delete %s/%s on %s (%s)\n", d.namespace_, d.name, d.node, d.reason);
 	}

@@ -87,6 +87,15 @@ DS_EXTERN const char *ds_strerror(int code);
 /* Reset err to DS_OK with empty strings. NULL is fine. */
 DS_EXTERN void ds_error_clear(ds_error *err);
 
+/* DS_SIZED_INIT(T): an initializer for a size-versioned struct T with .size set and every other
+ * member zero (the DS_*_INIT macros of each struct use it). C gets a designated initializer, which
+ * -Wmissing-field-initializers accepts; C++ before C++20 has none, so there it is {sizeof(T)}. */
+#ifdef __cplusplus
+#define DS_SIZED_INIT(T) {sizeof(T)}
+#else
+#define DS_SIZED_INIT(T) {.size = sizeof(T)}
+#endif
+
 /* Release memory the library returned (strings, arrays). NULL is fine. */
 DS_EXTERN void ds_free(void *ptr);
 

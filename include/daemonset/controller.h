@@ -80,7 +80,7 @@ typedef struct ds_transport {
 	/* POST a core/v1 Event */
 	int (*record_event)(void *user_data, const char *namespace_, const char *body, ds_reply *reply);
 } ds_transport;
-#define DS_TRANSPORT_INIT {sizeof(ds_transport)}
+#define DS_TRANSPORT_INIT DS_SIZED_INIT(ds_transport)
 
 /* ---- the driver --------------------------------------------------------- */
 
@@ -94,7 +94,7 @@ typedef struct ds_controller_config {
 	int64_t retry_max_ms;    /* ... capped here; 0: 1000 s (workqueue.DefaultControllerRateLimiter) */
 	const char *component;   /* the Event source; NULL: "daemonset-controller" */
 } ds_controller_config;
-#define DS_CONTROLLER_CONFIG_INIT {sizeof(ds_controller_config)}
+#define DS_CONTROLLER_CONFIG_INIT DS_SIZED_INIT(ds_controller_config)
 
 /*
  * A driver over transport (copied; user_data must outlive the controller).
@@ -131,7 +131,7 @@ typedef struct ds_sync_result {
 	int status_written;         /* the status was written */
 	int64_t requeue_after_ms;   /* when this DaemonSet is queued again, -1: not */
 } ds_sync_result;
-#define DS_SYNC_RESULT_INIT {sizeof(ds_sync_result)}
+#define DS_SYNC_RESULT_INIT DS_SIZED_INIT(ds_sync_result)
 
 /* One sync of namespace/name at now (syncDaemonSet). API errors do not fail
  * the call: they are in the result ("error"), and the DaemonSet is requeued
@@ -167,7 +167,7 @@ typedef struct ds_lease_config {
 	int64_t lease_duration_ms; /* 15 s in kube-controller-manager */
 	int64_t renew_deadline_ms; /* 10 s; less than the lease duration */
 } ds_lease_config;
-#define DS_LEASE_CONFIG_INIT {sizeof(ds_lease_config)}
+#define DS_LEASE_CONFIG_INIT DS_SIZED_INIT(ds_lease_config)
 
 /*
  * client-go's tryAcquireOrRenew as a pure function. lease: the Lease as GET

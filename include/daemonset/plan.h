@@ -40,7 +40,7 @@ typedef struct ds_plan_create {
 	const char *reason; /* "missing", "surge", "replacement" */
 	size_t batch;       /* slow-start batch (0, 1, 2, ...): batch k holds up to slowStartInitialBatchSize * 2^k creates */
 } ds_plan_create;
-#define DS_PLAN_CREATE_INIT {sizeof(ds_plan_create)}
+#define DS_PLAN_CREATE_INIT DS_SIZED_INIT(ds_plan_create)
 
 /* A delete of the plan. Strings belong to the plan. */
 typedef struct ds_plan_delete {
@@ -52,7 +52,7 @@ typedef struct ds_plan_delete {
 	const char *reason; /* "failed", "succeeded", "not-wanted", "duplicate", "node-gone", "update",
 			       "update-unavailable", "surge-replaced", "surge-scheduling-constraints" */
 } ds_plan_delete;
-#define DS_PLAN_DELETE_INIT {sizeof(ds_plan_delete)}
+#define DS_PLAN_DELETE_INIT DS_SIZED_INIT(ds_plan_delete)
 
 /* An event the sync records on the DaemonSet. Strings belong to the plan. */
 typedef struct ds_plan_event {
@@ -61,7 +61,7 @@ typedef struct ds_plan_event {
 	const char *reason;  /* "FailedDaemonPod", "SucceededDaemonPod", "SelectingAll" */
 	const char *message; /* upstream's text */
 } ds_plan_event;
-#define DS_PLAN_EVENT_INIT {sizeof(ds_plan_event)}
+#define DS_PLAN_EVENT_INIT DS_SIZED_INIT(ds_plan_event)
 
 /* The counters the controller writes to .status. */
 typedef struct ds_status {
@@ -76,7 +76,7 @@ typedef struct ds_status {
 	int64_t observed_generation;
 	int32_t collision_count; /* -1 when not set */
 } ds_status;
-#define DS_STATUS_INIT {sizeof(ds_status)}
+#define DS_STATUS_INIT DS_SIZED_INIT(ds_status)
 
 /* The creates and deletes this sync executes (within burstReplicas). */
 DS_EXTERN size_t ds_plan_create_count(const ds_plan *plan);

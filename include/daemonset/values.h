@@ -39,7 +39,7 @@ typedef struct ds_quantity_info {
 	int64_t value;       /* Value(): rounded up, away from zero */
 	int64_t milli_value; /* MilliValue(): value * 1000 rounded up, away from zero */
 } ds_quantity_info;
-#define DS_QUANTITY_INFO_INIT {sizeof(ds_quantity_info)}
+#define DS_QUANTITY_INFO_INIT DS_SIZED_INIT(ds_quantity_info)
 
 /* Parse text as resource.Quantity (no surrounding white space). canonical
  * (free with ds_free) and info may each be NULL. */

@@ -15,6 +15,17 @@ int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const
 	return 0;
 }
 
+int dsi_api_find_node(const ds_cluster *c, const char *name, const char *path, const dsi_node **out, ds_error *err)
+{
+	*out = NULL;
+	if (!c || !name)
+		return dsi_error_set(err, DS_EARG, path, "%s must not be NULL", c ? "node" : "cluster");
+	/* what kubectl prints: Error from server (NotFound): nodes "NAME" not found */
+	if (!(*out = dsi_cluster_node_by_name(c, name)))
+		return dsi_error_set(err, DS_ENOTFOUND, path, "nodes \"%s\" not found", name);
+	return 0;
+}
+
 int dsi_api_find_ds_json(const ds_cluster *c, const char *ns, const char *name, char **json_out,
 			 const dsi_daemonset **out, ds_error *err)
 {

@@ -13,6 +13,10 @@ int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const
 int dsi_api_find_ds_json(const ds_cluster *c, const char *ns, const char *name, char **json_out,
 			 const dsi_daemonset **out, ds_error *err);
 
+/* The node named name of the snapshot: DS_EARG when name is NULL, DS_ENOTFOUND with the API
+ * server's text ("nodes \"x\" not found") when there is none; errors carry path (may be NULL). */
+int dsi_api_find_node(const ds_cluster *c, const char *name, const char *path, const dsi_node **out, ds_error *err);
+
 /* LazyErrorNodeSelector.Match when no term matched (component-helpers nodeaffinity.go): DS_EVALUE
  * with the parse errors of the invalid terms as upstream aggregates them, or 0 when no term is
  * invalid (a plain "no match"). */

@@ -1,6 +1,7 @@
 /* Public wrappers for cordon, drain and upgrade planning (include/daemonset/ops.h). */
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "ops/cordon.h"
@@ -14,10 +15,7 @@ static int find_node(const ds_cluster *c, const char *arg, const dsi_node **out,
 	if (!name)
 		return dsi_error_set(err, DS_EARG, "node",
 				     "expected a node name (\"NAME\" or \"node/NAME\"), got \"%s\"", arg);
-	*out = dsi_cluster_node_by_name(c, name);
-	if (!*out) /* what kubectl prints: Error from server (NotFound): nodes "NAME" not found */
-		return dsi_error_set(err, DS_ENOTFOUND, "node", "nodes \"%s\" not found", name);
-	return 0;
+	return dsi_api_find_node(c, name, "node", out, err);
 }
 
 int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts, char **json_out,

@@ -12,10 +12,7 @@
 
 static int find_node(const ds_cluster *c, const char *name, const dsi_node **out, ds_error *err)
 {
-	*out = name ? dsi_cluster_node_by_name(c, name) : NULL;
-	if (!*out)
-		return dsi_error_set(err, name ? DS_ENOTFOUND : DS_EARG, NULL, "nodes \"%s\" not found", name ? name : "(null)");
-	return 0;
+	return dsi_api_find_node(c, name, NULL, out, err);
 }
 
 /* The DaemonSet and the node, and the placement verdict for them; p is the caller's to release when 0 is returned. */

@@ -91,12 +91,30 @@ static int scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
  * stream). */
 static int objects_of(const char *text, size_t size, const dsi_limits *lim, json_t **arr, ds_error *err)
 {
-	size_t i = 0;
-	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-		i++;
-	if (i < size && text[i] == '[')
-		return dsi_parse_one(text, size, lim, arr, err);
+	/* one document that is an array (JSON, or a YAML sequence) */
+	ds_error one;
+	ds_error_clear(&one);
+	if (dsi_parse_one(text, size, lim, arr, &one) == 0) {
+		if (json_is_array(*arr))
+			return 0;
+		json_decref(*arr);
+		*arr = NULL;
+	}
 	return dsi_objects_parse(text, size, lim, arr, err);
+}
+
+/* The apiVersion of the kinds the snapshot reads, for objects that name a kind and no apiVersion
+ * (inside the loader's List, an item without one would take the List's v1). */
+static const char *api_version_of(const char *kind)
+{
+	static const char *const v[][2] = {{"DaemonSet", "apps/v1"},
+					   {"ControllerRevision", "apps/v1"},
+					   {"PodDisruptionBudget", "policy/v1"},
+					   {"PriorityClass", "scheduling.k8s.io/v1"}};
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (strcmp(kind, v[i][0]) == 0)
+			return v[i][1];
+	return "v1";
 }
 
 /* Load the objects of text (one object, a List or a stream) into c, each object without a kind taken
@@ -121,12 +139,11 @@ static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char
 					   dsi_json_type_name(o));
 			break;
 		}
-		if (!json_string_value(json_object_get(o, "kind"))) {
+		if (!json_string_value(json_object_get(o, "kind")))
 			json_object_set_new(o, "kind", json_string(kind));
-			if (!json_object_get(o, "apiVersion"))
-				json_object_set_new(o, "apiVersion", json_string(api_version));
-		}
 		const char *k = json_string_value(json_object_get(o, "kind"));
+		if (!json_object_get(o, "apiVersion"))
+			json_object_set_new(o, "apiVersion", json_string(strcmp(k, kind) == 0 ? api_version : api_version_of(k)));
 		json_t *spec = json_object_get(o, "spec");
 		if (bind && strcmp(k, "Pod") == 0 && json_is_object(spec) &&
 		    !json_string_value(json_object_get(spec, "nodeName")))
@@ -138,6 +155,9 @@ static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char
 		json_decref(list);
 	}
 	json_decref(arr);
+	/* one object given on its own: its paths are its own, not those of the List it was loaded in */
+	if (rc < 0 && exactly && strncmp(err->path, "items[0]", 8) == 0)
+		memmove(err->path, err->path + 8 + (err->path[8] == '.'), strlen(err->path + 8 + (err->path[8] == '.')) + 1);
 	if (rc < 0)
 		dsi_error_set_source(err, what);
 	return rc;
@@ -259,8 +279,11 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 			dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), NULL);
 		if (found)
 			*found = t != NULL;
+		/* the taint as given (timeAdded included), as upstream returns the element of the list */
 		if (json_out)
-			rc = dsi_json_emit(t ? dsi_taint_to_json(&atoms, t) : json_null(), json_out, err);
+			rc = dsi_json_emit(t ? json_incref(json_array_get(json_object_get(jt, "v"), (size_t)(t - ts.v)))
+					     : json_null(),
+					   json_out, err);
 	}
 	dsi_taints_release(&atoms, &ts);
 	dsi_tolerations_release(&atoms, &tl);

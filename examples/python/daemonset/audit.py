@@ -38,7 +38,7 @@ def audit(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
     return _audit(text, options)
 
 
-@namespaced(1)  # type: ignore[misc]
+@namespaced(1)
 def daemonset_audit(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None,
                     options: OptionsArg = None) -> Dict[str, Any]:
     """The audit of a DaemonSet of a snapshot (a daemonset.Cluster), named by

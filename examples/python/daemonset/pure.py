@@ -70,3 +70,163 @@ __all__: List[str] = [
 
 # ---- functions of the pure layer (issue 20: tolerations, node affinity, NodeShouldRunDaemonPod,
 # NewPod, rolling-update planning) go here, one declare() and one function each, as shown above.
+
+# ---- upstream's decisions, one function each (include/daemonset/upstream.h) ---------------------
+
+import ctypes as _ct  # noqa: E402
+from typing import Any, Dict, Optional, Tuple  # noqa: E402
+
+from ._native import lib as _lib, call as _call, take_json as _take_json, document as _doc, encode as _enc  # noqa: E402
+from .core import options_arg as _opts  # noqa: E402
+
+# The effect filter of find_untolerated_taint: a taint is considered when its effect is listed.
+NO_SCHEDULE, PREFER_NO_SCHEDULE, NO_EXECUTE, OTHER_EFFECT = 0x1, 0x2, 0x4, 0x8
+
+_tolerates_taint = declare("ds_toleration_tolerates_taint", TEXT, TEXT, OPTIONS, out=BOOL)
+_required_affinity = declare("ds_pod_required_node_affinity_match", TEXT, TEXT, out=BOOL)
+_new_pod = declare("ds_daemonset_new_pod", TEXT, CSTR, CSTR, OPTIONS)
+_add_tolerations = declare("ds_podspec_add_daemon_tolerations", TEXT)
+_replace_affinity = declare("ds_affinity_replace_node_name", TEXT, CSTR)
+_rolling_update = declare("ds_daemonset_rolling_update", TEXT, TEXT, CSTR, INT64, OPTIONS)
+_scheduler_filter = declare("ds_scheduler_filter", TEXT, TEXT, TEXT, OPTIONS)
+_select_victims = declare("ds_preemption_select_victims", TEXT, TEXT, TEXT, OPTIONS)
+
+
+def _text(d: Any) -> Tuple[Optional[bytes], int]:
+    data = _doc(d)
+    return data, 0 if data is None else len(data)
+
+
+def tolerates_taint(toleration: Document, taint: Document, options: OptionsArg = None) -> bool:
+    """core/v1 Toleration.ToleratesTaint (ds_toleration_tolerates_taint(3)):
+    any toleration and taint, as upstream evaluates them. Lt and Gt follow the
+    TaintTolerationComparisonOperators gate of options["featureGates"].
+
+        >>> tolerates_taint({"operator": "In", "key": "a"}, {"key": "a", "effect": "NoSchedule"})
+        False
+        >>> tolerates_taint({"operator": "Exists", "effect": "noschedule"}, {"key": "k", "effect": "noschedule"})
+        True
+    """
+    return bool(_tolerates_taint(toleration, taint, options))
+
+
+def find_untolerated_taint(taints: Document, tolerations: Document, effects: int = 0,
+                           options: OptionsArg = None) -> Optional[Dict[str, Any]]:
+    """FindMatchingUntoleratedTaint (ds_taints_find_untolerated(3)): the first
+    taint of the list that the filter keeps (effects: NO_SCHEDULE | NO_EXECUTE
+    ..., 0 for every taint) and no toleration tolerates; None when there is none.
+
+        >>> find_untolerated_taint([{"key": "a", "effect": "NoSchedule"}], [{"key": "a", "operator": "Exists"}])
+        >>> find_untolerated_taint([{"key": "b", "effect": "NoExecute"}], [], NO_EXECUTE)
+        {'effect': 'NoExecute', 'key': 'b'}
+    """
+    t, tn = _text(taints)
+    l, ln = _text(tolerations)
+    out = _ct.c_void_p()
+    fn = _lib.ds_taints_find_untolerated
+    fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_uint, _ct.c_void_p,
+                   _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
+    o = _opts(options)
+    _call(fn, t, tn, l, ln, effects, o, None, _ct.byref(out))
+    return _take_json(out.value)
+
+
+def required_node_affinity_match(pod: Document, node: Document) -> bool:
+    """GetRequiredNodeAffinity(pod).Match(node)
+    (ds_pod_required_node_affinity_match(3)): spec.nodeSelector and the
+    required node affinity of a Pod (or a PodTemplateSpec or PodSpec) against a
+    Node. Terms that do not parse raise InvalidValue when no term matched, as
+    Match returns its error beside false.
+
+        >>> required_node_affinity_match({"spec": {"nodeSelector": {"disk": "ssd"}}},
+        ...                              {"metadata": {"labels": {"disk": "ssd"}}})
+        True
+    """
+    return bool(_required_affinity(pod, node))
+
+
+def node_should_run(daemonset: Document, node: Document, options: OptionsArg = None) -> Dict[str, Any]:
+    """NodeShouldRunDaemonPod (ds_daemonset_node_should_run(3)):
+    {"node", "shouldRun", "shouldContinueRunning", "reasons"} for any
+    DaemonSet and Node, a Node without a name included.
+
+        >>> ds = {"spec": {"template": {"spec": {"containers": [{"name": "c"}]}}}}
+        >>> node_should_run(ds, {"spec": {"taints": [{"key": "x", "effect": "NoExecute"}]}})["shouldContinueRunning"]
+        False
+    """
+    d, dn = _text(daemonset)
+    n, nn = _text(node)
+    out = _ct.c_void_p()
+    fn = _lib.ds_daemonset_node_should_run
+    fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_void_p, _ct.POINTER(_ct.c_int),
+                   _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
+    o = _opts(options)
+    _call(fn, d, dn, n, nn, o, None, None, _ct.byref(out))
+    return _take_json(out.value)
+
+
+def new_pod(daemonset: Document, node_name: str, revision_hash: Optional[str] = None,
+            options: OptionsArg = None) -> Dict[str, Any]:
+    """The Pod the DaemonSet controller creates for node_name
+    (ds_daemonset_new_pod(3)): CreatePodTemplate, the metadata.name pin
+    (ReplaceDaemonSetPodNodeNameNodeAffinity) and GetPodFromTemplate.
+    revision_hash None: the template's hash; "": no hash label.
+
+        >>> ds = {"metadata": {"name": "agent", "namespace": "kube-system", "uid": "u"},
+        ...       "spec": {"template": {"metadata": {"labels": {"app": "agent"}},
+        ...                             "spec": {"containers": [{"name": "c", "image": "i"}]}}}}
+        >>> new_pod(ds, "node-1", "abc")["metadata"]["labels"]["controller-revision-hash"]
+        'abc'
+    """
+    return _new_pod(daemonset, node_name, revision_hash, options)
+
+
+def add_daemon_tolerations(podspec: Document) -> Dict[str, Any]:
+    """AddOrUpdateDaemonPodTolerations (ds_podspec_add_daemon_tolerations(3)):
+    the PodSpec with the DaemonSet controller's default tolerations merged in;
+    a matching toleration is replaced and loses its tolerationSeconds, as upstream does.
+
+        >>> spec = {"tolerations": [{"key": "node.kubernetes.io/not-ready", "operator": "Exists",
+        ...                          "effect": "NoExecute", "tolerationSeconds": 300}]}
+        >>> add_daemon_tolerations(spec)["tolerations"][0]
+        {'effect': 'NoExecute', 'key': 'node.kubernetes.io/not-ready', 'operator': 'Exists'}
+    """
+    return _add_tolerations(podspec)
+
+
+def replace_node_name_affinity(affinity: Optional[Document], node_name: str) -> Dict[str, Any]:
+    """ReplaceDaemonSetPodNodeNameNodeAffinity (ds_affinity_replace_node_name(3)):
+    the Affinity with its required node affinity replaced by the
+    metadata.name pin to node_name (None: a nil Affinity)."""
+    return _replace_affinity(affinity, node_name)
+
+
+def rolling_update(daemonset: Document, objects: Document, revision_hash: Optional[str] = None, now: int = 0,
+                   options: OptionsArg = None) -> Dict[str, Any]:
+    """rollingUpdate alone (ds_daemonset_rolling_update(3)): for the
+    DaemonSet, nodes and pods given (objects: a list, List or stream), the old
+    pods it deletes and the surge pods it creates now. now: milliseconds since
+    the epoch."""
+    return _rolling_update(daemonset, objects, revision_hash, now, options)
+
+
+def scheduler_filter(pod: Document, node: Document, objects: Optional[Document] = None,
+                     options: OptionsArg = None) -> Dict[str, Any]:
+    """The scheduler's filters for pod on node with its pods
+    (ds_scheduler_filter(3)): {"fits", "reasons": [{"plugin", "code",
+    "message", ...}], "priority", "preemption", ...}; code is
+    "Unschedulable" or "UnschedulableAndUnresolvable"."""
+    return _scheduler_filter(pod, node, objects, options)
+
+
+def select_victims(pod: Document, node: Document, objects: Optional[Document] = None,
+                   options: OptionsArg = None) -> Dict[str, Any]:
+    """DefaultPreemption's SelectVictimsOnNode (ds_preemption_select_victims(3)):
+    {"possible", "victims": [{"namespace", "name"}], "pdbViolations", "message"}."""
+    return _select_victims(pod, node, objects, options)
+
+
+__all__ += ["NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE", "OTHER_EFFECT", "tolerates_taint",
+            "find_untolerated_taint", "required_node_affinity_match", "node_should_run", "new_pod",
+            "add_daemon_tolerations", "replace_node_name_affinity", "rolling_update", "scheduler_filter",
+            "select_victims"]
