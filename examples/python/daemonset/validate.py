@@ -1,11 +1,12 @@
-"""The API server's defaults and validation for DaemonSets (ds_daemonset_validate(3), ds_daemonset_defaults(3))."""
+"""The API server's defaults and validation for DaemonSets (ds_daemonset_validate(3), ds_daemonset_defaults(3)),
+and strict field validation of manifests (ds_manifest_check_fields(3))."""
 
 import ctypes
 
 from ._native import lib, call, take_json, encode
 from .core import options_arg as _opts
 
-__all__ = ["defaults", "validate", "validate_update", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
+__all__ = ["defaults", "validate", "validate_update", "check_fields", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
 
 VALIDATE_AS_IS = 1
 VALIDATE_STATUS = 2
@@ -20,6 +21,9 @@ lib.ds_daemonset_validate_update.argtypes = [ctypes.c_char_p, ctypes.c_size_t, c
                                              ctypes.c_uint, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
                                              ctypes.c_void_p]
 lib.ds_daemonset_validate_update.restype = ctypes.c_int
+lib.ds_manifest_check_fields.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p,
+                                         ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+lib.ds_manifest_check_fields.restype = ctypes.c_int
 
 
 def defaults(text, options=None):
@@ -52,4 +56,17 @@ def validate_update(text, old_text, as_is=False, status=False, options=None):
     out = ctypes.c_void_p()
     call(lib.ds_daemonset_validate_update, data, len(data), old, len(old), flags, _opts(options),
          ctypes.byref(out))
+    return take_json(out.value)
+
+
+def check_fields(text, options=None):
+    """Unknown and duplicate fields of every object in text (JSON or YAML, any
+    number of documents), as the API server's strict decoder reports them.
+    Returns {"fieldValidation", "schema", "errors", "warnings", "objects"}: the
+    findings ({"document", "kind", "name", "type", "path", "field", "message",
+    "suggestion", "line", "column"}) are errors with the option fieldValidation
+    Strict (the default), warnings with Warn, none with Ignore."""
+    data = encode(text)
+    out = ctypes.c_void_p()
+    call(lib.ds_manifest_check_fields, data, len(data), _opts(options), ctypes.byref(out))
     return take_json(out.value)
