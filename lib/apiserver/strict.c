@@ -403,6 +403,8 @@ static int by_position(const void *a, const void *b, void *ctx)
 
 static void finish(dsi_strict_findings *f, size_t first)
 {
+	if (f->n <= first)
+		return;
 	dsi_sort_stable(f->v + first, f->n - first, sizeof(*f->v), by_position, NULL);
 	size_t kept = first;
 	for (size_t i = first; i < f->n; i++) {

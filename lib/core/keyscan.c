@@ -335,7 +335,10 @@ int dsi_json_scan_keys(const char *text, size_t start, size_t end, int line, int
 	s.column = column;
 	s.obs = obs;
 	s.document = document;
-	int rc = scan(&s);
+	/* both buffers exist from the start, so that an empty key is a pointer into one */
+	dsi_strbuf_append(&s.path, "", 0);
+	dsi_strbuf_append(&s.arena, "", 0);
+	int rc = s.path.oom || s.arena.oom ? DS_ENOMEM : scan(&s);
 	while (s.depth)
 		pop(&s);
 	dsi_strbuf_free(&s.path);
