@@ -69,9 +69,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 65536)
 		return 0;
 	const char *text = (const char *)data;
+	/* the most lines a parser can count: YAML also breaks lines at CR, NEL, LS and PS */
 	size_t lines = 1;
-	for (size_t i = 0; i < size; i++)
-		lines += text[i] == '\n';
+	for (size_t i = 0; i < size; i++) {
+		unsigned char c = (unsigned char)text[i];
+		lines += c == '\n' || c == '\r' || (c == 0xC2 && i + 1 < size && (unsigned char)text[i + 1] == 0x85) ||
+			 (c == 0xE2 && i + 2 < size && (unsigned char)text[i + 1] == 0x80 &&
+			  ((unsigned char)text[i + 2] == 0xA8 || (unsigned char)text[i + 2] == 0xA9));
+	}
 	int rc[3];
 	json_t *r[3];
 	for (int l = 0; l < 3; l++)

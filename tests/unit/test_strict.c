@@ -792,7 +792,14 @@ START_TEST(bad_input)
 	json_decref(r);
 	ck_assert_int_eq(ds_manifest_check_fields("", 0, NULL, &out, &err), 0);
 	ds_free(out);
-	/* not objects, and fields of the wrong JSON type: not this check's business, never a crash */
+	/* empty keys: a field named "" is unknown; a label key "" repeated (path with an empty last part) */
+	r = check("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"\":1,\"\":2,\"metadata\":{\"labels\":{\"\":\"a\",\"\":\"b\"}}}");
+	ck_assert_uint_eq(json_array_size(errors(r)), 3);
+	assert_finding(errors(r), 0, "unknown field", "", NULL, 1, 33);
+	assert_finding(errors(r), 1, "duplicate field", "", NULL, 1, 38);
+	assert_finding(errors(r), 2, "duplicate field", "metadata.labels.", NULL, 1, 72);
+	json_decref(r);
+		/* not objects, and fields of the wrong JSON type: not this check's business, never a crash */
 	r = check("apiVersion: v1\nkind: Pod\nmetadata: 5\nspec: {containers: {name: x}, volumes: [1, null, [2]]}\n");
 	ck_assert_uint_eq(json_array_size(errors(r)), 0);
 	json_decref(r);
