@@ -43,6 +43,12 @@ DS_EXTERN int ds_daemonset_defaults(const char *text, size_t size, const ds_opti
  * (free with ds_free). Input the API server could not decode (malformed text,
  * a field of the wrong JSON type, an unparsable quantity, another kind) is an
  * error code with the path in err. flags: 0 or DS_VALIDATE_AS_IS.
+ * The body is decoded as the option fieldValidation says (default Strict):
+ * with unknown or repeated fields, Strict answers as the API server does, a
+ * 400 ("code": 400, "reason": "BadRequest", "message": "DaemonSet in version
+ * \"v1\" cannot be handled as a DaemonSet: strict decoding error: unknown
+ * field ...", one entry per field in "errors"); Warn adds "warnings" to the
+ * result; Ignore lets them pass (a repeated key keeps its last value).
  */
 DS_EXTERN int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const ds_options *opts,
 				    char **json_out, ds_error *err);
@@ -63,6 +69,23 @@ DS_EXTERN int ds_daemonset_validate(const char *text, size_t size, unsigned flag
  */
 DS_EXTERN int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, const ds_options *opts,
 					   char **json_out, ds_error *err);
+
+/*
+ * Strict field validation, as the API server does it for a request with
+ * fieldValidation=Strict (kubectl's default, --validate=strict) or Warn:
+ * every object of text (JSON or YAML; one document, a List, a multi-document
+ * stream or concatenated JSON values) is checked against the published
+ * OpenAPI schema of its kind for unknown fields (`unknown field
+ * "spec.template.spec.containers[0].imagee"`) and repeated keys (`duplicate
+ * field "metadata.labels.app"`), with the field likely meant and the key's
+ * line and column. The level is the option fieldValidation (Strict, Warn,
+ * Ignore; default Strict). Findings are a successful call: *json_out
+ * receives {"fieldValidation", "schema", "errors": [...], "warnings": [...],
+ * "objects": [...]} (free with ds_free); ds_manifest_check_fields(3) lists
+ * the members. Malformed text is an error code with the position in err.
+ */
+DS_EXTERN int ds_manifest_check_fields(const char *text, size_t size, const ds_options *opts, char **json_out,
+				       ds_error *err);
 
 /*
  * Validate an update of old_text to text (a PUT of the object, or with

@@ -17,6 +17,7 @@ static const struct layer {
 } layers[] = {
 	{&dsi_core_option_table, offsetof(ds_options, core)},
 	{&dsi_model_option_table, offsetof(ds_options, model)},
+	{&dsi_apiserver_option_table, offsetof(ds_options, apiserver)},
 	{&dsi_sched_option_table, offsetof(ds_options, sched)},
 	{&dsi_daemon_option_table, offsetof(ds_options, daemon)},
 	{&dsi_ctrl_option_table, offsetof(ds_options, ctrl)},

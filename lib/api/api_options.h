@@ -2,6 +2,7 @@
 #ifndef DSI_API_OPTIONS_H
 #define DSI_API_OPTIONS_H
 
+#include "apiserver/apiserver_options.h"
 #include "controller/ctrl_options.h"
 #include "core/optparse.h"
 #include "daemon/daemon_options.h"
@@ -13,6 +14,7 @@
 struct ds_options {
 	dsi_core_options core;
 	dsi_model_options model;
+	dsi_apiserver_options apiserver;
 	dsi_sched_options sched;
 	dsi_daemon_options daemon;
 	dsi_pss_options pss;
@@ -25,6 +27,10 @@ static inline const dsi_core_options *dsi_o_core(const ds_options *o) { return o
 static inline const dsi_model_options *dsi_o_model(const ds_options *o)
 {
 	return o ? &o->model : dsi_model_options_default();
+}
+static inline const dsi_apiserver_options *dsi_o_apiserver(const ds_options *o)
+{
+	return o ? &o->apiserver : dsi_apiserver_options_default();
 }
 static inline const dsi_sched_options *dsi_o_sched(const ds_options *o)
 {

@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/jsonscan.h"
+#include "core/keyscan.h"
 #include "core/reader.h"
 #include "core/yaml.h"
 
@@ -17,6 +18,7 @@ typedef struct walker {
 	size_t count;
 	int yaml;
 	dsi_load_undo_fn undo; /* set: a List's items may be parsed one at a time (see stream_list) */
+	const dsi_keyobs *obs; /* set: keys are reported, repeated keys are no error (keyscan.h) */
 } walker;
 
 static int is_list_kind(const char *kind)
@@ -246,25 +248,51 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	return rc;
 }
 
+/*
+ * The JSON value at data[pos] (NULL with je filled on a syntax error, or with *rc < 0 when the
+ * observer failed). With an observer, a repeated key is no error (jansson keeps the later value),
+ * and the observer hears of the value's keys from the text: all of them when it asks, else
+ * (when jansson saw a repeat) the repeats. line and column are those of data[pos].
+ */
+static json_t *load_observed(const dsi_keyobs *obs, const char *data, size_t size, size_t pos, size_t index,
+			     const int *line, const int *column, json_error_t *je, ds_error *err, int *rc)
+{
+	*rc = 0;
+	json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, je);
+	int repeats = !v && obs && json_error_code(je) == json_error_duplicate_key;
+	if (repeats)
+		v = json_loadb(data + pos, size - pos, JSON_DISABLE_EOF_CHECK, je);
+	if (v && obs && (repeats || obs->all_keys) &&
+	    dsi_json_scan_keys(data, pos, pos + (size_t)je->position, *line, *column, index, obs) < 0) {
+		json_decref(v);
+		*rc = dsi_error_nomem(err);
+		return NULL;
+	}
+	return v;
+}
+
 /* Parse concatenated JSON values; fn gets each. Returns 0, or < 0. On a
  * syntax error in the first value, *first_failed is set (caller may try YAML). */
 static int parse_json_stream(walker *w, const char *data, size_t size, size_t start, ds_error *err, int *first_failed)
 {
 	size_t pos = start;
 	size_t index = 0;
+	int line = 1, column = 1; /* of data[pos], for the observer */
+	dsi_text_position(data, 0, pos, &line, &column);
 	*first_failed = 0;
 	while (pos < size) {
 		json_error_t je;
 		size_t end = pos;
 		int rc = stream_list(w, data, size, pos, index, &end, &je, err);
 		if (rc == LIST_WHOLE) {
-			json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, &je);
+			json_t *v = load_observed(w->obs, data, size, pos, index, &line, &column, &je, err, &rc);
 			if (v) {
 				rc = walk_value(w, v, index, 0, 0, err);
 				end = pos + (size_t)je.position;
 				json_decref(v);
-			} else
+			} else if (rc == 0) {
 				rc = LIST_SYNTAX;
+			}
 		}
 		if (rc == LIST_SYNTAX) {
 			if (index == 0)
@@ -278,21 +306,24 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 			note_document(w, err, index, 0, 0);
 			return rc;
 		}
-		pos = end + skip_space_and_bom(data + end, size - end);
+		size_t next = end + skip_space_and_bom(data + end, size - end);
+		if (w->obs)
+			dsi_text_position(data, pos, next, &line, &column);
+		pos = next;
 		index++;
 	}
 	return 0;
 }
 
-static int load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
-		     void *ctx, ds_error *err)
+static int load_text(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
+		     dsi_load_undo_fn undo, void *ctx, ds_error *err)
 {
 	if (size > lim->max_bytes)
 		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
 				     lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
-	walker w = {data, size, lim, fn, ctx, 0, 0, undo};
+	walker w = {data, size, lim, fn, ctx, 0, 0, obs ? NULL : undo, obs};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -312,30 +343,36 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, dsi_l
 		w.count = 0;
 		w.yaml = 1;
 		void *args[2] = {&w, &yerr};
-		rc = dsi_yaml_parse(data, size, lim, yaml_doc, args, &yerr);
+		rc = dsi_yaml_parse_observed(data, size, lim, obs, yaml_doc, args, &yerr);
 		if (rc < 0 && err)
 			*err = yerr.code == DS_ESYNTAX ? jerr : yerr;
 		return rc;
 	}
 	w.yaml = 1;
 	void *args[2] = {&w, err};
-	return dsi_yaml_parse(data ? data : "", size, lim, yaml_doc, args, err);
+	return dsi_yaml_parse_observed(data ? data : "", size, lim, obs, yaml_doc, args, err);
 }
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, fn, NULL, ctx, err);
+	return load_text(data, size, lim, NULL, fn, NULL, ctx, err);
+}
+
+int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
+			   dsi_load_fn fn, void *ctx, ds_error *err)
+{
+	return load_text(data, size, lim, obs, fn, NULL, ctx, err);
 }
 
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, fn, undo, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, ctx, err);
 }
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL};
+	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL, NULL};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
 	return walk_value(&w, v, 0, 0, 0, err);
@@ -361,6 +398,12 @@ static int keep_one(void *ctx, json_t *doc, size_t index, int line)
 
 int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t **out, ds_error *err)
 {
+	return dsi_parse_one_observed(data, size, lim, NULL, out, err);
+}
+
+int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, json_t **out,
+			   ds_error *err)
+{
 	*out = NULL;
 	if (size > lim->max_bytes)
 		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
@@ -371,7 +414,17 @@ int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t *
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		json_error_t je;
 		json_t *v = json_loadb(data + start, size - start, JSON_REJECT_DUPLICATES, &je);
+		int repeats = !v && obs && json_error_code(&je) == json_error_duplicate_key;
+		if (repeats)
+			v = json_loadb(data + start, size - start, 0, &je);
 		if (v) {
+			int line = 1, column = 1;
+			dsi_text_position(data, 0, start, &line, &column);
+			if (obs && (repeats || obs->all_keys) &&
+			    dsi_json_scan_keys(data, start, start + (size_t)je.position, line, column, 0, obs) < 0) {
+				json_decref(v);
+				return dsi_error_nomem(err);
+			}
 			*out = v;
 			return 0;
 		}
@@ -383,7 +436,7 @@ int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t *
 		one_ctx c = {NULL, 0};
 		ds_error yerr;
 		ds_error_clear(&yerr);
-		int rc = dsi_yaml_parse(data, size, lim, keep_one, &c, &yerr);
+		int rc = dsi_yaml_parse_observed(data, size, lim, obs, keep_one, &c, &yerr);
 		if (rc == 0 && c.count == 1) {
 			*out = c.doc;
 			return 0;
@@ -394,7 +447,7 @@ int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t *
 		return jerr.code;
 	}
 	one_ctx c = {NULL, 0};
-	int rc = dsi_yaml_parse(data ? data : "", size, lim, keep_one, &c, err);
+	int rc = dsi_yaml_parse_observed(data ? data : "", size, lim, obs, keep_one, &c, err);
 	if (rc == DS_EARG || (rc == 0 && c.count > 1)) {
 		json_decref(c.doc);
 		return dsi_error_set(err, DS_EARG, NULL, "expected one document, got several");

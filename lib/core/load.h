@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/keyscan.h"
 #include "core/limits.h"
 
 typedef struct dsi_loaded {
@@ -36,9 +37,16 @@ int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load
 typedef void (*dsi_load_undo_fn)(void *ctx);
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err);
+/* The same, telling obs (may be NULL) about the keys of the text (keyscan.h); with an observer a
+ * repeated key is no error (the later value wins) and a List is never staged. */
+int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
+			   dsi_load_fn fn, void *ctx, ds_error *err);
 /* The same for an already-parsed value (not modified). */
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
 /* Parse text (JSON or YAML, exactly one document) into a new tree. */
 int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t **out, ds_error *err);
+/* The same with an observer of the keys (document 0), as dsi_load_text_observed. */
+int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, json_t **out,
+			   ds_error *err);
 
 #endif

@@ -8,7 +8,9 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/keyscan.h"
 #include "core/numfmt.h"
+#include "core/strbuf.h"
 
 /* ---- plain scalar resolution (go-yaml v2 resolve.go) ---- */
 
@@ -276,6 +278,7 @@ typedef struct frame {
 	/* mapping state */
 	int have_key;
 	int key_is_merge;
+	int merge_src; /* a sequence given to a merge key: its maps' keys belong to the map that merges */
 	char *key;
 	json_t *merges; /* objects to merge in, earliest first (it wins) */
 } frame;
@@ -292,6 +295,9 @@ typedef struct builder {
 	size_t decode_count;
 	size_t alias_count;
 	int shared; /* aliases or merges made the tree share nodes */
+	const dsi_keyobs *obs; /* NULL: a repeated key is an error */
+	size_t doc_index;
+	dsi_strbuf path; /* the observer's key path */
 } builder;
 
 static int fail_at(builder *b, const yaml_mark_t *m, int code, const char *fmt, const char *arg)
@@ -433,6 +439,41 @@ static int add_merge_source(builder *b, frame *f, json_t *v, const yaml_mark_t *
 	return 0;
 }
 
+/*
+ * A key of the innermost map f, just read at m: tell the observer, with its path from the open
+ * containers (a map's key being filled, a sequence's element being built; the keys that a merge
+ * key brings belong to the map that merges). A repeat is seen here, before its value replaces the
+ * earlier one; keys that a merge brings in later are not repeats.
+ */
+static int observe_key(builder *b, frame *f, const yaml_mark_t *m)
+{
+	int dup = json_object_get(f->node, f->key) != NULL;
+	if (!dup && !b->obs->all_keys)
+		return 0;
+	dsi_strbuf *p = &b->path;
+	dsi_strbuf_truncate(p, 0);
+	for (size_t i = 0; i + 1 < b->depth; i++) {
+		const frame *o = &b->stack[i];
+		if (o->is_map && !o->have_key)
+			return 0; /* inside a complex key, which fails when it ends */
+		if (o->is_map && !o->key_is_merge) {
+			if (p->len)
+				dsi_strbuf_putc(p, '.');
+			dsi_strbuf_puts(p, o->key);
+		} else if (!o->is_map && !o->merge_src) {
+			dsi_strbuf_printf(p, "[%zu]", json_array_size(o->node));
+		}
+	}
+	if (p->len)
+		dsi_strbuf_putc(p, '.');
+	size_t key = p->len;
+	dsi_strbuf_puts(p, f->key);
+	if (p->oom)
+		return dsi_error_nomem(b->err);
+	dsi_keyinfo k = {b->doc_index, p->data, p->len, key, (int)m->line + 1, (int)m->column + 1, dup, 1};
+	return b->obs->fn(b->obs->ctx, &k) < 0 ? dsi_error_nomem(b->err) : 0;
+}
+
 /* Deliver a finished value (new reference, consumed) to the open container. */
 static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int plain_merge_key)
 {
@@ -455,6 +496,8 @@ static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int
 		json_decref(v);
 		if (rc == 0)
 			f->have_key = 1;
+		if (rc == 0 && !plain_merge_key && b->obs)
+			rc = observe_key(b, f, m);
 		return rc;
 	}
 	f->have_key = 0;
@@ -464,7 +507,7 @@ static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int
 		b->shared = 1;
 		return rc;
 	}
-	if (json_object_get(f->node, f->key)) {
+	if (json_object_get(f->node, f->key) && !b->obs) {
 		rc = fail_at(b, m, DS_ESYNTAX, "key \"%s\" already set in map", f->key);
 		json_decref(v);
 	} else if (json_object_set_new(f->node, f->key, v)) {
@@ -487,10 +530,13 @@ static int push(builder *b, json_t *node, int is_map, const yaml_char_t *anchor_
 		json_decref(node);
 		return dsi_error_nomem(b->err);
 	}
+	const frame *parent = b->depth ? &b->stack[b->depth - 1] : NULL;
+	int merge_src = !is_map && parent && parent->is_map && parent->have_key && parent->key_is_merge;
 	frame *f = &b->stack[b->depth++];
 	memset(f, 0, sizeof(*f));
 	f->node = node;
 	f->is_map = is_map;
+	f->merge_src = merge_src;
 	f->size = 1;
 	b->decode_count++;
 	if (anchor_name && !(f->anchor_name = dsi_strdup((const char *)anchor_name)))
@@ -655,6 +701,7 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 	case YAML_DOCUMENT_START_EVENT:
 		builder_reset(b);
 		*doc_line = (int)ev->start_mark.line + 1;
+		b->doc_index = *doc_index;
 		return 0;
 	case YAML_DOCUMENT_END_EVENT: {
 		int rc = finish_document(b, e, *doc_index, *doc_line);
@@ -735,6 +782,12 @@ static void reader_position(const char *data, size_t size, size_t offset, ds_err
 int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
 		   ds_error *err)
 {
+	return dsi_yaml_parse_observed(data, size, lim, NULL, fn, ctx, err);
+}
+
+int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
+			    dsi_yaml_doc_fn fn, void *ctx, ds_error *err)
+{
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
 		return dsi_error_nomem(err);
@@ -743,6 +796,7 @@ int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yam
 	memset(&b, 0, sizeof(b));
 	b.lim = lim;
 	b.err = err;
+	b.obs = obs;
 	emit_ctx e = {fn, ctx};
 	size_t doc_index = 0;
 	int doc_line = 1;
@@ -775,6 +829,7 @@ int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yam
 			break;
 	}
 	builder_reset(&b);
+	dsi_strbuf_free(&b.path);
 	dsi_free(b.stack);
 	dsi_free(b.anchors);
 	yaml_parser_delete(&parser);

@@ -2,7 +2,8 @@
  * YAML to JSON as Kubernetes reads it (sigs.k8s.io/yaml on go-yaml v2, strict):
  * YAML 1.1 plain scalars (yes/no/on/off booleans, 0600 octal, 0x hex, 1_000),
  * quoted scalars stay strings, non-string keys become strings, anchors,
- * aliases and merge keys work, duplicate keys are errors.
+ * aliases and merge keys work, duplicate keys are errors (an observer can take
+ * them instead, dsi_yaml_parse_observed).
  */
 #ifndef DSI_YAML_H
 #define DSI_YAML_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/keyscan.h"
 #include "core/limits.h"
 
 /* Called once per non-empty document with a new reference (the callee owns
@@ -19,6 +21,10 @@ typedef int (*dsi_yaml_doc_fn)(void *ctx, json_t *doc, size_t index, int line);
 
 int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
 		   ds_error *err);
+/* The same, telling obs (may be NULL) about mapping keys; with an observer a repeated key is
+ * reported to it and its later value replaces the earlier one (go-yaml's non-strict reading). */
+int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
+			    dsi_yaml_doc_fn fn, void *ctx, ds_error *err);
 
 /* Where path ("spec.taints[0].effect", as the readers write paths) is in document `document`
  * (0-based, every document counted, as dsi_yaml_parse counts them) of data: the 1-based line and

@@ -204,6 +204,18 @@ def main():
             for f in every(vec("pss/" + p)["fixtures"], 3):
                 c.add(p[9:-5] + "-" + f["name"], dump(f["pod"]))
 
+    # ---- fields: manifests, some with the typos and repeats strict field validation reports
+    c = Corpus("fuzz_fields")
+    for p in sorted(os.listdir(os.path.join(ROOT, "tests", "vectors", "audit"))):
+        c.add(p, rd("tests/vectors/audit/" + p))
+    docs = yaml_documents("examples/cluster/daemonsets.yaml")
+    for d in docs:
+        c.add("daemonset-doc", d)
+    for old, new in (("image:", "imagee:"), ("containers:", "containers: []\n      containers:"),
+                     ("spec:", "Spec:"), ("metadata:", "metadata: {}\nmetadata:")):
+        if docs and old in docs[0]:
+            c.add("daemonset-typo", docs[0].replace(old, new, 1))
+
     # ---- fit: a Pod on the sample cluster's nodes
     c = Corpus("fuzz_fit")
     for r in vec("upstream/scheduler_fit.json")["cases"]:

@@ -63,6 +63,7 @@ START_TEST(bad_values_are_refused)
 		{"backoffInitial", "1 h"}, {"daemonSetKinds", "[\"apps.kruise.io/DaemonSet\"]"},
 		{"daemonSetKinds", "DaemonSet"}, {"daemonSetKinds", "apps.kruise.io/"}, {"daemonSetKinds", "a/b/C"},
 		{"daemonSetKinds", "Apps/DaemonSet"}, {"daemonSetKinds", "a.io/A b.io/B"},
+		{"fieldValidation", "strict"}, {"fieldValidation", "true"}, {"fieldValidation", ""},
 	};
 	ds_options *o;
 	ds_error err;
@@ -146,7 +147,8 @@ START_TEST(options_copy_round_trips)
 		"{\"kubernetesVersion\": \"1.33\", \"featureGates\": \"TaintTolerationComparisonOperators=true,"
 		"PodLevelResources=false\", \"maxDocumentBytes\": 12345678, \"maxObjects\": 4321, \"maxAliasNodes\": "
 		"99,"
-		"\"legacyDaemonSets\": true, \"burstReplicas\": 17, \"slowStartInitialBatchSize\": 3, "
+		"\"legacyDaemonSets\": true, \"fieldValidation\": \"Warn\", \"burstReplicas\": 17, "
+		"\"slowStartInitialBatchSize\": 3, "
 		"\"backoffInitial\": "
 		"\"2s\", \"backoffMax\": \"1h30m\", \"expectationsTimeout\": \"1m0.5s\", \"partition\": \"10%\", "
 		"\"paused\": "

@@ -1,4 +1,5 @@
-"""The API server's defaults and validation for DaemonSets (ds_daemonset_validate(3), ds_daemonset_defaults(3)).
+"""The API server's defaults and validation for DaemonSets (ds_daemonset_validate(3), ds_daemonset_defaults(3)),
+and strict field validation of manifests (ds_manifest_check_fields(3)).
 
 Documents are JSON or YAML text, or a dict:
 
@@ -21,7 +22,7 @@ from typing import Any, Dict
 from ._native import declare, Document, TEXT, UINT, OPTIONS
 from .core import OptionsArg
 
-__all__ = ["defaults", "validate", "validate_update", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
+__all__ = ["defaults", "validate", "validate_update", "check_fields", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
 
 VALIDATE_AS_IS = 1
 VALIDATE_STATUS = 2
@@ -29,6 +30,7 @@ VALIDATE_STATUS = 2
 _defaults = declare("ds_daemonset_defaults", TEXT, OPTIONS)
 _validate = declare("ds_daemonset_validate", TEXT, UINT, OPTIONS)
 _validate_update = declare("ds_daemonset_validate_update", TEXT, TEXT, UINT, OPTIONS)
+_check_fields = declare("ds_manifest_check_fields", TEXT, OPTIONS)
 
 
 def defaults(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
@@ -53,3 +55,14 @@ def validate_update(text: Document, old_text: Document, as_is: bool = False, sta
     the status subresource). Same result as validate()."""
     flags = (VALIDATE_AS_IS if as_is else 0) | (VALIDATE_STATUS if status else 0)
     return _validate_update(text, old_text, flags, options)
+
+
+def check_fields(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
+    """Unknown and duplicate fields of every object in text (JSON or YAML, any
+    number of documents, or a dict), as the API server's strict decoder
+    reports them. Returns {"fieldValidation", "schema", "errors", "warnings",
+    "objects"}: the findings ({"document", "kind", "name", "type", "path",
+    "field", "message", "suggestion", "line", "column"}) are errors with the
+    option fieldValidation Strict (the default), warnings with Warn, none with
+    Ignore."""
+    return _check_fields(text, options)
