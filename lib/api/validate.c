@@ -47,59 +47,79 @@ int ds_daemonset_defaults(const char *text, size_t size, const ds_options *opts,
 	return dsi_json_emit(obj, json_out, err);
 }
 
-/* One strict finding in a validation result: the shape of its errors, with the finding's own
- * members; reason "BadRequest" (a 400 has no causes: the request was not decoded) or "Warning". */
-static json_t *strict_entry(const dsi_strict_finding *f, const char *reason)
+/* A finding (dsi_strict_finding_json's shape) turned into an entry of a validation result, in the
+ * shape of its errors: "field", "reason" ("BadRequest": a 400 has no causes, the request was not
+ * decoded; or "Warning"), "value" null and "detail" with the suggestion, keeping the finding's own
+ * members but those that locate the object (the result is about one object already). */
+static int strict_entry(json_t *e, const char *reason)
 {
-	json_t *e = dsi_strict_finding_json(f);
+	const char *suggestion = json_string_value(json_object_get(e, "suggestion"));
 	dsi_strbuf detail = DSI_STRBUF_INIT;
-	if (f->suggestion) {
+	if (suggestion) {
 		dsi_strbuf_puts(&detail, "did you mean ");
-		dsi_go_quote(&detail, f->suggestion, strlen(f->suggestion));
+		dsi_go_quote(&detail, suggestion, strlen(suggestion));
 		dsi_strbuf_putc(&detail, '?');
 	}
-	if (e && (detail.oom || json_object_set(e, "field", json_object_get(e, "path")) < 0 || json_object_del(e, "path") < 0 ||
-		  json_object_set_new(e, "reason", json_string(reason)) < 0 ||
-		  json_object_set_new(e, "value", json_null()) < 0 ||
-		  json_object_set_new(e, "detail", json_string(detail.data ? detail.data : "")) < 0)) {
-		json_decref(e);
-		e = NULL;
-	}
+	static const char *const locating[] = {"document", "item", "kind", "name", "namespace"};
+	for (size_t i = 0; i < sizeof(locating) / sizeof(locating[0]); i++)
+		json_object_del(e, locating[i]);
+	int rc = detail.oom || json_object_set(e, "field", json_object_get(e, "path")) < 0 ||
+			 json_object_del(e, "path") < 0 || json_object_set_new(e, "reason", json_string(reason)) < 0 ||
+			 json_object_set_new(e, "value", json_null()) < 0 ||
+			 json_object_set_new(e, "detail", json_string(detail.data ? detail.data : "")) < 0
+		     ? -1
+		     : 0;
 	dsi_strbuf_free(&detail);
-	return e;
+	return rc;
 }
 
 /*
- * What fieldValidation makes of the findings of the request body: Strict with findings, the API
- * server's answer is a 400 BadRequest instead of any validation (the body was not decoded): the
- * result is replaced; Warn: a "warnings" member (present, maybe empty, whenever the level is Warn).
+ * What fieldValidation makes of the findings of one request body (findings: an array of
+ * dsi_strict_finding_json objects, taken): Strict with findings, the API server's answer is a 400
+ * BadRequest with bad_request as its message instead of any validation (the body was not decoded):
+ * *result is replaced; Warn: a "warnings" member (present, maybe empty, whenever the level is Warn).
  */
-static int apply_field_validation(dsi_field_validation level, const dsi_strict_findings *f, json_t **result,
-				  ds_error *err)
+static int apply_field_validation(dsi_field_validation level, json_t *findings, const char *bad_request,
+				  json_t **result, ds_error *err)
 {
-	if (level == DSI_FV_IGNORE || (level == DSI_FV_STRICT && !f->n))
+	if (level == DSI_FV_IGNORE || (level == DSI_FV_STRICT && !json_array_size(findings))) {
+		json_decref(findings);
 		return 0;
-	json_t *list = json_array();
-	for (size_t i = 0; list && i < f->n; i++)
-		if (json_array_append_new(list, strict_entry(&f->v[i], level == DSI_FV_STRICT ? "BadRequest" : "Warning")) < 0) {
-			json_decref(list);
-			list = NULL;
+	}
+	size_t i;
+	json_t *e;
+	json_array_foreach (findings, i, e)
+		if (strict_entry(e, level == DSI_FV_STRICT ? "BadRequest" : "Warning") < 0) {
+			json_decref(findings);
+			return dsi_error_nomem(err);
 		}
-	if (!list)
-		return dsi_error_nomem(err);
 	if (level == DSI_FV_WARN)
-		return json_object_set_new(*result, "warnings", list) < 0 ? dsi_error_nomem(err) : 0;
-	dsi_strbuf msg = DSI_STRBUF_INIT;
-	dsi_strict_bad_request("DaemonSet", "apps/v1", f, &msg);
-	json_t *r = msg.oom ? NULL
-			    : json_pack("{s:b, s:i, s:s, s:s, s:o}", "valid", 0, "code", 400, "reason", "BadRequest", "message",
-					msg.data, "errors", list);
-	dsi_strbuf_free(&msg);
+		return json_object_set_new(*result, "warnings", findings) < 0 ? dsi_error_nomem(err) : 0;
+	json_t *r = json_pack("{s:b, s:i, s:s, s:s, s:o}", "valid", 0, "code", 400, "reason", "BadRequest", "message",
+			      bad_request ? bad_request : "", "errors", findings);
 	if (!r)
 		return dsi_error_nomem(err);
 	json_decref(*result);
 	*result = r;
 	return 0;
+}
+
+/* apply_field_validation for the findings of one DaemonSet request body. */
+static int apply_findings(dsi_field_validation level, const dsi_strict_findings *f, json_t **result, ds_error *err)
+{
+	json_t *list = json_array();
+	for (size_t i = 0; list && i < f->n; i++)
+		if (json_array_append_new(list, dsi_strict_finding_json(&f->v[i])) < 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	dsi_strbuf msg = DSI_STRBUF_INIT;
+	if (level == DSI_FV_STRICT)
+		dsi_strict_bad_request("DaemonSet", "apps/v1", f, &msg);
+	int rc = !list || msg.oom ? (json_decref(list), dsi_error_nomem(err))
+				  : apply_field_validation(level, list, msg.data, result, err);
+	dsi_strbuf_free(&msg);
+	return rc;
 }
 
 /* The request body: parsed as the API server's strict decoder reads it into a DaemonSet. */
@@ -146,7 +166,7 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 		return rc;
 	rc = dsi_daemonset_validate_json(obj, NULL, DSI_VALIDATE_CREATE, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
 	json_decref(obj);
-	if (rc == 0 && (rc = apply_field_validation(dsi_field_validation_of(dsi_o_apiserver(opts)), &f, &result, err)) < 0)
+	if (rc == 0 && (rc = apply_findings(dsi_field_validation_of(dsi_o_apiserver(opts)), &f, &result, err)) < 0)
 		json_decref(result);
 	dsi_strict_findings_free(&f);
 	if (rc < 0)
@@ -183,7 +203,7 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 	rc = dsi_daemonset_validate_json(obj, old, op, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
 	json_decref(obj);
 	json_decref(old);
-	if (rc == 0 && (rc = apply_field_validation(dsi_field_validation_of(dsi_o_apiserver(opts)), &f, &result, err)) < 0)
+	if (rc == 0 && (rc = apply_findings(dsi_field_validation_of(dsi_o_apiserver(opts)), &f, &result, err)) < 0)
 		json_decref(result);
 	dsi_strict_findings_free(&f);
 	if (rc < 0)
@@ -201,7 +221,33 @@ typedef struct stream_ctx {
 	const dsi_core_options *o;
 	json_t *docs;
 	size_t invalid, skipped;
+	dsi_field_validation level;
+	json_t *fields; /* dsi_manifest_check_fields' result for the whole text; NULL with Ignore */
 } stream_ctx;
+
+static int same_object(json_t *a, json_int_t document, json_int_t item)
+{
+	json_t *ai = json_object_get(a, "item");
+	return json_integer_value(json_object_get(a, "document")) == document &&
+	       (ai ? json_integer_value(ai) : -1) == item;
+}
+
+/* The strict findings of one object of the stream (copies), and its 400 message. */
+static json_t *object_findings(const stream_ctx *s, json_int_t document, json_int_t item, const char **bad_request)
+{
+	json_t *list = json_array(), *f;
+	size_t i;
+	*bad_request = NULL;
+	json_array_foreach (json_object_get(s->fields, s->level == DSI_FV_STRICT ? "errors" : "warnings"), i, f)
+		if (same_object(f, document, item) && json_array_append_new(list, json_deep_copy(f)) < 0) {
+			json_decref(list);
+			return NULL;
+		}
+	json_array_foreach (json_object_get(s->fields, "objects"), i, f)
+		if (same_object(f, document, item))
+			*bad_request = json_string_value(json_object_get(f, "message"));
+	return list;
+}
 
 /* The decoder error of one document as JSON, with the field's position when the text is YAML. */
 static json_t *error_entry(const stream_ctx *s, const dsi_loaded *it, ds_error *e)
@@ -273,6 +319,31 @@ static int stream_item(void *ctx, const dsi_loaded *it, ds_error *err)
 			json_decref(result);
 		}
 	}
+	/* fieldValidation, as for a request with this object as its body: Strict with findings is a
+	 * 400 whatever the validation said (and nothing was defaulted); Warn adds "warnings" */
+	if (s->fields) {
+		const char *bad_request;
+		json_int_t item = json_integer_value(json_object_get(e, "item"));
+		json_t *findings = object_findings(s, (json_int_t)it->document + 1,
+						   json_object_get(e, "item") ? item : -1, &bad_request);
+		json_t *verdict = json_object();
+		int was_valid = !json_object_get(e, "error") && !json_is_false(json_object_get(e, "valid"));
+		if (!findings || !verdict ||
+		    apply_field_validation(s->level, findings, bad_request, &verdict, err) < 0) {
+			json_decref(verdict);
+			json_decref(e);
+			return dsi_error_nomem(err);
+		}
+		if (json_object_get(verdict, "code")) { /* the 400 replaces the verdict */
+			static const char *const verdict_keys[] = {"valid", "errors", "message", "defaulted", "error", "warnings"};
+			for (size_t k = 0; k < sizeof(verdict_keys) / sizeof(verdict_keys[0]); k++)
+				json_object_del(e, verdict_keys[k]);
+			if (was_valid)
+				s->invalid++;
+		}
+		json_object_update(e, verdict);
+		json_decref(verdict);
+	}
 	if (json_array_append_new(s->docs, e) < 0)
 		rc = dsi_error_nomem(err);
 	return rc;
@@ -293,16 +364,21 @@ int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, 
 	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
 	stream_ctx s = {text, size, !(i < size && (text[i] == '{' || text[i] == '[')), flags, dsi_o_core(opts),
-			json_array(), 0, 0};
+			json_array(), 0, 0, dsi_field_validation_of(dsi_o_apiserver(opts)), NULL};
 	if (!s.docs)
 		return dsi_error_nomem(err);
-	int rc = dsi_load_text(text ? text : "", size, &s.o->limits, stream_item, &s, err);
+	int rc = s.level == DSI_FV_IGNORE ? 0 : dsi_manifest_check_fields(text ? text : "", size, &s.o->limits, s.level,
+									    &s.fields, err);
+	if (rc == 0)
+		rc = dsi_load_text(text ? text : "", size, &s.o->limits, stream_item, &s, err);
+	json_decref(s.fields);
 	if (rc < 0) {
 		json_decref(s.docs);
 		return rc;
 	}
-	json_t *doc = json_pack("{s:b, s:I, s:I, s:I, s:o}", "valid", s.invalid == 0, "daemonSets",
+	json_t *doc = json_pack("{s:b, s:I, s:I, s:I, s:s, s:o}", "valid", s.invalid == 0, "daemonSets",
 				(json_int_t)(json_array_size(s.docs) - s.skipped), "invalid", (json_int_t)s.invalid,
-				"skipped", (json_int_t)s.skipped, "documents", s.docs);
+				"skipped", (json_int_t)s.skipped, "fieldValidation", dsi_field_validation_name(s.level),
+				"documents", s.docs);
 	return dsi_json_emit(doc, json_out, err);
 }

@@ -498,6 +498,66 @@ START_TEST(validate_stream_numbers_documents_as_the_loader)
 }
 END_TEST
 
+/* fieldValidation over a stream: each object is judged as a request with it as the body. Strict
+ * turns an object with an unknown field into the API server's 400 (not validated, not defaulted),
+ * other kinds included; Warn keeps the verdict and adds the warnings; Ignore says nothing. */
+START_TEST(validate_stream_applies_field_validation)
+{
+	static const char text[] = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a}\n"
+				   "spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+				   "    spec:\n      containers: [{name: c, image: i, imagePullPolicy: Always, imagee: j}]\n"
+				   "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndataa: {}\n"
+				   "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: b}\n"
+				   "spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+				   "    spec:\n      containers: [{name: c, image: i}]\n";
+	static const char *const levels[] = {"Strict", "Warn", "Ignore"};
+	for (size_t l = 0; l < 3; l++) {
+		char opt[64], *out;
+		ds_error err;
+		snprintf(opt, sizeof(opt), "{\"fieldValidation\": \"%s\"}", levels[l]);
+		ds_options *o = dsi_test_options(opt);
+		ck_assert_int_eq(ds_daemonset_validate_stream(text, strlen(text), 0, o, &out, &err), 0);
+		ds_options_free(o);
+		json_t *r = dsi_test_take_json(out), *docs = json_object_get(r, "documents");
+		json_t *a = json_array_get(docs, 0), *cm = json_array_get(docs, 1), *b = json_array_get(docs, 2);
+		ck_assert_str_eq(json_string_value(json_object_get(r, "fieldValidation")), levels[l]);
+		ck_assert(json_is_true(json_object_get(b, "valid")));
+		ck_assert_ptr_null(json_object_get(b, "code"));
+		if (l == 0) {
+			ck_assert_int_eq(json_integer_value(json_object_get(r, "invalid")), 2);
+			ck_assert(json_is_false(json_object_get(a, "valid")));
+			ck_assert_int_eq(json_integer_value(json_object_get(a, "code")), 400);
+			ck_assert_ptr_null(json_object_get(a, "defaulted"));
+			ck_assert_str_eq(json_string_value(json_object_get(a, "message")),
+					 "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding error: "
+					 "unknown field \"spec.template.spec.containers[0].imagee\"");
+			json_t *e = json_array_get(json_object_get(a, "errors"), 0);
+			ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "spec.template.spec.containers[0].imagee");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "detail")), "did you mean \"image\"?");
+			ck_assert_int_eq(json_integer_value(json_object_get(e, "line")), 9);
+			ck_assert_int_eq(json_integer_value(json_object_get(cm, "code")), 400);
+			ck_assert(json_is_true(json_object_get(cm, "skipped")));
+		} else if (l == 1) {
+			ck_assert_int_eq(json_integer_value(json_object_get(r, "invalid")), 0);
+			ck_assert(json_is_true(json_object_get(a, "valid")));
+			ck_assert_ptr_nonnull(json_object_get(a, "defaulted"));
+			json_t *w = json_array_get(json_object_get(a, "warnings"), 0);
+			ck_assert_str_eq(json_string_value(json_object_get(w, "message")),
+					 "unknown field \"spec.template.spec.containers[0].imagee\"");
+			ck_assert_str_eq(json_string_value(json_object_get(w, "reason")), "Warning");
+			ck_assert_uint_eq(json_array_size(json_object_get(cm, "warnings")), 1);
+			ck_assert_uint_eq(json_array_size(json_object_get(b, "warnings")), 0);
+		} else {
+			ck_assert_int_eq(json_integer_value(json_object_get(r, "invalid")), 0);
+			ck_assert(json_is_true(json_object_get(a, "valid")));
+			ck_assert_ptr_null(json_object_get(a, "warnings"));
+			ck_assert_ptr_null(json_object_get(cm, "code"));
+		}
+		json_decref(r);
+	}
+}
+END_TEST
+
 static Suite *manifests_suite(void)
 {
 	Suite *s = suite_create("manifests");
@@ -514,6 +574,7 @@ static Suite *manifests_suite(void)
 	tcase_add_test(tc, invalid_update_is_refused);
 	tcase_add_test(tc, rollout_states_its_assumptions);
 	tcase_add_test(tc, validate_stream_numbers_documents_as_the_loader);
+	tcase_add_test(tc, validate_stream_applies_field_validation);
 	suite_add_tcase(s, tc);
 	return s;
 }
