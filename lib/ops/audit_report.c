@@ -170,13 +170,16 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 		     const dsi_audit_placement *place, const dsi_ops_cfg *o, ds_error *err)
 {
 	/* the hook for strict field validation (lib/apiserver): fields the API does not know */
-	for (size_t i = 0; i < in->n_unknown_fields; i++)
-		dsi_findings_add(f, "unknownField", DSI_SEV_MEDIUM, dsi_strdup(in->unknown_fields[i]),
+	for (size_t i = 0; i < in->n_unknown_fields; i++) {
+		const dsi_audit_field *u = &in->unknown_fields[i];
+		dsi_findings_add(f, "unknownField", DSI_SEV_MEDIUM, dsi_strdup(u->path),
 				 "Remove the field or correct its name (kubectl apply --validate=strict reports the "
 				 "same).",
-				 "field %s is not part of the API: the API server drops it (the setting it was meant "
-				 "to make is lost), or rejects the object under fieldValidation=Strict",
-				 in->unknown_fields[i]);
+				 "field %s is not part of the API%s%s%s: the API server drops it (the setting it was "
+				 "meant to make is lost), or rejects the object under fieldValidation=Strict",
+				 u->path, u->suggestion ? " (did you mean " : "", u->suggestion ? u->suggestion : "",
+				 u->suggestion ? "?)" : "");
+	}
 	const char *ignore;
 	int rc = ignore_annotation(in->obj, &ignore, err);
 	if (rc < 0)
@@ -243,10 +246,10 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 
 /* ---- with a snapshot ------------------------------------------------------------------------ */
 
-int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_ops_cfg *o, json_t **out,
-			ds_error *err)
+int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_audit_field *unknown_fields,
+			size_t n_unknown_fields, const dsi_ops_cfg *o, json_t **out, ds_error *err)
 {
-	const dsi_audit_input in = {.obj = ds->obj};
+	const dsi_audit_input in = {.obj = ds->obj, .unknown_fields = unknown_fields, .n_unknown_fields = n_unknown_fields};
 	int rc = dsi_audit_report(&in, o, out, err);
 	if (rc < 0)
 		return rc;

@@ -43,13 +43,19 @@ void dsi_findings_free(dsi_findings *f);
 /* Deterministic order: severity, then path, then id, then message (bytewise). */
 void dsi_findings_sort(dsi_findings *f);
 
+/* A field of the object the API does not know (strict field validation, lib/apiserver, finds them). */
+typedef struct dsi_audit_field {
+	const char *path;       /* "spec.template.spec.containers[0].imagee" */
+	const char *suggestion; /* the field likely meant, written where the key is; NULL: none */
+} dsi_audit_field;
+
 /* What one audit reads: the object, and optionally its text (for the line of each finding) and the
- * unknown fields strict field validation found in it (lib/apiserver; reported as "unknownField"). */
+ * unknown fields found in it (reported as "unknownField"). */
 typedef struct dsi_audit_input {
 	const json_t *obj;
 	const char *text; /* NULL: no line numbers */
 	size_t size;
-	const char *const *unknown_fields; /* JSON paths of fields the API does not know */
+	const dsi_audit_field *unknown_fields;
 	size_t n_unknown_fields;
 } dsi_audit_input;
 
@@ -65,8 +71,8 @@ int dsi_audit_host_path_severity(const char *path, int writable, const char **wh
 
 /* ds_daemonset_audit(3): the report of the DaemonSet ds, and in its "placement" the nodes of the
  * snapshot that should run its pods (NodeShouldRunDaemonPod) and how many are control-plane nodes. */
-int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_ops_cfg *o, json_t **out,
-			ds_error *err);
+int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_audit_field *unknown_fields,
+			size_t n_unknown_fields, const dsi_ops_cfg *o, json_t **out, ds_error *err);
 
 
 /* The SARIF 2.1.0 log for reports (one report object or an array of them; a report's "file" names

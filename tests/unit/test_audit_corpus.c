@@ -668,7 +668,7 @@ START_TEST(unknown_fields)
 			   "{\"containers\":[{\"name\":\"c\",\"imagePullPolicy\":\"Always\",\"imagePulPolicy\":1}]}}}}",
 			   0, NULL);
 	ck_assert_ptr_nonnull(obj);
-	const char *const unknown[] = {"spec.template.spec.containers[0].imagePulPolicy"};
+	const dsi_audit_field unknown[] = {{"spec.template.spec.containers[0].imagePulPolicy", "imagePullPolicy"}};
 	const dsi_audit_input in = {.obj = obj, .unknown_fields = unknown, .n_unknown_fields = 1};
 	dsi_core_options core = *dsi_core_options_default();
 	const dsi_ops_cfg cfg = {&core, dsi_ops_options_default(), dsi_pss_options_default()};
@@ -678,6 +678,7 @@ START_TEST(unknown_fields)
 	const json_t *f = find(r, "unknownField", "spec.template.spec.containers[0].imagePulPolicy");
 	ck_assert_ptr_nonnull(f);
 	ck_assert_str_eq(str(f, "severity"), "medium");
+	ck_assert_ptr_nonnull(strstr(str(f, "message"), "(did you mean imagePullPolicy?)"));
 	json_decref(r);
 	json_decref(obj);
 }

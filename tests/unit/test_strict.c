@@ -851,6 +851,51 @@ START_TEST(mutations_never_crash)
 }
 END_TEST
 
+/* The audit reports the unknown fields of what it reads as "unknownField" findings at the key's
+ * line, for a manifest and for a DaemonSet of a snapshot alike; fieldValidation Ignore drops them. */
+static json_t *audit_finding(const char *level, int snapshot)
+{
+	char buf[64], *out = NULL;
+	snprintf(buf, sizeof(buf), "{\"fieldValidation\": \"%s\"}", level);
+	ds_options *o = dsi_test_options(buf);
+	ds_error err;
+	if (snapshot) {
+		ds_cluster *c;
+		ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+		ck_assert_int_eq(ds_cluster_load(c, TYPO, strlen(TYPO), NULL, &err), 0);
+		ck_assert_int_eq(ds_daemonset_audit(c, "default", "agent", o, &out, &err), 0);
+		ds_cluster_free(c);
+	} else {
+		ck_assert_int_eq(ds_object_audit(TYPO, strlen(TYPO), o, &out, &err), 0);
+	}
+	ds_options_free(o);
+	json_t *r = dsi_test_take_json(out), *f, *found = NULL;
+	size_t i;
+	json_array_foreach (json_object_get(r, "findings"), i, f)
+		if (strcmp(str(f, "id"), "unknownField") == 0)
+			found = json_incref(f);
+	json_decref(r);
+	return found;
+}
+
+START_TEST(audit_reports_unknown_fields)
+{
+	for (int snapshot = 0; snapshot < 2; snapshot++) {
+		json_t *f = audit_finding("Strict", snapshot);
+		ck_assert_msg(f != NULL, "no unknownField finding (snapshot %d)", snapshot);
+		ck_assert_str_eq(str(f, "path"), "spec.template.spec.containers[0].imagee");
+		ck_assert_ptr_nonnull(strstr(str(f, "message"), "(did you mean image?)"));
+		if (!snapshot)
+			ck_assert_int_eq(num(f, "line"), 12);
+		json_decref(f);
+		f = audit_finding("Warn", snapshot);
+		ck_assert_ptr_nonnull(f);
+		json_decref(f);
+		ck_assert_ptr_null(audit_finding("Ignore", snapshot));
+	}
+}
+END_TEST
+
 static Suite *strict_suite(void)
 {
 	Suite *s = suite_create("strict");
@@ -877,6 +922,7 @@ static Suite *strict_suite(void)
 	tcase_add_test(tc, repository_manifests_are_clean);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, mutations_never_crash);
+	tcase_add_test(tc, audit_reports_unknown_fields);
 	suite_add_tcase(s, tc);
 	return s;
 }
