@@ -212,6 +212,20 @@ static unsigned effect_mask(unsigned effects)
 	return m;
 }
 
+/* Taint.TimeAdded of the taint object given, as metav1.Time marshals it: UTC, whole seconds (the
+ * reader has checked it is a time; null is Go's nil and stays out). */
+static void add_time_added(json_t *out, const json_t *given)
+{
+	const char *s = json_string_value(json_object_get(given, "timeAdded"));
+	ds_time t;
+	char buf[40];
+	if (!s || ds_time_parse(s, &t, NULL) < 0)
+		return;
+	t -= (t % 1000 + 1000) % 1000;
+	if (ds_time_format(t, buf, sizeof(buf)) > 0)
+		json_object_set_new(out, "timeAdded", json_string(buf));
+}
+
 /* FindMatchingUntoleratedTaint (component-helpers scheduling/corev1/helpers.go) */
 int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations,
 			       size_t tolerations_size, unsigned effects, const ds_options *opts, int *found,
@@ -248,8 +262,12 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 			dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), NULL);
 		if (found)
 			*found = t != NULL;
-		if (json_out)
-			rc = dsi_json_emit(t ? dsi_taint_to_json(&atoms, t) : json_null(), json_out, err);
+		if (json_out) {
+			json_t *o = t ? dsi_taint_to_json(&atoms, t) : json_null();
+			if (t && o) /* the taint as given, which dsi_taint does not keep whole */
+				add_time_added(o, json_array_get(json_object_get(jt, "v"), (size_t)(t - ts.v)));
+			rc = dsi_json_emit(o, json_out, err);
+		}
 	}
 	dsi_taints_release(&atoms, &ts);
 	dsi_tolerations_release(&atoms, &tl);
