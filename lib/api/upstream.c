@@ -5,6 +5,8 @@
  * load them into a private snapshot read the same way.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemonset.h"
@@ -74,59 +76,138 @@ static int scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
 	return dsi_cluster_init(c, dsi_o_core(opts), &m) < 0 ? dsi_error_nomem(err) : 0;
 }
 
-/* The objects of text: a JSON array of objects, or what the loader reads (one object, a List, a
- * stream). */
-static int objects_of(const char *text, size_t size, const dsi_limits *lim, json_t **arr, ds_error *err)
+/* The objects of text (a JSON array of objects, or what the loader reads: one object, a List, a
+ * stream) in arr, and in where the place of each in text, for error paths: "[2]" in an array,
+ * "items[2]" in a List, "" for an object alone or a document of a stream (*documents: how many). */
+typedef struct origins {
+	json_t *arr, *where;
+	size_t documents;
+} origins;
+
+static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 {
+	origins *o = ctx;
+	if (!json_is_object(it->obj))
+		return dsi_error_set(err, DS_ETYPE, it->path, "expected an object, got %s", dsi_json_type_name(it->obj));
+	json_t *obj = json_deep_copy(it->obj);
+	if (!obj)
+		return dsi_error_nomem(err);
+	/* the API server's list items carry no kind: their list's kind says it */
+	if (it->kind && !json_object_get(obj, "kind"))
+		json_object_set_new(obj, "kind", json_string(it->kind));
+	if (it->api_version && !json_object_get(obj, "apiVersion"))
+		json_object_set_new(obj, "apiVersion", json_string(it->api_version));
+	if (json_array_append_new(o->arr, obj) < 0 ||
+	    json_array_append_new(o->where, json_pack("{s:s, s:I}", "path", it->path, "document",
+						     (json_int_t)it->document)) < 0)
+		return dsi_error_nomem(err);
+	if (it->document + 1 > o->documents)
+		o->documents = it->document + 1;
+	return 0;
+}
+
+static int objects_of(const char *text, size_t size, const dsi_limits *lim, origins *o, ds_error *err)
+{
+	o->arr = json_array();
+	o->where = json_array();
+	o->documents = 0;
+	if (!o->arr || !o->where)
+		return dsi_error_nomem(err);
 	size_t i = 0;
 	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
-	if (i < size && text[i] == '[')
-		return dsi_parse_one(text, size, lim, arr, err);
-	return dsi_objects_parse(text, size, lim, arr, err);
+	if (!(i < size && text[i] == '['))
+		return dsi_load_text(text, size, lim, collect, o, err);
+	json_decref(o->arr);
+	int rc = dsi_parse_one(text, size, lim, &o->arr, err);
+	json_t *v;
+	json_array_foreach(rc == 0 ? o->arr : NULL, i, v)
+	{
+		char at[32];
+		snprintf(at, sizeof(at), "[%zu]", i);
+		if (!json_is_object(v))
+			return dsi_error_set(err, DS_ETYPE, at, "expected an object, got %s", dsi_json_type_name(v));
+		if (json_array_append_new(o->where, json_pack("{s:s, s:i}", "path", at, "document", 0)) < 0)
+			return dsi_error_nomem(err);
+	}
+	return rc;
+}
+
+/* An error of the List scratch_add loads names "items[i]..." of that List: name the object's own
+ * place in the text instead. Returns the object's document (1-based) in a stream of several, or 0. */
+static size_t error_at_origin(ds_error *err, const origins *o)
+{
+	char *end;
+	if (strncmp(err->path, "items[", 6) != 0)
+		return 0;
+	unsigned long i = strtoul(err->path + 6, &end, 10);
+	const json_t *w = json_array_get(o->where, i);
+	if (*end != ']' || !w)
+		return 0;
+	const char *rest = end + 1, *at = json_string_value(json_object_get(w, "path"));
+	if (!*at && *rest == '.')
+		rest++;
+	char path[DS_ERROR_PATH_MAX];
+	snprintf(path, sizeof(path), "%s%.*s", at, (int)(sizeof(path) - 1 - strlen(at)), rest);
+	memcpy(err->path, path, sizeof(path));
+	return o->documents > 1 ? (size_t)json_integer_value(json_object_get(w, "document")) + 1 : 0;
+}
+
+/* err's source: what, and where in it when the loader or error_at_origin said. */
+static void error_source(ds_error *err, const char *what, size_t document)
+{
+	char src[DS_ERROR_SOURCE_MAX];
+	if (document)
+		snprintf(src, sizeof(src), "%s, document %zu", what, document);
+	else if (err->source[0])
+		snprintf(src, sizeof(src), "%s, %.*s", what, (int)(sizeof(src) - 3 - strlen(what)), err->source);
+	else
+		snprintf(src, sizeof(src), "%s", what);
+	dsi_error_set_source(err, src);
 }
 
 /* Load the objects of text (one object, a List or a stream) into c, each object without a kind taken
  * as kind/api_version; bind (when not NULL) sets spec.nodeName of pods that have none. exactly: the
- * text must hold one object. */
+ * text must hold one object. Errors name their field as a path in text, with what as the source. */
 static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char *kind, const char *api_version,
 		       const char *bind, int exactly, const char *what, ds_error *err)
 {
 	if (!text && size)
 		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
-	json_t *arr;
-	int rc = objects_of(text ? text : "", size, &c->core.limits, &arr, err);
+	origins o;
+	size_t document = 0;
+	int rc = objects_of(text ? text : "", size, &c->core.limits, &o, err);
+	json_t *arr = o.arr;
 	if (rc == 0 && exactly && json_array_size(arr) != 1)
 		rc = dsi_error_set(err, json_array_size(arr) ? DS_EARG : DS_EMISSING, NULL, "expected one %s, got %zu",
 				   kind, json_array_size(arr));
 	size_t i;
-	json_t *o;
-	json_array_foreach(rc == 0 ? arr : NULL, i, o)
+	json_t *obj;
+	json_array_foreach(rc == 0 ? arr : NULL, i, obj)
 	{
-		if (!json_is_object(o)) {
-			rc = dsi_error_set(err, DS_ETYPE, NULL, "items[%zu]: expected an object, got %s", i,
-					   dsi_json_type_name(o));
-			break;
+		if (!json_string_value(json_object_get(obj, "kind"))) {
+			json_object_set_new(obj, "kind", json_string(kind));
+			if (!json_object_get(obj, "apiVersion"))
+				json_object_set_new(obj, "apiVersion", json_string(api_version));
 		}
-		if (!json_string_value(json_object_get(o, "kind"))) {
-			json_object_set_new(o, "kind", json_string(kind));
-			if (!json_object_get(o, "apiVersion"))
-				json_object_set_new(o, "apiVersion", json_string(api_version));
-		}
-		const char *k = json_string_value(json_object_get(o, "kind"));
-		json_t *spec = json_object_get(o, "spec");
+		const char *k = json_string_value(json_object_get(obj, "kind"));
+		json_t *spec = json_object_get(obj, "spec");
 		if (bind && strcmp(k, "Pod") == 0 && json_is_object(spec) &&
 		    !json_string_value(json_object_get(spec, "nodeName")))
 			json_object_set_new(spec, "nodeName", json_string(bind));
 	}
-	if (rc == 0) { /* the loader takes lists as the API serves them */
-		json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", arr);
+	if (rc == 0) { /* a List without an apiVersion: its items keep theirs, or have none (a kind of the
+			  * library without one is read as its own group's, as the snapshot reads it) */
+		json_t *list = json_pack("{s:s, s:O}", "kind", "List", "items", arr);
 		rc = list ? dsi_cluster_load_value(c, list, NULL, err) : dsi_error_nomem(err);
 		json_decref(list);
+		if (rc < 0)
+			document = error_at_origin(err, &o);
 	}
-	json_decref(arr);
+	json_decref(o.arr);
+	json_decref(o.where);
 	if (rc < 0)
-		dsi_error_set_source(err, what);
+		error_source(err, what, document);
 	return rc;
 }
 
@@ -362,7 +443,9 @@ int ds_daemonset_node_should_run(const char *daemonset, size_t daemonset_size, c
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!node && !node_size)
+	if (!node && node_size) /* ds_scratch takes a NULL node as "no node wanted" */
+		return dsi_error_set(err, DS_EARG, NULL, "node is NULL with size %zu", node_size);
+	if (!node)
 		node = ""; /* parsed as no document: the error says a Node was expected */
 	dsi_cluster c;
 	const dsi_daemonset *d;
@@ -428,6 +511,7 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 	if (rc < 0)
 		return rc;
 	json_t *spec = json_deep_copy(spec_of(obj));
+	int nested = spec_of(obj) != obj; /* errors name the field in what was given */
 	json_decref(obj);
 	if (!spec)
 		return dsi_error_nomem(err);
@@ -446,6 +530,8 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 		rc = dsi_rd_bool(&rd, spec, "hostNetwork", &host_network, NULL);
 	if (rc == 0)
 		rc = dsi_tolerations_read(&rd, &atoms, spec, "tolerations", &tols);
+	if (rc < 0 && nested)
+		dsi_error_prefix_path(err, "spec");
 	if (rc == 0 && dsi_daemon_tolerations(&atoms, &tols, host_network, &merged) < 0)
 		rc = dsi_error_nomem(err);
 	json_t *arr = rc == 0 ? json_array() : NULL;
