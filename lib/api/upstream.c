@@ -5,6 +5,8 @@
  * load them into a private snapshot read the same way.
  */
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "daemonset.h"
@@ -60,19 +62,6 @@ static int parse_object(const char *text, size_t size, const char *what, json_t 
 	return rc;
 }
 
-/* Two objects, the first named a and the second b in errors; on failure neither is held. */
-static int parse_pair(const char *a, size_t a_size, const char *a_name, const char *b, size_t b_size,
-		      const char *b_name, json_t **ja, json_t **jb, ds_error *err)
-{
-	*jb = NULL;
-	int rc = parse_object(a, a_size, a_name, ja, err);
-	if (rc == 0 && (rc = parse_object(b, b_size, b_name, jb, err)) < 0) {
-		json_decref(*ja);
-		*ja = NULL;
-	}
-	return rc;
-}
-
 static void lenient_rd(dsi_rd *rd, ds_error *err)
 {
 	dsi_rd_init(rd, err);
@@ -87,79 +76,149 @@ static int scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
 	return dsi_cluster_init(c, dsi_o_core(opts), &m) < 0 ? dsi_error_nomem(err) : 0;
 }
 
-/* The objects of text: a JSON array of objects, or what the loader reads (one object, a List, a
- * stream). */
-static int objects_of(const char *text, size_t size, const dsi_limits *lim, json_t **arr, ds_error *err)
+/* The objects of text (a JSON array of objects, or what the loader reads: one object, a List, a
+ * stream) in arr, and in where the place of each in text, for error paths: "[2]" in an array,
+ * "items[2]" in a List, "" for an object alone or a document of a stream (*documents: how many). */
+typedef struct origins {
+	json_t *arr, *where;
+	size_t documents;
+} origins;
+
+static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 {
-	/* one document that is an array (JSON, or a YAML sequence) */
-	ds_error one;
-	ds_error_clear(&one);
-	if (dsi_parse_one(text, size, lim, arr, &one) == 0) {
-		if (json_is_array(*arr))
-			return 0;
-		json_decref(*arr);
-		*arr = NULL;
-	}
-	return dsi_objects_parse(text, size, lim, arr, err);
+	origins *o = ctx;
+	if (!json_is_object(it->obj))
+		return dsi_error_set(err, DS_ETYPE, it->path, "expected an object, got %s", dsi_json_type_name(it->obj));
+	json_t *obj = json_deep_copy(it->obj);
+	if (!obj)
+		return dsi_error_nomem(err);
+	/* the API server's list items carry no kind: their list's kind says it */
+	if (it->kind && !json_object_get(obj, "kind"))
+		json_object_set_new(obj, "kind", json_string(it->kind));
+	if (it->api_version && !json_object_get(obj, "apiVersion"))
+		json_object_set_new(obj, "apiVersion", json_string(it->api_version));
+	if (json_array_append_new(o->arr, obj) < 0 ||
+	    json_array_append_new(o->where, json_pack("{s:s, s:I}", "path", it->path, "document",
+						     (json_int_t)it->document)) < 0)
+		return dsi_error_nomem(err);
+	if (it->document + 1 > o->documents)
+		o->documents = it->document + 1;
+	return 0;
 }
 
-/* The apiVersion of the kinds the snapshot reads, for objects that name a kind and no apiVersion
- * (inside the loader's List, an item without one would take the List's v1). */
-static const char *api_version_of(const char *kind)
+static int objects_of(const char *text, size_t size, const dsi_limits *lim, origins *o, ds_error *err)
 {
-	static const char *const v[][2] = {{"DaemonSet", "apps/v1"},
-					   {"ControllerRevision", "apps/v1"},
-					   {"PodDisruptionBudget", "policy/v1"},
-					   {"PriorityClass", "scheduling.k8s.io/v1"}};
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (strcmp(kind, v[i][0]) == 0)
-			return v[i][1];
-	return "v1";
+	o->arr = json_array();
+	o->where = json_array();
+	o->documents = 0;
+	if (!o->arr || !o->where)
+		return dsi_error_nomem(err);
+	size_t i = 0;
+	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	int rc = 0;
+	if (!(i < size && text[i] == '[')) {
+		/* a YAML sequence of objects reads as the JSON array does */
+		json_t *one = NULL;
+		ds_error ignored;
+		if (dsi_parse_one(text, size, lim, &one, &ignored) < 0 || !json_is_array(one)) {
+			json_decref(one);
+			return dsi_load_text(text, size, lim, collect, o, err);
+		}
+		json_decref(o->arr);
+		o->arr = one;
+	} else {
+		json_decref(o->arr);
+		rc = dsi_parse_one(text, size, lim, &o->arr, err);
+	}
+	json_t *v;
+	json_array_foreach(rc == 0 ? o->arr : NULL, i, v)
+	{
+		char at[32];
+		snprintf(at, sizeof(at), "[%zu]", i);
+		if (!json_is_object(v))
+			return dsi_error_set(err, DS_ETYPE, at, "expected an object, got %s", dsi_json_type_name(v));
+		if (json_array_append_new(o->where, json_pack("{s:s, s:i}", "path", at, "document", 0)) < 0)
+			return dsi_error_nomem(err);
+	}
+	return rc;
+}
+
+/* An error of the List scratch_add loads names "items[i]..." of that List: name the object's own
+ * place in the text instead. Returns the object's document (1-based) in a stream of several, or 0. */
+static size_t error_at_origin(ds_error *err, const origins *o)
+{
+	char *end;
+	if (strncmp(err->path, "items[", 6) != 0)
+		return 0;
+	unsigned long i = strtoul(err->path + 6, &end, 10);
+	const json_t *w = json_array_get(o->where, i);
+	if (*end != ']' || !w)
+		return 0;
+	const char *rest = end + 1, *at = json_string_value(json_object_get(w, "path"));
+	if (!*at && *rest == '.')
+		rest++;
+	char path[DS_ERROR_PATH_MAX];
+	snprintf(path, sizeof(path), "%s%.*s", at, (int)(sizeof(path) - 1 - strlen(at)), rest);
+	memcpy(err->path, path, sizeof(path));
+	return o->documents > 1 ? (size_t)json_integer_value(json_object_get(w, "document")) + 1 : 0;
+}
+
+/* err's source: what, and where in it when the loader or error_at_origin said. */
+static void error_source(ds_error *err, const char *what, size_t document)
+{
+	char src[DS_ERROR_SOURCE_MAX];
+	if (document)
+		snprintf(src, sizeof(src), "%s, document %zu", what, document);
+	else if (err->source[0])
+		snprintf(src, sizeof(src), "%s, %.*s", what, (int)(sizeof(src) - 3 - strlen(what)), err->source);
+	else
+		snprintf(src, sizeof(src), "%s", what);
+	dsi_error_set_source(err, src);
 }
 
 /* Load the objects of text (one object, a List or a stream) into c, each object without a kind taken
  * as kind/api_version; bind (when not NULL) sets spec.nodeName of pods that have none. exactly: the
- * text must hold one object. */
+ * text must hold one object. Errors name their field as a path in text, with what as the source. */
 static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char *kind, const char *api_version,
 		       const char *bind, int exactly, const char *what, ds_error *err)
 {
 	if (!text && size)
 		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
-	json_t *arr;
-	int rc = objects_of(text ? text : "", size, &c->core.limits, &arr, err);
+	origins o;
+	size_t document = 0;
+	int rc = objects_of(text ? text : "", size, &c->core.limits, &o, err);
+	json_t *arr = o.arr;
 	if (rc == 0 && exactly && json_array_size(arr) != 1)
 		rc = dsi_error_set(err, json_array_size(arr) ? DS_EARG : DS_EMISSING, NULL, "expected one %s, got %zu",
 				   kind, json_array_size(arr));
 	size_t i;
-	json_t *o;
-	json_array_foreach(rc == 0 ? arr : NULL, i, o)
+	json_t *obj;
+	json_array_foreach(rc == 0 ? arr : NULL, i, obj)
 	{
-		if (!json_is_object(o)) {
-			rc = dsi_error_set(err, DS_ETYPE, NULL, "items[%zu]: expected an object, got %s", i,
-					   dsi_json_type_name(o));
-			break;
+		if (!json_string_value(json_object_get(obj, "kind"))) {
+			json_object_set_new(obj, "kind", json_string(kind));
+			if (!json_object_get(obj, "apiVersion"))
+				json_object_set_new(obj, "apiVersion", json_string(api_version));
 		}
-		if (!json_string_value(json_object_get(o, "kind")))
-			json_object_set_new(o, "kind", json_string(kind));
-		const char *k = json_string_value(json_object_get(o, "kind"));
-		if (!json_object_get(o, "apiVersion"))
-			json_object_set_new(o, "apiVersion", json_string(strcmp(k, kind) == 0 ? api_version : api_version_of(k)));
-		json_t *spec = json_object_get(o, "spec");
+		const char *k = json_string_value(json_object_get(obj, "kind"));
+		json_t *spec = json_object_get(obj, "spec");
 		if (bind && strcmp(k, "Pod") == 0 && json_is_object(spec) &&
 		    !json_string_value(json_object_get(spec, "nodeName")))
 			json_object_set_new(spec, "nodeName", json_string(bind));
 	}
-	if (rc == 0) { /* the loader takes lists as the API serves them */
-		json_t *list = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", arr);
+	if (rc == 0) { /* a List without an apiVersion: its items keep theirs, or have none (a kind of the
+			  * library without one is read as its own group's, as the snapshot reads it) */
+		json_t *list = json_pack("{s:s, s:O}", "kind", "List", "items", arr);
 		rc = list ? dsi_cluster_load_value(c, list, NULL, err) : dsi_error_nomem(err);
 		json_decref(list);
+		if (rc < 0)
+			document = error_at_origin(err, &o);
 	}
-	json_decref(arr);
-	/* one object given on its own: its paths are its own, not those of the List it was loaded in */
-	if (rc < 0 && exactly && strncmp(err->path, "items[0]", 8) == 0)
-		memmove(err->path, err->path + 8 + (err->path[8] == '.'), strlen(err->path + 8 + (err->path[8] == '.')) + 1);
+	json_decref(o.arr);
+	json_decref(o.where);
 	if (rc < 0)
-		dsi_error_set_source(err, what);
+		error_source(err, what, document);
 	return rc;
 }
 
@@ -183,8 +242,10 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
-	json_t *jtol, *jtaint;
-	int rc = parse_pair(toleration, toleration_size, "toleration", taint, taint_size, "taint", &jtol, &jtaint, err);
+	json_t *jtol, *jtaint = NULL;
+	int rc = parse_object(toleration, toleration_size, "toleration", &jtol, err);
+	if (rc == 0)
+		rc = parse_object(taint, taint_size, "taint", &jtaint, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_toleration tol = {0};
@@ -243,6 +304,20 @@ static unsigned effect_mask(unsigned effects)
 	return m;
 }
 
+/* Taint.TimeAdded of the taint object given, as metav1.Time marshals it: UTC, whole seconds (the
+ * reader has checked it is a time; null is Go's nil and stays out). */
+static void add_time_added(json_t *out, const json_t *given)
+{
+	const char *s = json_string_value(json_object_get(given, "timeAdded"));
+	ds_time t;
+	char buf[40];
+	if (!s || ds_time_parse(s, &t, NULL) < 0)
+		return;
+	t -= (t % 1000 + 1000) % 1000;
+	if (ds_time_format(t, buf, sizeof(buf)) > 0)
+		json_object_set_new(out, "timeAdded", json_string(buf));
+}
+
 /* FindMatchingUntoleratedTaint (component-helpers scheduling/corev1/helpers.go) */
 int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations,
 			       size_t tolerations_size, unsigned effects, const ds_options *opts, int *found,
@@ -279,11 +354,12 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 			dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), NULL);
 		if (found)
 			*found = t != NULL;
-		/* the taint as given (timeAdded included), as upstream returns the element of the list */
-		if (json_out)
-			rc = dsi_json_emit(t ? json_incref(json_array_get(json_object_get(jt, "v"), (size_t)(t - ts.v)))
-					     : json_null(),
-					   json_out, err);
+		if (json_out) {
+			json_t *o = t ? dsi_taint_to_json(&atoms, t) : json_null();
+			if (t && o) /* the taint as given, which dsi_taint does not keep whole */
+				add_time_added(o, json_array_get(json_object_get(jt, "v"), (size_t)(t - ts.v)));
+			rc = dsi_json_emit(o, json_out, err);
+		}
 	}
 	dsi_taints_release(&atoms, &ts);
 	dsi_tolerations_release(&atoms, &tl);
@@ -303,8 +379,10 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 	if (!out)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
-	json_t *jpod, *jnode;
-	int rc = parse_pair(pod, pod_size, "pod", node, node_size, "node", &jpod, &jnode, err);
+	json_t *jpod, *jnode = NULL;
+	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
+	if (rc == 0)
+		rc = parse_object(node, node_size, "node", &jnode, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_podspec spec;
@@ -376,7 +454,9 @@ int ds_daemonset_node_should_run(const char *daemonset, size_t daemonset_size, c
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!node && !node_size)
+	if (!node && node_size) /* ds_scratch takes a NULL node as "no node wanted" */
+		return dsi_error_set(err, DS_EARG, NULL, "node is NULL with size %zu", node_size);
+	if (!node)
 		node = ""; /* parsed as no document: the error says a Node was expected */
 	dsi_cluster c;
 	const dsi_daemonset *d;
@@ -442,6 +522,7 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 	if (rc < 0)
 		return rc;
 	json_t *spec = json_deep_copy(spec_of(obj));
+	int nested = spec_of(obj) != obj; /* errors name the field in what was given */
 	json_decref(obj);
 	if (!spec)
 		return dsi_error_nomem(err);
@@ -460,6 +541,8 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 		rc = dsi_rd_bool(&rd, spec, "hostNetwork", &host_network, NULL);
 	if (rc == 0)
 		rc = dsi_tolerations_read(&rd, &atoms, spec, "tolerations", &tols);
+	if (rc < 0 && nested)
+		dsi_error_prefix_path(err, "spec");
 	if (rc == 0 && dsi_daemon_tolerations(&atoms, &tols, host_network, &merged) < 0)
 		rc = dsi_error_nomem(err);
 	json_t *arr = rc == 0 ? json_array() : NULL;
@@ -601,9 +684,13 @@ static int sched_in_load(sched_in *s, const char *pod, size_t pod_size, const ch
 {
 	memset(s, 0, sizeof(*s));
 	json_t *jpod, *jnode;
-	int rc = parse_pair(pod, pod_size, "pod", node, node_size, "node", &jpod, &jnode, err);
+	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
 	if (rc < 0)
 		return rc;
+	if ((rc = parse_object(node, node_size, "node", &jnode, err)) < 0) {
+		json_decref(jpod);
+		return rc;
+	}
 	const char *name = json_string_value(json_object_get(json_object_get(jnode, "metadata"), "name"));
 	if ((rc = scratch_init(&s->c, opts, err)) < 0) {
 		json_decref(jpod);

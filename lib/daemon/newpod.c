@@ -41,15 +41,18 @@ int dsi_pin_node_affinity(json_t *spec, const char *node)
 
 void dsi_pods_prefix(const char *name, char *out, size_t size)
 {
-	/* ValidatePodName(prefix, true) masks the trailing dash: "<name>a" must be a DNS subdomain */
+	/* getPodsPrefix (controller_utils.go): "<name>-" when ValidatePodName(prefix, true) accepts it.
+	 * Its maskTrailingDash (apimachinery api/validation/generic.go) makes "<name>-" name[:len-2] + "a":
+	 * the name with its last character replaced by 'a', which must be a DNS subdomain (so a name of
+	 * 253 characters keeps its dash). An empty name makes upstream panic; here it gets no dash. */
 	size_t n = strlen(name);
 	char buf[512];
-	int ok = n + 1 < sizeof(buf);
+	int ok = n >= 1 && n < sizeof(buf);
 	if (ok) {
-		memcpy(buf, name, n);
-		buf[n] = 'a';
-		buf[n + 1] = '\0';
-		ok = dsi_validate_dns1123_subdomain(buf, n + 1, NULL) == 0;
+		memcpy(buf, name, n - 1);
+		buf[n - 1] = 'a';
+		buf[n] = '\0';
+		ok = dsi_validate_dns1123_subdomain(buf, n, NULL) == 0;
 	}
 	snprintf(out, size, ok ? "%s-" : "%s", name);
 }
@@ -98,6 +101,9 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 				 dsi_cstr(c, ds->meta.ns), "labels", labels, "ownerReferences", "apiVersion",
 				 api ? api : "apps/v1", "kind", "DaemonSet", "name", dsi_cstr(c, ds->meta.name), "uid",
 				 dsi_cstr(c, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1);
+	/* ObjectMeta.Namespace is omitempty (a DaemonSet read without one) */
+	if (meta && !*dsi_cstr(c, ds->meta.ns))
+		json_object_del(meta, "namespace");
 	/* GetPodFromTemplate copies annotations and finalizers too */
 	json_t *ann = json_object_get(tmeta, "annotations"), *fin = json_object_get(tmeta, "finalizers");
 	if (meta && json_is_object(ann) && json_object_size(ann))

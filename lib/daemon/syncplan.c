@@ -183,8 +183,12 @@ static uint32_t pods_of(const pass *s, int32_t first, int32_t *out, uint32_t max
 
 #define MAX_PODS_PER_NODE 256
 
-/* util.SurgeCount / util.UnavailableCount: 0 unless RollingUpdate; percents round up. */
-static int scaled(pass *s, const dsi_intstr *v, int has, int total, int32_t *out)
+#define MAX_UNAVAILABLE "spec.updateStrategy.rollingUpdate.maxUnavailable"
+#define MAX_SURGE "spec.updateStrategy.rollingUpdate.maxSurge"
+
+/* util.SurgeCount / util.UnavailableCount: 0 unless RollingUpdate; percents round up. field: the
+ * value's path, for the error. */
+static int scaled(pass *s, const dsi_intstr *v, int has, const char *field, int total, int32_t *out)
 {
 	*out = 0;
 	if (s->ds->strategy != DSI_STRATEGY_ROLLING_UPDATE || !has)
@@ -193,7 +197,7 @@ static int scaled(pass *s, const dsi_intstr *v, int has, int total, int32_t *out
 	ds_error tmp;
 	ds_error_clear(&tmp);
 	if (dsi_intstr_scaled(v, total, 1, &r, &tmp) < 0)
-		return dsi_error_set(s->err, DS_EVALUE, "spec.updateStrategy.rollingUpdate", "%s", tmp.message);
+		return dsi_error_set(s->err, DS_EVALUE, field, "%s", tmp.message);
 	*out = r;
 	return 0;
 }
@@ -204,7 +208,7 @@ static int allows_surge(pass *s)
 	int32_t v;
 	ds_error tmp, *saved = s->err;
 	s->err = &tmp;
-	int rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, 1, &v);
+	int rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, MAX_SURGE, 1, &v);
 	s->err = saved;
 	return rc == 0 && v > 0;
 }
@@ -596,8 +600,9 @@ static int rolling_update(pass *s)
 	if (rc < 0)
 		return rc;
 	int32_t max_surge, max_unavailable;
-	if ((rc = scaled(s, &s->ds->max_unavailable, s->ds->has_max_unavailable, desired, &max_unavailable)) < 0 ||
-	    (rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, desired, &max_surge)) < 0) {
+	if ((rc = scaled(s, &s->ds->max_unavailable, s->ds->has_max_unavailable, MAX_UNAVAILABLE, desired,
+				 &max_unavailable)) < 0 ||
+	    (rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, MAX_SURGE, desired, &max_surge)) < 0) {
 		dsi_free(nodes);
 		return rc;
 	}

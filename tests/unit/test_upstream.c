@@ -1,0 +1,1047 @@
+/*
+ * The pure functions of include/daemonset/upstream.h against their tables:
+ * the files of tests/vectors/pure (one per function, the same tables
+ * tests/python/test_upstream_vectors.py replays through ctypes), and the rows
+ * of tests/vectors/upstream each file names in its "upstream" member,
+ * mapped onto the function as the Python replay maps them. Outputs are
+ * compared whole (json_equal), errors by code, path and source.
+ *
+ * Beside the tables: every error case again with a NULL ds_error, and every
+ * input document of every case with members replaced by values of other JSON
+ * types (an answer or an error with a message, never a crash; run it under
+ * `make sanitize`).
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "vectors.h"
+
+#define PURE_DIR "tests/vectors/pure"
+
+/* ---- a case's inputs ---------------------------------------------------------------------- */
+
+/* A document input: raw.<name> as is, nullInputs.<name> a NULL pointer with that size, absent NULL
+ * with size 0, else the JSON value dumped. *buf (freed by the caller) holds what was allocated. */
+static const char *doc(const json_t *cs, const char *name, size_t *size, char **buf)
+{
+	*buf = NULL;
+	*size = 0;
+	const char *raw = json_string_value(json_object_get(json_object_get(cs, "raw"), name));
+	if (raw) {
+		*size = strlen(raw);
+		return raw;
+	}
+	const json_t *nul = json_object_get(json_object_get(cs, "nullInputs"), name);
+	if (nul) {
+		*size = (size_t)json_integer_value(nul);
+		return NULL;
+	}
+	const json_t *v = json_object_get(cs, name);
+	if (!v)
+		return NULL;
+	*buf = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	ck_assert_ptr_nonnull(*buf);
+	*size = strlen(*buf);
+	return *buf;
+}
+
+/* A string input (NULL when absent, null, or listed in nullInputs). */
+static const char *str(const json_t *cs, const char *name)
+{
+	if (json_object_get(json_object_get(cs, "nullInputs"), name))
+		return NULL;
+	return json_string_value(json_object_get(cs, name));
+}
+
+static int null_output(const json_t *cs, const char *name)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(cs, "nullOutputs"), i, v)
+	{
+		if (strcmp(json_string_value(v), name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static unsigned effects(const json_t *names)
+{
+	static const struct {
+		const char *name;
+		unsigned bit;
+	} bits[] = {{"NoSchedule", DS_TAINT_EFFECT_NO_SCHEDULE},
+		    {"PreferNoSchedule", DS_TAINT_EFFECT_PREFER_NO_SCHEDULE},
+		    {"NoExecute", DS_TAINT_EFFECT_NO_EXECUTE},
+		    {"Other", DS_TAINT_EFFECT_OTHER}};
+	unsigned m = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(names, i, v)
+	{
+		const char *n = json_string_value(v);
+		ck_assert_ptr_nonnull(n);
+		if (strncmp(n, "0x", 2) == 0) {
+			m |= (unsigned)strtoul(n, NULL, 16);
+			continue;
+		}
+		size_t k = 0;
+		while (k < sizeof(bits) / sizeof(bits[0]) && strcmp(bits[k].name, n) != 0)
+			k++;
+		ck_assert_msg(k < sizeof(bits) / sizeof(bits[0]), "unknown effect %s", n);
+		m |= bits[k].bit;
+	}
+	return m;
+}
+
+static ds_time case_now(const json_t *cs)
+{
+	const char *t = json_string_value(json_object_get(cs, "now"));
+	ds_time now = 0;
+	if (t)
+		ck_assert_int_eq(ds_time_parse(t, &now, NULL), 0);
+	return now;
+}
+
+/* The JSON output of a call (taken) or JSON null when there is none. */
+static json_t *out_json(char *out)
+{
+	if (!out)
+		return json_null();
+	json_error_t je;
+	json_t *v = json_loads(out, JSON_DECODE_ANY, &je);
+	ck_assert_msg(v != NULL, "output is not JSON: %s: %s", je.text, out);
+	ds_free(out);
+	return v;
+}
+
+/* ---- one call ----------------------------------------------------------------------------- */
+
+typedef struct outcome {
+	int rc;
+	ds_error err;
+	json_t *outputs; /* named as the vector files name them */
+} outcome;
+
+/* Run case cs through the C function fn; with_err 0 passes a NULL ds_error. */
+static void call(const char *fn, const json_t *cs, int with_err, outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	ds_error_clear(&o->err);
+	ds_error *err = with_err ? &o->err : NULL;
+	const json_t *settings = json_object_get(cs, "options");
+	ds_options *opts = json_is_object(settings) ? dsi_test_options_of(settings) : NULL;
+	char *b1, *b2, *b3, *out = NULL;
+	size_t s1, s2, s3;
+	o->outputs = json_object();
+	if (strcmp(fn, "ds_toleration_tolerates_taint") == 0) {
+		const char *t1 = doc(cs, "toleration", &s1, &b1), *t2 = doc(cs, "taint", &s2, &b2);
+		b3 = NULL;
+		int v = -1;
+		o->rc = ds_toleration_tolerates_taint(t1, s1, t2, s2, opts, null_output(cs, "out") ? NULL : &v, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "tolerates", json_boolean(v));
+	} else if (strcmp(fn, "ds_taints_find_untolerated") == 0) {
+		const char *t1 = doc(cs, "taints", &s1, &b1), *t2 = doc(cs, "tolerations", &s2, &b2);
+		b3 = NULL;
+		int found = -1;
+		o->rc = ds_taints_find_untolerated(t1, s1, t2, s2, effects(json_object_get(cs, "effects")), opts,
+						   null_output(cs, "found") ? NULL : &found,
+						   null_output(cs, "json_out") ? NULL : &out, err);
+		if (o->rc == 0) {
+			json_object_set_new(o->outputs, "found", json_boolean(found));
+			json_object_set_new(o->outputs, "taint", out_json(out));
+			out = NULL;
+		}
+	} else if (strcmp(fn, "ds_pod_required_node_affinity_match") == 0) {
+		const char *t1 = doc(cs, "pod", &s1, &b1), *t2 = doc(cs, "node", &s2, &b2);
+		b3 = NULL;
+		int v = -1;
+		o->rc = ds_pod_required_node_affinity_match(t1, s1, t2, s2, null_output(cs, "out") ? NULL : &v, err);
+		if (v >= 0) /* set on a DS_EVALUE of the terms too */
+			json_object_set_new(o->outputs, "match", json_boolean(v));
+	} else if (strcmp(fn, "ds_daemonset_node_should_run") == 0) {
+		const char *t1 = doc(cs, "daemonset", &s1, &b1), *t2 = doc(cs, "node", &s2, &b2);
+		b3 = NULL;
+		int run = -1, cont = -1;
+		o->rc = ds_daemonset_node_should_run(t1, s1, t2, s2, opts, &run, &cont,
+						     null_output(cs, "json_out") ? NULL : &out, err);
+		if (o->rc == 0) {
+			json_object_set_new(o->outputs, "shouldRun", json_boolean(run));
+			json_object_set_new(o->outputs, "shouldContinueRunning", json_boolean(cont));
+			json_object_set_new(o->outputs, "result", out_json(out));
+			out = NULL;
+		}
+	} else if (strcmp(fn, "ds_daemonset_new_pod") == 0) {
+		const char *t1 = doc(cs, "daemonset", &s1, &b1);
+		b2 = b3 = NULL;
+		o->rc = ds_daemonset_new_pod(t1, s1, str(cs, "nodeName"), str(cs, "hash"), opts,
+					     null_output(cs, "json_out") ? NULL : &out, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "pod", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations") == 0) {
+		const char *t1 = doc(cs, "podspec", &s1, &b1);
+		b2 = b3 = NULL;
+		o->rc = ds_podspec_add_daemon_tolerations(t1, s1, null_output(cs, "json_out") ? NULL : &out, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "podspec", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_affinity_replace_node_name") == 0) {
+		const char *t1 = doc(cs, "affinity", &s1, &b1);
+		b2 = b3 = NULL;
+		o->rc = ds_affinity_replace_node_name(t1, s1, str(cs, "nodeName"),
+						      null_output(cs, "json_out") ? NULL : &out, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "affinity", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_daemonset_rolling_update") == 0) {
+		const char *t1 = doc(cs, "daemonset", &s1, &b1), *t2 = doc(cs, "objects", &s2, &b2);
+		b3 = NULL;
+		o->rc = ds_daemonset_rolling_update(t1, s1, t2, s2, str(cs, "hash"), case_now(cs), opts,
+						    null_output(cs, "json_out") ? NULL : &out, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "result", out_json(out)), out = NULL;
+	} else {
+		int victims = strcmp(fn, "ds_preemption_select_victims") == 0;
+		ck_assert_msg(victims || strcmp(fn, "ds_scheduler_filter") == 0, "unknown function %s", fn);
+		const char *t1 = doc(cs, "pod", &s1, &b1), *t2 = doc(cs, "node", &s2, &b2),
+			   *t3 = doc(cs, "objects", &s3, &b3);
+		char **jo = null_output(cs, "json_out") ? NULL : &out;
+		o->rc = victims ? ds_preemption_select_victims(t1, s1, t2, s2, t3, s3, opts, jo, err)
+				: ds_scheduler_filter(t1, s1, t2, s2, t3, s3, opts, jo, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "result", out_json(out)), out = NULL;
+	}
+	ck_assert_msg(out == NULL, "%s: an output on failure", fn);
+	free(b1);
+	free(b2);
+	free(b3);
+	ds_options_free(opts);
+}
+
+/* ---- "{{templateHash}}" -------------------------------------------------------------------- */
+
+static json_t *fill(const json_t *v, const char *hash)
+{
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v), *at = strstr(s, "{{templateHash}}");
+		if (!at)
+			return json_deep_copy(v);
+		char *r = vt_fmt("%.*s%s%s", (int)(at - s), s, hash, at + strlen("{{templateHash}}"));
+		json_t *o = json_string(r);
+		free(r);
+		return o;
+	}
+	json_t *o = json_deep_copy(v);
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++)
+			json_array_set_new(o, i, fill(json_array_get(v, i), hash));
+	} else if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		json_object_foreach((json_t *)v, k, x) { json_object_set_new(o, k, fill(x, hash)); }
+	}
+	return o;
+}
+
+/* The case with "{{templateHash}}" replaced by ds_template_hash of its DaemonSet's template (new). */
+static json_t *with_hash(const json_t *cs)
+{
+	char *text = vt_dump(cs);
+	int has = strstr(text, "{{templateHash}}") != NULL;
+	free(text);
+	if (!has)
+		return json_deep_copy(cs);
+	const json_t *ds = json_object_get(cs, "daemonset");
+	char *tmpl = json_dumps(json_object_get(json_object_get(ds, "spec"), "template"), JSON_COMPACT);
+	ck_assert_ptr_nonnull(tmpl);
+	const json_t *cc = json_object_get(json_object_get(ds, "status"), "collisionCount");
+	char hash[16];
+	ds_error err;
+	ck_assert_int_eq(ds_template_hash(tmpl, strlen(tmpl), cc ? (int32_t)json_integer_value(cc) : -1, hash,
+					  sizeof(hash), &err),
+			 0);
+	free(tmpl);
+	return fill(cs, hash);
+}
+
+/* ---- checking a table case ------------------------------------------------------------------ */
+
+static const char *code_name(int rc)
+{
+	static const char *const names[] = {"DS_OK",	     "DS_ENOMEM",     "DS_EARG",	 "DS_ESYNTAX",
+					    "DS_ETYPE",	     "DS_EVALUE",     "DS_EMISSING",	 "DS_ENOTFOUND",
+					    "DS_ELIMIT",     "DS_EUNSUPPORTED", "DS_EINVALID",	 "DS_EIO",
+					    "DS_ECONFLICT",  "DS_ETRANSPORT", "DS_ESTATE"};
+	return rc <= 0 && -rc < (int)(sizeof(names) / sizeof(names[0])) ? names[-rc] : "?";
+}
+
+/* NULL when the outcome is the case's expectation, else what differs (malloc). */
+static char *mismatch(const char *fn, const json_t *case_in)
+{
+	json_t *cs = with_hash(case_in);
+	const json_t *want = json_object_get(cs, "expect");
+	const json_t *werr = json_object_get(want, "error");
+	outcome o;
+	call(fn, cs, 1, &o);
+	char *bad = NULL;
+	if (werr) {
+		const char *code = vt_str(werr, "code"), *path = vt_str(werr, "path");
+		const char *source = json_string_value(json_object_get(werr, "source"));
+		if (strcmp(code_name(o.rc), code) != 0 || strcmp(o.err.path, path) != 0)
+			bad = vt_fmt("%s at \"%s\" (%s), want %s at \"%s\"", code_name(o.rc), o.err.path, o.err.message,
+				     code, path);
+		else if (source && strcmp(o.err.source, source) != 0)
+			bad = vt_fmt("source \"%s\", want \"%s\"", o.err.source, source);
+		else if (!o.err.message[0])
+			bad = vt_fmt("an error without a message");
+	} else if (o.rc != 0) {
+		bad = vt_fmt("%s at \"%s\": %s (source %s)", code_name(o.rc), o.err.path, o.err.message, o.err.source);
+	}
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)want, k, v)
+	{
+		if (bad || strcmp(k, "error") == 0)
+			continue;
+		const json_t *got = json_object_get(o.outputs, k);
+		if (!got || !json_equal((json_t *)got, v)) {
+			char *g = vt_dump(got), *w = vt_dump(v);
+			bad = vt_fmt("%s: got %s\n    want %s", k, g, w);
+			free(g);
+			free(w);
+		}
+	}
+	json_decref(o.outputs);
+	json_decref(cs);
+	return bad;
+}
+
+/* The pure files, by name (sorted), each parsed. */
+static json_t *pure_files(void)
+{
+	DIR *d = opendir(PURE_DIR);
+	ck_assert_msg(d != NULL, "cannot open %s (run the tests from the source tree)", PURE_DIR);
+	json_t *names = json_array();
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0)
+			json_array_append_new(names, json_string(e->d_name));
+	}
+	closedir(d);
+	/* sorted, for a stable order of the output */
+	for (size_t i = 1; i < json_array_size(names); i++)
+		for (size_t j = i; j > 0 && strcmp(json_string_value(json_array_get(names, j - 1)),
+						   json_string_value(json_array_get(names, j))) > 0;
+		     j--) {
+			json_t *a = json_incref(json_array_get(names, j - 1));
+			json_array_set(names, j - 1, json_array_get(names, j));
+			json_array_set_new(names, j, a);
+		}
+	json_t *files = json_object();
+	size_t i;
+	json_t *n;
+	json_array_foreach(names, i, n)
+	{
+		char *path = vt_fmt("%s/%s", PURE_DIR, json_string_value(n));
+		json_object_set_new(files, json_string_value(n), dsi_test_load_json(path));
+		free(path);
+	}
+	json_decref(names);
+	return files;
+}
+
+static const char *const FUNCTIONS[] = {
+	"ds_toleration_tolerates_taint", "ds_taints_find_untolerated",	      "ds_pod_required_node_affinity_match",
+	"ds_daemonset_node_should_run",	 "ds_daemonset_new_pod",	      "ds_podspec_add_daemon_tolerations",
+	"ds_affinity_replace_node_name", "ds_daemonset_rolling_update",     "ds_scheduler_filter",
+	"ds_preemption_select_victims",
+};
+#define NFUNCTIONS (sizeof(FUNCTIONS) / sizeof(FUNCTIONS[0]))
+
+START_TEST(one_file_per_function)
+{
+	json_t *files = pure_files();
+	ck_assert_uint_eq(json_object_size(files), NFUNCTIONS);
+	for (size_t i = 0; i < NFUNCTIONS; i++) {
+		int found = 0;
+		const char *k;
+		json_t *f;
+		json_object_foreach(files, k, f) { found += strcmp(vt_str(f, "function"), FUNCTIONS[i]) == 0; }
+		ck_assert_msg(found == 1, "%s: %d files", FUNCTIONS[i], found);
+	}
+	json_decref(files);
+}
+END_TEST
+
+START_TEST(table_cases)
+{
+	json_t *files = pure_files();
+	const char *name;
+	json_t *f;
+	unsigned total = 0, failed = 0;
+	json_object_foreach(files, name, f)
+	{
+		size_t i;
+		json_t *cs;
+		unsigned n = 0, errors = 0;
+		json_array_foreach(json_object_get(f, "cases"), i, cs)
+		{
+			char *bad = mismatch(vt_str(f, "function"), cs);
+			if (bad) {
+				fprintf(stderr, "  %s: \"%s\": %s\n", name, vt_str(cs, "name"), bad);
+				failed++;
+				free(bad);
+			}
+			n++;
+			errors += json_object_get(json_object_get(cs, "expect"), "error") != NULL;
+		}
+		printf("%s: %u cases (%u of bad input)\n", name, n, errors);
+		ck_assert_msg(errors > 0 && errors < n, "%s: both answers and errors are tabled", name);
+		total += n;
+	}
+	fflush(stdout);
+	json_decref(files);
+	ck_assert_msg(failed == 0, "%u of %u cases differ, listed above", failed, total);
+	ck_assert_uint_gt(total, 300);
+}
+END_TEST
+
+/* Each error case again without a ds_error: the same code, no crash. */
+START_TEST(errors_without_an_error_report)
+{
+	json_t *files = pure_files();
+	const char *name;
+	json_t *f;
+	unsigned n = 0;
+	json_object_foreach(files, name, f)
+	{
+		size_t i;
+		json_t *cs;
+		json_array_foreach(json_object_get(f, "cases"), i, cs)
+		{
+			const json_t *werr = json_object_get(json_object_get(cs, "expect"), "error");
+			if (!werr)
+				continue;
+			json_t *c = with_hash(cs);
+			outcome o;
+			call(vt_str(f, "function"), c, 0, &o);
+			ck_assert_msg(strcmp(code_name(o.rc), vt_str(werr, "code")) == 0, "%s: \"%s\": %s", name,
+				      vt_str(cs, "name"), code_name(o.rc));
+			json_decref(o.outputs);
+			json_decref(c);
+			n++;
+		}
+	}
+	json_decref(files);
+	ck_assert_uint_gt(n, 50);
+}
+END_TEST
+
+/* The checker itself: a flipped expectation, a wrong path and a wrong output are all reported. */
+START_TEST(checker_reports_mismatches)
+{
+	json_t *files = pure_files();
+	json_t *cs = json_deep_copy(json_array_get(json_object_get(json_object_get(files, "tolerates_taint.json"), "cases"), 0));
+	json_t *expect = json_object_get(cs, "expect");
+	json_object_set_new(expect, "tolerates", json_boolean(!json_is_true(json_object_get(expect, "tolerates"))));
+	char *bad = mismatch("ds_toleration_tolerates_taint", cs);
+	ck_assert_ptr_nonnull(bad);
+	free(bad);
+	json_object_set_new(cs, "expect", json_pack("{s:{s:s, s:s}}", "error", "code", "DS_ETYPE", "path", "key"));
+	bad = mismatch("ds_toleration_tolerates_taint", cs);
+	ck_assert_ptr_nonnull(bad);
+	free(bad);
+	json_decref(cs);
+	/* a pod differing in one toleration */
+	json_t *np = json_deep_copy(json_array_get(json_object_get(json_object_get(files, "new_pod.json"), "cases"), 0));
+	json_t *tols = json_object_get(json_object_get(json_object_get(json_object_get(np, "expect"), "pod"), "spec"),
+				       "tolerations");
+	ck_assert_uint_gt(json_array_size(tols), 0);
+	json_object_set_new(json_array_get(tols, 0), "tolerationSeconds", json_integer(300));
+	bad = mismatch("ds_daemonset_new_pod", np);
+	ck_assert_ptr_nonnull(bad);
+	ck_assert_ptr_nonnull(strstr(bad, "pod:"));
+	free(bad);
+	json_decref(np);
+	json_decref(files);
+}
+END_TEST
+
+/* ---- upstream rows through the pure functions ------------------------------------------------ */
+
+typedef enum map_kind {
+	M_SKIP,	      /* not expressible: the row is not for this function */
+	M_CHECK,      /* a table case of the function */
+	M_AFFINITY,   /* Match's bool (its parse errors, which come with false, are not compared) */
+	M_FILTER,     /* one plugin's code and reasons in ds_scheduler_filter */
+	M_TEMPLATE,   /* CreatePodTemplate: tolerations and labels */
+	M_PRIORITY,   /* PodPriority: ds_scheduler_filter's priority */
+	M_DRYRUN,     /* dryRunPreemption: SelectVictimsOnNode per node */
+} map_kind;
+
+/* The row's featureGates as options (NULL: none). */
+static json_t *gate_options(const json_t *row)
+{
+	const json_t *g = json_object_get(row, "featureGates");
+	if (!json_object_size(g))
+		return NULL;
+	char buf[512] = "";
+	const char *k;
+	json_t *v;
+	json_object_foreach((json_t *)g, k, v)
+	{
+		size_t n = strlen(buf);
+		snprintf(buf + n, sizeof(buf) - n, "%s%s=%s", n ? "," : "", k, json_is_true(v) ? "true" : "false");
+	}
+	return json_pack("{s:s}", "featureGates", buf);
+}
+
+static json_t *named(const json_t *obj, const char *name) { return vt_with_meta(obj, name, NULL, NULL); }
+
+/* Upstream's plugin tests run one plugin: a node gets a name and allocatable pods 110 when it has none. */
+static json_t *node_fixture(const json_t *n, const char *name)
+{
+	json_t *o = n ? named(n, name) : json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata",
+						  "name", name);
+	json_t *st = json_object_get(o, "status");
+	if (!json_is_object(st)) {
+		st = json_object();
+		json_object_set_new(o, "status", st);
+	}
+	if (!json_object_get(st, "allocatable"))
+		json_object_set_new(st, "allocatable", json_pack("{s:s}", "pods", "110"));
+	return o;
+}
+
+static int starts_with(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+/* The case for an upstream row, as tests/python/test_upstream_vectors.py map_row makes it (new
+ * reference), or NULL with *kind M_SKIP. */
+static json_t *map_row(const json_t *entry, const json_t *row, map_kind *kind)
+{
+	const char *fn = vt_str(entry, "function"), *rfn = json_string_value(json_object_get(row, "function"));
+	*kind = M_SKIP;
+	if (rfn && strcmp(rfn, fn) != 0)
+		return NULL;
+	const json_t *ex = json_object_get(row, "expect");
+	json_t *cs = json_object();
+	json_t *opts = gate_options(row);
+	if (opts)
+		json_object_set_new(cs, "options", opts);
+	if (strcmp(fn, "ToleratesTaint") == 0) {
+		json_object_set(cs, "toleration", json_object_get(row, "toleration"));
+		json_object_set(cs, "taint", json_object_get(row, "taint"));
+		json_object_set_new(cs, "expect", json_pack("{s:O}", "tolerates", json_object_get(ex, "tolerates")));
+		*kind = M_CHECK;
+	} else if (strcmp(fn, "FindMatchingUntoleratedTaint") == 0) {
+		const json_t *filter = json_object_get(row, "filter");
+		json_t *eff = json_array();
+		if (json_is_string(filter) && strcmp(json_string_value(filter), "NoExecute") == 0) {
+			json_array_append_new(eff, json_string("NoExecute"));
+		} else if (json_is_string(filter) && strcmp(json_string_value(filter), "none") == 0) {
+			/* a filter that keeps no taint of the row: the bits of the effects it lacks */
+			static const char *const all[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
+			int have[4] = {0, 0, 0, 0};
+			size_t i;
+			json_t *t;
+			json_array_foreach(json_object_get(row, "taints"), i, t)
+			{
+				int k = 3;
+				for (int j = 0; j < 3; j++)
+					if (strcmp(vt_str(t, "effect"), all[j]) == 0)
+						k = j;
+				have[k] = 1;
+			}
+			for (int j = 0; j < 4; j++)
+				if (!have[j])
+					json_array_append_new(eff, json_string(j < 3 ? all[j] : "Other"));
+			if (!json_array_size(eff)) {
+				json_decref(eff);
+				json_decref(cs);
+				return NULL;
+			}
+		}
+		json_object_set_new(cs, "effects", eff);
+		json_object_set(cs, "taints", json_object_get(row, "taints"));
+		json_object_set(cs, "tolerations", json_object_get(row, "tolerations"));
+		json_t *want = json_pack("{s:O}", "found", json_object_get(ex, "found"));
+		if (json_is_true(json_object_get(ex, "found")))
+			json_object_set(want, "taint", json_object_get(ex, "taint"));
+		json_object_set_new(cs, "expect", want);
+		*kind = M_CHECK;
+	} else if (strcmp(fn, "GetRequiredNodeAffinity(pod).Match") == 0 || strcmp(fn, "MatchNodeSelectorTerms") == 0) {
+		if (json_is_null(json_object_get(row, "node"))) { /* a nil node: the function takes a Node */
+			json_decref(cs);
+			return NULL;
+		}
+		if (strcmp(fn, "MatchNodeSelectorTerms") == 0) {
+			const json_t *sel = json_object_get(row, "nodeSelector");
+			json_t *req = json_is_null(sel) ? json_pack("{s:n}", "nodeSelectorTerms") : json_incref((json_t *)sel);
+			json_object_set_new(cs, "pod", json_pack("{s:{s:{s:{s:o}}}}", "spec", "affinity", "nodeAffinity",
+								 "requiredDuringSchedulingIgnoredDuringExecution", req));
+		} else {
+			json_object_set(cs, "pod", json_object_get(row, "pod"));
+		}
+		json_object_set(cs, "node", json_object_get(row, "node"));
+		json_object_set_new(cs, "expect", json_pack("{s:O}", "match", json_object_get(ex, "match")));
+		*kind = M_AFFINITY;
+	} else if (strcmp(fn, "NodeShouldRunDaemonPod") == 0) {
+		json_object_set(cs, "daemonset", json_object_get(row, "daemonset"));
+		json_object_set(cs, "node", json_object_get(row, "node"));
+		json_object_set(cs, "expect", (json_t *)ex);
+		*kind = M_CHECK;
+	} else if (strcmp(fn, "ReplaceDaemonSetPodNodeNameNodeAffinity") == 0) {
+		json_object_set(cs, "affinity", json_object_get(row, "affinity"));
+		json_object_set(cs, "nodeName", json_object_get(row, "nodeName"));
+		json_object_set_new(cs, "expect", json_pack("{s:O}", "affinity", json_object_get(ex, "affinity")));
+		*kind = M_CHECK;
+	} else if (strcmp(fn, "CreatePodTemplate") == 0) {
+		json_object_set(cs, "podspec", json_object_get(row, "template"));
+		json_object_set(cs, "row", (json_t *)row);
+		*kind = M_TEMPLATE;
+	} else if (strcmp(fn, "PodPriority") == 0) {
+		json_object_set(cs, "pod", json_object_get(row, "pod"));
+		json_object_set_new(cs, "node", node_fixture(NULL, "node"));
+		json_object_set(cs, "expect", (json_t *)ex);
+		*kind = M_PRIORITY;
+	} else if (starts_with(fn, "dryRunPreemption")) {
+		json_object_set(cs, "row", (json_t *)row);
+		*kind = M_DRYRUN;
+	} else { /* a scheduler plugin's Filter */
+		const json_t *pre = json_object_get(ex, "preFilter");
+		if (json_object_get(json_object_get(row, "args"), "addedAffinity") ||
+		    (starts_with(fn, "NodePorts") && json_is_string(pre) && strcmp(json_string_value(pre), "Skip") == 0)) {
+			json_decref(cs);
+			return NULL;
+		}
+		const char *plugin = vt_str(entry, "plugin");
+		json_t *want = json_deep_copy(json_is_object(pre) && strcmp(plugin, "NodeResourcesFit") == 0 ? pre : ex);
+		const json_t *corr = json_object_get(json_object_get(entry, "corrections"), vt_str(row, "name"));
+		if (corr) {
+			ck_assert_msg(strcmp(vt_str(want, "code"), vt_str(corr, "from")) == 0,
+				      "%s: the upstream row now says %s: drop its correction", vt_str(row, "name"),
+				      vt_str(want, "code"));
+			json_object_set(want, "code", json_object_get(corr, "to"));
+		}
+		const json_t *existing = json_object_get(row, "existingPods");
+		const char *name = "node";
+		if (*vt_str(json_object_get(json_array_get(existing, 0), "spec"), "nodeName"))
+			name = vt_str(json_object_get(json_array_get(existing, 0), "spec"), "nodeName");
+		json_t *objects = json_array();
+		size_t i;
+		json_t *p;
+		json_array_foreach(existing, i, p)
+		{
+			char pn[32];
+			snprintf(pn, sizeof(pn), "existing-%zu", i);
+			json_array_append_new(objects, named(p, pn));
+		}
+		json_t *o = json_object_get(cs, "options");
+		const char *k;
+		json_t *v;
+		json_object_foreach(json_object_get(row, "args"), k, v)
+		{
+			if (!o) {
+				o = json_object();
+				json_object_set_new(cs, "options", o);
+			}
+			char buf[256] = "";
+			size_t j;
+			json_t *x;
+			json_array_foreach(v, j, x)
+			{
+				size_t n = strlen(buf);
+				snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? "," : "", json_string_value(x));
+			}
+			json_object_set_new(o, k, json_string(buf));
+		}
+		json_object_set(cs, "pod", json_object_get(row, "pod"));
+		json_object_set_new(cs, "node", node_fixture(json_object_get(row, "node"), name));
+		json_object_set_new(cs, "objects", objects);
+		json_object_set_new(cs, "plugin", json_string(plugin));
+		json_object_set_new(cs, "expect", want);
+		*kind = M_FILTER;
+	}
+	if (*kind == M_SKIP) {
+		json_decref(cs);
+		return NULL;
+	}
+	return cs;
+}
+
+static char *differ(const char *what, const json_t *got, const json_t *want)
+{
+	if (got && want && json_equal((json_t *)got, (json_t *)want))
+		return NULL;
+	char *g = vt_dump(got), *w = vt_dump(want);
+	char *r = vt_fmt("%s %s, upstream %s", what, g, w);
+	free(g);
+	free(w);
+	return r;
+}
+
+/* One plugin of a ds_scheduler_filter result against a Filter row. */
+static char *filter_row(const json_t *cs)
+{
+	outcome o;
+	call("ds_scheduler_filter", cs, 1, &o);
+	if (o.rc < 0) {
+		json_decref(o.outputs);
+		return vt_fmt("%s: %s", code_name(o.rc), o.err.message);
+	}
+	const char *plugin = vt_str(cs, "plugin");
+	const json_t *want = json_object_get(cs, "expect");
+	json_t *reasons = json_array(), *others = json_array(), *ir = json_array();
+	const char *code = "Success";
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(json_object_get(o.outputs, "result"), "reasons"), i, r)
+	{
+		if (strcmp(vt_str(r, "plugin"), plugin) != 0) {
+			json_array_append(others, json_object_get(r, "message"));
+			continue;
+		}
+		if (!json_array_size(reasons))
+			code = vt_str(r, "code");
+		json_array_append(reasons, json_object_get(r, "message"));
+		const json_t *res = json_object_get(r, "resource");
+		if (res) {
+			const char *m = vt_str(r, "message");
+			const char *rn = strcmp(m, "Too many pods") == 0 ? "pods" : m + strlen("Insufficient ");
+			json_array_append_new(ir, json_pack("{s:s, s:s, s:O, s:O, s:O}", "resourceName", rn, "reason", m,
+							    "requested", json_object_get(res, "requested"), "used",
+							    json_object_get(res, "used"), "capacity",
+							    json_object_get(res, "allocatable")));
+		}
+	}
+	const json_t *wr = json_object_get(want, "reasons");
+	json_t *none = json_array();
+	char *bad = NULL;
+	if (json_array_size(others))
+		bad = differ("other plugins failed:", others, none);
+	else if (strcmp(code, vt_str(want, "code")) != 0)
+		bad = vt_fmt("code %s, upstream %s", code, vt_str(want, "code"));
+	else
+		bad = differ("reasons", reasons, wr ? wr : none);
+	if (!bad && json_object_get(want, "insufficientResources") && strcmp(plugin, "NodeResourcesFit") == 0)
+		bad = differ("insufficient resources", ir, json_object_get(want, "insufficientResources"));
+	json_decref(none);
+	json_decref(reasons);
+	json_decref(others);
+	json_decref(ir);
+	json_decref(o.outputs);
+	return bad;
+}
+
+/* CreatePodTemplate: the tolerations of ds_podspec_add_daemon_tolerations and the labels of
+ * ds_daemonset_new_pod for a DaemonSet with the row's generation. */
+static char *template_row(const json_t *cs)
+{
+	const json_t *row = json_object_get(cs, "row"), *ex = json_object_get(row, "expect");
+	outcome o;
+	call("ds_podspec_add_daemon_tolerations", cs, 1, &o);
+	char *bad = o.rc < 0 ? vt_fmt("%s", o.err.message)
+			     : differ("tolerations",
+				      json_object_get(json_object_get(o.outputs, "podspec"), "tolerations"),
+				      json_object_get(ex, "tolerations"));
+	json_decref(o.outputs);
+	if (bad)
+		return bad;
+	char gen[32];
+	snprintf(gen, sizeof(gen), "%lld", (long long)json_integer_value(json_object_get(row, "templateGeneration")));
+	json_t *np = json_pack("{s:{s:s, s:s, s:{s:s, s:s, s:s, s:{s:s}}, s:{s:O}}, s:s, s:O}", "daemonset", "apiVersion",
+			       "apps/v1", "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid",
+			       "u", "annotations", "deprecated.daemonset.template.generation", gen, "spec", "template",
+			       json_object_get(row, "template"), "nodeName", "node", "hash", json_object_get(row, "hash"));
+	call("ds_daemonset_new_pod", np, 1, &o);
+	bad = o.rc < 0 ? vt_fmt("%s", o.err.message)
+		       : differ("labels", json_object_get(json_object_get(json_object_get(o.outputs, "pod"), "metadata"), "labels"),
+				json_object_get(ex, "labels"));
+	json_decref(o.outputs);
+	json_decref(np);
+	return bad;
+}
+
+/* dryRunPreemption: each node of the row alone, with its pods and the PDBs. */
+static char *dry_run_row(const json_t *cs)
+{
+	const json_t *row = json_object_get(cs, "row");
+	json_t *pdbs = json_array();
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(row, "pdbs"), i, v)
+	{
+		char name[32];
+		snprintf(name, sizeof(name), "pdb-%zu", i);
+		json_t *p = named(v, name);
+		if (!json_object_get(p, "kind")) {
+			json_object_set_new(p, "apiVersion", json_string("policy/v1"));
+			json_object_set_new(p, "kind", json_string("PodDisruptionBudget"));
+		}
+		json_array_append_new(pdbs, p);
+	}
+	char *bad = NULL;
+	json_t *n;
+	json_array_foreach(json_object_get(row, "nodes"), i, n)
+	{
+		if (bad)
+			break;
+		const char *name = vt_str(json_object_get(n, "metadata"), "name");
+		json_t *objects = json_array();
+		size_t j;
+		json_t *p;
+		json_array_foreach(json_object_get(row, "pods"), j, p)
+		{
+			if (strcmp(vt_str(json_object_get(p, "spec"), "nodeName"), name) == 0)
+				json_array_append(objects, p);
+		}
+		json_array_extend(objects, pdbs);
+		json_t *c = json_pack("{s:O, s:O, s:o}", "pod", json_object_get(row, "preemptor"), "node", n, "objects",
+				      objects);
+		outcome o;
+		call("ds_preemption_select_victims", c, 1, &o);
+		const json_t *res = json_object_get(o.outputs, "result");
+		const json_t *cand = json_object_get(json_object_get(json_object_get(row, "expect"), "candidates"), name);
+		if (o.rc < 0) {
+			bad = vt_fmt("%s: %s", name, o.err.message);
+		} else if (json_is_true(json_object_get(res, "possible")) != (cand != NULL)) {
+			bad = vt_fmt("%s: possible %d, upstream %d", name, json_is_true(json_object_get(res, "possible")),
+				     cand != NULL);
+		} else if (cand) {
+			/* victims as a set: upstream's test compares them so */
+			json_t *got = json_array();
+			size_t k;
+			json_t *x;
+			json_array_foreach(json_object_get(res, "victims"), k, x) { json_array_append(got, json_object_get(x, "name")); }
+			const json_t *want = json_object_get(cand, "victims");
+			int same = json_array_size(got) == json_array_size(want);
+			json_array_foreach(want, k, x)
+			{
+				int found = 0;
+				size_t m;
+				json_t *y;
+				json_array_foreach(got, m, y) { found |= json_equal(x, y); }
+				same &= found;
+			}
+			if (!same)
+				bad = differ(name, got, want);
+			else if (json_integer_value(json_object_get(res, "pdbViolations")) !=
+				 json_integer_value(json_object_get(cand, "numPDBViolations")))
+				bad = vt_fmt("%s: %lld PDB violations, upstream %lld", name,
+					     (long long)json_integer_value(json_object_get(res, "pdbViolations")),
+					     (long long)json_integer_value(json_object_get(cand, "numPDBViolations")));
+			json_decref(got);
+		}
+		json_decref(o.outputs);
+		json_decref(c);
+	}
+	json_decref(pdbs);
+	return bad;
+}
+
+static char *run_row(const char *fn, map_kind kind, const json_t *cs)
+{
+	outcome o;
+	char *bad = NULL;
+	switch (kind) {
+	case M_CHECK:
+		return mismatch(fn, cs);
+	case M_AFFINITY:
+		call(fn, cs, 1, &o);
+		if (o.rc != 0 && o.rc != DS_EVALUE)
+			bad = vt_fmt("%s: %s", code_name(o.rc), o.err.message);
+		else
+			bad = differ("match", json_object_get(o.outputs, "match"),
+				     json_object_get(json_object_get(cs, "expect"), "match"));
+		if (!bad && o.rc == DS_EVALUE && json_is_true(json_object_get(o.outputs, "match")))
+			bad = vt_fmt("a parse error with a match");
+		json_decref(o.outputs);
+		return bad;
+	case M_FILTER:
+		return filter_row(cs);
+	case M_TEMPLATE:
+		return template_row(cs);
+	case M_PRIORITY:
+		call("ds_scheduler_filter", cs, 1, &o);
+		bad = o.rc < 0 ? vt_fmt("%s", o.err.message)
+			       : differ("priority", json_object_get(json_object_get(o.outputs, "result"), "priority"),
+					json_object_get(json_object_get(cs, "expect"), "priority"));
+		json_decref(o.outputs);
+		return bad;
+	case M_DRYRUN:
+		return dry_run_row(cs);
+	default:
+		ck_abort_msg("unexpected kind");
+		return NULL;
+	}
+}
+
+START_TEST(upstream_rows)
+{
+	json_t *files = pure_files();
+	const char *name;
+	json_t *f;
+	unsigned total = 0;
+	json_object_foreach(files, name, f)
+	{
+		size_t e;
+		json_t *entry;
+		json_array_foreach(json_object_get(f, "upstream"), e, entry)
+		{
+			json_t *doc = vt_load(vt_str(entry, "file"));
+			char *label = vt_fmt("%s via %s (%s)", vt_str(entry, "file"), vt_str(f, "function"),
+					     vt_str(entry, "function"));
+			vt_run r;
+			vt_begin(&r, label, NULL);
+			size_t i;
+			json_t *row;
+			json_array_foreach(vt_cases(doc), i, row)
+			{
+				map_kind kind;
+				json_t *cs = map_row(entry, row, &kind);
+				if (!cs)
+					continue;
+				vt_record(&r, vt_str(row, "name"), run_row(vt_str(f, "function"), kind, cs));
+				json_decref(cs);
+			}
+			/* every row the entry maps ran: one that stops mapping fails here, not silently */
+			ck_assert_msg(r.ncases == json_integer_value(json_object_get(entry, "rows")), "%s: %u rows ran, %lld listed",
+				      label, r.ncases, (long long)json_integer_value(json_object_get(entry, "rows")));
+			total += r.ncases;
+			vt_end(&r);
+			free(label);
+			json_decref(doc);
+		}
+	}
+	json_decref(files);
+	ck_assert_uint_gt(total, 200);
+}
+END_TEST
+
+/* ---- wrong types anywhere: an answer or an error, never a crash ------------------------------- */
+
+/* The k-th JSON value inside v (pre-order, v itself excluded): its container and key or index. */
+static int nth_member(json_t *v, size_t *k, json_t **parent, const char **key, size_t *index)
+{
+	if (json_is_object(v)) {
+		const char *kk;
+		json_t *x;
+		json_object_foreach(v, kk, x)
+		{
+			if ((*k)-- == 0) {
+				*parent = v;
+				*key = kk;
+				return 1;
+			}
+			if (nth_member(x, k, parent, key, index))
+				return 1;
+		}
+	} else if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			if ((*k)-- == 0) {
+				*parent = v;
+				*key = NULL;
+				*index = i;
+				return 1;
+			}
+			if (nth_member(json_array_get(v, i), k, parent, key, index))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+static size_t count_members(const json_t *v)
+{
+	size_t n = 0;
+	if (json_is_object(v)) {
+		const char *k;
+		json_t *x;
+		json_object_foreach((json_t *)v, k, x) { n += 1 + count_members(x); }
+	} else if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++)
+			n += 1 + count_members(json_array_get(v, i));
+	}
+	return n;
+}
+
+static const char *const INPUTS[] = {"toleration", "taint", "taints", "tolerations", "pod", "node",
+				     "daemonset",  "podspec", "affinity", "objects"};
+
+START_TEST(wrong_types_anywhere)
+{
+	json_t *files = pure_files();
+	const char *name;
+	json_t *f;
+	uint64_t seed = 0x5eed5eedULL;
+	unsigned calls = 0, answered = 0;
+	json_object_foreach(files, name, f)
+	{
+		size_t i;
+		json_t *cs;
+		json_array_foreach(json_object_get(f, "cases"), i, cs)
+		{
+			for (size_t in = 0; in < sizeof(INPUTS) / sizeof(INPUTS[0]); in++) {
+				const json_t *v = json_object_get(cs, INPUTS[in]);
+				size_t n = count_members(v);
+				for (int m = 0; n && m < 12; m++) {
+					json_t *c = with_hash(cs);
+					json_t *target = json_object_get(c, INPUTS[in]), *parent = NULL;
+					size_t k = (size_t)(dsi_test_rand(&seed) % n), index = 0;
+					const char *key = NULL;
+					ck_assert(nth_member(target, &k, &parent, &key, &index));
+					json_t *repl;
+					switch (dsi_test_rand(&seed) % 7) {
+					case 0: repl = json_integer(-1); break;
+					case 1: repl = json_string("x"); break;
+					case 2: repl = json_array(); break;
+					case 3: repl = json_object(); break;
+					case 4: repl = json_null(); break;
+					case 5: repl = json_true(); break;
+					default: repl = json_real(2.5); break;
+					}
+					if (key)
+						json_object_set_new(parent, key, repl);
+					else
+						json_array_set_new(parent, index, repl);
+					outcome o;
+					call(vt_str(f, "function"), c, 1, &o);
+					ck_assert_msg(o.rc <= 0, "%s: rc %d", name, o.rc);
+					if (o.rc < 0) {
+						ck_assert_msg(o.err.message[0], "%s: \"%s\": %s without a message", name,
+							      vt_str(cs, "name"), code_name(o.rc));
+						ck_assert_msg(o.rc != DS_ENOMEM, "%s: out of memory", name);
+					}
+					answered += o.rc == 0;
+					calls++;
+					json_decref(o.outputs);
+					json_decref(c);
+				}
+			}
+		}
+	}
+	json_decref(files);
+	printf("wrong types anywhere: %u calls, %u answered\n", calls, answered);
+	ck_assert_uint_gt(calls, 1000);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("upstream");
+	TCase *tc = tcase_create("vectors");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, one_file_per_function);
+	tcase_add_test(tc, table_cases);
+	tcase_add_test(tc, errors_without_an_error_report);
+	tcase_add_test(tc, checker_reports_mismatches);
+	tcase_add_test(tc, upstream_rows);
+	tcase_add_test(tc, wrong_types_anywhere);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+DSI_TEST_MAIN(suite)
