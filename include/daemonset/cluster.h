@@ -81,6 +81,18 @@ DS_EXTERN int ds_objects_parse(const char *data, size_t size, const ds_options *
  * order. The one directory walk every reader of this library uses. */
 DS_EXTERN int ds_manifests_list(const char *path, char **json_out, ds_error *err);
 
+/* Where a field is in a manifest: path as the library's results write it
+ * ("spec.template.spec.containers[0].image"; "items[2]." first for an item
+ * of a List) in document `document` of text (1-based, every document of a
+ * YAML stream counted, empty and comment-only ones too, as the "document"
+ * members and error sources number them; JSON text is one document).
+ * *line and *column (1-based) of the field's key (of the element, in an
+ * array); for a field that is absent, of the nearest enclosing field present, with
+ * *exact (may be NULL) 0. DS_ENOTFOUND when there is no such document
+ * (or the text does not parse as far as it). */
+DS_EXTERN int ds_manifest_locate(const char *text, size_t size, size_t document, const char *path, int *line,
+				 int *column, int *exact, ds_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -12,6 +12,7 @@
 #include "core/objects.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
+#include "core/yaml.h"
 #include "model/snapshot.h"
 
 /* The loader's hook for a DaemonSet or Pod from a manifest: the API server's defaults (the API
@@ -225,6 +226,23 @@ int ds_manifests_list(const char *path, char **json_out, ds_error *err)
 		return rc;
 	}
 	return dsi_json_emit(files, json_out, err);
+}
+
+int ds_manifest_locate(const char *text, size_t size, size_t document, const char *path, int *line, int *column,
+		       int *exact, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if ((!text && size) || !path || !line || !column)
+		return dsi_error_set(err, DS_EARG, NULL, "text, path, line and column must not be NULL");
+	if (document < 1)
+		return dsi_error_set(err, DS_EARG, NULL, "documents are numbered from 1");
+	*line = *column = 0;
+	int r = dsi_yaml_locate(text ? text : "", size, document - 1, path, line, column);
+	if (r < 0)
+		return dsi_error_set(err, DS_ENOTFOUND, NULL, "the text has no document %zu", document);
+	if (exact)
+		*exact = r == 0;
+	return 0;
 }
 
 static int cmp_ds_key(const void *a, const void *b, void *ctx)

@@ -558,6 +558,59 @@ START_TEST(validate_stream_applies_field_validation)
 }
 END_TEST
 
+/* Where a field of a result is in the file: documents counted as the loader counts them (the
+ * comment-only one too), items of a List through items[i], an absent field at its parent. */
+START_TEST(manifest_locate_finds_fields)
+{
+	static const char text[] = "---\n"                                          /* document 1 */
+				   "# Source: chart/templates/a.yaml\n"          /* comments only, as Helm */
+				   "---\n"                                          /* document 2 */
+				   "apiVersion: apps/v1\n"
+				   "kind: DaemonSet\n"
+				   "spec:\n"
+				   "  template:\n"
+				   "    spec:\n"
+				   "      containers:\n"
+				   "      - name: c\n"                              /* line 10 */
+				   "        image: i:1\n"                           /* line 11 */
+				   "---\n"
+				   "kind: List\n"                                   /* document 3 */
+				   "items:\n"
+				   "- {kind: ConfigMap, data: {a: b}}\n"            /* line 15 */
+				   "- kind: Node\n"
+				   "  metadata: {name: n1}\n";                      /* line 17 */
+	int line, column, exact;
+	ds_error err;
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 2, "spec.template.spec.containers[0].image", &line,
+					    &column, &exact, &err),
+			 0);
+	ck_assert_int_eq(line, 11);
+	ck_assert_int_eq(column, 9); /* the key */
+	ck_assert_int_eq(exact, 1);
+	/* absent: where its parent is */
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 2, "spec.template.spec.containers[0].resources", &line,
+					    &column, &exact, &err),
+			 0);
+	ck_assert_int_eq(line, 10);
+	ck_assert_int_eq(exact, 0);
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 3, "items[1].metadata.name", &line, &column, NULL, &err),
+			 0);
+	ck_assert_int_eq(line, 17);
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 3, "items[0].data.a", &line, &column, NULL, &err), 0);
+	ck_assert_int_eq(line, 15);
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 4, "kind", &line, &column, NULL, &err), DS_ENOTFOUND);
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 0, "kind", &line, &column, NULL, &err), DS_EARG);
+	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 1, NULL, &line, &column, NULL, &err), DS_EARG);
+	ck_assert_int_eq(ds_manifest_locate(NULL, 3, 1, "kind", &line, &column, NULL, &err), DS_EARG);
+	/* JSON text is one document */
+	static const char json[] = "{\"kind\": \"DaemonSet\",\n \"spec\": {\"minReadySeconds\": 5}}";
+	ck_assert_int_eq(ds_manifest_locate(json, strlen(json), 1, "spec.minReadySeconds", &line, &column, &exact, &err),
+			 0);
+	ck_assert_int_eq(line, 2);
+	ck_assert_int_eq(exact, 1);
+}
+END_TEST
+
 static Suite *manifests_suite(void)
 {
 	Suite *s = suite_create("manifests");
@@ -575,6 +628,7 @@ static Suite *manifests_suite(void)
 	tcase_add_test(tc, rollout_states_its_assumptions);
 	tcase_add_test(tc, validate_stream_numbers_documents_as_the_loader);
 	tcase_add_test(tc, validate_stream_applies_field_validation);
+	tcase_add_test(tc, manifest_locate_finds_fields);
 	suite_add_tcase(s, tc);
 	return s;
 }

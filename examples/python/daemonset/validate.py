@@ -17,12 +17,13 @@ Documents are JSON or YAML text, or a dict:
 
 from __future__ import annotations
 
-from typing import Any, Dict
+import ctypes
+from typing import Any, Dict, Tuple
 
-from ._native import declare, Document, TEXT, UINT, OPTIONS
+from ._native import declare, Document, TEXT, UINT, OPTIONS, call, document as _document, lib as _lib
 from .core import OptionsArg
 
-__all__ = ["defaults", "validate", "validate_update", "check_fields", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
+__all__ = ["defaults", "validate", "validate_update", "check_fields", "locate", "VALIDATE_AS_IS", "VALIDATE_STATUS"]
 
 VALIDATE_AS_IS = 1
 VALIDATE_STATUS = 2
@@ -66,3 +67,26 @@ def check_fields(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
     option fieldValidation Strict (the default), warnings with Warn, none with
     Ignore."""
     return _check_fields(text, options)
+
+
+def locate(text: Document, document: int, path: str) -> Tuple[int, int, bool]:
+    """Where the field at path ("spec.template.spec.containers[0].image";
+    "items[2]." first for an item of a List) is written in document
+    `document` (1-based, every document of a YAML stream counted) of text
+    (ds_manifest_locate(3)): (line, column, exact); exact is False when the
+    field is absent and the place is that of the nearest enclosing field.
+    A missing document raises NotFound.
+
+        >>> locate("---\\n# only comments\\n---\\nkind: DaemonSet\\nspec: {minReadySeconds: 5}\\n", 2,
+        ...        "spec.minReadySeconds")
+        (5, 8, True)
+    """
+    data = _document(text)
+    line, column, exact = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+    fn = _lib.ds_manifest_locate
+    fn.argtypes = [ctypes.c_char_p, ctypes.c_size_t, ctypes.c_size_t, ctypes.c_char_p, ctypes.POINTER(ctypes.c_int),
+                   ctypes.POINTER(ctypes.c_int), ctypes.POINTER(ctypes.c_int), ctypes.c_void_p]
+    fn.restype = ctypes.c_int
+    call(fn, data, len(data or b""), document, path.encode(), ctypes.byref(line), ctypes.byref(column),
+         ctypes.byref(exact))
+    return line.value, column.value, bool(exact.value)
