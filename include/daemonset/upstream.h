@@ -91,12 +91,16 @@ DS_EXTERN int ds_affinity_replace_node_name(const char *affinity, size_t size, c
 
 /* rollingUpdate (pkg/controller/daemon/update.go) alone: for the DaemonSet
  * and the nodes and pods in objects (any mix, a list or a stream), which old
- * pods it deletes and which surge pods it creates now, with hash the current
- * revision (NULL: the template's hash; option revisionHash overrides both).
- * JSON: {"hash","maxUnavailable","maxSurge","desired","unavailable"|"surging",
- * "creates":[{"node","reason"}],"deletes":[{"namespace","name","node","reason"}],
- * "error"?}. The pods are claimed as the controller claims them (owner uid
- * and selector). Reads the planning options of ds_daemonset_plan(3). */
+ * pods it deletes and which surge pods it creates now. The current hash, as
+ * constructHistory finds it: that of a ControllerRevision in objects whose
+ * data matches the template; else hash; else (hash NULL or "") the option
+ * revisionHash; else the template's own hash (ds_template_hash(3)).
+ * JSON: {"hash","ran","maxUnavailable","maxSurge","desired",
+ * "unavailable"|"surging","creates":[{"node","reason"}],
+ * "deletes":[{"namespace","name","node","reason"}],"error"?}; "ran" false
+ * (and no budget members) when rollingUpdate does not run. The pods are
+ * claimed as the controller claims them (owner uid and selector). Reads the
+ * planning options of ds_daemonset_plan(3). */
 DS_EXTERN int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, const char *objects,
 					  size_t objects_size, const char *hash, ds_time now, const ds_options *opts,
 					  char **json_out, ds_error *err);

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/error.h"
+#include "core/load.h"
 #include "daemonset.h"
 
 /* The layers whose settings ds_options holds, in the order ds_options(3) lists them. */
@@ -150,12 +151,21 @@ int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error
 	DSI_ERR_BEGIN(err);
 	if (!opts || (!text && size))
 		return dsi_error_set(err, DS_EARG, NULL, "opts and text must not be NULL");
-	json_error_t je;
-	json_t *root = json_loadb(text ? text : "", size, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		dsi_error_set(err, DS_ESYNTAX, NULL, "%s", je.text);
-		dsi_error_set_position(err, je.line, je.column);
-		return DS_ESYNTAX;
+	size_t i = 0;
+	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
+		i++;
+	json_t *root;
+	if (i < size && text[i] == '{') { /* JSON, where a repeated name is an error */
+		json_error_t je;
+		if (!(root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je))) {
+			dsi_error_set(err, DS_ESYNTAX, NULL, "%s", je.text);
+			dsi_error_set_position(err, je.line, je.column);
+			return DS_ESYNTAX;
+		}
+	} else { /* YAML: "burstReplicas: 50" */
+		int rc = dsi_parse_one(text ? text : "", size, &dsi_core_options_default()->limits, &root, err);
+		if (rc < 0)
+			return rc;
 	}
 	if (!json_is_object(root)) {
 		json_decref(root);

@@ -85,7 +85,9 @@ static void add_unresolvable(dsi_fit *f, const char *plugin, const char *msg)
 {
 	uint32_t n = f->n;
 	add_reason(f, plugin, msg, 0, 0, 0, 0);
-	f->unresolvable = 1;
+	/* the node's status is the first failing plugin's (RunFilterPlugins stops there) */
+	if (n == 0)
+		f->unresolvable = 1;
 	if (f->n > n)
 		f->reasons[n].unresolvable = 1;
 }
@@ -149,7 +151,8 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 	}
 	/* the plugin returns one status for all its reasons */
 	if (exceeds) {
-		out->unresolvable = 1;
+		if (first == 0) /* NodeResourcesFit is the first failing plugin: the node's status is its */
+			out->unresolvable = 1;
 		for (uint32_t i = first; i < out->n; i++)
 			out->reasons[i].unresolvable = 1;
 	}

@@ -15,7 +15,8 @@ typedef struct dsi_fit_reason {
 typedef struct dsi_fit {
 	dsi_fit_reason reasons[16];
 	uint32_t n;
-	uint8_t unresolvable; /* some plugin said UnschedulableAndUnresolvable: preemption cannot help */
+	uint8_t unresolvable; /* the node's status, the first failing plugin's (framework RunFilterPlugins
+			       * stops at it), is UnschedulableAndUnresolvable: preemption cannot help */
 } dsi_fit;
 
 /* Which existing pods to count: those bound to the node that are not terminal,

@@ -92,6 +92,24 @@ class PureTest(unittest.TestCase):
         self.assertFalse(pure.scheduler_filter(gpu, node)["fits"])
         self.assertTrue(pure.scheduler_filter(gpu, node, None, {"ignoredResourceGroups": "example.com"})["fits"])
 
+    def test_node_status_is_the_first_failing_plugins(self):
+        """RunFilterPlugins stops at the first failing plugin: its code is the node's, and decides whether
+        preemption is tried (UnschedulableAndUnresolvable: "Preemption is not helpful")."""
+        node = {"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "1", "pods": "10"}}}
+        holder = [{"kind": "Pod", "metadata": {"name": "q", "namespace": "d"},
+                   "spec": {"nodeName": "n", "priority": 0,
+                            "containers": [{"name": "c", "ports": [{"containerPort": 80, "hostPort": 80}]}]}}]
+        big = {"metadata": {"name": "p", "namespace": "d"},
+               "spec": {"priority": 1000, "containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}},
+                                                          "ports": [{"containerPort": 80, "hostPort": 80}]}]}}
+        r = pure.scheduler_filter(big, node, holder)
+        self.assertEqual([(x["plugin"], x["code"]) for x in r["reasons"]],
+                         [("NodePorts", "Unschedulable"), ("NodeResourcesFit", "UnschedulableAndUnresolvable")])
+        # NodePorts failed first: the victims are looked for; without them cpu still does not fit
+        self.assertEqual((r["preemption"]["possible"], r["preemption"]["message"]), (False, "Insufficient cpu"))
+        alone = pure.scheduler_filter(big, node)
+        self.assertEqual(alone["preemption"]["message"], "Preemption is not helpful for scheduling")
+
     def test_rolling_update(self):
         ds = dict(DS, spec=dict(DS["spec"], updateStrategy={"type": "RollingUpdate",
                                                             "rollingUpdate": {"maxUnavailable": 1}}))

@@ -96,6 +96,18 @@ START_TEST(set_json_all_or_nothing)
 	assert_value(o, "partition", "3");
 	ck_assert_int_lt(ds_options_set_json(o, "[1]", &err), 0);
 	ck_assert_int_lt(ds_options_set_json(o, "{", &err), 0);
+	/* YAML, as the header promises: typed scalars, and the same all-or-nothing rule */
+	static const char yaml[] = "# from a config file\nburstReplicas: 9\nkubernetesVersion: '1.31'\n";
+	ck_assert_int_eq(ds_options_set_all(o, yaml, strlen(yaml), &err), 0);
+	assert_value(o, "burstReplicas", "9");
+	assert_value(o, "kubernetesVersion", "1.31");
+	static const char bad[] = "burstReplicas: 11\npartition: x\n";
+	ck_assert_int_eq(ds_options_set_all(o, bad, strlen(bad), &err), DS_EVALUE);
+	ck_assert_str_eq(err.path, "partition");
+	assert_value(o, "burstReplicas", "9");
+	ck_assert_int_eq(ds_options_set_all(o, "- a\n", 4, &err), DS_ETYPE);
+	ck_assert_int_eq(ds_options_set_all(o, "a: [", 4, &err), DS_ESYNTAX);
+	ck_assert_int_eq(ds_options_set_json(o, "{\"partition\": 1, \"partition\": 2}", &err), DS_ESYNTAX);
 	ds_options_free(o);
 }
 END_TEST
