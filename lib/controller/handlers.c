@@ -162,6 +162,13 @@ static const dsi_daemonset *resolve(hctx *h, const char *ns, const facts *f)
 	return ds;
 }
 
+/* The DaemonSet controlling f (resolveControllerRef), queued; none: nothing to do. */
+static int enqueue_owner(hctx *h, const char *ns, const facts *f)
+{
+	const dsi_daemonset *ds = resolve(h, ns, f);
+	return ds ? enqueue(h, ns, dsi_cstr(h->c->cluster, ds->meta.name)) : 0;
+}
+
 /* GetPodDaemonSets / GetHistoryDaemonSets (listers): DaemonSets of the namespace whose
  * non-empty selector matches labels; every one is queued. */
 static int enqueue_matching(hctx *h, const char *ns, const dsi_labels *labels)
@@ -218,11 +225,8 @@ static int pod_event(hctx *h, const char *ns, const facts *old, const facts *cur
 	if (cur->deleting)
 		return delete_pod(h, ns, cur);
 	int ref_changed = !same_ref(old, cur);
-	if (ref_changed && old->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, old);
-		if (ds && (rc = enqueue(h, ns, dsi_cstr(c, ds->meta.name))) < 0)
-			return rc;
-	}
+	if (ref_changed && old->has_ref && (rc = enqueue_owner(h, ns, old)) < 0)
+		return rc;
 	if (cur->has_ref) {
 		const dsi_daemonset *ds = resolve(h, ns, cur);
 		if (!ds)
@@ -244,12 +248,9 @@ static int pod_event(hctx *h, const char *ns, const facts *old, const facts *cur
 static int history_event(hctx *h, const char *ns, int type, const facts *old, const facts *cur,
 			 const dsi_labels *cur_labels)
 {
-	const dsi_cluster *c = h->c->cluster;
 	int rc;
-	if (type == 'D' || (!old->present && cur->deleting)) { /* deleteHistory */
-		const dsi_daemonset *ds = resolve(h, ns, cur);
-		return ds ? enqueue(h, ns, dsi_cstr(c, ds->meta.name)) : 0;
-	}
+	if (type == 'D' || (!old->present && cur->deleting)) /* deleteHistory */
+		return enqueue_owner(h, ns, cur);
 	if (!old->present) { /* addHistory: an owned revision wakes nobody */
 		if (cur->has_ref)
 			return 0;
@@ -258,15 +259,10 @@ static int history_event(hctx *h, const char *ns, int type, const facts *old, co
 	if (strcmp(old->rv, cur->rv) == 0)
 		return 0;
 	int ref_changed = !same_ref(old, cur);
-	if (ref_changed && old->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, old);
-		if (ds && (rc = enqueue(h, ns, dsi_cstr(c, ds->meta.name))) < 0)
-			return rc;
-	}
-	if (cur->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, cur);
-		return ds ? enqueue(h, ns, dsi_cstr(c, ds->meta.name)) : 0;
-	}
+	if (ref_changed && old->has_ref && (rc = enqueue_owner(h, ns, old)) < 0)
+		return rc;
+	if (cur->has_ref)
+		return enqueue_owner(h, ns, cur);
 	if (cur_labels && (ref_changed || !json_equal(old->labels, cur->labels)))
 		return enqueue_matching(h, ns, cur_labels);
 	return 0;
