@@ -515,26 +515,12 @@ static int push_line(json_t *arr, const char *fmt, ...) DSI_PRINTF(2, 3);
 static int push_line(json_t *arr, const char *fmt, ...)
 {
 	dsi_strbuf b = DSI_STRBUF_INIT;
-	char tmp[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	int rc = dsi_strbuf_vprintf(&b, fmt, ap); /* texts of any length (many pods) */
 	va_end(ap);
-	if (n < 0)
-		return -1;
-	if ((size_t)n < sizeof(tmp)) {
-		dsi_strbuf_puts(&b, tmp);
-	} else { /* long texts (many pods): format again into a buffer of the right size */
-		char *big = dsi_malloc((size_t)n + 1);
-		if (!big)
-			return -1;
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		dsi_strbuf_puts(&b, big);
-		dsi_free(big);
-	}
-	int rc = b.oom ? -1 : json_array_append_new(arr, json_string(b.data));
+	if (rc == 0)
+		rc = json_array_append_new(arr, json_string(b.data));
 	dsi_strbuf_free(&b);
 	return rc;
 }
