@@ -400,6 +400,20 @@ static int op_list(mem_cluster *m, const res_info *r, const char *ns, const char
 	return rc;
 }
 
+/* A write's end: obj stored under key, told to the watchers as event, counted when a pod, and sent as the
+ * reply; the caller's reference to obj is given up. */
+static int store_and_reply(mem_cluster *m, const res_info *r, const char *key, json_t *obj, const char *event,
+			   ds_reply *reply)
+{
+	json_object_set(bucket(m, r), key, obj);
+	emit(m, r, event, obj);
+	if (strcmp(r->resource, "pods") == 0)
+		track_pods(m, obj);
+	int rc = send_json(reply, obj);
+	json_decref(obj);
+	return rc;
+}
+
 static int op_get(mem_cluster *m, const res_info *r, const char *ns, const char *name, ds_reply *reply)
 {
 	char key[600];
@@ -455,13 +469,7 @@ static int op_create(mem_cluster *m, const res_info *r, const char *ns, const ch
 	json_object_del(meta, "resourceVersion");
 	json_object_del(meta, "creationTimestamp");
 	server_fields(m, r, obj, ns);
-	json_object_set(bucket(m, r), key, obj);
-	emit(m, r, "ADDED", obj);
-	if (strcmp(r->resource, "pods") == 0)
-		track_pods(m, obj);
-	int rc = send_json(reply, obj);
-	json_decref(obj);
-	return rc;
+	return store_and_reply(m, r, key, obj, "ADDED", reply);
 }
 
 static void remove_now(mem_cluster *m, const res_info *r, const char *key)
@@ -582,13 +590,7 @@ static int patch_object(mem_cluster *m, const res_info *r, const char *key, cons
 		return rc;
 	}
 	bump(m, cur);
-	json_object_set(bucket(m, r), key, cur);
-	emit(m, r, "MODIFIED", cur);
-	if (strcmp(r->resource, "pods") == 0)
-		track_pods(m, cur);
-	int rc = send_json(reply, cur);
-	json_decref(cur);
-	return rc;
+	return store_and_reply(m, r, key, cur, "MODIFIED", reply);
 }
 
 static int op_patch(mem_cluster *m, const res_info *r, const char *ns, const char *name, const char *type,
