@@ -77,6 +77,13 @@ static json_t *bucket(mem_cluster *m, const res_info *r)
 	return b;
 }
 
+/* The stored object r ns/name (NULL: none), its key written into key. */
+static json_t *stored(mem_cluster *m, const res_info *r, const char *ns, const char *name, char *key, size_t size)
+{
+	key_of(r, ns, name, key, size);
+	return json_object_get(bucket(m, r), key);
+}
+
 static int fail(ds_reply *reply, int result, const char *fmt, ...)
 {
 	char buf[1024];
@@ -393,11 +400,24 @@ static int op_list(mem_cluster *m, const res_info *r, const char *ns, const char
 	return rc;
 }
 
+/* A write's end: obj stored under key, told to the watchers as event, counted when a pod, and sent as the
+ * reply; the caller's reference to obj is given up. */
+static int store_and_reply(mem_cluster *m, const res_info *r, const char *key, json_t *obj, const char *event,
+			   ds_reply *reply)
+{
+	json_object_set(bucket(m, r), key, obj);
+	emit(m, r, event, obj);
+	if (strcmp(r->resource, "pods") == 0)
+		track_pods(m, obj);
+	int rc = send_json(reply, obj);
+	json_decref(obj);
+	return rc;
+}
+
 static int op_get(mem_cluster *m, const res_info *r, const char *ns, const char *name, ds_reply *reply)
 {
 	char key[600];
-	key_of(r, ns, name, key, sizeof(key));
-	const json_t *obj = json_object_get(bucket(m, r), key);
+	const json_t *obj = stored(m, r, ns, name, key, sizeof(key));
 	return obj ? send_json(reply, obj) : not_found(reply, r, name);
 }
 
@@ -422,8 +442,7 @@ static int op_create(mem_cluster *m, const res_info *r, const char *ns, const ch
 				buf[n + (size_t)i] = alphabet[(m->rand >> 16) % (sizeof(alphabet) - 1)];
 			}
 			buf[n + 5] = '\0';
-			key_of(r, ns, buf, key, sizeof(key));
-		} while (json_object_get(bucket(m, r), key));
+		} while (stored(m, r, ns, buf, key, sizeof(key)));
 		json_object_set_new(meta, "name", json_string(buf));
 		name = meta_str(obj, "name");
 	}
@@ -433,8 +452,7 @@ static int op_create(mem_cluster *m, const res_info *r, const char *ns, const ch
 							 "generateName is required",
 			    r->kind);
 	}
-	key_of(r, ns, name, key, sizeof(key));
-	if (json_object_get(bucket(m, r), key)) {
+	if (stored(m, r, ns, name, key, sizeof(key))) {
 		int rc = fail(reply, DS_TRANSPORT_ALREADY_EXISTS, "%s \"%s\" already exists", r->qualified, name);
 		json_decref(obj);
 		return rc;
@@ -451,13 +469,7 @@ static int op_create(mem_cluster *m, const res_info *r, const char *ns, const ch
 	json_object_del(meta, "resourceVersion");
 	json_object_del(meta, "creationTimestamp");
 	server_fields(m, r, obj, ns);
-	json_object_set(bucket(m, r), key, obj);
-	emit(m, r, "ADDED", obj);
-	if (strcmp(r->resource, "pods") == 0)
-		track_pods(m, obj);
-	int rc = send_json(reply, obj);
-	json_decref(obj);
-	return rc;
+	return store_and_reply(m, r, key, obj, "ADDED", reply);
 }
 
 static void remove_now(mem_cluster *m, const res_info *r, const char *key)
@@ -473,8 +485,7 @@ static int op_remove(mem_cluster *m, const res_info *r, const char *ns, const ch
 		     ds_reply *reply)
 {
 	char key[600];
-	key_of(r, ns, name, key, sizeof(key));
-	json_t *obj = json_object_get(bucket(m, r), key);
+	json_t *obj = stored(m, r, ns, name, key, sizeof(key));
 	if (!obj)
 		return not_found(reply, r, name);
 	const char *have = meta_str(obj, "uid");
@@ -514,8 +525,7 @@ static int op_update_status(mem_cluster *m, const res_info *r, const char *ns, c
 			    ds_reply *reply)
 {
 	char key[600];
-	key_of(r, ns, name, key, sizeof(key));
-	json_t *obj = json_object_get(bucket(m, r), key);
+	json_t *obj = stored(m, r, ns, name, key, sizeof(key));
 	if (!obj)
 		return not_found(reply, r, name);
 	json_t *in = body ? json_loads(body, 0, NULL) : NULL;
@@ -580,13 +590,7 @@ static int patch_object(mem_cluster *m, const res_info *r, const char *key, cons
 		return rc;
 	}
 	bump(m, cur);
-	json_object_set(bucket(m, r), key, cur);
-	emit(m, r, "MODIFIED", cur);
-	if (strcmp(r->resource, "pods") == 0)
-		track_pods(m, cur);
-	int rc = send_json(reply, cur);
-	json_decref(cur);
-	return rc;
+	return store_and_reply(m, r, key, cur, "MODIFIED", reply);
 }
 
 static int op_patch(mem_cluster *m, const res_info *r, const char *ns, const char *name, const char *type,
@@ -761,8 +765,7 @@ int mem_load(mem_cluster *m, const char *text, size_t len, ds_error *err)
 			continue; /* PodDisruptionBudgets and the like: not served here */
 		const char *ns = r->namespaced ? meta_str(obj, "namespace") : NULL;
 		char key[600];
-		key_of(r, ns ? ns : "default", name, key, sizeof(key));
-		int existed = json_object_get(bucket(m, r), key) != NULL;
+		int existed = stored(m, r, ns ? ns : "default", name, key, sizeof(key)) != NULL;
 		server_fields(m, r, obj, ns ? ns : "default");
 		json_object_set(bucket(m, r), key, obj);
 		emit(m, r, existed ? "MODIFIED" : "ADDED", obj);

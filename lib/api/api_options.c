@@ -156,12 +156,9 @@ int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error
 		i++;
 	json_t *root;
 	if (i < size && text[i] == '{') { /* JSON, where a repeated name is an error */
-		json_error_t je;
-		if (!(root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je))) {
-			dsi_error_set(err, DS_ESYNTAX, NULL, "%s", je.text);
-			dsi_error_set_position(err, je.line, je.column);
-			return DS_ESYNTAX;
-		}
+		int rc = dsi_json_loadb(text, size, JSON_REJECT_DUPLICATES, NULL, "", &root, err);
+		if (rc < 0)
+			return rc;
 	} else { /* YAML: "burstReplicas: 50" */
 		int rc = dsi_parse_one(text ? text : "", size, &dsi_core_options_default()->limits, &root, err);
 		if (rc < 0)

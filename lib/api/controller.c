@@ -11,6 +11,7 @@
 #include "core/sized.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
+#include "core/load.h"
 
 int ds_reply_append(ds_reply *reply, const char *data, size_t size)
 {
@@ -220,13 +221,10 @@ static int parse_opt(const char *text, size_t size, const char *what, json_t **o
 	*out = NULL;
 	if (!text || !size)
 		return 0;
-	json_error_t je;
-	json_t *v = json_loadb(text, size, JSON_DECODE_ANY, &je);
-	if (!v) {
-		dsi_error_set(err, DS_ESYNTAX, what, "%s", je.text);
-		dsi_error_set_position(err, je.line, je.column);
-		return DS_ESYNTAX;
-	}
+	json_t *v;
+	int rc = dsi_json_loadb(text, size, JSON_DECODE_ANY, what, "", &v, err);
+	if (rc < 0)
+		return rc;
 	if (json_is_null(v)) {
 		json_decref(v);
 		return 0;

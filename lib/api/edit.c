@@ -91,9 +91,10 @@ int ds_daemonset_update(ds_cluster *cluster, const char *text, size_t size, cons
 	int rc = dsi_parse_one(text ? text : "", size, &cluster->core.limits, &obj, err);
 	if (rc < 0)
 		return rc;
-	if (!json_is_object(obj)) {
+	if (!json_is_object(obj)) { /* the type is named before obj is freed */
+		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected a DaemonSet object, got %s", dsi_json_type_name(obj));
 		json_decref(obj);
-		return dsi_error_set(err, DS_ETYPE, NULL, "expected a DaemonSet object, got %s", dsi_json_type_name(obj));
+		return rc;
 	}
 	/* the request's namespace: the object's, else kubectl's */
 	json_t *meta = json_object_get(obj, "metadata");

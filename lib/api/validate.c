@@ -131,6 +131,19 @@ static int parse_body(const char *text, size_t size, const ds_options *opts, jso
 				    dsi_schema_root_type("apps/v1", "DaemonSet"), obj, f, err);
 }
 
+/* The end of ds_daemonset_validate and _update: the verdict (rc: the validation's return) with
+ * fieldValidation's findings f applied, emitted; f is freed. */
+static int emit_verdict(int rc, const ds_options *opts, dsi_strict_findings *f, json_t *result, char **json_out,
+			ds_error *err)
+{
+	if (rc == 0 && (rc = apply_findings(dsi_field_validation_of(dsi_o_apiserver(opts)), f, &result, err)) < 0)
+		json_decref(result);
+	dsi_strict_findings_free(f);
+	if (rc < 0)
+		return rc;
+	return dsi_json_emit(result, json_out, err);
+}
+
 int ds_manifest_check_fields(const char *text, size_t size, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -166,12 +179,7 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 		return rc;
 	rc = dsi_daemonset_validate_json(obj, NULL, DSI_VALIDATE_CREATE, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
 	json_decref(obj);
-	if (rc == 0 && (rc = apply_findings(dsi_field_validation_of(dsi_o_apiserver(opts)), &f, &result, err)) < 0)
-		json_decref(result);
-	dsi_strict_findings_free(&f);
-	if (rc < 0)
-		return rc;
-	return dsi_json_emit(result, json_out, err);
+	return emit_verdict(rc, opts, &f, result, json_out, err);
 }
 
 int ds_daemonset_validate_update(const char *text, size_t size, const char *old_text, size_t old_size, unsigned flags,
@@ -203,12 +211,7 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 	rc = dsi_daemonset_validate_json(obj, old, op, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
 	json_decref(obj);
 	json_decref(old);
-	if (rc == 0 && (rc = apply_findings(dsi_field_validation_of(dsi_o_apiserver(opts)), &f, &result, err)) < 0)
-		json_decref(result);
-	dsi_strict_findings_free(&f);
-	if (rc < 0)
-		return rc;
-	return dsi_json_emit(result, json_out, err);
+	return emit_verdict(rc, opts, &f, result, json_out, err);
 }
 
 /* ---- a stream of manifests ---------------------------------------------------------------------- */

@@ -162,6 +162,16 @@ static const dsi_daemonset *resolve(hctx *h, const char *ns, const facts *f)
 	return ds;
 }
 
+/* The DaemonSet controlling f (resolveControllerRef), queued and, when out is not NULL, in *out;
+ * none (*out NULL): nothing to do. */
+static int enqueue_owner(hctx *h, const char *ns, const facts *f, const dsi_daemonset **out)
+{
+	const dsi_daemonset *ds = resolve(h, ns, f);
+	if (out)
+		*out = ds;
+	return ds ? enqueue(h, ns, dsi_cstr(h->c->cluster, ds->meta.name)) : 0;
+}
+
 /* GetPodDaemonSets / GetHistoryDaemonSets (listers): DaemonSets of the namespace whose
  * non-empty selector matches labels; every one is queued. */
 static int enqueue_matching(hctx *h, const char *ns, const dsi_labels *labels)
@@ -184,12 +194,10 @@ static int enqueue_matching(hctx *h, const char *ns, const dsi_labels *labels)
 /* deletePod (daemon_controller.go): only controlled pods matter. */
 static int delete_pod(hctx *h, const char *ns, const facts *pod)
 {
-	const dsi_daemonset *ds = resolve(h, ns, pod);
-	if (!ds)
-		return 0;
-	const char *name = dsi_cstr(h->c->cluster, ds->meta.name);
-	int rc = enqueue(h, ns, name);
-	dsi_exp_lower(state_of(h, ns, name), 0, 1); /* DeletionObserved */
+	const dsi_daemonset *ds;
+	int rc = enqueue_owner(h, ns, pod, &ds);
+	if (ds)
+		dsi_exp_lower(state_of(h, ns, dsi_cstr(h->c->cluster, ds->meta.name)), 0, 1); /* DeletionObserved */
 	return rc;
 }
 
@@ -202,13 +210,10 @@ static int pod_event(hctx *h, const char *ns, const facts *old, const facts *cur
 		if (cur->deleting) /* a pod already going is no creation */
 			return delete_pod(h, ns, cur);
 		if (cur->has_ref) {
-			const dsi_daemonset *ds = resolve(h, ns, cur);
-			if (!ds)
-				return 0;
-			const char *name = dsi_cstr(c, ds->meta.name);
-			if ((rc = enqueue(h, ns, name)) < 0)
+			const dsi_daemonset *ds;
+			if ((rc = enqueue_owner(h, ns, cur, &ds)) < 0 || !ds)
 				return rc;
-			dsi_exp_lower(state_of(h, ns, name), 1, 0); /* CreationObserved */
+			dsi_exp_lower(state_of(h, ns, dsi_cstr(c, ds->meta.name)), 1, 0); /* CreationObserved */
 			return 0;
 		}
 		return cur_labels ? enqueue_matching(h, ns, cur_labels) : 0;
@@ -218,21 +223,16 @@ static int pod_event(hctx *h, const char *ns, const facts *old, const facts *cur
 	if (cur->deleting)
 		return delete_pod(h, ns, cur);
 	int ref_changed = !same_ref(old, cur);
-	if (ref_changed && old->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, old);
-		if (ds && (rc = enqueue(h, ns, dsi_cstr(c, ds->meta.name))) < 0)
-			return rc;
-	}
+	if (ref_changed && old->has_ref && (rc = enqueue_owner(h, ns, old, NULL)) < 0)
+		return rc;
 	if (cur->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, cur);
-		if (!ds)
-			return 0;
-		const char *name = dsi_cstr(c, ds->meta.name);
-		if ((rc = enqueue(h, ns, name)) < 0)
+		const dsi_daemonset *ds;
+		if ((rc = enqueue_owner(h, ns, cur, &ds)) < 0 || !ds)
 			return rc;
 		/* a pod turning ready is available after minReadySeconds: look again then (+1 s for skew) */
 		if (!old->ready && cur->ready && ds->min_ready_seconds > 0)
-			return enqueue_after(h, ns, name, (int64_t)ds->min_ready_seconds * 1000 + 1000);
+			return enqueue_after(h, ns, dsi_cstr(c, ds->meta.name),
+					     (int64_t)ds->min_ready_seconds * 1000 + 1000);
 		return 0;
 	}
 	if (cur_labels && (ref_changed || !json_equal(old->labels, cur->labels)))
@@ -244,12 +244,9 @@ static int pod_event(hctx *h, const char *ns, const facts *old, const facts *cur
 static int history_event(hctx *h, const char *ns, int type, const facts *old, const facts *cur,
 			 const dsi_labels *cur_labels)
 {
-	const dsi_cluster *c = h->c->cluster;
 	int rc;
-	if (type == 'D' || (!old->present && cur->deleting)) { /* deleteHistory */
-		const dsi_daemonset *ds = resolve(h, ns, cur);
-		return ds ? enqueue(h, ns, dsi_cstr(c, ds->meta.name)) : 0;
-	}
+	if (type == 'D' || (!old->present && cur->deleting)) /* deleteHistory */
+		return enqueue_owner(h, ns, cur, NULL);
 	if (!old->present) { /* addHistory: an owned revision wakes nobody */
 		if (cur->has_ref)
 			return 0;
@@ -258,15 +255,10 @@ static int history_event(hctx *h, const char *ns, int type, const facts *old, co
 	if (strcmp(old->rv, cur->rv) == 0)
 		return 0;
 	int ref_changed = !same_ref(old, cur);
-	if (ref_changed && old->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, old);
-		if (ds && (rc = enqueue(h, ns, dsi_cstr(c, ds->meta.name))) < 0)
-			return rc;
-	}
-	if (cur->has_ref) {
-		const dsi_daemonset *ds = resolve(h, ns, cur);
-		return ds ? enqueue(h, ns, dsi_cstr(c, ds->meta.name)) : 0;
-	}
+	if (ref_changed && old->has_ref && (rc = enqueue_owner(h, ns, old, NULL)) < 0)
+		return rc;
+	if (cur->has_ref)
+		return enqueue_owner(h, ns, cur, NULL);
 	if (cur_labels && (ref_changed || !json_equal(old->labels, cur->labels)))
 		return enqueue_matching(h, ns, cur_labels);
 	return 0;

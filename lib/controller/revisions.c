@@ -178,6 +178,26 @@ out:
 	return rc;
 }
 
+/* Deletes the named revisions (with their uid as precondition; one gone already is skipped); the first
+ * delete that fails ends the list, as in dedupCurHistories and cleanupHistory. */
+static int delete_revisions(dsi_sync *s, const dsi_plan_names *names, json_t *errs)
+{
+	for (uint32_t i = 0; i < names->n; i++) {
+		const char *name = names->v[i];
+		const dsi_revision *r = find_revision(s, name);
+		if (!r)
+			continue;
+		dsi_call call;
+		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid), &call,
+				       s->err);
+		if (rc < 0)
+			return rc;
+		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* dedupCurHistories (update.go): relabel pods to the kept hash, then delete the duplicates. */
 static int dedup(dsi_sync *s, const dsi_plan_history *h, json_t *errs)
 {
@@ -193,20 +213,7 @@ static int dedup(dsi_sync *s, const dsi_plan_history *h, json_t *errs)
 		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
 			return rc;
 	}
-	for (uint32_t i = 0; i < h->delete_duplicates.n; i++) {
-		const char *name = h->delete_duplicates.v[i];
-		const dsi_revision *r = find_revision(s, name);
-		if (!r)
-			continue;
-		dsi_call call;
-		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid), &call,
-				       s->err);
-		if (rc < 0)
-			return rc;
-		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
-			return rc;
-	}
-	return 0;
+	return delete_revisions(s, &h->delete_duplicates, errs);
 }
 
 /* constructHistory (update.go) */
@@ -241,19 +248,5 @@ int dsi_history_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
 /* cleanupHistory (update.go): each delete that fails ends the cleanup. */
 int dsi_history_cleanup_execute(dsi_sync *s, const dsi_plan *p, json_t *errs)
 {
-	const dsi_plan_names *del = &p->history.remove;
-	for (uint32_t i = 0; i < del->n; i++) {
-		const char *name = del->v[i];
-		const dsi_revision *r = find_revision(s, name);
-		if (!r)
-			continue;
-		dsi_call call;
-		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid), &call,
-				       s->err);
-		if (rc < 0)
-			return rc;
-		if ((rc = step_call_result(s, &call, 0, errs)) != 0)
-			return rc;
-	}
-	return 0;
+	return delete_revisions(s, &p->history.remove, errs);
 }

@@ -396,6 +396,17 @@ static int keep_one(void *ctx, json_t *doc, size_t index, int line)
 	return 0;
 }
 
+int dsi_json_loadb(const char *text, size_t size, size_t flags, const char *path, const char *prefix, json_t **out,
+		   ds_error *err)
+{
+	json_error_t je;
+	if ((*out = json_loadb(text, size, flags, &je)))
+		return 0;
+	dsi_error_set(err, DS_ESYNTAX, path, "%s%s", prefix, je.text);
+	dsi_error_set_position(err, je.line, je.column);
+	return DS_ESYNTAX;
+}
+
 int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t **out, ds_error *err)
 {
 	return dsi_parse_one_observed(data, size, lim, NULL, out, err);

@@ -43,6 +43,10 @@ int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim,
 			   dsi_load_fn fn, void *ctx, ds_error *err);
 /* The same for an already-parsed value (not modified). */
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
+/* json_loadb of JSON-only text (flags: jansson's decoding flags); a failure is DS_ESYNTAX at path (may be NULL)
+ * with jansson's message after prefix ("" for none) and its line and column. */
+int dsi_json_loadb(const char *text, size_t size, size_t flags, const char *path, const char *prefix, json_t **out,
+		   ds_error *err);
 /* Parse text (JSON or YAML, exactly one document) into a new tree. */
 int dsi_parse_one(const char *data, size_t size, const dsi_limits *lim, json_t **out, ds_error *err);
 /* The same with an observer of the keys (document 0), as dsi_load_text_observed. */

@@ -31,25 +31,28 @@ void dsi_strbuf_puts(dsi_strbuf *b, const char *s) { dsi_strbuf_append(b, s, str
 
 void dsi_strbuf_putc(dsi_strbuf *b, char c) { dsi_strbuf_append(b, &c, 1); }
 
-void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...)
+int dsi_strbuf_vprintf(dsi_strbuf *b, const char *fmt, va_list ap)
 {
 	char small[256];
+	va_list again;
+	va_copy(again, ap);
+	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= 0 && (size_t)n < sizeof(small)) {
+		dsi_strbuf_append(b, small, (size_t)n);
+	} else if (n >= 0 && reserve(b, (size_t)n) == 0) { /* a long text: formatted again, in place */
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, again);
+		b->len += (size_t)n;
+	}
+	va_end(again);
+	return n < 0 || b->oom ? -1 : 0;
+}
+
+void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(small, sizeof(small), fmt, ap);
+	dsi_strbuf_vprintf(b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof(small)) {
-		dsi_strbuf_append(b, small, (size_t)n);
-		return;
-	}
-	if (reserve(b, (size_t)n) < 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
 }
 
 void dsi_strbuf_truncate(dsi_strbuf *b, size_t len)

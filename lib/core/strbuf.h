@@ -2,6 +2,7 @@
 #ifndef DSI_STRBUF_H
 #define DSI_STRBUF_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -19,6 +20,9 @@ void dsi_strbuf_append(dsi_strbuf *b, const char *s, size_t n);
 void dsi_strbuf_puts(dsi_strbuf *b, const char *s);
 void dsi_strbuf_putc(dsi_strbuf *b, char c);
 void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...) DSI_PRINTF(2, 3);
+/* dsi_strbuf_printf with a va_list (which the caller va_ends); -1 when the text could not be formatted
+ * (nothing is added) or the buffer is out of memory. */
+int dsi_strbuf_vprintf(dsi_strbuf *b, const char *fmt, va_list ap) DSI_PRINTF(2, 0);
 void dsi_strbuf_truncate(dsi_strbuf *b, size_t len);
 /* Give the buffer away (never NULL unless OOM); the strbuf is reset. */
 char *dsi_strbuf_detach(dsi_strbuf *b);

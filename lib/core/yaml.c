@@ -91,40 +91,38 @@ static int go_parse_int_base0(const char *s, size_t n, uint64_t *mag, int *neg, 
 	return 1;
 }
 
+/* The end of the run of digits of s[0, n) that starts at i ([0-9]*). */
+static size_t skip_digits(const char *s, size_t n, size_t i)
+{
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	return i;
+}
+
 /* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
 static int yaml_style_float(const char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 0, d;
 	if (i < n && (s[i] == '+' || s[i] == '-'))
 		i++;
 	if (i < n && s[i] == '.') {
-		i++;
-		size_t d = i;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-		if (i == d)
+		if ((d = skip_digits(s, n, i + 1)) == i + 1)
 			return 0;
+		i = d;
 	} else {
-		size_t d = i;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-		if (i == d)
+		if ((d = skip_digits(s, n, i)) == i)
 			return 0;
-		if (i < n && s[i] == '.') {
-			i++;
-			while (i < n && s[i] >= '0' && s[i] <= '9')
-				i++;
-		}
+		i = d;
+		if (i < n && s[i] == '.')
+			i = skip_digits(s, n, i + 1);
 	}
 	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
 		i++;
 		if (i < n && (s[i] == '+' || s[i] == '-'))
 			i++;
-		size_t d = i;
-		while (i < n && s[i] >= '0' && s[i] <= '9')
-			i++;
-		if (i == d)
+		if ((d = skip_digits(s, n, i)) == i)
 			return 0;
+		i = d;
 	}
 	return i == n;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/load.h"
 #include "core/optparse.h"
 #include "core/reader.h"
 #include "core/time.h"
@@ -100,18 +101,14 @@ int dsi_backoff_read(const char *text, size_t size, dsi_backoff *out, ds_error *
 	dsi_backoff_init(out);
 	if (!text || !size)
 		return 0;
-	json_error_t je;
-	json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &je);
-	if (!root) {
-		dsi_error_set(err, DS_ESYNTAX, NULL, "backoff state: %s", je.text);
-		dsi_error_set_position(err, je.line, je.column);
-		return DS_ESYNTAX;
-	}
+	json_t *root;
+	int rc = dsi_json_loadb(text, size, JSON_REJECT_DUPLICATES, NULL, "backoff state: ", &root, err);
+	if (rc < 0)
+		return rc;
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	json_t *entries = NULL;
-	int rc = dsi_rd_expect_object(&rd, root);
-	if (rc == 0)
+	if ((rc = dsi_rd_expect_object(&rd, root)) == 0)
 		rc = dsi_rd_array(&rd, root, "entries", &entries);
 	size_t i;
 	json_t *e;

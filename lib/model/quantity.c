@@ -728,6 +728,21 @@ static int value_text(dsi_rd *rd, const char *key, const json_t *v, char *num, s
 	return 0;
 }
 
+/* The quantity of a JSON value and the text it was parsed from (value_text); errors at key. */
+static int value_quantity(dsi_rd *rd, const char *key, const json_t *v, char *num, size_t numsize, const char **text,
+			  size_t *len, dsi_quantity *q)
+{
+	int rc = value_text(rd, key, v, num, numsize, text, len);
+	if (rc < 0)
+		return rc;
+	ds_error tmp;
+	ds_error_clear(&tmp);
+	rc = dsi_quantity_parse(*text, *len, q, &tmp);
+	if (rc < 0)
+		return rc == DS_ENOMEM ? dsi_error_nomem(rd->err) : dsi_rd_fail(rd, key, rc, "%s", tmp.message);
+	return 0;
+}
+
 /* Quantity.UnmarshalJSON (apimachinery pkg/api/resource/quantity.go) */
 int dsi_quantity_from_json(dsi_rd *rd, const json_t *v, dsi_quantity *q)
 {
@@ -737,15 +752,7 @@ int dsi_quantity_from_json(dsi_rd *rd, const json_t *v, dsi_quantity *q)
 	char num[64];
 	const char *text;
 	size_t len;
-	int rc = value_text(rd, NULL, v, num, sizeof(num), &text, &len);
-	if (rc < 0)
-		return rc;
-	ds_error tmp;
-	ds_error_clear(&tmp);
-	rc = dsi_quantity_parse(text, len, q, &tmp);
-	if (rc < 0)
-		return rc == DS_ENOMEM ? dsi_error_nomem(rd->err) : dsi_rd_fail(rd, NULL, rc, "%s", tmp.message);
-	return 0;
+	return value_quantity(rd, NULL, v, num, sizeof(num), &text, &len, q);
 }
 
 int dsi_quantity_read(dsi_rd *rd, const json_t *obj, const char *key, dsi_quantity *q, int *present)
@@ -773,15 +780,10 @@ static int served_text(dsi_rd *rd, const char *key, const json_t *v, char *out, 
 	char num[64];
 	const char *text;
 	size_t len;
-	int rc = value_text(rd, key, v, num, sizeof(num), &text, &len);
+	dsi_quantity q;
+	int rc = value_quantity(rd, key, v, num, sizeof(num), &text, &len, &q);
 	if (rc < 0)
 		return rc;
-	dsi_quantity q;
-	ds_error tmp;
-	ds_error_clear(&tmp);
-	rc = dsi_quantity_parse(text, len, &q, &tmp);
-	if (rc < 0)
-		return dsi_rd_fail(rd, key, rc, "%s", tmp.message);
 	if (q.verbatim && json_is_string(v) && len == json_string_length(v)) {
 		*keep = 1; /* served exactly as written */
 		return 0;

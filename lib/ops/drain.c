@@ -515,28 +515,31 @@ static int push_line(json_t *arr, const char *fmt, ...) DSI_PRINTF(2, 3);
 static int push_line(json_t *arr, const char *fmt, ...)
 {
 	dsi_strbuf b = DSI_STRBUF_INIT;
-	char tmp[2048];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	int rc = dsi_strbuf_vprintf(&b, fmt, ap); /* texts of any length (many pods) */
 	va_end(ap);
-	if (n < 0)
-		return -1;
-	if ((size_t)n < sizeof(tmp)) {
-		dsi_strbuf_puts(&b, tmp);
-	} else { /* long texts (many pods): format again into a buffer of the right size */
-		char *big = dsi_malloc((size_t)n + 1);
-		if (!big)
-			return -1;
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		dsi_strbuf_puts(&b, big);
-		dsi_free(big);
-	}
-	int rc = b.oom ? -1 : json_array_append_new(arr, json_string(b.data));
+	if (rc == 0)
+		rc = json_array_append_new(arr, json_string(b.data));
 	dsi_strbuf_free(&b);
 	return rc;
+}
+
+/* evictPods (pkg/drain/drain.go): the error of each eviction that failed, in list order (NULL when out of
+ * memory), for the transcript, the ds_drain result and the upgrade plan alike. */
+json_t *dsi_drain_eviction_errors(const dsi_cluster *c, const dsi_drain_plan *p)
+{
+	json_t *texts = json_array();
+	for (size_t i = 0; texts && i < p->n; i++) {
+		const dsi_drain_pod *dp = &p->pods[i];
+		if (dp->removal == DSI_RM_FAILED &&
+		    push_line(texts, "error when evicting pods/\"%s\" -n \"%s\": %s", dsi_cstr(c, dp->pod->meta.name),
+			      dsi_cstr(c, dp->pod->meta.ns), dp->error) < 0) {
+			json_decref(texts);
+			texts = NULL;
+		}
+	}
+	return texts;
 }
 
 /* What `kubectl drain NODE` prints (pkg/cmd/drain/drain.go RunDrain,
@@ -584,15 +587,8 @@ static json_t *transcript(const dsi_drain_cfg *cfg, const dsi_drain_plan *p, jso
 			complete = 0; /* evictPods waits for every goroutine; the refused ones retry without end */
 		} else if (p->nfailed) {
 			fails = 1;
-			node_errors = json_array();
+			node_errors = dsi_drain_eviction_errors(c, p);
 			bad = bad || !node_errors;
-			for (size_t i = 0; i < p->n && !bad; i++) {
-				const dsi_drain_pod *dp = &p->pods[i];
-				if (dp->removal == DSI_RM_FAILED)
-					bad = push_line(node_errors, "error when evicting pods/\"%s\" -n \"%s\": %s",
-							dsi_cstr(c, dp->pod->meta.name), dsi_cstr(c, dp->pod->meta.ns),
-							dp->error) < 0;
-			}
 			char *agg = bad ? NULL : dsi_aggregate_text(node_errors);
 			bad = bad || !agg;
 			if (!bad)
@@ -699,13 +695,7 @@ int dsi_drain_json(const dsi_drain_cfg *cfg, const dsi_node *node, ds_time now, 
 	if (!oom && json_array_size(errors))
 		oom = !(error = dsi_aggregate_text(errors));
 	if (!oom && !p.has_errors && p.nfailed) {
-		json_t *texts = json_array();
-		for (size_t i = 0; texts && i < p.n; i++)
-			if (p.pods[i].removal == DSI_RM_FAILED)
-				json_array_append_new(
-				    texts, json_sprintf("error when evicting pods/\"%s\" -n \"%s\": %s",
-							dsi_cstr(c, p.pods[i].pod->meta.name),
-							dsi_cstr(c, p.pods[i].pod->meta.ns), p.pods[i].error));
+		json_t *texts = dsi_drain_eviction_errors(c, &p);
 		oom = !texts || !(error = dsi_aggregate_text(texts));
 		json_decref(texts);
 	}

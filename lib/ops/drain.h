@@ -167,6 +167,9 @@ void dsi_drain_plan_release(dsi_drain_plan *p);
  * "<message>: ns/pod, ns/pod" and "cannot delete <message>: ns/pod, ...".
  * Returns a JSON array of strings (NULL when out of memory). */
 json_t *dsi_drain_groups(const dsi_cluster *c, const dsi_drain_plan *p, int reason);
+/* evictPods' errors: "error when evicting pods/\"NAME\" -n \"NS\": MESSAGE" for each pod whose
+ * eviction failed, in list order. Returns a JSON array of strings (NULL when out of memory). */
+json_t *dsi_drain_eviction_errors(const dsi_cluster *c, const dsi_drain_plan *p);
 /* utilerrors aggregate Error(): one text as is, several "[a, b]" with
  * duplicates dropped. texts is an array of strings; returns a new string
  * (NULL when out of memory or empty). */

@@ -56,16 +56,12 @@ void dsi_findings_sort(dsi_findings *f)
 
 static char *vformat(const char *fmt, va_list ap)
 {
-	va_list ap2;
-	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
-	va_end(ap2);
-	if (n < 0)
+	dsi_strbuf b = DSI_STRBUF_INIT;
+	if (dsi_strbuf_vprintf(&b, fmt, ap) < 0) {
+		dsi_strbuf_free(&b);
 		return NULL;
-	char *s = dsi_malloc((size_t)n + 1);
-	if (s)
-		vsnprintf(s, (size_t)n + 1, fmt, ap);
-	return s;
+	}
+	return dsi_strbuf_detach(&b);
 }
 
 char *dsi_audit_format(const char *fmt, ...)

@@ -402,17 +402,10 @@ static json_t *plan_batch(upgrade *u, size_t index, const dsi_node *const *nodes
 			}
 		}
 		json_t *texts = NULL;
-		if (p.has_errors) {
+		if (p.has_errors)
 			texts = dsi_drain_groups(c, &p, DSI_PDS_ERROR);
-		} else if (p.nfailed) {
-			texts = json_array();
-			for (size_t k = 0; texts && k < p.n; k++)
-				if (p.pods[k].removal == DSI_RM_FAILED)
-					json_array_append_new(
-					    texts, json_sprintf("error when evicting pods/\"%s\" -n \"%s\": %s",
-								dsi_cstr(c, p.pods[k].pod->meta.name),
-								dsi_cstr(c, p.pods[k].pod->meta.ns), p.pods[k].error));
-		}
+		else if (p.nfailed)
+			texts = dsi_drain_eviction_errors(c, &p);
 		if (p.has_errors || p.nfailed) {
 			char *agg = texts ? dsi_aggregate_text(texts) : NULL;
 			add(u, errors,

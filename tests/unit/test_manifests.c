@@ -174,16 +174,16 @@ START_TEST(manifest_gets_the_api_servers_defaults)
 	free(tmpl);
 	free(one);
 	json_decref(defaulted);
-	json_decref(pod);
 	ds_cluster_free(c);
-	/* applyDefaults false: read as written */
+	/* applyDefaults false: read as written (pod stays: hash points into it) */
 	c = load_with("{\"applyDefaults\": false}", agent);
 	ck_assert_int_eq(ds_daemonset_pod(c, "default", "agent", "n1", NULL, &out, &err), 0);
-	pod = dsi_test_take_json(out);
-	ck_assert_ptr_null(json_object_get(json_object_get(pod, "spec"), "dnsPolicy"));
-	ck_assert_str_ne(json_string_value(json_object_get(json_object_get(json_object_get(pod, "metadata"), "labels"),
+	json_t *raw = dsi_test_take_json(out);
+	ck_assert_ptr_null(json_object_get(json_object_get(raw, "spec"), "dnsPolicy"));
+	ck_assert_str_ne(json_string_value(json_object_get(json_object_get(json_object_get(raw, "metadata"), "labels"),
 							   "controller-revision-hash")),
 			 hash);
+	json_decref(raw);
 	json_decref(pod);
 	ds_cluster_free(c);
 }
