@@ -4,6 +4,8 @@
 #include "daemonset.h"
 #include "api/api_options.h"
 #include "api/lookup.h"
+#include "apiserver/goencode.h"
+#include "apiserver/schema.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/load.h"
@@ -36,6 +38,11 @@ int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const ch
 	dsi_history_release(&h);
 	if (!pod)
 		return err->code ? err->code : dsi_error_nomem(err);
+	/* the Go object the controller sends, printed as encoding/json prints it (as NewPod's) */
+	if (dsi_go_encode(pod, dsi_schema_root_type("v1", "Pod")) < 0) {
+		json_decref(pod);
+		return dsi_error_nomem(err);
+	}
 	return dsi_json_emit(pod, json_out, err);
 }
 

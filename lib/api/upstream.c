@@ -1,8 +1,12 @@
 /*
- * Public wrappers of upstream's decisions on plain JSON (include/daemonset/upstream.h). Each reads
- * its objects leniently (dsi_rd.lenient: as Go's decoder does, not as the API server validates)
- * and asks the same internal function the snapshot API asks; those that need several objects
- * load them into a private snapshot read the same way.
+ * Public wrappers of upstream's decisions on plain JSON (include/daemonset/upstream.h). Each first
+ * checks every input document as Go's JSON decoder would decode it into the upstream function's
+ * argument types (apiserver/decodecheck.h: wrong JSON types, fractions and ranges of integers,
+ * IntOrString, Quantity, Time), then reads its objects leniently (dsi_rd.lenient: as Go's decoder
+ * does, not as the API server validates) and asks the same internal function the snapshot API
+ * asks; those that need several objects load them into a private snapshot read the same way. The
+ * Go structs they return (a Pod, a PodSpec, an Affinity, a Taint) are printed as encoding/json
+ * prints them (apiserver/goencode.h).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -12,6 +16,9 @@
 #include "daemonset.h"
 #include "api/api_options.h"
 #include "api/lookup.h"
+#include "apiserver/decodecheck.h"
+#include "apiserver/goencode.h"
+#include "apiserver/schema.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/load.h"
@@ -46,19 +53,47 @@ static int parse_doc(const char *text, size_t size, const char *what, json_t **o
 	return rc;
 }
 
-/* One document that must be an object (what: its name in errors). */
-static int parse_object(const char *text, size_t size, const char *what, json_t **out, ds_error *err)
+/* v (owned) as Go's decoder takes it into type: DS_ETYPE or DS_EVALUE where it refuses it
+ * (decodecheck.h), else v with its null elements made the zero values they decode into. */
+static int go_decode(json_t *v, int type, ds_error *err)
+{
+	int rc = dsi_decode_check(v, type, err);
+	if (rc == 0 && dsi_decode_zero_nulls(v, type) < 0)
+		rc = dsi_error_nomem(err);
+	return rc;
+}
+
+/* The Go type a Pod argument decodes into: a Pod (or a PodTemplateSpec: the same fields but status)
+ * when it has a spec, else a bare PodSpec (what spec_of takes). */
+static int pod_type(const json_t *obj)
+{
+	const json_t *spec = json_object_get(obj, "spec");
+	return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod") : dsi_decode_type_named("PodSpec");
+}
+
+/* The named core/v1 type an argument decodes into, by name: "Pod" (or a PodSpec, see pod_type). */
+static int go_type(const char *name, const json_t *v)
+{
+	return strcmp(name, "Pod") == 0 ? pod_type(v) : dsi_decode_type_named(name);
+}
+
+/* One document that must be an object (what: its name in errors) that Go's decoder takes as the
+ * core/v1 type named type_name (NULL: not checked here). */
+static int parse_object(const char *text, size_t size, const char *what, const char *type_name, json_t **out,
+			ds_error *err)
 {
 	int rc = parse_doc(text, size, what, out, err);
 	if (rc == 0 && !*out)
 		rc = dsi_error_set(err, DS_EMISSING, NULL, "expected %s object, got nothing", what);
-	else if (rc == 0 && !json_is_object(*out)) {
+	else if (rc == 0 && !json_is_object(*out))
 		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected %s object, got %s", what, dsi_json_type_name(*out));
+	else if (rc == 0 && type_name)
+		rc = go_decode(*out, go_type(type_name, *out), err);
+	if (rc < 0) {
 		json_decref(*out);
 		*out = NULL;
-	}
-	if (rc < 0)
 		dsi_error_set_source(err, what);
+	}
 	return rc;
 }
 
@@ -194,6 +229,20 @@ static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char
 				   kind, json_array_size(arr));
 	size_t i;
 	json_t *obj;
+	/* each object as Go decodes it into its kind's type (a kind given but not a string is the
+	 * decoder's error, not the default kind) */
+	json_array_foreach(rc == 0 ? arr : NULL, i, obj)
+	{
+		const json_t *k = json_object_get(obj, "kind");
+		const char *kn = json_is_string(k) ? json_string_value(k) : kind;
+		if ((rc = go_decode(obj, dsi_decode_type_of_kind(kn), err)) < 0) {
+			const json_t *w = json_array_get(o.where, i);
+			dsi_error_prefix_path(err, json_string_value(json_object_get(w, "path")));
+			if (o.documents > 1)
+				document = (size_t)json_integer_value(json_object_get(w, "document")) + 1;
+			break;
+		}
+	}
 	json_array_foreach(rc == 0 ? arr : NULL, i, obj)
 	{
 		if (!json_string_value(json_object_get(obj, "kind"))) {
@@ -243,9 +292,9 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
 	json_t *jtol, *jtaint = NULL;
-	int rc = parse_object(toleration, toleration_size, "toleration", &jtol, err);
+	int rc = parse_object(toleration, toleration_size, "toleration", "Toleration", &jtol, err);
 	if (rc == 0)
-		rc = parse_object(taint, taint_size, "taint", &jtaint, err);
+		rc = parse_object(taint, taint_size, "taint", "Taint", &jtaint, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_toleration tol = {0};
@@ -270,15 +319,19 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 	return rc;
 }
 
-/* An array document (nothing or "null": empty), wrapped as {"v": array} for the list readers. */
-static int parse_list(const char *text, size_t size, const char *what, json_t **wrapped, ds_error *err)
+/* An array document (nothing or "null": empty) of the array type type, wrapped as {"v": array}
+ * for the list readers. */
+static int parse_list(const char *text, size_t size, const char *what, int type, json_t **wrapped, ds_error *err)
 {
 	json_t *v;
 	int rc = parse_doc(text, size, what, &v, err);
 	if (rc < 0)
 		return rc;
-	if (v && !json_is_array(v)) {
+	if (v && !json_is_array(v))
 		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected an array of %s, got %s", what, dsi_json_type_name(v));
+	else if (v)
+		rc = go_decode(v, type, err);
+	if (rc < 0) {
 		dsi_error_set_source(err, what);
 		json_decref(v);
 		return rc;
@@ -332,9 +385,9 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 			DS_TAINT_EFFECT_OTHER))
 		return dsi_error_set(err, DS_EARG, NULL, "unknown effect bits 0x%x", effects);
 	json_t *jt = NULL, *jl = NULL;
-	int rc = parse_list(taints, taints_size, "taints", &jt, err);
+	int rc = parse_list(taints, taints_size, "taints", dsi_decode_type_taints(), &jt, err);
 	if (rc == 0)
-		rc = parse_list(tolerations, tolerations_size, "tolerations", &jl, err);
+		rc = parse_list(tolerations, tolerations_size, "tolerations", dsi_decode_type_tolerations(), &jl, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_taints ts = {0};
@@ -358,6 +411,10 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 			json_t *o = t ? dsi_taint_to_json(&atoms, t) : json_null();
 			if (t && o) /* the taint as given, which dsi_taint does not keep whole */
 				add_time_added(o, json_array_get(json_object_get(jt, "v"), (size_t)(t - ts.v)));
+			if (t && o && dsi_go_encode(o, dsi_decode_type_named("Taint")) < 0) {
+				json_decref(o);
+				o = NULL;
+			}
 			rc = dsi_json_emit(o, json_out, err);
 		}
 	}
@@ -380,9 +437,9 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
 	json_t *jpod, *jnode = NULL;
-	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
+	int rc = parse_object(pod, pod_size, "pod", "Pod", &jpod, err);
 	if (rc == 0)
-		rc = parse_object(node, node_size, "node", &jnode, err);
+		rc = parse_object(node, node_size, "node", "Node", &jnode, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_podspec spec;
@@ -507,6 +564,10 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 	dsi_cluster_destroy(&c);
 	if (!pod)
 		return err->code ? err->code : dsi_error_nomem(err);
+	if (dsi_go_encode(pod, dsi_schema_root_type("v1", "Pod")) < 0) {
+		json_decref(pod);
+		return dsi_error_nomem(err);
+	}
 	return dsi_json_emit(pod, json_out, err);
 }
 
@@ -518,7 +579,7 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
 	json_t *obj;
-	int rc = parse_object(podspec, size, "podspec", &obj, err);
+	int rc = parse_object(podspec, size, "podspec", "Pod", &obj, err);
 	if (rc < 0)
 		return rc;
 	json_t *spec = json_deep_copy(spec_of(obj));
@@ -561,6 +622,8 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 		if (pinned[i] != DSI_ATOM_ERROR)
 			dsi_atom_unref(&atoms, pinned[i]);
 	dsi_atoms_free(&atoms);
+	if (rc == 0 && dsi_go_encode(spec, dsi_decode_type_named("PodSpec")) < 0)
+		rc = dsi_error_nomem(err);
 	if (rc < 0) {
 		json_decref(spec);
 		return rc;
@@ -578,6 +641,10 @@ int ds_affinity_replace_node_name(const char *affinity, size_t size, const char 
 	*json_out = NULL;
 	json_t *aff;
 	int rc = parse_doc(affinity, size, "affinity", &aff, err);
+	if (rc == 0 && aff && (rc = go_decode(aff, dsi_decode_type_named("Affinity"), err)) < 0) {
+		dsi_error_set_source(err, "affinity");
+		json_decref(aff);
+	}
 	if (rc < 0)
 		return rc;
 	/* the Go types: each level an object (a pointer: null reads as nil) */
@@ -599,6 +666,10 @@ int ds_affinity_replace_node_name(const char *affinity, size_t size, const char 
 	json_t *out = rc == 0 ? json_incref(json_object_get(spec, "affinity")) : NULL;
 	json_decref(spec);
 	json_decref(aff);
+	if (out && dsi_go_encode(out, dsi_decode_type_named("Affinity")) < 0) {
+		json_decref(out);
+		return dsi_error_nomem(err);
+	}
 	return rc < 0 ? rc : dsi_json_emit(out, json_out, err);
 }
 
@@ -684,10 +755,15 @@ static int sched_in_load(sched_in *s, const char *pod, size_t pod_size, const ch
 {
 	memset(s, 0, sizeof(*s));
 	json_t *jpod, *jnode;
-	int rc = parse_object(pod, pod_size, "pod", &jpod, err);
+	int rc = parse_object(pod, pod_size, "pod", NULL, &jpod, err);
+	if (rc == 0 && (rc = go_decode(jpod, dsi_schema_root_type("v1", "Pod"), err)) < 0) {
+		dsi_error_set_source(err, "pod");
+		json_decref(jpod);
+	}
 	if (rc < 0)
 		return rc;
-	if ((rc = parse_object(node, node_size, "node", &jnode, err)) < 0) {
+	/* the node is checked where the snapshot loads it */
+	if ((rc = parse_object(node, node_size, "node", NULL, &jnode, err)) < 0) {
 		json_decref(jpod);
 		return rc;
 	}

@@ -35,7 +35,7 @@ static int name_cmp(const char *name, size_t len, const char *field)
 	return len < flen ? -1 : len > flen;
 }
 
-int dsi_schema_field_type(int type, const char *name, size_t len)
+long dsi_schema_field_index(int type, const char *name, size_t len)
 {
 	if (type < 0 || dsi_schema_types[type].kind != DSI_SK_OBJECT)
 		return -1;
@@ -44,13 +44,19 @@ int dsi_schema_field_type(int type, const char *name, size_t len)
 		size_t mid = lo + (hi - lo) / 2;
 		int c = name_cmp(name, len, dsi_schema_field_name(type, mid));
 		if (c == 0)
-			return dsi_schema_field_type_at(type, mid);
+			return (long)mid;
 		if (c < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
 	return -1;
+}
+
+int dsi_schema_field_type(int type, const char *name, size_t len)
+{
+	long i = dsi_schema_field_index(type, name, len);
+	return i < 0 ? -1 : dsi_schema_field_type_at(type, (size_t)i);
 }
 
 int dsi_schema_at(int type, const char *path)

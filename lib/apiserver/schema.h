@@ -1,8 +1,10 @@
 /*
  * Field facts of the Kubernetes API types a manifest can hold (DaemonSet, the pod template and
  * everything under it, ObjectMeta, the other workloads, RBAC, ...): for each type its field names
- * and each field's type, from the published OpenAPI schema. The tables are generated
- * (schema_data.c, by tests/gen-schema.py, which records the upstream source and version);
+ * and each field's type, from the published OpenAPI schema, and how Go serializes each field
+ * (its json tag's omitempty and omitzero, and the kind of its Go type), from the Go structs of
+ * k8s.io/api and k8s.io/apimachinery of the same release. The tables are generated
+ * (schema_data.c, by tests/gen-schema.py, which records the upstream sources and versions);
  * this header is how the rest of the library reads them.
  */
 #ifndef DSI_SCHEMA_H
@@ -34,9 +36,27 @@ typedef struct dsi_schema_type {
 	uint32_t name; /* OBJECT: the OpenAPI name; a scalar: its format ("" when none) */
 } dsi_schema_type;
 
+/* A field's Go facts (dsi_schema_field.flags): the kind of its Go type in bits 4-6, ... */
+typedef enum dsi_go_kind {
+	DSI_GO_VALUE = 0x00,     /* a string, bool or number (or a named type of one) */
+	DSI_GO_STRUCT = 0x10,    /* a struct value: never omitempty's "empty" (Time, Quantity, IntOrString too) */
+	DSI_GO_POINTER = 0x20,   /* nil for JSON null */
+	DSI_GO_SLICE = 0x30,     /* nil for null, empty for [] */
+	DSI_GO_MAP = 0x40,       /* nil for null, empty for {} */
+	DSI_GO_INTERFACE = 0x50, /* nil for null */
+} dsi_go_kind;
+#define DSI_GO_KIND_MASK 0x70
+/* ... and its json tag's options in the low bits. */
+#define DSI_SF_OMITEMPTY 0x01 /* ",omitempty": left out when empty (encoding/json isEmptyValue) */
+#define DSI_SF_OMITZERO 0x02  /* ",omitzero": left out when zero (IsZero(), or the zero value) */
+#define DSI_SF_ELEM_NIL 0x04  /* a slice or map of pointers: a null element is nil, not a zero value */
+/* Tables generated without the Go sources: nothing known (a VALUE without options). */
+#define DSI_SF_UNKNOWN 0x00
+
 typedef struct dsi_schema_field {
 	uint32_t name;
 	uint16_t type;
+	uint8_t flags; /* dsi_go_kind | DSI_SF_* */
 } dsi_schema_field;
 
 typedef struct dsi_schema_root {
@@ -79,9 +99,15 @@ static inline int dsi_schema_field_type_at(int type, size_t i)
 {
 	return dsi_schema_fields[dsi_schema_types[type].first + i].type;
 }
+static inline unsigned dsi_schema_field_flags_at(int type, size_t i)
+{
+	return dsi_schema_fields[dsi_schema_types[type].first + i].flags;
+}
 
 /* OBJECT: the type of its field name[0, len) (exact, case-sensitive, as the API server decodes), or -1. */
 int dsi_schema_field_type(int type, const char *name, size_t len);
+/* OBJECT: the index of its field name[0, len) for the *_at accessors, or -1. */
+long dsi_schema_field_index(int type, const char *name, size_t len);
 
 /* The type at a dotted path below type ("spec.template.spec.containers"; array elements and map
  * values are stepped into with "[]"), or -1. For tests and tools. */

@@ -16,9 +16,10 @@ int dsi_pdb_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, dsi_pdb *out)
 		goto fail;
 	if (spec) {
 		size_t m = dsi_rd_push(rd, "spec");
-		json_t *sel = json_object_get(spec, "selector");
-		out->selector_empty_or_nil = !json_is_object(sel) || !json_object_size(sel);
 		rc = dsi_selector_read(rd, atoms, spec, "selector", &out->selector);
+		/* labels.Nothing() for nil, Everything() (Empty) for no requirements: {}, or empty
+		 * matchLabels and matchExpressions, or only members LabelSelector does not have */
+		out->selector_empty_or_nil = out->selector.kind == DSI_SELECTOR_NOTHING || out->selector.n == 0;
 		if (rc == 0)
 			rc = dsi_intstr_read(rd, spec, "minAvailable", &out->min_available, &present);
 		out->has_min_available = (uint8_t)present;

@@ -799,6 +799,17 @@ static int served_text(dsi_rd *rd, const char *key, const json_t *v, char *out, 
 	return 0;
 }
 
+json_t *dsi_quantity_served_json(json_t *v)
+{
+	char buf[DSI_QUANTITY_STRING_MAX];
+	int keep;
+	dsi_rd rd;
+	dsi_rd_init(&rd, NULL);
+	if (served_text(&rd, NULL, v, buf, sizeof(buf), &keep) < 0 || keep)
+		return json_incref(v);
+	return json_string(buf);
+}
+
 int dsi_quantity_normalize_json(json_t *map, ds_error *err)
 {
 	if (!map || json_is_null(map))

@@ -92,5 +92,8 @@ int dsi_quantity_format(const dsi_quantity *q, char *buf, size_t size);
  * null becomes "0". Invalid members are DS_EVALUE with the member name as
  * path (the map itself is then partly rewritten). NULL or null is fine. */
 int dsi_quantity_normalize_json(json_t *map_of_quantities, ds_error *err);
+/* One quantity value as Quantity.MarshalJSON writes it after UnmarshalJSON read it (null: "0"):
+ * a new reference, v itself when it is served as it is or does not parse; NULL: no memory. */
+json_t *dsi_quantity_served_json(json_t *v);
 
 #endif

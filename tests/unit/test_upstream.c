@@ -9,13 +9,18 @@
  * Beside the tables: every error case again with a NULL ds_error, and every
  * input document of every case with members replaced by values of other JSON
  * types (an answer or an error with a message, never a crash; run it under
- * `make sanitize`).
+ * `make sanitize`). And Go's decoding, field by field: in every input of every
+ * answered case, each field the Go types have given a value of a wrong JSON
+ * type is DS_ETYPE at exactly its path, null there is accepted (the zero value
+ * or nil), and a field they do not have changes nothing.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiserver/decodecheck.h"
+#include "apiserver/schema.h"
 #include "harness.h"
 #include "vectors.h"
 
@@ -1029,6 +1034,299 @@ START_TEST(wrong_types_anywhere)
 }
 END_TEST
 
+/* ---- Go's decoding at every field ------------------------------------------------------------- */
+
+/* The schema type an input decodes into, as upstream.c picks it (-1: none). */
+static int input_type(const char *fn, const char *input, const json_t *v)
+{
+	if (strcmp(input, "toleration") == 0)
+		return dsi_decode_type_named("Toleration");
+	if (strcmp(input, "taint") == 0)
+		return dsi_decode_type_named("Taint");
+	if (strcmp(input, "taints") == 0)
+		return dsi_decode_type_taints();
+	if (strcmp(input, "tolerations") == 0)
+		return dsi_decode_type_tolerations();
+	if (strcmp(input, "node") == 0)
+		return dsi_schema_root_type("v1", "Node");
+	if (strcmp(input, "affinity") == 0)
+		return dsi_decode_type_named("Affinity");
+	if (strcmp(input, "daemonset") == 0) {
+		const char *k = json_string_value(json_object_get(v, "kind"));
+		return dsi_decode_type_of_kind(k ? k : "DaemonSet");
+	}
+	if (strcmp(input, "podspec") == 0 ||
+	    (strcmp(input, "pod") == 0 && strcmp(fn, "ds_pod_required_node_affinity_match") == 0)) {
+		const json_t *spec = json_object_get(v, "spec");
+		return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod") : dsi_decode_type_named("PodSpec");
+	}
+	if (strcmp(input, "pod") == 0)
+		return dsi_schema_root_type("v1", "Pod");
+	return -1; /* objects: per element, see object_type */
+}
+
+/* An element of objects: by its kind, Pod without one. */
+static int object_type(const json_t *obj)
+{
+	const char *k = json_string_value(json_object_get(obj, "kind"));
+	return dsi_decode_type_of_kind(k ? k : "Pod");
+}
+
+/* A path step as the library writes it: ".key", or ["key"] for a key that is not plain. */
+static char *path_key(const char *path, const char *key)
+{
+	int plain = *key != '\0';
+	for (const char *p = key; *p; p++)
+		plain &= !strchr(".[]\" /", *p);
+	return plain ? vt_fmt("%s%s%s", path, *path ? "." : "", key) : vt_fmt("%s[\"%s\"]", path, key);
+}
+
+/* One typed place in a document: its container, key or index, type and path. */
+typedef struct place {
+	json_t *parent;
+	const char *key; /* NULL: index */
+	size_t index;
+	int type;
+	char *path;
+} place;
+
+typedef struct places {
+	place *v;
+	size_t n, cap;
+} places;
+
+static void places_free(places *ps)
+{
+	for (size_t i = 0; i < ps->n; i++)
+		free(ps->v[i].path);
+	free(ps->v);
+	memset(ps, 0, sizeof(*ps));
+}
+
+static void add_place(places *ps, json_t *parent, const char *key, size_t index, int type, char *path)
+{
+	if (ps->n == ps->cap) {
+		ps->cap = ps->cap ? 2 * ps->cap : 64;
+		ps->v = realloc(ps->v, ps->cap * sizeof(*ps->v));
+		ck_assert_ptr_nonnull(ps->v);
+	}
+	ps->v[ps->n++] = (place){parent, key, index, type, path};
+}
+
+/* Every member of v (of type) the Go types type, in document order. */
+static void typed_places(json_t *v, int type, const char *path, places *ps)
+{
+	if (type < 0)
+		return;
+	dsi_schema_kind k = dsi_schema_kind_of(type);
+	if (k == DSI_SK_OBJECT && json_is_object(v)) {
+		const char *key;
+		json_t *m;
+		json_object_foreach(v, key, m)
+		{
+			int ft = dsi_schema_field_type(type, key, strlen(key));
+			if (ft < 0)
+				continue;
+			char *p = path_key(path, key);
+			add_place(ps, v, key, 0, ft, p);
+			typed_places(m, ft, p, ps);
+		}
+	} else if (k == DSI_SK_MAP && json_is_object(v)) {
+		const char *key;
+		json_t *m;
+		json_object_foreach(v, key, m)
+		{
+			char *p = path_key(path, key);
+			add_place(ps, v, key, 0, dsi_schema_elem(type), p);
+			typed_places(m, dsi_schema_elem(type), p, ps);
+		}
+	} else if (k == DSI_SK_ARRAY && json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			char *p = vt_fmt("%s[%zu]", path, i);
+			add_place(ps, v, NULL, i, dsi_schema_elem(type), p);
+			typed_places(json_array_get(v, i), dsi_schema_elem(type), p, ps);
+		}
+	}
+}
+
+/* The typed places of an input of a case (objects: each element at "[i]"). */
+static void input_places(const char *fn, const char *input, json_t *v, places *ps)
+{
+	if (strcmp(input, "objects") != 0) {
+		typed_places(v, input_type(fn, input, v), "", ps);
+		return;
+	}
+	for (size_t i = 0; json_is_array(v) && i < json_array_size(v); i++) {
+		char *p = vt_fmt("[%zu]", i);
+		typed_places(json_array_get(v, i), object_type(json_array_get(v, i)), p, ps);
+		free(p);
+	}
+}
+
+/* A value Go's decoder refuses for type (NULL: it takes anything). */
+static json_t *wrong_value(int type)
+{
+	switch (dsi_schema_kind_of(type)) {
+	case DSI_SK_STRING: return json_integer(5);
+	case DSI_SK_INTEGER:
+	case DSI_SK_NUMBER:
+	case DSI_SK_BOOLEAN: return json_string("x");
+	case DSI_SK_OBJECT:
+	case DSI_SK_ARRAY: return json_boolean(1);
+	case DSI_SK_MAP: return json_array();
+	case DSI_SK_INT_OR_STRING:
+	case DSI_SK_QUANTITY: return json_object();
+	default: return NULL;
+	}
+}
+
+static void put(const place *pl, json_t *v)
+{
+	if (pl->key)
+		json_object_set_new(pl->parent, pl->key, v);
+	else
+		json_array_set_new(pl->parent, pl->index, v);
+}
+
+/* The cases the decoding tests start from: answered ones whose inputs are JSON values. */
+static int decodable_case(const json_t *cs)
+{
+	return !json_object_get(json_object_get(cs, "expect"), "error") && !json_object_get(cs, "raw") &&
+	       !json_object_get(cs, "nullInputs");
+}
+
+typedef enum mutation { MUT_WRONG, MUT_NULL, MUT_UNKNOWN } mutation;
+
+/* Every typed place of every input of every answered case, mutated; returns how many calls. */
+static unsigned each_place(mutation mut, unsigned *failed)
+{
+	json_t *files = pure_files();
+	const char *name;
+	json_t *f;
+	unsigned calls = 0;
+	json_object_foreach(files, name, f)
+	{
+		const char *fn = vt_str(f, "function");
+		size_t i;
+		json_t *cs;
+		json_array_foreach(json_object_get(f, "cases"), i, cs)
+		{
+			if (!decodable_case(cs))
+				continue;
+			outcome base;
+			json_t *c0 = with_hash(cs);
+			call(fn, c0, 1, &base);
+			ck_assert_msg(base.rc == 0, "%s: \"%s\": %s", name, vt_str(cs, "name"), base.err.message);
+			for (size_t in = 0; in < sizeof(INPUTS) / sizeof(INPUTS[0]); in++) {
+				if (!json_object_get(c0, INPUTS[in]))
+					continue;
+				places ps = {0};
+				input_places(fn, INPUTS[in], json_object_get(c0, INPUTS[in]), &ps);
+				size_t n = ps.n;
+				places_free(&ps);
+				for (size_t k = 0; k < n; k++) {
+					/* a fresh copy per place: the places of the copy */
+					json_t *c = json_deep_copy(c0);
+					input_places(fn, INPUTS[in], json_object_get(c, INPUTS[in]), &ps);
+					const place *pl = &ps.v[k];
+					json_t *wrong = NULL;
+					if (mut == MUT_WRONG && !(wrong = wrong_value(pl->type))) {
+						places_free(&ps);
+						json_decref(c);
+						continue;
+					}
+					if (mut == MUT_WRONG) {
+						put(pl, wrong);
+					} else if (mut == MUT_NULL) {
+						put(pl, json_null());
+					} else {
+						json_t *at = pl->key ? json_object_get(pl->parent, pl->key)
+								     : json_array_get(pl->parent, pl->index);
+						if (dsi_schema_kind_of(pl->type) != DSI_SK_OBJECT || !json_is_object(at) ||
+						    /* the library's template hash is of the template's text */
+						    strstr(pl->path, "template")) {
+							places_free(&ps);
+							json_decref(c);
+							continue;
+						}
+						json_object_set_new(at, "zzNotAGoField", json_pack("[i, {s:b}]", 1, "x", 1));
+					}
+					outcome o;
+					call(fn, c, 1, &o);
+					char *bad = NULL;
+					if (mut == MUT_WRONG) {
+						const char *src = o.err.source;
+						if (o.rc != DS_ETYPE || strcmp(o.err.path, pl->path) != 0 ||
+						    strncmp(src, INPUTS[in], strlen(INPUTS[in])) != 0)
+							bad = vt_fmt("%s at \"%s\" (%s; source %s), want DS_ETYPE at \"%s\"",
+								     code_name(o.rc), o.err.path, o.err.message, src, pl->path);
+					} else if (mut == MUT_NULL) {
+						if (o.rc == DS_ETYPE)
+							bad = vt_fmt("null at \"%s\": DS_ETYPE at \"%s\": %s", pl->path,
+								     o.err.path, o.err.message);
+					} else if (o.rc != 0 || !json_equal(o.outputs, base.outputs)) {
+						char *g = vt_dump(o.outputs), *w = vt_dump(base.outputs);
+						bad = vt_fmt("an unknown field in \"%s\": %s %s (%s)\n    got %s\n    want %s",
+							     pl->path, code_name(o.rc), o.err.path, o.err.message, g, w);
+						free(g);
+						free(w);
+					}
+					if (bad) {
+						if (*failed < 20 || getenv("DSI_TEST_ALL"))
+							fprintf(stderr, "  %s: \"%s\": %s: %s\n", name, vt_str(cs, "name"),
+								INPUTS[in], bad);
+						(*failed)++;
+						free(bad);
+					}
+					calls++;
+					json_decref(o.outputs);
+					places_free(&ps);
+					json_decref(c);
+				}
+			}
+			json_decref(base.outputs);
+			json_decref(c0);
+		}
+	}
+	json_decref(files);
+	return calls;
+}
+
+/* encoding/json: "If a JSON value is not appropriate for a given target type ... Unmarshal skips
+ * that field and completes the unmarshaling as best it can ... returns an UnmarshalTypeError
+ * describing the earliest such error." Here: DS_ETYPE at that field's path. */
+START_TEST(wrong_type_at_every_field)
+{
+	unsigned failed = 0, calls = each_place(MUT_WRONG, &failed);
+	printf("a wrong JSON type at every typed field: %u calls\n", calls);
+	ck_assert_msg(failed == 0, "%u of %u calls differ, the first listed above", failed, calls);
+	ck_assert_uint_gt(calls, 3000);
+}
+END_TEST
+
+/* "The JSON null value unmarshals into an interface, map, pointer, or slice by setting that Go
+ * value to nil ... Otherwise, unmarshaling a JSON null into any other Go type has no effect on the
+ * value": null is never a type error. */
+START_TEST(null_at_every_field)
+{
+	unsigned failed = 0, calls = each_place(MUT_NULL, &failed);
+	printf("null at every typed field: %u calls\n", calls);
+	ck_assert_msg(failed == 0, "%u of %u calls differ, the first listed above", failed, calls);
+	ck_assert_uint_gt(calls, 3000);
+}
+END_TEST
+
+/* Fields the Go struct does not have are ignored on the way in (and so are not in a returned
+ * object): the answer is the same. */
+START_TEST(unknown_fields_change_nothing)
+{
+	unsigned failed = 0, calls = each_place(MUT_UNKNOWN, &failed);
+	printf("an unknown field in every typed object: %u calls\n", calls);
+	ck_assert_msg(failed == 0, "%u of %u calls differ, the first listed above", failed, calls);
+	ck_assert_uint_gt(calls, 500);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("upstream");
@@ -1041,6 +1339,12 @@ static Suite *suite(void)
 	tcase_add_test(tc, upstream_rows);
 	tcase_add_test(tc, wrong_types_anywhere);
 	suite_add_tcase(s, tc);
+	TCase *go = tcase_create("gotypes");
+	tcase_set_timeout(go, 300);
+	tcase_add_test(go, wrong_type_at_every_field);
+	tcase_add_test(go, null_at_every_field);
+	tcase_add_test(go, unknown_fields_change_nothing);
+	suite_add_tcase(s, go);
 	return s;
 }
 

@@ -72,6 +72,10 @@ __all__: List[str] = [
 # NewPod, rolling-update planning) go here, one declare() and one function each, as shown above.
 
 # ---- upstream's decisions, one function each (include/daemonset/upstream.h) ---------------------
+# Their documents are decoded as Go decodes them into the upstream function's types: a field of the
+# wrong JSON type raises TypeMismatch with its path, an unparsable quantity or time InvalidValue;
+# null is the zero value, unknown fields are ignored. The objects they return (a Pod, a PodSpec, an
+# Affinity, a Taint) are printed as encoding/json prints the Go struct (daemonset(7), UPSTREAM FUNCTIONS).
 
 import ctypes as _ct  # noqa: E402
 from typing import Any, Dict, Optional, Tuple  # noqa: E402
@@ -170,13 +174,16 @@ def new_pod(daemonset: Document, node_name: str, revision_hash: Optional[str] = 
     """The Pod the DaemonSet controller creates for node_name
     (ds_daemonset_new_pod(3)): CreatePodTemplate, the metadata.name pin
     (ReplaceDaemonSetPodNodeNameNodeAffinity) and GetPodFromTemplate.
-    revision_hash None: the template's hash; "": no hash label.
+    revision_hash None: the template's hash; "": no hash label. Printed as Go
+    prints the Pod: an empty omitempty field is left out, a struct is not.
 
         >>> ds = {"metadata": {"name": "agent", "namespace": "kube-system", "uid": "u"},
         ...       "spec": {"template": {"metadata": {"labels": {"app": "agent"}},
         ...                             "spec": {"containers": [{"name": "c", "image": "i"}]}}}}
         >>> new_pod(ds, "node-1", "abc")["metadata"]["labels"]["controller-revision-hash"]
         'abc'
+        >>> new_pod({**ds, "spec": {"template": {**ds["spec"]["template"], "spec": {"hostNetwork": False}}}},
+        ...         "node-1", "abc")["spec"].get("hostNetwork")
     """
     return _new_pod(daemonset, node_name, revision_hash, options)
 

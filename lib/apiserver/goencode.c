@@ -1,0 +1,232 @@
+/* Objects as Go's encoding/json prints the structs decoded from them (goencode.h). */
+#include "apiserver/goencode.h"
+
+#include <string.h>
+
+#include "apiserver/schema.h"
+#include "core/error.h"
+#include "core/time.h"
+#include "model/quantity.h"
+
+static int is_time(int type)
+{
+	return dsi_schema_kind_of(type) == DSI_SK_STRING && strcmp(dsi_schema_type_name(type), "date-time") == 0;
+}
+
+/* The Go kind of an element of a slice or map of type (a field's own kind is in its flags). */
+static unsigned elem_kind(int type, unsigned flags)
+{
+	if (flags & DSI_SF_ELEM_NIL)
+		return DSI_GO_POINTER;
+	switch (dsi_schema_kind_of(dsi_schema_elem(type))) {
+	case DSI_SK_OBJECT:
+	case DSI_SK_QUANTITY:
+	case DSI_SK_INT_OR_STRING: return DSI_GO_STRUCT;
+	case DSI_SK_ARRAY: return DSI_GO_SLICE;
+	case DSI_SK_MAP: return DSI_GO_MAP;
+	case DSI_SK_ANY: return DSI_GO_STRUCT; /* RawExtension: null prints null */
+	default: return is_time(dsi_schema_elem(type)) ? DSI_GO_STRUCT : DSI_GO_VALUE;
+	}
+}
+
+static int zero_scalar(const json_t *v)
+{
+	return json_is_null(v) || json_is_false(v) || (json_is_string(v) && json_string_length(v) == 0) ||
+	       (json_is_integer(v) && json_integer_value(v) == 0) || (json_is_real(v) && json_real_value(v) == 0);
+}
+
+/* isEmptyValue (encoding/json encode.go) of what v decodes into. */
+static int is_empty(const json_t *v, unsigned kind)
+{
+	switch (kind) {
+	case DSI_GO_POINTER:
+	case DSI_GO_INTERFACE: return json_is_null(v);
+	case DSI_GO_SLICE: /* []byte is a base64 string */
+		return json_is_null(v) || (json_is_array(v) && json_array_size(v) == 0) ||
+		       (json_is_string(v) && json_string_length(v) == 0);
+	case DSI_GO_MAP: return json_is_null(v) || (json_is_object(v) && json_object_size(v) == 0);
+	case DSI_GO_STRUCT: return 0;
+	default: return zero_scalar(v);
+	}
+}
+
+/* Time's epoch: time.Time{} is 0001-01-01T00:00:00Z. */
+#define GO_ZERO_TIME (-62135596800000LL)
+
+static int is_zero(const json_t *v, int type, unsigned kind);
+
+/* A struct value's zero: IsZero() where the type has one (Time, Quantity), else every field zero. */
+static int struct_zero(const json_t *v, int type)
+{
+	if (json_is_null(v))
+		return 1;
+	ds_time t;
+	switch (dsi_schema_kind_of(type)) {
+	case DSI_SK_STRING:
+		return is_time(type) && json_is_string(v) &&
+		       dsi_time_parse(json_string_value(v), json_string_length(v), &t, NULL) == 0 && t == GO_ZERO_TIME;
+	case DSI_SK_QUANTITY: {
+		dsi_quantity q;
+		dsi_rd rd;
+		dsi_rd_init(&rd, NULL);
+		return dsi_quantity_from_json(&rd, v, &q) == 0 && dsi_quantity_is_zero(&q);
+	}
+	case DSI_SK_INT_OR_STRING: return json_is_integer(v) && json_integer_value(v) == 0;
+	case DSI_SK_OBJECT: {
+		if (!json_is_object(v))
+			return 0;
+		const char *key;
+		json_t *m;
+		json_object_foreach((json_t *)v, key, m)
+		{
+			long i = dsi_schema_field_index(type, key, strlen(key));
+			if (i >= 0 && !is_zero(m, dsi_schema_field_type_at(type, (size_t)i),
+					       dsi_schema_field_flags_at(type, (size_t)i) & DSI_GO_KIND_MASK))
+				return 0;
+		}
+		return 1;
+	}
+	default: return 0;
+	}
+}
+
+/* reflect.Value.IsZero, or the IsZero method omitzero calls. */
+static int is_zero(const json_t *v, int type, unsigned kind)
+{
+	switch (kind) {
+	case DSI_GO_POINTER:
+	case DSI_GO_INTERFACE:
+	case DSI_GO_SLICE:
+	case DSI_GO_MAP: return json_is_null(v); /* a non-nil empty slice is not zero */
+	case DSI_GO_STRUCT: return struct_zero(v, type);
+	default: return zero_scalar(v);
+	}
+}
+
+json_t *dsi_go_zero(int type, unsigned kind)
+{
+	dsi_schema_kind sk = dsi_schema_kind_of(type);
+	if (kind == DSI_GO_VALUE) {
+		switch (sk) {
+		case DSI_SK_STRING: return json_string("");
+		case DSI_SK_INTEGER:
+		case DSI_SK_NUMBER: return json_integer(0);
+		case DSI_SK_BOOLEAN: return json_false();
+		default: return json_null();
+		}
+	}
+	if (kind == DSI_GO_STRUCT) {
+		switch (sk) {
+		case DSI_SK_OBJECT: return json_object();
+		case DSI_SK_QUANTITY: return json_string("0");
+		case DSI_SK_INT_OR_STRING: return json_integer(0);
+		default: return json_null(); /* Time, RawExtension: their MarshalJSON says null */
+		}
+	}
+	return json_null(); /* nil */
+}
+
+unsigned dsi_go_elem_kind(int type, unsigned flags) { return elem_kind(type, flags); }
+
+static json_t *encoded(json_t *v, int type, unsigned flags);
+
+/* The members of v (an object of type, or a slice's or map's elements) rewritten in place. */
+static int encode_object(json_t *v, int type)
+{
+	const char *key;
+	json_t *m, *tmp;
+	json_object_foreach_safe(v, tmp, key, m)
+	{
+		long i = dsi_schema_field_index(type, key, strlen(key));
+		if (i < 0) { /* the decoder had no field for it */
+			json_object_del(v, key);
+			continue;
+		}
+		int ft = dsi_schema_field_type_at(type, (size_t)i);
+		unsigned flags = dsi_schema_field_flags_at(type, (size_t)i), kind = flags & DSI_GO_KIND_MASK;
+		if (((flags & DSI_SF_OMITEMPTY) && is_empty(m, kind)) || ((flags & DSI_SF_OMITZERO) && is_zero(m, ft, kind))) {
+			json_object_del(v, key);
+			continue;
+		}
+		json_t *r = encoded(m, ft, flags);
+		if (!r || (r != m && json_object_set(v, key, r) < 0)) {
+			json_decref(r);
+			return DS_ENOMEM;
+		}
+		json_decref(r);
+	}
+	return 0;
+}
+
+static int encode_elems(json_t *v, int type, unsigned flags)
+{
+	int et = dsi_schema_elem(type);
+	unsigned kind = elem_kind(type, flags);
+	if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++) {
+			json_t *m = json_array_get(v, i), *r = encoded(m, et, kind);
+			if (!r || (r != m && json_array_set(v, i, r) < 0)) {
+				json_decref(r);
+				return DS_ENOMEM;
+			}
+			json_decref(r);
+		}
+		return 0;
+	}
+	const char *key;
+	json_t *m;
+	json_object_foreach(v, key, m)
+	{
+		json_t *r = encoded(m, et, kind);
+		if (!r || (r != m && json_object_set(v, key, r) < 0)) {
+			json_decref(r);
+			return DS_ENOMEM;
+		}
+		json_decref(r);
+	}
+	return 0;
+}
+
+/* What Go prints for v decoded into a value of type with the Go facts flags: a new reference (v
+ * itself, rewritten in place, or its replacement), NULL when out of memory. */
+static json_t *encoded(json_t *v, int type, unsigned flags)
+{
+	dsi_schema_kind sk = dsi_schema_kind_of(type);
+	unsigned kind = flags & DSI_GO_KIND_MASK;
+	if (json_is_null(v))
+		return dsi_go_zero(type, kind);
+	switch (sk) {
+	case DSI_SK_OBJECT:
+		if (json_is_object(v) && encode_object(v, type) < 0)
+			return NULL;
+		return json_incref(v);
+	case DSI_SK_ARRAY:
+	case DSI_SK_MAP:
+		if ((json_is_array(v) || json_is_object(v)) && encode_elems(v, type, flags) < 0)
+			return NULL;
+		return json_incref(v);
+	case DSI_SK_QUANTITY: return dsi_quantity_served_json(v);
+	case DSI_SK_STRING: {
+		ds_time t;
+		char buf[40];
+		if (!is_time(type) || !json_is_string(v) ||
+		    dsi_time_parse(json_string_value(v), json_string_length(v), &t, NULL) < 0)
+			return json_incref(v);
+		/* Time.MarshalJSON: t.UTC().Format(time.RFC3339), whole seconds */
+		t -= (t % 1000 + 1000) % 1000;
+		return ds_time_format(t, buf, sizeof(buf)) > 0 ? json_string(buf) : json_incref(v);
+	}
+	default: return json_incref(v);
+	}
+}
+
+int dsi_go_encode(json_t *v, int type)
+{
+	if (type < 0)
+		return 0;
+	json_t *r = encoded(v, type, DSI_GO_STRUCT);
+	if (!r)
+		return DS_ENOMEM;
+	json_decref(r); /* v itself: objects and arrays are rewritten in place */
+	return 0;
+}
