@@ -213,7 +213,8 @@ columns *columns_parse(const char *spec, char *err, size_t errsz)
 		const char *colon = memchr(part, ':', n);
 		if (!colon) {
 			if (err && errsz)
-				snprintf(err, errsz, "unexpected custom-columns spec: %.*s, expected <header>:<json-path-expr>",
+				snprintf(err, errsz,
+					 "unexpected custom-columns spec: %.*s, expected <header>:<json-path-expr>",
 					 (int)n, part);
 			columns_free(c);
 			return NULL;
@@ -311,7 +312,8 @@ columns *columns_parse_file(const char *text, char *err, size_t errsz)
 	size_t nh = words(l1, n1, ha, hl), ns = words(l2, n2, sa, sl);
 	if (nh != ns) {
 		if (err && errsz)
-			snprintf(err, errsz, "number of headers (%zu) and field specifications (%zu) don't match", nh, ns);
+			snprintf(err, errsz, "number of headers (%zu) and field specifications (%zu) don't match", nh,
+				 ns);
 		goto fail;
 	}
 	for (size_t i = 0; i < nh; i++)
@@ -444,7 +446,7 @@ static size_t tw_write_lines(struct tw *t, size_t pos, size_t line0, size_t line
 static void tw_format(struct tw *t)
 {
 	struct frame {
-		size_t line0, line1, this;
+		size_t line0, line1, at;
 	} *st = NULL;
 	size_t n = 0, cap = 0, pos = 0;
 	if (grow((void **)&st, &cap, 1, sizeof *st)) {
@@ -455,22 +457,22 @@ static void tw_format(struct tw *t)
 	while (n) {
 		struct frame *f = &st[n - 1];
 		size_t column = t->nw;
-		while (f->this < f->line1 && !(column + 1 < t->lines[f->this].n))
-			f->this++;
-		if (f->this >= f->line1) { /* no block left: the rest of the lines, then back to the column left */
+		while (f->at < f->line1 && !(column + 1 < t->lines[f->at].n))
+			f->at++;
+		if (f->at >= f->line1) { /* no block left: the rest of the lines, then back to the column left */
 			pos = tw_write_lines(t, pos, f->line0, f->line1);
 			size_t end = f->line1;
 			if (--n == 0)
 				break;
 			t->nw--;
 			st[n - 1].line0 = end;
-			st[n - 1].this = end + 1;
+			st[n - 1].at = end + 1;
 			continue;
 		}
-		pos = tw_write_lines(t, pos, f->line0, f->this);
-		f->line0 = f->this;
+		pos = tw_write_lines(t, pos, f->line0, f->at);
+		f->line0 = f->at;
 		long width = TW_MINWIDTH;
-		size_t end = f->this;
+		size_t end = f->at;
 		for (; end < f->line1 && column + 1 < t->lines[end].n; end++)
 			if (t->lines[end].c[column].width + TW_PADDING > width)
 				width = t->lines[end].c[column].width + TW_PADDING;
@@ -493,7 +495,7 @@ static void tw_format(struct tw *t)
 			goto oom;
 		t->widths[t->nw++] = width;
 		f = &st[n - 1];
-		f->this = end;
+		f->at = end;
 		st[n++] = (struct frame){f->line0, end, f->line0};
 	}
 	free(st);

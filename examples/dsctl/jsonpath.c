@@ -493,7 +493,20 @@ static const char *go_type(const json_t *j)
 
 /* ---- the syntax tree -------------------------------------------------------------------------------------- */
 
-enum kind { N_LIST, N_TEXT, N_FIELD, N_ARRAY, N_FILTER, N_INT, N_FLOAT, N_BOOL, N_WILDCARD, N_RECURSIVE, N_UNION, N_IDENT };
+enum kind {
+	N_LIST,
+	N_TEXT,
+	N_FIELD,
+	N_ARRAY,
+	N_FILTER,
+	N_INT,
+	N_FLOAT,
+	N_BOOL,
+	N_WILDCARD,
+	N_RECURSIVE,
+	N_UNION,
+	N_IDENT
+};
 
 struct node;
 struct list {
@@ -510,10 +523,10 @@ struct node {
 	enum kind kind;
 	char *s; /* FIELD and IDENT: the name; FILTER: the operator */
 	size_t slen;
-	json_t *lit;             /* TEXT, INT, FLOAT, BOOL: the value the node yields */
-	struct param params[3];  /* ARRAY: start, end, step */
-	struct list sub, right;  /* LIST: its nodes; FILTER: the left and right sides */
-	struct list *parts;      /* UNION */
+	json_t *lit;            /* TEXT, INT, FLOAT, BOOL: the value the node yields */
+	struct param params[3]; /* ARRAY: start, end, step */
+	struct list sub, right; /* LIST: its nodes; FILTER: the left and right sides */
+	struct list *parts;     /* UNION */
 	size_t nparts;
 };
 
@@ -623,7 +636,8 @@ static int is_digit(int32_t r) { return r >= '0' && r <= '9'; }
 /* unicode.IsLetter and IsDigit, with every character beyond ASCII (but U+FFFD, an invalid byte) a letter. */
 static int is_alnum(int32_t r)
 {
-	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || is_digit(r) || (r >= 0x80 && r != 0xFFFD);
+	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || is_digit(r) ||
+	       (r >= 0x80 && r != 0xFFFD);
 }
 
 static int is_term(int32_t r)
@@ -722,8 +736,16 @@ static int parse_action(struct parser *p, const char *pre, const char *piece, si
 	memcpy(s, pre, lp);
 	memcpy(s + lp, piece, n);
 	memcpy(s + lp + n, suf, ls + 1);
-	struct parser c = {.in = s, .len = lp + n + ls, .parent = p, .sub_off = off, .pre = lp, .sub_len = n,
-			   .tmpl = p->tmpl, .depth = p->depth + 1, .err = p->err, .errsz = p->errsz};
+	struct parser c = {.in = s,
+			   .len = lp + n + ls,
+			   .parent = p,
+			   .sub_off = off,
+			   .pre = lp,
+			   .sub_len = n,
+			   .tmpl = p->tmpl,
+			   .depth = p->depth + 1,
+			   .err = p->err,
+			   .errsz = p->errsz};
 	int rc = parse_all(&c);
 	if (rc == 0) { /* the input starts with "{": its first node is that action */
 		*out = c.root.v[0]->sub;
@@ -1262,8 +1284,8 @@ jsonpath *jsonpath_parse(const char *template_, char *err, size_t errsz)
 {
 	if (err && errsz)
 		err[0] = 0;
-	struct parser p = {.in = template_ ? template_ : "", .tmpl = template_ ? template_ : "", .err = err,
-			   .errsz = errsz};
+	struct parser p = {
+		.in = template_ ? template_ : "", .tmpl = template_ ? template_ : "", .err = err, .errsz = errsz};
 	p.len = strlen(p.in);
 	jsonpath *jp = calloc(1, sizeof *jp);
 	if (!jp) {
@@ -1782,8 +1804,8 @@ static int run(const jsonpath *p, const json_t *doc, int allow_missing, int (*em
 			snprintf(err, errsz, "no template");
 		return -1;
 	}
-	struct exec ex = {.root = &p->root, .allow_missing = allow_missing, .emit = emit, .ctx = ctx, .err = err,
-			  .errsz = errsz};
+	struct exec ex = {
+		.root = &p->root, .allow_missing = allow_missing, .emit = emit, .ctx = ctx, .err = err, .errsz = errsz};
 	int rc = find_results(&ex, 0, doc && !json_is_null(doc) ? (json_t *)doc : NULL);
 	if (rc == 0 && err && errsz) /* an existence filter may have swallowed an error */
 		err[0] = 0;

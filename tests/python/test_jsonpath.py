@@ -644,6 +644,17 @@ class ColumnsTest(unittest.TestCase):
         # a tab in a value is one more cell, as in kubectl
         self.assertColumns("A:.a,B:.b", [{"a": "x\ty", "b": "z"}], "A     B\nx     y     z\n")
 
+    def test_line_breaks_in_values(self):
+        # a line break ends the row's line there: column blocks as text/tabwriter forms them
+        self.assertColumns("A:.a,B:.b,C:.c", [{"a": "x", "b": "l1\nl2", "c": "z"}, {"a": "long-value", "b": "q", "c": "w"}],
+                           "A            B     C\n"
+                           "x            l1\n"
+                           "l2           z\n"
+                           "long-value   q     w\n")
+        # a line of one cell flushes the writer; RememberWidths keeps the column as wide after it
+        self.assertColumns("A:.a,B:.b", [{"a": "wide-value", "b": "y"}, {"a": "p\nq", "b": "r"}],
+                           "A            B\nwide-value   y\np\nq            r\n")
+
     def test_width_counts_runes(self):
         self.assertColumns("A:.a,B:.b", [{"a": "ééééééé", "b": 1}], "A         B\nééééééé   1\n")
 

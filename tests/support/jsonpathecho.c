@@ -96,7 +96,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "error: error parsing jsonpath %s, %s\n", tmpl, err);
 			rc = 1;
 		} else if (jsonpath_execute(p, doc, allow_missing, stdout, err, sizeof err)) {
-			fprintf(stderr, "error: error executing jsonpath \"%s\": Error executing template: %s\n", tmpl, err);
+			fprintf(stderr, "error: error executing jsonpath \"%s\": Error executing template: %s\n", tmpl,
+				err);
 			rc = 1;
 		}
 		jsonpath_free(p);
