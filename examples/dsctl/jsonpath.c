@@ -10,7 +10,8 @@
  *   ACTION     a sequence of, applied left to right to the current values (at first the document):
  *     .name        the member "name" of each object (a "\" keeps the next character: .kubernetes\.io/arch);
  *                  a name ends at space, tab, CR, LF, . , [ ] $ @ { }
- *     .*  [*]      every member value / element (a string yields its bytes as numbers, as in client-go)
+ *     .*           every member value or element (a string yields its bytes as numbers, as in client-go)
+ *     [*]          every element: the slice [:] (of an object it is an error)
  *     ..name  ..   recursive descent: every object, array and non-empty string under the values, in
  *                  pre-order, then .name of each (three dots are the same as two; more is an error)
  *     [i] [-i]     an element (negative from the end); [a:b] [a:] [:b] [a:b:s] [::s] slices (s > 0);
@@ -22,11 +23,14 @@
  *                  (@.status, a number, "text" or 'text', true, false); OP one of == != < > <= >=;
  *                  numbers compare only with numbers of the same kind (an integer with 1, a real with 1.0),
  *                  strings with strings, booleans only with == and !=; anything else (null included) is
- *                  an error. [?(@.x)] keeps the elements where @.x exists.
+ *                  an error. [?(@.x)] keeps the elements where @.x exists (where a path like @.a[3]
+ *                  fails on its index, it counts as existing, as in client-go).
  *     "text" 'text' a literal, with Go's escapes (\n \t \\ \" \' \xHH \uHHHH \ooo ...)
  *     12 -3 1.5    number literals; true false boolean literals
  *     @ $ space    ignored ({@} and {$} print the current value)
- *     range end    {range EXPR}BODY{end} runs BODY once per value of EXPR, each as the current value
+ *     range end    {range EXPR}BODY{end} runs BODY once per value of EXPR, each as the current value (an
+ *                  empty range still walks BODY once with no value, without printing: with allow_missing 0
+ *                  a field there is "not found", as in client-go)
  *   Output: the values of one action are separated by a space; strings raw, integers in decimal, reals as
  *   Go's fmt prints a float64 (1.5, 1e+06), true/false, null as "null", objects and arrays as Go's
  *   encoding/json writes them (compact, keys sorted, <, > and & as \u003c \u003e \u0026); a null iterated
