@@ -216,14 +216,22 @@ $(YAMLECHO): $(BUILD)/obj/tests/support/yamlecho.o $(BUILD)/obj/examples/dsctl/y
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-tests: lib examples $(UNIT_BINS) $(YAMLECHO)
+# jsonpathecho prints a JSON document through dsctl's JSONPath engine and custom columns.
+JSONPATHECHO := $(BUILD)/tests/support/jsonpathecho
+$(JSONPATHECHO): $(BUILD)/obj/tests/support/jsonpathecho.o $(BUILD)/obj/examples/dsctl/jsonpath.o \
+		$(BUILD)/obj/examples/dsctl/columns.o
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+tests: lib examples $(UNIT_BINS) $(YAMLECHO) $(JSONPATHECHO)
 
 # Each suite prints Check's own summary line; the runner adds a total.
 unit: tests
 	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
 
-python-tests: lib examples $(YAMLECHO)
-	@DSRUN=$(abspath $(DSRUN)) YAMLECHO=$(abspath $(YAMLECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
+python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO)
+	@DSRUN=$(abspath $(DSRUN)) YAMLECHO=$(abspath $(YAMLECHO)) JSONPATHECHO=$(abspath $(JSONPATHECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps
