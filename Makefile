@@ -236,6 +236,7 @@ python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO)
 
 check: deps
 	@sh tests/tools.sh browser || echo "(without chromium the SVG rendering tests are skipped)"
+	@sh tests/tools.sh shells || echo "(without zsh and tmux the zsh completion and terminal tests are skipped)"
 	@sh tests/layers.sh
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory python-tests
@@ -305,7 +306,10 @@ install: all
 	$(INSTALL) -m 0644 include/daemonset.h $(DESTDIR)$(includedir)/
 	$(INSTALL) -m 0644 include/daemonset/*.h $(DESTDIR)$(includedir)/daemonset/
 	$(INSTALL) -m 0644 $(PCFILE) $(DESTDIR)$(pkgconfigdir)/
-	$(if $(DSCTL),$(INSTALL) -m 0755 $(DSCTL) $(DESTDIR)$(bindir)/)
+	$(if $(DSCTL),$(INSTALL) -m 0755 $(DSCTL) examples/dsctl/kubectl-ds $(DESTDIR)$(bindir)/)
+	$(if $(DSCTL),$(INSTALL) -d $(DESTDIR)$(datarootdir)/bash-completion/completions $(DESTDIR)$(datarootdir)/zsh/site-functions)
+	$(if $(DSCTL),$(DSCTL) completion bash > $(DESTDIR)$(datarootdir)/bash-completion/completions/dsctl)
+	$(if $(DSCTL),$(DSCTL) completion zsh > $(DESTDIR)$(datarootdir)/zsh/site-functions/_dsctl)
 	$(if $(wildcard man/man1/*.1),$(INSTALL) -m 0644 man/man1/*.1 $(DESTDIR)$(mandir)/man1/)
 	$(if $(wildcard man/man3/*.3),$(INSTALL) -m 0644 man/man3/*.3 $(DESTDIR)$(mandir)/man3/)
 	$(if $(wildcard man/man5/*.5),$(INSTALL) -m 0644 man/man5/*.5 $(DESTDIR)$(mandir)/man5/)
@@ -316,7 +320,8 @@ uninstall:
 	rm -f $(DESTDIR)$(libdir)/libdaemonset.so* $(DESTDIR)$(libdir)/libdaemonset.a
 	rm -f $(DESTDIR)$(includedir)/daemonset.h $(DESTDIR)$(pkgconfigdir)/daemonset.pc
 	rm -rf $(DESTDIR)$(includedir)/daemonset
-	rm -f $(DESTDIR)$(bindir)/dsctl
+	rm -f $(DESTDIR)$(bindir)/dsctl $(DESTDIR)$(bindir)/kubectl-ds
+	rm -f $(DESTDIR)$(datarootdir)/bash-completion/completions/dsctl $(DESTDIR)$(datarootdir)/zsh/site-functions/_dsctl
 	rm -f $(addprefix $(DESTDIR)$(mandir)/,$(patsubst man/%,%,$(MAN_PAGES)))
 	$(PYTHON) $(PYTHON_PKG_TOOL) uninstall --root="$(DESTDIR)" --pythondir="$(pythondir)" "$(prefix)"
 

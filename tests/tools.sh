@@ -1,7 +1,7 @@
 #!/bin/sh
 # What a make target needs, installed when missing: the one place that calls apt-get.
 #
-#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser
+#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells
 #
 #   build     the build dependencies of `make`, `make check` and `make demo`: a C compiler, make,
 #             pkg-config, jansson, libyaml, Check, python3 with venv, libcurl (the example
@@ -12,6 +12,7 @@
 #             clang and libclang-rt-MAJOR-dev, MAJOR the clang's own)
 #   valgrind  valgrind;  lint  cppcheck;  abi  abidw and abidiff (abigail-tools)
 #   browser   a headless Chromium for the SVG tests (Debian package chromium)
+#   shells    zsh and tmux: dsctl's zsh completion script is checked with zsh, its tables in a tmux pane
 #
 # Each tool is probed by using it, not by asking the package manager, so another distribution's
 # packages serve as well. As root with apt-get the missing packages are installed; otherwise the
@@ -79,8 +80,14 @@ missing() {
 	lint) { have cppcheck && cppcheck --version >/dev/null 2>&1; } || echo cppcheck ;;
 	abi) { have abidw && have abidiff; } || echo abigail-tools ;;
 	browser) { have chromium && chromium --version >/dev/null 2>&1; } || echo chromium ;;
+	shells)
+		m=""
+		have zsh || m="$m zsh"
+		have tmux || m="$m tmux"
+		echo "$m"
+		;;
 	*)
-		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser" >&2
+		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells" >&2
 		exit 2
 		;;
 	esac

@@ -7,34 +7,34 @@
 int cmd_pod(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	int rc = command_ds(c, "pod", 2, 2, "pod needs a DaemonSet and a node", ns, name);
+	int rc = command_ds(c, ns, name);
 	if (rc)
 		return rc;
 	char *text;
 	ds_error err;
-	if (ds_daemon_pod(c->cluster, ns, name, c->argv[1], c->opts, &text, &err) < 0)
+	if (ds_daemonset_pod(c->cluster, ns, name, node_arg(c->argv[1]), c->opts, &text, &err) < 0)
 		return fail("cannot generate the pod", &err);
 	json_t *pod = take_json(text);
-	if (c->out == OUT_JSON)
-		print_json(pod);
-	else
+	int p = print_structured(c, pod);
+	if (!p)
 		print_yaml(pod); /* a manifest reads best as YAML, also by default */
 	json_decref(pod);
-	return EXIT_OK;
+	return p < 0 ? EXIT_ERROR : EXIT_OK;
 }
 
 int cmd_history(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	int rc = command_ds(c, "history", 1, 1, "history needs a DaemonSet", ns, name);
+	int rc = command_ds(c, ns, name);
 	if (rc)
 		return rc;
 	char *text;
 	ds_error err;
-	if (ds_daemon_history(c->cluster, ns, name, c->opts, &text, &err) < 0)
+	if (ds_daemonset_history(c->cluster, ns, name, c->opts, &text, &err) < 0)
 		return fail("cannot read the history", &err);
 	json_t *doc = take_json(text);
-	if (!print_structured(c, doc)) {
+	int p = print_structured(c, doc);
+	if (!p) {
 		json_t *cur = json_object_get(doc, "current");
 		printf("daemonset.apps/%s: current revision %lld (%s%s), pods labelled %s\n\n", name,
 		       (long long)json_integer_value(json_object_get(cur, "revision")),
@@ -59,40 +59,40 @@ int cmd_history(ctx *c)
 			printf("\nThe next sync deletes %zu revision(s) beyond revisionHistoryLimit %lld.\n",
 			       json_array_size(json_object_get(doc, "wouldDelete")),
 			       (long long)json_integer_value(json_object_get(doc, "revisionHistoryLimit")));
+		size_t k;
+		json_t *w;
+		json_array_foreach (json_object_get(doc, "warnings"), k, w)
+			printf("%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
+			       json_is_string(w) ? json_string_value(w) : json_string_value(json_object_get(w, "message")));
 	}
 	json_decref(doc);
-	return EXIT_OK;
+	return p < 0 ? EXIT_ERROR : EXIT_OK;
 }
 
 int cmd_rollback(ctx *c)
 {
 	long long to = 0;
-	const char *ds = NULL;
-	for (int i = 0; i < c->argc; i++) {
-		if (strncmp(c->argv[i], "--to-revision=", 14) == 0)
-			to = atoll(c->argv[i] + 14);
-		else if (strcmp(c->argv[i], "--to-revision") == 0 && i + 1 < c->argc)
-			to = atoll(c->argv[++i]);
-		else if (!ds)
-			ds = c->argv[i];
-		else
-			return usage_error("rollback", "unexpected argument %s", c->argv[i]);
+	const char *v = flag_value(c, "to-revision");
+	if (v) {
+		char *end;
+		to = strtoll(v, &end, 10);
+		if (!*v || *end || to < 0)
+			return usage_error("rollback", "invalid argument \"%s\" for \"--to-revision\" flag: a revision number", v);
 	}
-	if (!ds)
-		return usage_error("rollback", "rollback needs a DaemonSet");
-	char ns[256], name[256];
-	int rc = resolve_ds(c, ds, ns, sizeof(ns), name, sizeof(name));
+	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
+	int rc = resolve_ds(c, c->argv[0], ns, name);
 	if (rc)
 		return rc;
 	char *text;
 	ds_error err;
-	if (ds_daemon_rollback(c->cluster, ns, name, to, c->opts, &text, &err) < 0) {
+	if (ds_daemonset_rollback(c->cluster, ns, name, to, c->opts, &text, &err) < 0) {
 		fprintf(stderr, "error: %s\n", err.message); /* kubectl's own words */
 		return EXIT_ERROR;
 	}
 	json_t *doc = take_json(text);
-	if (!print_structured(c, doc))
+	int p = print_structured(c, doc);
+	if (!p)
 		puts(json_string_value(json_object_get(doc, "message")));
 	json_decref(doc);
-	return EXIT_OK;
+	return p < 0 ? EXIT_ERROR : EXIT_OK;
 }

@@ -45,105 +45,26 @@ static int node_fail(const char *what, const ds_error *err)
 	return fail(what, err);
 }
 
-/*
- * Flags. Booleans as cobra reads them: --flag, --flag=true, --flag=false.
- * Values: --flag V or --flag=V. Each returns 1 when a[*i] is the flag, 0 when
- * not, -1 on a bad or missing value.
- */
-static int bool_flag(const char *a, const char *name, int *val)
-{
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (a[n] == '\0') {
-		*val = 1;
-		return 1;
-	}
-	if (a[n] != '=')
-		return 0;
-	if (strcmp(a + n + 1, "true") == 0)
-		*val = 1;
-	else if (strcmp(a + n + 1, "false") == 0)
-		*val = 0;
-	else
-		return -1;
-	return 1;
-}
-
-static int value_flag(const ctx *c, int *i, const char *name, const char **val)
-{
-	const char *a = c->argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= c->argc)
-		return -1;
-	*val = c->argv[++*i];
-	return 1;
-}
-
-/* The drain flags of kubectl and the options they set (ds_options_new(3), Drain). */
-static const struct {
-	const char *flag, *option;
-	int boolean;
-} drain_flags[] = {
-	{"--force", "force", 1},
-	{"--ignore-daemonsets", "ignoreDaemonSets", 1},
-	{"--delete-emptydir-data", "deleteEmptyDirData", 1},
-	{"--disable-eviction", "disableEviction", 1},
-	{"--grace-period", "gracePeriodSeconds", 0},
-	{"--skip-wait-for-delete-timeout", "skipWaitForDeleteTimeoutSeconds", 0},
-	{"--pod-selector", "podSelector", 0},
+/* kubectl drain's flags and the options they set (ds_options_create(3), Drain). */
+static const char *const drain_options[][2] = {
+	{"force", "force"},
+	{"ignore-daemonsets", "ignoreDaemonSets"},
+	{"delete-emptydir-data", "deleteEmptyDirData"},
+	{"disable-eviction", "disableEviction"},
+	{"grace-period", "gracePeriodSeconds"},
+	{"skip-wait-for-delete-timeout", "skipWaitForDeleteTimeoutSeconds"},
+	{"pod-selector", "podSelector"},
 };
 
-/* 1: a drain flag, applied; 0: not one; otherwise the exit code of a usage error. */
-static int drain_flag(ctx *c, int *i, const char *cmd, int *rc)
+static int apply_drain_flags(ctx *c)
 {
-	for (size_t k = 0; k < sizeof(drain_flags) / sizeof(drain_flags[0]); k++) {
-		const char *value = NULL;
-		int b = 0, r;
-		if (drain_flags[k].boolean) {
-			r = bool_flag(c->argv[*i], drain_flags[k].flag, &b);
-			value = b ? "true" : "false";
-		} else {
-			r = value_flag(c, i, drain_flags[k].flag, &value);
-		}
-		if (r == 0)
-			continue;
-		if (r < 0) {
-			*rc = usage_error(cmd, drain_flags[k].boolean ? "%s takes true or false" : "%s needs a value",
-					  drain_flags[k].flag);
-			return *rc;
-		}
+	for (size_t k = 0; k < sizeof(drain_options) / sizeof(drain_options[0]); k++) {
+		const char *value = flag_value(c, drain_options[k][0]);
 		ds_error err;
-		if (ds_options_set(c->opts, drain_flags[k].option, value, &err) < 0) {
-			*rc = usage_error(cmd, "invalid argument \"%s\" for \"%s\" flag: %s", value,
-					  drain_flags[k].flag, err.message);
-			return *rc;
-		}
-		return 1;
+		if (value && ds_options_set(c->opts, drain_options[k][1], value, &err) < 0)
+			return usage_error(c->cmd->name, "invalid argument \"%s\" for \"--%s\" flag: %s", value,
+					   drain_options[k][0], err.message);
 	}
-	return 0;
-}
-
-static int one_node(ctx *c, const char *cmd, const char **node)
-{
-	*node = NULL;
-	for (int i = 0; i < c->argc; i++) {
-		if (c->argv[i][0] == '-' && c->argv[i][1])
-			return usage_error(cmd, "unknown flag %s", c->argv[i]);
-		if (*node)
-			return usage_error(cmd, "%s takes one node, got %s and %s", cmd, *node, c->argv[i]);
-		*node = c->argv[i];
-	}
-	if (!*node)
-		return usage_error(cmd, "%s needs a node", cmd);
 	return EXIT_OK;
 }
 
@@ -156,21 +77,9 @@ static const char *effect_colour(const ctx *c, const char *e)
 	return colour(c, "warn");
 }
 
-static int cordon_common(ctx *c, int desired)
+/* One node's cordon or uncordon as a table. */
+static void print_cordon(ctx *c, const json_t *doc)
 {
-	const char *cmd = desired ? "cordon" : "uncordon", *node;
-	int rc = one_node(c, cmd, &node);
-	if (rc)
-		return rc;
-	char *text;
-	ds_error err;
-	if (ds_cordon(c->cluster, node, desired, c->opts, &text, &err) < 0)
-		return node_fail(desired ? "cannot plan the cordon" : "cannot plan the uncordon", &err);
-	json_t *doc = take_json(text);
-	if (print_structured(c, doc)) {
-		json_decref(doc);
-		return EXIT_OK;
-	}
 	size_t i;
 	json_t *x;
 	json_array_foreach(json_object_get(doc, "stdout"), i, x) puts(json_string_value(x));
@@ -188,8 +97,7 @@ static int cordon_common(ctx *c, int desired)
 	printf("\n");
 	if (!json_array_size(dss)) {
 		printf("No DaemonSet has or should have a pod on %s.\n", str(doc, "node"));
-		json_decref(doc);
-		return EXIT_OK;
+		return;
 	}
 	heading(c, "DaemonSets on the node afterwards");
 	int why = 0; /* a WHY column only when some DaemonSet has a reason */
@@ -206,8 +114,46 @@ static int cordon_common(ctx *c, int desired)
 			  str(x, "reason")[0] ? str(x, "reason") : "-");
 	}
 	table_print(t, c);
-	json_decref(doc);
-	return EXIT_OK;
+}
+
+/* The results of a command over n nodes (taken) in the format of -o when it is not the table: one
+ * node's document as it is, several as kubectl's List. Returns rc, or EXIT_ERROR when printing fails. */
+static int print_node_results(const ctx *c, int rc, size_t n, json_t *items)
+{
+	if (rc == EXIT_OK && c->out != OUT_TABLE) {
+		json_t *doc = n == 1 ? json_incref(json_array_get(items, 0))
+				     : json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", items);
+		if (print_structured(c, doc) < 0)
+			rc = EXIT_ERROR;
+		json_decref(doc);
+	}
+	json_decref(items);
+	return rc;
+}
+
+static int cordon_common(ctx *c, int desired)
+{
+	const char **nodes;
+	size_t n;
+	int rc = select_nodes(c, 0, 0, &nodes, &n);
+	json_t *items = json_array();
+	for (size_t k = 0; rc == EXIT_OK && k < n; k++) {
+		char *text;
+		ds_error err;
+		if (ds_node_cordon(c->cluster, nodes[k], desired, c->opts, &text, &err) < 0) {
+			rc = node_fail(desired ? "cannot plan the cordon" : "cannot plan the uncordon", &err);
+			break;
+		}
+		json_t *doc = take_json(text);
+		if (c->out == OUT_TABLE) {
+			if (k)
+				printf("\n");
+			print_cordon(c, doc);
+		}
+		json_array_append_new(items, doc);
+	}
+	free(nodes);
+	return print_node_results(c, rc, n, items);
 }
 
 int cmd_cordon(ctx *c) { return cordon_common(c, 1); }
@@ -328,38 +274,12 @@ static void print_transcript(const ctx *c, const json_t *doc)
 		puts(last);
 }
 
-int cmd_drain(ctx *c)
+/* One node's drain as kubectl shows it, then its verdict, the pods and the reboot. */
+static void print_drain(ctx *c, const json_t *doc)
 {
-	const char *node = NULL;
-	int rc = EXIT_OK;
-	for (int i = 0; i < c->argc; i++) {
-		int r = drain_flag(c, &i, "drain", &rc);
-		if (r == 1)
-			continue;
-		if (r != 0)
-			return rc;
-		if (c->argv[i][0] == '-' && c->argv[i][1])
-			return usage_error("drain", "unknown flag %s", c->argv[i]);
-		if (node)
-			return usage_error("drain", "drain takes one node, got %s and %s", node, c->argv[i]);
-		node = c->argv[i];
-	}
-	if (!node)
-		return usage_error("drain", "drain needs a node");
-	char *text;
-	ds_error err;
-	if (ds_drain(c->cluster, node, c->now, c->opts, &text, &err) < 0)
-		return node_fail("cannot plan the drain", &err);
-	json_t *doc = take_json(text);
 	const char *verdict = str(doc, "verdict");
 	json_t *tr = json_object_get(doc, "transcript");
 	json_t *code = json_object_get(tr, "exitCode");
-	/* kubectl's exit code; a drain that never ends (retried evictions) is a failed check */
-	rc = json_is_integer(code) ? (int)json_integer_value(code) : EXIT_CHECK;
-	if (print_structured(c, doc)) {
-		json_decref(doc);
-		return rc;
-	}
 	char cmdline[1024];
 	drain_command(doc, cmdline, sizeof(cmdline));
 	printf("%s# %s%s\n", colour(c, "dim"), cmdline, colour(c, "reset"));
@@ -402,8 +322,74 @@ int cmd_drain(ctx *c)
 		heading(c, "When the node reboots");
 		json_array_foreach(dss, i, x) printf("%s\n", str(x, "note"));
 	}
-	json_decref(doc);
-	return rc;
+}
+
+/* kubectl's exit code for a drain; one that never ends (retried evictions) is a failed check. */
+static int drain_status(const json_t *doc)
+{
+	json_t *code = json_object_get(json_object_get(doc, "transcript"), "exitCode");
+	return json_is_integer(code) ? (int)json_integer_value(code) : EXIT_CHECK;
+}
+
+/*
+ * kubectl drain NODE... cordons the nodes, then drains one after the other, each once the pods of
+ * the one before are gone: each node is planned on a copy of the snapshot without the pods the
+ * nodes before it removed.
+ */
+int cmd_drain(ctx *c)
+{
+	const char **nodes;
+	size_t n;
+	int rc = apply_drain_flags(c);
+	if (rc == EXIT_OK)
+		rc = select_nodes(c, 0, 0, &nodes, &n);
+	else
+		nodes = NULL;
+	ds_cluster *work = NULL;
+	ds_error err;
+	if (rc == EXIT_OK && n > 1 && ds_cluster_copy(c->cluster, &work, &err) < 0)
+		rc = fail("cannot copy the snapshot", &err);
+	json_t *items = json_array();
+	int worst = EXIT_OK;
+	for (size_t k = 0; rc == EXIT_OK && k < n; k++) {
+		char *text;
+		if (ds_node_drain(work ? work : c->cluster, nodes[k], c->now, c->opts, &text, &err) < 0) {
+			rc = node_fail("cannot plan the drain", &err);
+			break;
+		}
+		json_t *doc = take_json(text), *x;
+		size_t i;
+		json_array_foreach (json_object_get(doc, "removed"), i, x) {
+			const char *slash = strchr(json_string_value(x), '/');
+			char ns[DSCTL_NAME_MAX];
+			snprintf(ns, sizeof(ns), "%.*s", (int)(slash - json_string_value(x)), json_string_value(x));
+			if (work && slash)
+				ds_cluster_remove(work, "Pod", ns, slash + 1, NULL);
+		}
+		int st = drain_status(doc);
+		if (st > worst)
+			worst = st;
+		if (c->out == OUT_TABLE) {
+			if (k)
+				printf("\n");
+			print_drain(c, doc);
+		}
+		json_array_append_new(items, doc);
+		/* a failed node stops kubectl (it names the nodes left); a blocked one never ends */
+		if (st != EXIT_OK && k + 1 < n && c->out == OUT_TABLE) {
+			printf("\n%s%s%s\n", colour(c, "warn"),
+			       st == EXIT_CHECK ? "kubectl never gets to the other nodes:" : "There are pending nodes to be drained:",
+			       colour(c, "reset"));
+			for (size_t r = k + 1; r < n; r++)
+				printf(" %s\n", nodes[r]);
+		}
+		if (st != EXIT_OK)
+			break;
+	}
+	ds_cluster_free(work);
+	free(nodes);
+	rc = print_node_results(c, rc, n, items);
+	return rc != EXIT_OK ? rc : worst;
 }
 
 static void print_batch(const ctx *c, const json_t *b)
@@ -452,43 +438,25 @@ static void print_batch(const ctx *c, const json_t *b)
 
 int cmd_upgrade(ctx *c)
 {
-	const char *selector = NULL, *batch = NULL;
+	const char *selector = flag_value(c, "selector"), *batch = flag_value(c, "batch-size");
 	const char **nodes = calloc((size_t)c->argc + 1, sizeof(char *));
 	size_t nn = 0;
-	int rc = EXIT_OK;
-	for (int i = 0; i < c->argc; i++) {
-		int r = drain_flag(c, &i, "upgrade", &rc);
-		if (r == 1)
-			continue;
-		if (r != 0)
-			goto out;
-		const char *a = c->argv[i];
-		if ((r = value_flag(c, &i, "--selector", &selector)) != 0 ||
-		    (r = value_flag(c, &i, "-l", &selector)) != 0) {
-			if (r < 0) {
-				rc = usage_error("upgrade", "%s needs a label selector", a);
-				goto out;
-			}
-		} else if ((r = value_flag(c, &i, "--batch-size", &batch)) != 0) {
-			ds_error err;
-			if (r < 0 || ds_options_set(c->opts, "batchSize", batch, &err) < 0) {
-				rc = usage_error("upgrade", "--batch-size needs a positive number of nodes");
-				goto out;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			rc = usage_error("upgrade", "unknown flag %s", a);
-			goto out;
-		} else {
-			nodes[nn++] = a;
-		}
-	}
+	int rc = apply_drain_flags(c);
+	ds_error berr;
+	if (rc == EXIT_OK && batch && ds_options_set(c->opts, "batchSize", batch, &berr) < 0)
+		rc = usage_error("upgrade", "invalid argument \"%s\" for \"--batch-size\" flag: a positive number of nodes",
+				 batch);
+	if (rc != EXIT_OK || !nodes)
+		goto out;
+	for (int i = 0; i < c->argc; i++)
+		nodes[nn++] = node_arg(c->argv[i]);
 	if (nn && selector) { /* kubectl's words (drain.go) */
 		rc = usage_error("upgrade", "cannot specify both a node name and a --selector option");
 		goto out;
 	}
 	char *text;
 	ds_error err;
-	if (ds_upgrade(c->cluster, nn ? nodes : NULL, nn,
+	if (ds_cluster_upgrade(c->cluster, nn ? nodes : NULL, nn,
 		       nn	  ? NULL
 		       : selector ? selector
 				  : "",
@@ -499,8 +467,10 @@ int cmd_upgrade(ctx *c)
 	json_t *doc = take_json(text);
 	json_t *sum = json_object_get(doc, "summary");
 	rc = json_is_true(json_object_get(sum, "ok")) ? EXIT_OK : EXIT_CHECK;
-	if (print_structured(c, doc)) {
+	int p = print_structured(c, doc);
+	if (p) {
 		json_decref(doc);
+		rc = p < 0 ? EXIT_ERROR : rc;
 		goto out;
 	}
 	printf("Upgrade of %lld node(s) in %lld batch(es) of up to %lld: %s\n", num(sum, "nodes"), num(sum, "batches"),
@@ -513,7 +483,9 @@ int cmd_upgrade(ctx *c)
 	{
 		char idx[16], nodelist[2048], v[64], ev[16], bl[16], dp[16], w[16];
 		snprintf(idx, sizeof(idx), "%lld", num(b, "index"));
-		join(json_object_get(b, "nodes"), NULL, ",", nodelist, sizeof(nodelist));
+		char *nl = join_list(json_object_get(b, "nodes"), NULL, ",", c->wide ? 0 : 4);
+		snprintf(nodelist, sizeof(nodelist), "%s", nl ? nl : "");
+		free(nl);
 		snprintf(v, sizeof(v), "%s%s%s", verdict_colour(c, str(b, "verdict")), str(b, "verdict"),
 			 colour(c, "reset"));
 		snprintf(ev, sizeof(ev), "%zu", json_array_size(json_object_get(b, "evictions")));

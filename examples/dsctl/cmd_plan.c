@@ -1,18 +1,38 @@
 /* dsctl plan, dsctl status: what one sync of the controller does. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "dsctl.h"
 #include "plot.h"
 
+/* -l on a plan: only the creates and deletes on the selected nodes (the document's too). */
+static void select_plan_nodes(ctx *c, json_t *doc)
+{
+	const char *lists[] = {"creates", "deletes"};
+	for (size_t l = 0; l < 2; l++) {
+		json_t *keep = json_array(), *x;
+		size_t i;
+		json_array_foreach (json_object_get(doc, lists[l]), i, x) {
+			const char *node = json_string_value(json_object_get(x, "node"));
+			if (node && node_selected(c, node))
+				json_array_append(keep, x);
+		}
+		json_object_set_new(doc, lists[l], keep);
+	}
+}
+
 int cmd_plan(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	int rc = command_ds(c, "plan", 1, 1, "plan needs a DaemonSet", ns, name);
-	if (rc)
+	const char *sel = flag_value(c, "selector");
+	int rc, m;
+	ds_error err;
+	if (sel && ds_selector_match(sel, strlen(sel), "{}", 2, &m, &err) < 0)
+		return usage_error(c->cmd->name, "invalid label selector \"%s\": %s", sel, err.message);
+	if ((rc = command_ds(c, ns, name)) != EXIT_OK)
 		return rc;
 	ds_plan *plan;
-	ds_error err;
-	if (ds_plan_sync(c->cluster, ns, name, c->now, c->opts, NULL, &plan, &err) < 0)
+	if (ds_daemonset_plan(c->cluster, ns, name, c->now, c->opts, NULL, 0, &plan, &err) < 0)
 		return fail("planning failed", &err);
 	char *text;
 	if (ds_plan_to_json(plan, &text, &err) < 0) {
@@ -20,8 +40,12 @@ int cmd_plan(ctx *c)
 		return fail("planning failed", &err);
 	}
 	json_t *doc = take_json(text);
-	if (print_structured(c, doc))
+	if (sel)
+		select_plan_nodes(c, doc);
+	if ((rc = print_structured(c, doc)) != 0) {
+		rc = rc < 0 ? EXIT_ERROR : EXIT_OK;
 		goto done;
+	}
 	printf("One sync of DaemonSet %s/%s (revision hash %s)\n", ns, name,
 	       json_string_value(json_object_get(doc, "hash")) ? json_string_value(json_object_get(doc, "hash")) : "-");
 	if (json_object_get(doc, "skipped")) {
@@ -29,13 +53,18 @@ int cmd_plan(ctx *c)
 		goto events;
 	}
 	size_t i, nc = ds_plan_create_count(plan), nd = ds_plan_delete_count(plan);
+	/* with -l, the headings count what is shown */
+	size_t shown_c = json_array_size(json_object_get(doc, "creates")),
+	       shown_d = json_array_size(json_object_get(doc, "deletes"));
 	printf("\n");
-	heading(c, nc ? "Create" : "Create: nothing");
-	if (nc) {
+	heading(c, shown_c ? "Create" : sel && nc ? "Create: nothing on the selected nodes" : "Create: nothing");
+	if (shown_c) {
 		table *t = table_new(3, "NODE", "REASON", "BATCH");
 		for (i = 0; i < nc; i++) {
-			ds_plan_create cr = {sizeof(cr), 0, 0, 0};
+			ds_plan_create cr = DS_PLAN_CREATE_INIT;
 			ds_plan_get_create(plan, i, &cr, &err);
+			if (sel && !node_selected(c, cr.node))
+				continue;
 			char b[16];
 			snprintf(b, sizeof(b), "%zu", cr.batch); /* 0-based, as ds_plan_get_create(3) and Python */
 			table_row(t, cr.node, cr.reason, b);
@@ -43,12 +72,14 @@ int cmd_plan(ctx *c)
 		table_print(t, c);
 	}
 	printf("\n");
-	heading(c, nd ? "Delete" : "Delete: nothing");
-	if (nd) {
+	heading(c, shown_d ? "Delete" : sel && nd ? "Delete: nothing on the selected nodes" : "Delete: nothing");
+	if (shown_d) {
 		table *t = table_new(3, "POD", "NODE", "REASON");
 		for (i = 0; i < nd; i++) {
-			ds_plan_delete d = {sizeof(d), 0, 0, 0, 0, 0};
+			ds_plan_delete d = DS_PLAN_DELETE_INIT;
 			ds_plan_get_delete(plan, i, &d, &err);
+			if (sel && d.node && !node_selected(c, d.node))
+				continue;
 			char pod[512];
 			snprintf(pod, sizeof(pod), "%s/%s", d.namespace_, d.name);
 			table_row(t, pod, d.node, d.reason);
@@ -90,23 +121,22 @@ events:;
 	json_array_foreach(json_object_get(doc, "events"), i, ev)
 	printf("Event %s %s: %s\n", json_string_value(json_object_get(ev, "type")), json_string_value(json_object_get(ev, "reason")),
 	       json_string_value(json_object_get(ev, "message")));
+	rc = EXIT_OK;
 done:
 	json_decref(doc);
 	ds_plan_free(plan);
-	return EXIT_OK;
+	return rc;
 }
 
 int cmd_status(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	int rc = command_ds(c, "status", 1, 1, "status needs a DaemonSet", ns, name);
+	int rc = command_ds(c, ns, name);
 	if (rc)
 		return rc;
-	ds_status st;
-	memset(&st, 0, sizeof(st));
-	st.size = sizeof(st);
+	ds_status st = DS_STATUS_INIT;
 	ds_error err;
-	if (ds_status_compute(c->cluster, ns, name, c->now, c->opts, &st, &err) < 0)
+	if (ds_daemonset_status(c->cluster, ns, name, c->now, c->opts, &st, &err) < 0)
 		return fail("status failed", &err);
 	json_t *doc = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I}", "desiredNumberScheduled",
 				st.desired_number_scheduled, "currentNumberScheduled", st.current_number_scheduled,
@@ -114,7 +144,8 @@ int cmd_status(ctx *c)
 				"updatedNumberScheduled", st.updated_number_scheduled, "numberAvailable", st.number_available,
 				"numberUnavailable", st.number_unavailable, "observedGeneration",
 				(json_int_t)st.observed_generation);
-	if (!print_structured(c, doc)) {
+	int p = print_structured(c, doc);
+	if (!p) {
 		table *t = table_new(8, "NAMESPACE", "NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE",
 				     "MISSCHEDULED");
 		char v[6][16];
@@ -128,7 +159,7 @@ int cmd_status(ctx *c)
 		table_print(t, c);
 	}
 	json_decref(doc);
-	return EXIT_OK;
+	return p < 0 ? EXIT_ERROR : EXIT_OK;
 }
 
 typedef struct node_time {
@@ -143,27 +174,48 @@ static int by_update_time(const void *a, const void *b)
 	return r ? r : strcmp(x->node, y->node);
 }
 
+/* What the simulation assumed (it says so itself), and its warnings. */
+static void print_assumptions(const ctx *c, const json_t *doc)
+{
+	const json_t *v;
+	const char *k;
+	size_t i;
+	printf("\n%sAssumptions%s (--set simReadyAfter=, simTerminateAfter=, simFailNodes=, simMaxTime= change them):\n",
+	       colour(c, "bold"), colour(c, "reset"));
+	json_object_foreach ((json_t *)json_object_get(doc, "assumptions"), k, v) {
+		char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		printf("  %s: %s\n", k, s ? s : json_string_value(v));
+		free(s);
+	}
+	json_array_foreach (json_object_get(doc, "warnings"), i, v)
+		printf("%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
+		       json_is_string(v) ? json_string_value(v) : json_string_value(json_object_get(v, "message")));
+}
+
 int cmd_rollout(ctx *c)
 {
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
-	const char *plot; /* --plot FILE (plot.c) */
-	int rc = plot_option(c, "rollout", &plot);
-	if (!rc)
-		rc = command_ds(c, "rollout", 1, 1, "rollout needs a DaemonSet", ns, name);
+	const char *plot = c->out == OUT_SVG ? "-" : flag_value(c, "plot");
+	if (plot && !*plot)
+		return usage_error(c->cmd->name, "--plot needs a file (- for standard output)");
+	int rc = command_ds(c, ns, name);
 	if (rc)
 		return rc;
 	char *text;
 	ds_error err;
-	if (ds_rollout_simulate(c->cluster, ns, name, c->now, c->opts, &text, &err) < 0)
+	if (ds_daemonset_rollout(c->cluster, ns, name, c->now, c->opts, &text, &err) < 0)
 		return fail("simulation failed", &err);
 	json_t *doc = take_json(text);
+	/* the exit status says whether the rollout completes, whatever the format (dsctl(1)) */
+	int done = strcmp(json_string_value(json_object_get(doc, "result")), "complete") == 0;
 	if (plot && (rc = plot_hook(plot, plot_rollout_svg, doc, "Rollout", ns, name)) >= 0) {
 		json_decref(doc);
 		return rc;
 	}
-	if (print_structured(c, doc)) {
+	int p = print_structured(c, doc);
+	if (p) {
 		json_decref(doc);
-		return EXIT_OK;
+		return p < 0 ? EXIT_ERROR : done ? EXIT_OK : EXIT_CHECK;
 	}
 	const char *result = json_string_value(json_object_get(doc, "result"));
 	int ok = strcmp(result, "complete") == 0;
@@ -186,25 +238,16 @@ int cmd_rollout(ctx *c)
 		printf("%s\n", json_array_size(json_object_get(stall, "nodes")) ? ")" : "");
 	}
 	printf("\n");
+	/* a wave can touch hundreds of nodes: the first few by name and a count (-o wide: each node's time) */
 	table *t = table_new(3, "AT", "CREATE ON", "DELETE");
 	size_t i;
 	json_t *w;
-	json_array_foreach(json_object_get(doc, "waves"), i, w)
-	{
-		char cr[512] = "", de[512] = "";
-		size_t k;
-		json_t *x;
-		json_array_foreach(json_object_get(w, "creates"), k, x)
-		{
-			size_t l = strlen(cr);
-			snprintf(cr + l, sizeof(cr) - l, "%s%s", l ? "," : "", json_string_value(x));
-		}
-		json_array_foreach(json_object_get(w, "deletes"), k, x)
-		{
-			size_t l = strlen(de);
-			snprintf(de + l, sizeof(de) - l, "%s%s", l ? "," : "", json_string_value(x));
-		}
-		table_row(t, json_string_value(json_object_get(w, "at")), cr[0] ? cr : "-", de[0] ? de : "-");
+	json_array_foreach (json_object_get(doc, "waves"), i, w) {
+		char *cr = join_list(json_object_get(w, "creates"), NULL, ",", 4),
+		     *de = join_list(json_object_get(w, "deletes"), NULL, ",", 4);
+		table_row(t, json_string_value(json_object_get(w, "at")), cr && *cr ? cr : "-", de && *de ? de : "-");
+		free(cr);
+		free(de);
 	}
 	table_print(t, c);
 	if (c->wide) { /* when each node got its updated, available pod, in that order */
@@ -223,6 +266,7 @@ int cmd_rollout(ctx *c)
 		table_print(t, c);
 		free(nodes);
 	}
+	print_assumptions(c, doc);
 	json_decref(doc);
 	return ok ? EXIT_OK : EXIT_CHECK;
 }

@@ -1,426 +1,72 @@
 /*
- * dsctl validate, dsctl defaults: the API server's validation and defaults
- * for DaemonSet manifests (ds_daemonset_validate(3), ds_daemonset_defaults(3)).
- * No snapshot: the inputs are the manifests themselves.
+ * dsctl validate, dsctl defaults: the API server's validation and defaults for DaemonSet manifests
+ * (ds_daemonset_validate_stream(3), ds_daemonset_validate_update(3)). No snapshot: the inputs are
+ * the manifests themselves, read as kubectl apply -f reads them, documents numbered as the library
+ * numbers them everywhere.
  */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "dsctl.h"
 
-/* One DaemonSet document cut out of an input. */
-typedef struct doc {
-	char *text;
-	size_t len;
-	const char *source; /* the file ("-" is standard input) */
-	int index;	    /* 1-based document (YAML document or JSON value) within its source */
-	int item;	    /* its index in that document's List items, or -1 */
-	int line;	    /* the line of the source where it starts, minus one */
-} doc;
-
-typedef struct docs {
-	doc *v;
-	size_t n, cap;
-	char **paths; /* directory entries we allocated, freed at the end */
-	size_t npaths;
-} docs;
-
-static int docs_add(docs *d, const char *text, size_t len, const char *source, int index, int item, int line)
+static const char *str(const json_t *o, const char *k)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		doc *nv = realloc(d->v, cap * sizeof(*nv));
-		if (!nv)
-			return -1;
-		d->v = nv;
-		d->cap = cap;
-	}
-	char *copy = malloc(len + 1);
-	if (!copy)
-		return -1;
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	d->v[d->n++] = (doc){copy, len, source, index, item, line};
-	return 0;
+	const char *s = json_string_value(json_object_get(o, k));
+	return s ? s : "";
 }
 
-static void docs_free(docs *d)
+/* The files of the inputs: -f paths, then the command's arguments; standard input when none.
+ * Directories are read as the library reads them (ds_manifests_list(3)). */
+static json_t *input_files(ctx *c)
 {
-	for (size_t i = 0; i < d->n; i++)
-		free(d->v[i].text);
-	for (size_t i = 0; i < d->npaths; i++)
-		free(d->paths[i]);
-	free(d->v);
-	free(d->paths);
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		return NULL;
-	size_t cap = 1 << 16, n = 0, got;
-	char *buf = malloc(cap + 1);
-	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
+	json_t *files = json_array();
+	int n = c->nfiles + c->argc;
+	for (int i = 0; i < n || (n == 0 && i == 0); i++) {
+		const char *path = n == 0 ? "-" : i < c->nfiles ? c->files[i] : c->argv[i - c->nfiles];
+		char *list;
+		ds_error err;
+		if (strcmp(path, "-") == 0) {
+			json_array_append_new(files, json_string("-"));
+		} else if (ds_manifests_list(path, &list, &err) < 0) {
+			fail("cannot read the input", &err);
+			json_decref(files);
+			return NULL;
+		} else {
+			json_t *l = take_json(list);
+			json_array_extend(files, l);
+			json_decref(l);
 		}
 	}
-	if (f != stdin)
-		fclose(f);
-	if (buf)
-		buf[n] = '\0';
-	*len = n;
-	return buf;
+	return files;
 }
 
-/* A YAML document that holds only blank lines, comments and directives. */
-static int blank_yaml(const char *s, size_t len)
+/* "FILE", or "FILE (document 2)" / "FILE (document 1, items[3])" when the file has several objects. */
+static void where(const json_t *e, const char *file, int several, char *buf, size_t size)
 {
-	int bol = 1, comment = 0;
-	for (size_t i = 0; i < len; i++) {
-		char ch = s[i];
-		if (ch == '\n') {
-			bol = 1;
-			comment = 0;
-			continue;
-		}
-		if (comment)
-			continue;
-		if (ch == ' ' || ch == '\t' || ch == '\r')
-			continue;
-		if (ch == '#' || (bol && ch == '%')) {
-			comment = 1;
-			continue;
-		}
-		return 0;
-	}
-	return 1;
-}
-
-/* "---" or "..." at the start of a line, alone or followed by a blank. */
-static int marker(const char *s, const char *end, const char *m)
-{
-	if (end - s < 3 || strncmp(s, m, 3) != 0)
-		return 0;
-	return s + 3 == end || s[3] == '\n' || s[3] == '\r' || s[3] == ' ' || s[3] == '\t';
-}
-
-static int add_json(docs *d, json_t *v, const char *source, int index, int item);
-
-/* A document whose top-level kind ends in "List" (what kubectl get -o yaml prints). */
-static int yaml_list(const char *s, size_t len)
-{
-	for (const char *p = s, *end = s + len; p < end;) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		size_t n = (size_t)((eol ? eol : end) - p);
-		while (n && (p[n - 1] == '\r' || p[n - 1] == ' ' || p[n - 1] == '\t'))
-			n--;
-		if (n > 9 && strncmp(p, "kind:", 5) == 0 && strncmp(p + n - 4, "List", 4) == 0)
-			return 1;
-		p = eol ? eol + 1 : end;
-	}
-	return 0;
-}
-
-/* One YAML document: a List is taken apart through ds_objects_parse (its items
- * lose their own line numbers); any other document keeps its text. */
-static int add_yaml_doc(docs *d, const char *s, size_t len, const char *source, int *count, int line)
-{
-	char *out = NULL;
-	json_t *items = NULL;
-	if (yaml_list(s, len) && ds_objects_parse(s, len, NULL, &out, NULL) == 0)
-		items = json_loads(out, 0, NULL);
-	ds_free(out);
-	if (!json_is_array(items)) { /* not a List, or one the library will report on */
-		json_decref(items);
-		return docs_add(d, s, len, source, ++*count, -1, line);
-	}
-	size_t i;
-	json_t *x;
-	int rc = 0;
-	++*count; /* the items share their document's number, as the library's "items[i]" paths do */
-	json_array_foreach(items, i, x)
-	{
-		if (rc == 0)
-			rc = add_json(d, x, source, *count, (int)i);
-	}
-	json_decref(items);
-	return rc;
-}
-
-/*
- * Cut a YAML stream at its document markers. Kubernetes manifests never hold
- * "---" at the start of a line inside a document (block scalars are
- * indented), so a textual cut gives what a YAML parser would. Each piece
- * keeps its own text, so the library's line numbers can be shifted back.
- */
-static int split_yaml(docs *d, const char *text, size_t len, const char *source, int *count)
-{
-	const char *p = text, *end = text + len, *start = text;
-	int line = 0, start_line = 0, in_doc = 1;
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *next = eol ? eol + 1 : end;
-		int dashes = marker(p, eol ? eol : end, "---"), dots = marker(p, eol ? eol : end, "...");
-		if (dashes || dots) {
-			if (in_doc && !blank_yaml(start, (size_t)(p - start))) {
-				if (add_yaml_doc(d, start, (size_t)(p - start), source, count, start_line) < 0)
-					return -1;
-			}
-			/* "--- value" starts a document on the marker's line: keep what follows it */
-			start = dashes ? p + 3 : next;
-			start_line = dashes ? line : line + 1;
-			in_doc = dashes;
-		}
-		p = next;
-		line++;
-	}
-	if (in_doc && !blank_yaml(start, (size_t)(end - start)))
-		return add_yaml_doc(d, start, (size_t)(end - start), source, count, start_line);
-	return 0;
-}
-
-static int add_json(docs *d, json_t *v, const char *source, int index, int item)
-{
-	char *s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	if (!s)
-		return -1;
-	int rc = docs_add(d, s, strlen(s), source, index, item, 0);
-	free(s);
-	return rc;
-}
-
-/*
- * JSON input: one object, concatenated values, arrays, and *List kinds are
- * expanded (what `kubectl get -o json` prints). Returns 1 when the text is not
- * JSON jansson can read, so that the caller hands it to the library as it is.
- */
-static int split_json(docs *d, const char *text, size_t len, const char *source, int *count)
-{
-	docs tmp;
-	memset(&tmp, 0, sizeof(tmp));
-	int n = *count, rc = 0;
-	size_t off = 0;
-	while (rc == 0) {
-		while (off < len && strchr(" \t\r\n", text[off]))
-			off++;
-		if (off >= len)
-			break;
-		json_error_t je;
-		json_t *v = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY, &je);
-		if (!v) {
-			rc = 1;
-			break;
-		}
-		const char *kind = json_string_value(json_object_get(v, "kind"));
-		size_t kl = kind ? strlen(kind) : 0;
-		json_t *items = json_object_get(v, "items");
-		if (json_is_array(v) || (kl >= 4 && strcmp(kind + kl - 4, "List") == 0 && json_is_array(items))) {
-			size_t i;
-			json_t *x;
-			/* a List's items share its number ("items[i]" as in the library's paths); the
-			 * values of a bare array count as documents of their own */
-			int list = !json_is_array(v);
-			json_array_foreach(list ? items : v, i, x)
-			{
-				if (add_json(&tmp, x, source, list ? n + 1 : n + 1 + (int)i, list ? (int)i : -1) < 0)
-					rc = -1;
-			}
-			n += list ? 1 : (int)json_array_size(v);
-		} else if (docs_add(&tmp, text + off, je.position, source, ++n, -1, 0) < 0) {
-			rc = -1; /* a single object: its own text, untouched */
-		}
-		json_decref(v);
-		off += je.position;
-	}
-	if (rc == 0) {
-		for (size_t i = 0; i < tmp.n && rc == 0; i++)
-			rc = docs_add(d, tmp.v[i].text, tmp.v[i].len, source, tmp.v[i].index, tmp.v[i].item, 0);
-		*count = n;
-	}
-	docs_free(&tmp);
-	return rc;
-}
-
-static int add_text(docs *d, char *text, size_t len, const char *source)
-{
-	size_t i = 0;
-	while (i < len && strchr(" \t\r\n", text[i]))
-		i++;
-	int count = 0, rc = 1;
-	if (i < len && (text[i] == '{' || text[i] == '['))
-		rc = split_json(d, text, len, source, &count);
-	if (rc == 0) /* JSON, perhaps an empty List */
-		return 0;
-	if (rc == 1) {
-		count = 0;
-		rc = split_yaml(d, text, len, source, &count);
-	}
-	if (rc == 0 && count == 0) /* no YAML document: the library says so in its own words */
-		rc = docs_add(d, text, len, source, 1, -1, 0);
-	return rc;
-}
-
-static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static int has_suffix(const char *s, const char *suf)
-{
-	size_t n = strlen(s), m = strlen(suf);
-	return n >= m && strcmp(s + n - m, suf) == 0;
-}
-
-/* A file, "-", or every *.json, *.yaml and *.yml of a directory in name order. */
-static int add_path(docs *d, const char *path)
-{
-	struct stat st;
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		DIR *dir = opendir(path);
-		if (!dir) {
-			fprintf(stderr, "error: cannot read directory %s\n", path);
-			return EXIT_ERROR;
-		}
-		struct dirent *e;
-		char **names = NULL;
-		size_t n = 0;
-		while ((e = readdir(dir))) {
-			if (e->d_name[0] == '.' || !(has_suffix(e->d_name, ".json") || has_suffix(e->d_name, ".yaml") ||
-						     has_suffix(e->d_name, ".yml")))
-				continue;
-			char **nn = realloc(names, (n + 1) * sizeof(*names));
-			if (!nn)
-				break;
-			names = nn;
-			size_t l = strlen(path) + strlen(e->d_name) + 2;
-			names[n] = malloc(l);
-			snprintf(names[n++], l, "%s/%s", path, e->d_name);
-		}
-		closedir(dir);
-		qsort(names, n, sizeof(*names), name_cmp);
-		int rc = EXIT_OK;
-		for (size_t i = 0; i < n; i++) {
-			char **np = realloc(d->paths, (d->npaths + 1) * sizeof(*np));
-			if (np) {
-				d->paths = np;
-				d->paths[d->npaths++] = names[i];
-			}
-			if (rc == EXIT_OK)
-				rc = add_path(d, names[i]);
-		}
-		free(names);
-		return rc;
-	}
-	size_t len;
-	char *text = read_all(path, &len);
-	if (!text) {
-		fprintf(stderr, "error: the path \"%s\" does not exist or cannot be read\n", path);
-		return EXIT_ERROR;
-	}
-	int rc = add_text(d, text, len, strcmp(path, "-") == 0 ? "<stdin>" : path);
-	free(text);
-	if (rc < 0) {
-		fprintf(stderr, "error: out of memory\n");
-		return EXIT_ERROR;
-	}
-	return EXIT_OK;
-}
-
-/* The inputs of a command: -f paths, then its own arguments; standard input when none. */
-static int gather(ctx *c, const char **args, int nargs, docs *d)
-{
-	memset(d, 0, sizeof(*d));
-	int rc = EXIT_OK;
-	for (int i = 0; i < c->nfiles && rc == EXIT_OK; i++)
-		rc = add_path(d, c->files[i]);
-	for (int i = 0; i < nargs && rc == EXIT_OK; i++)
-		rc = add_path(d, args[i]);
-	if (rc == EXIT_OK && c->nfiles + nargs == 0)
-		rc = add_path(d, "-");
-	return rc;
-}
-
-/* "FILE (document 2)", or "FILE (document 1, items[3])" for an item of a List. */
-static void doc_where(const doc *dc, char *buf, size_t size)
-{
-	if (dc->item >= 0)
-		snprintf(buf, size, "%s (document %d, items[%d])", dc->source, dc->index, dc->item);
+	const char *f = strcmp(file, "-") == 0 ? "<stdin>" : file;
+	if (json_object_get(e, "item"))
+		snprintf(buf, size, "%s (document %lld, items[%lld])", f,
+			 (long long)json_integer_value(json_object_get(e, "document")),
+			 (long long)json_integer_value(json_object_get(e, "item")));
+	else if (several)
+		snprintf(buf, size, "%s (document %lld)", f, (long long)json_integer_value(json_object_get(e, "document")));
 	else
-		snprintf(buf, size, "%s (document %d)", dc->source, dc->index);
-}
-
-/* Report a library error about one of ndocs documents, with its file and the line in that file;
- * the document is named when the input has more than one or it is an item of a List. */
-static int doc_fail(const char *what, const doc *dc, size_t ndocs, ds_error *err)
-{
-	if (ndocs > 1 || dc->index > 1 || dc->item >= 0)
-		doc_where(dc, err->source, sizeof(err->source));
-	else
-		snprintf(err->source, sizeof(err->source), "%s", dc->source);
-	if (err->line)
-		err->line += dc->line;
-	return fail(what, err);
-}
-
-static json_t *error_json(const ds_error *err)
-{
-	char code[32]; /* "DS_ETYPE" out of "DS_ETYPE: field has the wrong type" */
-	snprintf(code, sizeof(code), "%.*s", (int)strcspn(ds_strerror(err->code), ":"), ds_strerror(err->code));
-	return json_pack("{s:s, s:s, s:s, s:i, s:i}", "code", code, "path", err->path, "message", err->message, "line",
-			 err->line, "column", err->column);
-}
-
-/* Other kinds in a stream are not ours to check (kubectl apply would send them elsewhere). */
-static int other_kind(ds_error *err)
-{
-	if (err->code != DS_EUNSUPPORTED || strcmp(err->path, "kind") != 0)
-		return 0;
-	return 1;
-}
-
-/* metadata.name and namespace as written (the defaults keep them), for the report. */
-static void doc_identity(const doc *dc, const ds_options *opts, json_t *into)
-{
-	char *text;
-	ds_error err;
-	if (ds_daemonset_defaults(dc->text, dc->len, opts, &text, &err) < 0)
-		return;
-	json_t *obj = take_json(text);
-	json_t *meta = json_object_get(obj, "metadata");
-	json_object_set(into, "name", json_object_get(meta, "name") ? json_object_get(meta, "name") : json_null());
-	json_object_set(into, "namespace",
-			json_object_get(meta, "namespace") ? json_object_get(meta, "namespace") : json_null());
-	if (json_object_get(meta, "generateName"))
-		json_object_set(into, "generateName", json_object_get(meta, "generateName"));
-	json_decref(obj);
+		snprintf(buf, size, "%s", f);
 }
 
 /*
- * What kubectl prints for a 422 Invalid (checkErr and MultilineError in
- * kubectl pkg/cmd/util/helpers.go): "The Kind "name" is invalid: " and the
- * causes "field: body", each text once; one cause on the same line, several
- * as "* " lines under it.
+ * What kubectl prints for a 422 Invalid (checkErr and MultilineError in kubectl
+ * pkg/cmd/util/helpers.go): "The Kind "name" is invalid: " and the causes "field: body", each text
+ * once; one cause on the same line, several as "* " lines under it.
  */
 static void print_invalid(const ctx *c, const json_t *res)
 {
-	const char *msg = json_string_value(json_object_get(res, "message"));
+	const char *msg = str(res, "message");
 	/* the name as the server quoted it: DaemonSet.apps "NAME" is invalid: ... */
-	const char *q = msg ? strchr(msg, '"') : NULL, *is = msg ? strstr(msg, " is invalid") : NULL;
-	json_t *errs = json_object_get(res, "errors"), *seen = json_object();
-	json_t *lines = json_array();
+	const char *q = strchr(msg, '"'), *is = strstr(msg, " is invalid");
+	json_t *seen = json_object(), *lines = json_array(), *e;
 	size_t i;
-	json_t *e;
-	json_array_foreach(errs, i, e)
-	{
+	json_array_foreach (json_object_get(res, "errors"), i, e) {
 		const char *m = json_string_value(json_object_get(e, "message"));
 		if (m && !json_object_get(seen, m)) {
 			json_object_set_new(seen, m, json_true());
@@ -436,167 +82,268 @@ static void print_invalid(const ctx *c, const json_t *res)
 		printf(": %s%s\n", colour(c, "reset"), json_string_value(json_array_get(lines, 0)));
 	} else {
 		printf(": %s\n", colour(c, "reset"));
-		json_array_foreach(lines, i, e) printf("* %s\n", json_string_value(e));
+		json_array_foreach (lines, i, e)
+			printf("* %s\n", json_string_value(e));
 	}
 	json_decref(seen);
 	json_decref(lines);
 }
 
-static void print_valid(const ctx *c, const json_t *res, int update)
+static void print_valid(const ctx *c, const json_t *e, int update)
 {
-	const char *name = json_string_value(json_object_get(res, "name"));
-	const char *gen = json_string_value(json_object_get(res, "generateName"));
-	if (name && name[0])
+	const char *name = str(e, "name");
+	const json_t *gen = json_object_get(json_object_get(json_object_get(e, "defaulted"), "metadata"), "generateName");
+	if (name[0])
 		printf("daemonset.apps/%s ", name);
-	else if (gen)
-		printf("daemonset.apps (generateName \"%s\") ", gen);
+	else if (json_is_string(gen))
+		printf("daemonset.apps (generateName \"%s\") ", json_string_value(gen));
 	else
 		printf("daemonset.apps ");
 	printf("%svalid%s%s\n", colour(c, "ok"), colour(c, "reset"), update ? " (update)" : "");
 }
 
+typedef struct tally {
+	int valid, invalid, errors, skipped;
+	json_t *kinds; /* skipped kinds: {"ConfigMap": 2} */
+} tally;
+
+/* One document's verdict: counted, and in table form printed as kubectl would print it. */
+static void report(ctx *c, const json_t *e, const char *file, int several, int update, tally *t)
+{
+	char at[1024];
+	where(e, file, several, at, sizeof(at));
+	json_t *w;
+	size_t i;
+	json_array_foreach (json_object_get(e, "warnings"), i, w)
+		fprintf(stderr, "Warning: %s: %s\n", at, str(w, "message")); /* as kubectl prints the server's */
+	if (json_object_get(e, "code")) {     /* fieldValidation=Strict: the server's 400 */
+		t->invalid++;
+		if (c->out == OUT_TABLE)
+			printf("%sError from server (BadRequest):%s error when creating \"%s\": %s\n", colour(c, "bad"),
+			       colour(c, "reset"), at, str(e, "message"));
+		return;
+	}
+	if (json_is_true(json_object_get(e, "skipped"))) {
+		t->skipped++;
+		const char *k = json_object_get(e, "kind") ? str(e, "kind") : "(no kind)";
+		json_object_set_new(t->kinds, k, json_integer(json_integer_value(json_object_get(t->kinds, k)) + 1));
+		return;
+	}
+	json_t *err = json_object_get(e, "error");
+	if (err) {
+		t->errors++;
+		fprintf(stderr, "error: cannot validate: %s", at);
+		if (json_integer_value(json_object_get(err, "line")))
+			fprintf(stderr, ": line %lld, column %lld", (long long)json_integer_value(json_object_get(err, "line")),
+				(long long)json_integer_value(json_object_get(err, "column")));
+		fprintf(stderr, "%s%s: %s\n", str(err, "path")[0] ? ": " : "", str(err, "path"), str(err, "message"));
+		return;
+	}
+	if (json_is_true(json_object_get(e, "valid"))) {
+		t->valid++;
+		if (c->out == OUT_TABLE)
+			print_valid(c, e, update);
+	} else {
+		t->invalid++;
+		if (c->out == OUT_TABLE)
+			print_invalid(c, e);
+	}
+}
+
+/* --old FILE: one DaemonSet against the stored one (ds_daemonset_validate_update(3)). */
+static int validate_update(ctx *c, json_t *files, const char *old_path, unsigned flags, json_t *all, tally *t)
+{
+	if (json_array_size(files) != 1)
+		return usage_error("validate", "--old compares one DaemonSet with one stored DaemonSet; got %zu files",
+				   json_array_size(files));
+	const char *file = json_string_value(json_array_get(files, 0));
+	size_t len, old_len;
+	char *text = read_file(file, &len), *old = text ? read_file(old_path, &old_len) : NULL, *out;
+	if (!old) {
+		free(text);
+		return EXIT_ERROR;
+	}
+	ds_error err;
+	/* one object each; the name of the new one for the verdict */
+	json_t *objs[2] = {NULL, NULL};
+	const char *texts[2] = {text, old};
+	size_t lens[2] = {len, old_len};
+	for (int k = 0; k < 2; k++)
+		if (ds_objects_parse(texts[k], lens[k], c->opts, &out, &err) == 0)
+			objs[k] = take_json(out);
+	if ((objs[0] && json_array_size(objs[0]) != 1) || (objs[1] && json_array_size(objs[1]) != 1)) {
+		int rc = usage_error("validate", "--old compares one DaemonSet with one stored DaemonSet; got %zu and %zu objects",
+				     json_array_size(objs[0]), json_array_size(objs[1]));
+		json_decref(objs[0]);
+		json_decref(objs[1]);
+		free(text);
+		free(old);
+		return rc;
+	}
+	json_t *name = json_object_get(json_object_get(json_array_get(objs[0], 0), "metadata"), "name");
+	json_incref(name);
+	json_decref(objs[0]);
+	json_decref(objs[1]);
+	int rc = ds_daemonset_validate_update(text, len, old, old_len, flags, c->opts, &out, &err);
+	free(text);
+	free(old);
+	if (rc < 0) {
+		json_decref(name);
+		if (strncmp(err.path, "(old)", 5) == 0)
+			snprintf(err.source, sizeof(err.source), "%s", old_path);
+		else if (!err.source[0])
+			snprintf(err.source, sizeof(err.source), "%s", file);
+		return fail(strncmp(err.path, "(old)", 5) == 0 ? "cannot read the stored DaemonSet" : "cannot validate", &err);
+	}
+	json_t *e = take_json(out);
+	if (json_is_string(name))
+		json_object_set(e, "name", name);
+	json_decref(name);
+	json_object_set_new(e, "source", json_string(file));
+	json_object_set_new(e, "document", json_integer(1));
+	report(c, e, file, 0, 1, t);
+	json_array_append_new(all, e);
+	return EXIT_OK;
+}
+
 int cmd_validate(ctx *c)
 {
-	const char *old_path = NULL;
-	unsigned flags = 0;
-	int status = 0;
-	const char **args = calloc((size_t)c->argc + 1, sizeof(char *));
-	int nargs = 0;
-	for (int i = 0; i < c->argc; i++) {
-		const char *a = c->argv[i];
-		if (strcmp(a, "--old") == 0) {
-			if (i + 1 >= c->argc) {
-				free(args);
-				return usage_error("validate", "--old needs the stored DaemonSet's file");
-			}
-			old_path = c->argv[++i];
-		} else if (strncmp(a, "--old=", 6) == 0) {
-			old_path = a + 6;
-		} else if (strcmp(a, "--as-is") == 0) {
-			flags |= DS_VALIDATE_AS_IS;
-		} else if (strcmp(a, "--status") == 0) {
-			status = 1;
-		} else if (a[0] == '-' && a[1]) {
-			free(args);
-			return usage_error("validate", "unknown flag %s", a);
-		} else {
-			args[nargs++] = a;
-		}
-	}
-	if (status && !old_path) {
-		free(args);
-		return usage_error("validate",
-				   "--status validates an update: give the stored DaemonSet with --old FILE");
-	}
-	if (status)
-		flags |= DS_VALIDATE_STATUS;
-	docs in, old;
-	memset(&old, 0, sizeof(old));
-	int rc = gather(c, args, nargs, &in);
-	free(args);
-	if (rc == EXIT_OK && old_path)
-		rc = add_path(&old, old_path);
-	if (rc != EXIT_OK)
-		goto out;
-	if (old_path && (in.n != 1 || old.n != 1)) {
-		rc = usage_error("validate",
-				 "--old compares one DaemonSet with one stored DaemonSet; got %zu and %zu documents",
-				 in.n, old.n);
-		goto out;
-	}
+	const char *old_path = flag_value(c, "old"), *sub = flag_value(c, "subresource");
+	if (sub && strcmp(sub, "status") != 0)
+		return usage_error("validate", "invalid --subresource \"%s\": a DaemonSet's only subresource is status", sub);
+	int status = flag_on(c, "status") || sub;
+	if (status && !old_path)
+		return usage_error("validate", "--subresource=status validates an update: give the stored DaemonSet with --old FILE");
+	unsigned flags = (flag_on(c, "as-is") ? DS_VALIDATE_AS_IS : 0) | (status ? DS_VALIDATE_STATUS : 0);
+	json_t *files = input_files(c);
+	if (!files)
+		return EXIT_ERROR;
 	json_t *all = json_array();
-	int errors = 0, invalid = 0, valid = 0, skipped = 0;
-	for (size_t i = 0; i < in.n; i++) {
-		const doc *dc = &in.v[i];
-		char *text;
-		ds_error err;
-		int r = old_path ? ds_daemonset_validate_update(dc->text, dc->len, old.v[0].text, old.v[0].len, flags,
-								c->opts, &text, &err)
-				 : ds_daemonset_validate(dc->text, dc->len, flags, c->opts, &text, &err);
-		json_t *entry = json_pack("{s:s, s:i}", "source", dc->source, "document", dc->index);
-		if (dc->item >= 0)
-			json_object_set_new(entry, "item", json_integer(dc->item));
-		if (r < 0 && other_kind(&err) && in.n > 1) {
-			/* a stream may mix kinds: say what is skipped, on stderr */
-			char where[512];
-			doc_where(dc, where, sizeof(where));
-			fprintf(stderr, "%s: skipped: %s\n", where, err.message);
-			skipped++;
-			json_decref(entry);
-			continue;
-		}
-		if (r < 0) {
-			doc_fail(old_path && strncmp(err.path, "(old)", 5) == 0 ? "cannot read the stored DaemonSet"
-										: "cannot validate",
-				 dc, in.n, &err);
-			json_object_set_new(entry, "error", error_json(&err));
-			json_array_append_new(all, entry);
-			errors++;
-			continue;
-		}
-		json_t *res = take_json(text);
-		doc_identity(dc, c->opts, entry);
-		json_object_update(entry, res);
-		json_decref(res);
-		if (json_is_true(json_object_get(entry, "valid"))) {
-			valid++;
-			if (c->out == OUT_TABLE)
-				print_valid(c, entry, old_path != NULL);
-		} else {
-			invalid++;
-			if (c->out == OUT_TABLE)
-				print_invalid(c, entry);
-		}
-		json_array_append_new(all, entry);
-	}
-	if (c->out != OUT_TABLE) {
-		print_structured(c, all);
-	} else if (valid + invalid + errors > 1) {
-		printf("%d valid, %d invalid", valid, invalid);
-		if (errors)
-			printf(", %d not readable", errors);
-		printf("\n");
-	}
-	json_decref(all);
-	if (valid + invalid + errors == 0) {
-		fprintf(stderr, "error: no DaemonSet in the input (%d object(s) of other kinds)\n", skipped);
-		rc = EXIT_ERROR;
+	tally t = {0, 0, 0, 0, json_object()};
+	int rc = EXIT_OK;
+	if (old_path) {
+		rc = validate_update(c, files, old_path, flags, all, &t);
 	} else {
-		rc = errors ? EXIT_ERROR : invalid ? EXIT_CHECK : EXIT_OK;
+		size_t i;
+		json_t *f;
+		json_array_foreach (files, i, f) {
+			const char *file = json_string_value(f);
+			size_t len;
+			char *text = read_file(file, &len), *out;
+			ds_error err;
+			if (!text) {
+				rc = EXIT_ERROR;
+				break;
+			}
+			int r = ds_daemonset_validate_stream(text, len, flags, c->opts, &out, &err);
+			free(text);
+			if (r < 0) { /* the text is not YAML or JSON at all */
+				if (!err.source[0] || strncmp(err.source, "document", 8) == 0) {
+					char src[2 * sizeof(err.source) + 8];
+					snprintf(src, sizeof(src), "%s%s%s", strcmp(file, "-") == 0 ? "<stdin>" : file,
+						 err.source[0] ? ", " : "", err.source);
+					/* the tail, where the document number is, if it is long */
+					size_t l = strlen(src);
+					memcpy(err.source, src + (l >= sizeof(err.source) ? l - sizeof(err.source) + 1 : 0),
+					       (l >= sizeof(err.source) ? sizeof(err.source) - 1 : l) + 1);
+				}
+				fail("cannot read the input", &err);
+				t.errors++;
+				continue;
+			}
+			json_t *res = take_json(out), *e;
+			size_t k, n = json_array_size(json_object_get(res, "documents"));
+			json_array_foreach (json_object_get(res, "documents"), k, e) {
+				json_object_set_new(e, "source", json_string(file));
+				report(c, e, file, n > 1, 0, &t);
+				json_array_append(all, e);
+			}
+			json_decref(res);
+		}
 	}
-out:
-	docs_free(&in);
-	docs_free(&old);
+	if (rc == EXIT_OK) {
+		if (c->out != OUT_TABLE) {
+			if (print_structured(c, all) < 0)
+				rc = EXIT_ERROR;
+		} else if (t.valid + t.invalid + t.errors > 1) {
+			printf("%d valid, %d invalid", t.valid, t.invalid);
+			if (t.errors)
+				printf(", %d not readable", t.errors);
+			printf("\n");
+		}
+		if (t.skipped) { /* one line for the other kinds, which kubectl apply sends elsewhere */
+			fprintf(stderr, "skipped %d object(s) of other kinds (", t.skipped);
+			const char *k;
+			json_t *v;
+			int first = 1;
+			json_object_foreach (t.kinds, k, v) {
+				fprintf(stderr, "%s%s %lld", first ? "" : ", ", k, (long long)json_integer_value(v));
+				first = 0;
+			}
+			fprintf(stderr, ")\n");
+		}
+		if (t.valid + t.invalid + t.errors == 0) {
+			fprintf(stderr, "error: no DaemonSet in the input (%d object(s) of other kinds)\n", t.skipped);
+			rc = EXIT_ERROR;
+		} else if (rc == EXIT_OK) {
+			rc = t.errors ? EXIT_ERROR : t.invalid ? EXIT_CHECK : EXIT_OK;
+		}
+	}
+	json_decref(t.kinds);
+	json_decref(all);
+	json_decref(files);
 	return rc;
 }
 
 int cmd_defaults(ctx *c)
 {
-	for (int i = 0; i < c->argc; i++)
-		if (c->argv[i][0] == '-' && c->argv[i][1])
-			return usage_error("defaults", "unknown flag %s", c->argv[i]);
-	docs in;
-	int rc = gather(c, (const char **)c->argv, c->argc, &in);
-	if (rc != EXIT_OK) {
-		docs_free(&in);
-		return rc;
+	json_t *files = input_files(c);
+	if (!files)
+		return EXIT_ERROR;
+	ds_error err;
+	/* defaults are not validation: unknown fields are dropped as the API server drops them,
+	 * unless --validate asks otherwise */
+	if (!c->validate && ds_options_set(c->opts, "fieldValidation", "Ignore", &err) < 0) {
+		json_decref(files);
+		return fail("cannot set the options", &err);
 	}
-	json_t *items = json_array();
-	for (size_t i = 0; i < in.n && rc == EXIT_OK; i++) {
-		const doc *dc = &in.v[i];
-		char *text;
-		ds_error err;
-		if (ds_daemonset_defaults(dc->text, dc->len, c->opts, &text, &err) < 0) {
-			if (other_kind(&err) && in.n > 1) {
-				char where[512];
-			doc_where(dc, where, sizeof(where));
-			fprintf(stderr, "%s: skipped: %s\n", where, err.message);
-				continue;
-			}
-			rc = doc_fail("cannot apply the defaults", dc, in.n, &err);
+	json_t *items = json_array(), *f;
+	int rc = EXIT_OK;
+	size_t i;
+	json_array_foreach (files, i, f) {
+		const char *file = json_string_value(f);
+		size_t len;
+		char *text = read_file(file, &len), *out;
+		if (!text || ds_daemonset_validate_stream(text, len, 0, c->opts, &out, &err) < 0) {
+			if (text)
+				fail("cannot read the input", &err);
+			free(text);
+			rc = EXIT_ERROR;
 			break;
 		}
-		json_array_append_new(items, take_json(text));
+		free(text);
+		json_t *res = take_json(out), *e;
+		size_t k, n = json_array_size(json_object_get(res, "documents"));
+		json_array_foreach (json_object_get(res, "documents"), k, e) {
+			char at[1024];
+			where(e, file, n > 1, at, sizeof(at));
+			if (json_object_get(e, "defaulted"))
+				json_array_append(items, json_object_get(e, "defaulted"));
+			else if (json_is_true(json_object_get(e, "skipped")))
+				fprintf(stderr, "%s: skipped: a %s, not a DaemonSet\n", at, str(e, "kind"));
+			else if (json_object_get(e, "code")) {
+				fprintf(stderr, "error: %s: %s\n", at, str(e, "message"));
+				rc = EXIT_ERROR;
+			} else {
+				json_t *er = json_object_get(e, "error");
+				fprintf(stderr, "error: cannot apply the defaults: %s: line %lld, column %lld: %s: %s\n", at,
+					(long long)json_integer_value(json_object_get(er, "line")),
+					(long long)json_integer_value(json_object_get(er, "column")), str(er, "path"),
+					str(er, "message"));
+				rc = EXIT_ERROR;
+			}
+		}
+		json_decref(res);
 	}
 	if (rc == EXIT_OK && json_array_size(items) == 0) {
 		fprintf(stderr, "error: no DaemonSet in the input\n");
@@ -604,25 +351,23 @@ int cmd_defaults(ctx *c)
 	}
 	if (rc == EXIT_OK) {
 		size_t n = json_array_size(items);
-		if (c->out == OUT_JSON) {
+		json_t *x;
+		if (c->out == OUT_JSON || c->out == OUT_JSONPATH || c->out == OUT_COLUMNS) {
 			/* several objects: a v1 List, which dsctl and kubectl read back */
 			json_t *v = n == 1 ? json_incref(json_array_get(items, 0))
-					   : json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items",
-						       items);
-			print_json(v);
+					   : json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", items);
+			if (print_structured(c, v) < 0)
+				rc = EXIT_ERROR;
 			json_decref(v);
 		} else { /* a manifest reads best as YAML, also by default; several as a stream */
-			size_t k;
-			json_t *x;
-			json_array_foreach(items, k, x)
-			{
-				if (k)
+			json_array_foreach (items, i, x) {
+				if (i)
 					puts("---");
 				print_yaml(x);
 			}
 		}
 	}
 	json_decref(items);
-	docs_free(&in);
+	json_decref(files);
 	return rc;
 }

@@ -1,72 +1,196 @@
-/* The command table. */
+/* The command table: each command's arguments, flags, help and examples. */
 #include "dsctl.h"
 
+#define SELECTOR_FLAG {"selector", 'l', FLAG_VALUE, "SELECTOR", "only the nodes with these labels (app=x,tier in (a,b),!legacy)"}
+#define EDIT_FLAGS                                                                                                      \
+	{"image", 0, FLAG_LIST, "CONTAINER=IMAGE",                                                                     \
+	 "first set the image as 'dsctl set image' does (the API server's update: generation bumped)"},               \
+		{"template", 0, FLAG_VALUE, "FILE",                                                                    \
+		 "first replace the pod template with FILE's (a PodTemplateSpec, or a DaemonSet's)"},                  \
+		{"strategy", 0, FLAG_VALUE, "SETTINGS",                                                                \
+		 "first change the update strategy: maxUnavailable=10%,maxSurge=1 or type=OnDelete"}
+#define DRAIN_FLAGS                                                                                                     \
+	{"force", 0, FLAG_BOOL, NULL, "also pods without a controller (kubectl drain --force)"},                       \
+		{"ignore-daemonsets", 0, FLAG_BOOL, NULL, "ignore DaemonSet-managed pods instead of refusing the drain"}, \
+		{"delete-emptydir-data", 0, FLAG_BOOL, NULL, "also pods with emptyDir volumes (their data is lost)"},   \
+		{"disable-eviction", 0, FLAG_BOOL, NULL, "delete instead of evicting (bypasses PodDisruptionBudgets)"}, \
+		{"grace-period", 0, FLAG_VALUE, "SECONDS", "each pod's grace period (-1: the pod's own)"},             \
+		{"skip-wait-for-delete-timeout", 0, FLAG_VALUE, "SECONDS",                                             \
+		 "skip pods whose deletionTimestamp is older than this"},                                              \
+		{"pod-selector", 0, FLAG_VALUE, "SELECTOR", "only the pods with these labels"}
+
+static const flag explain_flags[] = {
+	SELECTOR_FLAG,
+	{"status", 0, FLAG_VALUE, "STATUS[,STATUS]", "only the nodes with these statuses (placed, create, not-placed, ...)"},
+	{"reason", 0, FLAG_VALUE, "TEXT", "only the nodes whose reasons mention TEXT (a plugin, a taint key, ...)"},
+	{"summary", 0, FLAG_BOOL, NULL, "counts by status and by reason instead of one row per node"},
+	{"plot", 0, FLAG_VALUE, "FILE", "also draw the node map as SVG into FILE ('-': standard output, as -o svg)"},
+	EDIT_FLAGS,
+	{NULL, 0, 0, NULL, NULL},
+};
+static const flag plan_flags[] = {SELECTOR_FLAG, EDIT_FLAGS, {NULL, 0, 0, NULL, NULL}};
+static const flag edit_only_flags[] = {EDIT_FLAGS, {NULL, 0, 0, NULL, NULL}};
+static const flag rollout_flags[] = {
+	{"plot", 0, FLAG_VALUE, "FILE", "also draw the rollout as SVG into FILE ('-': standard output, as -o svg)"},
+	EDIT_FLAGS,
+	{NULL, 0, 0, NULL, NULL},
+};
+static const flag rollback_flags[] = {
+	{"to-revision", 0, FLAG_VALUE, "N", "the revision to roll back to (default 0: the previous one)"},
+	{NULL, 0, 0, NULL, NULL},
+};
+static const flag audit_flags[] = {
+	{"fail-on", 0, FLAG_VALUE, "SEVERITY",
+	 "exit 3 when a finding is at least this severe: critical, high, medium, low, info or none"},
+	{"ignore", 0, FLAG_LIST, "ID", "leave out this check (repeatable; the annotation does it per DaemonSet)"},
+	{NULL, 0, 0, NULL, NULL},
+};
+static const flag validate_flags[] = {
+	{"old", 0, FLAG_VALUE, "FILE", "validate an update of the stored DaemonSet in FILE"},
+	{"subresource", 0, FLAG_VALUE, "status", "with --old: a write to the status subresource"},
+	{"status", 0, FLAG_BOOL, NULL, "the same as --subresource=status"},
+	{"as-is", 0, FLAG_BOOL, NULL, "upstream's validation alone: no defaults, no registry preparation"},
+	{NULL, 0, 0, NULL, NULL},
+};
+static const flag cordon_flags[] = {SELECTOR_FLAG, {NULL, 0, 0, NULL, NULL}};
+static const flag drain_flags[] = {SELECTOR_FLAG, DRAIN_FLAGS, {NULL, 0, 0, NULL, NULL}};
+static const flag upgrade_flags[] = {
+	SELECTOR_FLAG,
+	{"batch-size", 0, FLAG_VALUE, "N", "nodes drained at a time (default 1)"},
+	DRAIN_FLAGS,
+	{NULL, 0, 0, NULL, NULL},
+};
+
+#define FORMAT(x) (1u << (x))
 
 const command dsctl_commands[] = {
-	{"get", "", "summarise what was loaded: counts, DaemonSets with their status, nodes", NULL, 1, cmd_get},
-	{"explain", "DAEMONSET [NODE]", "per node: placed or not, and why (the controller's and the scheduler's view)",
-	 "DAEMONSET is NAMESPACE/NAME, or NAME with -n or when unique. With NODE, every reason for that node.\n"
-	 "Statuses: placed, create (the next sync creates a pod), needs-preemption, unschedulable, pending,\n"
-	 "kept (a NoSchedule taint came later: the pod stays), evict, not-placed.",
-	 1, cmd_explain},
-	{"plan", "DAEMONSET", "what one sync of the DaemonSet controller does now: creates, deletes, status",
+	{"get", "", "Summarise what was loaded: counts, DaemonSets with their status, nodes", NULL,
+	 "  # The DaemonSets of a dump and their status\n"
+	 "  kubectl get nodes,pods,ds,controllerrevisions -A -o yaml > dump.yaml\n"
+	 "  dsctl -f dump.yaml get\n\n"
+	 "  # Only the names, one per line\n"
+	 "  dsctl -f dump.yaml get -o jsonpath='{range .daemonSets[*]}{.namespace}/{.name}{\"\\n\"}{end}'\n",
+	 NULL, 0, 0, FORMAT(OUT_NAME), "daemonSets", 1, cmd_get},
+	{"explain", "DAEMONSET [NODE]", "Per node: placed or not, and why (the controller's and the scheduler's view)",
+	 "DAEMONSET is NAME, NAMESPACE/NAME or ds/NAME (with -n, or a name unique across namespaces). With NODE,\n"
+	 "every reason for that node. Statuses: placed, create (the next sync creates a pod), needs-preemption,\n"
+	 "unschedulable, pending, kept (a NoSchedule taint came later: the pod stays), evict, not-placed.",
+	 "  # Why fluentd runs or does not run on each node\n"
+	 "  dsctl -f dump.yaml explain kube-system/fluentd-logging\n\n"
+	 "  # How many nodes are not placed, and why\n"
+	 "  dsctl -f dump.yaml explain fluentd-logging --summary\n\n"
+	 "  # Only the GPU nodes that get no pod\n"
+	 "  dsctl -f dump.yaml explain ds/nvidia-device-plugin -n kube-system -l gpu=true --status not-placed\n\n"
+	 "  # A node map as a picture\n"
+	 "  dsctl -f dump.yaml explain fluentd-logging --plot placement.svg\n",
+	 explain_flags, 1, 2, FORMAT(OUT_SVG), "rows", 1, cmd_explain},
+	{"plan", "DAEMONSET", "What one sync of the DaemonSet controller does now: creates, deletes, status",
 	 "Deterministic: nodes are walked in name order. --now sets the time; --set burstReplicas=N and\n"
 	 "--set kubernetesVersion=1.33 change what the controller does.",
-	 1, cmd_plan},
-	{"rollout", "DAEMONSET", "simulate the whole rollout: waves, per-node times, budgets, stalls",
-	 "Options: --set simReadyAfter=10s, simTerminateAfter=5s, simFailNodes=node-a,node-b, simMaxTime=24h;\n"
-	 "partition, paused, rolloutNodeSelector and updateOrder control the update (see ds_options(3)).\n"
-	 "Exit status 3 when the rollout does not complete.",
-	 1, cmd_rollout},
-	{"status", "DAEMONSET", "the status counters the controller would write", NULL, 1, cmd_status},
-	{"pod", "DAEMONSET NODE", "the Pod the controller creates for NODE (YAML by default)", NULL, 1, cmd_pod},
-	{"history", "DAEMONSET", "ControllerRevisions: current, old, pods per revision", NULL, 1, cmd_history},
-	{"rollback", "DAEMONSET [--to-revision N]", "kubectl rollout undo: the template restored (prints the result)",
-	 "Prints kubectl's message; -o yaml prints the restored DaemonSet and the patch kubectl sends.", 1, cmd_rollback},
-	{"fit", "POD-FILE NODE", "scheduler filters and preemption for a pod manifest on a node", NULL, 1, cmd_fit},
+	 "  # The next sync\n"
+	 "  dsctl -f dump.yaml plan kube-system/fluentd-logging\n\n"
+	 "  # The next sync after an image bump, on the nodes of one zone\n"
+	 "  dsctl -f dump.yaml plan fluentd-logging --image fluentd=fluentd:v1.17 -l topology.kubernetes.io/zone=eu-west-1b\n",
+	 plan_flags, 1, 1, 0, NULL, 1, cmd_plan},
+	{"rollout", "DAEMONSET", "Simulate the whole rollout: waves, per-node times, budgets, stalls",
+	 "The simulation states its assumptions; set them with --set simReadyAfter=10s, simTerminateAfter=5s,\n"
+	 "simFailNodes=node-a,node-b, simMaxTime=24h. partition, paused, rolloutNodeSelector and updateOrder\n"
+	 "control the update (see ds_options_create(3)). Exit status 3 when the rollout does not complete,\n"
+	 "whatever the output format.",
+	 "  # Roll out a new image with 10% unavailable at a time, and draw it\n"
+	 "  dsctl -f dump.yaml rollout fluentd-logging --image fluentd=fluentd:v1.17 \\\n"
+	 "      --strategy maxUnavailable=10% --plot rollout.svg\n\n"
+	 "  # When does each node get the new pod\n"
+	 "  dsctl -f dump.yaml rollout fluentd-logging --template new-template.yaml -o wide\n",
+	 rollout_flags, 1, 1, FORMAT(OUT_SVG), "waves", 1, cmd_rollout},
+	{"status", "DAEMONSET", "The status counters the controller would write", NULL,
+	 "  dsctl -f dump.yaml status kube-system/fluentd-logging\n", edit_only_flags, 1, 1, 0, NULL, 1, cmd_status},
+	{"pod", "DAEMONSET NODE", "The Pod the controller creates for NODE (YAML by default)", NULL,
+	 "  dsctl -f dump.yaml pod fluentd-logging worker-1\n\n"
+	 "  # With a new image: the pod the rollout creates\n"
+	 "  dsctl -f dump.yaml pod fluentd-logging worker-1 --image fluentd=fluentd:v1.17\n",
+	 edit_only_flags, 2, 2, 0, NULL, 1, cmd_pod},
+	{"history", "DAEMONSET", "ControllerRevisions: current, old, pods per revision", NULL,
+	 "  dsctl -f dump.yaml history kube-system/fluentd-logging\n", NULL, 1, 1, 0, "revisions", 1, cmd_history},
+	{"rollback", "DAEMONSET", "kubectl rollout undo: the template restored (prints the result)",
+	 "Prints kubectl's message; -o yaml prints the restored DaemonSet and the patch kubectl sends.",
+	 "  dsctl -f dump.yaml rollback fluentd-logging --to-revision 2\n", rollback_flags, 1, 1, 0, NULL, 1,
+	 cmd_rollback},
+	{"set", "image DAEMONSET CONTAINER=IMAGE...", "kubectl set image: the DaemonSet as the API server stores it",
+	 "CONTAINER is a container's or init container's name, or * for all. Prints kubectl's message, then the\n"
+	 "DaemonSet as stored (generation and template generation bumped) with -o yaml or json. To see what the\n"
+	 "change does, give the same --image to plan, rollout, pod or explain.",
+	 "  dsctl -f dump.yaml set image ds/fluentd-logging -n kube-system fluentd=fluentd:v1.17\n"
+	 "  dsctl -f dump.yaml set image fluentd-logging '*=registry.local/fluentd:v1.17' -o yaml\n",
+	 NULL, 3, -1, 0, NULL, 1, cmd_set},
+	{"fit", "POD-FILE NODE", "Scheduler filters and preemption for a pod manifest on a node", NULL,
+	 "  dsctl -f dump.yaml fit my-pod.yaml worker-1\n", NULL, 2, 2, 0, "reasons", 1, cmd_fit},
 	{"audit", "[DAEMONSET]...", "Pod Security Standards and DaemonSet risks (all DaemonSets without arguments)",
 	 "--set podSecurityLevel=baseline|restricted and --set podSecurityVersion=v1.30 select the standard.\n"
-	 "Exit status 3 when a DaemonSet does not meet the requested level.",
-	 1, cmd_audit},
-	{"validate", "[FILE]... [--old FILE [--status]] [--as-is]",
-	 "the API server's validation of DaemonSet manifests, in kubectl's words",
-	 "FILE is a JSON or YAML file (several documents, a JSON List), a directory of them, or '-';\n"
-	 "-f FILE works too, and standard input without either. Other kinds in a stream are skipped.\n"
-	 "  --old FILE   validate an update of the stored DaemonSet in FILE (one DaemonSet each)\n"
-	 "  --status     with --old: a write to the status subresource\n"
-	 "  --as-is      upstream's validation alone: no defaults, no registry preparation\n"
-	 "Exit status 3 when a DaemonSet is invalid, 1 when an input cannot be read or decoded.",
-	 0, cmd_validate},
-	{"defaults", "[FILE]...", "the DaemonSet with the API server's defaults applied (YAML by default)",
-	 "Several DaemonSets: a YAML stream, or with -o json a v1 List.", 0, cmd_defaults},
-	{"cordon", "NODE", "kubectl cordon: its PATCH and line, the taint, what each DaemonSet does on the node",
-	 NULL, 1, cmd_cordon},
-	{"uncordon", "NODE", "kubectl uncordon: its PATCH and line, the taint, what each DaemonSet does on the node",
-	 NULL, 1, cmd_uncordon},
-	{"drain", "NODE [--force] [--ignore-daemonsets] [--delete-emptydir-data] [--disable-eviction]\n"
-		  "      [--grace-period N] [--skip-wait-for-delete-timeout N] [--pod-selector SELECTOR]",
-	 "kubectl drain: what it prints, each pod's fate against the PodDisruptionBudgets, the reboot",
+	 "Unknown fields are findings (--validate=ignore leaves them out). A finding is suppressed by the\n"
+	 "DaemonSet's annotation audit.libdaemonset.io/ignore: \"id,id\" or by --ignore ID.\n"
+	 "Exit status 3 when a DaemonSet does not meet the requested level, or has a finding at --fail-on.",
+	 "  # Every DaemonSet of a dump\n"
+	 "  dsctl -f dump.yaml audit\n\n"
+	 "  # In CI: fail on high findings, write SARIF for code scanning\n"
+	 "  dsctl -f manifests/ audit --fail-on high -o sarif > audit.sarif\n",
+	 audit_flags, 0, -1, FORMAT(OUT_SARIF), NULL, 1, cmd_audit},
+	{"validate", "[FILE]...", "The API server's validation of DaemonSet manifests, in kubectl's words",
+	 "FILE is a JSON or YAML file (several documents, a List), a directory of them, or '-'; -f FILE works\n"
+	 "too, and standard input without either. Other kinds in a stream are skipped. Unknown and repeated\n"
+	 "fields fail an object as kubectl's default --validate=strict does; --validate=warn prints them as\n"
+	 "warnings. Exit status 3 when a DaemonSet is invalid, 1 when an input cannot be read or decoded.",
+	 "  dsctl validate daemonset.yaml\n"
+	 "  helm template ./chart | dsctl validate -\n\n"
+	 "  # An update: what the API server says to kubectl apply\n"
+	 "  dsctl validate new.yaml --old stored.yaml\n",
+	 validate_flags, 0, -1, 0, NULL, 0, cmd_validate},
+	{"defaults", "[FILE]...", "The DaemonSet with the API server's defaults applied (YAML by default)",
+	 "Several DaemonSets: a YAML stream, or with -o json a v1 List.", "  dsctl defaults daemonset.yaml\n", NULL, 0,
+	 -1, 0, NULL, 0, cmd_defaults},
+	{"cordon", "NODE...", "kubectl cordon: its PATCH and line, the taint, what each DaemonSet does on the node", NULL,
+	 "  dsctl -f dump.yaml cordon worker-1\n"
+	 "  dsctl -f dump.yaml cordon -l topology.kubernetes.io/zone=eu-west-1a\n",
+	 cordon_flags, 0, -1, 0, NULL, 1, cmd_cordon},
+	{"uncordon", "NODE...", "kubectl uncordon: its PATCH and line, the taint, what each DaemonSet does on the node",
+	 NULL, "  dsctl -f dump.yaml uncordon worker-1\n", cordon_flags, 0, -1, 0, NULL, 1, cmd_uncordon},
+	{"drain", "NODE...", "kubectl drain: what it prints, each pod's fate against the PodDisruptionBudgets, the reboot",
 	 "The flags are kubectl drain's (--set force=true etc. works too). Prints what kubectl prints (both\n"
 	 "streams, in the order kubectl writes them), then the verdict - drained, failed, or blocked (an\n"
 	 "eviction is retried until its PodDisruptionBudget allows it, so kubectl would not exit) - each\n"
-	 "pod's fate, and what the reboot does to the DaemonSets.\n"
+	 "pod's fate, and what the reboot does to the DaemonSets. Several nodes (or -l) are drained one after\n"
+	 "the other, as kubectl does, each with the pods the earlier ones evicted gone.\n"
 	 "Exit status: kubectl's (0 drained, 1 failed); 3 when blocked.",
-	 1, cmd_drain},
-	{"upgrade", "[NODE]... [-l|--selector SELECTOR] [--batch-size N] [DRAIN FLAGS]",
-	 "plan a cluster upgrade: nodes drained and rebooted in batches, with budget warnings",
+	 "  dsctl -f dump.yaml drain worker-1 --ignore-daemonsets --delete-emptydir-data\n"
+	 "  dsctl -f dump.yaml drain -l topology.kubernetes.io/zone=eu-west-1b --ignore-daemonsets --force --delete-emptydir-data\n",
+	 drain_flags, 0, -1, 0, "pods", 1, cmd_drain},
+	{"upgrade", "[NODE]...", "Plan a cluster upgrade: nodes drained and rebooted in batches, with budget warnings",
 	 "Without NODE or --selector, every node. Nodes without a control-plane role go first, by name,\n"
 	 "--batch-size at a time (default 1); then each control-plane node alone. The drain flags are\n"
 	 "those of 'dsctl drain'.\n"
 	 "Exit status 3 when a batch fails or blocks, or a batch takes a DaemonSet past its maxUnavailable\n"
 	 "or a PodDisruptionBudget past its budget.",
-	 1, cmd_upgrade},
-	{"test", "PATH...", "run scenario files (YAML) and report N passed, N failed",
+	 "  dsctl -f dump.yaml upgrade --batch-size 3 --ignore-daemonsets --delete-emptydir-data\n", upgrade_flags, 0,
+	 -1, 0, "batches", 1, cmd_upgrade},
+	{"test", "PATH...", "Run scenario files (YAML) and report N passed, N failed",
 	 "A scenario loads a cluster (load: paths, objects: inline) at a time (now:) and checks explain, shouldRun,\n"
 	 "plan, status, pod, rollout, drain and audit results; see dsctl(1) and examples/scenarios.\n"
 	 "Exit status 3 when a scenario fails.",
-	 0, cmd_test},
-	{"demo", "[DAEMONSET]", "a tour: get, explain, plan and audit (make demo runs it on examples/cluster)", NULL, 1,
-	 cmd_demo},
-	{"version", "", "print the versions of dsctl and libdaemonset", NULL, 0, cmd_version},
-	{NULL, NULL, NULL, NULL, 0, NULL},
+	 "  dsctl test examples/scenarios\n", NULL, 1, -1, 0, "scenarios", 0, cmd_test},
+	{"demo", "[DAEMONSET]", "A tour: get, explain, plan and audit (make demo runs it on examples/cluster)", NULL,
+	 "  dsctl -f examples/cluster demo\n", NULL, 0, 1, 0, NULL, 1, cmd_demo},
+	{"completion", "bash|zsh", "Print the shell completion script",
+	 "Commands, flags, and the DaemonSet and node names of the files given with -f on the line being completed.",
+	 "  # bash, for this shell; or save it in /etc/bash_completion.d/dsctl\n"
+	 "  source <(dsctl completion bash)\n\n"
+	 "  # zsh: a file named _dsctl in a directory of $fpath\n"
+	 "  dsctl completion zsh > \"${fpath[1]}/_dsctl\"\n",
+	 NULL, 1, 1, 0, NULL, 0, cmd_completion},
+	{"__complete", "WORD...", "The candidates for the last word (for the completion scripts)", NULL, NULL, NULL, 0, -1,
+	 0, NULL, 0, cmd_complete},
+	{"version", "", "Print the versions of dsctl and libdaemonset", NULL, "  dsctl version -o json\n", NULL, 0, 0, 0,
+	 NULL, 0, cmd_version},
+	{"help", "[COMMAND]", "Help about any command (the same as --help)", NULL, "  dsctl help explain\n", NULL, 0, 1, 0,
+	 NULL, 0, cmd_help},
+	{NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, NULL},
 };

@@ -1,7 +1,7 @@
 /*
  * dsctl: DaemonSet decisions from cluster dumps, offline.
- *   dsctl [-f PATH]... [-n NS] [-o table|json|yaml] [--now TIME] [--set NAME=VALUE]... COMMAND [ARGS]
- * See dsctl(1).
+ *   dsctl [flags] COMMAND [ARGS] [flags]
+ * See dsctl(1). The command line is read in args.c, the commands are in cmd_*.c.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -33,7 +33,7 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	fputs("error: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nSee 'dsctl %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
+	fprintf(stderr, "\nSee 'dsctl %s%s--help' for usage.\n", cmd ? cmd : "", cmd ? " " : "");
 	return EXIT_USAGE;
 }
 
@@ -45,6 +45,38 @@ json_t *take_json(char *text)
 	return v;
 }
 
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "error: cannot open %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	size_t cap = 1 << 16, n = 0, got;
+	char *buf = malloc(cap + 1);
+	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
+		n += got;
+		if (n == cap) {
+			char *nb = realloc(buf, 2 * cap + 1);
+			if (!nb)
+				free(buf);
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int bad = ferror(f);
+	if (f != stdin)
+		fclose(f);
+	if (!buf || bad) {
+		fprintf(stderr, "error: cannot read %s\n", strcmp(path, "-") == 0 ? "standard input" : path);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
 static double elapsed(const struct timespec *a)
 {
 	struct timespec b;
@@ -52,26 +84,53 @@ static double elapsed(const struct timespec *a)
 	return (double)(b.tv_sec - a->tv_sec) + (double)(b.tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static int read_stdin(char **out, size_t *len)
+/*
+ * --validate=strict|warn on the inputs, as kubectl apply sends them with fieldValidation: an object with
+ * unknown or repeated fields is the API server's 400 (Strict; nothing is loaded) or a warning (Warn).
+ */
+static int check_fields(ctx *c, const char *label, const char *text, size_t len)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	size_t got;
-	while (buf && (got = fread(buf + n, 1, cap - n, stdin)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = nb;
-		}
+	char *out;
+	ds_error err;
+	if (ds_manifest_check_fields(text, len, c->opts, &out, &err) < 0)
+		return fail("cannot read the input", &err);
+	json_t *r = take_json(out), *x;
+	size_t i;
+	int bad = 0;
+	json_array_foreach (json_object_get(r, "warnings"), i, x)
+		fprintf(stderr, "Warning: %s\n", json_string_value(json_object_get(x, "message")));
+	json_array_foreach (json_object_get(r, "objects"), i, x) {
+		const char *msg = json_string_value(json_object_get(x, "message"));
+		if (!msg)
+			continue;
+		fprintf(stderr, "Error from server (BadRequest): error when creating \"%s\": %s\n", label, msg);
+		bad = 1;
 	}
-	*out = buf;
-	*len = n;
-	return buf ? 0 : -1;
+	json_decref(r);
+	return bad ? EXIT_ERROR : EXIT_OK;
+}
+
+static int validate_input(ctx *c, const char *path, const char *text, size_t len)
+{
+	if (text)
+		return check_fields(c, "STDIN", text, len);
+	char *list;
+	ds_error err;
+	if (ds_manifests_list(path, &list, &err) < 0)
+		return fail("cannot load the input", &err);
+	json_t *files = take_json(list), *f;
+	size_t i;
+	int rc = EXIT_OK;
+	json_array_foreach (files, i, f) {
+		size_t n;
+		char *t = read_file(json_string_value(f), &n);
+		int r = t ? check_fields(c, json_string_value(f), t, n) : EXIT_ERROR;
+		free(t);
+		if (r > rc)
+			rc = r;
+	}
+	json_decref(files);
+	return rc;
 }
 
 int load_inputs(ctx *c)
@@ -93,17 +152,19 @@ int load_inputs(ctx *c)
 	}
 	struct timespec start;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	int progress = isatty(STDERR_FILENO);
+	int progress = isatty(STDERR_FILENO), checks = c->validate == 1 || c->validate == 2;
 	size_t total = 0;
 	for (int i = 0; i < n; i++) {
 		size_t count = 0;
 		int rc;
 		if (strcmp(files[i], "-") == 0) {
-			char *text;
 			size_t len;
-			if (read_stdin(&text, &len) < 0) {
-				fprintf(stderr, "error: cannot read standard input\n");
+			char *text = read_file("-", &len);
+			if (!text)
 				return EXIT_ERROR;
+			if (checks && (rc = validate_input(c, "-", text, len)) != EXIT_OK) {
+				free(text);
+				return rc;
 			}
 			rc = ds_cluster_load(c->cluster, text, len, &count, &err);
 			free(text);
@@ -111,6 +172,8 @@ int load_inputs(ctx *c)
 				snprintf(err.source, sizeof(err.source), "<stdin>");
 		} else {
 			struct stat st;
+			if (checks && (rc = validate_input(c, files[i], NULL, 0)) != EXIT_OK)
+				return rc;
 			if (progress && stat(files[i], &st) == 0 && S_ISREG(st.st_mode) && st.st_size > (64 << 20))
 				fprintf(stderr, "loading %s (%lld MB)...\n", files[i], (long long)(st.st_size >> 20));
 			rc = ds_cluster_load_file(c->cluster, files[i], &count, &err);
@@ -126,200 +189,146 @@ int load_inputs(ctx *c)
 	return EXIT_OK;
 }
 
-int resolve_ds(ctx *c, const char *arg, char *ns, size_t nsz, char *name, size_t nmsz)
+/* "TYPE/NAME": the name when TYPE is one of kubectl's names for the resource, else NULL. */
+static const char *typed_name(const char *arg, const char *const *types)
 {
 	const char *slash = strchr(arg, '/');
+	for (size_t i = 0; slash && types[i]; i++)
+		if (strlen(types[i]) == (size_t)(slash - arg) && strncmp(arg, types[i], (size_t)(slash - arg)) == 0)
+			return slash + 1;
+	return NULL;
+}
+
+static const char *const ds_types[] = {"ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps", NULL};
+static const char *const node_types[] = {"no", "node", "nodes", NULL};
+
+const char *node_arg(const char *arg)
+{
+	const char *n = typed_name(arg, node_types);
+	return n ? n : arg;
+}
+
+int resolve_ds(ctx *c, const char *arg, char ns[DSCTL_NAME_MAX], char name[DSCTL_NAME_MAX])
+{
+	const char *typed = typed_name(arg, ds_types);
+	const char *slash = typed ? NULL : strchr(arg, '/');
+	if (typed) /* ds/NAME: kubectl's form, the namespace from -n */
+		arg = typed;
 	if (slash) {
-		snprintf(ns, nsz, "%.*s", (int)(slash - arg), arg);
-		snprintf(name, nmsz, "%s", slash + 1);
-		return 0;
+		snprintf(ns, DSCTL_NAME_MAX, "%.*s", (int)(slash - arg), arg);
+		snprintf(name, DSCTL_NAME_MAX, "%s", slash + 1);
+		return EXIT_OK;
 	}
-	snprintf(name, nmsz, "%s", arg);
+	snprintf(name, DSCTL_NAME_MAX, "%s", arg);
+	if (!*name || strchr(name, '/'))
+		return usage_error(c->cmd->name, "\"%s\" is not a DaemonSet: use NAME, NAMESPACE/NAME or ds/NAME", arg);
 	if (c->ns) {
-		snprintf(ns, nsz, "%s", c->ns);
-		return 0;
+		snprintf(ns, DSCTL_NAME_MAX, "%s", c->ns);
+		return EXIT_OK;
 	}
 	/* without -n, a name that is unique across namespaces is enough */
-	char *text;
-	ds_error err;
-	if (ds_cluster_summary(c->cluster, &text, &err) < 0)
-		return fail("cannot list DaemonSets", &err);
-	json_t *s = take_json(text);
-	size_t i, found = 0;
-	json_t *d;
-	json_array_foreach(json_object_get(s, "daemonSets"), i, d)
-	{
-		if (strcmp(json_string_value(json_object_get(d, "name")), name) == 0) {
-			snprintf(ns, nsz, "%s", json_string_value(json_object_get(d, "namespace")));
-			found++;
-		}
-	}
-	json_decref(s);
+	size_t found = 0;
+	const char *dns, *dname;
+	for (size_t i = 0; ds_cluster_daemonset_at(c->cluster, i, &dns, &dname, NULL) == 0; i++)
+		if (strcmp(dname, name) == 0 && found++ == 0)
+			snprintf(ns, DSCTL_NAME_MAX, "%s", dns);
 	if (found == 1)
-		return 0;
+		return EXIT_OK;
 	if (found == 0) {
-		fprintf(stderr, "error: daemonsets.apps \"%s\" not found\n", name);
+		fprintf(stderr, "Error from server (NotFound): daemonsets.apps \"%s\" not found\n", name);
 		return EXIT_ERROR;
 	}
 	fprintf(stderr, "error: daemonset \"%s\" exists in %zu namespaces: use NAMESPACE/NAME or -n\n", name, found);
 	return EXIT_USAGE;
 }
 
-int command_ds(ctx *c, const char *cmd, int min, int max, const char *need, char ns[DSCTL_NAME_MAX],
-	       char name[DSCTL_NAME_MAX])
+/* Whether node's labels match -l (checked for syntax in select_nodes). */
+int node_selected(ctx *c, const char *node)
 {
-	if (c->argc < min || c->argc > max)
-		return usage_error(cmd, "%s", need);
-	return resolve_ds(c, c->argv[0], ns, DSCTL_NAME_MAX, name, DSCTL_NAME_MAX);
+	const char *sel = flag_value(c, "selector");
+	if (!sel)
+		return 1;
+	char *text;
+	ds_error err;
+	if (ds_cluster_get(c->cluster, "Node", "", node, &text, &err) < 0)
+		return 0;
+	json_t *n = take_json(text); /* the library's view of a Node: its labels at the top */
+	char *labels = json_dumps(json_object_get(n, "labels"), JSON_ENCODE_ANY);
+	json_decref(n);
+	int match = 0;
+	if (labels && ds_selector_match(sel, strlen(sel), labels, strlen(labels), &match, &err) < 0)
+		match = 0;
+	free(labels);
+	return match;
 }
 
-static void usage(FILE *f)
+int select_nodes(ctx *c, int first_arg, int all_if_none, const char ***names, size_t *n)
 {
-	fputs("Usage: dsctl [-f PATH]... [-n NAMESPACE] [-o table|json|yaml] [--now TIME] [--set NAME=VALUE]... COMMAND "
-	      "[ARGS]\n\n"
-	      "Kubernetes DaemonSet decisions, computed offline from cluster dumps by libdaemonset.\n\n"
-	      "Commands:\n",
-	      f);
-	for (const command *cmd = dsctl_commands; cmd->name; cmd++)
-		fprintf(f, "  %-10s %s\n", cmd->name, cmd->summary);
-	fputs("\nOptions:\n"
-	      "  -f, --filename PATH   a JSON or YAML file or a directory of them; '-' or none: standard input\n"
-	      "  -n, --namespace NS    the namespace of the DaemonSet named by the command\n"
-	      "  -o, --output FORMAT   table (default), json or yaml\n"
-	      "      --now TIME        the time to plan at (RFC 3339); default: now\n"
-	      "      --set NAME=VALUE  a library option (see ds_options(3)), e.g. --set burstReplicas=50\n"
-	      "      --color WHEN      auto (default), always or never\n"
-	      "  -h, --help            help for dsctl or for a command\n\n"
-	      "Exit status: 0 success, 1 error, 2 usage error, 3 a check failed (validation, audit level, drain, tests).\n"
-	      "Run 'dsctl COMMAND --help' for a command's arguments.\n",
-	      f);
-}
-
-static void command_help(const command *cmd)
-{
-	printf("Usage: dsctl [OPTIONS] %s %s\n\n%s\n", cmd->name, cmd->args, cmd->summary);
-	if (cmd->help)
-		printf("\n%s\n", cmd->help);
-	printf("\nGlobal options (-f, -n, -o, --now, --set, --color) are described in 'dsctl --help' and dsctl(1).\n");
-}
-
-static const char *arg_value(int argc, char **argv, int *i, const char *flag)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(flag);
-	if (strncmp(a, flag, n) == 0 && a[n] == '=')
-		return a + n + 1;
-	if (*i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
+	const char *sel = flag_value(c, "selector");
+	size_t nn = ds_cluster_count(c->cluster, "Node"), named = c->argc > first_arg ? (size_t)(c->argc - first_arg) : 0;
+	*n = 0;
+	*names = calloc(named + nn + 1, sizeof(**names));
+	if (!*names)
+		return EXIT_ERROR;
+	if (named && sel) /* kubectl drain's words */
+		return usage_error(c->cmd->name, "cannot specify both a node name and a --selector option");
+	if (sel) {
+		int m;
+		ds_error err;
+		if (ds_selector_match(sel, strlen(sel), "{}", 2, &m, &err) < 0)
+			return usage_error(c->cmd->name, "invalid label selector \"%s\": %s", sel, err.message);
+	}
+	for (size_t i = 0; i < named; i++) {
+		const char *node = node_arg(c->argv[first_arg + (int)i]);
+		char *text;
+		ds_error err;
+		if (ds_cluster_get(c->cluster, "Node", "", node, &text, &err) < 0) {
+			fprintf(stderr, "Error from server (NotFound): nodes \"%s\" not found\n", node);
+			return EXIT_ERROR;
+		}
+		ds_free(text);
+		(*names)[(*n)++] = node;
+	}
+	if (!named && (sel || all_if_none))
+		for (size_t i = 0; i < nn; i++) {
+			const char *node = ds_cluster_node_at(c->cluster, i);
+			if (node_selected(c, node))
+				(*names)[(*n)++] = node;
+		}
+	if (!named && !sel && !all_if_none)
+		return usage_error(c->cmd->name, "USAGE: %s %s", c->cmd->name, c->cmd->args);
+	if (!*n && sel) {
+		fprintf(stderr, "No resources found\n"); /* kubectl's, when a selector matches no node */
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
 	ctx c;
 	memset(&c, 0, sizeof(c));
-	c.files = calloc((size_t)argc + 1, sizeof(char *));
-	const char *color = "auto", *now = NULL, *cmdname = NULL;
-	char **rest = calloc((size_t)argc + 1, sizeof(char *));
-	int nrest = 0, help = 0, rc = EXIT_OK;
-	ds_error err;
-	/* every exit below goes through `out`, which frees what main allocated */
-#define BAIL(x)                                                                                                        \
-	do {                                                                                                           \
-		rc = (x);                                                                                              \
-		goto out;                                                                                              \
-	} while (0)
-	if (!c.files || !rest || ds_options_new(&c.opts) < 0)
-		BAIL(EXIT_ERROR);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v;
-#define FLAG(s, l) (strcmp(a, s) == 0 || strcmp(a, l) == 0 || strncmp(a, l "=", strlen(l) + 1) == 0)
-		if (strcmp(a, "--") == 0) {
-			while (++i < argc)
-				rest[nrest++] = argv[i];
-			break;
-		} else if (FLAG("-f", "--filename")) {
-			if (!(v = arg_value(argc, argv, &i, "--filename")))
-				BAIL(usage_error(cmdname, "%s needs a path", a));
-			c.files[c.nfiles++] = v;
-		} else if (FLAG("-n", "--namespace")) {
-			if (!(v = arg_value(argc, argv, &i, "--namespace")))
-				BAIL(usage_error(cmdname, "%s needs a namespace", a));
-			c.ns = v;
-		} else if (FLAG("-o", "--output")) {
-			if (!(v = arg_value(argc, argv, &i, "--output")))
-				BAIL(usage_error(cmdname, "%s needs table, json or yaml", a));
-			if (strcmp(v, "json") == 0)
-				c.out = OUT_JSON;
-			else if (strcmp(v, "yaml") == 0)
-				c.out = OUT_YAML;
-			else if (strcmp(v, "table") == 0 || strcmp(v, "wide") == 0)
-				c.out = OUT_TABLE, c.wide = v[0] == 'w';
-			else
-				BAIL(usage_error(cmdname, "unknown output format \"%s\" (table, json, yaml)", v));
-		} else if (strcmp(a, "--now") == 0 || strncmp(a, "--now=", 6) == 0) {
-			if (!(now = arg_value(argc, argv, &i, "--now")))
-				BAIL(usage_error(cmdname, "--now needs a time such as 2026-12-02T15:00:00Z"));
-		} else if (strcmp(a, "--set") == 0 || strncmp(a, "--set=", 6) == 0) {
-			if (!(v = arg_value(argc, argv, &i, "--set")) || !strchr(v, '='))
-				BAIL(usage_error(cmdname, "--set needs NAME=VALUE"));
-			char name[128];
-			snprintf(name, sizeof(name), "%.*s", (int)(strchr(v, '=') - v), v);
-			if (ds_options_set(c.opts, name, strchr(v, '=') + 1, &err) < 0) {
-				fail("bad --set", &err);
-				BAIL(EXIT_USAGE);
-			}
-		} else if (strcmp(a, "--color") == 0 || strncmp(a, "--color=", 8) == 0) {
-			if (!(color = arg_value(argc, argv, &i, "--color")))
-				BAIL(usage_error(cmdname, "--color needs auto, always or never"));
-		} else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-			help = 1;
-		} else if (a[0] == '-' && a[1] && !cmdname) {
-			BAIL(usage_error(NULL, "unknown option %s", a));
-		} else if (!cmdname) {
-			cmdname = a;
-		} else {
-			rest[nrest++] = argv[i];
-		}
-#undef FLAG
+	int done, rc = EXIT_ERROR;
+	if (ds_options_create(&c.opts, NULL) == 0)
+		rc = parse_command_line(&c, argc, argv, &done);
+	else
+		fprintf(stderr, "error: out of memory\n");
+	if (rc == EXIT_OK && !done) {
+		if (c.cmd->needs_cluster)
+			rc = load_inputs(&c);
+		if (rc == EXIT_OK)
+			rc = c.cmd->run(&c);
 	}
-	if (!cmdname) {
-		usage(help ? stdout : stderr);
-		BAIL(help ? EXIT_OK : EXIT_USAGE);
+	if (fflush(stdout) != 0 && rc == EXIT_OK) {
+		fprintf(stderr, "error: cannot write the output: %s\n", strerror(errno));
+		rc = EXIT_ERROR;
 	}
-	const command *cmd;
-	for (cmd = dsctl_commands; cmd->name && strcmp(cmd->name, cmdname) != 0; cmd++)
-		;
-	if (!cmd->name)
-		BAIL(usage_error(NULL, "unknown command \"%s\"", cmdname));
-	if (help) {
-		command_help(cmd);
-		BAIL(EXIT_OK);
-	}
-	c.color = strcmp(color, "always") == 0 || (strcmp(color, "auto") == 0 && isatty(STDOUT_FILENO) && !getenv("NO_COLOR"));
-	if (now) {
-		if (ds_time_parse(now, &c.now, &err) < 0) {
-			fail("bad --now", &err);
-			BAIL(EXIT_USAGE);
-		}
-	} else {
-		/* the library never reads a clock; the command line supplies one */
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		c.now = (ds_time)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-	}
-	c.argc = nrest;
-	c.argv = rest;
-	if (cmd->needs_cluster)
-		rc = load_inputs(&c);
-	if (rc == EXIT_OK)
-		rc = cmd->run(&c);
-out:
-#undef BAIL
 	ds_cluster_free(c.cluster);
 	ds_options_free(c.opts);
+	if (flag_value(&c, "output") && c.out_arg && strstr(flag_value(&c, "output"), "-file="))
+		free((char *)c.out_arg);
 	free(c.files);
-	free(rest);
+	free(c.given);
+	free(c.argv);
 	return rc;
 }

@@ -578,35 +578,6 @@ int plot_explain_svg(FILE *f, const json_t *doc, const char *title)
 	return svg_close(f);
 }
 
-/* ---- the commands' side --------------------------------------------------------------------------- */
-
-int plot_option(ctx *c, const char *cmd, const char **path)
-{
-	*path = NULL;
-	int kept = 0;
-	for (int i = 0; i < c->argc; i++) {
-		const char *a = c->argv[i];
-		const char *v = NULL;
-		if (strcmp(a, "--plot") == 0) {
-			if (i + 1 >= c->argc)
-				return usage_error(cmd, "--plot needs a file (- for standard output)");
-			v = c->argv[++i];
-		} else if (strncmp(a, "--plot=", 7) == 0) {
-			v = a + 7;
-		} else {
-			c->argv[kept++] = c->argv[i];
-			continue;
-		}
-		if (*path)
-			return usage_error(cmd, "--plot is given twice");
-		if (!*v)
-			return usage_error(cmd, "--plot needs a file (- for standard output)");
-		*path = v;
-	}
-	c->argc = kept;
-	return 0;
-}
-
 int plot_hook(const char *path, plot_fn draw, const json_t *doc, const char *what, const char *ns, const char *name)
 {
 	char title[2 * DSCTL_NAME_MAX + 64];

@@ -25,10 +25,6 @@ int plot_explain_svg(FILE *out, const json_t *explain, const char *title);
 /* The drawing functions' type. */
 typedef int (*plot_fn)(FILE *out, const json_t *doc, const char *title);
 
-/* --plot FILE (or --plot=FILE) among a command's arguments: taken out of c->argv, *path set (NULL when
- * absent). Returns 0, or EXIT_USAGE after a message when the path is missing or given twice. */
-int plot_option(ctx *c, const char *cmd, const char **path);
-
 /* Draw doc into path ("-": standard output), titled "<what> of NAMESPACE/NAME". Returns -1 when the command
  * should go on with its usual output (the picture went to a file), else its exit status: after writing to
  * standard output the one its table would have had (EXIT_CHECK for a rollout that does not complete, else
