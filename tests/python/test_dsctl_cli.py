@@ -222,6 +222,60 @@ class NodeSelection(unittest.TestCase):
         self.assertEqual((rc, err), (1, "No resources found\n"))
 
 
+class Templates(unittest.TestCase):
+    """-o jsonpath and custom-columns over each command's JSON result (the engine: test_jsonpath.py)."""
+
+    def test_jsonpath_matches_the_json(self):
+        doc = run_json(self, "explain", "fluentd-logging")
+        rc, out, err = run("explain", "fluentd-logging", "-o", r'jsonpath={range .rows[*]}{.node}={.status}{"\n"}{end}')
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, "".join("%s=%s\n" % (r["node"], r["status"]) for r in doc["rows"]))
+        rc, out, err = run("explain", "fluentd-logging", "--status", "not-placed", "-o", "jsonpath={.rows[*].node}")
+        self.assertEqual(out, "cp-1 gpu-1")
+        with tempfile.TemporaryDirectory() as d:
+            tpl = os.path.join(d, "t.txt")
+            with open(tpl, "w") as f:
+                f.write("{.daemonSet.namespace}/{.daemonSet.name}")
+            rc, out, err = run("explain", "fluentd-logging", "-o", "jsonpath-file=" + tpl)
+            self.assertEqual((rc, out), (0, "kube-system/fluentd-logging"), err)
+            cols = os.path.join(d, "c.txt")
+            with open(cols, "w") as f:
+                f.write("NAME   DESIRED\n.name  .status.desiredNumberScheduled\n")
+            rc, out, err = run("get", "-o", "custom-columns-file=" + cols)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(out.splitlines()[0].split(), ["NAME", "DESIRED"])
+            self.assertEqual([line.split()[0] for line in out.splitlines()[1:]],
+                             ["fluentd-logging", "nvidia-device-plugin", "node-exporter"])
+
+    def test_custom_columns_over_the_rows(self):
+        rc, out, err = run("explain", "fluentd-logging", "-o", "custom-columns=NODE:.node,STATUS:.status,POD:.pods[*].name")
+        self.assertEqual(rc, 0, err)
+        lines = out.splitlines()
+        self.assertEqual(lines[0].split(), ["NODE", "STATUS", "POD"])
+        self.assertEqual(lines[1].split(), ["cp-1", "not-placed", "<none>"])
+        self.assertEqual(lines[3].split(), ["worker-1", "placed", "fluentd-logging-x7k2p"])
+        self.assertEqual(len(lines), 7)
+        rc, out, err = run("history", "fluentd-logging", "-o", "custom-columns=REV:.revision", "--no-headers")
+        self.assertEqual(out.split(), ["1", "2"])
+        rc, out, err = run("audit", "-o", "custom-columns=NAME:.name,LEVEL:.level", "--no-headers")
+        self.assertEqual(rc, 3)
+        self.assertEqual([line.split() for line in out.splitlines()],
+                         [["fluentd-logging", "privileged"], ["nvidia-device-plugin", "privileged"],
+                          ["node-exporter", "privileged"]])
+
+    def test_template_errors(self):
+        rc, out, err = run("get", "-o", "jsonpath={.daemonSets[")
+        self.assertEqual(rc, 1)
+        self.assertIn("error: ", err)
+        rc, out, err = run("get", "-o", "jsonpath={.nope}", "--allow-missing-template-keys=false")
+        self.assertEqual((rc, err), (1, "error: nope is not found\n"))
+        rc, out, err = run("get", "-o", "jsonpath={.nope}")
+        self.assertEqual((rc, out), (0, ""))
+        rc, out, err = run("get", "-o", "custom-columns=NAME")
+        self.assertEqual(rc, 1)
+        self.assertIn("error: ", err)
+
+
 class Edits(unittest.TestCase):
     def test_set_image(self):
         rc, out, err = run("set", "image", "ds/fluentd-logging", "-n", "kube-system", "fluentd=fluent/fluentd:v1.18")
