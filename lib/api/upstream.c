@@ -124,14 +124,9 @@ static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 	origins *o = ctx;
 	if (!json_is_object(it->obj))
 		return dsi_error_set(err, DS_ETYPE, it->path, "expected an object, got %s", dsi_json_type_name(it->obj));
-	json_t *obj = json_deep_copy(it->obj);
+	json_t *obj = dsi_loaded_object(it);
 	if (!obj)
 		return dsi_error_nomem(err);
-	/* the API server's list items carry no kind: their list's kind says it */
-	if (it->kind && !json_object_get(obj, "kind"))
-		json_object_set_new(obj, "kind", json_string(it->kind));
-	if (it->api_version && !json_object_get(obj, "apiVersion"))
-		json_object_set_new(obj, "apiVersion", json_string(it->api_version));
 	if (json_array_append_new(o->arr, obj) < 0 ||
 	    json_array_append_new(o->where, json_pack("{s:s, s:I}", "path", it->path, "document",
 						     (json_int_t)it->document)) < 0)

@@ -251,6 +251,18 @@ static void time_shown(dsi_strbuf *b, json_t **val, ds_time t, int set)
 
 static int str_eq(const char *a, size_t an, const char *b, size_t bn) { return an == bn && memcmp(a, b, an) == 0; }
 
+/* ValidateImmutableField on a metav1.Time (creationTimestamp, deletionTimestamp): the new value shown. */
+static void time_immutable(dsi_vctx *c, const char *field, ds_time t, int set, ds_time old, int old_set)
+{
+	if (set == old_set && t == old)
+		return;
+	dsi_strbuf b = DSI_STRBUF_INIT;
+	json_t *v;
+	time_shown(&b, &v, t, set);
+	dsi_v_add(c, field, DSI_FE_INVALID, v, b.data, IMMUTABLE_MSG);
+	dsi_strbuf_free(&b);
+}
+
 /* ValidateObjectMetaAccessorUpdate (apimachinery pkg/api/validation/objectmeta.go) + validateKubeFinalizerName */
 int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 {
@@ -343,20 +355,8 @@ int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 		dsi_v_str(c, "namespace", DSI_FE_INVALID, ns, nsn, IMMUTABLE_MSG);
 	if (!str_eq(uid, uidn, ouid, ouidn))
 		dsi_v_named(c, "uid", DSI_FE_INVALID, uid, uidn, IMMUTABLE_MSG);
-	if (ct_set != oct_set || ct != oct) {
-		dsi_strbuf b = DSI_STRBUF_INIT;
-		json_t *v;
-		time_shown(&b, &v, ct, ct_set);
-		dsi_v_add(c, "creationTimestamp", DSI_FE_INVALID, v, b.data, IMMUTABLE_MSG);
-		dsi_strbuf_free(&b);
-	}
-	if (dt_set != odt_set || dt != odt) {
-		dsi_strbuf b = DSI_STRBUF_INIT;
-		json_t *v;
-		time_shown(&b, &v, dt, dt_set);
-		dsi_v_add(c, "deletionTimestamp", DSI_FE_INVALID, v, b.data, IMMUTABLE_MSG);
-		dsi_strbuf_free(&b);
-	}
+	time_immutable(c, "creationTimestamp", ct, ct_set, oct, oct_set);
+	time_immutable(c, "deletionTimestamp", dt, dt_set, odt, odt_set);
 	if (has_grace != ohas_grace || grace != ograce) {
 		if (has_grace)
 			dsi_v_json(c, "deletionGracePeriodSeconds", DSI_FE_INVALID, json_integer(grace), IMMUTABLE_MSG);

@@ -10,7 +10,6 @@
 #include "model/quantity.h"
 #include "model/resources.h"
 
-static int streq(const char *a, size_t n, const char *lit) { return strlen(lit) == n && memcmp(a, lit, n) == 0; }
 
 static int present(const json_t *obj, const char *key)
 {
@@ -109,7 +108,7 @@ static int one_of(dsi_vctx *c, const json_t *obj, const char *key, int required,
 		return 0;
 	}
 	for (size_t i = 0; i < nvalid; i++)
-		if (streq(s, n, valid[i]))
+		if (dsi_streq_lit(s, n, valid[i]))
 			return 0;
 	dsi_v_not_supported(c, key, 1, s, n, valid, nvalid);
 	return 0;
@@ -143,14 +142,14 @@ static int standard_resource(const char *s, size_t n)
 		"services.loadbalancers",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (streq(s, n, names[i]))
+		if (dsi_streq_lit(s, n, names[i]))
 			return 1;
 	return hugepages(s, n) || (n >= 19 && memcmp(s, "requests.hugepages-", 19) == 0);
 }
 
 static int standard_container_resource(const char *s, size_t n)
 {
-	return streq(s, n, "cpu") || streq(s, n, "memory") || streq(s, n, "ephemeral-storage") || hugepages(s, n);
+	return dsi_streq_lit(s, n, "cpu") || dsi_streq_lit(s, n, "memory") || dsi_streq_lit(s, n, "ephemeral-storage") || hugepages(s, n);
 }
 
 static int extended_resource(const char *s, size_t n)
@@ -220,7 +219,7 @@ static int integer_resource(const char *s, size_t n)
 					    "configmaps", "persistentvolumeclaims", "services.nodeports",
 					    "services.loadbalancers"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (streq(s, n, names[i]))
+		if (dsi_streq_lit(s, n, names[i]))
 			return 1;
 	return extended_resource(s, n);
 }
@@ -328,7 +327,7 @@ static int resource_requirements(dsi_vctx *c, const json_t *res, const char *lim
 		quantity_value(c, lim[i].k, lim[i].n, lim[i].v, &lim[i].q);
 		dsi_v_pop(c, mk);
 		lim_huge |= hugepages(lim[i].k, lim[i].n);
-		lim_cpu_mem |= streq(lim[i].k, lim[i].n, "cpu") || streq(lim[i].k, lim[i].n, "memory");
+		lim_cpu_mem |= dsi_streq_lit(lim[i].k, lim[i].n, "cpu") || dsi_streq_lit(lim[i].k, lim[i].n, "memory");
 	}
 	dsi_v_pop(c, ml);
 	for (size_t i = 0; i < nr; i++) {
@@ -364,7 +363,7 @@ static int resource_requirements(dsi_vctx *c, const json_t *res, const char *lim
 		}
 		dsi_v_pop(c, mreq);
 		req_huge |= hugepages(req[i].k, req[i].n);
-		req_cpu_mem |= streq(req[i].k, req[i].n, "cpu") || streq(req[i].k, req[i].n, "memory");
+		req_cpu_mem |= dsi_streq_lit(req[i].k, req[i].n, "cpu") || dsi_streq_lit(req[i].k, req[i].n, "memory");
 	}
 	if (!lim_cpu_mem && !req_cpu_mem && (req_huge || lim_huge))
 		dsi_v_forbidden(c, NULL, "HugePages require cpu or memory");
@@ -418,7 +417,7 @@ static int container_ports(dsi_vctx *c, const json_t *ctr)
 			port_num(c, "hostPort", hport);
 		if (!proton)
 			dsi_v_required(c, "protocol", "");
-		else if (!streq(proto, proton, "TCP") && !streq(proto, proton, "UDP") && !streq(proto, proton, "SCTP"))
+		else if (!dsi_streq_lit(proto, proton, "TCP") && !dsi_streq_lit(proto, proton, "UDP") && !dsi_streq_lit(proto, proton, "SCTP"))
 			dsi_v_not_supported(c, "protocol", 1, proto, proton, protocols, 3);
 		dsi_v_pop(c, mi);
 	}
@@ -572,7 +571,7 @@ static int handler(dsi_vctx *c, const json_t *h, int lifecycle)
 				if (!pn)
 					dsi_v_required(c, "path", "");
 				if ((rc = port_num_or_name(c, a, "port")) == 0) {
-					if (!streq(scheme, sn, "HTTP") && !streq(scheme, sn, "HTTPS"))
+					if (!dsi_streq_lit(scheme, sn, "HTTP") && !dsi_streq_lit(scheme, sn, "HTTPS"))
 						dsi_v_not_supported(c, "scheme", 1, scheme, sn, schemes, 2);
 					for (size_t j = 0; rc == 0 && j < json_array_size(headers); j++) {
 						json_t *hd;
@@ -794,9 +793,9 @@ static int init_containers(dsi_vctx *c, const json_t *spec, const json_t *volume
 		}
 		int restart_always = 0;
 		if (present(ctr, "restartPolicy")) {
-			if (!streq(rp, rpn, "Always"))
+			if (!dsi_streq_lit(rp, rpn, "Always"))
 				dsi_v_not_supported(c, "restartPolicy", 1, rp, rpn, always, 1);
-			restart_always = streq(rp, rpn, "Always");
+			restart_always = dsi_streq_lit(rp, rpn, "Always");
 		}
 		json_t *n = json_object_get(ctr, "name");
 		const char *name = json_is_string(n) ? json_string_value(n) : "";
@@ -949,7 +948,7 @@ static int volume_source(dsi_vctx *c, const json_t *vol)
 					no_backsteps(c, "path", path, pn);
 					int ok = 0;
 					for (size_t k = 0; k < 8; k++)
-						ok |= streq(type, tn, types[k]);
+						ok |= dsi_streq_lit(type, tn, types[k]);
 					if (!ok)
 						dsi_v_not_supported(c, "type", 1, type, tn, types, 8);
 				}
@@ -1032,12 +1031,12 @@ int dsi_validate_tolerations(dsi_vctx *c, const json_t *spec, const char *key)
 		}
 		if (kn)
 			dsi_v_label_name(c, "key", k, kn);
-		if (!kn && !streq(op, opn, "Exists"))
+		if (!kn && !dsi_streq_lit(op, opn, "Exists"))
 			dsi_v_named(c, "operator", DSI_FE_INVALID, op, opn,
 				    "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
-		if (has_secs && !streq(eff, effn, "NoExecute"))
+		if (has_secs && !dsi_streq_lit(eff, effn, "NoExecute"))
 			dsi_v_named(c, "effect", DSI_FE_INVALID, eff, effn, "effect must be 'NoExecute' when `tolerationSeconds` is set");
-		if (!opn || streq(op, opn, "Equal")) {
+		if (!opn || dsi_streq_lit(op, opn, "Equal")) {
 			dsi_strbuf msgs = DSI_STRBUF_INIT;
 			if (dsi_validate_label_value(val, valn, &msgs)) {
 				/* strings.Join(errs, ";") */
@@ -1054,10 +1053,10 @@ int dsi_validate_tolerations(dsi_vctx *c, const json_t *spec, const char *key)
 				dsi_strbuf_free(&joined);
 			}
 			dsi_strbuf_free(&msgs);
-		} else if (streq(op, opn, "Exists")) {
+		} else if (dsi_streq_lit(op, opn, "Exists")) {
 			if (valn)
 				dsi_v_str(c, "operator", DSI_FE_INVALID, val, valn, "value must be empty when `operator` is 'Exists'");
-		} else if ((streq(op, opn, "Lt") || streq(op, opn, "Gt")) &&
+		} else if ((dsi_streq_lit(op, opn, "Lt") || dsi_streq_lit(op, opn, "Gt")) &&
 			   (c->gates & DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS)) {
 			/* alpha TaintTolerationComparisonOperators: accepted; its value rules are not modelled */
 		} else {
@@ -1066,7 +1065,7 @@ int dsi_validate_tolerations(dsi_vctx *c, const json_t *spec, const char *key)
 		if (effn) { /* validateTaintEffect(allowEmpty) */
 			int ok = 0;
 			for (size_t k2 = 0; k2 < 3; k2++)
-				ok |= streq(eff, effn, effects[k2]);
+				ok |= dsi_streq_lit(eff, effn, effects[k2]);
 			if (!ok)
 				dsi_v_not_supported(c, "effect", 1, eff, effn, effects, 3);
 		}
@@ -1087,13 +1086,13 @@ static int node_selector_requirement(dsi_vctx *c, const json_t *rq, int allow_in
 	    (rc = dsi_v_array(c, rq, "values", &values)) < 0)
 		return rc;
 	size_t nv = json_array_size(values);
-	if (streq(op, opn, "In") || streq(op, opn, "NotIn")) {
+	if (dsi_streq_lit(op, opn, "In") || dsi_streq_lit(op, opn, "NotIn")) {
 		if (!nv)
 			dsi_v_required(c, "values", "must be specified when `operator` is 'In' or 'NotIn'");
-	} else if (streq(op, opn, "Exists") || streq(op, opn, "DoesNotExist")) {
+	} else if (dsi_streq_lit(op, opn, "Exists") || dsi_streq_lit(op, opn, "DoesNotExist")) {
 		if (nv)
 			dsi_v_forbidden(c, "values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
-	} else if (streq(op, opn, "Gt") || streq(op, opn, "Lt")) {
+	} else if (dsi_streq_lit(op, opn, "Gt") || dsi_streq_lit(op, opn, "Lt")) {
 		if (nv != 1)
 			dsi_v_required(c, "values", "must be specified single value when `operator` is 'Lt' or 'Gt'");
 	} else {
@@ -1123,13 +1122,13 @@ static int node_field_requirement(dsi_vctx *c, const json_t *rq)
 	if ((rc = dsi_v_string(c, rq, "operator", &op, &opn)) < 0 || (rc = dsi_v_string(c, rq, "key", &key, &keyn)) < 0 ||
 	    (rc = dsi_v_array(c, rq, "values", &values)) < 0)
 		return rc;
-	if (streq(op, opn, "In") || streq(op, opn, "NotIn")) {
+	if (dsi_streq_lit(op, opn, "In") || dsi_streq_lit(op, opn, "NotIn")) {
 		if (json_array_size(values) != 1)
 			dsi_v_required(c, "values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
 	} else {
 		dsi_v_named(c, "operator", DSI_FE_INVALID, op, opn, "not a valid selector operator");
 	}
-	if (!streq(key, keyn, "metadata.name")) {
+	if (!dsi_streq_lit(key, keyn, "metadata.name")) {
 		dsi_v_str(c, "key", DSI_FE_INVALID, key, keyn, "not a valid field selector key");
 		return 0;
 	}
@@ -1309,7 +1308,7 @@ static int dns_config(dsi_vctx *c, const json_t *spec, const char *policy, size_
 	if (cfg && ((rc = dsi_v_array(c, cfg, "nameservers", &ns)) < 0 || (rc = dsi_v_array(c, cfg, "searches", &searches)) < 0 ||
 		    (rc = dsi_v_array(c, cfg, "options", &opts)) < 0))
 		return rc;
-	if (streq(policy, pn, "None")) {
+	if (dsi_streq_lit(policy, pn, "None")) {
 		if (!cfg) {
 			dsi_v_required(c, "dnsConfig", "must provide `dnsConfig` when `dnsPolicy` is None");
 			return 0;
@@ -1536,7 +1535,7 @@ static int pod_annotations(dsi_vctx *c, const json_t *meta, const json_t *spec)
 				continue;
 			const char *p = json_string_value(v);
 			size_t n = json_string_length(v);
-			if (streq(p, n, "runtime/default") || streq(p, n, "docker/default") || streq(p, n, "unconfined"))
+			if (dsi_streq_lit(p, n, "runtime/default") || dsi_streq_lit(p, n, "docker/default") || dsi_streq_lit(p, n, "unconfined"))
 				continue;
 			if (n >= 10 && !memcmp(p, "localhost/", 10))
 				local_descending_path(c, k, p + 10, n - 10);
