@@ -219,7 +219,7 @@ $(YAMLECHO): $(BUILD)/obj/tests/support/yamlecho.o $(BUILD)/obj/examples/dsctl/y
 # jsonpathecho prints a JSON document through dsctl's JSONPath engine and custom columns.
 JSONPATHECHO := $(BUILD)/tests/support/jsonpathecho
 $(JSONPATHECHO): $(BUILD)/obj/tests/support/jsonpathecho.o $(BUILD)/obj/examples/dsctl/jsonpath.o \
-		$(BUILD)/obj/examples/dsctl/columns.o
+		$(BUILD)/obj/examples/dsctl/columns.o $(BUILD)/obj/examples/dsctl/buf.o
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(PKG_LIBS)

@@ -13,6 +13,7 @@
  * printed when a path fails on some row (kubectl has printed the rows before it).
  * SPDX-License-Identifier: Apache-2.0
  */
+#include "buf.h"
 #include "columns.h"
 
 #include <errno.h>
@@ -36,40 +37,7 @@ struct columns {
 	size_t n;
 };
 
-struct buf {
-	char *p;
-	size_t len, cap;
-	int oom;
-};
 
-static void buf_add(struct buf *b, const void *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		while (cap < b->len + n + 1) {
-			if (cap > SIZE_MAX / 2) {
-				b->oom = 1;
-				return;
-			}
-			cap *= 2;
-		}
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
-
-static void buf_ch(struct buf *b, char c) { buf_add(b, &c, 1); }
 
 /* Go's utf8.DecodeRune: an invalid sequence is one rune of one byte (0xFFFD). */
 static int32_t decode(const unsigned char *s, size_t n, size_t *w)

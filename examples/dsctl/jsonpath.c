@@ -54,6 +54,7 @@
  *   - Limits against runaway templates: 64 nested bracket parses, 1000 nested ranges, 2^25 values.
  * SPDX-License-Identifier: Apache-2.0
  */
+#include "buf.h"
 #include "jsonpath.h"
 
 #include <errno.h>
@@ -71,42 +72,8 @@
 
 /* ---- bytes ------------------------------------------------------------------------------------------ */
 
-struct buf {
-	char *p;
-	size_t len, cap;
-	int oom;
-};
 
-static void buf_add(struct buf *b, const void *s, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 64;
-		while (cap < b->len + n + 1) {
-			if (cap > SIZE_MAX / 2) {
-				b->oom = 1;
-				return;
-			}
-			cap *= 2;
-		}
-		char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	if (n)
-		memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = 0;
-}
 
-static void buf_str(struct buf *b, const char *s) { buf_add(b, s, strlen(s)); }
-
-static void buf_ch(struct buf *b, char c) { buf_add(b, &c, 1); }
 
 /* Go's utf8.DecodeRune: an invalid or truncated sequence is U+FFFD of width 1. */
 static int32_t utf8_decode(const unsigned char *s, size_t n, size_t *w)
