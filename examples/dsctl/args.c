@@ -25,15 +25,22 @@ const flag dsctl_global_flags[] = {
 	{"now", 0, FLAG_VALUE, "TIME", "the time to plan at (RFC 3339); default: now"},
 	{"set", 0, FLAG_LIST, "NAME=VALUE", "a library option (see ds_options_create(3)), e.g. --set burstReplicas=50"},
 	{"validate", 0, FLAG_VALUE, "LEVEL",
-	 "strict (or true), warn or ignore (or false): unknown and repeated fields in the inputs, as kubectl's --validate"},
+	 "strict (or true), warn or ignore (or false): unknown and repeated fields in the inputs, as kubectl's "
+	 "--validate"},
 	{"color", 0, FLAG_VALUE, "WHEN", "auto (default), always or never"},
 	{"help", 'h', FLAG_BOOL, NULL, "help for dsctl or for the command"},
 	{NULL, 0, 0, NULL, NULL},
 };
 
 static const char *const format_names[] = {
-	[OUT_TABLE] = "table", [OUT_JSON] = "json", [OUT_YAML] = "yaml", [OUT_JSONPATH] = "jsonpath",
-	[OUT_COLUMNS] = "custom-columns", [OUT_NAME] = "name", [OUT_SVG] = "svg", [OUT_SARIF] = "sarif",
+	[OUT_TABLE] = "table",
+	[OUT_JSON] = "json",
+	[OUT_YAML] = "yaml",
+	[OUT_JSONPATH] = "jsonpath",
+	[OUT_COLUMNS] = "custom-columns",
+	[OUT_NAME] = "name",
+	[OUT_SVG] = "svg",
+	[OUT_SARIF] = "sarif",
 };
 
 /* ---- reading the flags ------------------------------------------------------------------------ */
@@ -124,10 +131,11 @@ static int record(ctx *c, const flag *f, const char *value)
 	if (f->kind == FLAG_BOOL) {
 		int b = 1;
 		if (value && parse_bool(value, &b) < 0)
-			return usage_error(c->cmd ? c->cmd->name : NULL,
-					   "invalid argument \"%s\" for \"--%s\" flag: strconv.ParseBool: parsing \"%s\": "
-					   "invalid syntax",
-					   value, f->name, value);
+			return usage_error(
+				c->cmd ? c->cmd->name : NULL,
+				"invalid argument \"%s\" for \"--%s\" flag: strconv.ParseBool: parsing \"%s\": "
+				"invalid syntax",
+				value, f->name, value);
 		value = b ? "true" : "false";
 	}
 	c->given[c->ngiven++] = (given){f, value};
@@ -154,9 +162,9 @@ static int read_flags(ctx *c, int argc, char **argv)
 	shorts[ns++] = '-';
 	shorts[ns++] = ':';
 	for (size_t i = 0; i < n; i++) {
-		longopts[i] = (struct option){flags[i]->name, flags[i]->kind == FLAG_BOOL ? optional_argument
-											 : required_argument,
-					      NULL, 256 + (int)i};
+		longopts[i] = (struct option){flags[i]->name,
+					      flags[i]->kind == FLAG_BOOL ? optional_argument : required_argument, NULL,
+					      256 + (int)i};
 		if (flags[i]->letter) {
 			shorts[ns++] = (char)flags[i]->letter;
 			if (flags[i]->kind != FLAG_BOOL)
@@ -191,7 +199,8 @@ static int read_flags(ctx *c, int argc, char **argv)
 			/* the argument that named the flag: before its value when that came separately */
 			const char *named = optarg && optarg == argv[optind - 1] ? argv[optind - 2] : arg;
 			size_t len = strlen(f->name);
-			if (strncmp(named + 2, f->name, len) != 0 || (named[2 + len] != '\0' && named[2 + len] != '=')) {
+			if (strncmp(named + 2, f->name, len) != 0 ||
+			    (named[2 + len] != '\0' && named[2 + len] != '=')) {
 				rc = flag_error(c->cmd, "unknown flag", named, 0); /* an abbreviation */
 				goto out;
 			}
@@ -244,11 +253,16 @@ static int read_output(ctx *c, const char *v)
 		const char *name;
 		int out, wide, file;
 	} forms[] = {
-		{"table", OUT_TABLE, 0, 0},         {"wide", OUT_TABLE, 1, 0},
-		{"json", OUT_JSON, 0, 0},           {"yaml", OUT_YAML, 0, 0},
-		{"name", OUT_NAME, 0, 0},           {"jsonpath", OUT_JSONPATH, 0, 0},
-		{"jsonpath-file", OUT_JSONPATH, 0, 1}, {"custom-columns", OUT_COLUMNS, 0, 0},
-		{"custom-columns-file", OUT_COLUMNS, 0, 1}, {"svg", OUT_SVG, 0, 0},
+		{"table", OUT_TABLE, 0, 0},
+		{"wide", OUT_TABLE, 1, 0},
+		{"json", OUT_JSON, 0, 0},
+		{"yaml", OUT_YAML, 0, 0},
+		{"name", OUT_NAME, 0, 0},
+		{"jsonpath", OUT_JSONPATH, 0, 0},
+		{"jsonpath-file", OUT_JSONPATH, 0, 1},
+		{"custom-columns", OUT_COLUMNS, 0, 0},
+		{"custom-columns-file", OUT_COLUMNS, 0, 1},
+		{"svg", OUT_SVG, 0, 0},
 		{"sarif", OUT_SARIF, 0, 0},
 	};
 	const char *eq = strchr(v, '=');
@@ -264,7 +278,9 @@ static int read_output(ctx *c, const char *v)
 			break;
 		if (templated && !eq[1])
 			return usage_error(c->cmd->name, "%s format specified but no %s given", forms[i].name,
-					   forms[i].file ? "file" : forms[i].out == OUT_JSONPATH ? "template" : "custom-columns");
+					   forms[i].file                  ? "file"
+					   : forms[i].out == OUT_JSONPATH ? "template"
+									  : "custom-columns");
 		c->out = forms[i].out;
 		c->wide = forms[i].wide;
 		c->out_arg = templated ? eq + 1 : NULL;
@@ -292,8 +308,8 @@ static int read_output(ctx *c, const char *v)
 			strncat(list, ",custom-columns-file", sizeof(list) - strlen(list) - 1);
 	}
 	return usage_error(c->cmd ? c->cmd->name : NULL,
-			   "unable to match a printer suitable for the output format \"%s\", allowed formats are: %s", v,
-			   list);
+			   "unable to match a printer suitable for the output format \"%s\", allowed formats are: %s",
+			   v, list);
 }
 
 /* The global flags into c's fields and options. */
@@ -317,9 +333,9 @@ static int apply_globals(ctx *c)
 	if (color && strcmp(color, "auto") != 0 && strcmp(color, "always") != 0 && strcmp(color, "never") != 0)
 		return usage_error(cmd, "invalid argument \"%s\" for \"--color\" flag: must be auto, always or never",
 				   color);
-	c->color = color && strcmp(color, "always") == 0 ? 1
+	c->color = color && strcmp(color, "always") == 0  ? 1
 		   : color && strcmp(color, "never") == 0 ? 0
-							   : isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
+							  : isatty(STDOUT_FILENO) && !getenv("NO_COLOR");
 	ds_error err;
 	for (int i = 0; (v = flag_nth(c, "set", i)) != NULL; i++) {
 		const char *eq = strchr(v, '=');
@@ -334,14 +350,18 @@ static int apply_globals(ctx *c)
 	}
 	if ((v = flag_value(c, "validate")) != NULL) {
 		/* kubectl's values: strict (true), warn, ignore (false); the option fieldValidation */
-		static const char *const levels[][2] = {{"strict", "Strict"}, {"warn", "Warn"}, {"ignore", "Ignore"},
-							{"true", "Strict"},   {"false", "Ignore"}};
+		static const char *const levels[][2] = {{"strict", "Strict"},
+							{"warn", "Warn"},
+							{"ignore", "Ignore"},
+							{"true", "Strict"},
+							{"false", "Ignore"}};
 		size_t k = 0;
 		while (k < 5 && strcmp(v, levels[k][0]) != 0)
 			k++;
 		if (k == 5)
-			return usage_error(cmd, "invalid - validate option \"%s\"; must be one of: strict (or true), warn, "
-						"ignore (or false)",
+			return usage_error(cmd,
+					   "invalid - validate option \"%s\"; must be one of: strict (or true), warn, "
+					   "ignore (or false)",
 					   v);
 		c->validate = k == 3 ? 1 : k == 4 ? 3 : (int)k + 1;
 		if (ds_options_set(c->opts, "fieldValidation", levels[k][1], &err) < 0)
@@ -371,7 +391,8 @@ static void print_flags(const flag *flags, FILE *f)
 			snprintf(left, sizeof(left), "-%c, --%s%s%s", x->letter, x->name, x->value ? " " : "",
 				 x->value ? x->value : "");
 		else
-			snprintf(left, sizeof(left), "    --%s%s%s", x->name, x->value ? " " : "", x->value ? x->value : "");
+			snprintf(left, sizeof(left), "    --%s%s%s", x->name, x->value ? " " : "",
+				 x->value ? x->value : "");
 		fprintf(f, "  %-34s %s\n", left, x->help);
 	}
 }
@@ -387,7 +408,8 @@ static void usage(FILE *f)
 	fputs("\nGlobal flags (before or after the command):\n", f);
 	print_flags(dsctl_global_flags, f);
 	fputs("\nUsage:\n  dsctl [flags] COMMAND [ARGS] [flags]\n\n"
-	      "Exit status: 0 success, 1 error, 2 usage error, 3 a check failed (validation, audit level, drain, tests).\n"
+	      "Exit status: 0 success, 1 error, 2 usage error, 3 a check failed (validation, audit level, drain, "
+	      "tests).\n"
 	      "Use \"dsctl COMMAND --help\" for more information about a command.\n",
 	      f);
 }

@@ -50,18 +50,22 @@ static void print_report(ctx *c, const json_t *doc)
 	if (num(sum, "suppressed"))
 		printf(", %lld suppressed", num(sum, "suppressed"));
 	if (json_object_get(doc, "failOn") && strcmp(str(doc, "failOn"), "none") != 0)
-		printf(" (--fail-on %s: %s%s%s)", str(doc, "failOn"), colour(c, json_is_true(json_object_get(doc, "failed")) ? "bad" : "ok"),
+		printf(" (--fail-on %s: %s%s%s)", str(doc, "failOn"),
+		       colour(c, json_is_true(json_object_get(doc, "failed")) ? "bad" : "ok"),
 		       json_is_true(json_object_get(doc, "failed")) ? "fails" : "passes", colour(c, "reset"));
 	printf("\n\n");
 	table *t = table_new(3, "SEVERITY", "FIELD", "FINDING");
 	size_t i;
 	json_t *f;
-	json_array_foreach (json_object_get(doc, "findings"), i, f) {
+	json_array_foreach(json_object_get(doc, "findings"), i, f)
+	{
 		const char *sev = str(f, "severity");
 		int suppressed = json_is_true(json_object_get(f, "suppressed"));
 		char s[64], msg[4096];
-		snprintf(s, sizeof(s), "%s%s%s", suppressed ? colour(c, "dim") : sev_colour(c, sev), sev, colour(c, "reset"));
-		snprintf(msg, sizeof(msg), "%s%s [%s]", suppressed ? "(suppressed) " : "", str(f, "message"), str(f, "id"));
+		snprintf(s, sizeof(s), "%s%s%s", suppressed ? colour(c, "dim") : sev_colour(c, sev), sev,
+			 colour(c, "reset"));
+		snprintf(msg, sizeof(msg), "%s%s [%s]", suppressed ? "(suppressed) " : "", str(f, "message"),
+			 str(f, "id"));
 		table_row(t, s, str(f, "path"), msg);
 	}
 	table_print(t, c);
@@ -81,7 +85,8 @@ static void locate_findings(ctx *c, json_t *reports)
 			continue;
 		json_t *files = take_json(list), *file;
 		size_t k;
-		json_array_foreach (files, k, file) {
+		json_array_foreach(files, k, file)
+		{
 			size_t len;
 			char *text = read_file(json_string_value(file), &len), *out;
 			/* the objects of the file, numbered as the library numbers documents */
@@ -91,28 +96,33 @@ static void locate_findings(ctx *c, json_t *reports)
 			}
 			json_t *objs = take_json(out), *o, *r;
 			size_t j, n;
-			json_array_foreach (json_object_get(objs, "objects"), j, o) {
+			json_array_foreach(json_object_get(objs, "objects"), j, o)
+			{
 				if (strcmp(str(o, "kind"), "DaemonSet") != 0)
 					continue;
-				json_array_foreach (reports, n, r) {
-					const char *ns = json_is_string(json_object_get(o, "namespace")) ? str(o, "namespace") : c->ns;
+				json_array_foreach(reports, n, r)
+				{
+					const char *ns = json_is_string(json_object_get(o, "namespace"))
+								 ? str(o, "namespace")
+								 : c->ns;
 					if (strcmp(str(r, "name"), str(o, "name")) != 0 ||
 					    (ns && strcmp(str(r, "namespace"), ns) != 0) || json_object_get(r, "file"))
 						continue;
 					json_object_set(r, "file", file);
 					json_t *f;
 					size_t q;
-					json_array_foreach (json_object_get(r, "findings"), q, f) {
+					json_array_foreach(json_object_get(r, "findings"), q, f)
+					{
 						char path[1024];
 						json_t *item = json_object_get(o, "item");
 						if (item)
-							snprintf(path, sizeof(path), "items[%lld].%s", (long long)json_integer_value(item),
-								 str(f, "path"));
+							snprintf(path, sizeof(path), "items[%lld].%s",
+								 (long long)json_integer_value(item), str(f, "path"));
 						else
 							snprintf(path, sizeof(path), "%s", str(f, "path"));
 						int line, column;
-						if (ds_manifest_locate(text, len, (size_t)num(o, "document"), path, &line, &column, NULL,
-								       &err) == 0)
+						if (ds_manifest_locate(text, len, (size_t)num(o, "document"), path,
+								       &line, &column, NULL, &err) == 0)
 							json_object_set_new(f, "line", json_integer(line));
 					}
 				}
@@ -147,7 +157,7 @@ int cmd_audit(ctx *c)
 	}
 	/* the DaemonSets: those named, or all of the snapshot */
 	size_t n = c->argc ? (size_t)c->argc : ds_cluster_count(c->cluster, "DaemonSet");
-	char (*names)[2][DSCTL_NAME_MAX] = calloc(n + 1, sizeof(*names));
+	char(*names)[2][DSCTL_NAME_MAX] = calloc(n + 1, sizeof(*names));
 	if (!names)
 		return EXIT_ERROR;
 	int worst = EXIT_OK;

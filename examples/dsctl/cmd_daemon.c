@@ -47,7 +47,8 @@ int cmd_history(ctx *c)
 		json_array_foreach(json_object_get(doc, "revisions"), i, r)
 		{
 			char rev[32], pods[32];
-			snprintf(rev, sizeof(rev), "%lld%s", (long long)json_integer_value(json_object_get(r, "revision")),
+			snprintf(rev, sizeof(rev), "%lld%s",
+				 (long long)json_integer_value(json_object_get(r, "revision")),
 				 json_is_true(json_object_get(r, "current")) ? " (current)" : "");
 			const char *h = json_string_value(json_object_get(r, "hash"));
 			snprintf(pods, sizeof(pods), "%lld",
@@ -61,9 +62,9 @@ int cmd_history(ctx *c)
 			       (long long)json_integer_value(json_object_get(doc, "revisionHistoryLimit")));
 		size_t k;
 		json_t *w;
-		json_array_foreach (json_object_get(doc, "warnings"), k, w)
-			printf("%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
-			       json_is_string(w) ? json_string_value(w) : json_string_value(json_object_get(w, "message")));
+		json_array_foreach(json_object_get(doc, "warnings"), k, w) printf(
+			"%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
+			json_is_string(w) ? json_string_value(w) : json_string_value(json_object_get(w, "message")));
 	}
 	json_decref(doc);
 	return p < 0 ? EXIT_ERROR : EXIT_OK;
@@ -77,7 +78,8 @@ int cmd_rollback(ctx *c)
 		char *end;
 		to = strtoll(v, &end, 10);
 		if (!*v || *end || to < 0)
-			return usage_error("rollback", "invalid argument \"%s\" for \"--to-revision\" flag: a revision number", v);
+			return usage_error("rollback",
+					   "invalid argument \"%s\" for \"--to-revision\" flag: a revision number", v);
 	}
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
 	int rc = resolve_ds(c, c->argv[0], ns, name);

@@ -4,7 +4,6 @@
 
 #include "dsctl.h"
 
-
 int cmd_version(ctx *c)
 {
 	json_t *v = json_pack("{s:s, s:s}", "dsctl", DS_VERSION_STRING, "libdaemonset", ds_version());
@@ -24,14 +23,15 @@ int cmd_get(ctx *c)
 	json_t *s = take_json(text), *d;
 	size_t i;
 	if (c->out == OUT_NAME) { /* kubectl's -o name */
-		json_array_foreach (json_object_get(s, "daemonSets"), i, d)
+		json_array_foreach(json_object_get(s, "daemonSets"), i, d)
 			printf("daemonset.apps/%s\n", json_string_value(json_object_get(d, "name")));
 		json_decref(s);
 		return EXIT_OK;
 	}
 	int p = print_structured(c, s);
 	if (!p) {
-		printf("Loaded %lld nodes, %lld pods, %lld DaemonSets, %lld ControllerRevisions, %lld PodDisruptionBudgets, "
+		printf("Loaded %lld nodes, %lld pods, %lld DaemonSets, %lld ControllerRevisions, %lld "
+		       "PodDisruptionBudgets, "
 		       "%lld PriorityClasses and %lld other objects.\n\n",
 		       (long long)json_integer_value(json_object_get(s, "nodes")),
 		       (long long)json_integer_value(json_object_get(s, "pods")),
@@ -40,9 +40,11 @@ int cmd_get(ctx *c)
 		       (long long)json_integer_value(json_object_get(s, "podDisruptionBudgets")),
 		       (long long)json_integer_value(json_object_get(s, "priorityClasses")),
 		       (long long)json_integer_value(json_object_get(s, "other")));
-		table *t = table_new(8, "NAMESPACE", "NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "");
+		table *t =
+			table_new(8, "NAMESPACE", "NAME", "DESIRED", "CURRENT", "READY", "UP-TO-DATE", "AVAILABLE", "");
 		int from_manifest = 0;
-		json_array_foreach (json_object_get(s, "daemonSets"), i, d) {
+		json_array_foreach(json_object_get(s, "daemonSets"), i, d)
+		{
 			const char *ns = json_string_value(json_object_get(d, "namespace"));
 			const char *name = json_string_value(json_object_get(d, "name"));
 			ds_status st = DS_STATUS_INIT;
@@ -62,7 +64,8 @@ int cmd_get(ctx *c)
 		}
 		table_print(t, c);
 		if (from_manifest)
-			printf("\n(manifest): read from a file, not from an API server: the namespace and the API server's "
+			printf("\n(manifest): read from a file, not from an API server: the namespace and the API "
+			       "server's "
 			       "defaults were filled in as kubectl apply and the API server would.\n");
 		/* a cluster has thousands of nodes: a few names unless -o wide */
 		char *nodes = join_list(json_object_get(s, "nodeNames"), NULL, ", ", c->wide ? 0 : 12);

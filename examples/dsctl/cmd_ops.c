@@ -359,7 +359,8 @@ int cmd_drain(ctx *c)
 		}
 		json_t *doc = take_json(text), *x;
 		size_t i;
-		json_array_foreach (json_object_get(doc, "removed"), i, x) {
+		json_array_foreach(json_object_get(doc, "removed"), i, x)
+		{
 			const char *slash = strchr(json_string_value(x), '/');
 			char ns[DSCTL_NAME_MAX];
 			snprintf(ns, sizeof(ns), "%.*s", (int)(slash - json_string_value(x)), json_string_value(x));
@@ -378,7 +379,8 @@ int cmd_drain(ctx *c)
 		/* a failed node stops kubectl (it names the nodes left); a blocked one never ends */
 		if (st != EXIT_OK && k + 1 < n && c->out == OUT_TABLE) {
 			printf("\n%s%s%s\n", colour(c, "warn"),
-			       st == EXIT_CHECK ? "kubectl never gets to the other nodes:" : "There are pending nodes to be drained:",
+			       st == EXIT_CHECK ? "kubectl never gets to the other nodes:"
+						: "There are pending nodes to be drained:",
 			       colour(c, "reset"));
 			for (size_t r = k + 1; r < n; r++)
 				printf(" %s\n", nodes[r]);
@@ -444,7 +446,8 @@ int cmd_upgrade(ctx *c)
 	int rc = apply_drain_flags(c);
 	ds_error berr;
 	if (rc == EXIT_OK && batch && ds_options_set(c->opts, "batchSize", batch, &berr) < 0)
-		rc = usage_error("upgrade", "invalid argument \"%s\" for \"--batch-size\" flag: a positive number of nodes",
+		rc = usage_error("upgrade",
+				 "invalid argument \"%s\" for \"--batch-size\" flag: a positive number of nodes",
 				 batch);
 	if (rc != EXIT_OK || !nodes)
 		goto out;
@@ -457,10 +460,10 @@ int cmd_upgrade(ctx *c)
 	char *text;
 	ds_error err;
 	if (ds_cluster_upgrade(c->cluster, nn ? nodes : NULL, nn,
-		       nn	  ? NULL
-		       : selector ? selector
-				  : "",
-		       c->now, c->opts, &text, &err) < 0) {
+			       nn         ? NULL
+			       : selector ? selector
+					  : "",
+			       c->now, c->opts, &text, &err) < 0) {
 		rc = node_fail("cannot plan the upgrade", &err);
 		goto out;
 	}

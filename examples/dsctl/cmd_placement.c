@@ -53,9 +53,10 @@ static void reason_key(const json_t *row, char *buf, size_t size)
 	const json_t *r = first_reason_of(row), *taint = json_object_get(r, "taint");
 	const char *st = str(row, "status");
 	if (!r) /* no reason to give: what the status itself says */
-		snprintf(buf, size, "%s", strcmp(st, "create") == 0    ? "no pod yet: the next sync creates one"
-					  : strcmp(st, "pending") == 0 ? "a pod waits for the scheduler"
-								       : "-");
+		snprintf(buf, size, "%s",
+			 strcmp(st, "create") == 0    ? "no pod yet: the next sync creates one"
+			 : strcmp(st, "pending") == 0 ? "a pod waits for the scheduler"
+						      : "-");
 	else if (taint)
 		snprintf(buf, size, "%s: untolerated taint %s%s%s:%s", str(r, "plugin"), str(taint, "key"),
 			 json_object_get(taint, "value") ? "=" : "", str(taint, "value"), str(taint, "effect"));
@@ -71,7 +72,8 @@ static int mentions(const json_t *row, const char *text)
 	for (size_t l = 0; l < 2; l++) {
 		size_t i;
 		json_t *r;
-		json_array_foreach (json_object_get(row, lists[l]), i, r) {
+		json_array_foreach(json_object_get(row, lists[l]), i, r)
+		{
 			for (size_t m = 0; m < sizeof(members) / sizeof(members[0]); m++)
 				if (strstr(str(r, members[m]), text))
 					return 1;
@@ -98,8 +100,8 @@ static int status_listed(const char *list, const char *status)
 
 static int known_statuses(const ctx *c, const char *list)
 {
-	static const char *const all[] = {"placed", "create", "needs-preemption", "unschedulable", "pending", "kept",
-					  "evict", "not-placed"};
+	static const char *const all[] = {"placed", "create", "needs-preemption", "unschedulable", "pending",
+					  "kept",   "evict",  "not-placed"};
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ","), k = 0;
 		while (k < 8 && !(strlen(all[k]) == len && strncmp(all[k], p, len) == 0))
@@ -129,9 +131,11 @@ static int filter_rows(ctx *c, json_t *doc)
 	}
 	json_t *keep = json_array(), *r;
 	size_t i;
-	json_array_foreach (json_object_get(doc, "rows"), i, r) {
-		if ((node && strcmp(str(r, "node"), node) != 0) || (status && !status_listed(status, str(r, "status"))) ||
-		    (reason && !mentions(r, reason)) || (sel && !node_selected(c, str(r, "node"))))
+	json_array_foreach(json_object_get(doc, "rows"), i, r)
+	{
+		if ((node && strcmp(str(r, "node"), node) != 0) ||
+		    (status && !status_listed(status, str(r, "status"))) || (reason && !mentions(r, reason)) ||
+		    (sel && !node_selected(c, str(r, "node"))))
 			continue;
 		json_array_append(keep, r);
 	}
@@ -149,9 +153,11 @@ static json_t *summarise(const json_t *doc)
 {
 	json_t *by_status = json_object(), *by_reason = json_object(), *r;
 	size_t i;
-	json_array_foreach (json_object_get(doc, "rows"), i, r) {
+	json_array_foreach(json_object_get(doc, "rows"), i, r)
+	{
 		const char *st = str(r, "status");
-		json_object_set_new(by_status, st, json_integer(json_integer_value(json_object_get(by_status, st)) + 1));
+		json_object_set_new(by_status, st,
+				    json_integer(json_integer_value(json_object_get(by_status, st)) + 1));
 		if (strcmp(st, "placed") == 0)
 			continue;
 		char key[512];
@@ -166,8 +172,8 @@ static json_t *summarise(const json_t *doc)
 			json_array_append(json_object_get(g, "examples"), json_object_get(r, "node"));
 	}
 	/* the statuses in the order of dsctl(1), from placed to not placed */
-	static const char *const order[] = {"placed", "create", "needs-preemption", "unschedulable", "pending", "kept",
-					    "evict", "not-placed"};
+	static const char *const order[] = {"placed", "create", "needs-preemption", "unschedulable", "pending",
+					    "kept",   "evict",  "not-placed"};
 	json_t *ordered = json_object();
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		if (json_object_get(by_status, order[k]))
@@ -178,7 +184,8 @@ static json_t *summarise(const json_t *doc)
 	json_t *reasons = json_array();
 	const char *k;
 	json_t *g;
-	json_object_foreach (by_reason, k, g) {
+	json_object_foreach(by_reason, k, g)
+	{
 		size_t at = 0;
 		while (at < json_array_size(reasons) &&
 		       json_integer_value(json_object_get(json_array_get(reasons, at), "nodes")) >=
@@ -200,11 +207,13 @@ static int print_summary(ctx *c, const json_t *doc, const char *ns, const char *
 		json_decref(s);
 		return p < 0 ? EXIT_ERROR : EXIT_OK;
 	}
-	printf("DaemonSet %s/%s over %lld nodes\n\n", ns, name, (long long)json_integer_value(json_object_get(s, "nodes")));
+	printf("DaemonSet %s/%s over %lld nodes\n\n", ns, name,
+	       (long long)json_integer_value(json_object_get(s, "nodes")));
 	table *t = table_new(2, "STATUS", "NODES");
 	const char *k;
 	json_t *v;
-	json_object_foreach (json_object_get(s, "byStatus"), k, v) {
+	json_object_foreach(json_object_get(s, "byStatus"), k, v)
+	{
 		char st[64], n[32];
 		snprintf(st, sizeof(st), "%s%s%s", status_colour(c, k), k, colour(c, "reset"));
 		snprintf(n, sizeof(n), "%lld", (long long)json_integer_value(v));
@@ -215,7 +224,8 @@ static int print_summary(ctx *c, const json_t *doc, const char *ns, const char *
 		printf("\n");
 		t = table_new(4, "STATUS", "NODES", "REASON", "FOR EXAMPLE");
 		size_t i;
-		json_array_foreach (json_object_get(s, "byReason"), i, v) {
+		json_array_foreach(json_object_get(s, "byReason"), i, v)
+		{
 			char st[64], n[32];
 			snprintf(st, sizeof(st), "%s%s%s", status_colour(c, str(v, "status")), str(v, "status"),
 				 colour(c, "reset"));
@@ -241,7 +251,8 @@ static void print_tally(const ctx *c, const json_t *doc)
 	const char *k;
 	printf("\n%lld node(s):", (long long)json_integer_value(json_object_get(s, "nodes")));
 	int first = 1;
-	json_object_foreach (json_object_get(s, "byStatus"), k, v) {
+	json_object_foreach(json_object_get(s, "byStatus"), k, v)
+	{
 		printf("%s %lld %s%s%s", first ? "" : ",", (long long)json_integer_value(v), status_colour(c, k), k,
 		       colour(c, "reset"));
 		first = 0;
@@ -259,7 +270,8 @@ static void print_node_story(const json_t *doc)
 	json_array_extend(all, json_object_get(row, "reasons"));
 	if (json_object_get(row, "scheduler"))
 		json_array_extend(all, json_object_get(row, "scheduler"));
-	json_array_foreach (all, i, r) {
+	json_array_foreach(all, i, r)
+	{
 		printf("\n%s: %s\n", str(r, "plugin"), str(r, "message"));
 		if (json_object_get(r, "detail"))
 			printf("  detail: %s\n", str(r, "detail"));
@@ -269,9 +281,10 @@ static void print_node_story(const json_t *doc)
 	}
 	json_t *pre = json_object_get(row, "preemption");
 	if (pre) {
-		printf("\npreemption: %s\n", json_is_true(json_object_get(pre, "possible")) ? "possible" : "not possible");
+		printf("\npreemption: %s\n",
+		       json_is_true(json_object_get(pre, "possible")) ? "possible" : "not possible");
 		json_t *v;
-		json_array_foreach (json_object_get(pre, "victims"), i, v)
+		json_array_foreach(json_object_get(pre, "victims"), i, v)
 			printf("  victim %s/%s (priority %lld)\n", str(v, "namespace"), str(v, "name"),
 			       (long long)json_integer_value(json_object_get(v, "priority")));
 	}
@@ -325,7 +338,8 @@ int cmd_explain(ctx *c)
 			   : table_new(5, "NODE", "STATUS", "SHOULD-RUN", "PODS", "WHY");
 	size_t i;
 	json_t *r;
-	json_array_foreach (json_object_get(doc, "rows"), i, r) {
+	json_array_foreach(json_object_get(doc, "rows"), i, r)
+	{
 		const char *st = str(r, "status");
 		char status[64], why[1024], run[16];
 		snprintf(status, sizeof(status), "%s%s%s", status_colour(c, st), st, colour(c, "reset"));
@@ -368,16 +382,17 @@ int cmd_fit(ctx *c)
 	int p = print_structured(c, doc);
 	if (!p) {
 		int fits = json_is_true(json_object_get(doc, "fits"));
-		printf("%s%s%s on %s\n", colour(c, fits ? "ok" : "bad"), fits ? "fits" : "does not fit", colour(c, "reset"),
-		       node);
+		printf("%s%s%s on %s\n", colour(c, fits ? "ok" : "bad"), fits ? "fits" : "does not fit",
+		       colour(c, "reset"), node);
 		size_t i;
 		json_t *r;
-		json_array_foreach (json_object_get(doc, "reasons"), i, r)
+		json_array_foreach(json_object_get(doc, "reasons"), i, r)
 			printf("  %s: %s\n", str(r, "plugin"), str(r, "message"));
 		json_t *pre = json_object_get(doc, "preemption");
 		if (pre) {
-			printf("preemption: %s\n", json_is_true(json_object_get(pre, "possible")) ? "possible, evicting:" : "not possible");
-			json_array_foreach (json_object_get(pre, "victims"), i, r)
+			printf("preemption: %s\n",
+			       json_is_true(json_object_get(pre, "possible")) ? "possible, evicting:" : "not possible");
+			json_array_foreach(json_object_get(pre, "victims"), i, r)
 				printf("  %s/%s\n", str(r, "namespace"), str(r, "name"));
 		}
 	}

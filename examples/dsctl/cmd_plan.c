@@ -12,7 +12,8 @@ static void select_plan_nodes(ctx *c, json_t *doc)
 	for (size_t l = 0; l < 2; l++) {
 		json_t *keep = json_array(), *x;
 		size_t i;
-		json_array_foreach (json_object_get(doc, lists[l]), i, x) {
+		json_array_foreach(json_object_get(doc, lists[l]), i, x)
+		{
 			const char *node = json_string_value(json_object_get(x, "node"));
 			if (node && node_selected(c, node))
 				json_array_append(keep, x);
@@ -104,7 +105,8 @@ int cmd_plan(ctx *c)
 	if (json_object_get(h, "create"))
 		printf("History: create ControllerRevision %s\n", json_string_value(json_object_get(h, "current")));
 	if (json_object_get(h, "delete"))
-		printf("History: delete %zu old ControllerRevision(s)\n", json_array_size(json_object_get(h, "delete")));
+		printf("History: delete %zu old ControllerRevision(s)\n",
+		       json_array_size(json_object_get(h, "delete")));
 	json_t *st = json_object_get(doc, "status");
 	printf("\nStatus%s: desired %lld, current %lld, updated %lld, ready %lld, available %lld, misscheduled %lld\n",
 	       json_is_true(json_object_get(doc, "statusChanged")) ? " (written)" : " (unchanged)",
@@ -118,9 +120,9 @@ int cmd_plan(ctx *c)
 		printf("Sync again in %.1fs\n", (double)ds_plan_requeue_after(plan) / 1000.0);
 events:;
 	json_t *ev;
-	json_array_foreach(json_object_get(doc, "events"), i, ev)
-	printf("Event %s %s: %s\n", json_string_value(json_object_get(ev, "type")), json_string_value(json_object_get(ev, "reason")),
-	       json_string_value(json_object_get(ev, "message")));
+	json_array_foreach(json_object_get(doc, "events"), i, ev) printf(
+		"Event %s %s: %s\n", json_string_value(json_object_get(ev, "type")),
+		json_string_value(json_object_get(ev, "reason")), json_string_value(json_object_get(ev, "message")));
 	rc = EXIT_OK;
 done:
 	json_decref(doc);
@@ -141,8 +143,8 @@ int cmd_status(ctx *c)
 	json_t *doc = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I}", "desiredNumberScheduled",
 				st.desired_number_scheduled, "currentNumberScheduled", st.current_number_scheduled,
 				"numberMisscheduled", st.number_misscheduled, "numberReady", st.number_ready,
-				"updatedNumberScheduled", st.updated_number_scheduled, "numberAvailable", st.number_available,
-				"numberUnavailable", st.number_unavailable, "observedGeneration",
+				"updatedNumberScheduled", st.updated_number_scheduled, "numberAvailable",
+				st.number_available, "numberUnavailable", st.number_unavailable, "observedGeneration",
 				(json_int_t)st.observed_generation);
 	int p = print_structured(c, doc);
 	if (!p) {
@@ -180,14 +182,16 @@ static void print_assumptions(const ctx *c, const json_t *doc)
 	const json_t *v;
 	const char *k;
 	size_t i;
-	printf("\n%sAssumptions%s (--set simReadyAfter=, simTerminateAfter=, simFailNodes=, simMaxTime= change them):\n",
+	printf("\n%sAssumptions%s (--set simReadyAfter=, simTerminateAfter=, simFailNodes=, simMaxTime= change "
+	       "them):\n",
 	       colour(c, "bold"), colour(c, "reset"));
-	json_object_foreach ((json_t *)json_object_get(doc, "assumptions"), k, v) {
+	json_object_foreach((json_t *)json_object_get(doc, "assumptions"), k, v)
+	{
 		char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		printf("  %s: %s\n", k, s ? s : json_string_value(v));
 		free(s);
 	}
-	json_array_foreach (json_object_get(doc, "warnings"), i, v)
+	json_array_foreach(json_object_get(doc, "warnings"), i, v)
 		printf("%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
 		       json_is_string(v) ? json_string_value(v) : json_string_value(json_object_get(v, "message")));
 }
@@ -220,12 +224,15 @@ int cmd_rollout(ctx *c)
 	const char *result = json_string_value(json_object_get(doc, "result"));
 	int ok = strcmp(result, "complete") == 0;
 	printf("Rollout of %s/%s: %s%s%s after %.0fs (%lld syncs, %lld creates, %lld deletes)\n", ns, name,
-	       colour(c, ok ? "ok" : "bad"), result, colour(c, "reset"), json_real_value(json_object_get(doc, "durationSeconds")),
-	       (long long)json_integer_value(json_object_get(doc, "syncs")), (long long)json_integer_value(json_object_get(doc, "creates")),
+	       colour(c, ok ? "ok" : "bad"), result, colour(c, "reset"),
+	       json_real_value(json_object_get(doc, "durationSeconds")),
+	       (long long)json_integer_value(json_object_get(doc, "syncs")),
+	       (long long)json_integer_value(json_object_get(doc, "creates")),
 	       (long long)json_integer_value(json_object_get(doc, "deletes")));
 	long long mu = json_integer_value(json_object_get(doc, "maxUnavailable"));
 	long long ms = json_integer_value(json_object_get(doc, "maxSurge"));
-	printf("Budget: maxUnavailable %lld (at most %lld unavailable seen), maxSurge %lld (at most %lld nodes with two pods)%s\n",
+	printf("Budget: maxUnavailable %lld (at most %lld unavailable seen), maxSurge %lld (at most %lld nodes with "
+	       "two pods)%s\n",
 	       mu, (long long)json_integer_value(json_object_get(doc, "maxUnavailableSeen")), ms,
 	       (long long)json_integer_value(json_object_get(doc, "maxSurgeSeen")),
 	       json_is_true(json_object_get(doc, "budgetExceeded")) ? " - EXCEEDED" : "");
@@ -234,7 +241,8 @@ int cmd_rollout(ctx *c)
 		printf("Stalled: %s", json_string_value(json_object_get(stall, "reason")));
 		size_t i;
 		json_t *n;
-		json_array_foreach(json_object_get(stall, "nodes"), i, n) printf("%s%s", i ? ", " : " (", json_string_value(n));
+		json_array_foreach(json_object_get(stall, "nodes"), i, n)
+			printf("%s%s", i ? ", " : " (", json_string_value(n));
 		printf("%s\n", json_array_size(json_object_get(stall, "nodes")) ? ")" : "");
 	}
 	printf("\n");
@@ -242,7 +250,8 @@ int cmd_rollout(ctx *c)
 	table *t = table_new(3, "AT", "CREATE ON", "DELETE");
 	size_t i;
 	json_t *w;
-	json_array_foreach (json_object_get(doc, "waves"), i, w) {
+	json_array_foreach(json_object_get(doc, "waves"), i, w)
+	{
 		char *cr = join_list(json_object_get(w, "creates"), NULL, ",", 4),
 		     *de = join_list(json_object_get(w, "deletes"), NULL, ",", 4);
 		table_row(t, json_string_value(json_object_get(w, "at")), cr && *cr ? cr : "-", de && *de ? de : "-");

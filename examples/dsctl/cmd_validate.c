@@ -49,7 +49,8 @@ static void where(const json_t *e, const char *file, int several, char *buf, siz
 			 (long long)json_integer_value(json_object_get(e, "document")),
 			 (long long)json_integer_value(json_object_get(e, "item")));
 	else if (several)
-		snprintf(buf, size, "%s (document %lld)", f, (long long)json_integer_value(json_object_get(e, "document")));
+		snprintf(buf, size, "%s (document %lld)", f,
+			 (long long)json_integer_value(json_object_get(e, "document")));
 	else
 		snprintf(buf, size, "%s", f);
 }
@@ -66,7 +67,8 @@ static void print_invalid(const ctx *c, const json_t *res)
 	const char *q = strchr(msg, '"'), *is = strstr(msg, " is invalid");
 	json_t *seen = json_object(), *lines = json_array(), *e;
 	size_t i;
-	json_array_foreach (json_object_get(res, "errors"), i, e) {
+	json_array_foreach(json_object_get(res, "errors"), i, e)
+	{
 		const char *m = json_string_value(json_object_get(e, "message"));
 		if (m && !json_object_get(seen, m)) {
 			json_object_set_new(seen, m, json_true());
@@ -82,8 +84,7 @@ static void print_invalid(const ctx *c, const json_t *res)
 		printf(": %s%s\n", colour(c, "reset"), json_string_value(json_array_get(lines, 0)));
 	} else {
 		printf(": %s\n", colour(c, "reset"));
-		json_array_foreach (lines, i, e)
-			printf("* %s\n", json_string_value(e));
+		json_array_foreach(lines, i, e) printf("* %s\n", json_string_value(e));
 	}
 	json_decref(seen);
 	json_decref(lines);
@@ -92,7 +93,8 @@ static void print_invalid(const ctx *c, const json_t *res)
 static void print_valid(const ctx *c, const json_t *e, int update)
 {
 	const char *name = str(e, "name");
-	const json_t *gen = json_object_get(json_object_get(json_object_get(e, "defaulted"), "metadata"), "generateName");
+	const json_t *gen =
+		json_object_get(json_object_get(json_object_get(e, "defaulted"), "metadata"), "generateName");
 	if (name[0])
 		printf("daemonset.apps/%s ", name);
 	else if (json_is_string(gen))
@@ -114,9 +116,9 @@ static void report(ctx *c, const json_t *e, const char *file, int several, int u
 	where(e, file, several, at, sizeof(at));
 	json_t *w;
 	size_t i;
-	json_array_foreach (json_object_get(e, "warnings"), i, w)
+	json_array_foreach(json_object_get(e, "warnings"), i, w)
 		fprintf(stderr, "Warning: %s: %s\n", at, str(w, "message")); /* as kubectl prints the server's */
-	if (json_object_get(e, "code")) {     /* fieldValidation=Strict: the server's 400 */
+	if (json_object_get(e, "code")) { /* fieldValidation=Strict: the server's 400 */
 		t->invalid++;
 		if (c->out == OUT_TABLE)
 			printf("%sError from server (BadRequest):%s error when creating \"%s\": %s\n", colour(c, "bad"),
@@ -134,7 +136,8 @@ static void report(ctx *c, const json_t *e, const char *file, int several, int u
 		t->errors++;
 		fprintf(stderr, "error: cannot validate: %s", at);
 		if (json_integer_value(json_object_get(err, "line")))
-			fprintf(stderr, ": line %lld, column %lld", (long long)json_integer_value(json_object_get(err, "line")),
+			fprintf(stderr, ": line %lld, column %lld",
+				(long long)json_integer_value(json_object_get(err, "line")),
 				(long long)json_integer_value(json_object_get(err, "column")));
 		fprintf(stderr, "%s%s: %s\n", str(err, "path")[0] ? ": " : "", str(err, "path"), str(err, "message"));
 		return;
@@ -172,7 +175,8 @@ static int validate_update(ctx *c, json_t *files, const char *old_path, unsigned
 		if (ds_objects_parse(texts[k], lens[k], c->opts, &out, &err) == 0)
 			objs[k] = take_json(out);
 	if ((objs[0] && json_array_size(objs[0]) != 1) || (objs[1] && json_array_size(objs[1]) != 1)) {
-		int rc = usage_error("validate", "--old compares one DaemonSet with one stored DaemonSet; got %zu and %zu objects",
+		int rc = usage_error("validate",
+				     "--old compares one DaemonSet with one stored DaemonSet; got %zu and %zu objects",
 				     json_array_size(objs[0]), json_array_size(objs[1]));
 		json_decref(objs[0]);
 		json_decref(objs[1]);
@@ -193,7 +197,8 @@ static int validate_update(ctx *c, json_t *files, const char *old_path, unsigned
 			snprintf(err.source, sizeof(err.source), "%s", old_path);
 		else if (!err.source[0])
 			snprintf(err.source, sizeof(err.source), "%s", file);
-		return fail(strncmp(err.path, "(old)", 5) == 0 ? "cannot read the stored DaemonSet" : "cannot validate", &err);
+		return fail(strncmp(err.path, "(old)", 5) == 0 ? "cannot read the stored DaemonSet" : "cannot validate",
+			    &err);
 	}
 	json_t *e = take_json(out);
 	if (json_is_string(name))
@@ -210,10 +215,13 @@ int cmd_validate(ctx *c)
 {
 	const char *old_path = flag_value(c, "old"), *sub = flag_value(c, "subresource");
 	if (sub && strcmp(sub, "status") != 0)
-		return usage_error("validate", "invalid --subresource \"%s\": a DaemonSet's only subresource is status", sub);
+		return usage_error("validate", "invalid --subresource \"%s\": a DaemonSet's only subresource is status",
+				   sub);
 	int status = flag_on(c, "status") || sub;
 	if (status && !old_path)
-		return usage_error("validate", "--subresource=status validates an update: give the stored DaemonSet with --old FILE");
+		return usage_error(
+			"validate",
+			"--subresource=status validates an update: give the stored DaemonSet with --old FILE");
 	unsigned flags = (flag_on(c, "as-is") ? DS_VALIDATE_AS_IS : 0) | (status ? DS_VALIDATE_STATUS : 0);
 	json_t *files = input_files(c);
 	if (!files)
@@ -226,7 +234,8 @@ int cmd_validate(ctx *c)
 	} else {
 		size_t i;
 		json_t *f;
-		json_array_foreach (files, i, f) {
+		json_array_foreach(files, i, f)
+		{
 			const char *file = json_string_value(f);
 			size_t len;
 			char *text = read_file(file, &len), *out;
@@ -244,7 +253,8 @@ int cmd_validate(ctx *c)
 						 err.source[0] ? ", " : "", err.source);
 					/* the tail, where the document number is, if it is long */
 					size_t l = strlen(src);
-					memcpy(err.source, src + (l >= sizeof(err.source) ? l - sizeof(err.source) + 1 : 0),
+					memcpy(err.source,
+					       src + (l >= sizeof(err.source) ? l - sizeof(err.source) + 1 : 0),
 					       (l >= sizeof(err.source) ? sizeof(err.source) - 1 : l) + 1);
 				}
 				fail("cannot read the input", &err);
@@ -253,7 +263,8 @@ int cmd_validate(ctx *c)
 			}
 			json_t *res = take_json(out), *e;
 			size_t k, n = json_array_size(json_object_get(res, "documents"));
-			json_array_foreach (json_object_get(res, "documents"), k, e) {
+			json_array_foreach(json_object_get(res, "documents"), k, e)
+			{
 				json_object_set_new(e, "source", json_string(file));
 				report(c, e, file, n > 1, 0, &t);
 				json_array_append(all, e);
@@ -276,7 +287,8 @@ int cmd_validate(ctx *c)
 			const char *k;
 			json_t *v;
 			int first = 1;
-			json_object_foreach (t.kinds, k, v) {
+			json_object_foreach(t.kinds, k, v)
+			{
 				fprintf(stderr, "%s%s %lld", first ? "" : ", ", k, (long long)json_integer_value(v));
 				first = 0;
 			}
@@ -310,7 +322,8 @@ int cmd_defaults(ctx *c)
 	json_t *items = json_array(), *f;
 	int rc = EXIT_OK;
 	size_t i;
-	json_array_foreach (files, i, f) {
+	json_array_foreach(files, i, f)
+	{
 		const char *file = json_string_value(f);
 		size_t len;
 		char *text = read_file(file, &len), *out;
@@ -324,7 +337,8 @@ int cmd_defaults(ctx *c)
 		free(text);
 		json_t *res = take_json(out), *e;
 		size_t k, n = json_array_size(json_object_get(res, "documents"));
-		json_array_foreach (json_object_get(res, "documents"), k, e) {
+		json_array_foreach(json_object_get(res, "documents"), k, e)
+		{
 			char at[1024];
 			where(e, file, n > 1, at, sizeof(at));
 			if (json_object_get(e, "defaulted"))
@@ -336,7 +350,8 @@ int cmd_defaults(ctx *c)
 				rc = EXIT_ERROR;
 			} else {
 				json_t *er = json_object_get(e, "error");
-				fprintf(stderr, "error: cannot apply the defaults: %s: line %lld, column %lld: %s: %s\n", at,
+				fprintf(stderr,
+					"error: cannot apply the defaults: %s: line %lld, column %lld: %s: %s\n", at,
 					(long long)json_integer_value(json_object_get(er, "line")),
 					(long long)json_integer_value(json_object_get(er, "column")), str(er, "path"),
 					str(er, "message"));
@@ -355,12 +370,14 @@ int cmd_defaults(ctx *c)
 		if (c->out == OUT_JSON || c->out == OUT_JSONPATH || c->out == OUT_COLUMNS) {
 			/* several objects: a v1 List, which dsctl and kubectl read back */
 			json_t *v = n == 1 ? json_incref(json_array_get(items, 0))
-					   : json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", items);
+					   : json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items",
+						       items);
 			if (print_structured(c, v) < 0)
 				rc = EXIT_ERROR;
 			json_decref(v);
 		} else { /* a manifest reads best as YAML, also by default; several as a stream */
-			json_array_foreach (items, i, x) {
+			json_array_foreach(items, i, x)
+			{
 				if (i)
 					puts("---");
 				print_yaml(x);

@@ -86,10 +86,16 @@ static const flag *find_flag(const command *cmd, const char *word)
 /* The words of a value of flag f that start with prefix; names come from the loaded files. */
 static void offer_values(ctx *c, const command *cmd, const flag *f, const char *prefix, const char *before)
 {
-	static const char *const formats[] = {"table", "wide", "json", "yaml", "jsonpath=", "jsonpath-file=",
-					      "custom-columns=", "custom-columns-file="};
-	static const char *const statuses[] = {"placed", "create", "needs-preemption", "unschedulable",
-					       "pending", "kept", "evict", "not-placed"};
+	static const char *const formats[] = {"table",
+					      "wide",
+					      "json",
+					      "yaml",
+					      "jsonpath=",
+					      "jsonpath-file=",
+					      "custom-columns=",
+					      "custom-columns-file="};
+	static const char *const statuses[] = {"placed", "create", "needs-preemption", "unschedulable", "pending",
+					       "kept",   "evict",  "not-placed"};
 	static const char *const severities[] = {"critical", "high", "medium", "low", "info", "none"};
 	char buf[512];
 #define OFFER_ALL(list)                                                                                                \
@@ -180,12 +186,14 @@ static void offer_containers(ctx *c, const char *ds, const char *prefix)
 				return;
 	if (ds_cluster_get(c->cluster, "DaemonSet", ns, name, &text, NULL) < 0)
 		return;
-	json_t *obj = take_json(text), *spec = json_object_get(json_object_get(json_object_get(obj, "spec"), "template"), "spec");
+	json_t *obj = take_json(text),
+	       *spec = json_object_get(json_object_get(json_object_get(obj, "spec"), "template"), "spec");
 	const char *lists[] = {"initContainers", "containers"};
 	for (int l = 0; l < 2; l++) {
 		size_t i;
 		json_t *ct;
-		json_array_foreach (json_object_get(spec, lists[l]), i, ct) {
+		json_array_foreach(json_object_get(spec, lists[l]), i, ct)
+		{
 			char buf[300];
 			snprintf(buf, sizeof(buf), "%s=", json_string_value(json_object_get(ct, "name")));
 			offer(prefix, buf);

@@ -38,7 +38,7 @@ typedef struct given {
 
 typedef struct ctx {
 	const struct command *cmd;
-	const char **files;  /* -f paths ("-" is stdin) */
+	const char **files; /* -f paths ("-" is stdin) */
 	int nfiles;
 	const char *ns;      /* -n */
 	int out;             /* OUT_* */
@@ -59,15 +59,15 @@ typedef struct ctx {
 
 typedef struct command {
 	const char *name;
-	const char *args;     /* usage after the name */
-	const char *summary;  /* one line */
-	const char *help;     /* longer text, may be NULL */
-	const char *examples; /* "  # what\n  dsctl ...\n" lines, may be NULL */
-	const flag *flags;    /* the command's own flags, ended by {NULL}; NULL: none */
+	const char *args;       /* usage after the name */
+	const char *summary;    /* one line */
+	const char *help;       /* longer text, may be NULL */
+	const char *examples;   /* "  # what\n  dsctl ...\n" lines, may be NULL */
+	const flag *flags;      /* the command's own flags, ended by {NULL}; NULL: none */
 	int min_args, max_args; /* positional arguments; max -1: any number */
-	unsigned formats;     /* the -o formats beyond table, json and yaml: 1 << OUT_* */
-	const char *rows;     /* the member of the JSON result holding the rows custom-columns prints
-			       * (NULL: the result is one row) */
+	unsigned formats;       /* the -o formats beyond table, json and yaml: 1 << OUT_* */
+	const char *rows;       /* the member of the JSON result holding the rows custom-columns prints
+				 * (NULL: the result is one row) */
 	int needs_cluster;
 	int (*run)(ctx *c);
 } command;

@@ -16,7 +16,8 @@ static int set_image_in(json_t *containers, const char *name, const char *image)
 	size_t i;
 	json_t *ct;
 	int found = 0;
-	json_array_foreach (containers, i, ct) {
+	json_array_foreach(containers, i, ct)
+	{
 		const char *n = json_string_value(json_object_get(ct, "name"));
 		if (strcmp(name, "*") == 0 || (n && strcmp(n, name) == 0)) {
 			json_object_set_new(ct, "image", json_string(image));
@@ -33,7 +34,8 @@ static int edit_images(ctx *c, json_t *ds, const char *const *pairs, int n)
 	for (int i = 0; i < n; i++) {
 		const char *eq = strchr(pairs[i], '=');
 		if (!eq || eq == pairs[i] || !eq[1])
-			return usage_error(c->cmd->name, "invalid image argument \"%s\": expected CONTAINER=IMAGE", pairs[i]);
+			return usage_error(c->cmd->name, "invalid image argument \"%s\": expected CONTAINER=IMAGE",
+					   pairs[i]);
 		char name[256];
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - pairs[i]), pairs[i]);
 		int found = set_image_in(json_object_get(spec, "initContainers"), name, eq + 1);
@@ -93,7 +95,8 @@ static int edit_strategy(ctx *c, json_t *ds, const char *settings)
 		const char *key = eq ? item : "type", *value = eq ? eq + 1 : item;
 		if (eq)
 			*eq = '\0';
-		if (strcmp(key, "type") == 0 && (strcmp(value, "RollingUpdate") == 0 || strcmp(value, "OnDelete") == 0)) {
+		if (strcmp(key, "type") == 0 &&
+		    (strcmp(value, "RollingUpdate") == 0 || strcmp(value, "OnDelete") == 0)) {
 			json_object_set_new(us, "type", json_string(value));
 			if (strcmp(value, "OnDelete") == 0)
 				json_object_del(us, "rollingUpdate");
@@ -189,10 +192,12 @@ int apply_edits(ctx *c, const char *ns, const char *name)
 		else if (c->out == OUT_TABLE && json_is_true(json_object_get(result, "templateChanged")))
 			printf("daemonset.apps/%s image updated\n", name);
 	} else if (c->out == OUT_TABLE) {
-		printf("%s# daemonset.apps/%s updated in the snapshot: generation %lld -> %lld%s%s\n\n", colour(c, "dim"),
-		       name, (long long)json_integer_value(json_object_get(result, "previousGeneration")),
+		printf("%s# daemonset.apps/%s updated in the snapshot: generation %lld -> %lld%s%s\n\n",
+		       colour(c, "dim"), name,
+		       (long long)json_integer_value(json_object_get(result, "previousGeneration")),
 		       (long long)json_integer_value(json_object_get(result, "generation")),
-		       json_is_true(json_object_get(result, "templateChanged")) ? ", new template" : "", colour(c, "reset"));
+		       json_is_true(json_object_get(result, "templateChanged")) ? ", new template" : "",
+		       colour(c, "reset"));
 	}
 	json_decref(result);
 	return rc;

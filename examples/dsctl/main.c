@@ -97,9 +97,10 @@ static int check_fields(ctx *c, const char *label, const char *text, size_t len)
 	json_t *r = take_json(out), *x;
 	size_t i;
 	int bad = 0;
-	json_array_foreach (json_object_get(r, "warnings"), i, x)
+	json_array_foreach(json_object_get(r, "warnings"), i, x)
 		fprintf(stderr, "Warning: %s\n", json_string_value(json_object_get(x, "message")));
-	json_array_foreach (json_object_get(r, "objects"), i, x) {
+	json_array_foreach(json_object_get(r, "objects"), i, x)
+	{
 		const char *msg = json_string_value(json_object_get(x, "message"));
 		if (!msg)
 			continue;
@@ -121,7 +122,8 @@ static int validate_input(ctx *c, const char *path, const char *text, size_t len
 	json_t *files = take_json(list), *f;
 	size_t i;
 	int rc = EXIT_OK;
-	json_array_foreach (files, i, f) {
+	json_array_foreach(files, i, f)
+	{
 		size_t n;
 		char *t = read_file(json_string_value(f), &n);
 		int r = t ? check_fields(c, json_string_value(f), t, n) : EXIT_ERROR;
@@ -265,7 +267,8 @@ int node_selected(ctx *c, const char *node)
 int select_nodes(ctx *c, int first_arg, int all_if_none, const char ***names, size_t *n)
 {
 	const char *sel = flag_value(c, "selector");
-	size_t nn = ds_cluster_count(c->cluster, "Node"), named = c->argc > first_arg ? (size_t)(c->argc - first_arg) : 0;
+	size_t nn = ds_cluster_count(c->cluster, "Node"),
+	       named = c->argc > first_arg ? (size_t)(c->argc - first_arg) : 0;
 	*n = 0;
 	*names = calloc(named + nn + 1, sizeof(**names));
 	if (!*names)

@@ -49,17 +49,11 @@ static int print_template(const ctx *c, const json_t *v)
 int print_structured(const ctx *c, const json_t *v)
 {
 	switch (c->out) {
-	case OUT_JSON:
-		print_json(v);
-		return 1;
-	case OUT_YAML:
-		print_yaml(v);
-		return 1;
+	case OUT_JSON: print_json(v); return 1;
+	case OUT_YAML: print_yaml(v); return 1;
 	case OUT_JSONPATH:
-	case OUT_COLUMNS:
-		return print_template(c, v);
-	default:
-		return 0;
+	case OUT_COLUMNS: return print_template(c, v);
+	default: return 0;
 	}
 }
 
@@ -86,7 +80,8 @@ char *join_list(const json_t *arr, const char *k, const char *sep, size_t max)
 {
 	size_t n = json_array_size(arr), shown = max && n > max ? max : n, len = 32, i;
 	json_t *x;
-	json_array_foreach (arr, i, x) {
+	json_array_foreach(arr, i, x)
+	{
 		const char *s = k ? json_string_value(json_object_get(x, k)) : json_string_value(x);
 		len += (s ? strlen(s) : 0) + strlen(sep);
 	}
