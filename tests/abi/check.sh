@@ -2,7 +2,11 @@
 # The ABI baseline of libdaemonset.so.1 (libabigail).
 #
 #   BUILD=build sh tests/abi/check.sh dump    write tests/abi/libdaemonset.abi from $BUILD/lib/libdaemonset.so
-#   BUILD=build sh tests/abi/check.sh check   compare $BUILD/lib/libdaemonset.so with that baseline
+#   BUILD=build sh tests/abi/check.sh check   compare $BUILD/lib/libdaemonset.so with every baseline
+#
+# tests/abi/libdaemonset.abi is the ABI as of the last deliberate change (new symbols are in it on
+# purpose); tests/abi/libdaemonset-MAJOR.MINOR.abi keep the released ones (1.0), so that each check
+# also shows that a program built against an older release still links and runs.
 #
 # `make abi-dump` and `make abi-check` build the library (default CFLAGS have -g: the comparison
 # needs DWARF) and call this script. Only the public ABI counts: the layout of the opaque handles
@@ -96,31 +100,34 @@ opaque=$(grep -ho 'typedef struct ds_[A-Za-z0-9_]* ds_[A-Za-z0-9_]*;' include/da
 printf '[suppress_type]\n  label = opaque handles (typedef struct ds_x ds_x; in include/)\n  name_regexp = ^(%s)$\n' \
 	"$opaque" >"$SUPP"
 ABIDIFF="abidiff --headers-dir2 include --drop-private-types --fail-no-debug-info --suppressions $SUPP"
-$ABIDIFF "$BASELINE" "$LIB" >"$REPORT" 2>&1
-full=$?
-$ABIDIFF --no-added-syms "$BASELINE" "$LIB" >"$REPORT.verdict" 2>&1
-rc=$?
-if [ -s "$REPORT" ]; then
-	sed 's/^/abi: | /' "$REPORT"
-fi
-if [ "$rc" -ne 0 ]; then
-	why=""
-	[ $((rc & 1)) -ne 0 ] && why="$why error"
-	[ $((rc & 2)) -ne 0 ] && why="$why usage-error"
-	[ $((rc & 4)) -ne 0 ] && why="$why change"
-	[ $((rc & 8)) -ne 0 ] && why="$why incompatible-change"
-	echo "abi: FAILED: abidiff --no-added-syms exit $rc ($why ) against $BASELINE; report in $REPORT"
-	[ "$rc" -eq 4 ] &&
-		echo "abi: (if the change is deliberate and compatible, e.g. a size-versioned struct grown at its end: make abi-dump and commit the baseline with it)"
-	exit 1
-fi
+for base in tests/abi/libdaemonset-*.abi "$BASELINE"; do
+	[ -f "$base" ] || continue
+	$ABIDIFF "$base" "$LIB" >"$REPORT" 2>&1
+	full=$?
+	$ABIDIFF --no-added-syms "$base" "$LIB" >"$REPORT.verdict" 2>&1
+	rc=$?
+	if [ -s "$REPORT" ]; then
+		sed "s|^|abi: $(basename "$base") | |" "$REPORT"
+	fi
+	if [ "$rc" -ne 0 ]; then
+		why=""
+		[ $((rc & 1)) -ne 0 ] && why="$why error"
+		[ $((rc & 2)) -ne 0 ] && why="$why usage-error"
+		[ $((rc & 4)) -ne 0 ] && why="$why change"
+		[ $((rc & 8)) -ne 0 ] && why="$why incompatible-change"
+		echo "abi: FAILED: abidiff --no-added-syms exit $rc ($why ) against $base; report in $REPORT"
+		[ "$rc" -eq 4 ] &&
+			echo "abi: (if the change is deliberate and compatible, e.g. a size-versioned struct grown at its end: make abi-dump and commit the baseline with it)"
+		exit 1
+	fi
+	if [ "$full" -ne 0 ]; then
+		echo "abi: compatible: only additions since $base (abidiff exit $full, see above); $soname, $nsyms exported symbols"
+	else
+		echo "abi: no change against $base; $soname, $nsyms exported symbols"
+	fi
+done
 if [ "$bad" -ne 0 ]; then
 	echo "abi: FAILED: see above"
 	exit 1
-fi
-if [ "$full" -ne 0 ]; then
-	echo "abi: compatible: only additions since $BASELINE (abidiff exit $full, see above); $soname, $nsyms exported symbols"
-else
-	echo "abi: no change against $BASELINE; $soname, $nsyms exported symbols"
 fi
 exit 0
