@@ -96,7 +96,7 @@ help:
 	@echo "make tsan       the thread-safety test under ThreadSanitizer (clang)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
 	@echo "make bench      the benchmark (prints JSON and a table)"
-	@echo "make abi-check  compare the ABI with tests/abi/libdaemonset.abi (abidiff)"
+	@echo "make abi-check  compare the ABI with the baselines in tests/abi/ (abidiff)"
 	@echo "make lint       the include layering of lib/ and cppcheck over lib/ (warnings and portability)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
