@@ -1099,8 +1099,9 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 	case DSI_KIND_DAEMONSET: { /* keeps its JSON: read it again */
 		const dsi_daemonset *sd = so;
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
-		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))))
-			rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates, o);
+		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
+		    (rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates, o)) == 0)
+			((dsi_daemonset *)o)->manifest = sd->manifest; /* what loading it gave it, which its JSON does not say */
 		break;
 	}
 	case DSI_KIND_REVISION:

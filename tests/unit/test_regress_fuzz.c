@@ -581,6 +581,31 @@ START_TEST(selector_duplicate_values)
 }
 END_TEST
 
+/*
+ * fuzz_load_yaml: a DaemonSet from a manifest (no uid). The summary says "fromManifest" (the
+ * namespace and defaults loading gave it), but ds_cluster_copy read the object's JSON again and lost
+ * the mark, so the copy's summary differed. Fixed: lib/model/snapshot.c copy_obj keeps it.
+ */
+START_TEST(manifest_mark_after_copy)
+{
+	size_t len;
+	char *text = input("fuzz_load_yaml", "manifest-copy", &len);
+	ds_cluster *c = load(text, len, 1), *copy = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_copy(c, &copy, &err), 0);
+	char *a, *b;
+	ck_assert_int_eq(ds_cluster_summary(c, &a, &err), 0);
+	ck_assert_int_eq(ds_cluster_summary(copy, &b, &err), 0);
+	ck_assert_ptr_nonnull(strstr(a, "\"fromManifest\""));
+	ck_assert_str_eq(a, b);
+	ds_free(a);
+	ds_free(b);
+	ds_cluster_free(copy);
+	ds_cluster_free(c);
+	free(text);
+}
+END_TEST
+
 static Suite *regress_suite(void)
 {
 	Suite *s = suite_create("regress_fuzz");
@@ -601,6 +626,7 @@ static Suite *regress_suite(void)
 	tcase_add_test(tc, simulate_no_namespace);
 	tcase_add_test(tc, quantity_binary_cap);
 	tcase_add_test(tc, selector_duplicate_values);
+	tcase_add_test(tc, manifest_mark_after_copy);
 	suite_add_tcase(s, tc);
 	return s;
 }
