@@ -245,8 +245,8 @@ check: deps
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_BUILD ?= build/san
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" \
-		EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
+	@DS_DIFF_CASES=$${DS_DIFF_CASES:-30000} $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" \
+		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
 
 demo: deps
 	@$(MAKE) --no-print-directory all
