@@ -43,8 +43,11 @@ static void print_report(ctx *c, const json_t *doc)
 	       colour(c, allowed ? "ok" : "bad"), allowed ? "passes" : "fails", colour(c, "reset"));
 	if (json_object_get(req, "warning"))
 		printf("  Warning: %s\n", str(req, "warning"));
-	if (place) /* where the risks apply */
+	/* where the risks apply: the claim from its selection, and with nodes loaded, how many */
+	if (place && num(json_object_get(place, "nodes"), "total") > 0)
 		printf("  Runs on: %s; %s\n", str(place, "summary"), str(place, "claim"));
+	else if (place)
+		printf("  Runs on: %s\n", str(place, "claim"));
 	printf("  Score %lld/100: %lld critical, %lld high, %lld medium, %lld low, %lld info", num(sum, "score"),
 	       num(sum, "critical"), num(sum, "high"), num(sum, "medium"), num(sum, "low"), num(sum, "info"));
 	if (num(sum, "suppressed"))
