@@ -37,43 +37,11 @@ struct columns {
 	size_t n;
 };
 
-
-
-/* Go's utf8.DecodeRune: an invalid sequence is one rune of one byte (0xFFFD). */
-static int32_t decode(const unsigned char *s, size_t n, size_t *w)
-{
-	unsigned c = s[0];
-	size_t need;
-	int32_t r, min;
-	*w = 1;
-	if (c < 0x80)
-		return (int32_t)c;
-	if (c >= 0xC2 && c <= 0xDF)
-		need = 1, r = c & 0x1F, min = 0x80;
-	else if (c >= 0xE0 && c <= 0xEF)
-		need = 2, r = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		need = 3, r = c & 0x07, min = 0x10000;
-	else
-		return 0xFFFD;
-	if (n < need + 1)
-		return 0xFFFD;
-	for (size_t i = 1; i <= need; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0xFFFD;
-		r = r << 6 | (s[i] & 0x3F);
-	}
-	if (r < min || r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF))
-		return 0xFFFD;
-	*w = need + 1;
-	return r;
-}
-
 static long rune_count(const char *s, size_t n)
 {
 	long c = 0;
 	for (size_t i = 0, w; i < n; i += w, c++)
-		decode((const unsigned char *)s + i, n - i, &w);
+		utf8_decode((const unsigned char *)s + i, n - i, &w);
 	return c;
 }
 
@@ -230,12 +198,12 @@ static size_t words(const char *s, size_t n, size_t *at, size_t *len)
 {
 	size_t k = 0, i = 0, w;
 	while (i < n) {
-		while (i < n && is_space(decode((const unsigned char *)s + i, n - i, &w)))
+		while (i < n && is_space(utf8_decode((const unsigned char *)s + i, n - i, &w)))
 			i += w;
 		if (i >= n)
 			break;
 		at[k] = i;
-		while (i < n && !is_space(decode((const unsigned char *)s + i, n - i, &w)))
+		while (i < n && !is_space(utf8_decode((const unsigned char *)s + i, n - i, &w)))
 			i += w;
 		len[k] = i - at[k];
 		k++;

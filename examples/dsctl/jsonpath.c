@@ -72,48 +72,6 @@
 
 /* ---- bytes ------------------------------------------------------------------------------------------ */
 
-
-
-
-/* Go's utf8.DecodeRune: an invalid or truncated sequence is U+FFFD of width 1. */
-static int32_t utf8_decode(const unsigned char *s, size_t n, size_t *w)
-{
-	unsigned c = s[0];
-	if (c < 0x80) {
-		*w = 1;
-		return (int32_t)c;
-	}
-	size_t need;
-	int32_t r, min;
-	if (c >= 0xC2 && c <= 0xDF)
-		need = 1, r = c & 0x1F, min = 0x80;
-	else if (c >= 0xE0 && c <= 0xEF)
-		need = 2, r = c & 0x0F, min = 0x800;
-	else if (c >= 0xF0 && c <= 0xF4)
-		need = 3, r = c & 0x07, min = 0x10000;
-	else {
-		*w = 1;
-		return 0xFFFD;
-	}
-	if (n < need + 1) {
-		*w = 1;
-		return 0xFFFD;
-	}
-	for (size_t i = 1; i <= need; i++) {
-		if ((s[i] & 0xC0) != 0x80) {
-			*w = 1;
-			return 0xFFFD;
-		}
-		r = r << 6 | (s[i] & 0x3F);
-	}
-	if (r < min || r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF)) {
-		*w = 1;
-		return 0xFFFD;
-	}
-	*w = need + 1;
-	return r;
-}
-
 static size_t utf8_encode(int32_t r, char out[4])
 {
 	if (r < 0 || r > 0x10FFFF || (r >= 0xD800 && r <= 0xDFFF))
