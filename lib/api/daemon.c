@@ -28,22 +28,10 @@ int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const ch
 	dsi_history h;
 	if ((rc = dsi_history_construct(cluster, ds, dsi_o_daemon(opts)->revision_hash, 0, &h, err)) < 0)
 		return rc;
-	dsi_placement p;
-	if (dsi_placement_init(&p, cluster, ds, dsi_o_core(opts)) < 0) {
-		dsi_history_release(&h);
-		return dsi_error_nomem(err);
-	}
-	json_t *pod = dsi_new_pod(&p, node, h.hash, err);
-	dsi_placement_release(&p);
-	dsi_history_release(&h);
-	if (!pod)
-		return err->code ? err->code : dsi_error_nomem(err);
 	/* the Go object the controller sends, printed as encoding/json prints it (as NewPod's) */
-	if (dsi_go_encode(pod, dsi_schema_root_type("v1", "Pod")) < 0) {
-		json_decref(pod);
-		return dsi_error_nomem(err);
-	}
-	return dsi_json_emit(pod, json_out, err);
+	rc = dsi_api_emit_pod(cluster, ds, node, h.hash, opts, json_out, err);
+	dsi_history_release(&h);
+	return rc;
 }
 
 int ds_template_hash(const char *template_text, size_t size, int32_t collision_count, char *out, size_t out_size,

@@ -1,7 +1,12 @@
 #include "daemonset.h"
 #include "api/lookup.h"
 
+#include "api/api_options.h"
+#include "apiserver/goencode.h"
+#include "apiserver/schema.h"
 #include "core/error.h"
+#include "core/jsonout.h"
+#include "daemon/newpod.h"
 
 int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err)
 {
@@ -33,4 +38,21 @@ int dsi_api_find_ds_json(const ds_cluster *c, const char *ns, const char *name, 
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
 	return dsi_api_find_ds(c, ns, name, out, err);
+}
+
+int dsi_api_emit_pod(const dsi_cluster *c, const dsi_daemonset *ds, const char *node, const char *hash,
+		     const ds_options *opts, char **json_out, ds_error *err)
+{
+	dsi_placement p;
+	if (dsi_placement_init(&p, c, ds, dsi_o_core(opts)) < 0)
+		return dsi_error_nomem(err);
+	json_t *pod = dsi_new_pod(&p, node, hash, err);
+	dsi_placement_release(&p);
+	if (!pod)
+		return err->code ? err->code : dsi_error_nomem(err);
+	if (dsi_go_encode(pod, dsi_schema_root_type("v1", "Pod")) < 0) {
+		json_decref(pod);
+		return dsi_error_nomem(err);
+	}
+	return dsi_json_emit(pod, json_out, err);
 }

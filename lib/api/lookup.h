@@ -1,4 +1,4 @@
-/* Lookups shared by the public wrappers. */
+/* Lookups and answers shared by the public wrappers. */
 #ifndef DSI_API_LOOKUP_H
 #define DSI_API_LOOKUP_H
 
@@ -21,5 +21,11 @@ int dsi_api_find_node(const ds_cluster *c, const char *name, const char *path, c
  * with the parse errors of the invalid terms as upstream aggregates them, or 0 when no term is
  * invalid (a plain "no match"). */
 int dsi_api_node_selector_errors(const dsi_node_selector *s, ds_error *err);
+
+/* The Pod the controller creates for node (dsi_new_pod with the options' placement), printed as Go's
+ * encoding/json prints the Go object (dsi_go_encode), into *json_out; shared by ds_daemonset_pod and
+ * ds_daemonset_new_pod. */
+int dsi_api_emit_pod(const dsi_cluster *c, const dsi_daemonset *ds, const char *node, const char *hash,
+		     const ds_options *opts, char **json_out, ds_error *err);
 
 #endif

@@ -549,21 +549,9 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 		return rc;
 	if (!hash)
 		hash = dsi_o_daemon(opts)->revision_hash ? dsi_o_daemon(opts)->revision_hash : d->hash;
-	dsi_placement p;
-	if (dsi_placement_init(&p, &c, d, dsi_o_core(opts)) < 0) {
-		dsi_cluster_destroy(&c);
-		return dsi_error_nomem(err);
-	}
-	json_t *pod = dsi_new_pod(&p, node_name, hash, err);
-	dsi_placement_release(&p);
+	rc = dsi_api_emit_pod(&c, d, node_name, hash, opts, json_out, err);
 	dsi_cluster_destroy(&c);
-	if (!pod)
-		return err->code ? err->code : dsi_error_nomem(err);
-	if (dsi_go_encode(pod, dsi_schema_root_type("v1", "Pod")) < 0) {
-		json_decref(pod);
-		return dsi_error_nomem(err);
-	}
-	return dsi_json_emit(pod, json_out, err);
+	return rc;
 }
 
 /* AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go) */
