@@ -22,7 +22,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s %s: %s\n", ds_strerror(err.code), err.source, err.path, err.message);
 		return 1;
 	}
-	printf("libdaemonset %s: loaded %zu objects, %zu nodes\n", ds_version(), loaded, ds_cluster_count(cluster, "Node"));
+	printf("libdaemonset %s: loaded %zu objects, %zu nodes\n", ds_version(), loaded,
+	       ds_cluster_count(cluster, "Node"));
 
 	/* The controller's verdict for each node, in name order. */
 	const char *node;

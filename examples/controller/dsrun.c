@@ -57,7 +57,8 @@ static json_t *daemonset(ds_controller *ctrl, const char *ns, const char *name) 
 static int converged(ds_controller *ctrl, int print)
 {
 	char *text = NULL;
-	json_t *sum = ds_cluster_summary(ds_controller_cluster(ctrl), &text, NULL) == 0 ? json_loads(text, 0, NULL) : NULL;
+	json_t *sum =
+		ds_cluster_summary(ds_controller_cluster(ctrl), &text, NULL) == 0 ? json_loads(text, 0, NULL) : NULL;
 	json_t *d;
 	size_t i;
 	int ok = json_array_size(json_object_get(sum, "daemonSets")) > 0;
@@ -105,8 +106,11 @@ int main(int argc, char **argv)
 	json_int_t old_generation = 0;
 	leader_options lo = LEADER_OPTIONS_INIT;
 	for (int i = 1; i < argc; i++) {
-		const char **opt = !strcmp(argv[i], "--cluster") ? &dir : !strcmp(argv[i], "--url") ? &url
-				 : !strcmp(argv[i], "--restart") ? &again : !strcmp(argv[i], "--timeout") ? &timeout : NULL;
+		const char **opt = !strcmp(argv[i], "--cluster")   ? &dir
+				   : !strcmp(argv[i], "--url")     ? &url
+				   : !strcmp(argv[i], "--restart") ? &again
+				   : !strcmp(argv[i], "--timeout") ? &timeout
+								   : NULL;
 		if (!strcmp(argv[i], "--in-cluster"))
 			in_cluster = 1;
 		else if (!strcmp(argv[i], "--leader-elect"))
@@ -158,8 +162,10 @@ int main(int argc, char **argv)
 		char ns[256], patch[200], at[32]; /* kubectl rollout restart: the time (RFC 3339) on the template */
 		const char *name = split(again, ns, sizeof(ns));
 		ds_time_format(be.now(be.self) / 1000 * 1000, at, sizeof(at));
-		snprintf(patch, sizeof(patch), "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":"
-			 "{\"kubectl.kubernetes.io/restartedAt\":\"%s\"}}}}}", at);
+		snprintf(patch, sizeof(patch),
+			 "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":"
+			 "{\"kubectl.kubernetes.io/restartedAt\":\"%s\"}}}}}",
+			 at);
 		old_generation = generation(ctrl, again);
 		printf("restart %s: %s\n", again,
 		       be.patch(be.self, "daemonsets", ns, name, patch) == DS_TRANSPORT_OK ? "patched" : "failed");

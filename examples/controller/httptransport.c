@@ -44,8 +44,8 @@ struct http_client {
 	int have_ca;                          /* ca_path was readable at start */
 	char *token;                          /* in-cluster: the last token read */
 	long timeout_ms;
-	CURL *easy;   /* requests, one at a time */
-	CURLM *multi; /* watches */
+	CURL *easy;      /* requests, one at a time */
+	CURLM *multi;    /* watches */
 	watch **watches; /* each allocated on its own: curl keeps pointers to them */
 	size_t nwatches;
 	buf events; /* complete watch events not yet polled */
@@ -93,9 +93,9 @@ static int url_for(http_client *h, char *out, size_t size, const char *resource,
 		return -1;
 	char *ens = ns && *ns ? curl_easy_escape(h->easy, ns, 0) : NULL;
 	char *ename = name ? curl_easy_escape(h->easy, name, 0) : NULL;
-	int n = snprintf(out, size, "%s%s%s%s/%s%s%s%s%s%s%s", h->base, prefix, ens ? "/namespaces/" : "", ens ? ens : "",
-			 resource, ename ? "/" : "", ename ? ename : "", sub ? "/" : "", sub ? sub : "", query ? "?" : "",
-			 query ? query : "");
+	int n = snprintf(out, size, "%s%s%s%s/%s%s%s%s%s%s%s", h->base, prefix, ens ? "/namespaces/" : "",
+			 ens ? ens : "", resource, ename ? "/" : "", ename ? ename : "", sub ? "/" : "", sub ? sub : "",
+			 query ? "?" : "", query ? query : "");
 	curl_free(ens);
 	curl_free(ename);
 	return n > 0 && (size_t)n < size ? 0 : -1;
@@ -202,7 +202,8 @@ static int result_of(long status, const char *body, ds_reply *reply)
 	if (status == 404)
 		r = DS_TRANSPORT_NOT_FOUND;
 	else if (status == 409)
-		r = reason && strcmp(reason, "AlreadyExists") == 0 ? DS_TRANSPORT_ALREADY_EXISTS : DS_TRANSPORT_CONFLICT;
+		r = reason && strcmp(reason, "AlreadyExists") == 0 ? DS_TRANSPORT_ALREADY_EXISTS
+								   : DS_TRANSPORT_CONFLICT;
 	else if (status == 422)
 		r = DS_TRANSPORT_INVALID;
 	else if (status == 429 || status >= 500)
@@ -214,8 +215,8 @@ static int result_of(long status, const char *body, ds_reply *reply)
 }
 
 /* One call; the answer goes into reply (may be NULL) and, when out is set, into *out (free()). */
-static int request_out(http_client *h, const char *method, const char *url, const char *content_type,
-		       const char *body, ds_reply *reply, char **out)
+static int request_out(http_client *h, const char *method, const char *url, const char *content_type, const char *body,
+		       ds_reply *reply, char **out)
 {
 	CURL *e = h->easy;
 	curl_easy_reset(e);
@@ -262,7 +263,7 @@ static int request(http_client *h, const char *method, const char *url, const ch
 #define URL_OR_FAIL(...)                                                                                               \
 	char url[2048];                                                                                                \
 	if (url_for(__VA_ARGS__) < 0) {                                                                                \
-		ds_reply_set_message(reply, "no REST path for this resource");                                        \
+		ds_reply_set_message(reply, "no REST path for this resource");                                         \
 		return DS_TRANSPORT_FATAL;                                                                             \
 	}
 
@@ -293,8 +294,7 @@ static int tp_create(void *ud, const char *resource, const char *ns, const char 
 	return request(h, "POST", url, "application/json", body, reply);
 }
 
-static int tp_remove(void *ud, const char *resource, const char *ns, const char *name, const char *uid,
-		     ds_reply *reply)
+static int tp_remove(void *ud, const char *resource, const char *ns, const char *name, const char *uid, ds_reply *reply)
 {
 	http_client *h = ud;
 	URL_OR_FAIL(h, url, sizeof(url), resource, ns, name, NULL, NULL);
@@ -359,13 +359,15 @@ http_client *http_new(const http_options *o, char *errbuf, size_t errlen)
 		/* InClusterConfig (client-go rest/config.go) */
 		const char *host = getenv("KUBERNETES_SERVICE_HOST"), *port = getenv("KUBERNETES_SERVICE_PORT");
 		if (!host || !*host || !port || !*port) { /* ErrNotInCluster */
-			snprintf(errbuf, errlen, "unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and "
-						 "KUBERNETES_SERVICE_PORT must be defined");
+			snprintf(errbuf, errlen,
+				 "unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and "
+				 "KUBERNETES_SERVICE_PORT must be defined");
 			free(h);
 			return NULL;
 		}
 		int v6 = strchr(host, ':') != NULL; /* net.JoinHostPort */
-		int n = snprintf(h->base, sizeof(h->base), "https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "", port);
+		int n = snprintf(h->base, sizeof(h->base), "https://%s%s%s:%s", v6 ? "[" : "", host, v6 ? "]" : "",
+				 port);
 		const char *dir = getenv(SA_DIR_ENV);
 		if (!dir || !*dir)
 			dir = SA_DIR;
@@ -373,7 +375,8 @@ http_client *http_new(const http_options *o, char *errbuf, size_t errlen)
 		int nc = snprintf(h->ca_path, sizeof(h->ca_path), "%s/ca.crt", dir);
 		if (n < 0 || (size_t)n >= sizeof(h->base) || nt < 0 || (size_t)nt >= sizeof(h->token_path) || nc < 0 ||
 		    (size_t)nc >= sizeof(h->ca_path)) {
-			snprintf(errbuf, errlen, "unable to load in-cluster configuration: the server address or %s is too long",
+			snprintf(errbuf, errlen,
+				 "unable to load in-cluster configuration: the server address or %s is too long",
 				 SA_DIR_ENV);
 			free(h);
 			return NULL;
@@ -461,7 +464,8 @@ static void watch_line(http_client *h, watch *w, const char *line, size_t n)
 		if (json_integer_value(json_object_get(obj, "code")) == 410)
 			h->relist = 1; /* "too old resource version": list again */
 	} else {
-		const char *rv = json_string_value(json_object_get(json_object_get(obj, "metadata"), "resourceVersion"));
+		const char *rv =
+			json_string_value(json_object_get(json_object_get(obj, "metadata"), "resourceVersion"));
 		if (rv) {
 			free(w->rv);
 			w->rv = strdup(rv);
@@ -481,8 +485,8 @@ static size_t watch_data(char *p, size_t size, size_t n, void *ud)
 static int watch_start(http_client *h, watch *w)
 {
 	char query[512], url[2048];
-	snprintf(query, sizeof(query), "watch=1&allowWatchBookmarks=true%s%s", w->rv && *w->rv ? "&resourceVersion=" : "",
-		 w->rv && *w->rv ? w->rv : "");
+	snprintf(query, sizeof(query), "watch=1&allowWatchBookmarks=true%s%s",
+		 w->rv && *w->rv ? "&resourceVersion=" : "", w->rv && *w->rv ? w->rv : "");
 	if (url_for(h, url, sizeof(url), w->resource, w->ns, NULL, NULL, query) < 0)
 		return -1;
 	w->easy = curl_easy_init();
@@ -591,7 +595,9 @@ int http_patch(http_client *h, const char *resource, const char *ns, const char 
 	free(resp.data);
 	if (cc != CURLE_OK)
 		return DS_TRANSPORT_TRANSIENT;
-	return status >= 200 && status < 300 ? DS_TRANSPORT_OK : status == 404 ? DS_TRANSPORT_NOT_FOUND : DS_TRANSPORT_FATAL;
+	return status >= 200 && status < 300 ? DS_TRANSPORT_OK
+	       : status == 404               ? DS_TRANSPORT_NOT_FOUND
+					     : DS_TRANSPORT_FATAL;
 }
 
 /* ---- as a host backend ---- */

@@ -41,10 +41,14 @@ static void default_identity(char *buf, size_t size)
 
 int leader_flag(leader_options *o, const char *flag, const char *value)
 {
-	const char **s = !strcmp(flag, "--identity") ? &o->identity : !strcmp(flag, "--lease-namespace") ? &o->ns
-		       : !strcmp(flag, "--lease-name") ? &o->name : NULL;
-	int64_t *d = !strcmp(flag, "--lease-duration") ? &o->lease_ms : !strcmp(flag, "--renew-deadline") ? &o->renew_ms
-		   : !strcmp(flag, "--retry-period") ? &o->retry_ms : NULL;
+	const char **s = !strcmp(flag, "--identity")          ? &o->identity
+			 : !strcmp(flag, "--lease-namespace") ? &o->ns
+			 : !strcmp(flag, "--lease-name")      ? &o->name
+							      : NULL;
+	int64_t *d = !strcmp(flag, "--lease-duration")   ? &o->lease_ms
+		     : !strcmp(flag, "--renew-deadline") ? &o->renew_ms
+		     : !strcmp(flag, "--retry-period")   ? &o->retry_ms
+							 : NULL;
 	if (!s && !d)
 		return 0;
 	char *end = NULL;
@@ -64,12 +68,16 @@ int leader_flag(leader_options *o, const char *flag, const char *value)
 /* What went wrong: the Status' message, else what the result means. */
 static void complain(const leader *l, const char *what, int rc, const char *answer)
 {
-	static const char *const meaning[] = {"", "not found", "conflict", "already exists", "invalid",
-					      "the server did not answer in time or is unavailable", "refused"};
+	static const char *const meaning[] = {"",         "not found",
+					      "conflict", "already exists",
+					      "invalid",  "the server did not answer in time or is unavailable",
+					      "refused"};
 	json_t *st = answer ? json_loads(answer, 0, NULL) : NULL;
 	const char *msg = json_string_value(json_object_get(st, "message"));
 	fprintf(stderr, "dsrun: %s %s/%s: %s\n", what, l->cfg.namespace_, l->cfg.name,
-		msg ? msg : rc > 0 && rc <= DS_TRANSPORT_FATAL ? meaning[rc] : "failed");
+		msg                                  ? msg
+		: rc > 0 && rc <= DS_TRANSPORT_FATAL ? meaning[rc]
+						     : "failed");
 	json_decref(st);
 }
 
@@ -155,8 +163,10 @@ leader *leader_acquire(const leader_options *o, host_backend *be, ds_time until)
 	ds_error err = {0};
 	int lead, jitter_ok = o->renew_ms * 10 > o->retry_ms * 12; /* NewLeaderElector's checks */
 	if (!be->request || !jitter_ok || ds_lease_is_leader(&l->cfg, NULL, 0, &lead, &err) < 0) {
-		fprintf(stderr, "dsrun: --leader-elect: %s\n", !be->request ? "this backend makes no calls of its own"
-				: !jitter_ok ? "renewDeadline must be greater than retryPeriod*JitterFactor" : err.message);
+		fprintf(stderr, "dsrun: --leader-elect: %s\n",
+			!be->request ? "this backend makes no calls of its own"
+			: !jitter_ok ? "renewDeadline must be greater than retryPeriod*JitterFactor"
+				     : err.message);
 		free(l);
 		return NULL;
 	}

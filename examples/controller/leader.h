@@ -11,14 +11,17 @@
 #include "backend.h"
 
 typedef struct leader_options {
-	const char *identity;          /* NULL: hostname_UUID, as kube-controller-manager makes it */
-	const char *ns, *name;         /* the Lease */
+	const char *identity;                 /* NULL: hostname_UUID, as kube-controller-manager makes it */
+	const char *ns, *name;                /* the Lease */
 	int64_t lease_ms, renew_ms, retry_ms; /* lease duration, renew deadline, retry period */
 } leader_options;
 
 /* kube-controller-manager's defaults (--leader-elect-lease-duration 15s, --leader-elect-renew-deadline
  * 10s, --leader-elect-retry-period 2s); the Lease is dsrun's own, not kube-controller-manager's. */
-#define LEADER_OPTIONS_INIT {NULL, "kube-system", "dsrun", 15000, 10000, 2000}
+#define LEADER_OPTIONS_INIT                                                                                            \
+	{                                                                                                              \
+		NULL, "kube-system", "dsrun", 15000, 10000, 2000                                                       \
+	}
 
 typedef struct leader leader;
 

@@ -123,10 +123,7 @@ static json_t *meta_of(json_t *obj)
 	return meta;
 }
 
-static void now_text(ds_time t, char *buf)
-{
-	ds_time_format(t - t % 1000, buf, 40);
-}
+static void now_text(ds_time t, char *buf) { ds_time_format(t - t % 1000, buf, 40); }
 
 static void bump(mem_cluster *m, json_t *obj)
 {
@@ -170,10 +167,10 @@ static const char *target_node(const json_t *pod)
 	const char *n = json_string_value(json_object_get(spec, "nodeName"));
 	if (n && *n)
 		return n;
-	const json_t *terms = json_object_get(
-		json_object_get(json_object_get(json_object_get(spec, "affinity"), "nodeAffinity"),
-				"requiredDuringSchedulingIgnoredDuringExecution"),
-		"nodeSelectorTerms");
+	const json_t *terms =
+		json_object_get(json_object_get(json_object_get(json_object_get(spec, "affinity"), "nodeAffinity"),
+						"requiredDuringSchedulingIgnoredDuringExecution"),
+				"nodeSelectorTerms");
 	for (size_t i = 0; i < json_array_size(terms); i++) {
 		const json_t *fields = json_object_get(json_array_get(terms, i), "matchFields");
 		for (size_t j = 0; j < json_array_size(fields); j++) {
@@ -181,7 +178,8 @@ static const char *target_node(const json_t *pod)
 			const char *k = json_string_value(json_object_get(f, "key"));
 			const char *op = json_string_value(json_object_get(f, "operator"));
 			const json_t *vals = json_object_get(f, "values");
-			if (k && op && strcmp(k, "metadata.name") == 0 && strcmp(op, "In") == 0 && json_array_size(vals) == 1)
+			if (k && op && strcmp(k, "metadata.name") == 0 && strcmp(op, "In") == 0 &&
+			    json_array_size(vals) == 1)
 				return json_string_value(json_array_get(vals, 0));
 		}
 	}
@@ -381,8 +379,8 @@ static int op_list(mem_cluster *m, const res_info *r, const char *ns, const char
 				if (!eq)
 					continue;
 				*eq = '\0';
-				const char *lv = json_string_value(
-					json_object_get(json_object_get(json_object_get(obj, "metadata"), "labels"), tok));
+				const char *lv = json_string_value(json_object_get(
+					json_object_get(json_object_get(obj, "metadata"), "labels"), tok));
 				match = lv && strcmp(lv, eq + 1) == 0;
 			}
 		}
@@ -448,8 +446,9 @@ static int op_create(mem_cluster *m, const res_info *r, const char *ns, const ch
 	}
 	if (!name || !*name) {
 		json_decref(obj);
-		return fail(reply, DS_TRANSPORT_INVALID, "%s \"\" is invalid: metadata.name: Required value: name or "
-							 "generateName is required",
+		return fail(reply, DS_TRANSPORT_INVALID,
+			    "%s \"\" is invalid: metadata.name: Required value: name or "
+			    "generateName is required",
 			    r->kind);
 	}
 	if (stored(m, r, ns, name, key, sizeof(key))) {
@@ -458,10 +457,11 @@ static int op_create(mem_cluster *m, const res_info *r, const char *ns, const ch
 		return rc;
 	}
 	if (!owner_refs_ok(obj)) {
-		int rc = fail(reply, DS_TRANSPORT_INVALID,
-			      "%s \"%s\" is invalid: metadata.ownerReferences: Only one reference can have Controller set to "
-			      "true",
-			      r->kind, name);
+		int rc = fail(
+			reply, DS_TRANSPORT_INVALID,
+			"%s \"%s\" is invalid: metadata.ownerReferences: Only one reference can have Controller set to "
+			"true",
+			r->kind, name);
 		json_decref(obj);
 		return rc;
 	}
@@ -490,10 +490,11 @@ static int op_remove(mem_cluster *m, const res_info *r, const char *ns, const ch
 		return not_found(reply, r, name);
 	const char *have = meta_str(obj, "uid");
 	if (uid && (!have || strcmp(have, uid) != 0))
-		return fail(reply, DS_TRANSPORT_CONFLICT,
-			    "Operation cannot be fulfilled on %s \"%s\": Precondition failed: UID in precondition: %s, UID "
-			    "in object meta: %s",
-			    r->qualified, name, uid, have ? have : "");
+		return fail(
+			reply, DS_TRANSPORT_CONFLICT,
+			"Operation cannot be fulfilled on %s \"%s\": Precondition failed: UID in precondition: %s, UID "
+			"in object meta: %s",
+			r->qualified, name, uid, have ? have : "");
 	if (strcmp(r->resource, "pods") == 0 && m->o.grace_ms > 0) {
 		if (!meta_str(obj, "deletionTimestamp")) { /* graceful: the kubelet finishes it */
 			char t[40];
@@ -516,7 +517,8 @@ static int op_remove(mem_cluster *m, const res_info *r, const char *ns, const ch
 static int conflict_modified(ds_reply *reply, const res_info *r, const char *name)
 {
 	return fail(reply, DS_TRANSPORT_CONFLICT,
-		    "Operation cannot be fulfilled on %s \"%s\": the object has been modified; please apply your changes to "
+		    "Operation cannot be fulfilled on %s \"%s\": the object has been modified; please apply your "
+		    "changes to "
 		    "the latest version and try again",
 		    r->qualified, name);
 }
@@ -537,7 +539,8 @@ static int op_update_status(mem_cluster *m, const res_info *r, const char *ns, c
 	int rc;
 	if (!rv)
 		rc = fail(reply, DS_TRANSPORT_INVALID,
-			  "%s \"%s\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update",
+			  "%s \"%s\" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for "
+			  "an update",
 			  r->kind, name);
 	else if (strcmp(rv, meta_str(obj, "resourceVersion")) != 0 || (uid && strcmp(uid, meta_str(obj, "uid")) != 0))
 		rc = conflict_modified(reply, r, name);
@@ -565,8 +568,8 @@ static int patch_object(mem_cluster *m, const res_info *r, const char *key, cons
 	if (puid && strcmp(puid, meta_str(old, "uid")) != 0) {
 		json_decref(p);
 		return fail(reply, DS_TRANSPORT_INVALID,
-			    "%s \"%s\" is invalid: metadata.uid: Invalid value: \"%s\": field is immutable", r->kind, name,
-			    puid);
+			    "%s \"%s\" is invalid: metadata.uid: Invalid value: \"%s\": field is immutable", r->kind,
+			    name, puid);
 	}
 	json_t *cur = json_deep_copy(old);
 	if (strategic && json_is_object(pmeta) && json_is_array(json_object_get(pmeta, "ownerReferences"))) {
@@ -577,10 +580,11 @@ static int patch_object(mem_cluster *m, const res_info *r, const char *key, cons
 	json_decref(p);
 	if (!owner_refs_ok(cur)) {
 		json_decref(cur);
-		return fail(reply, DS_TRANSPORT_INVALID,
-			    "%s \"%s\" is invalid: metadata.ownerReferences: Only one reference can have Controller set to "
-			    "true",
-			    r->kind, name);
+		return fail(
+			reply, DS_TRANSPORT_INVALID,
+			"%s \"%s\" is invalid: metadata.ownerReferences: Only one reference can have Controller set to "
+			"true",
+			r->kind, name);
 	}
 	if (strcmp(r->resource, "daemonsets") == 0)
 		ds_generation(old, cur);
@@ -606,7 +610,8 @@ static int op_patch(mem_cluster *m, const res_info *r, const char *ns, const cha
 	int strategic = type && strcmp(type, DS_PATCH_STRATEGIC) == 0;
 	if (!strategic && (!type || strcmp(type, DS_PATCH_MERGE) != 0)) {
 		json_decref(patch);
-		return fail(reply, DS_TRANSPORT_FATAL, "the server does not support patch type %s", type ? type : "(none)");
+		return fail(reply, DS_TRANSPORT_FATAL, "the server does not support patch type %s",
+			    type ? type : "(none)");
 	}
 	int rc = patch_object(m, r, key, name, patch, strategic, reply);
 	json_decref(patch);
@@ -643,15 +648,15 @@ static fault *fault_for(mem_cluster *m, const char *op, const char *resource)
 #define WITH_FAULTS(m, opname, resource, reply, call)                                                                  \
 	do {                                                                                                           \
 		const res_info *r_ = res_by_name(resource);                                                            \
-		fault *f_ = fault_for(m, opname, resource ? resource : "");                                           \
+		fault *f_ = fault_for(m, opname, resource ? resource : "");                                            \
 		if (!r_)                                                                                               \
 			return fail(reply, DS_TRANSPORT_FATAL, "the server could not find the requested resource %s",  \
 				    resource ? resource : "");                                                         \
 		if (f_ && !f_->executed)                                                                               \
-			return fail(reply, f_->result, "%s", f_->message);                                            \
+			return fail(reply, f_->result, "%s", f_->message);                                             \
 		ds_reply *out_ = f_ ? NULL : reply;                                                                    \
 		int rc_ = call;                                                                                        \
-		return f_ ? fail(reply, f_->result, "%s", f_->message) : rc_;                                         \
+		return f_ ? fail(reply, f_->result, "%s", f_->message) : rc_;                                          \
 	} while (0)
 
 static int tp_list(void *ud, const char *resource, const char *ns, const char *selector, ds_reply *reply)
@@ -669,8 +674,7 @@ static int tp_create(void *ud, const char *resource, const char *ns, const char 
 	WITH_FAULTS((mem_cluster *)ud, "create", resource, reply, op_create(ud, r_, ns, body, out_));
 }
 
-static int tp_remove(void *ud, const char *resource, const char *ns, const char *name, const char *uid,
-		     ds_reply *reply)
+static int tp_remove(void *ud, const char *resource, const char *ns, const char *name, const char *uid, ds_reply *reply)
 {
 	WITH_FAULTS((mem_cluster *)ud, "delete", resource, reply, op_remove(ud, r_, ns, name, uid, out_));
 }
@@ -812,7 +816,8 @@ int mem_load_file(mem_cluster *m, const char *path, ds_error *err)
 		DIR *d = opendir(path);
 		for (struct dirent *e; d && (e = readdir(d)) && n < 256;) {
 			const char *dot = strrchr(e->d_name, '.');
-			if (e->d_name[0] == '.' || !dot || (strcmp(dot, ".json") && strcmp(dot, ".yaml") && strcmp(dot, ".yml")))
+			if (e->d_name[0] == '.' || !dot ||
+			    (strcmp(dot, ".json") && strcmp(dot, ".yaml") && strcmp(dot, ".yml")))
 				continue;
 			size_t len = strlen(path) + strlen(e->d_name) + 2;
 			if ((names[n] = malloc(len)))
@@ -894,7 +899,8 @@ void mem_advance(mem_cluster *m, ds_time now)
 			continue;
 		json_object_set_new(pod, "status",
 				    json_pack("{s:s, s:s, s:[{s:s, s:s, s:s}]}", "phase", "Running", "startTime", t,
-					      "conditions", "type", "Ready", "status", "True", "lastTransitionTime", t));
+					      "conditions", "type", "Ready", "status", "True", "lastTransitionTime",
+					      t));
 		bump(m, pod);
 		emit(m, r, "MODIFIED", pod);
 	}

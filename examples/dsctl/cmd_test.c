@@ -24,8 +24,9 @@ int cmd_test(ctx *c)
 			ok ? passed++ : failed++;
 			if (c->out != OUT_TABLE)
 				continue;
-			printf("%s%s%s %s (%s)\n", colour(c, ok ? "ok" : "bad"), ok ? "PASS" : "FAIL", colour(c, "reset"),
-			       json_string_value(json_object_get(s, "name")), json_string_value(json_object_get(s, "file")));
+			printf("%s%s%s %s (%s)\n", colour(c, ok ? "ok" : "bad"), ok ? "PASS" : "FAIL",
+			       colour(c, "reset"), json_string_value(json_object_get(s, "name")),
+			       json_string_value(json_object_get(s, "file")));
 			if (json_object_get(s, "error"))
 				printf("     error: %s\n", json_string_value(json_object_get(s, "error")));
 			size_t j;
@@ -35,7 +36,8 @@ int cmd_test(ctx *c)
 				size_t f;
 				json_t *msg;
 				json_array_foreach(json_object_get(chk, "failures"), f, msg)
-				printf("     %s: %s\n", json_string_value(json_object_get(chk, "check")), json_string_value(msg));
+					printf("     %s: %s\n", json_string_value(json_object_get(chk, "check")),
+					       json_string_value(msg));
 			}
 		}
 		json_decref(doc);

@@ -1,27 +1,38 @@
 /* The command table: each command's arguments, flags, help and examples. */
 #include "dsctl.h"
 
-#define SELECTOR_FLAG {"selector", 'l', FLAG_VALUE, "SELECTOR", "only the nodes with these labels (app=x,tier in (a,b),!legacy)"}
-#define EDIT_FLAGS                                                                                                      \
+#define SELECTOR_FLAG                                                                                                  \
+	{                                                                                                              \
+		"selector", 'l', FLAG_VALUE, "SELECTOR",                                                               \
+			"only the nodes with these labels (app=x,tier in (a,b),!legacy)"                               \
+	}
+#define EDIT_FLAGS                                                                                                     \
 	{"image", 0, FLAG_LIST, "CONTAINER=IMAGE",                                                                     \
-	 "first set the image as 'dsctl set image' does (the API server's update: generation bumped)"},               \
+	 "first set the image as 'dsctl set image' does (the API server's update: generation bumped)"},                \
 		{"template", 0, FLAG_VALUE, "FILE",                                                                    \
 		 "first replace the pod template with FILE's (a PodTemplateSpec, or a DaemonSet's)"},                  \
-		{"strategy", 0, FLAG_VALUE, "SETTINGS",                                                                \
-		 "first change the update strategy: maxUnavailable=10%,maxSurge=1 or type=OnDelete"}
-#define DRAIN_FLAGS                                                                                                     \
+	{                                                                                                              \
+		"strategy", 0, FLAG_VALUE, "SETTINGS",                                                                 \
+			"first change the update strategy: maxUnavailable=10%,maxSurge=1 or type=OnDelete"             \
+	}
+#define DRAIN_FLAGS                                                                                                    \
 	{"force", 0, FLAG_BOOL, NULL, "also pods without a controller (kubectl drain --force)"},                       \
-		{"ignore-daemonsets", 0, FLAG_BOOL, NULL, "ignore DaemonSet-managed pods instead of refusing the drain"}, \
-		{"delete-emptydir-data", 0, FLAG_BOOL, NULL, "also pods with emptyDir volumes (their data is lost)"},   \
-		{"disable-eviction", 0, FLAG_BOOL, NULL, "delete instead of evicting (bypasses PodDisruptionBudgets)"}, \
+		{"ignore-daemonsets", 0, FLAG_BOOL, NULL,                                                              \
+		 "ignore DaemonSet-managed pods instead of refusing the drain"},                                       \
+		{"delete-emptydir-data", 0, FLAG_BOOL, NULL, "also pods with emptyDir volumes (their data is lost)"},  \
+		{"disable-eviction", 0, FLAG_BOOL, NULL,                                                               \
+		 "delete instead of evicting (bypasses PodDisruptionBudgets)"},                                        \
 		{"grace-period", 0, FLAG_VALUE, "SECONDS", "each pod's grace period (-1: the pod's own)"},             \
 		{"skip-wait-for-delete-timeout", 0, FLAG_VALUE, "SECONDS",                                             \
 		 "skip pods whose deletionTimestamp is older than this"},                                              \
-		{"pod-selector", 0, FLAG_VALUE, "SELECTOR", "only the pods with these labels"}
+	{                                                                                                              \
+		"pod-selector", 0, FLAG_VALUE, "SELECTOR", "only the pods with these labels"                           \
+	}
 
 static const flag explain_flags[] = {
 	SELECTOR_FLAG,
-	{"status", 0, FLAG_VALUE, "STATUS[,STATUS]", "only the nodes with these statuses (placed, create, not-placed, ...)"},
+	{"status", 0, FLAG_VALUE, "STATUS[,STATUS]",
+	 "only the nodes with these statuses (placed, create, not-placed, ...)"},
 	{"reason", 0, FLAG_VALUE, "TEXT", "only the nodes whose reasons mention TEXT (a plugin, a taint key, ...)"},
 	{"summary", 0, FLAG_BOOL, NULL, "counts by status and by reason instead of one row per node"},
 	{"plot", 0, FLAG_VALUE, "FILE", "also draw the node map as SVG into FILE ('-': standard output, as -o svg)"},
@@ -90,7 +101,8 @@ const command dsctl_commands[] = {
 	 "  # The next sync\n"
 	 "  dsctl -f dump.yaml plan kube-system/fluentd-logging\n\n"
 	 "  # The next sync after an image bump, on the nodes of one zone\n"
-	 "  dsctl -f dump.yaml plan fluentd-logging --image fluentd=fluentd:v1.17 -l topology.kubernetes.io/zone=eu-west-1b\n",
+	 "  dsctl -f dump.yaml plan fluentd-logging --image fluentd=fluentd:v1.17 -l "
+	 "topology.kubernetes.io/zone=eu-west-1b\n",
 	 plan_flags, 1, 1, 0, NULL, 1, cmd_plan},
 	{"rollout", "DAEMONSET", "Simulate the whole rollout: waves, per-node times, budgets, stalls",
 	 "The simulation states its assumptions; set them with --set simReadyAfter=10s, simTerminateAfter=5s,\n"
@@ -148,13 +160,15 @@ const command dsctl_commands[] = {
 	{"defaults", "[FILE]...", "The DaemonSet with the API server's defaults applied (YAML by default)",
 	 "Several DaemonSets: a YAML stream, or with -o json a v1 List.", "  dsctl defaults daemonset.yaml\n", NULL, 0,
 	 -1, 0, NULL, 0, cmd_defaults},
-	{"cordon", "NODE...", "kubectl cordon: its PATCH and line, the taint, what each DaemonSet does on the node", NULL,
+	{"cordon", "NODE...", "kubectl cordon: its PATCH and line, the taint, what each DaemonSet does on the node",
+	 NULL,
 	 "  dsctl -f dump.yaml cordon worker-1\n"
 	 "  dsctl -f dump.yaml cordon -l topology.kubernetes.io/zone=eu-west-1a\n",
 	 cordon_flags, 0, -1, 0, NULL, 1, cmd_cordon},
 	{"uncordon", "NODE...", "kubectl uncordon: its PATCH and line, the taint, what each DaemonSet does on the node",
 	 NULL, "  dsctl -f dump.yaml uncordon worker-1\n", cordon_flags, 0, -1, 0, NULL, 1, cmd_uncordon},
-	{"drain", "NODE...", "kubectl drain: what it prints, each pod's fate against the PodDisruptionBudgets, the reboot",
+	{"drain", "NODE...",
+	 "kubectl drain: what it prints, each pod's fate against the PodDisruptionBudgets, the reboot",
 	 "The flags are kubectl drain's (--set force=true etc. works too). Prints what kubectl prints (both\n"
 	 "streams, in the order kubectl writes them), then the verdict - drained, failed, or blocked (an\n"
 	 "eviction is retried until its PodDisruptionBudget allows it, so kubectl would not exit) - each\n"
@@ -162,7 +176,8 @@ const command dsctl_commands[] = {
 	 "the other, as kubectl does, each with the pods the earlier ones evicted gone.\n"
 	 "Exit status: kubectl's (0 drained, 1 failed); 3 when blocked.",
 	 "  dsctl -f dump.yaml drain worker-1 --ignore-daemonsets --delete-emptydir-data\n"
-	 "  dsctl -f dump.yaml drain -l topology.kubernetes.io/zone=eu-west-1b --ignore-daemonsets --force --delete-emptydir-data\n",
+	 "  dsctl -f dump.yaml drain -l topology.kubernetes.io/zone=eu-west-1b --ignore-daemonsets --force "
+	 "--delete-emptydir-data\n",
 	 drain_flags, 0, -1, 0, "pods", 1, cmd_drain},
 	{"upgrade", "[NODE]...", "Plan a cluster upgrade: nodes drained and rebooted in batches, with budget warnings",
 	 "Without NODE or --selector, every node. Nodes without a control-plane role go first, by name,\n"
@@ -186,11 +201,11 @@ const command dsctl_commands[] = {
 	 "  # zsh: a file named _dsctl in a directory of $fpath\n"
 	 "  dsctl completion zsh > \"${fpath[1]}/_dsctl\"\n",
 	 NULL, 1, 1, 0, NULL, 0, cmd_completion},
-	{"__complete", "WORD...", "The candidates for the last word (for the completion scripts)", NULL, NULL, NULL, 0, -1,
-	 0, NULL, 0, cmd_complete},
-	{"version", "", "Print the versions of dsctl and libdaemonset", NULL, "  dsctl version -o json\n", NULL, 0, 0, 0,
-	 NULL, 0, cmd_version},
-	{"help", "[COMMAND]", "Help about any command (the same as --help)", NULL, "  dsctl help explain\n", NULL, 0, 1, 0,
-	 NULL, 0, cmd_help},
+	{"__complete", "WORD...", "The candidates for the last word (for the completion scripts)", NULL, NULL, NULL, 0,
+	 -1, 0, NULL, 0, cmd_complete},
+	{"version", "", "Print the versions of dsctl and libdaemonset", NULL, "  dsctl version -o json\n", NULL, 0, 0,
+	 0, NULL, 0, cmd_version},
+	{"help", "[COMMAND]", "Help about any command (the same as --help)", NULL, "  dsctl help explain\n", NULL, 0, 1,
+	 0, NULL, 0, cmd_help},
 	{NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL, 0, NULL},
 };

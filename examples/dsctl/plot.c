@@ -66,7 +66,8 @@ static void svg_open(FILE *f, int w, int h, const char *title)
 		" font-size=\"14\">\n<title>",
 		w, h, w, h);
 	xml_text(f, title, 0);
-	fprintf(f, "</title>\n<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
+	fprintf(f,
+		"</title>\n<rect class=\"background\" x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
 		w, h);
 	fputs("<text class=\"title\" x=\"24\" y=\"34\" font-size=\"21\" font-weight=\"bold\" fill=\"#222222\">", f);
 	xml_text(f, title, 160);
@@ -111,9 +112,9 @@ static long long count_step(long long span)
 
 static double time_step(double span)
 {
-	static const double steps[] = {0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30,
-				       60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800,
-				       432000, 864000};
+	static const double steps[] = {0.001, 0.002, 0.005, 0.01,  0.02,  0.05,  0.1,   0.2,    0.5,    1,
+				       2,     5,     10,    15,    30,    60,    120,   300,    600,    900,
+				       1800,  3600,  7200,  10800, 21600, 43200, 86400, 172800, 432000, 864000};
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
 		if (span / steps[i] <= 10)
 			return steps[i];
@@ -179,8 +180,8 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	const json_t *timeline = json_object_get(sim, "timeline");
 	ds_time start, end, t;
 	ds_error err;
-	if (!json_is_array(timeline) || !json_array_size(timeline) || ds_time_parse(str(sim, "start"), &start, &err) < 0 ||
-	    ds_time_parse(str(sim, "end"), &end, &err) < 0) {
+	if (!json_is_array(timeline) || !json_array_size(timeline) ||
+	    ds_time_parse(str(sim, "start"), &start, &err) < 0 || ds_time_parse(str(sim, "end"), &end, &err) < 0) {
 		fprintf(stderr, "error: cannot plot: not the result of a rollout simulation (timeline, start, end)\n");
 		return -1;
 	}
@@ -224,8 +225,9 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	fprintf(f, " %s: %lld of %lld nodes updated in %lld sync%s, %lld pod%s created, %lld deleted</text>\n", dur,
 		num(sim, "updated"), num(sim, "desired"), num(sim, "syncs"), num(sim, "syncs") == 1 ? "" : "s",
 		num(sim, "creates"), num(sim, "creates") == 1 ? "" : "s", num(sim, "deletes"));
-	fprintf(f, "<text class=\"subtitle\" x=\"24\" y=\"82\" fill=\"#444444\">at most %lld unavailable (maxUnavailable "
-		   "%lld), at most %lld nodes with two pods (maxSurge %lld)%s</text>\n",
+	fprintf(f,
+		"<text class=\"subtitle\" x=\"24\" y=\"82\" fill=\"#444444\">at most %lld unavailable (maxUnavailable "
+		"%lld), at most %lld nodes with two pods (maxSurge %lld)%s</text>\n",
 		num(sim, "maxUnavailableSeen"), mu, num(sim, "maxSurgeSeen"), ms,
 		json_is_true(json_object_get(sim, "budgetExceeded")) ? ": budget EXCEEDED" : "");
 
@@ -236,18 +238,23 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	for (double sec = 0; sec <= span + 1e-9; sec += tstep)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", XT(sec), Y0, XT(sec), Y1);
 	fputs("</g>\n<g class=\"axes\" fill=\"#333333\">\n", f);
-	fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"#555555\" stroke-width=\"1.5\"/>\n", X0, Y0, Y1, X1);
+	fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"#555555\" stroke-width=\"1.5\"/>\n", X0, Y0, Y1,
+		X1);
 	for (double v = 0; v <= ytop + 1e-9; v += ystep)
-		fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", X0 - 8, YV(v) + 5, v);
+		fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", X0 - 8,
+			YV(v) + 5, v);
 	for (double sec = 0; sec <= span + 1e-9; sec += tstep) {
 		char l[32];
 		duration_label(sec, l, sizeof(l));
-		fprintf(f, "<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", XT(sec), Y1 + 22, l);
+		fprintf(f, "<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", XT(sec),
+			Y1 + 22, l);
 	}
-	fprintf(f, "<text class=\"xlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">time after ", (X0 + X1) / 2, Y1 + 48);
+	fprintf(f, "<text class=\"xlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">time after ", (X0 + X1) / 2,
+		Y1 + 48);
 	xml_text(f, str(sim, "start"), 40);
-	fprintf(f, "</text>\n<text class=\"ylabel\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">"
-		   "nodes</text>\n</g>\n",
+	fprintf(f,
+		"</text>\n<text class=\"ylabel\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">"
+		"nodes</text>\n</g>\n",
 		24, (Y0 + Y1) / 2);
 
 	/* the waves: a mark per instant with creates or deletes, the pods in its tooltip */
@@ -279,17 +286,21 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 				name_list(f, json_object_get(w, "deletes"));
 			}
 		}
-		fprintf(f, "</title>\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#777777\" stroke-width=\"1\" "
-			   "stroke-dasharray=\"3 3\" opacity=\"0.6\"/>\n"
-			   "<path d=\"M%.1f %d l-6 -9 h12 z\" fill=\"#555555\"/>\n",
+		fprintf(f,
+			"</title>\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#777777\" "
+			"stroke-width=\"1\" "
+			"stroke-dasharray=\"3 3\" opacity=\"0.6\"/>\n"
+			"<path d=\"M%.1f %d l-6 -9 h12 z\" fill=\"#555555\"/>\n",
 			x, Y0, x, Y1, x, Y0 - 2);
 		int row = x - last_label[0] >= 50 ? 0 : x - last_label[1] >= 50 ? 1 : -1;
 		if (row >= 0) { /* counts above the mark when there is room */
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">", x, Y0 - 16 - 15 * row);
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">", x,
+				Y0 - 16 - 15 * row);
 			if (creates)
 				fprintf(f, "<tspan fill=\"#1f77b4\">+%zu</tspan>", creates);
 			if (deletes)
-				fprintf(f, "%s<tspan fill=\"#d62728\">\xE2\x88\x92%zu</tspan>", creates ? " " : "", deletes);
+				fprintf(f, "%s<tspan fill=\"#d62728\">\xE2\x88\x92%zu</tspan>", creates ? " " : "",
+					deletes);
 			fputs("</text>\n", f);
 			last_label[row] = x;
 		}
@@ -303,8 +314,9 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	double xend = XT(run), xlast = strcmp(result, "timeout") == 0 ? xend : XT(span);
 	for (k = 0; k < NSERIES; k++) {
 		const series *sr = &rollout_series[k];
-		fprintf(f, "<path class=\"series\" data-series=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
-			   "stroke-linejoin=\"round\" opacity=\"%g\"%s%s%s d=\"",
+		fprintf(f,
+			"<path class=\"series\" data-series=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
+			"stroke-linejoin=\"round\" opacity=\"%g\"%s%s%s d=\"",
 			sr->key, sr->colour, sr->width, sr->opacity, sr->dash ? " stroke-dasharray=\"" : "",
 			sr->dash ? sr->dash : "", sr->dash ? "\"" : "");
 		json_array_foreach(timeline, i, s)
@@ -326,8 +338,10 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	static const char *const dashes[] = {"2 4", "10 5", "10 5"};
 	fputs("<g class=\"budgets\">\n", f);
 	for (k = 0; k < 3; k++)
-		fprintf(f, "<line class=\"budget\" data-budget=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\" "
-			   "stroke-width=\"2\" stroke-dasharray=\"%s\" opacity=\"0.9\"/>\n",
+		fprintf(f,
+			"<line class=\"budget\" data-budget=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"%s\" "
+			"stroke-width=\"2\" stroke-dasharray=\"%s\" opacity=\"0.9\"/>\n",
 			labels[k].text, X0, labels[k].y, X1, labels[k].y, labels[k].colour, dashes[k]);
 	label sorted[3];
 	memcpy(sorted, labels, sizeof(sorted));
@@ -342,8 +356,8 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 				sorted[k].y = sorted[k + 1].y - 16;
 	}
 	for (k = 0; k < 3; k++)
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\" font-size=\"13\">%s %lld</text>\n", X1 + 8, sorted[k].y + 4,
-			sorted[k].colour, sorted[k].text, sorted[k].value);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\" font-size=\"13\">%s %lld</text>\n", X1 + 8,
+			sorted[k].y + 4, sorted[k].colour, sorted[k].text, sorted[k].value);
 	fputs("</g>\n", f);
 
 	/* how it ended */
@@ -351,7 +365,9 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	int complete = strcmp(result, "complete") == 0;
 	const char *endc = complete ? "#2ca02c" : "#b71c1c";
 	int right = xend > (X0 + X1) / 2.0;
-	fprintf(f, "<g class=\"%s\">\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"%s\"%s/>\n",
+	fprintf(f,
+		"<g class=\"%s\">\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+		"stroke-width=\"%s\"%s/>\n",
 		complete ? "end" : "stall", xend, Y0, xend, Y1, endc, complete ? "1.5" : "2.5",
 		complete ? " stroke-dasharray=\"5 4\"" : "");
 	/* its label: the result, the reason wrapped at about 48 characters, the nodes; on a white box */
@@ -381,7 +397,8 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 					snprintf(lines[nl] + len, sizeof(lines[0]) - len, " and %zu more", nn - 4);
 					break;
 				}
-				len += (size_t)snprintf(lines[nl] + len, sizeof(lines[0]) - len, "%s%.40s", i ? ", " : " ",
+				len += (size_t)snprintf(lines[nl] + len, sizeof(lines[0]) - len, "%s%.40s",
+							i ? ", " : " ",
 							json_string_value(s) ? json_string_value(s) : "");
 				if (len >= sizeof(lines[0]))
 					break;
@@ -393,8 +410,9 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	for (int l = 0; l < nl; l++)
 		widest = utf8_len(lines[l]) > widest ? utf8_len(lines[l]) : widest;
 	double bw = 7.6 * (double)widest + 16, bx = right ? xend - 4 - bw : xend + 4;
-	fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"4\" fill=\"#ffffff\" opacity=\"0.88\"/>\n", bx,
-		Y0 + 6, bw, 12 + 18 * nl);
+	fprintf(f,
+		"<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"4\" fill=\"#ffffff\" opacity=\"0.88\"/>\n",
+		bx, Y0 + 6, bw, 12 + 18 * nl);
 	for (int l = 0; l < nl; l++) {
 		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" fill=\"%s\"%s>", right ? xend - 12 : xend + 12,
 			Y0 + 24 + 18 * l, right ? "end" : "start", endc,
@@ -414,25 +432,32 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 			lx = X0;
 			ly += 26;
 		}
-		fprintf(f, "<g class=\"legend-item\" data-series=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			   "stroke-width=\"%g\" opacity=\"%g\"%s%s%s/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
+		fprintf(f,
+			"<g class=\"legend-item\" data-series=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"%s\" "
+			"stroke-width=\"%g\" opacity=\"%g\"%s%s%s/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
 			sr->key, lx, ly - 5, lx + 32, ly - 5, sr->colour, sr->width > 4 ? 6 : sr->width, sr->opacity,
-			sr->dash ? " stroke-dasharray=\"" : "", sr->dash ? sr->dash : "", sr->dash ? "\"" : "", lx + 40, ly,
-			sr->label);
+			sr->dash ? " stroke-dasharray=\"" : "", sr->dash ? sr->dash : "", sr->dash ? "\"" : "", lx + 40,
+			ly, sr->label);
 		lx += wdt;
 	}
 	lx = X0;
 	ly += 26;
 	static const char *const budget_text[] = {"desired", "maxUnavailable budget", "maxSurge budget"};
 	for (k = 0; k < 3; k++) {
-		fprintf(f, "<g class=\"legend-item\" data-budget=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			   "stroke-width=\"1.8\" stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
-			labels[k].text, lx, ly - 5, lx + 32, ly - 5, labels[k].colour, dashes[k], lx + 40, ly, budget_text[k]);
+		fprintf(f,
+			"<g class=\"legend-item\" data-budget=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
+			"stroke=\"%s\" "
+			"stroke-width=\"1.8\" stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
+			labels[k].text, lx, ly - 5, lx + 32, ly - 5, labels[k].colour, dashes[k], lx + 40, ly,
+			budget_text[k]);
 		lx += 40 + 7 * (int)strlen(budget_text[k]) + 24;
 	}
-	fprintf(f, "<g class=\"legend-item\" data-mark=\"wave\"><path d=\"M%d %d l-6 -9 h12 z\" fill=\"#555555\"/>"
-		   "<text x=\"%d\" y=\"%d\">a wave: <tspan fill=\"#1f77b4\">+created</tspan> "
-		   "<tspan fill=\"#d62728\">\xE2\x88\x92" "deleted</tspan> pods</text></g>\n",
+	fprintf(f,
+		"<g class=\"legend-item\" data-mark=\"wave\"><path d=\"M%d %d l-6 -9 h12 z\" fill=\"#555555\"/>"
+		"<text x=\"%d\" y=\"%d\">a wave: <tspan fill=\"#1f77b4\">+created</tspan> "
+		"<tspan fill=\"#d62728\">\xE2\x88\x92"
+		"deleted</tspan> pods</text></g>\n",
 		lx + 16, ly, lx + 40, ly);
 	fputs("</g>\n", f);
 #undef XT
@@ -538,12 +563,14 @@ int plot_explain_svg(FILE *f, const json_t *doc, const char *title)
 	fputs("<g class=\"legend\" font-size=\"13\" fill=\"#222222\">\n", f);
 	for (k = 0; k < NSTATUS; k++) {
 		int x = X0 + (int)(k % 4) * 266, y = LY + (int)(k / 4) * 40;
-		fprintf(f, "<g class=\"legend-item\" data-status=\"%s\" data-count=\"%zu\"%s><rect x=\"%d\" y=\"%d\" "
-			   "width=\"26\" height=\"26\" rx=\"4\" fill=\"%s\" stroke=\"#9e9e9e\" stroke-width=\"0.5\"/>"
-			   "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s %zu</text>"
-			   "<text x=\"%d\" y=\"%d\" fill=\"#666666\" font-size=\"11.5\">%s</text></g>\n",
-			statuses[k].status, counts[k], counts[k] ? "" : " opacity=\"0.45\"", x, y - 14, statuses[k].fill, x + 34,
-			y - 2, statuses[k].status, counts[k], x + 34, y + 12, statuses[k].meaning);
+		fprintf(f,
+			"<g class=\"legend-item\" data-status=\"%s\" data-count=\"%zu\"%s><rect x=\"%d\" y=\"%d\" "
+			"width=\"26\" height=\"26\" rx=\"4\" fill=\"%s\" stroke=\"#9e9e9e\" stroke-width=\"0.5\"/>"
+			"<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s %zu</text>"
+			"<text x=\"%d\" y=\"%d\" fill=\"#666666\" font-size=\"11.5\">%s</text></g>\n",
+			statuses[k].status, counts[k], counts[k] ? "" : " opacity=\"0.45\"", x, y - 14,
+			statuses[k].fill, x + 34, y - 2, statuses[k].status, counts[k], x + 34, y + 12,
+			statuses[k].meaning);
 	}
 	if (counts[NSTATUS])
 		fprintf(f, "<text x=\"%d\" y=\"%d\">other %zu</text>\n", X0, LY + 60, counts[NSTATUS]);
@@ -567,8 +594,8 @@ int plot_explain_svg(FILE *f, const json_t *doc, const char *title)
 		fprintf(f, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"%s fill=\"%s\"/>", x, y, tw, th,
 			named ? " rx=\"4\"" : "", st ? st->fill : "#000000");
 		if (named && fit >= 4) {
-			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\">", x + tw / 2, y + th / 2 + 4,
-				st ? st->text : "#ffffff");
+			fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"%s\">", x + tw / 2,
+				y + th / 2 + 4, st ? st->text : "#ffffff");
 			xml_text(f, node, utf8_len(node) > fit ? fit - 1 : 0);
 			fputs("</text>", f);
 		}

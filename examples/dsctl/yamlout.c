@@ -66,11 +66,11 @@ static int is_word(const char *s, size_t n, const char *const *list)
 }
 
 /* go-yaml v2's resolveMap (without "<<"): the plain scalars that are booleans, null or special floats. */
-static const char *const resolve_words[] = {
-	"y",    "Y",    "yes",   "Yes",   "YES",   "true",  "True",  "TRUE",  "on",    "On",    "ON",
-	"n",    "N",    "no",    "No",    "NO",    "false", "False", "FALSE", "off",   "Off",   "OFF",
-	"",     "~",    "null",  "Null",  "NULL",  ".nan",  ".NaN",  ".NAN",  ".inf",  ".Inf",  ".INF",
-	"+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
+static const char *const resolve_words[] = {"y",     "Y",     "yes",   "Yes",   "YES",   "true",  "True",  "TRUE",
+					    "on",    "On",    "ON",    "n",     "N",     "no",    "No",    "NO",
+					    "false", "False", "FALSE", "off",   "Off",   "OFF",   "",      "~",
+					    "null",  "Null",  "NULL",  ".nan",  ".NaN",  ".NAN",  ".inf",  ".Inf",
+					    ".INF",  "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
 
 /* strconv.ParseInt(s, 0, 64) or ParseUint(s, 0, 64) succeeds (s has no underscores). */
 static int go_int(const char *s, size_t n)
@@ -99,7 +99,7 @@ static int go_int(const char *s, size_t n)
 	uint64_t v = 0;
 	for (; i < n; i++) {
 		char c = s[i];
-		unsigned d = is_digit(c) ? (unsigned)(c - '0')
+		unsigned d = is_digit(c)              ? (unsigned)(c - '0')
 			     : (c >= 'a' && c <= 'f') ? (unsigned)(c - 'a' + 10)
 			     : (c >= 'A' && c <= 'F') ? (unsigned)(c - 'A' + 10)
 						      : 99;
@@ -224,8 +224,8 @@ static int go_timestamp_layout(const char *s, const char *e, char sep)
 			if (p < e && *p == 'Z') {
 				p++;
 			} else {
-				if (e - p < 6 || (*p != '+' && *p != '-') || !is_digit(p[1]) || !is_digit(p[2]) || p[3] != ':' ||
-				    !is_digit(p[4]) || !is_digit(p[5]))
+				if (e - p < 6 || (*p != '+' && *p != '-') || !is_digit(p[1]) || !is_digit(p[2]) ||
+				    p[3] != ':' || !is_digit(p[4]) || !is_digit(p[5]))
 					return 0;
 				if ((p[1] - '0') * 10 + (p[2] - '0') > 24 || (p[4] - '0') * 10 + (p[5] - '0') > 60)
 					return 0;
@@ -292,7 +292,8 @@ static int plain_is_string(const char *s, size_t n)
 	if (c == '.') /* ParseFloat of the text as it is */
 		number = yaml_style_float(plain, k) && underscore_ok(s, n) && finite_float(plain, k);
 	else
-		number = go_timestamp(s, n) || go_int(plain, k) || (yaml_style_float(plain, k) && finite_float(plain, k));
+		number = go_timestamp(s, n) || go_int(plain, k) ||
+			 (yaml_style_float(plain, k) && finite_float(plain, k));
 	if (plain != buf)
 		free(plain);
 	return !number && !base60(s, n);
@@ -353,7 +354,8 @@ static int has_unicode_break(const char *s, size_t n)
 {
 	for (size_t i = 0; i + 1 < n; i++) {
 		unsigned char a = (unsigned char)s[i], b = (unsigned char)s[i + 1];
-		if ((a == 0xC2 && b == 0x85) || (a == 0xE2 && b == 0x80 && i + 2 < n && ((unsigned char)s[i + 2] & 0xFE) == 0xA8))
+		if ((a == 0xC2 && b == 0x85) ||
+		    (a == 0xE2 && b == 0x80 && i + 2 < n && ((unsigned char)s[i + 2] & 0xFE) == 0xA8))
 			return 1;
 	}
 	return 0;
@@ -362,9 +364,9 @@ static int has_unicode_break(const char *s, size_t n)
 static int emit_string(yaml_emitter_t *e, const char *s, size_t n)
 {
 	yaml_scalar_style_t style = has_unicode_break(s, n) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE
-				    : memchr(s, '\n', n)	? YAML_LITERAL_SCALAR_STYLE
-				    : plain_is_string(s, n)	? YAML_PLAIN_SCALAR_STYLE
-								: YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+				    : memchr(s, '\n', n)    ? YAML_LITERAL_SCALAR_STYLE
+				    : plain_is_string(s, n) ? YAML_PLAIN_SCALAR_STYLE
+							    : YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 	return emit_scalar(e, s, n, style);
 }
 
@@ -460,7 +462,8 @@ static int emit_members(yaml_emitter_t *e, const json_t *v)
 	}
 	qsort(keys, n, sizeof(*keys), by_go_order);
 	for (i = 0; i < n; i++)
-		if (emit_string(e, keys[i].text, strlen(keys[i].text)) < 0 || emit_value(e, json_object_get(v, keys[i].text)) < 0)
+		if (emit_string(e, keys[i].text, strlen(keys[i].text)) < 0 ||
+		    emit_value(e, json_object_get(v, keys[i].text)) < 0)
 			goto out;
 	rc = 0;
 out:
@@ -475,14 +478,16 @@ static int emit_value(yaml_emitter_t *e, const json_t *v)
 	char num[32];
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
-		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE) || emit(e, &ev) < 0)
+		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_MAPPING_STYLE) ||
+		    emit(e, &ev) < 0)
 			return -1;
 		if (emit_members(e, v) < 0 || !yaml_mapping_end_event_initialize(&ev))
 			return -1;
 		return emit(e, &ev);
 	}
 	case JSON_ARRAY: {
-		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE) || emit(e, &ev) < 0)
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1, YAML_BLOCK_SEQUENCE_STYLE) ||
+		    emit(e, &ev) < 0)
 			return -1;
 		size_t i;
 		json_t *x;

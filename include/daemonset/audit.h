@@ -49,8 +49,7 @@ DS_EXTERN int ds_daemonset_audit(const ds_cluster *cluster, const char *namespac
  * point at it, with the finding's line). *json_out receives the SARIF log
  * (free with ds_free). See ds_audit_sarif(3).
  */
-DS_EXTERN int ds_audit_sarif(const char *reports, size_t size, const ds_options *opts, char **json_out,
-			     ds_error *err);
+DS_EXTERN int ds_audit_sarif(const char *reports, size_t size, const ds_options *opts, char **json_out, ds_error *err);
 
 /*
  * Evaluate the Pod Security Standards for one object (same kinds as

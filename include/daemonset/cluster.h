@@ -42,8 +42,7 @@ DS_EXTERN int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t
 /* Apply watch events {"type":"ADDED|MODIFIED|DELETED|BOOKMARK|ERROR","object":{...}},
  * one or several (concatenated, as a watch stream sends them). All or nothing.
  * An ERROR event is DS_ETRANSPORT (the host should list again). */
-DS_EXTERN int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, size_t *count,
-				      ds_error *err);
+DS_EXTERN int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, size_t *count, ds_error *err);
 /* Remove one object. kind: "Node", "Pod", "DaemonSet", "ControllerRevision",
  * "PodDisruptionBudget", "PriorityClass", or "group/Kind" for any other
  * ("apps/Deployment", "/Service"). namespace may be NULL for cluster-scoped kinds. */
@@ -72,8 +71,7 @@ DS_EXTERN int ds_cluster_get(const ds_cluster *cluster, const char *kind, const 
  * JSON array, with kind and apiVersion filled in from their list: what a
  * host or transport needs to handle manifests without a snapshot. Reads the
  * option limits (maxDocumentBytes, maxObjects, maxAliasNodes). */
-DS_EXTERN int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out,
-			       ds_error *err);
+DS_EXTERN int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out, ds_error *err);
 
 /* The files ds_cluster_load_file(3) reads for path, in the order it reads
  * them, as a JSON array of strings: path itself when it is not a directory,

@@ -22,9 +22,9 @@ extern "C" {
 
 /* Version of the headers. ds_version_number() gives the library's. */
 #define DS_VERSION_MAJOR 1
-#define DS_VERSION_MINOR 1
+#define DS_VERSION_MINOR 2
 #define DS_VERSION_PATCH 0
-#define DS_VERSION_STRING "1.1.0"
+#define DS_VERSION_STRING "1.2.0"
 /* 0xMMmmpp, as jansson and libcurl do. */
 #define DS_VERSION_HEX ((DS_VERSION_MAJOR << 16) | (DS_VERSION_MINOR << 8) | DS_VERSION_PATCH)
 
@@ -91,9 +91,15 @@ DS_EXTERN void ds_error_clear(ds_error *err);
  * member zero (the DS_*_INIT macros of each struct use it). C gets a designated initializer, which
  * -Wmissing-field-initializers accepts; C++ before C++20 has none, so there it is {sizeof(T)}. */
 #ifdef __cplusplus
-#define DS_SIZED_INIT(T) {sizeof(T)}
+#define DS_SIZED_INIT(T)                                                                                               \
+	{                                                                                                              \
+		sizeof(T)                                                                                              \
+	}
 #else
-#define DS_SIZED_INIT(T) {.size = sizeof(T)}
+#define DS_SIZED_INIT(T)                                                                                               \
+	{                                                                                                              \
+		.size = sizeof(T)                                                                                      \
+	}
 #endif
 
 /* Release memory the library returned (strings, arrays). NULL is fine. */

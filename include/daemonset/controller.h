@@ -88,11 +88,11 @@ typedef struct ds_controller ds_controller;
 
 /* Settings of the driver itself (the planner's are in ds_options). */
 typedef struct ds_controller_config {
-	size_t size;             /* sizeof(ds_controller_config) */
-	const char *namespace_;  /* list (resync) only this namespace; NULL: all */
-	int64_t retry_base_ms;   /* requeue after a failed sync: base * 2^failures; 0: 5 ms */
-	int64_t retry_max_ms;    /* ... capped here; 0: 1000 s (workqueue.DefaultControllerRateLimiter) */
-	const char *component;   /* the Event source; NULL: "daemonset-controller" */
+	size_t size;            /* sizeof(ds_controller_config) */
+	const char *namespace_; /* list (resync) only this namespace; NULL: all */
+	int64_t retry_base_ms;  /* requeue after a failed sync: base * 2^failures; 0: 5 ms */
+	int64_t retry_max_ms;   /* ... capped here; 0: 1000 s (workqueue.DefaultControllerRateLimiter) */
+	const char *component;  /* the Event source; NULL: "daemonset-controller" */
 } ds_controller_config;
 #define DS_CONTROLLER_CONFIG_INIT DS_SIZED_INIT(ds_controller_config)
 
@@ -117,8 +117,8 @@ DS_EXTERN int ds_controller_resync(ds_controller *ctrl, ds_time now, char **json
  * handlers wake. Applied in order; on a bad event the earlier ones stay
  * applied (*count says how many) and err names it. JSON (may be NULL):
  * {"applied": N, "queued": ["ns/name", ...], "queuedAfter": [{"key","afterMs"}]}. */
-DS_EXTERN int ds_controller_apply_events(ds_controller *ctrl, const char *data, size_t size, ds_time now,
-					 size_t *count, char **json_out, ds_error *err);
+DS_EXTERN int ds_controller_apply_events(ds_controller *ctrl, const char *data, size_t size, ds_time now, size_t *count,
+					 char **json_out, ds_error *err);
 
 /* What one sync did. */
 typedef struct ds_sync_result {
@@ -160,9 +160,9 @@ DS_EXTERN const ds_cluster *ds_controller_cluster(const ds_controller *ctrl);
 /* ---- leader election on a coordination.k8s.io/v1 Lease ------------------ */
 
 typedef struct ds_lease_config {
-	size_t size;               /* sizeof(ds_lease_config) */
-	const char *identity;      /* this replica (holderIdentity) */
-	const char *namespace_;    /* the Lease, for a create */
+	size_t size;            /* sizeof(ds_lease_config) */
+	const char *identity;   /* this replica (holderIdentity) */
+	const char *namespace_; /* the Lease, for a create */
 	const char *name;
 	int64_t lease_duration_ms; /* 15 s in kube-controller-manager */
 	int64_t renew_deadline_ms; /* 10 s; less than the lease duration */
@@ -182,18 +182,18 @@ DS_EXTERN int ds_lease_try_acquire_or_renew(const ds_lease_config *cfg, const ch
 					    ds_error *err);
 /* tryRelease: the Lease to write to give the lease up (holderIdentity "",
  * leaseDurationSeconds 1), or write "none" when we do not hold it. */
-DS_EXTERN int ds_lease_try_release(const ds_lease_config *cfg, const char *lease, size_t lease_size,
-				   const char *state, size_t state_size, ds_time now, char **json_out, ds_error *err);
+DS_EXTERN int ds_lease_try_release(const ds_lease_config *cfg, const char *lease, size_t lease_size, const char *state,
+				   size_t state_size, ds_time now, char **json_out, ds_error *err);
 /* Whether state says we lead at now: we hold the lease and renewed it less
  * than renew_deadline_ms ago. */
 DS_EXTERN int ds_lease_leading(const ds_lease_config *cfg, const char *state, size_t state_size, ds_time now,
 			       int *leader, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
-			      ds_time now, char **json_out, ds_error *err);
-DS_EXTERN int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json,
-			       ds_time now, char **json_out, ds_error *err);
+DS_EXTERN int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
+			      char **json_out, ds_error *err);
+DS_EXTERN int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
+			       char **json_out, ds_error *err);
 DS_EXTERN int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader,
 				 ds_error *err);
 

@@ -73,8 +73,8 @@ DS_EXTERN int ds_daemonset_update(ds_cluster *cluster, const char *text, size_t 
  * containers named container ("*": all of them), then ds_daemonset_update.
  * DS_ENOTFOUND "unable to find container named \"x\"" when none has that name. */
 DS_EXTERN int ds_daemonset_set_image(ds_cluster *cluster, const char *namespace_, const char *name,
-				     const char *container, const char *image, const ds_options *opts,
-				     char **json_out, ds_error *err);
+				     const char *container, const char *image, const ds_options *opts, char **json_out,
+				     ds_error *err);
 
 /* Whether a pod of the snapshot runs the DaemonSet's current revision
  * (IsPodUpdated: hash label, or the pod-template-generation label). Reads

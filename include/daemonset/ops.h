@@ -24,7 +24,7 @@ extern "C" {
  * be "NAME" or "node/NAME". Reads option featureGates. See ds_node_cordon(3).
  */
 DS_EXTERN int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts,
-			char **json_out, ds_error *err);
+			     char **json_out, ds_error *err);
 
 /*
  * `kubectl drain NODE` planned at time now: every pod bound to the node
@@ -37,7 +37,7 @@ DS_EXTERN int ds_node_cordon(const ds_cluster *cluster, const char *node, int de
  * featureGates. See ds_node_drain(3).
  */
 DS_EXTERN int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts,
-		       char **json_out, ds_error *err);
+			    char **json_out, ds_error *err);
 
 /*
  * A cluster upgrade planned at time now: the nodes named in nodes[0..nnodes)
@@ -48,8 +48,9 @@ DS_EXTERN int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time
  * DaemonSet past its maxUnavailable or a PodDisruptionBudget past its budget.
  * Reads the options of ds_node_drain and batchSize. See ds_cluster_upgrade(3).
  */
-DS_EXTERN int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector,
-			 ds_time now, const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes,
+				 const char *selector, ds_time now, const ds_options *opts, char **json_out,
+				 ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
 DS_EXTERN int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts,

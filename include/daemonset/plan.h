@@ -38,7 +38,7 @@ typedef struct ds_plan_create {
 	size_t size;        /* set to sizeof(ds_plan_create) before the call */
 	const char *node;   /* the node the pod is for */
 	const char *reason; /* "missing", "surge", "replacement" */
-	size_t batch;       /* slow-start batch (0, 1, 2, ...): batch k holds up to slowStartInitialBatchSize * 2^k creates */
+	size_t batch; /* slow-start batch (0, 1, 2, ...): batch k holds up to slowStartInitialBatchSize * 2^k creates */
 } ds_plan_create;
 #define DS_PLAN_CREATE_INIT DS_SIZED_INIT(ds_plan_create)
 
@@ -100,7 +100,7 @@ DS_EXTERN int ds_plan_backoff(const ds_plan *plan, char **json_out, ds_error *er
  * the rest of the sync. The fast path for watching many DaemonSets.
  */
 DS_EXTERN int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
-				const ds_options *opts, ds_status *out, ds_error *err);
+				  const ds_options *opts, ds_status *out, ds_error *err);
 
 /*
  * Simulate a whole rollout of namespace/name from start: the sync planner in a
@@ -113,7 +113,7 @@ DS_EXTERN int ds_daemonset_status(const ds_cluster *cluster, const char *namespa
  * The snapshot is not changed.
  */
 DS_EXTERN int ds_daemonset_rollout(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
-				  const ds_options *opts, char **json_out, ds_error *err);
+				   const ds_options *opts, char **json_out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
 DS_EXTERN int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,

@@ -57,8 +57,8 @@ DS_EXTERN int ds_taints_find_untolerated(const char *taints, size_t taints_size,
  * against a Node. When no term matched and some term could not be parsed,
  * *out is 0 and the call returns DS_EVALUE with upstream's parse errors, as
  * Match returns them beside false. */
-DS_EXTERN int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node,
-						  size_t node_size, int *out, ds_error *err);
+DS_EXTERN int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size,
+						  int *out, ds_error *err);
 
 /* ---- the DaemonSet controller (pkg/controller/daemon) ------------------------ */
 
@@ -86,8 +86,8 @@ DS_EXTERN int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size
 /* ReplaceDaemonSetPodNodeNameNodeAffinity: the Affinity (an object, or
  * "null" / NULL for nil) with its required node affinity replaced by the
  * matchFields metadata.name pin to node_name. */
-DS_EXTERN int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name,
-					    char **json_out, ds_error *err);
+DS_EXTERN int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name, char **json_out,
+					    ds_error *err);
 
 /* rollingUpdate (pkg/controller/daemon/update.go) alone: for the DaemonSet
  * and the nodes and pods in objects (any mix, a list or a stream), which old

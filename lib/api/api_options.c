@@ -143,7 +143,9 @@ static int set_member(ds_options *work, const char *k, json_t *v, ds_error *err)
 		return rc;
 	}
 	return dsi_error_set(err, DS_ETYPE, k, "expected a string, integer or boolean, got %s",
-			     json_is_null(v) ? "null" : json_is_real(v) ? "a fraction" : "a structure");
+			     json_is_null(v)   ? "null"
+			     : json_is_real(v) ? "a fraction"
+					       : "a structure");
 }
 
 int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error *err)

@@ -23,7 +23,10 @@ struct ds_options {
 };
 
 /* Each layer's settings of opts, or that layer's defaults when opts is NULL. */
-static inline const dsi_core_options *dsi_o_core(const ds_options *o) { return o ? &o->core : dsi_core_options_default(); }
+static inline const dsi_core_options *dsi_o_core(const ds_options *o)
+{
+	return o ? &o->core : dsi_core_options_default();
+}
 static inline const dsi_model_options *dsi_o_model(const ds_options *o)
 {
 	return o ? &o->model : dsi_model_options_default();
@@ -42,7 +45,10 @@ static inline const dsi_daemon_options *dsi_o_daemon(const ds_options *o)
 }
 static inline const dsi_pss_options *dsi_o_pss(const ds_options *o) { return o ? &o->pss : dsi_pss_options_default(); }
 static inline const dsi_ops_options *dsi_o_ops(const ds_options *o) { return o ? &o->ops : dsi_ops_options_default(); }
-static inline const dsi_ctrl_options *dsi_o_ctrl(const ds_options *o) { return o ? &o->ctrl : dsi_ctrl_options_default(); }
+static inline const dsi_ctrl_options *dsi_o_ctrl(const ds_options *o)
+{
+	return o ? &o->ctrl : dsi_ctrl_options_default();
+}
 
 /* What a layer's functions read, gathered from opts (NULL: the defaults). */
 static inline dsi_daemon_cfg dsi_o_daemon_cfg(const ds_options *o)

@@ -311,7 +311,8 @@ int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
 	}
 	for (size_t i = 0; i < nds; i++) {
 		const dsi_daemonset *d = sorted[i];
-		json_t *e = json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name", dsi_cstr(c, d->meta.name));
+		json_t *e = json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, d->meta.ns), "name",
+				      dsi_cstr(c, d->meta.name));
 		/* from a manifest: what loading gave it (kubectl's namespace, the API server's defaults) */
 		if (e && d->manifest)
 			json_object_set_new(e, "fromManifest",
@@ -324,9 +325,11 @@ int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
 	json_object_set_new(o, "nodes", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_NODE)));
 	json_object_set_new(o, "pods", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_POD)));
 	json_object_set_new(o, "daemonSetCount", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_DAEMONSET)));
-	json_object_set_new(o, "controllerRevisions", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_REVISION)));
+	json_object_set_new(o, "controllerRevisions",
+			    json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_REVISION)));
 	json_object_set_new(o, "podDisruptionBudgets", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PDB)));
-	json_object_set_new(o, "priorityClasses", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PRIORITY_CLASS)));
+	json_object_set_new(o, "priorityClasses",
+			    json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PRIORITY_CLASS)));
 	json_object_set_new(o, "other", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_OTHER)));
 	json_object_set_new(o, "nodeNames", nodes);
 	json_object_set_new(o, "daemonSets", dss);
@@ -344,10 +347,11 @@ static json_t *pod_json(const dsi_cluster *c, const dsi_pod *p)
 	if (p->spec.target_node)
 		json_object_set_new(o, "targetNode", json_string(dsi_cstr(c, p->spec.target_node)));
 	if (p->meta.controller.uid || p->meta.controller.kind)
-		json_object_set_new(o, "controller",
-				    json_pack("{s:s, s:s, s:s, s:s}", "apiVersion", dsi_cstr(c, p->meta.controller.api_version),
-					      "kind", dsi_cstr(c, p->meta.controller.kind), "name",
-					      dsi_cstr(c, p->meta.controller.name), "uid", dsi_cstr(c, p->meta.controller.uid)));
+		json_object_set_new(
+			o, "controller",
+			json_pack("{s:s, s:s, s:s, s:s}", "apiVersion", dsi_cstr(c, p->meta.controller.api_version),
+				  "kind", dsi_cstr(c, p->meta.controller.kind), "name",
+				  dsi_cstr(c, p->meta.controller.name), "uid", dsi_cstr(c, p->meta.controller.uid)));
 	json_object_set_new(o, "labels", dsi_labels_to_json(&c->atoms, &p->meta.labels));
 	json_object_set_new(o, "requests", dsi_resources_to_json(&c->atoms, &p->spec.requests));
 	if (p->spec.has_priority)
@@ -373,8 +377,8 @@ int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_
 	dsi_atom n = dsi_atom_lookup_id(&c->atoms, name);
 	void *o = (n && (!namespace_ || !*namespace_ || ns)) ? dsi_map_get(&c->by_key[k], dsi_key2(ns, n)) : NULL;
 	if (!o || k == DSI_KIND_OTHER || k == DSI_KIND_PRIORITY_CLASS)
-		return dsi_error_set(err, o ? DS_EARG : DS_ENOTFOUND, NULL, o ? "%s objects are not kept in full" : "%s %s not found",
-				     kind, name);
+		return dsi_error_set(err, o ? DS_EARG : DS_ENOTFOUND, NULL,
+				     o ? "%s objects are not kept in full" : "%s %s not found", kind, name);
 	json_t *v = NULL;
 	switch (k) {
 	case DSI_KIND_NODE: v = dsi_node_to_json(&c->atoms, o); break;

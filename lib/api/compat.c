@@ -139,7 +139,10 @@ int ds_node_selector_matches(const char *node_selector, const char *node, int *o
 		DSI_ERR_BEGIN(err);
 		if (out)
 			*out = 0;
-		return dsi_error_set(err, DS_EARG, NULL, !out ? "out is NULL" : node ? "node_selector is NULL" : "node is NULL");
+		return dsi_error_set(err, DS_EARG, NULL,
+				     !out   ? "out is NULL"
+				     : node ? "node_selector is NULL"
+					    : "node is NULL");
 	}
 	return ds_node_selector_match(node_selector, strlen(node_selector), node, strlen(node), out, err);
 }
@@ -156,8 +159,8 @@ int ds_options_set_json(ds_options *opts, const char *json, ds_error *err)
 int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
 		    char **json_out, ds_error *err)
 {
-	return ds_lease_try_acquire_or_renew(cfg, lease_json, len(lease_json), state_json, len(state_json), now, json_out,
-					     err);
+	return ds_lease_try_acquire_or_renew(cfg, lease_json, len(lease_json), state_json, len(state_json), now,
+					     json_out, err);
 }
 
 int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,

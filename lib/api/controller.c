@@ -70,7 +70,8 @@ static int enter(ds_controller *ctrl, ds_error *err)
 	if (!ctrl)
 		return dsi_error_set(err, DS_EARG, NULL, "ctrl must not be NULL");
 	if (ctrl->busy)
-		return dsi_error_set(err, DS_ESTATE, NULL, "a transport callback must not call back into the controller");
+		return dsi_error_set(err, DS_ESTATE, NULL,
+				     "a transport callback must not call back into the controller");
 	ctrl->busy = 1;
 	return 0;
 }

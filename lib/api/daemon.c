@@ -15,7 +15,7 @@
 #include "daemon/rollback.h"
 
 int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-		  const ds_options *opts, char **json_out, ds_error *err)
+		     const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!json_out || !node || !*node)
@@ -57,7 +57,8 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 		return rc;
 	if (!json_is_object(t)) {
 		/* the type name must be taken before the value is released */
-		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected a PodTemplateSpec object, got %s", dsi_json_type_name(t));
+		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected a PodTemplateSpec object, got %s",
+				   dsi_json_type_name(t));
 		json_decref(t);
 		return rc;
 	}
@@ -71,7 +72,7 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 }
 
 int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
-		      char **json_out, ds_error *err)
+			 char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemonset *ds;
@@ -79,7 +80,8 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 	if (rc < 0)
 		return rc;
 	dsi_history h;
-	if ((rc = dsi_history_construct(cluster, ds, dsi_o_daemon(opts)->revision_hash, DSI_HISTORY_CREATE, &h, err)) < 0)
+	if ((rc = dsi_history_construct(cluster, ds, dsi_o_daemon(opts)->revision_hash, DSI_HISTORY_CREATE, &h, err)) <
+	    0)
 		return rc;
 	const dsi_revision **kill = dsi_calloc(h.nold + 1, sizeof(*kill));
 	dsi_ds_pods pods;
@@ -95,15 +97,17 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 		const char *hl = pods.v[i]->revision_hash ? dsi_cstr(cluster, pods.v[i]->revision_hash) : "(none)";
 		json_object_set_new(per, hl, json_integer(json_integer_value(json_object_get(per, hl)) + 1));
 	}
-	json_t *cur = h.current ? json_pack("{s:s, s:I, s:b}", "name", dsi_cstr(cluster, h.current->meta.name), "revision",
-					    (json_int_t)(h.bump ? h.next_revision : h.current->revision), "exists", 1)
-				: json_pack("{s:O, s:I, s:b}", "name",
-					    json_object_get(json_object_get(h.create, "metadata"), "name"), "revision",
-					    (json_int_t)h.next_revision, "exists", 0);
+	json_t *cur =
+		h.current ? json_pack("{s:s, s:I, s:b}", "name", dsi_cstr(cluster, h.current->meta.name), "revision",
+				      (json_int_t)(h.bump ? h.next_revision : h.current->revision), "exists", 1)
+			  : json_pack("{s:O, s:I, s:b}", "name",
+				      json_object_get(json_object_get(h.create, "metadata"), "name"), "revision",
+				      (json_int_t)h.next_revision, "exists", 0);
 	json_t *doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:i}", "hash", h.hash, "current", cur, "revisions",
 				dsi_history_list(cluster, ds), "podsByHash", per, "wouldDelete",
 				dsi_revision_names(cluster, kill, nkill), "duplicates",
-				dsi_revision_names(cluster, h.dups, h.ndups), "revisionHistoryLimit", ds->revision_history_limit);
+				dsi_revision_names(cluster, h.dups, h.ndups), "revisionHistoryLimit",
+				ds->revision_history_limit);
 	char wbuf[600];
 	const char *w = dsi_history_warning(cluster, ds, &h, wbuf, sizeof(wbuf));
 	if (doc && w)
@@ -115,7 +119,7 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 }
 
 int ds_daemonset_rollback(const ds_cluster *cluster, const char *namespace_, const char *name, int64_t to_revision,
-		       const ds_options *opts, char **json_out, ds_error *err)
+			  const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	(void)opts;
@@ -137,7 +141,8 @@ int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, 
 		return dsi_error_set(err, DS_EARG, NULL, "updated must not be NULL");
 	*updated = 0;
 	if (!pod_name || !*pod_name)
-		return dsi_error_set(err, DS_EARG, NULL, "pod_name is %s: expected a pod name", pod_name ? "empty" : "NULL");
+		return dsi_error_set(err, DS_EARG, NULL, "pod_name is %s: expected a pod name",
+				     pod_name ? "empty" : "NULL");
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)

@@ -13,8 +13,8 @@
 #include "core/load.h"
 
 /* The update of ds to obj: validated and, when valid, stored in the snapshot. *out: the result. */
-static int update(ds_cluster *cluster, const dsi_daemonset *ds, const json_t *obj, const ds_options *opts,
-		  json_t **out, ds_error *err)
+static int update(ds_cluster *cluster, const dsi_daemonset *ds, const json_t *obj, const ds_options *opts, json_t **out,
+		  ds_error *err)
 {
 	*out = NULL;
 	json_t *stored = NULL, *result = NULL;
@@ -31,7 +31,8 @@ static int update(ds_cluster *cluster, const dsi_daemonset *ds, const json_t *ob
 		return rc;
 	if (!stored) {
 		*out = result;
-		return dsi_error_set(err, DS_EINVALID, NULL, "%s", json_string_value(json_object_get(result, "message")));
+		return dsi_error_set(err, DS_EINVALID, NULL, "%s",
+				     json_string_value(json_object_get(result, "message")));
 	}
 	/* a write gives the object a new resourceVersion (one higher, when the old one is a number) */
 	json_t *meta = json_object_get(stored, "metadata");
@@ -45,9 +46,11 @@ static int update(ds_cluster *cluster, const dsi_daemonset *ds, const json_t *ob
 	}
 	/* what changed, read before the old DaemonSet (ds) goes */
 	json_t *otmpl = json_object_get(json_object_get(ds->obj, "spec"), "template");
-	json_object_set_new(result, "templateChanged",
-			    json_boolean(!json_equal(otmpl, json_object_get(json_object_get(stored, "spec"), "template"))));
-	json_object_set(result, "previousGeneration", json_object_get(json_object_get(ds->obj, "metadata"), "generation"));
+	json_object_set_new(
+		result, "templateChanged",
+		json_boolean(!json_equal(otmpl, json_object_get(json_object_get(stored, "spec"), "template"))));
+	json_object_set(result, "previousGeneration",
+			json_object_get(json_object_get(ds->obj, "metadata"), "generation"));
 	json_object_set(result, "generation", json_object_get(json_object_get(stored, "metadata"), "generation"));
 	/* a snapshot object: the DaemonSet read from the stored form replaces the old one */
 	if ((rc = dsi_cluster_load_value(cluster, stored, NULL, err)) < 0) {

@@ -38,8 +38,10 @@ static int load_node_selector(const char *text, size_t size, dsi_atoms *atoms, d
 	json_t *v = NULL;
 	int rc = dsi_parse_one(text, size, &lim, &v, err);
 	if (rc == 0 && !json_is_object(v))
-		rc = dsi_error_set(err, DS_ETYPE, "", "expected a NodeSelector object ({\"nodeSelectorTerms\": [...]}), "
-				   "got %s", json_kind(v));
+		rc = dsi_error_set(err, DS_ETYPE, "",
+				   "expected a NodeSelector object ({\"nodeSelectorTerms\": [...]}), "
+				   "got %s",
+				   json_kind(v));
 	if (rc == 0) {
 		/* paths from the selector itself ("nodeSelectorTerms[0]..."), as NewLazyErrorNodeSelector
 		 * without a path option names them */

@@ -19,7 +19,7 @@ static int find_node(const ds_cluster *c, const char *arg, const dsi_node **out,
 }
 
 int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts, char **json_out,
-	      ds_error *err)
+		   ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
@@ -40,7 +40,7 @@ int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, con
 }
 
 int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts, char **json_out,
-	     ds_error *err)
+		  ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
@@ -63,8 +63,8 @@ int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time now, cons
 	return dsi_json_emit(doc, json_out, err);
 }
 
-int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector, ds_time now,
-	       const ds_options *opts, char **json_out, ds_error *err)
+int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector,
+		       ds_time now, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);

@@ -64,15 +64,9 @@ int ds_plan_to_json(const ds_plan *plan, char **json_out, ds_error *err)
 
 static uint32_t executed(uint32_t n, uint32_t burst) { return n < burst ? n : burst; }
 
-size_t ds_plan_create_count(const ds_plan *plan)
-{
-	return plan ? executed(plan->p.ncreates, plan->p.burst) : 0;
-}
+size_t ds_plan_create_count(const ds_plan *plan) { return plan ? executed(plan->p.ncreates, plan->p.burst) : 0; }
 
-size_t ds_plan_delete_count(const ds_plan *plan)
-{
-	return plan ? executed(plan->p.ndeletes, plan->p.burst) : 0;
-}
+size_t ds_plan_delete_count(const ds_plan *plan) { return plan ? executed(plan->p.ndeletes, plan->p.burst) : 0; }
 
 /* Which slow-start batch create i falls in (batches of s, 2s, 4s, ...). */
 static size_t batch_of(size_t i, size_t start)
@@ -94,7 +88,8 @@ int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_er
 	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_create, node))
 		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
 	if (i >= ds_plan_create_count(plan))
-		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i, ds_plan_create_count(plan));
+		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i,
+				     ds_plan_create_count(plan));
 	const dsi_plan_create *c = &plan->p.creates[i];
 	out->node = c->node;
 	if (DSI_SIZE_COVERS(out, ds_plan_create, reason))
@@ -110,7 +105,8 @@ int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error 
 	if (!plan || !json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "plan and json_out must not be NULL");
 	if (i >= ds_plan_create_count(plan))
-		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i, ds_plan_create_count(plan));
+		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i,
+				     ds_plan_create_count(plan));
 	return dsi_json_emit(json_incref(plan->p.creates[i].pod), json_out, err);
 }
 
@@ -120,7 +116,8 @@ int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_er
 	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_delete, node))
 		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
 	if (i >= ds_plan_delete_count(plan))
-		return dsi_error_set(err, DS_EARG, NULL, "delete %zu out of range (%zu)", i, ds_plan_delete_count(plan));
+		return dsi_error_set(err, DS_EARG, NULL, "delete %zu out of range (%zu)", i,
+				     ds_plan_delete_count(plan));
 	const dsi_plan_delete *d = &plan->p.deletes[i];
 	out->namespace_ = d->ns;
 	out->name = d->name;
@@ -185,7 +182,7 @@ int ds_plan_backoff(const ds_plan *plan, char **json_out, ds_error *err)
 }
 
 int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
-		      const ds_options *opts, ds_status *out, ds_error *err)
+			const ds_options *opts, ds_status *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
@@ -203,7 +200,7 @@ int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const
 }
 
 int ds_daemonset_rollout(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
-			const ds_options *opts, char **json_out, ds_error *err)
+			 const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);

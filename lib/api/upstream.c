@@ -123,13 +123,14 @@ static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 {
 	origins *o = ctx;
 	if (!json_is_object(it->obj))
-		return dsi_error_set(err, DS_ETYPE, it->path, "expected an object, got %s", dsi_json_type_name(it->obj));
+		return dsi_error_set(err, DS_ETYPE, it->path, "expected an object, got %s",
+				     dsi_json_type_name(it->obj));
 	json_t *obj = dsi_loaded_object(it);
 	if (!obj)
 		return dsi_error_nomem(err);
 	if (json_array_append_new(o->arr, obj) < 0 ||
-	    json_array_append_new(o->where, json_pack("{s:s, s:I}", "path", it->path, "document",
-						     (json_int_t)it->document)) < 0)
+	    json_array_append_new(o->where,
+				  json_pack("{s:s, s:I}", "path", it->path, "document", (json_int_t)it->document)) < 0)
 		return dsi_error_nomem(err);
 	if (it->document + 1 > o->documents)
 		o->documents = it->document + 1;
@@ -252,7 +253,7 @@ static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char
 			json_object_set_new(spec, "nodeName", json_string(bind));
 	}
 	if (rc == 0) { /* a List without an apiVersion: its items keep theirs, or have none (a kind of the
-			  * library without one is read as its own group's, as the snapshot reads it) */
+			* library without one is read as its own group's, as the snapshot reads it) */
 		json_t *list = json_pack("{s:s, s:O}", "kind", "List", "items", arr);
 		rc = list ? dsi_cluster_load_value(c, list, NULL, err) : dsi_error_nomem(err);
 		json_decref(list);
@@ -279,8 +280,8 @@ static const json_t *spec_of(const json_t *obj)
 /* ---- taints and tolerations ----------------------------------------------------------------- */
 
 /* ToleratesTaint (k8s.io/api core/v1 toleration.go) */
-int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size, const char *taint,
-				  size_t taint_size, const ds_options *opts, int *out, ds_error *err)
+int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size, const char *taint, size_t taint_size,
+				  const ds_options *opts, int *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
@@ -367,9 +368,8 @@ static void add_time_added(json_t *out, const json_t *given)
 }
 
 /* FindMatchingUntoleratedTaint (component-helpers scheduling/corev1/helpers.go) */
-int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations,
-			       size_t tolerations_size, unsigned effects, const ds_options *opts, int *found,
-			       char **json_out, ds_error *err)
+int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations, size_t tolerations_size,
+			       unsigned effects, const ds_options *opts, int *found, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (found)
@@ -424,8 +424,8 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 /* ---- node affinity ------------------------------------------------------------------------------ */
 
 /* RequiredNodeAffinity.Match (component-helpers scheduling/corev1/nodeaffinity/nodeaffinity.go) */
-int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size,
-					int *out, ds_error *err)
+int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size, int *out,
+					ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!out)
@@ -634,8 +634,8 @@ int ds_affinity_replace_node_name(const char *affinity, size_t size, const char 
 	dsi_rd rd;
 	lenient_rd(&rd, err);
 	json_t *na = NULL, *req = NULL;
-	if (aff && (rc = dsi_rd_expect_object(&rd, aff)) == 0 && (rc = dsi_rd_object(&rd, aff, "nodeAffinity", &na)) == 0 &&
-	    na) {
+	if (aff && (rc = dsi_rd_expect_object(&rd, aff)) == 0 &&
+	    (rc = dsi_rd_object(&rd, aff, "nodeAffinity", &na)) == 0 && na) {
 		size_t m = dsi_rd_push(&rd, "nodeAffinity");
 		rc = dsi_rd_object(&rd, na, "requiredDuringSchedulingIgnoredDuringExecution", &req);
 		dsi_rd_pop(&rd, m);
@@ -824,8 +824,8 @@ int ds_preemption_select_victims(const char *pod, size_t pod_size, const char *n
 	}
 	dsi_preemption pre;
 	if (dsi_select_victims(&s.c, &s.atoms, &s.spec, prio, &s.spec.tolerations,
-			       dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), s.node, is_pod,
-			       &s.meta, &pre) < 0) {
+			       dsi_gate(dsi_o_core(opts), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS), s.node,
+			       is_pod, &s.meta, &pre) < 0) {
 		sched_in_release(&s);
 		return dsi_error_nomem(err);
 	}

@@ -64,11 +64,12 @@ static int strict_entry(json_t *e, const char *reason)
 	for (size_t i = 0; i < sizeof(locating) / sizeof(locating[0]); i++)
 		json_object_del(e, locating[i]);
 	int rc = detail.oom || json_object_set(e, "field", json_object_get(e, "path")) < 0 ||
-			 json_object_del(e, "path") < 0 || json_object_set_new(e, "reason", json_string(reason)) < 0 ||
-			 json_object_set_new(e, "value", json_null()) < 0 ||
-			 json_object_set_new(e, "detail", json_string(detail.data ? detail.data : "")) < 0
-		     ? -1
-		     : 0;
+				 json_object_del(e, "path") < 0 ||
+				 json_object_set_new(e, "reason", json_string(reason)) < 0 ||
+				 json_object_set_new(e, "value", json_null()) < 0 ||
+				 json_object_set_new(e, "detail", json_string(detail.data ? detail.data : "")) < 0
+			 ? -1
+			 : 0;
 	dsi_strbuf_free(&detail);
 	return rc;
 }
@@ -88,11 +89,11 @@ static int apply_field_validation(dsi_field_validation level, json_t *findings, 
 	}
 	size_t i;
 	json_t *e;
-	json_array_foreach (findings, i, e)
-		if (strict_entry(e, level == DSI_FV_STRICT ? "BadRequest" : "Warning") < 0) {
-			json_decref(findings);
-			return dsi_error_nomem(err);
-		}
+	json_array_foreach(findings, i, e) if (strict_entry(e, level == DSI_FV_STRICT ? "BadRequest" : "Warning") < 0)
+	{
+		json_decref(findings);
+		return dsi_error_nomem(err);
+	}
 	if (level == DSI_FV_WARN)
 		return json_object_set_new(*result, "warnings", findings) < 0 ? dsi_error_nomem(err) : 0;
 	json_t *r = json_pack("{s:b, s:i, s:s, s:s, s:o}", "valid", 0, "code", 400, "reason", "BadRequest", "message",
@@ -168,7 +169,8 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 	if (!text || !json_out)
 		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
 	if (flags & ~DS_VALIDATE_AS_IS)
-		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies to a create)",
+		return dsi_error_set(err, DS_EARG, NULL,
+				     "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies to a create)",
 				     flags & ~DS_VALIDATE_AS_IS);
 	const dsi_core_options *o = dsi_o_core(opts);
 	json_t *obj, *result;
@@ -177,7 +179,8 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 	int rc = parse_body(text, size, opts, &obj, &f, err);
 	if (rc < 0)
 		return rc;
-	rc = dsi_daemonset_validate_json(obj, NULL, DSI_VALIDATE_CREATE, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
+	rc = dsi_daemonset_validate_json(obj, NULL, DSI_VALIDATE_CREATE, (flags & DS_VALIDATE_AS_IS) != 0, o, &result,
+					 err);
 	json_decref(obj);
 	return emit_verdict(rc, opts, &f, result, json_out, err);
 }
@@ -241,14 +244,15 @@ static json_t *object_findings(const stream_ctx *s, json_int_t document, json_in
 	json_t *list = json_array(), *f;
 	size_t i;
 	*bad_request = NULL;
-	json_array_foreach (json_object_get(s->fields, s->level == DSI_FV_STRICT ? "errors" : "warnings"), i, f)
-		if (same_object(f, document, item) && json_array_append_new(list, json_deep_copy(f)) < 0) {
-			json_decref(list);
-			return NULL;
-		}
-	json_array_foreach (json_object_get(s->fields, "objects"), i, f)
-		if (same_object(f, document, item))
-			*bad_request = json_string_value(json_object_get(f, "message"));
+	json_array_foreach(json_object_get(s->fields, s->level == DSI_FV_STRICT ? "errors" : "warnings"), i,
+			   f) if (same_object(f, document, item) && json_array_append_new(list, json_deep_copy(f)) < 0)
+	{
+		json_decref(list);
+		return NULL;
+	}
+	json_array_foreach(json_object_get(s->fields, "objects"), i,
+			   f) if (same_object(f, document, item)) *bad_request =
+		json_string_value(json_object_get(f, "message"));
 	return list;
 }
 
@@ -263,8 +267,8 @@ static json_t *error_entry(const stream_ctx *s, const dsi_loaded *it, ds_error *
 		dsi_yaml_locate(s->text, s->size, it->document, path, &line, &column);
 	char code[32]; /* "DS_ETYPE" of "DS_ETYPE: field has the wrong type" */
 	snprintf(code, sizeof(code), "%.*s", (int)strcspn(ds_strerror(e->code), ":"), ds_strerror(e->code));
-	return json_pack("{s:s, s:s, s:s, s:i, s:i}", "code", code, "path", e->path, "message", e->message, "line", line,
-			 "column", column);
+	return json_pack("{s:s, s:s, s:s, s:i, s:i}", "code", code, "path", e->path, "message", e->message, "line",
+			 line, "column", column);
 }
 
 static int stream_item(void *ctx, const dsi_loaded *it, ds_error *err)
@@ -338,7 +342,8 @@ static int stream_item(void *ctx, const dsi_loaded *it, ds_error *err)
 			return dsi_error_nomem(err);
 		}
 		if (json_object_get(verdict, "code")) { /* the 400 replaces the verdict */
-			static const char *const verdict_keys[] = {"valid", "errors", "message", "defaulted", "error", "warnings"};
+			static const char *const verdict_keys[] = {"valid",     "errors", "message",
+								   "defaulted", "error",  "warnings"};
 			for (size_t k = 0; k < sizeof(verdict_keys) / sizeof(verdict_keys[0]); k++)
 				json_object_del(e, verdict_keys[k]);
 			if (was_valid)
@@ -352,8 +357,8 @@ static int stream_item(void *ctx, const dsi_loaded *it, ds_error *err)
 	return rc;
 }
 
-int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, const ds_options *opts,
-				 char **json_out, ds_error *err)
+int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, const ds_options *opts, char **json_out,
+				 ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (json_out)
@@ -366,12 +371,14 @@ int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, 
 	size_t i = 0;
 	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
-	stream_ctx s = {text, size, !(i < size && (text[i] == '{' || text[i] == '[')), flags, dsi_o_core(opts),
-			json_array(), 0, 0, dsi_field_validation_of(dsi_o_apiserver(opts)), NULL};
+	stream_ctx s = {
+		text, size, !(i < size && (text[i] == '{' || text[i] == '[')), flags, dsi_o_core(opts), json_array(),
+		0,    0,    dsi_field_validation_of(dsi_o_apiserver(opts)),    NULL};
 	if (!s.docs)
 		return dsi_error_nomem(err);
-	int rc = s.level == DSI_FV_IGNORE ? 0 : dsi_manifest_check_fields(text ? text : "", size, &s.o->limits, s.level,
-									    &s.fields, err);
+	int rc = s.level == DSI_FV_IGNORE
+			 ? 0
+			 : dsi_manifest_check_fields(text ? text : "", size, &s.o->limits, s.level, &s.fields, err);
 	if (rc == 0)
 		rc = dsi_load_text(text ? text : "", size, &s.o->limits, stream_item, &s, err);
 	json_decref(s.fields);

@@ -37,10 +37,11 @@ int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
 	if (kind && *kind && strcmp(kind, "DaemonSet") != 0)
 		return dsi_rd_fail(&rd, "kind", DS_EUNSUPPORTED, "expected a DaemonSet, got kind \"%s\"", kind);
 	if (av && *av && strcmp(av, "apps/v1") != 0)
-		return dsi_rd_fail(&rd, "apiVersion", DS_EUNSUPPORTED,
-				   "expected apiVersion \"apps/v1\", got \"%s\" (extensions/v1beta1 and apps/v1beta2 are "
-				   "no longer served)",
-				   av);
+		return dsi_rd_fail(
+			&rd, "apiVersion", DS_EUNSUPPORTED,
+			"expected apiVersion \"apps/v1\", got \"%s\" (extensions/v1beta1 and apps/v1beta2 are "
+			"no longer served)",
+			av);
 	json_t *meta, *ann;
 	if ((rc = dsi_rd_object(&rd, obj, "metadata", &meta)) < 0)
 		return rc;
@@ -56,8 +57,10 @@ int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
 		m = dsi_rd_push(&rd, "metadata");
 		size_t m2 = dsi_rd_push(&rd, "annotations");
 		if (!json_is_string(tg))
-			rc = dsi_rd_fail(&rd, TEMPLATE_GENERATION_KEY, DS_ETYPE, "expected string, got %s", dsi_json_type_name(tg));
-		else if (!dsi_parse_go_int64(json_string_value(tg), json_string_length(tg), &out->template_generation)) {
+			rc = dsi_rd_fail(&rd, TEMPLATE_GENERATION_KEY, DS_ETYPE, "expected string, got %s",
+					 dsi_json_type_name(tg));
+		else if (!dsi_parse_go_int64(json_string_value(tg), json_string_length(tg),
+					     &out->template_generation)) {
 			/* strconv.ParseInt's error: syntax, or range when only digits overflowed */
 			const char *s = json_string_value(tg);
 			size_t n = json_string_length(tg), i = (n && (s[0] == '+' || s[0] == '-')) ? 1 : 0;

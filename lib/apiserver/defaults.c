@@ -169,7 +169,8 @@ static int resource_list(dsi_rd *rd, json_t *obj, const char *key)
 	if (!map)
 		return 0;
 	if (!json_is_object(map))
-		return dsi_rd_fail(rd, key, DS_ETYPE, "expected an object of quantities, got %s", dsi_json_type_name(map));
+		return dsi_rd_fail(rd, key, DS_ETYPE, "expected an object of quantities, got %s",
+				   dsi_json_type_name(map));
 	size_t m = dsi_rd_push(rd, key);
 	int rc = round_and_serve(rd, map);
 	dsi_rd_pop(rd, m);
@@ -282,7 +283,8 @@ static int digest_ok(const char *s, size_t n)
 		if (hlen != algs[i].hex)
 			return 0;
 		for (size_t j = 0; j < hlen; j++)
-			if (!((colon[1 + j] >= '0' && colon[1 + j] <= '9') || (colon[1 + j] >= 'a' && colon[1 + j] <= 'f')))
+			if (!((colon[1 + j] >= '0' && colon[1 + j] <= '9') ||
+			      (colon[1 + j] >= 'a' && colon[1 + j] <= 'f')))
 				return 0;
 		return 1;
 	}
@@ -313,7 +315,8 @@ const char *dsi_image_tag(const char *s, size_t n, size_t *len)
 		for (size_t i = 0; i < fl; i++)
 			if (s[i] >= 'A' && s[i] <= 'Z')
 				lower = 0;
-		int plain = !memchr(s, '.', fl) && !memchr(s, ':', fl) && !(fl == 9 && memcmp(s, "localhost", 9) == 0) && lower;
+		int plain = !memchr(s, '.', fl) && !memchr(s, ':', fl) &&
+			    !(fl == 9 && memcmp(s, "localhost", 9) == 0) && lower;
 		if (!plain) {
 			if (!domain_ok(s, fl))
 				return NULL;
@@ -391,16 +394,14 @@ static int http_get(dsi_rd *rd, json_t *h)
 }
 
 /* GRPCAction.Service: +default="" */
-static int grpc(dsi_rd *rd, json_t *g)
-{
-	return def_pointer(rd, g, "service", json_string(""), is_string, "string");
-}
+static int grpc(dsi_rd *rd, json_t *g) { return def_pointer(rd, g, "service", json_string(""), is_string, "string"); }
 
 /* SetDefaults_Probe, then its handler's defaults */
 static int probe(dsi_rd *rd, json_t *p)
 {
 	int rc;
-	if ((rc = def_int_zero(rd, p, "timeoutSeconds", 1)) < 0 || (rc = def_int_zero(rd, p, "periodSeconds", 10)) < 0 ||
+	if ((rc = def_int_zero(rd, p, "timeoutSeconds", 1)) < 0 ||
+	    (rc = def_int_zero(rd, p, "periodSeconds", 10)) < 0 ||
 	    (rc = def_int_zero(rd, p, "successThreshold", 1)) < 0 ||
 	    (rc = def_int_zero(rd, p, "failureThreshold", 3)) < 0 || (rc = with_obj(rd, p, "httpGet", http_get)) < 0)
 		return rc;
@@ -427,8 +428,8 @@ static int container(dsi_rd *rd, json_t *c)
 	int rc;
 	if ((rc = def_string(rd, c, "imagePullPolicy", latest ? "Always" : "IfNotPresent")) < 0 ||
 	    (rc = def_string(rd, c, "terminationMessagePath", "/dev/termination-log")) < 0 ||
-	    (rc = def_string(rd, c, "terminationMessagePolicy", "File")) < 0 || (rc = each_elem(rd, c, "ports", port)) < 0 ||
-	    (rc = each_elem(rd, c, "env", env_var)) < 0 ||
+	    (rc = def_string(rd, c, "terminationMessagePolicy", "File")) < 0 ||
+	    (rc = each_elem(rd, c, "ports", port)) < 0 || (rc = each_elem(rd, c, "env", env_var)) < 0 ||
 	    (rc = with_obj(rd, c, "resources", resource_requirements)) < 0 ||
 	    (rc = with_obj(rd, c, "livenessProbe", probe)) < 0 || (rc = with_obj(rd, c, "readinessProbe", probe)) < 0 ||
 	    (rc = with_obj(rd, c, "startupProbe", probe)) < 0)
@@ -526,10 +527,36 @@ static int ephemeral(dsi_rd *rd, json_t *e) { return with_obj(rd, e, "volumeClai
 
 /* The VolumeSource members (pkg/apis/core/validation validateVolumeSource's order). */
 static const char *const volume_sources[] = {
-	"emptyDir", "hostPath", "gitRepo", "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi",
-	"glusterfs", "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI", "fc",
-	"flexVolume", "configMap", "azureFile", "vsphereVolume", "photonPersistentDisk", "portworxVolume",
-	"azureDisk", "storageos", "projected", "scaleIO", "csi", "ephemeral", "image",
+	"emptyDir",
+	"hostPath",
+	"gitRepo",
+	"gcePersistentDisk",
+	"awsElasticBlockStore",
+	"secret",
+	"nfs",
+	"iscsi",
+	"glusterfs",
+	"flocker",
+	"persistentVolumeClaim",
+	"rbd",
+	"cinder",
+	"cephfs",
+	"quobyte",
+	"downwardAPI",
+	"fc",
+	"flexVolume",
+	"configMap",
+	"azureFile",
+	"vsphereVolume",
+	"photonPersistentDisk",
+	"portworxVolume",
+	"azureDisk",
+	"storageos",
+	"projected",
+	"scaleIO",
+	"csi",
+	"ephemeral",
+	"image",
 };
 
 /* SetDefaults_Volume and the source defaults */
@@ -546,9 +573,17 @@ static int volume(dsi_rd *rd, json_t *v)
 		const char *key;
 		elem_fn fn;
 	} srcs[] = {
-		{"emptyDir", empty_dir},  {"hostPath", host_path},   {"secret", default_mode},  {"iscsi", iscsi},
-		{"rbd", rbd},             {"downwardAPI", downward_api}, {"configMap", default_mode},
-		{"azureDisk", azure_disk}, {"projected", projected}, {"scaleIO", scale_io},     {"ephemeral", ephemeral},
+		{"emptyDir", empty_dir},
+		{"hostPath", host_path},
+		{"secret", default_mode},
+		{"iscsi", iscsi},
+		{"rbd", rbd},
+		{"downwardAPI", downward_api},
+		{"configMap", default_mode},
+		{"azureDisk", azure_disk},
+		{"projected", projected},
+		{"scaleIO", scale_io},
+		{"ephemeral", ephemeral},
 	};
 	for (size_t i = 0; i < sizeof(srcs) / sizeof(srcs[0]); i++)
 		if ((rc = with_obj(rd, v, srcs[i].key, srcs[i].fn)) < 0)
@@ -564,12 +599,15 @@ static int pod_spec(dsi_rd *rd, json_t *spec)
 	if ((rc = def_string(rd, spec, "dnsPolicy", "ClusterFirst")) < 0 ||
 	    (rc = def_string(rd, spec, "restartPolicy", "Always")) < 0 ||
 	    (rc = obj_member(rd, spec, "securityContext", 1, &sc)) < 0 ||
-	    (rc = def_pointer(rd, spec, "terminationGracePeriodSeconds", json_integer(30), is_integer, "integer")) < 0 ||
+	    (rc = def_pointer(rd, spec, "terminationGracePeriodSeconds", json_integer(30), is_integer, "integer")) <
+		    0 ||
 	    (rc = def_string(rd, spec, "schedulerName", "default-scheduler")) < 0 ||
-	    (rc = each_elem(rd, spec, "volumes", volume)) < 0 || (rc = each_elem(rd, spec, "initContainers", container)) < 0 ||
+	    (rc = each_elem(rd, spec, "volumes", volume)) < 0 ||
+	    (rc = each_elem(rd, spec, "initContainers", container)) < 0 ||
 	    (rc = each_elem(rd, spec, "containers", container)) < 0 ||
 	    (rc = each_elem(rd, spec, "ephemeralContainers", container)) < 0 ||
-	    (rc = resource_list(rd, spec, "overhead")) < 0 || (rc = with_obj(rd, spec, "resources", resource_requirements)) < 0)
+	    (rc = resource_list(rd, spec, "overhead")) < 0 ||
+	    (rc = with_obj(rd, spec, "resources", resource_requirements)) < 0)
 		return rc;
 	/* every Quantity served in canonical form: the rounded resource lists again (no change), emptyDir.sizeLimit
 	 * (not rounded: SetDefaults_ResourceList covers ResourceLists only) and resourceFieldRef divisors */
@@ -580,7 +618,8 @@ static int pod_spec(dsi_rd *rd, json_t *spec)
 	/* conversion: serviceAccountName and its deprecated alias serviceAccount are served together */
 	json_t *san = member(spec, "serviceAccountName"), *sa = member(spec, "serviceAccount");
 	if (san && !json_is_string(san))
-		return dsi_rd_fail(rd, "serviceAccountName", DS_ETYPE, "expected string, got %s", dsi_json_type_name(san));
+		return dsi_rd_fail(rd, "serviceAccountName", DS_ETYPE, "expected string, got %s",
+				   dsi_json_type_name(san));
 	if (sa && !json_is_string(sa))
 		return dsi_rd_fail(rd, "serviceAccount", DS_ETYPE, "expected string, got %s", dsi_json_type_name(sa));
 	if ((!san || !json_string_length(san)) && sa && json_string_length(sa))
@@ -610,8 +649,7 @@ static int daemonset_spec(dsi_rd *rd, json_t *spec)
 		dsi_rd_pop(rd, m2);
 	}
 	dsi_rd_pop(rd, m);
-	if (rc < 0 ||
-	    (rc = def_pointer(rd, spec, "revisionHistoryLimit", json_integer(10), is_integer, "integer")) < 0)
+	if (rc < 0 || (rc = def_pointer(rd, spec, "revisionHistoryLimit", json_integer(10), is_integer, "integer")) < 0)
 		return rc;
 	/* the template is a struct in Go: its spec is defaulted even when absent */
 	if ((rc = obj_member(rd, spec, "template", 1, &tmpl)) < 0)

@@ -35,8 +35,6 @@ static int quantity_equal(const json_t *a, const json_t *b)
 	return dsi_quantity_cmp(&qa, &qb) == 0;
 }
 
-
-
 static int sem_equal_members(const json_t *a, const json_t *b, int values_are_quantities)
 {
 	const char *k;
@@ -44,10 +42,10 @@ static int sem_equal_members(const json_t *a, const json_t *b, int values_are_qu
 	json_object_foreach((json_t *)a, k, v)
 	{
 		/* values_are_quantities: this object maps names to quantities */
-		int mode = values_are_quantities ? 1
+		int mode = values_are_quantities                                                        ? 1
 			   : (!strcmp(k, "limits") || !strcmp(k, "requests") || !strcmp(k, "overhead")) ? 2
 			   : !strcmp(k, "sizeLimit")                                                    ? 1
-												: 0;
+													: 0;
 		if (!dsi_semantic_equal(v, json_object_get(b, k), mode))
 			return 0;
 	}

@@ -32,15 +32,15 @@ void dsi_field_errors_free(dsi_field_errors *e)
 /* ErrorType constants (the StatusCause type the API returns) */
 const char *dsi_fe_reason(int type)
 {
-	static const char *const r[] = {"FieldValueNotFound",     "FieldValueRequired", "FieldValueDuplicate",
-					"FieldValueInvalid",      "FieldValueNotSupported", "FieldValueForbidden",
-					"FieldValueTooLong",      "FieldValueTooMany",  "InternalError"};
+	static const char *const r[] = {"FieldValueNotFound", "FieldValueRequired",     "FieldValueDuplicate",
+					"FieldValueInvalid",  "FieldValueNotSupported", "FieldValueForbidden",
+					"FieldValueTooLong",  "FieldValueTooMany",      "InternalError"};
 	return (type >= 0 && type <= DSI_FE_INTERNAL) ? r[type] : "InternalError";
 }
 
 const char *dsi_fe_short(int type)
 {
-	static const char *const r[] = {"NotFound",  "Required", "Duplicate", "Invalid",  "NotSupported",
+	static const char *const r[] = {"NotFound",  "Required", "Duplicate", "Invalid", "NotSupported",
 					"Forbidden", "TooLong",  "TooMany",   "Internal"};
 	return (type >= 0 && type <= DSI_FE_INTERNAL) ? r[type] : "Internal";
 }
@@ -48,9 +48,9 @@ const char *dsi_fe_short(int type)
 /* ErrorType.String() */
 static const char *type_string(int type)
 {
-	static const char *const r[] = {"Not found",        "Required value", "Duplicate value", "Invalid value",
-					"Unsupported value", "Forbidden",      "Too long",        "Too many",
-					"Internal error"};
+	static const char *const r[] = {"Not found",     "Required value",    "Duplicate value",
+					"Invalid value", "Unsupported value", "Forbidden",
+					"Too long",      "Too many",          "Internal error"};
 	return (type >= 0 && type <= DSI_FE_INTERNAL) ? r[type] : "Internal error";
 }
 
@@ -70,7 +70,8 @@ void dsi_field_error_string(const dsi_field_error *e, dsi_strbuf *out)
 	}
 }
 
-static void errs_push(dsi_field_errors *errs, int type, dsi_strbuf *field, json_t *value, char *shown, const char *detail)
+static void errs_push(dsi_field_errors *errs, int type, dsi_strbuf *field, json_t *value, char *shown,
+		      const char *detail)
 {
 	char *f = field->oom ? NULL : dsi_strdup(field->data ? field->data : "");
 	char *d = dsi_strdup(detail ? detail : "");
@@ -156,8 +157,8 @@ void dsi_v_json(dsi_vctx *c, const char *child, int type, json_t *value, const c
 }
 
 /* field.NotSupported: detail "supported values: " + each strconv.Quote'd, ", "-joined */
-void dsi_v_not_supported(dsi_vctx *c, const char *child, int named, const char *s, size_t n,
-			 const char *const *valid, size_t nvalid)
+void dsi_v_not_supported(dsi_vctx *c, const char *child, int named, const char *s, size_t n, const char *const *valid,
+			 size_t nvalid)
 {
 	dsi_strbuf d = DSI_STRBUF_INIT;
 	if (nvalid)

@@ -144,7 +144,8 @@ static int encode_object(json_t *v, int type)
 		}
 		int ft = dsi_schema_field_type_at(type, (size_t)i);
 		unsigned flags = dsi_schema_field_flags_at(type, (size_t)i), kind = flags & DSI_GO_KIND_MASK;
-		if (((flags & DSI_SF_OMITEMPTY) && is_empty(m, kind)) || ((flags & DSI_SF_OMITZERO) && is_zero(m, ft, kind))) {
+		if (((flags & DSI_SF_OMITEMPTY) && is_empty(m, kind)) ||
+		    ((flags & DSI_SF_OMITZERO) && is_zero(m, ft, kind))) {
 			json_object_del(v, key);
 			continue;
 		}

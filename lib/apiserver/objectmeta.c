@@ -56,7 +56,8 @@ static void marshal_owner_ref(dsi_strbuf *b, const json_t *r)
 	for (size_t i = 0; i < 4; i++) {
 		json_t *v = json_object_get(r, strs[i]);
 		dsi_strbuf_printf(b, "%s\"%s\":", i ? "," : "", strs[i]);
-		dsi_go_json_string(b, json_is_string(v) ? json_string_value(v) : "", json_is_string(v) ? json_string_length(v) : 0);
+		dsi_go_json_string(b, json_is_string(v) ? json_string_value(v) : "",
+				   json_is_string(v) ? json_string_length(v) : 0);
 	}
 	static const char *const bools[] = {"controller", "blockOwnerDeletion"};
 	for (size_t i = 0; i < 2; i++) {
@@ -82,9 +83,12 @@ static int owner_references(dsi_vctx *c, const json_t *meta)
 		size_t avn, kindn, namen, uidn;
 		int ctrl = 0;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, refs, i, &r)) < 0 || (rc = dsi_v_string(c, r, "apiVersion", &av, &avn)) < 0 ||
-		    (rc = dsi_v_string(c, r, "kind", &kind, &kindn)) < 0 || (rc = dsi_v_string(c, r, "name", &name, &namen)) < 0 ||
-		    (rc = dsi_v_string(c, r, "uid", &uid, &uidn)) < 0 || (rc = dsi_v_bool(c, r, "controller", &ctrl, NULL)) < 0 ||
+		if ((rc = dsi_v_elem_object(c, refs, i, &r)) < 0 ||
+		    (rc = dsi_v_string(c, r, "apiVersion", &av, &avn)) < 0 ||
+		    (rc = dsi_v_string(c, r, "kind", &kind, &kindn)) < 0 ||
+		    (rc = dsi_v_string(c, r, "name", &name, &namen)) < 0 ||
+		    (rc = dsi_v_string(c, r, "uid", &uid, &uidn)) < 0 ||
+		    (rc = dsi_v_bool(c, r, "controller", &ctrl, NULL)) < 0 ||
 		    (rc = dsi_v_bool(c, r, "blockOwnerDeletion", &(int){0}, NULL)) < 0) {
 			dsi_v_pop(c, mi);
 			break;
@@ -106,15 +110,18 @@ static int owner_references(dsi_vctx *c, const json_t *meta)
 		if (gverr == 0 && dsi_streq_lit(av, avn, "v1") && dsi_streq_lit(kind, kindn, "Event")) {
 			dsi_strbuf b = DSI_STRBUF_INIT;
 			marshal_owner_ref(&b, r);
-			dsi_v_add(c, NULL, DSI_FE_INVALID, json_deep_copy(r), b.data, "/v1, Kind=Event is disallowed from being an owner");
+			dsi_v_add(c, NULL, DSI_FE_INVALID, json_deep_copy(r), b.data,
+				  "/v1, Kind=Event is disallowed from being an owner");
 			dsi_strbuf_free(&b);
 		}
 		dsi_v_pop(c, mi);
 		if (ctrl) {
 			if (first_controller) {
-				json_t *fk = json_object_get(first_controller, "kind"), *fn = json_object_get(first_controller, "name");
+				json_t *fk = json_object_get(first_controller, "kind"),
+				       *fn = json_object_get(first_controller, "name");
 				dsi_strbuf d = DSI_STRBUF_INIT, b = DSI_STRBUF_INIT;
-				dsi_strbuf_puts(&d, "Only one reference can have Controller set to true. Found \"true\" in references for ");
+				dsi_strbuf_puts(&d, "Only one reference can have Controller set to true. Found "
+						    "\"true\" in references for ");
 				dsi_strbuf_printf(&d, "%s/%s and ", json_is_string(fk) ? json_string_value(fk) : "",
 						  json_is_string(fn) ? json_string_value(fn) : "");
 				dsi_strbuf_append(&d, kind, kindn);
@@ -141,7 +148,8 @@ static int owner_references(dsi_vctx *c, const json_t *meta)
 
 static int is_standard_finalizer(const char *s, size_t n)
 {
-	return dsi_streq_lit(s, n, "kubernetes") || dsi_streq_lit(s, n, "orphan") || dsi_streq_lit(s, n, "foregroundDeletion");
+	return dsi_streq_lit(s, n, "kubernetes") || dsi_streq_lit(s, n, "orphan") ||
+	       dsi_streq_lit(s, n, "foregroundDeletion");
 }
 
 /* ValidateFinalizers (apimachinery) then validateKubeFinalizerName (pkg/apis/core/validation) */
@@ -166,14 +174,16 @@ static int finalizers(dsi_vctx *c, const json_t *meta)
 		foreground |= dsi_streq_lit(s, n, "foregroundDeletion");
 	}
 	if (rc == 0 && orphan && foreground)
-		dsi_v_json(c, NULL, DSI_FE_INVALID, json_deep_copy(fins), "finalizer orphan and foregroundDeletion cannot be both set");
+		dsi_v_json(c, NULL, DSI_FE_INVALID, json_deep_copy(fins),
+			   "finalizer orphan and foregroundDeletion cannot be both set");
 	for (size_t i = 0; rc == 0 && i < json_array_size(fins); i++) {
 		json_t *f = json_array_get(fins, i);
 		const char *s = json_is_string(f) ? json_string_value(f) : "";
 		size_t n = json_is_string(f) ? json_string_length(f) : 0;
 		if (!memchr(s, '/', n) && !is_standard_finalizer(s, n)) {
 			dsi_vmark mi = dsi_v_index(c, i);
-			dsi_v_str(c, NULL, DSI_FE_INVALID, s, n, "name is neither a standard finalizer name nor is it fully qualified");
+			dsi_v_str(c, NULL, DSI_FE_INVALID, s, n,
+				  "name is neither a standard finalizer name nor is it fully qualified");
 			dsi_v_pop(c, mi);
 		}
 	}
@@ -188,8 +198,10 @@ int dsi_v_object_meta_create(dsi_vctx *c, const json_t *meta)
 	size_t namen, genn, nsn;
 	int64_t generation;
 	int rc;
-	if ((rc = dsi_v_string(c, meta, "name", &name, &namen)) < 0 || (rc = dsi_v_string(c, meta, "generateName", &gen, &genn)) < 0 ||
-	    (rc = dsi_v_string(c, meta, "namespace", &ns, &nsn)) < 0 || (rc = dsi_v_int64(c, meta, "generation", &generation, NULL)) < 0)
+	if ((rc = dsi_v_string(c, meta, "name", &name, &namen)) < 0 ||
+	    (rc = dsi_v_string(c, meta, "generateName", &gen, &genn)) < 0 ||
+	    (rc = dsi_v_string(c, meta, "namespace", &ns, &nsn)) < 0 ||
+	    (rc = dsi_v_int64(c, meta, "generation", &generation, NULL)) < 0)
 		return rc;
 	if (genn) {
 		size_t mn;
@@ -212,7 +224,8 @@ int dsi_v_object_meta_create(dsi_vctx *c, const json_t *meta)
 		dsi_v_dns_label(c, "namespace", ns, nsn);
 	dsi_v_nonnegative(c, "generation", generation);
 	if ((rc = dsi_v_labels(c, meta, "labels", "labels")) < 0 ||
-	    (rc = dsi_v_annotations(c, meta, "annotations", "annotations", NULL)) < 0 || (rc = owner_references(c, meta)) < 0)
+	    (rc = dsi_v_annotations(c, meta, "annotations", "annotations", NULL)) < 0 ||
+	    (rc = owner_references(c, meta)) < 0)
 		return rc;
 	return finalizers(c, meta);
 }
@@ -273,8 +286,10 @@ int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 	ds_time ct, oct, dt, odt;
 	int ct_set, oct_set, dt_set, odt_set;
 	/* the old object is read through the same checks (it was stored, so it decodes) */
-	if ((rc = dsi_v_string(c, meta, "resourceVersion", &rv, &rvn)) < 0 || (rc = dsi_v_string(c, meta, "name", &name, &namen)) < 0 ||
-	    (rc = dsi_v_string(c, meta, "namespace", &ns, &nsn)) < 0 || (rc = dsi_v_string(c, meta, "uid", &uid, &uidn)) < 0 ||
+	if ((rc = dsi_v_string(c, meta, "resourceVersion", &rv, &rvn)) < 0 ||
+	    (rc = dsi_v_string(c, meta, "name", &name, &namen)) < 0 ||
+	    (rc = dsi_v_string(c, meta, "namespace", &ns, &nsn)) < 0 ||
+	    (rc = dsi_v_string(c, meta, "uid", &uid, &uidn)) < 0 ||
 	    (rc = dsi_v_string(c, meta, "generateName", &dummy, &dn)) < 0 ||
 	    (rc = dsi_v_int64(c, meta, "generation", &gen, NULL)) < 0 ||
 	    (rc = dsi_v_int64(c, meta, "deletionGracePeriodSeconds", &grace, &has_grace)) < 0 ||
@@ -287,8 +302,10 @@ int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 	dsi_rd_push(&c->rd, "(old)");
 	dsi_rd_push(&c->rd, "metadata");
 	rc = 0;
-	if ((rc = dsi_v_string(c, old, "name", &oname, &onamen)) < 0 || (rc = dsi_v_string(c, old, "namespace", &ons, &onsn)) < 0 ||
-	    (rc = dsi_v_string(c, old, "uid", &ouid, &ouidn)) < 0 || (rc = dsi_v_int64(c, old, "generation", &ogen, NULL)) < 0 ||
+	if ((rc = dsi_v_string(c, old, "name", &oname, &onamen)) < 0 ||
+	    (rc = dsi_v_string(c, old, "namespace", &ons, &onsn)) < 0 ||
+	    (rc = dsi_v_string(c, old, "uid", &ouid, &ouidn)) < 0 ||
+	    (rc = dsi_v_int64(c, old, "generation", &ogen, NULL)) < 0 ||
 	    (rc = dsi_v_int64(c, old, "deletionGracePeriodSeconds", &ograce, &ohas_grace)) < 0 ||
 	    (rc = read_time(c, old, "creationTimestamp", &oct, &oct_set)) < 0 ||
 	    (rc = read_time(c, old, "deletionTimestamp", &odt, &odt_set)) < 0) {
@@ -331,7 +348,8 @@ int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 			}
 			dsi_sort_stable(items, n, sizeof(kv), dsi_kv_cmp, NULL);
 			dsi_strbuf d = DSI_STRBUF_INIT;
-			dsi_strbuf_puts(&d, "no new finalizers can be added if the object is being deleted, found new finalizers []string{");
+			dsi_strbuf_puts(&d, "no new finalizers can be added if the object is being deleted, found new "
+					    "finalizers []string{");
 			for (size_t i = 0; i < n; i++) {
 				if (i)
 					dsi_strbuf_puts(&d, ", ");
@@ -364,7 +382,8 @@ int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 			dsi_v_add(c, "deletionGracePeriodSeconds", DSI_FE_INVALID, json_null(), "null", IMMUTABLE_MSG);
 	}
 	if ((rc = dsi_v_labels(c, meta, "labels", "labels")) < 0 ||
-	    (rc = dsi_v_annotations(c, meta, "annotations", "annotations", NULL)) < 0 || (rc = owner_references(c, meta)) < 0)
+	    (rc = dsi_v_annotations(c, meta, "annotations", "annotations", NULL)) < 0 ||
+	    (rc = owner_references(c, meta)) < 0)
 		return rc;
 	/* validateKubeFinalizerName on each new finalizer */
 	json_t *fins;
@@ -377,7 +396,8 @@ int dsi_v_object_meta_update(dsi_vctx *c, const json_t *meta, const json_t *old)
 		dsi_vmark mi = dsi_v_index(c, i);
 		rc = dsi_v_elem_string(c, fins, i, &s, &n);
 		if (rc == 0 && !memchr(s, '/', n) && !is_standard_finalizer(s, n))
-			dsi_v_str(c, NULL, DSI_FE_INVALID, s, n, "name is neither a standard finalizer name nor is it fully qualified");
+			dsi_v_str(c, NULL, DSI_FE_INVALID, s, n,
+				  "name is neither a standard finalizer name nor is it fully qualified");
 		dsi_v_pop(c, mi);
 	}
 	dsi_v_pop(c, m);

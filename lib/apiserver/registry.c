@@ -139,9 +139,9 @@ json_t *dsi_validation_result(const dsi_field_errors *errs, const char *name)
 		const dsi_field_error *e = &errs->v[i];
 		dsi_strbuf msg = DSI_STRBUF_INIT;
 		dsi_field_error_string(e, &msg);
-		json_t *item = json_pack("{s:s,s:s,s:s,s:O?,s:s,s:s}", "field", e->field, "type", dsi_fe_short(e->type), "reason",
-					 dsi_fe_reason(e->type), "value", e->value, "detail", e->detail, "message",
-					 msg.data ? msg.data : "");
+		json_t *item = json_pack("{s:s,s:s,s:s,s:O?,s:s,s:s}", "field", e->field, "type", dsi_fe_short(e->type),
+					 "reason", dsi_fe_reason(e->type), "value", e->value, "detail", e->detail,
+					 "message", msg.data ? msg.data : "");
 		if (item && !json_object_get(item, "value"))
 			json_object_set_new(item, "value", json_null());
 		if (!item || msg.oom || json_array_append_new(list, item) < 0) {
@@ -176,7 +176,8 @@ json_t *dsi_validation_result(const dsi_field_errors *errs, const char *name)
 		dsi_free(seen[j]);
 	dsi_free(seen);
 	if (!bad)
-		bad = json_object_set_new(res, "message", distinct ? json_string(agg.data) : json_null()) < 0 || agg.oom;
+		bad = json_object_set_new(res, "message", distinct ? json_string(agg.data) : json_null()) < 0 ||
+		      agg.oom;
 	dsi_strbuf_free(&agg);
 	if (bad || errs->oom) {
 		json_decref(res);
@@ -207,9 +208,11 @@ int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, in
 			dsi_error_prefix_path(err, "(old)");
 			goto out;
 		}
-		old_invalid_values = op == DSI_VALIDATE_UPDATE &&
-				     dsi_selector_has_invalid_value(json_object_get(json_object_get(ods.obj, "spec"), "selector"));
-		rc = op == DSI_VALIDATE_CREATE ? prepare_create(&ds, err) : prepare_update(&ds, &ods, op == DSI_VALIDATE_STATUS, err);
+		old_invalid_values =
+			op == DSI_VALIDATE_UPDATE &&
+			dsi_selector_has_invalid_value(json_object_get(json_object_get(ods.obj, "spec"), "selector"));
+		rc = op == DSI_VALIDATE_CREATE ? prepare_create(&ds, err)
+					       : prepare_update(&ds, &ods, op == DSI_VALIDATE_STATUS, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -231,7 +234,8 @@ int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, in
 		if (rc == 0 && !as_is && (nil != onil || !dsi_semantic_equal(sel, osel, 0))) {
 			dsi_strbuf b = DSI_STRBUF_INIT;
 			dsi_marshal_selector(&b, sel);
-			dsi_v_add(&c, "spec.selector", DSI_FE_INVALID, nil ? json_null() : json_deep_copy(sel), b.data, IMMUTABLE_MSG);
+			dsi_v_add(&c, "spec.selector", DSI_FE_INVALID, nil ? json_null() : json_deep_copy(sel), b.data,
+				  IMMUTABLE_MSG);
 			dsi_strbuf_free(&b);
 		}
 	} else {
@@ -257,7 +261,8 @@ static int encode_template_generation(dsi_vds *d)
 		return 0;
 	json_t *meta = meta_obj(d->obj);
 	json_t *ann = meta ? json_object_get(meta, "annotations") : NULL;
-	if (meta && !json_is_object(ann) && (!(ann = json_object()) || json_object_set_new(meta, "annotations", ann) < 0))
+	if (meta && !json_is_object(ann) &&
+	    (!(ann = json_object()) || json_object_set_new(meta, "annotations", ann) < 0))
 		return -1;
 	char buf[32];
 	snprintf(buf, sizeof(buf), "%lld", (long long)d->template_generation);
@@ -279,8 +284,8 @@ int dsi_daemonset_update_json(const json_t *obj, const json_t *old, const dsi_co
 		dsi_vds_release(&ds);
 		return rc;
 	}
-	if ((rc = dsi_daemonset_set_defaults(ds.obj, err)) == 0 && (rc = dsi_daemonset_set_defaults(ods.obj, err)) == 0 &&
-	    (rc = prepare_update(&ds, &ods, 0, err)) == 0) {
+	if ((rc = dsi_daemonset_set_defaults(ds.obj, err)) == 0 &&
+	    (rc = dsi_daemonset_set_defaults(ods.obj, err)) == 0 && (rc = prepare_update(&ds, &ods, 0, err)) == 0) {
 		if (encode_template_generation(&ds) < 0)
 			rc = dsi_error_nomem(err);
 		else

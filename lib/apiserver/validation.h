@@ -57,11 +57,11 @@ void dsi_field_error_string(const dsi_field_error *e, dsi_strbuf *out);
 
 /* The walk's state: two renderings of the current position. */
 typedef struct dsi_vctx {
-	dsi_rd rd;              /* our JSON path, for decoder-type errors (ds_error) */
-	dsi_strbuf fp;          /* field.Path as upstream renders it (map keys as [key]) */
-	dsi_field_errors *errs; /* where field errors go */
-	dsi_atoms *atoms;       /* for label selectors */
-	unsigned gates;         /* DSI_GATE_* */
+	dsi_rd rd;                             /* our JSON path, for decoder-type errors (ds_error) */
+	dsi_strbuf fp;                         /* field.Path as upstream renders it (map keys as [key]) */
+	dsi_field_errors *errs;                /* where field errors go */
+	dsi_atoms *atoms;                      /* for label selectors */
+	unsigned gates;                        /* DSI_GATE_* */
 	uint8_t allow_invalid_selector_values; /* LabelSelectorValidationOptions.AllowInvalidLabelValueInSelector */
 } dsi_vctx;
 
@@ -93,8 +93,8 @@ void dsi_v_int(dsi_vctx *c, const char *child, int type, int64_t v, const char *
 /* any other value: printed as json.Marshal would (maps with sorted keys) */
 void dsi_v_json(dsi_vctx *c, const char *child, int type, json_t *value, const char *detail);
 /* field.NotSupported: the value rendered per named, the valid values quoted */
-void dsi_v_not_supported(dsi_vctx *c, const char *child, int named, const char *s, size_t n,
-			 const char *const *valid, size_t nvalid);
+void dsi_v_not_supported(dsi_vctx *c, const char *child, int named, const char *s, size_t n, const char *const *valid,
+			 size_t nvalid);
 
 /* Go's json.Marshal of a JSON value: compact, object keys sorted, HTML-escaped strings. */
 void dsi_go_marshal(dsi_strbuf *b, const json_t *v);

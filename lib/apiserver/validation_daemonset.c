@@ -84,7 +84,8 @@ static void positive_int_or_percent(dsi_vctx *c, const char *child, const ios *v
 	if (v->is_string) {
 		if (!valid_percent(v))
 			ios_error(c, child, DSI_FE_INVALID, v,
-				  "a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  "
+				  "a valid percent string must be a numeric string followed by an ending '%' (e.g. "
+				  "'1%',  "
 				  "or '93%', regex used for validation is '[0-9]+%')");
 	} else {
 		dsi_v_nonnegative(c, child, v->ival);
@@ -127,7 +128,8 @@ static int update_strategy(dsi_vctx *c, const json_t *spec)
 	if (rc < 0)
 		return rc;
 	dsi_vmark m = dsi_v_child(c, "updateStrategy");
-	if ((rc = dsi_v_string(c, us, "type", &type, &tn)) < 0 || (rc = dsi_v_object(c, us, "rollingUpdate", &ru)) < 0) {
+	if ((rc = dsi_v_string(c, us, "type", &type, &tn)) < 0 ||
+	    (rc = dsi_v_object(c, us, "rollingUpdate", &ru)) < 0) {
 		dsi_v_pop(c, m);
 		return rc;
 	}
@@ -157,16 +159,18 @@ static int update_strategy(dsi_vctx *c, const json_t *spec)
 			dsi_v_pop(c, m2);
 		}
 		if (rc == 0) {
-			json_t *val = json_pack("{s:s%,s:o}", "Type", type, tn, "RollingUpdate",
-						ru ? json_pack("{s:o,s:o}", "MaxUnavailable", ios_json(&a), "MaxSurge", ios_json(&b))
-						   : json_null());
+			json_t *val = json_pack(
+				"{s:s%,s:o}", "Type", type, tn, "RollingUpdate",
+				ru ? json_pack("{s:o,s:o}", "MaxUnavailable", ios_json(&a), "MaxSurge", ios_json(&b))
+				   : json_null());
 			dsi_strbuf s = DSI_STRBUF_INIT;
 			dsi_strbuf_puts(&s, "{\"Type\":");
 			dsi_go_json_string(&s, type, tn);
 			dsi_strbuf_puts(&s, ",\"RollingUpdate\":");
 			if (ru) {
 				dsi_strbuf_puts(&s, "{\"MaxUnavailable\":");
-				dsi_go_marshal(&s, json_object_get(json_object_get(val, "RollingUpdate"), "MaxUnavailable"));
+				dsi_go_marshal(
+					&s, json_object_get(json_object_get(val, "RollingUpdate"), "MaxUnavailable"));
 				dsi_strbuf_puts(&s, ",\"MaxSurge\":");
 				dsi_go_marshal(&s, json_object_get(json_object_get(val, "RollingUpdate"), "MaxSurge"));
 				dsi_strbuf_putc(&s, '}');
@@ -259,7 +263,8 @@ static int daemonset_spec(dsi_vctx *c, const json_t *spec, int64_t template_gene
 	}
 	if (sel && !json_object_size(json_object_get(sel, "matchLabels")) &&
 	    !json_array_size(json_object_get(sel, "matchExpressions")))
-		dsi_v_add(c, "selector", DSI_FE_INVALID, json_deep_copy(sel), "{}", "empty selector is invalid for daemonset");
+		dsi_v_add(c, "selector", DSI_FE_INVALID, json_deep_copy(sel), "{}",
+			  "empty selector is invalid for daemonset");
 	dsi_vmark m = dsi_v_child(c, "template");
 	rc = dsi_validate_pod_template(c, tmpl);
 	dsi_v_pop(c, m);
@@ -275,7 +280,8 @@ static int daemonset_spec(dsi_vctx *c, const json_t *spec, int64_t template_gene
 		dsi_v_not_supported(c, "template.spec.restartPolicy", 1, restart, rn, always, 1);
 	json_t *ads = json_object_get(tspec, "activeDeadlineSeconds");
 	if (ads && !json_is_null(ads))
-		dsi_v_forbidden(c, "template.spec.activeDeadlineSeconds", "activeDeadlineSeconds in DaemonSet is not Supported");
+		dsi_v_forbidden(c, "template.spec.activeDeadlineSeconds",
+				"activeDeadlineSeconds in DaemonSet is not Supported");
 	int32_t mrs, rhl;
 	int has_rhl;
 	if ((rc = dsi_v_int32(c, spec, "minReadySeconds", &mrs, NULL)) < 0 ||
@@ -321,7 +327,8 @@ static void daemonset_spec_update(dsi_vctx *c, const json_t *spec, const json_t 
 	if (tg == old_tg && updated)
 		dsi_v_int(c, "templateGeneration", DSI_FE_INVALID, tg, "must be incremented upon template update");
 	else if (tg > old_tg && !updated)
-		dsi_v_int(c, "templateGeneration", DSI_FE_INVALID, tg, "must not be incremented without template update");
+		dsi_v_int(c, "templateGeneration", DSI_FE_INVALID, tg,
+			  "must not be incremented without template update");
 }
 
 /* ValidateDaemonSetUpdate */

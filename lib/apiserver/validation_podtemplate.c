@@ -10,7 +10,6 @@
 #include "model/quantity.h"
 #include "model/resources.h"
 
-
 static int present(const json_t *obj, const char *key)
 {
 	json_t *v = json_object_get(obj, key);
@@ -63,7 +62,8 @@ static void port_name(dsi_vctx *c, const char *child, const char *s, size_t n)
 	if (n > 15)
 		dsi_v_str(c, child, DSI_FE_INVALID, s, n, "must be no more than 15 characters");
 	if (!charset)
-		dsi_v_str(c, child, DSI_FE_INVALID, s, n, "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
+		dsi_v_str(c, child, DSI_FE_INVALID, s, n,
+			  "must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
 	if (!letter)
 		dsi_v_str(c, child, DSI_FE_INVALID, s, n, "must contain at least one letter (a-z)");
 	if (dashes)
@@ -96,7 +96,8 @@ static void local_descending_path(dsi_vctx *c, const char *child, const char *s,
 }
 
 /* A NotSupported on a named-string member read from obj (value "" when absent). */
-static int one_of(dsi_vctx *c, const json_t *obj, const char *key, int required, const char *const *valid, size_t nvalid)
+static int one_of(dsi_vctx *c, const json_t *obj, const char *key, int required, const char *const *valid,
+		  size_t nvalid)
 {
 	const char *s;
 	size_t n;
@@ -135,10 +136,25 @@ static int hugepages(const char *s, size_t n) { return n >= 10 && memcmp(s, "hug
 static int standard_resource(const char *s, size_t n)
 {
 	static const char *const names[] = {
-		"cpu",           "memory",          "ephemeral-storage",       "requests.cpu", "requests.memory",
-		"requests.ephemeral-storage", "limits.cpu", "limits.memory", "limits.ephemeral-storage", "pods",
-		"resourcequotas", "services",       "replicationcontrollers",  "secrets",      "configmaps",
-		"persistentvolumeclaims", "storage", "requests.storage",       "services.nodeports",
+		"cpu",
+		"memory",
+		"ephemeral-storage",
+		"requests.cpu",
+		"requests.memory",
+		"requests.ephemeral-storage",
+		"limits.cpu",
+		"limits.memory",
+		"limits.ephemeral-storage",
+		"pods",
+		"resourcequotas",
+		"services",
+		"replicationcontrollers",
+		"secrets",
+		"configmaps",
+		"persistentvolumeclaims",
+		"storage",
+		"requests.storage",
+		"services.nodeports",
 		"services.loadbalancers",
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -149,7 +165,8 @@ static int standard_resource(const char *s, size_t n)
 
 static int standard_container_resource(const char *s, size_t n)
 {
-	return dsi_streq_lit(s, n, "cpu") || dsi_streq_lit(s, n, "memory") || dsi_streq_lit(s, n, "ephemeral-storage") || hugepages(s, n);
+	return dsi_streq_lit(s, n, "cpu") || dsi_streq_lit(s, n, "memory") ||
+	       dsi_streq_lit(s, n, "ephemeral-storage") || hugepages(s, n);
 }
 
 static int extended_resource(const char *s, size_t n)
@@ -215,9 +232,9 @@ static void quantity_string(const json_t *v, const dsi_quantity *q, char *buf, s
 /* IsIntegerResourceName for container resources: the extended ones (and the quota counts) */
 static int integer_resource(const char *s, size_t n)
 {
-	static const char *const names[] = {"pods", "resourcequotas", "services", "replicationcontrollers", "secrets",
-					    "configmaps", "persistentvolumeclaims", "services.nodeports",
-					    "services.loadbalancers"};
+	static const char *const names[] = {
+		"pods",       "resourcequotas",         "services",           "replicationcontrollers", "secrets",
+		"configmaps", "persistentvolumeclaims", "services.nodeports", "services.loadbalancers"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (dsi_streq_lit(s, n, names[i]))
 			return 1;
@@ -392,10 +409,12 @@ static int container_ports(dsi_vctx *c, const json_t *ctr)
 		size_t namen, proton, ipn;
 		int32_t cport, hport;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, ports, i, &p)) < 0 || (rc = dsi_v_string(c, p, "name", &name, &namen)) < 0 ||
+		if ((rc = dsi_v_elem_object(c, ports, i, &p)) < 0 ||
+		    (rc = dsi_v_string(c, p, "name", &name, &namen)) < 0 ||
 		    (rc = dsi_v_int32(c, p, "containerPort", &cport, NULL)) < 0 ||
 		    (rc = dsi_v_int32(c, p, "hostPort", &hport, NULL)) < 0 ||
-		    (rc = dsi_v_string(c, p, "protocol", &proto, &proton)) < 0 || (rc = dsi_v_string(c, p, "hostIP", &ip, &ipn)) < 0) {
+		    (rc = dsi_v_string(c, p, "protocol", &proto, &proton)) < 0 ||
+		    (rc = dsi_v_string(c, p, "hostIP", &ip, &ipn)) < 0) {
 			dsi_v_pop(c, mi);
 			break;
 		}
@@ -417,7 +436,8 @@ static int container_ports(dsi_vctx *c, const json_t *ctr)
 			port_num(c, "hostPort", hport);
 		if (!proton)
 			dsi_v_required(c, "protocol", "");
-		else if (!dsi_streq_lit(proto, proton, "TCP") && !dsi_streq_lit(proto, proton, "UDP") && !dsi_streq_lit(proto, proton, "SCTP"))
+		else if (!dsi_streq_lit(proto, proton, "TCP") && !dsi_streq_lit(proto, proton, "UDP") &&
+			 !dsi_streq_lit(proto, proton, "SCTP"))
 			dsi_v_not_supported(c, "protocol", 1, proto, proton, protocols, 3);
 		dsi_v_pop(c, mi);
 	}
@@ -439,8 +459,10 @@ static int env(dsi_vctx *c, const json_t *ctr)
 		const char *name, *value;
 		size_t n, vn;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, vars, i, &ev)) == 0 && (rc = dsi_v_string(c, ev, "name", &name, &n)) == 0 &&
-		    (rc = dsi_v_string(c, ev, "value", &value, &vn)) == 0 && (rc = dsi_v_object(c, ev, "valueFrom", &vf)) == 0) {
+		if ((rc = dsi_v_elem_object(c, vars, i, &ev)) == 0 &&
+		    (rc = dsi_v_string(c, ev, "name", &name, &n)) == 0 &&
+		    (rc = dsi_v_string(c, ev, "value", &value, &vn)) == 0 &&
+		    (rc = dsi_v_object(c, ev, "valueFrom", &vf)) == 0) {
 			if (!n) {
 				dsi_v_required(c, "name", "");
 			} else {
@@ -448,7 +470,8 @@ static int env(dsi_vctx *c, const json_t *ctr)
 					unsigned char ch = (unsigned char)name[j];
 					if (ch < 0x20 || ch > 0x7e || ch == '=') {
 						dsi_v_str(c, "name", DSI_FE_INVALID, name, n,
-							  "a valid environment variable name must consist only of printable ASCII "
+							  "a valid environment variable name must consist only of "
+							  "printable ASCII "
 							  "characters other than '='");
 						break;
 					}
@@ -477,7 +500,8 @@ static int volume_mounts(dsi_vctx *c, const json_t *ctr, const json_t *volumes, 
 		const char *name, *path, *sub, *subx;
 		size_t namen, pathn, subn, subxn;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, mounts, i, &mnt)) < 0 || (rc = dsi_v_string(c, mnt, "name", &name, &namen)) < 0 ||
+		if ((rc = dsi_v_elem_object(c, mounts, i, &mnt)) < 0 ||
+		    (rc = dsi_v_string(c, mnt, "name", &name, &namen)) < 0 ||
 		    (rc = dsi_v_string(c, mnt, "mountPath", &path, &pathn)) < 0 ||
 		    (rc = dsi_v_string(c, mnt, "subPath", &sub, &subn)) < 0 ||
 		    (rc = dsi_v_string(c, mnt, "subPathExpr", &subx, &subxn)) < 0 ||
@@ -504,7 +528,8 @@ static int volume_mounts(dsi_vctx *c, const json_t *ctr, const json_t *volumes, 
 		if (subxn) {
 			if (subn) {
 				mi = dsi_v_index(c, i);
-				dsi_v_str(c, "subPathExpr", DSI_FE_INVALID, subx, subxn, "subPathExpr and subPath are mutually exclusive");
+				dsi_v_str(c, "subPathExpr", DSI_FE_INVALID, subx, subxn,
+					  "subPathExpr and subPath are mutually exclusive");
 				dsi_v_pop(c, mi);
 			}
 			local_descending_path(c, "subPathExpr", subx, subxn);
@@ -566,7 +591,8 @@ static int handler(dsi_vctx *c, const json_t *h, int lifecycle)
 			size_t pn, sn;
 			json_t *headers;
 			static const char *const schemes[] = {"HTTP", "HTTPS"};
-			if ((rc = dsi_v_string(c, a, "path", &path, &pn)) == 0 && (rc = dsi_v_string(c, a, "scheme", &scheme, &sn)) == 0 &&
+			if ((rc = dsi_v_string(c, a, "path", &path, &pn)) == 0 &&
+			    (rc = dsi_v_string(c, a, "scheme", &scheme, &sn)) == 0 &&
 			    (rc = dsi_v_array(c, a, "httpHeaders", &headers)) == 0) {
 				if (!pn)
 					dsi_v_required(c, "path", "");
@@ -584,12 +610,15 @@ static int handler(dsi_vctx *c, const json_t *h, int lifecycle)
 						dsi_v_pop(c, mj);
 						int ok = rc == 0 && hl > 0;
 						for (size_t k = 0; ok && k < hl; k++)
-							ok = (hn[k] >= 'a' && hn[k] <= 'z') || (hn[k] >= 'A' && hn[k] <= 'Z') ||
+							ok = (hn[k] >= 'a' && hn[k] <= 'z') ||
+							     (hn[k] >= 'A' && hn[k] <= 'Z') ||
 							     (hn[k] >= '0' && hn[k] <= '9') || hn[k] == '-';
 						if (rc == 0 && !ok)
 							dsi_v_str(c, NULL, DSI_FE_INVALID, hn, hl,
-								  "a valid HTTP header must consist of alphanumeric characters or "
-								  "'-' (e.g. 'X-Header-Name', regex used for validation is "
+								  "a valid HTTP header must consist of alphanumeric "
+								  "characters or "
+								  "'-' (e.g. 'X-Header-Name', regex used for "
+								  "validation is "
 								  "'[-A-Za-z0-9]+')");
 						dsi_v_pop(c, mh);
 					}
@@ -622,8 +651,8 @@ static int probe(dsi_vctx *c, const json_t *ctr, const char *key, int kind)
 	if (rc < 0 || (!p && !present(ctr, key)))
 		return rc;
 	dsi_vmark m = dsi_v_child(c, key);
-	static const char *const fields[] = {"initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold",
-					     "failureThreshold"};
+	static const char *const fields[] = {"initialDelaySeconds", "timeoutSeconds", "periodSeconds",
+					     "successThreshold", "failureThreshold"};
 	int32_t vals[5] = {0};
 	int64_t tgps = 0;
 	int has_tgps = 0;
@@ -673,8 +702,10 @@ static int container_common(dsi_vctx *c, const json_t *ctr, const json_t *volume
 	size_t namen, imagen;
 	json_t *res, *sc;
 	int rc;
-	if ((rc = dsi_v_string(c, ctr, "name", &name, &namen)) < 0 || (rc = dsi_v_string(c, ctr, "image", &image, &imagen)) < 0 ||
-	    (rc = dsi_v_object(c, ctr, "resources", &res)) < 0 || (rc = dsi_v_object(c, ctr, "securityContext", &sc)) < 0)
+	if ((rc = dsi_v_string(c, ctr, "name", &name, &namen)) < 0 ||
+	    (rc = dsi_v_string(c, ctr, "image", &image, &imagen)) < 0 ||
+	    (rc = dsi_v_object(c, ctr, "resources", &res)) < 0 ||
+	    (rc = dsi_v_object(c, ctr, "securityContext", &sc)) < 0)
 		return rc;
 	if (!namen)
 		dsi_v_required(c, "name", "");
@@ -705,7 +736,8 @@ static int host_port_conflicts(dsi_vctx *c, const json_t *ctrs, size_t from, siz
 		json_t *ports = json_object_get(json_array_get(ctrs, ci), "ports");
 		for (size_t pi = 0; rc == 0 && pi < json_array_size(ports); pi++) {
 			json_t *p = json_array_get(ports, pi);
-			json_t *hp = json_object_get(p, "hostPort"), *pr = json_object_get(p, "protocol"), *ip = json_object_get(p, "hostIP");
+			json_t *hp = json_object_get(p, "hostPort"), *pr = json_object_get(p, "protocol"),
+			       *ip = json_object_get(p, "hostIP");
 			json_int_t port = json_is_integer(hp) ? json_integer_value(hp) : 0;
 			if (!port)
 				continue;
@@ -751,7 +783,8 @@ static int containers(dsi_vctx *c, const json_t *spec, const json_t *volumes, js
 	for (size_t i = 0; rc == 0 && i < json_array_size(ctrs); i++) {
 		json_t *ctr;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, ctrs, i, &ctr)) == 0 && (rc = container_common(c, ctr, volumes, 0)) == 0) {
+		if ((rc = dsi_v_elem_object(c, ctrs, i, &ctr)) == 0 &&
+		    (rc = container_common(c, ctr, volumes, 0)) == 0) {
 			json_t *n = json_object_get(ctr, "name");
 			const char *name = json_is_string(n) ? json_string_value(n) : "";
 			size_t nl = json_is_string(n) ? json_string_length(n) : 0;
@@ -759,7 +792,8 @@ static int containers(dsi_vctx *c, const json_t *spec, const json_t *volumes, js
 				dsi_v_str(c, "name", DSI_FE_DUPLICATE, name, nl, "");
 			else
 				rc = set_add(c, names, name, nl);
-			if (rc == 0 && (rc = lifecycle(c, ctr)) == 0 && (rc = probe(c, ctr, "livenessProbe", PROBE_LIVENESS)) == 0 &&
+			if (rc == 0 && (rc = lifecycle(c, ctr)) == 0 &&
+			    (rc = probe(c, ctr, "livenessProbe", PROBE_LIVENESS)) == 0 &&
 			    (rc = probe(c, ctr, "readinessProbe", PROBE_READINESS)) == 0 &&
 			    (rc = probe(c, ctr, "startupProbe", PROBE_STARTUP)) == 0 && present(ctr, "restartPolicy"))
 				dsi_v_forbidden(c, "restartPolicy", "may not be set for non-init containers");
@@ -809,14 +843,18 @@ static int init_containers(dsi_vctx *c, const json_t *spec, const json_t *volume
 			rc = host_port_conflicts(c, ctrs, i, i + 1);
 		mi = dsi_v_index(c, i);
 		if (rc == 0 && restart_always) {
-			if ((rc = lifecycle(c, ctr)) == 0 && (rc = probe(c, ctr, "livenessProbe", PROBE_LIVENESS)) == 0 &&
+			if ((rc = lifecycle(c, ctr)) == 0 &&
+			    (rc = probe(c, ctr, "livenessProbe", PROBE_LIVENESS)) == 0 &&
 			    (rc = probe(c, ctr, "readinessProbe", PROBE_READINESS)) == 0)
 				rc = probe(c, ctr, "startupProbe", PROBE_STARTUP);
 		} else if (rc == 0) {
-			static const char *const forbidden[] = {"lifecycle", "livenessProbe", "readinessProbe", "startupProbe"};
+			static const char *const forbidden[] = {"lifecycle", "livenessProbe", "readinessProbe",
+								"startupProbe"};
 			for (size_t k = 0; k < 4; k++)
 				if (present(ctr, forbidden[k]))
-					dsi_v_forbidden(c, forbidden[k], "may not be set for init containers without restartPolicy=Always");
+					dsi_v_forbidden(
+						c, forbidden[k],
+						"may not be set for init containers without restartPolicy=Always");
 		}
 		dsi_v_pop(c, mi);
 	}
@@ -835,8 +873,9 @@ static int ephemeral_containers(dsi_vctx *c, const json_t *spec, const json_t *v
 	if (!all)
 		return dsi_error_nomem(c->rd.err);
 	/* allowedEphemeralContainerFields: these are refused, in struct order */
-	static const char *const refused[] = {"ports", "resources", "resizePolicy", "restartPolicy", "restartPolicyRules",
-					      "livenessProbe", "readinessProbe", "startupProbe", "lifecycle"};
+	static const char *const refused[] = {"ports",          "resources",          "resizePolicy",
+					      "restartPolicy",  "restartPolicyRules", "livenessProbe",
+					      "readinessProbe", "startupProbe",       "lifecycle"};
 	dsi_vmark m = dsi_v_child(c, "ephemeralContainers");
 	for (size_t i = 0; rc == 0 && i < json_array_size(ctrs); i++) {
 		json_t *ctr;
@@ -852,10 +891,11 @@ static int ephemeral_containers(dsi_vctx *c, const json_t *spec, const json_t *v
 		if (json_is_string(img)) { /* validateContainerOnlyForPod */
 			const char *s = json_string_value(img);
 			size_t n = json_string_length(img);
-			if (n && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '\v' || s[0] == '\f' ||
-				  s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == '\v' ||
-				  s[n - 1] == '\f'))
-				dsi_v_str(c, "image", DSI_FE_INVALID, s, n, "must not have leading or trailing whitespace");
+			if (n && (s[0] == ' ' || s[0] == '\t' || s[0] == '\n' || s[0] == '\r' || s[0] == '\v' ||
+				  s[0] == '\f' || s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' ||
+				  s[n - 1] == '\r' || s[n - 1] == '\v' || s[n - 1] == '\f'))
+				dsi_v_str(c, "image", DSI_FE_INVALID, s, n,
+					  "must not have leading or trailing whitespace");
 		}
 		json_t *n = json_object_get(ctr, "name");
 		const char *name = json_is_string(n) ? json_string_value(n) : "";
@@ -904,7 +944,7 @@ static const struct {
 	{"persistentVolumeClaim", "persistentVolumeClaim"},
 	{"rbd", "rbd"},
 	{"cinder", "cinder"},
-	{"cephfs", "cephFS"},         /* sic */
+	{"cephfs", "cephFS"}, /* sic */
 	{"quobyte", "quobyte"},
 	{"downwardAPI", "downwarAPI"}, /* sic */
 	{"fc", "fc"},
@@ -939,9 +979,11 @@ static int volume_source(dsi_vctx *c, const json_t *vol)
 		if (!strcmp(volume_sources[i].key, "hostPath")) {
 			const char *path, *type;
 			size_t pn, tn;
-			static const char *const types[] = {"",     "BlockDevice",  "CharDevice", "Directory",
-							    "DirectoryOrCreate", "File", "FileOrCreate", "Socket"};
-			if ((rc = dsi_v_string(c, src, "path", &path, &pn)) == 0 && (rc = dsi_v_string(c, src, "type", &type, &tn)) == 0) {
+			static const char *const types[] = {
+				"",     "BlockDevice",  "CharDevice", "Directory", "DirectoryOrCreate",
+				"File", "FileOrCreate", "Socket"};
+			if ((rc = dsi_v_string(c, src, "path", &path, &pn)) == 0 &&
+			    (rc = dsi_v_string(c, src, "type", &type, &tn)) == 0) {
 				if (!pn) {
 					dsi_v_required(c, "path", "");
 				} else {
@@ -984,7 +1026,8 @@ static int volumes(dsi_vctx *c, const json_t *spec, json_t *valid)
 		const char *name;
 		size_t n;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, vols, i, &vol)) == 0 && (rc = dsi_v_string(c, vol, "name", &name, &n)) == 0) {
+		if ((rc = dsi_v_elem_object(c, vols, i, &vol)) == 0 &&
+		    (rc = dsi_v_string(c, vol, "name", &name, &n)) == 0) {
 			size_t before = c->errs->n;
 			rc = volume_source(c, vol);
 			if (!n)
@@ -1023,7 +1066,8 @@ int dsi_validate_tolerations(dsi_vctx *c, const json_t *spec, const char *key)
 		int has_secs;
 		dsi_vmark mi = dsi_v_index(c, i);
 		if ((rc = dsi_v_elem_object(c, tols, i, &t)) < 0 || (rc = dsi_v_string(c, t, "key", &k, &kn)) < 0 ||
-		    (rc = dsi_v_string(c, t, "operator", &op, &opn)) < 0 || (rc = dsi_v_string(c, t, "value", &val, &valn)) < 0 ||
+		    (rc = dsi_v_string(c, t, "operator", &op, &opn)) < 0 ||
+		    (rc = dsi_v_string(c, t, "value", &val, &valn)) < 0 ||
 		    (rc = dsi_v_string(c, t, "effect", &eff, &effn)) < 0 ||
 		    (rc = dsi_v_int64(c, t, "tolerationSeconds", &secs, &has_secs)) < 0) {
 			dsi_v_pop(c, mi);
@@ -1033,9 +1077,11 @@ int dsi_validate_tolerations(dsi_vctx *c, const json_t *spec, const char *key)
 			dsi_v_label_name(c, "key", k, kn);
 		if (!kn && !dsi_streq_lit(op, opn, "Exists"))
 			dsi_v_named(c, "operator", DSI_FE_INVALID, op, opn,
-				    "operator must be Exists when `key` is empty, which means \"match all values and all keys\"");
+				    "operator must be Exists when `key` is empty, which means \"match all values and "
+				    "all keys\"");
 		if (has_secs && !dsi_streq_lit(eff, effn, "NoExecute"))
-			dsi_v_named(c, "effect", DSI_FE_INVALID, eff, effn, "effect must be 'NoExecute' when `tolerationSeconds` is set");
+			dsi_v_named(c, "effect", DSI_FE_INVALID, eff, effn,
+				    "effect must be 'NoExecute' when `tolerationSeconds` is set");
 		if (!opn || dsi_streq_lit(op, opn, "Equal")) {
 			dsi_strbuf msgs = DSI_STRBUF_INIT;
 			if (dsi_validate_label_value(val, valn, &msgs)) {
@@ -1055,7 +1101,8 @@ int dsi_validate_tolerations(dsi_vctx *c, const json_t *spec, const char *key)
 			dsi_strbuf_free(&msgs);
 		} else if (dsi_streq_lit(op, opn, "Exists")) {
 			if (valn)
-				dsi_v_str(c, "operator", DSI_FE_INVALID, val, valn, "value must be empty when `operator` is 'Exists'");
+				dsi_v_str(c, "operator", DSI_FE_INVALID, val, valn,
+					  "value must be empty when `operator` is 'Exists'");
 		} else if ((dsi_streq_lit(op, opn, "Lt") || dsi_streq_lit(op, opn, "Gt")) &&
 			   (c->gates & DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS)) {
 			/* alpha TaintTolerationComparisonOperators: accepted; its value rules are not modelled */
@@ -1082,8 +1129,8 @@ static int node_selector_requirement(dsi_vctx *c, const json_t *rq, int allow_in
 	size_t opn, keyn;
 	json_t *values;
 	int rc;
-	if ((rc = dsi_v_string(c, rq, "operator", &op, &opn)) < 0 || (rc = dsi_v_string(c, rq, "key", &key, &keyn)) < 0 ||
-	    (rc = dsi_v_array(c, rq, "values", &values)) < 0)
+	if ((rc = dsi_v_string(c, rq, "operator", &op, &opn)) < 0 ||
+	    (rc = dsi_v_string(c, rq, "key", &key, &keyn)) < 0 || (rc = dsi_v_array(c, rq, "values", &values)) < 0)
 		return rc;
 	size_t nv = json_array_size(values);
 	if (dsi_streq_lit(op, opn, "In") || dsi_streq_lit(op, opn, "NotIn")) {
@@ -1091,7 +1138,8 @@ static int node_selector_requirement(dsi_vctx *c, const json_t *rq, int allow_in
 			dsi_v_required(c, "values", "must be specified when `operator` is 'In' or 'NotIn'");
 	} else if (dsi_streq_lit(op, opn, "Exists") || dsi_streq_lit(op, opn, "DoesNotExist")) {
 		if (nv)
-			dsi_v_forbidden(c, "values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+			dsi_v_forbidden(c, "values",
+					"may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
 	} else if (dsi_streq_lit(op, opn, "Gt") || dsi_streq_lit(op, opn, "Lt")) {
 		if (nv != 1)
 			dsi_v_required(c, "values", "must be specified single value when `operator` is 'Lt' or 'Gt'");
@@ -1119,12 +1167,14 @@ static int node_field_requirement(dsi_vctx *c, const json_t *rq)
 	size_t opn, keyn;
 	json_t *values;
 	int rc;
-	if ((rc = dsi_v_string(c, rq, "operator", &op, &opn)) < 0 || (rc = dsi_v_string(c, rq, "key", &key, &keyn)) < 0 ||
-	    (rc = dsi_v_array(c, rq, "values", &values)) < 0)
+	if ((rc = dsi_v_string(c, rq, "operator", &op, &opn)) < 0 ||
+	    (rc = dsi_v_string(c, rq, "key", &key, &keyn)) < 0 || (rc = dsi_v_array(c, rq, "values", &values)) < 0)
 		return rc;
 	if (dsi_streq_lit(op, opn, "In") || dsi_streq_lit(op, opn, "NotIn")) {
 		if (json_array_size(values) != 1)
-			dsi_v_required(c, "values", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
+			dsi_v_required(
+				c, "values",
+				"must be only one value when `operator` is 'In' or 'NotIn' for node field selector");
 	} else {
 		dsi_v_named(c, "operator", DSI_FE_INVALID, op, opn, "not a valid selector operator");
 	}
@@ -1159,7 +1209,8 @@ static int node_selector_term(dsi_vctx *c, const json_t *term, int allow_invalid
 			json_t *rq;
 			dsi_vmark mj = dsi_v_index(c, j);
 			if ((rc = dsi_v_elem_object(c, reqs, j, &rq)) == 0)
-				rc = l == 0 ? node_selector_requirement(c, rq, allow_invalid_values) : node_field_requirement(c, rq);
+				rc = l == 0 ? node_selector_requirement(c, rq, allow_invalid_values)
+					    : node_field_requirement(c, rq);
 			dsi_v_pop(c, mj);
 		}
 		dsi_v_pop(c, m);
@@ -1198,7 +1249,8 @@ static int node_affinity(dsi_vctx *c, const json_t *na)
 		json_t *p, *term;
 		int32_t w;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, pref, i, &p)) == 0 && (rc = dsi_v_int32(c, p, "weight", &w, NULL)) == 0 &&
+		if ((rc = dsi_v_elem_object(c, pref, i, &p)) == 0 &&
+		    (rc = dsi_v_int32(c, p, "weight", &w, NULL)) == 0 &&
 		    (rc = dsi_v_object(c, p, "preference", &term)) == 0) {
 			if (w <= 0 || w > 100)
 				dsi_v_int(c, "weight", DSI_FE_INVALID, w, "must be in the range 1-100");
@@ -1219,8 +1271,10 @@ static int pod_affinity_term(dsi_vctx *c, const json_t *term)
 	const char *tk;
 	size_t tkn;
 	int rc;
-	if ((rc = dsi_v_label_selector(c, term, "labelSelector")) < 0 || (rc = dsi_v_label_selector(c, term, "namespaceSelector")) < 0 ||
-	    (rc = dsi_v_array(c, term, "namespaces", &nss)) < 0 || (rc = dsi_v_string(c, term, "topologyKey", &tk, &tkn)) < 0)
+	if ((rc = dsi_v_label_selector(c, term, "labelSelector")) < 0 ||
+	    (rc = dsi_v_label_selector(c, term, "namespaceSelector")) < 0 ||
+	    (rc = dsi_v_array(c, term, "namespaces", &nss)) < 0 ||
+	    (rc = dsi_v_string(c, term, "topologyKey", &tk, &tkn)) < 0)
 		return rc;
 	for (size_t i = 0; rc == 0 && i < json_array_size(nss); i++) {
 		const char *s;
@@ -1263,7 +1317,8 @@ static int pod_affinity(dsi_vctx *c, const json_t *pa)
 		json_t *w, *t;
 		int32_t weight;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, pref, i, &w)) == 0 && (rc = dsi_v_int32(c, w, "weight", &weight, NULL)) == 0 &&
+		if ((rc = dsi_v_elem_object(c, pref, i, &w)) == 0 &&
+		    (rc = dsi_v_int32(c, w, "weight", &weight, NULL)) == 0 &&
 		    (rc = dsi_v_object(c, w, "podAffinityTerm", &t)) == 0) {
 			if (weight <= 0 || weight > 100)
 				dsi_v_int(c, "weight", DSI_FE_INVALID, weight, "must be in the range 1-100");
@@ -1305,8 +1360,9 @@ static int dns_config(dsi_vctx *c, const json_t *spec, const char *policy, size_
 	int rc = dsi_v_object(c, spec, "dnsConfig", &cfg);
 	if (rc < 0)
 		return rc;
-	if (cfg && ((rc = dsi_v_array(c, cfg, "nameservers", &ns)) < 0 || (rc = dsi_v_array(c, cfg, "searches", &searches)) < 0 ||
-		    (rc = dsi_v_array(c, cfg, "options", &opts)) < 0))
+	if (cfg &&
+	    ((rc = dsi_v_array(c, cfg, "nameservers", &ns)) < 0 ||
+	     (rc = dsi_v_array(c, cfg, "searches", &searches)) < 0 || (rc = dsi_v_array(c, cfg, "options", &opts)) < 0))
 		return rc;
 	if (dsi_streq_lit(policy, pn, "None")) {
 		if (!cfg) {
@@ -1314,7 +1370,8 @@ static int dns_config(dsi_vctx *c, const json_t *spec, const char *policy, size_
 			return 0;
 		}
 		if (!json_array_size(ns)) {
-			dsi_v_required(c, "dnsConfig.nameservers", "must provide at least one DNS nameserver when `dnsPolicy` is None");
+			dsi_v_required(c, "dnsConfig.nameservers",
+				       "must provide at least one DNS nameserver when `dnsPolicy` is None");
 			return 0;
 		}
 	}
@@ -1322,7 +1379,8 @@ static int dns_config(dsi_vctx *c, const json_t *spec, const char *policy, size_
 		return 0;
 	dsi_vmark m = dsi_v_child(c, "dnsConfig");
 	if (json_array_size(ns) > 3)
-		dsi_v_json(c, "nameservers", DSI_FE_INVALID, json_deep_copy(ns), "must not have more than 3 nameservers");
+		dsi_v_json(c, "nameservers", DSI_FE_INVALID, json_deep_copy(ns),
+			   "must not have more than 3 nameservers");
 	size_t total = 0;
 	for (size_t i = 0; rc == 0 && i < json_array_size(searches); i++) {
 		const char *s;
@@ -1335,7 +1393,8 @@ static int dns_config(dsi_vctx *c, const json_t *spec, const char *policy, size_
 		total += n + (i ? 1 : 0);
 	}
 	if (rc == 0 && json_array_size(searches) > 32)
-		dsi_v_json(c, "searches", DSI_FE_INVALID, json_deep_copy(searches), "must not have more than 32 search paths");
+		dsi_v_json(c, "searches", DSI_FE_INVALID, json_deep_copy(searches),
+			   "must not have more than 32 search paths");
 	if (rc == 0 && total > 2048)
 		dsi_v_json(c, "searches", DSI_FE_INVALID, json_deep_copy(searches),
 			   "must not have more than 2048 characters (including spaces) in the search list");
@@ -1345,7 +1404,8 @@ static int dns_config(dsi_vctx *c, const json_t *spec, const char *policy, size_
 		const char *name;
 		size_t n;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, opts, i, &o)) == 0 && (rc = dsi_v_string(c, o, "name", &name, &n)) == 0 && !n)
+		if ((rc = dsi_v_elem_object(c, opts, i, &o)) == 0 &&
+		    (rc = dsi_v_string(c, o, "name", &name, &n)) == 0 && !n)
 			dsi_v_required(c, NULL, "must not be empty");
 		dsi_v_pop(c, mi);
 	}
@@ -1371,7 +1431,8 @@ static void host_network_deps(dsi_vctx *c, const json_t *spec)
 				dsi_vmark m2 = dsi_v_index(c, i);
 				dsi_vmark m3 = dsi_v_child(c, "ports");
 				dsi_vmark m4 = dsi_v_index(c, j);
-				dsi_v_int(c, "hostPort", DSI_FE_INVALID, hp, "must match `containerPort` when `hostNetwork` is true");
+				dsi_v_int(c, "hostPort", DSI_FE_INVALID, hp,
+					  "must match `containerPort` when `hostNetwork` is true");
 				dsi_v_pop(c, m4);
 				dsi_v_pop(c, m3);
 				dsi_v_pop(c, m2);
@@ -1386,7 +1447,8 @@ static int gates(dsi_vctx *c, const json_t *spec)
 {
 	json_t *rg, *sg;
 	int rc;
-	if ((rc = dsi_v_array(c, spec, "readinessGates", &rg)) < 0 || (rc = dsi_v_array(c, spec, "schedulingGates", &sg)) < 0)
+	if ((rc = dsi_v_array(c, spec, "readinessGates", &rg)) < 0 ||
+	    (rc = dsi_v_array(c, spec, "schedulingGates", &sg)) < 0)
 		return rc;
 	dsi_vmark m = dsi_v_child(c, "readinessGates");
 	for (size_t i = 0; rc == 0 && i < json_array_size(rg); i++) {
@@ -1394,7 +1456,8 @@ static int gates(dsi_vctx *c, const json_t *spec)
 		const char *s;
 		size_t n;
 		dsi_vmark mi = dsi_v_index(c, i);
-		if ((rc = dsi_v_elem_object(c, rg, i, &g)) == 0 && (rc = dsi_v_string(c, g, "conditionType", &s, &n)) == 0)
+		if ((rc = dsi_v_elem_object(c, rg, i, &g)) == 0 &&
+		    (rc = dsi_v_string(c, g, "conditionType", &s, &n)) == 0)
 			dsi_v_label_name(c, "conditionType", s, n);
 		dsi_v_pop(c, mi);
 	}
@@ -1432,12 +1495,14 @@ static int pod_spec(dsi_vctx *c, const json_t *spec)
 	size_t restartn, dnsn, san, noden, hostn, subn, pcn, rcnn, ppn;
 	if ((rc = dsi_v_int64(c, spec, "terminationGracePeriodSeconds", &tgps, &has_tgps)) < 0 ||
 	    (rc = dsi_v_int64(c, spec, "activeDeadlineSeconds", &ads, &has_ads)) < 0 ||
-	    (rc = dsi_v_object(c, spec, "securityContext", &sc)) < 0 || (rc = dsi_v_object(c, spec, "nodeSelector", &ns)) < 0 ||
+	    (rc = dsi_v_object(c, spec, "securityContext", &sc)) < 0 ||
+	    (rc = dsi_v_object(c, spec, "nodeSelector", &ns)) < 0 ||
 	    (rc = dsi_v_bool(c, spec, "hostNetwork", &(int){0}, NULL)) < 0 ||
 	    (rc = dsi_v_string(c, spec, "restartPolicy", &restart, &restartn)) < 0 ||
 	    (rc = dsi_v_string(c, spec, "dnsPolicy", &dns, &dnsn)) < 0 ||
 	    (rc = dsi_v_string(c, spec, "serviceAccountName", &sa, &san)) < 0 ||
-	    (rc = dsi_v_string(c, spec, "nodeName", &node, &noden)) < 0 || (rc = dsi_v_string(c, spec, "hostname", &host, &hostn)) < 0 ||
+	    (rc = dsi_v_string(c, spec, "nodeName", &node, &noden)) < 0 ||
+	    (rc = dsi_v_string(c, spec, "hostname", &host, &hostn)) < 0 ||
 	    (rc = dsi_v_string(c, spec, "subdomain", &sub, &subn)) < 0 ||
 	    (rc = dsi_v_string(c, spec, "priorityClassName", &pc, &pcn)) < 0 ||
 	    (rc = dsi_v_string(c, spec, "runtimeClassName", &rcn, &rcnn)) < 0 ||
@@ -1458,7 +1523,8 @@ static int pod_spec(dsi_vctx *c, const json_t *spec)
 	static const char *const restarts[] = {"Always", "OnFailure", "Never"};
 	static const char *const dnss[] = {"ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"};
 	static const char *const preempts[] = {"PreemptLowerPriority", "Never"};
-	if ((rc = one_of(c, spec, "restartPolicy", 1, restarts, 3)) < 0 || (rc = one_of(c, spec, "dnsPolicy", 1, dnss, 4)) < 0 ||
+	if ((rc = one_of(c, spec, "restartPolicy", 1, restarts, 3)) < 0 ||
+	    (rc = one_of(c, spec, "dnsPolicy", 1, dnss, 4)) < 0 ||
 	    (rc = dsi_v_labels(c, spec, "nodeSelector", "nodeSelector")) < 0 || (rc = affinity(c, spec)) < 0 ||
 	    (rc = dns_config(c, spec, dns, dnsn)) < 0 || (rc = gates(c, spec)) < 0)
 		goto out;
@@ -1467,7 +1533,8 @@ static int pod_spec(dsi_vctx *c, const json_t *spec)
 	if (noden)
 		dsi_v_dns_subdomain(c, "nodeName", node, noden);
 	if (has_ads && (ads < 1 || ads > INT32_MAX))
-		dsi_v_int(c, "activeDeadlineSeconds", DSI_FE_INVALID, ads, "must be between 1 and 2147483647, inclusive");
+		dsi_v_int(c, "activeDeadlineSeconds", DSI_FE_INVALID, ads,
+			  "must be between 1 and 2147483647, inclusive");
 	if (hostn)
 		dsi_v_dns_label(c, "hostname", host, hostn);
 	if (subn)
@@ -1535,7 +1602,8 @@ static int pod_annotations(dsi_vctx *c, const json_t *meta, const json_t *spec)
 				continue;
 			const char *p = json_string_value(v);
 			size_t n = json_string_length(v);
-			if (dsi_streq_lit(p, n, "runtime/default") || dsi_streq_lit(p, n, "docker/default") || dsi_streq_lit(p, n, "unconfined"))
+			if (dsi_streq_lit(p, n, "runtime/default") || dsi_streq_lit(p, n, "docker/default") ||
+			    dsi_streq_lit(p, n, "unconfined"))
 				continue;
 			if (n >= 10 && !memcmp(p, "localhost/", 10))
 				local_descending_path(c, k, p + 10, n - 10);

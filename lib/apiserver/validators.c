@@ -165,8 +165,8 @@ static int selector_requirement(dsi_vctx *c, const json_t *req)
 	size_t oplen, keylen;
 	json_t *values;
 	int rc;
-	if ((rc = dsi_v_string(c, req, "operator", &op, &oplen)) < 0 || (rc = dsi_v_string(c, req, "key", &key, &keylen)) < 0 ||
-	    (rc = dsi_v_array(c, req, "values", &values)) < 0)
+	if ((rc = dsi_v_string(c, req, "operator", &op, &oplen)) < 0 ||
+	    (rc = dsi_v_string(c, req, "key", &key, &keylen)) < 0 || (rc = dsi_v_array(c, req, "values", &values)) < 0)
 		return rc;
 	size_t nvalues = json_array_size(values);
 	if (dsi_streq_lit(op, oplen, "In") || dsi_streq_lit(op, oplen, "NotIn")) {
@@ -174,7 +174,8 @@ static int selector_requirement(dsi_vctx *c, const json_t *req)
 			dsi_v_required(c, "values", "must be specified when `operator` is 'In' or 'NotIn'");
 	} else if (dsi_streq_lit(op, oplen, "Exists") || dsi_streq_lit(op, oplen, "DoesNotExist")) {
 		if (nvalues)
-			dsi_v_forbidden(c, "values", "may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
+			dsi_v_forbidden(c, "values",
+					"may not be specified when `operator` is 'Exists' or 'DoesNotExist'");
 	} else {
 		dsi_v_named(c, "operator", DSI_FE_INVALID, op, oplen, "not a valid selector operator");
 	}
@@ -225,7 +226,8 @@ int dsi_selector_has_invalid_value(const json_t *sel)
 		json_t *vals = json_object_get(json_array_get(exprs, i), "values");
 		for (size_t j = 0; j < json_array_size(vals); j++) {
 			json_t *v = json_array_get(vals, j);
-			if (json_is_string(v) && dsi_validate_label_value(json_string_value(v), json_string_length(v), NULL))
+			if (json_is_string(v) &&
+			    dsi_validate_label_value(json_string_value(v), json_string_length(v), NULL))
 				return 1;
 		}
 	}
@@ -250,12 +252,14 @@ void dsi_marshal_selector(dsi_strbuf *b, const json_t *sel)
 	if (json_array_size(me)) {
 		dsi_strbuf_puts(b, first ? "\"matchExpressions\":[" : ",\"matchExpressions\":[");
 		for (size_t i = 0; i < json_array_size(me); i++) {
-			json_t *r = json_array_get(me, i), *k = json_object_get(r, "key"), *o = json_object_get(r, "operator"),
-			       *v = json_object_get(r, "values");
+			json_t *r = json_array_get(me, i), *k = json_object_get(r, "key"),
+			       *o = json_object_get(r, "operator"), *v = json_object_get(r, "values");
 			dsi_strbuf_puts(b, i ? ",{\"key\":" : "{\"key\":");
-			dsi_go_json_string(b, json_is_string(k) ? json_string_value(k) : "", json_is_string(k) ? json_string_length(k) : 0);
+			dsi_go_json_string(b, json_is_string(k) ? json_string_value(k) : "",
+					   json_is_string(k) ? json_string_length(k) : 0);
 			dsi_strbuf_puts(b, ",\"operator\":");
-			dsi_go_json_string(b, json_is_string(o) ? json_string_value(o) : "", json_is_string(o) ? json_string_length(o) : 0);
+			dsi_go_json_string(b, json_is_string(o) ? json_string_value(o) : "",
+					   json_is_string(o) ? json_string_length(o) : 0);
 			if (json_array_size(v)) {
 				dsi_strbuf_puts(b, ",\"values\":");
 				dsi_go_marshal(b, v);

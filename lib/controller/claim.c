@@ -26,7 +26,8 @@ int dsi_can_adopt(dsi_sync *s, char **why)
 		buf[0] = '\0';
 		if (!uid || strcmp(uid, s->uid) != 0) {
 			snprintf(buf, sizeof(buf),
-				 "can't recheck DeletionTimestamp: original DaemonSet %s/%s is gone: got uid %s, wanted %s",
+				 "can't recheck DeletionTimestamp: original DaemonSet %s/%s is gone: got uid %s, "
+				 "wanted %s",
 				 s->ns, s->name, uid ? uid : "", s->uid);
 		} else if (del) {
 			ds_time t = 0;

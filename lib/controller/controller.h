@@ -18,7 +18,7 @@
 #include "model/snapshot.h"
 
 struct ds_controller {
-	ds_transport tp;         /* the host's table; members beyond its size are NULL */
+	ds_transport tp; /* the host's table; members beyond its size are NULL */
 	/* copies of the caller's settings (strings owned) */
 	dsi_core_options core;
 	dsi_model_options model;
@@ -28,13 +28,13 @@ struct ds_controller {
 	char *ns_filter;         /* resync only this namespace, or NULL */
 	int64_t retry_base_ms;   /* rate-limited requeue */
 	int64_t retry_max_ms;
-	char *component;         /* Event source component */
-	dsi_cluster *cluster;    /* the snapshot */
-	dsi_dstable table;       /* per-DaemonSet state */
-	uint64_t event_seq;      /* keeps Event names apart within one millisecond */
-	int busy;                /* inside a call: a callback must not re-enter */
-	json_t *call_log;        /* during a sync: each API call, in order */
-	int failed_calls;        /* during a sync */
+	char *component;      /* Event source component */
+	dsi_cluster *cluster; /* the snapshot */
+	dsi_dstable table;    /* per-DaemonSet state */
+	uint64_t event_seq;   /* keeps Event names apart within one millisecond */
+	int busy;             /* inside a call: a callback must not re-enter */
+	json_t *call_log;     /* during a sync: each API call, in order */
+	int failed_calls;     /* during a sync */
 };
 
 typedef struct ds_controller dsi_controller;

@@ -130,7 +130,7 @@ json_t *dsi_ctrl_expectations(const dsi_controller *c, const char *key, ds_time 
 	const dsi_dsstate *s = dsi_dstable_get(&c->table, key);
 	int64_t timeout = c->ctrl.expectations_timeout_ms;
 	int set = s && s->exp_set;
-	return json_pack("{s:s, s:b, s:I, s:I, s:b, s:b}", "key", key, "set", set, "add", (json_int_t)(set ? s->exp_add : 0),
-			 "del", (json_int_t)(set ? s->exp_del : 0), "satisfied", dsi_exp_satisfied(s, now, timeout),
-			 "expired", set && dsi_exp_expired(s, now, timeout));
+	return json_pack("{s:s, s:b, s:I, s:I, s:b, s:b}", "key", key, "set", set, "add",
+			 (json_int_t)(set ? s->exp_add : 0), "del", (json_int_t)(set ? s->exp_del : 0), "satisfied",
+			 dsi_exp_satisfied(s, now, timeout), "expired", set && dsi_exp_expired(s, now, timeout));
 }

@@ -10,8 +10,8 @@
 int dsi_record_event(dsi_sync *s, const char *type, const char *reason, const char *message)
 {
 	dsi_controller *c = s->c;
-	if (json_array_append_new(s->events, json_pack("{s:s, s:s, s:s}", "type", type, "reason", reason, "message",
-						       message)))
+	if (json_array_append_new(s->events,
+				  json_pack("{s:s, s:s, s:s}", "type", type, "reason", reason, "message", message)))
 		return dsi_error_nomem(s->err);
 	if (!c->tp.record_event)
 		return 0;
@@ -24,10 +24,10 @@ int dsi_record_event(dsi_sync *s, const char *type, const char *reason, const ch
 	json_t *ev = json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s, s:s, s:s}, s:s, s:s, s:s, s:{s:s}, "
 			       "s:s, s:s, s:i, s:s, s:s}",
 			       "apiVersion", "v1", "kind", "Event", "metadata", "name", name, "namespace", s->ns,
-			       "involvedObject", "kind", "DaemonSet", "namespace", s->ns, "name", s->name, "uid", s->uid,
-			       "apiVersion", api ? api : "apps/v1", "resourceVersion", rv, "reason", reason, "message",
-			       message, "type", type, "source", "component", c->component, "firstTimestamp", when,
-			       "lastTimestamp", when, "count", 1, "reportingComponent", c->component,
+			       "involvedObject", "kind", "DaemonSet", "namespace", s->ns, "name", s->name, "uid",
+			       s->uid, "apiVersion", api ? api : "apps/v1", "resourceVersion", rv, "reason", reason,
+			       "message", message, "type", type, "source", "component", c->component, "firstTimestamp",
+			       when, "lastTimestamp", when, "count", 1, "reportingComponent", c->component,
 			       "reportingInstance", "");
 	if (!ev)
 		return dsi_error_nomem(s->err);

@@ -32,10 +32,7 @@ void dsi_exp_delete(dsi_dsstate *s)
 int dsi_exp_fulfilled(const dsi_dsstate *s) { return s->exp_add <= 0 && s->exp_del <= 0; }
 
 /* ControlleeExpectations.isExpired (controller_utils.go): strictly more than the timeout */
-int dsi_exp_expired(const dsi_dsstate *s, ds_time now, int64_t timeout_ms)
-{
-	return now - s->exp_time > timeout_ms;
-}
+int dsi_exp_expired(const dsi_dsstate *s, ds_time now, int64_t timeout_ms) { return now - s->exp_time > timeout_ms; }
 
 /* ControllerExpectations.SatisfiedExpectations (controller_utils.go) */
 int dsi_exp_satisfied(const dsi_dsstate *s, ds_time now, int64_t timeout_ms)

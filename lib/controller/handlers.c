@@ -206,7 +206,7 @@ static int pod_event(hctx *h, const char *ns, const facts *old, const facts *cur
 {
 	const dsi_cluster *c = h->c->cluster;
 	int rc;
-	if (!old->present) { /* addPod */
+	if (!old->present) {       /* addPod */
 		if (cur->deleting) /* a pod already going is no creation */
 			return delete_pod(h, ns, cur);
 		if (cur->has_ref) {
@@ -328,9 +328,10 @@ static int handle(void *ctx, const dsi_loaded *it, ds_error *err)
 	const char *name = json_string_value(json_object_get(meta, "name"));
 	int k = kind ? dsi_kind_from_name(kind) : -1;
 	int t = type && strcmp(type, "DELETED") == 0 ? 'D' : 'A';
-	int interesting = type && name && json_is_object(obj) &&
-			  (strcmp(type, "ADDED") == 0 || strcmp(type, "MODIFIED") == 0 || t == 'D') &&
-			  (k == DSI_KIND_POD || k == DSI_KIND_NODE || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION);
+	int interesting =
+		type && name && json_is_object(obj) &&
+		(strcmp(type, "ADDED") == 0 || strcmp(type, "MODIFIED") == 0 || t == 'D') &&
+		(k == DSI_KIND_POD || k == DSI_KIND_NODE || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION);
 	if (!interesting) { /* BOOKMARK, ERROR, other kinds: the snapshot decides (and checks) */
 		int rc = apply_one(h, ev, err);
 		if (rc == 0)
@@ -386,9 +387,7 @@ static int handle(void *ctx, const dsi_loaded *it, ds_error *err)
 			cur_labels = &((dsi_revision *)o)->meta.labels;
 	}
 	switch (k) {
-	case DSI_KIND_POD:
-		rc = t == 'D' ? delete_pod(h, ns, &cur) : pod_event(h, ns, &old, &cur, cur_labels);
-		break;
+	case DSI_KIND_POD: rc = t == 'D' ? delete_pod(h, ns, &cur) : pod_event(h, ns, &old, &cur, cur_labels); break;
 	case DSI_KIND_REVISION: rc = history_event(h, ns, t, &old, &cur, cur_labels); break;
 	case DSI_KIND_DAEMONSET: {
 		/* addDaemonset / updateDaemonset / deleteDaemonset: a deleted or recreated

@@ -24,7 +24,8 @@ int dsi_lease_cfg_read(const ds_lease_config *in, dsi_lease_cfg *out, ds_error *
 		return dsi_error_set(err, DS_EVALUE, "identity", "Lock identity is empty");
 	/* NewLeaderElector (leaderelection.go) */
 	if (in->lease_duration_ms <= in->renew_deadline_ms)
-		return dsi_error_set(err, DS_EVALUE, "lease_duration_ms", "leaseDuration must be greater than renewDeadline");
+		return dsi_error_set(err, DS_EVALUE, "lease_duration_ms",
+				     "leaseDuration must be greater than renewDeadline");
 	if (in->lease_duration_ms < 1000)
 		return dsi_error_set(err, DS_EVALUE, "lease_duration_ms",
 				     "leaseDuration must be greater than zero (whole seconds: leaseDurationSeconds)");
@@ -73,7 +74,8 @@ static int read_record(dsi_rd *rd, const json_t *spec, record *r)
 	if (!spec)
 		return 0;
 	int rc, present;
-	if ((rc = dsi_rd_expect_object(rd, spec)) < 0 || (rc = dsi_rd_string(rd, spec, "holderIdentity", &r->holder)) < 0)
+	if ((rc = dsi_rd_expect_object(rd, spec)) < 0 ||
+	    (rc = dsi_rd_string(rd, spec, "holderIdentity", &r->holder)) < 0)
 		return rc;
 	if (!r->holder)
 		r->holder = "";
@@ -94,8 +96,8 @@ static int read_record(dsi_rd *rd, const json_t *spec, record *r)
 static json_t *record_json(const record *r)
 {
 	return json_pack("{s:s, s:I, s:o, s:o, s:I}", "holderIdentity", r->holder, "leaseDurationSeconds",
-			 (json_int_t)r->duration_s, "acquireTime", micro_time(r->acquire), "renewTime", micro_time(r->renew),
-			 "leaseTransitions", (json_int_t)r->transitions);
+			 (json_int_t)r->duration_s, "acquireTime", micro_time(r->acquire), "renewTime",
+			 micro_time(r->renew), "leaseTransitions", (json_int_t)r->transitions);
 }
 
 /* The previous observation: the record and when it was first seen. */
@@ -116,7 +118,8 @@ static int read_state(const json_t *state, observed *o, ds_error *err)
 	json_t *rec;
 	ds_time t;
 	int rc;
-	if ((rc = dsi_rd_expect_object(&rd, state)) < 0 || (rc = dsi_rd_object(&rd, state, "observedRecord", &rec)) < 0 ||
+	if ((rc = dsi_rd_expect_object(&rd, state)) < 0 ||
+	    (rc = dsi_rd_object(&rd, state, "observedRecord", &rec)) < 0 ||
 	    (rc = read_time(&rd, state, "observedTime", &t)) < 0)
 		return rc;
 	if (!rec)
@@ -185,7 +188,8 @@ int dsi_lease_decide(const dsi_lease_cfg *cfg, const json_t *lease, const json_t
 	const char *holder;
 	if (!lease) { /* NotFound: create it, holding it */
 		if (!cfg->ns || !cfg->name)
-			return dsi_error_set(err, DS_EARG, NULL, "the Lease does not exist: cfg namespace_ and name are needed");
+			return dsi_error_set(err, DS_EARG, NULL,
+					     "the Lease does not exist: cfg namespace_ and name are needed");
 		decision = "acquire";
 		write = "create";
 		rec = record_json(&want);
@@ -276,9 +280,10 @@ int dsi_lease_release(const dsi_lease_cfg *cfg, const json_t *lease, const json_
 	json_t *rec = record_json(&r);
 	json_t *keep = rec ? state_json(rec, now) : NULL;
 	json_t *l = rec ? lease_to_write(cfg, lease, json_deep_copy(rec)) : NULL;
-	*out = keep && l ? json_pack("{s:s, s:s, s:b, s:O, s:O, s:O}", "decision", "release", "write", "update", "leader", 0,
-				     "lease", l, "state", keep, "stateIfFailed", state ? (json_t *)state : json_null())
-			 : NULL;
+	*out = keep && l
+		       ? json_pack("{s:s, s:s, s:b, s:O, s:O, s:O}", "decision", "release", "write", "update", "leader",
+				   0, "lease", l, "state", keep, "stateIfFailed", state ? (json_t *)state : json_null())
+		       : NULL;
 	json_decref(rec);
 	json_decref(keep);
 	json_decref(l);

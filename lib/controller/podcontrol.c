@@ -30,7 +30,8 @@ static int create_pod(dsi_sync *s, const dsi_plan_create *cr, int *failed, json_
 		dsi_exp_lower(s->st, 1, 0);
 		*failed = 1;
 		snprintf(msg, sizeof(msg), "Error creating: %s", call.message);
-		if ((rc = dsi_record_event(s, "Warning", "FailedCreate", msg)) < 0 || dsi_errs_add(errs, "%s", call.message) < 0) {
+		if ((rc = dsi_record_event(s, "Warning", "FailedCreate", msg)) < 0 ||
+		    dsi_errs_add(errs, "%s", call.message) < 0) {
 			dsi_call_release(&call);
 			return rc < 0 ? rc : dsi_error_nomem(s->err);
 		}

@@ -137,12 +137,13 @@ int dsi_ctrl_resync(dsi_controller *c, ds_time now, json_t **out, ds_error *err)
 		if ((rc = dsi_tp_list(c, resources[i], ns, NULL, &call, err)) < 0)
 			break;
 		if (call.result != DS_TRANSPORT_OK) {
-			rc = dsi_error_set(err, DS_ETRANSPORT, resources[i], "list %s: %s (%s)", resources[i], call.message,
-					   dsi_result_name(call.result));
+			rc = dsi_error_set(err, DS_ETRANSPORT, resources[i], "list %s: %s (%s)", resources[i],
+					   call.message, dsi_result_name(call.result));
 			dsi_call_release(&call);
 			break;
 		}
-		const char *rv = json_string_value(json_object_get(json_object_get(call.body, "metadata"), "resourceVersion"));
+		const char *rv =
+			json_string_value(json_object_get(json_object_get(call.body, "metadata"), "resourceVersion"));
 		json_object_set_new(rvs, resources[i], json_string(rv ? rv : ""));
 		size_t count = 0;
 		rc = dsi_cluster_load_value(fresh, call.body, &count, err);
@@ -155,7 +156,8 @@ int dsi_ctrl_resync(dsi_controller *c, ds_time now, json_t **out, ds_error *err)
 		rc = forget_gone(c, c->cluster, fresh, now, queued, err);
 	if (rc == 0)
 		rc = enqueue_all(c, fresh, now, queued, err);
-	if (rc == 0 && !(*out = json_pack("{s:O, s:O, s:O}", "resourceVersions", rvs, "counts", counts, "queued", queued)))
+	if (rc == 0 &&
+	    !(*out = json_pack("{s:O, s:O, s:O}", "resourceVersions", rvs, "counts", counts, "queued", queued)))
 		rc = dsi_error_nomem(err);
 	if (rc == 0) {
 		observe_changes(c, c->cluster, fresh);

@@ -48,8 +48,8 @@ static int claim_revisions(dsi_sync *s, const dsi_plan *p, json_t *errs)
 			}
 			if (pass == 0 && !can_adopt) {
 				failed = 1;
-				if (dsi_errs_add(errs, "can't adopt ControllerRevision %s/%s (%s): %s", s->ns, name, ruid, why) <
-				    0) {
+				if (dsi_errs_add(errs, "can't adopt ControllerRevision %s/%s (%s): %s", s->ns, name,
+						 ruid, why) < 0) {
 					dsi_free(why);
 					return dsi_error_nomem(s->err);
 				}
@@ -57,8 +57,8 @@ static int claim_revisions(dsi_sync *s, const dsi_plan *p, json_t *errs)
 			}
 			json_t *patch = pass == 0 ? dsi_plan_adopt_patch(p, ruid) : dsi_plan_release_patch(p, ruid);
 			dsi_call call;
-			int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_STRATEGIC, patch,
-						      &call, s->err)
+			int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_STRATEGIC,
+						      patch, &call, s->err)
 				       : dsi_error_nomem(s->err);
 			json_decref(patch);
 			if (rc < 0) {
@@ -96,7 +96,8 @@ static int label_unlabelled(dsi_sync *s, json_t *errs)
 		const char *name = dsi_cstr(c, r->meta.name);
 		json_t *patch = json_pack("{s:{s:{s:s}}}", "metadata", "labels", "controller-revision-hash", name);
 		dsi_call call;
-		int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_MERGE, patch, &call, s->err)
+		int rc = patch ? dsi_tp_patch(s->c, "controllerrevisions", s->ns, name, DS_PATCH_MERGE, patch, &call,
+					      s->err)
 			       : dsi_error_nomem(s->err);
 		json_decref(patch);
 		if (rc < 0)
@@ -147,10 +148,11 @@ static int create_revision(dsi_sync *s, const json_t *create, json_t *errs)
 	int fresh_has = json_is_integer(cc);
 	json_int_t fresh = fresh_has ? json_integer_value(cc) : 0;
 	if (fresh_has != cached->has_collision_count || (fresh_has && fresh != cached->collision_count)) {
-		rc = dsi_errs_add(errs,
-				  "found a stale collision count (%d, expected %lld) of DaemonSet \"%s\" while processing; "
-				  "will retry until it is updated",
-				  cached->has_collision_count ? cached->collision_count : 0, (long long)fresh, s->name) < 0
+		rc = dsi_errs_add(
+			     errs,
+			     "found a stale collision count (%d, expected %lld) of DaemonSet \"%s\" while processing; "
+			     "will retry until it is updated",
+			     cached->has_collision_count ? cached->collision_count : 0, (long long)fresh, s->name) < 0
 			     ? dsi_error_nomem(s->err)
 			     : 1;
 		dsi_call_release(&cur);
@@ -188,8 +190,8 @@ static int delete_revisions(dsi_sync *s, const dsi_plan_names *names, json_t *er
 		if (!r)
 			continue;
 		dsi_call call;
-		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid), &call,
-				       s->err);
+		int rc = dsi_tp_remove(s->c, "controllerrevisions", s->ns, name, dsi_cstr(s->c->cluster, r->meta.uid),
+				       &call, s->err);
 		if (rc < 0)
 			return rc;
 		if ((rc = step_call_result(s, &call, 0, errs)) != 0)

@@ -57,7 +57,8 @@ int dsi_store_status(dsi_sync *s, const dsi_ds_status *st, int changed, int upda
 			break;
 		}
 		if (attempt >= 1 || upd.result == DS_TRANSPORT_FATAL) {
-			rc = dsi_errs_add(errs, "error storing status for daemon set \"%s\": %s", s->key, upd.message) < 0
+			rc = dsi_errs_add(errs, "error storing status for daemon set \"%s\": %s", s->key, upd.message) <
+					     0
 				     ? dsi_error_nomem(s->err)
 				     : 1;
 			dsi_call_release(&upd);
@@ -68,7 +69,8 @@ int dsi_store_status(dsi_sync *s, const dsi_ds_status *st, int changed, int upda
 		if ((rc = dsi_tp_get(s->c, "daemonsets", s->ns, s->name, &got, s->err)) < 0)
 			break;
 		if (got.result != DS_TRANSPORT_OK) {
-			rc = dsi_errs_add(errs, "error storing status for daemon set \"%s\": %s", s->key, got.message) < 0
+			rc = dsi_errs_add(errs, "error storing status for daemon set \"%s\": %s", s->key, got.message) <
+					     0
 				     ? dsi_error_nomem(s->err)
 				     : 1;
 			dsi_call_release(&got);

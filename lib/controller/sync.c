@@ -10,14 +10,14 @@
 #include "core/sized.h"
 #include "core/alloc.h"
 
-
 static json_t *status_json(const dsi_ds_status *st)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I}", "desiredNumberScheduled", st->desired_number_scheduled,
-			 "currentNumberScheduled", st->current_number_scheduled, "numberMisscheduled",
-			 st->number_misscheduled, "numberReady", st->number_ready, "updatedNumberScheduled",
-			 st->updated_number_scheduled, "numberAvailable", st->number_available, "numberUnavailable",
-			 st->number_unavailable, "observedGeneration", (json_int_t)st->observed_generation);
+	return json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I}", "desiredNumberScheduled",
+			 st->desired_number_scheduled, "currentNumberScheduled", st->current_number_scheduled,
+			 "numberMisscheduled", st->number_misscheduled, "numberReady", st->number_ready,
+			 "updatedNumberScheduled", st->updated_number_scheduled, "numberAvailable",
+			 st->number_available, "numberUnavailable", st->number_unavailable, "observedGeneration",
+			 (json_int_t)st->observed_generation);
 }
 
 static int record_plan_events(dsi_sync *s, const dsi_plan *p)
@@ -69,7 +69,8 @@ static int full_pass(dsi_sync *s, dsi_plan *p, outcome *o)
 		goto out;
 	}
 	if (claim) {
-		snprintf(prefix, sizeof(prefix), "couldn't get node to daemon pod mapping for daemon set \"%s\": ", s->name);
+		snprintf(prefix, sizeof(prefix),
+			 "couldn't get node to daemon pod mapping for daemon set \"%s\": ", s->name);
 		rc = set_error(&o->error, prefix, errs, s->err);
 		goto out; /* the status would need the same claim */
 	}
@@ -117,7 +118,8 @@ static int status_pass(dsi_sync *s, dsi_plan *p, outcome *o)
 	char prefix[700];
 	int rc = dsi_claim_pods(s, p, errs);
 	if (rc > 0) {
-		snprintf(prefix, sizeof(prefix), "couldn't get node to daemon pod mapping for daemon set \"%s\": ", s->name);
+		snprintf(prefix, sizeof(prefix),
+			 "couldn't get node to daemon pod mapping for daemon set \"%s\": ", s->name);
 		rc = set_error(&o->error, prefix, errs, s->err);
 	} else if (rc == 0) {
 		dsi_ds_status st = p->status;

@@ -13,8 +13,8 @@
 #include "daemon/backoff.h"
 
 typedef struct dsi_dsstate {
-	char *key;       /* "namespace/name" */
-	size_t ns_len;   /* key[0..ns_len) is the namespace; the name follows the '/' */
+	char *key;     /* "namespace/name" */
+	size_t ns_len; /* key[0..ns_len) is the namespace; the name follows the '/' */
 	/* ControlleeExpectations (controller_utils.go) */
 	uint8_t exp_set;
 	int64_t exp_add, exp_del;
@@ -24,7 +24,7 @@ typedef struct dsi_dsstate {
 	ds_time due;
 	uint32_t failures; /* ItemExponentialFailureRateLimiter */
 	dsi_backoff backoff;
-	uint32_t index; /* in the table's list */
+	uint32_t index;            /* in the table's list */
 	struct dsi_dsstate *chain; /* same hash */
 } dsi_dsstate;
 

@@ -14,10 +14,7 @@ static const char *const op_names[] = {"list", "get", "create", "delete", "updat
 static const char *const result_names[] = {"ok",      "notFound",  "conflict", "alreadyExists",
 					   "invalid", "transient", "fatal"};
 
-const char *dsi_result_name(int r)
-{
-	return r >= 0 && r <= DS_TRANSPORT_FATAL ? result_names[r] : "fatal";
-}
+const char *dsi_result_name(int r) { return r >= 0 && r <= DS_TRANSPORT_FATAL ? result_names[r] : "fatal"; }
 
 void dsi_call_release(dsi_call *c)
 {

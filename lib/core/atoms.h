@@ -14,7 +14,7 @@
 #include "core/numfmt.h"
 
 typedef uint32_t dsi_atom;
-#define DSI_ATOM_NONE ((dsi_atom)0)           /* absent (not the empty string) */
+#define DSI_ATOM_NONE ((dsi_atom)0)            /* absent (not the empty string) */
 #define DSI_ATOM_ERROR ((dsi_atom)0xffffffffu) /* allocation failed */
 
 typedef struct dsi_atom_entry {
@@ -31,11 +31,11 @@ typedef struct dsi_atom_entry {
 typedef struct dsi_atoms {
 	const struct dsi_atoms *parent; /* overlay: read-only parent whose ids are below base */
 	uint32_t base;                  /* overlay: ids from base on are this table's (ents[id - base]) */
-	dsi_atom_entry *ents; /* index 0 unused */
-	size_t count, cap;     /* slots used in ents (including freed), capacity */
-	dsi_atom free_head;    /* chain of freed entries through ival */
-	uint32_t *table;       /* open addressing of atom ids, 0 = empty */
-	size_t table_cap;      /* power of two */
+	dsi_atom_entry *ents;           /* index 0 unused */
+	size_t count, cap;              /* slots used in ents (including freed), capacity */
+	dsi_atom free_head;             /* chain of freed entries through ival */
+	uint32_t *table;                /* open addressing of atom ids, 0 = empty */
+	size_t table_cap;               /* power of two */
 	size_t live;
 	/* where short strings live (atoms.c): blocks of their own, carved in 8-byte steps, freed
 	 * slots reused by size, so that a snapshot's strings do not sit among a parser's garbage */
@@ -101,7 +101,5 @@ static inline int dsi_atom_int(const dsi_atoms *a, dsi_atom id, int64_t *out)
 	*out = e->ival;
 	return 1;
 }
-
-
 
 #endif

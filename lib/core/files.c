@@ -32,7 +32,8 @@ int dsi_read_file(const char *path, size_t max, char **out, size_t *len, ds_erro
 		if (b.len + n > max) { /* a pipe or a file that grew: no size to check beforehand */
 			fclose(f);
 			dsi_strbuf_free(&b);
-			return dsi_error_set(err, DS_ELIMIT, NULL, "%s is larger than the limit of %zu bytes", path, max);
+			return dsi_error_set(err, DS_ELIMIT, NULL, "%s is larger than the limit of %zu bytes", path,
+					     max);
 		}
 		dsi_strbuf_append(&b, chunk, n);
 	}
@@ -62,7 +63,8 @@ static int has_suffix(const char *s, size_t n, const char *suf)
 int dsi_manifest_name(const char *name)
 {
 	size_t n = strlen(name);
-	return name[0] != '.' && (has_suffix(name, n, ".json") || has_suffix(name, n, ".yaml") || has_suffix(name, n, ".yml"));
+	return name[0] != '.' &&
+	       (has_suffix(name, n, ".json") || has_suffix(name, n, ".yaml") || has_suffix(name, n, ".yml"));
 }
 
 static int cmp_str(const void *a, const void *b, void *ctx)

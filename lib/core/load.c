@@ -61,7 +61,8 @@ static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, c
 	char path[48];
 	snprintf(path, sizeof(path), "items[%zu]", i);
 	if (!json_is_object(item))
-		return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s", dsi_json_type_name(item));
+		return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s",
+				     dsi_json_type_name(item));
 	const char *ik, *ia;
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
@@ -87,7 +88,8 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, siz
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	if (!json_is_object(v))
-		return dsi_error_set(err, DS_ETYPE, NULL, "expected a Kubernetes object, got %s", dsi_json_type_name(v));
+		return dsi_error_set(err, DS_ETYPE, NULL, "expected a Kubernetes object, got %s",
+				     dsi_json_type_name(v));
 	const char *kind, *api;
 	if (dsi_rd_string(&rd, v, "kind", &kind) < 0 || dsi_rd_string(&rd, v, "apiVersion", &api) < 0)
 		return err->code;
@@ -141,8 +143,8 @@ static int json_error_to_ds(const json_error_t *je, ds_error *err)
 		 * would keep it as a string. Too big integers do fall back: YAML's
 		 * reading matches the API server's untyped view of them. */
 		if (strstr(je->text, "real number overflow")) {
-			dsi_error_set(err, DS_EVALUE, NULL, "json: cannot unmarshal number into Go value of type float64: %s",
-				      je->text);
+			dsi_error_set(err, DS_EVALUE, NULL,
+				      "json: cannot unmarshal number into Go value of type float64: %s", je->text);
 			dsi_error_set_position(err, je->line > 0 ? je->line : 0, je->column > 0 ? je->column : 0);
 			return DS_EVALUE;
 		}
@@ -319,8 +321,8 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		     dsi_load_undo_fn undo, void *ctx, ds_error *err)
 {
 	if (size > lim->max_bytes)
-		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
-				     lim->max_bytes);
+		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes",
+				     size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
 	walker w = {data, size, lim, fn, ctx, 0, 0, obs ? NULL : undo, obs};
@@ -358,8 +360,8 @@ int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load
 	return load_text(data, size, lim, NULL, fn, NULL, ctx, err);
 }
 
-int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
-			   dsi_load_fn fn, void *ctx, ds_error *err)
+int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
+			   void *ctx, ds_error *err)
 {
 	return load_text(data, size, lim, obs, fn, NULL, ctx, err);
 }
@@ -417,8 +419,8 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 {
 	*out = NULL;
 	if (size > lim->max_bytes)
-		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes", size,
-				     lim->max_bytes);
+		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes",
+				     size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
@@ -439,7 +441,8 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 			*out = v;
 			return 0;
 		}
-		if (json_error_code(&je) != json_error_invalid_syntax && json_error_code(&je) != json_error_premature_end_of_input)
+		if (json_error_code(&je) != json_error_invalid_syntax &&
+		    json_error_code(&je) != json_error_premature_end_of_input)
 			return json_error_to_ds(&je, err);
 		ds_error jerr;
 		ds_error_clear(&jerr);

@@ -39,8 +39,8 @@ int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, d
 			 void *ctx, ds_error *err);
 /* The same, telling obs (may be NULL) about the keys of the text (keyscan.h); with an observer a
  * repeated key is no error (the later value wins) and a List is never staged. */
-int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
-			   dsi_load_fn fn, void *ctx, ds_error *err);
+int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
+			   void *ctx, ds_error *err);
 /* The same for an already-parsed value (not modified). */
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
 /* json_loadb of JSON-only text (flags: jansson's decoding flags); a failure is DS_ESYNTAX at path (may be NULL)

@@ -129,7 +129,8 @@ static int parse_gates(const char *v, unsigned *gatesp, ds_error *err, const cha
 		size_t n = end ? (size_t)(end - p) : strlen(p);
 		const char *eq = memchr(p, '=', n);
 		if (!eq)
-			return dsi_error_set(err, DS_EVALUE, name, "expected Name=true|false[,...], got \"%.*s\"", (int)n, p);
+			return dsi_error_set(err, DS_EVALUE, name, "expected Name=true|false[,...], got \"%.*s\"",
+					     (int)n, p);
 		size_t kn = (size_t)(eq - p);
 		char val[8];
 		size_t vn = n - kn - 1;
@@ -139,17 +140,18 @@ static int parse_gates(const char *v, unsigned *gatesp, ds_error *err, const cha
 		val[vn] = '\0';
 		int on;
 		if (parse_bool(val, &on) < 0)
-			return dsi_error_set(err, DS_EVALUE, name, "feature gate %.*s: expected true or false, got \"%s\"",
-					     (int)kn, p, val);
+			return dsi_error_set(err, DS_EVALUE, name,
+					     "feature gate %.*s: expected true or false, got \"%s\"", (int)kn, p, val);
 		size_t i;
 		for (i = 0; i < DSI_ARRAY_LEN(gates); i++)
 			if (strlen(gates[i].name) == kn && memcmp(gates[i].name, p, kn) == 0)
 				break;
 		if (i == DSI_ARRAY_LEN(gates))
-			return dsi_error_set(err, DS_EVALUE, name,
-					     "unrecognized feature gate: %.*s (known: TaintTolerationComparisonOperators, "
-					     "PodLevelResources, SidecarContainers)",
-					     (int)kn, p);
+			return dsi_error_set(
+				err, DS_EVALUE, name,
+				"unrecognized feature gate: %.*s (known: TaintTolerationComparisonOperators, "
+				"PodLevelResources, SidecarContainers)",
+				(int)kn, p);
 		g = on ? (g | gates[i].bit) : (g & ~gates[i].bit);
 		p += n;
 		if (*p == ',')
@@ -187,8 +189,8 @@ int dsi_opt_set(const dsi_opt_def *d, void *base, const char *value, ds_error *e
 		return 0;
 	case DSI_OPT_DURATION:
 		if (dsi_parse_duration_ms(value, &iv) < 0 || iv < d->min)
-			return dsi_error_set(err, DS_EVALUE, name, "expected a duration such as 30s, 15m or 1h30m, got \"%s\"",
-					     value);
+			return dsi_error_set(err, DS_EVALUE, name,
+					     "expected a duration such as 30s, 15m or 1h30m, got \"%s\"", value);
 		*FIELD(base, d, int64_t) = iv;
 		return 0;
 	case DSI_OPT_VERSION: {
@@ -198,7 +200,8 @@ int dsi_opt_set(const dsi_opt_def *d, void *base, const char *value, ds_error *e
 		int64_t minor;
 		if (strncmp(p, "1.", 2) != 0 || !dsi_parse_go_int64(p + 2, strcspn(p + 2, "."), &minor) || minor < 0 ||
 		    minor > 99)
-			return dsi_error_set(err, DS_EVALUE, name, "expected a version such as 1.35, got \"%s\"", value);
+			return dsi_error_set(err, DS_EVALUE, name, "expected a version such as 1.35, got \"%s\"",
+					     value);
 		*FIELD(base, d, int) = (int)minor;
 		return 0;
 	}
@@ -213,7 +216,8 @@ int dsi_opt_set(const dsi_opt_def *d, void *base, const char *value, ds_error *e
 		}
 		const char *want = d->check ? d->check(value) : NULL;
 		if (want)
-			return dsi_error_set(err, DS_EVALUE, name, "unexpected value \"%.60s\": expected %s", value, want);
+			return dsi_error_set(err, DS_EVALUE, name, "unexpected value \"%.60s\": expected %s", value,
+					     want);
 		char *copy = dsi_strdup(value);
 		if (!copy)
 			return dsi_error_nomem(err);

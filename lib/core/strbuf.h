@@ -14,7 +14,10 @@ typedef struct dsi_strbuf {
 	int oom; /* set once an append failed; later appends do nothing */
 } dsi_strbuf;
 
-#define DSI_STRBUF_INIT {NULL, 0, 0, 0}
+#define DSI_STRBUF_INIT                                                                                                \
+	{                                                                                                              \
+		NULL, 0, 0, 0                                                                                          \
+	}
 
 void dsi_strbuf_append(dsi_strbuf *b, const char *s, size_t n);
 void dsi_strbuf_puts(dsi_strbuf *b, const char *s);

@@ -102,8 +102,8 @@ int dsi_time_parse(const char *s, size_t n, ds_time *out, ds_error *err)
 			return dsi_error_set(err, DS_EVALUE, NULL, "%s, got \"%.*s\"", what, shown, s);
 		/* the layout parser's test is "> 24" / "> 60": "some people do write offsets of 24 hours" */
 		if (oh > 24 || om > 60)
-			return dsi_error_set(err, DS_EVALUE, NULL, "time zone offset in \"%.*s\" is out of range", shown,
-					     s);
+			return dsi_error_set(err, DS_EVALUE, NULL, "time zone offset in \"%.*s\" is out of range",
+					     shown, s);
 		offset = (int64_t)(oh * 3600 + om * 60) * (s[i] == '-' ? -1 : 1);
 		i += 6;
 	} else {

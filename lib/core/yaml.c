@@ -23,10 +23,11 @@ static int is_one_of(const char *t, size_t n, const char *const *list)
 }
 
 static const char *const yaml_true[] = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL};
-static const char *const yaml_false[] = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL};
+static const char *const yaml_false[] = {"n",     "N",     "no",  "No",  "NO",  "false",
+					 "False", "FALSE", "off", "Off", "OFF", NULL};
 static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
-static const char *const yaml_special_float[] = {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf",
-						 "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
+static const char *const yaml_special_float[] = {".nan",  ".NaN",  ".NAN",  ".inf",  ".Inf",  ".INF", "+.inf",
+						 "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
 
 /* What go-yaml v2's resolve() made of a scalar: the Go type behind the JSON value. */
 typedef enum scalar_kind {
@@ -226,7 +227,8 @@ static json_t *resolve_plain(const char *text, size_t len, scalar_kind *kind, ui
 				parsed = 1;
 			}
 		}
-		if (!parsed && yaml_style_float(plain, n) && (c != '.' || !underscores || go_underscore_ok(text, len))) {
+		if (!parsed && yaml_style_float(plain, n) &&
+		    (c != '.' || !underscores || go_underscore_ok(text, len))) {
 			double d;
 			/* ParseFloat fails with ErrRange exactly where the correctly rounded value is infinite */
 			if (dsi_parse_double(plain, n, &d) == 0 && !isinf(d)) {
@@ -292,7 +294,7 @@ typedef struct builder {
 	dsi_map anchor_index; /* hash(name) -> chain */
 	size_t decode_count;
 	size_t alias_count;
-	int shared; /* aliases or merges made the tree share nodes */
+	int shared;            /* aliases or merges made the tree share nodes */
 	const dsi_keyobs *obs; /* NULL: a repeated key is an error */
 	size_t doc_index;
 	dsi_strbuf path; /* the observer's key path */
@@ -707,8 +709,7 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 		builder_reset(b);
 		return rc;
 	}
-	case YAML_MAPPING_START_EVENT:
-		return push(b, json_object(), 1, ev->data.mapping_start.anchor, &ev->start_mark);
+	case YAML_MAPPING_START_EVENT: return push(b, json_object(), 1, ev->data.mapping_start.anchor, &ev->start_mark);
 	case YAML_SEQUENCE_START_EVENT:
 		return push(b, json_array(), 0, ev->data.sequence_start.anchor, &ev->start_mark);
 	case YAML_MAPPING_END_EVENT:
@@ -777,8 +778,7 @@ static void reader_position(const char *data, size_t size, size_t offset, ds_err
 	dsi_error_set_position(err, line, column);
 }
 
-int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
-		   ds_error *err)
+int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx, ds_error *err)
 {
 	return dsi_yaml_parse_observed(data, size, lim, NULL, fn, ctx, err);
 }
@@ -807,8 +807,8 @@ int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim
 			} else {
 				const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.mark;
 				if (parser.context)
-					dsi_error_set(err, DS_ESYNTAX, NULL, "%s %s", parser.problem ? parser.problem : "error",
-						      parser.context);
+					dsi_error_set(err, DS_ESYNTAX, NULL, "%s %s",
+						      parser.problem ? parser.problem : "error", parser.context);
 				else
 					dsi_error_set(err, DS_ESYNTAX, NULL, "%s",
 						      parser.problem ? parser.problem : "malformed YAML");

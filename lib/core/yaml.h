@@ -19,8 +19,7 @@
  * doc); index counts every document from 0, line is where it starts. */
 typedef int (*dsi_yaml_doc_fn)(void *ctx, json_t *doc, size_t index, int line);
 
-int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx,
-		   ds_error *err);
+int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn, void *ctx, ds_error *err);
 /* The same, telling obs (may be NULL) about mapping keys; with an observer a repeated key is
  * reported to it and its later value replaces the earlier one (go-yaml's non-strict reading). */
 int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,

@@ -44,7 +44,10 @@ static dsi_backoff_entry *find(const dsi_backoff *b, const char *key)
 }
 
 /* hasExpired (client-go flowcontrol/backoff.go) */
-static int expired(const dsi_backoff_entry *e, ds_time now, int64_t max_ms) { return now - e->last_update > 2 * max_ms; }
+static int expired(const dsi_backoff_entry *e, ds_time now, int64_t max_ms)
+{
+	return now - e->last_update > 2 * max_ms;
+}
 
 /* Backoff.IsInBackOffSinceUpdate (client-go util/flowcontrol/backoff.go) */
 int dsi_backoff_in_backoff(const dsi_backoff *b, const char *key, ds_time now, int64_t max_ms)
@@ -123,7 +126,8 @@ int dsi_backoff_read(const char *text, size_t size, dsi_backoff *out, ds_error *
 		ds_time t;
 		uint8_t present;
 		if ((rc = dsi_rd_expect_object(&rd, e)) < 0 || (rc = dsi_rd_string(&rd, e, "key", &key)) < 0 ||
-		    (rc = dsi_rd_string(&rd, e, "delay", &delay)) < 0 || (rc = dsi_rd_string(&rd, e, "lastUpdate", &last)) < 0 ||
+		    (rc = dsi_rd_string(&rd, e, "delay", &delay)) < 0 ||
+		    (rc = dsi_rd_string(&rd, e, "lastUpdate", &last)) < 0 ||
 		    (rc = dsi_rd_time(&rd, e, "lastUpdate", &t, &present)) < 0) {
 			dsi_rd_pop(&rd, m2);
 			break;
@@ -158,7 +162,8 @@ json_t *dsi_backoff_to_json(const dsi_backoff *b)
 		char t[40], d[40];
 		ds_time_format(b->v[i].last_update, t, sizeof(t));
 		snprintf(d, sizeof(d), "%lldms", (long long)b->v[i].delay_ms);
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "key", b->v[i].key, "delay", d, "lastUpdate", t));
+		json_array_append_new(arr,
+				      json_pack("{s:s, s:s, s:s}", "key", b->v[i].key, "delay", d, "lastUpdate", t));
 	}
 	return json_pack("{s:o}", "entries", arr ? arr : json_array());
 }

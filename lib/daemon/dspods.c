@@ -36,8 +36,10 @@ static uint32_t target_index(const dsi_cluster *c, const dsi_pod *p)
 
 uint8_t dsi_ds_pod_state(const dsi_ds_pods_when *w, const dsi_pod *p)
 {
-	return (uint8_t)((p->meta.has_deletion ? DSI_DSP_DELETING : 0) | (p->phase == DSI_PHASE_FAILED ? DSI_DSP_FAILED : 0) |
-			 (p->phase == DSI_PHASE_SUCCEEDED ? DSI_DSP_SUCCEEDED : 0) | (dsi_pod_ready_p(p) ? DSI_DSP_READY : 0) |
+	return (uint8_t)((p->meta.has_deletion ? DSI_DSP_DELETING : 0) |
+			 (p->phase == DSI_PHASE_FAILED ? DSI_DSP_FAILED : 0) |
+			 (p->phase == DSI_PHASE_SUCCEEDED ? DSI_DSP_SUCCEEDED : 0) |
+			 (dsi_pod_ready_p(p) ? DSI_DSP_READY : 0) |
 			 (dsi_pod_available(p, w->min_ready_seconds, w->now, w->k8s_minor) ? DSI_DSP_AVAILABLE : 0) |
 			 (dsi_pod_updated(w->key, p) ? DSI_DSP_UPDATED : 0));
 }

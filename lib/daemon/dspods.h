@@ -30,19 +30,19 @@ typedef struct dsi_ds_pods_when {
 } dsi_ds_pods_when;
 
 typedef struct dsi_ds_pods {
-	const dsi_pod **v;   /* claimed pods: controlled by the DaemonSet, or orphans it adopts */
-	uint8_t *adopt;      /* per claimed pod: an orphan that the sync adopts (patch) */
-	uint32_t *node;      /* per claimed pod: index of its node, DSI_NO_NODE or DSI_DS_PODS_NO_TARGET */
-	uint8_t *state;      /* per claimed pod: DSI_DSP_* as of `when`; NULL unless collected with one */
+	const dsi_pod **v; /* claimed pods: controlled by the DaemonSet, or orphans it adopts */
+	uint8_t *adopt;    /* per claimed pod: an orphan that the sync adopts (patch) */
+	uint32_t *node;    /* per claimed pod: index of its node, DSI_NO_NODE or DSI_DS_PODS_NO_TARGET */
+	uint8_t *state;    /* per claimed pod: DSI_DSP_* as of `when`; NULL unless collected with one */
 	dsi_ds_pods_when when;
 	uint32_t n;
 	const dsi_pod **released; /* controlled by it but no longer matching the selector */
 	uint32_t nreleased;
 	/* by node (indexed by dsi_node.index) */
 	uint32_t nnodes;
-	int32_t *first; /* per node: first claimed pod on it, or -1 */
-	int32_t *next;  /* per claimed pod: next one on the same node, or -1 */
-	int32_t lost;   /* first pod whose target node is not in the snapshot (chained by next), or -1 */
+	int32_t *first;  /* per node: first claimed pod on it, or -1 */
+	int32_t *next;   /* per claimed pod: next one on the same node, or -1 */
+	int32_t lost;    /* first pod whose target node is not in the snapshot (chained by next), or -1 */
 	uint32_t *count; /* per node: number of pods */
 } dsi_ds_pods;
 

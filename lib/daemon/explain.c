@@ -85,14 +85,18 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 		uint32_t invalid = 0;
 		for (uint32_t i = 0; i < spec->required.n; i++)
 			if (spec->required.terms[i].invalid) {
-				dsi_strbuf_printf(&d, "%sterm %u is invalid and never matches: %s", invalid++ ? "; " : "", i,
+				dsi_strbuf_printf(&d, "%sterm %u is invalid and never matches: %s",
+						  invalid++ ? "; " : "", i,
 						  spec->required.terms[i].error ? spec->required.terms[i].error : "");
 			}
 		if (!invalid)
-			dsi_strbuf_printf(&d, spec->required.n ? "none of the %u required node selector terms matches"
-							       : "the required node selector has no terms (it matches no node)%.0u",
+			dsi_strbuf_printf(&d,
+					  spec->required.n
+						  ? "none of the %u required node selector terms matches"
+						  : "the required node selector has no terms (it matches no node)%.0u",
 					  spec->required.n);
-		dsi_strbuf_printf(&f, "%s.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", tmpl_spec);
+		dsi_strbuf_printf(&f, "%s.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+				  tmpl_spec);
 		r = reason("NodeAffinity", dsi_why_message(v->why), d.data, f.data);
 		break;
 	}
@@ -103,8 +107,8 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 		 * a later NoExecute taint is what evicts running pods: name that one too. */
 		const dsi_taint *evict =
 			!v->should_continue && t->effect != DSI_EFFECT_NO_EXECUTE
-				? dsi_find_untolerated_taint(&c->atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
-							     p->comparison_ops, NULL)
+				? dsi_find_untolerated_taint(&c->atoms, &node->taints, &p->tolerations,
+							     DSI_EFFECTS_NOEXECUTE, p->comparison_ops, NULL)
 				: NULL;
 		if (r && evict) {
 			json_array_append_new(arr, r);
@@ -121,22 +125,22 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 	return arr;
 }
 
-
 static json_t *fit_reasons(const dsi_fit *fit)
 {
 	json_t *arr = json_array();
 	for (uint32_t i = 0; arr && i < fit->n; i++) {
 		const dsi_fit_reason *r = &fit->reasons[i];
-		const char *field = strcmp(r->plugin, "NodeResourcesFit") == 0 ? "spec.template.spec.containers[*].resources.requests"
-				    : strcmp(r->plugin, "NodePorts") == 0   ? "spec.template.spec.containers[*].ports"
+		const char *field = strcmp(r->plugin, "NodeResourcesFit") == 0
+					    ? "spec.template.spec.containers[*].resources.requests"
+				    : strcmp(r->plugin, "NodePorts") == 0 ? "spec.template.spec.containers[*].ports"
 				    : strcmp(r->plugin, "NodeUnschedulable") == 0 ? "spec.template.spec.tolerations"
 										  : "spec.template.spec";
 		json_t *o = reason(r->plugin, r->message, NULL, field);
 		if (o && strcmp(r->plugin, "NodeResourcesFit") == 0)
 			json_object_set_new(o, "resource",
-					    json_pack("{s:I, s:I, s:I, s:I}", "requested", (json_int_t)r->requested, "free",
-						      (json_int_t)r->available, "used", (json_int_t)r->used, "allocatable",
-						      (json_int_t)r->capacity));
+					    json_pack("{s:I, s:I, s:I, s:I}", "requested", (json_int_t)r->requested,
+						      "free", (json_int_t)r->available, "used", (json_int_t)r->used,
+						      "allocatable", (json_int_t)r->capacity));
 		if (o && strcmp(r->plugin, "NodeUnschedulable") == 0)
 			json_object_set_new(o, "nodeField", json_string("spec.unschedulable"));
 		json_array_append_new(arr, o);
@@ -227,8 +231,8 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 		const dsi_node *node = dsi_cluster_node_at(c, i);
 		dsi_verdict v;
 		dsi_node_should_run(&p, node, &v);
-		json_t *row = json_pack("{s:s, s:b, s:b}", "node", dsi_cstr(c, node->meta.name), "shouldRun", v.should_run,
-					"shouldContinueRunning", v.should_continue);
+		json_t *row = json_pack("{s:s, s:b, s:b}", "node", dsi_cstr(c, node->meta.name), "shouldRun",
+					v.should_run, "shouldContinueRunning", v.should_continue);
 		json_t *plist = json_array();
 		int running = 0, unbound = 0;
 		/* listed as the controller orders a node's pods, not in claim order (the snapshot's history) */
@@ -286,21 +290,23 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 		}
 		json_object_set_new(row, "status", json_string(status));
 		json_object_set_new(row, "pods", plist);
-		json_object_set_new(counts, status, json_integer(json_integer_value(json_object_get(counts, status)) + 1));
+		json_object_set_new(counts, status,
+				    json_integer(json_integer_value(json_object_get(counts, status)) + 1));
 		json_array_append_new(rows, row);
 	}
 	if (rc == 0 && (!rows || !counts))
 		rc = dsi_error_nomem(err);
 	if (rc == 0) {
-		json_t *doc = json_pack("{s:{s:s, s:s}, s:I, s:o, s:o}", "daemonSet", "namespace", dsi_cstr(c, ds->meta.ns),
-					"name", dsi_cstr(c, ds->meta.name), "nodes", (json_int_t)nn, "summary", counts,
-					"rows", rows);
+		json_t *doc = json_pack("{s:{s:s, s:s}, s:I, s:o, s:o}", "daemonSet", "namespace",
+					dsi_cstr(c, ds->meta.ns), "name", dsi_cstr(c, ds->meta.name), "nodes",
+					(json_int_t)nn, "summary", counts, "rows", rows);
 		counts = rows = NULL;
 		if (doc && !prio_ok)
-			json_object_set_new(doc, "warning",
-					    json_sprintf("no PriorityClass with name %s was found: the API server would "
-							 "refuse the daemon pods",
-							 dsi_cstr(c, ds->tspec.priority_class)));
+			json_object_set_new(
+				doc, "warning",
+				json_sprintf("no PriorityClass with name %s was found: the API server would "
+					     "refuse the daemon pods",
+					     dsi_cstr(c, ds->tspec.priority_class)));
 		if (!doc)
 			rc = dsi_error_nomem(err);
 		*out = doc;

@@ -19,7 +19,8 @@ void dsi_history_release(dsi_history *h)
 static int by_name(const void *a, const void *b, void *ctx)
 {
 	const dsi_cluster *c = ctx;
-	return strcmp(dsi_cstr(c, ((const dsi_revision *)a)->meta.name), dsi_cstr(c, ((const dsi_revision *)b)->meta.name));
+	return strcmp(dsi_cstr(c, ((const dsi_revision *)a)->meta.name),
+		      dsi_cstr(c, ((const dsi_revision *)b)->meta.name));
 }
 
 static int by_revision(const void *a, const void *b, void *ctx)
@@ -90,7 +91,8 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const c
 		h->bump = h->current->revision < h->next_revision;
 		return 0;
 	}
-	h->edited_outside = nmine > 0 && ds->meta.generation > 0 && ds->status.observed_generation == ds->meta.generation;
+	h->edited_outside =
+		nmine > 0 && ds->meta.generation > 0 && ds->status.observed_generation == ds->meta.generation;
 	/* snapshot (update.go): a new revision named <ds>-<hash> */
 	if (!hash || !*hash)
 		hash = ds->hash;
@@ -104,12 +106,12 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const c
 	snprintf(name, sizeof(name), "%s-%s", dsi_cstr(c, ds->meta.name), hash);
 	json_t *ann = json_object_get(json_object_get(ds->obj, "metadata"), "annotations");
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
-	h->create = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}, s:O, s:I}", "apiVersion",
-			      "apps/v1", "kind", "ControllerRevision", "metadata", "name", name, "namespace",
-			      dsi_cstr(c, ds->meta.ns), "labels", labels ? labels : json_object(), "ownerReferences",
-			      "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet", "name", dsi_cstr(c, ds->meta.name),
-			      "uid", dsi_cstr(c, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1, "data", h->patch,
-			      "revision", (json_int_t)h->next_revision);
+	h->create = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}, s:O, s:I}",
+			      "apiVersion", "apps/v1", "kind", "ControllerRevision", "metadata", "name", name,
+			      "namespace", dsi_cstr(c, ds->meta.ns), "labels", labels ? labels : json_object(),
+			      "ownerReferences", "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet", "name",
+			      dsi_cstr(c, ds->meta.name), "uid", dsi_cstr(c, ds->meta.uid), "controller", 1,
+			      "blockOwnerDeletion", 1, "data", h->patch, "revision", (json_int_t)h->next_revision);
 	/* the revision carries the DaemonSet's annotations */
 	if (h->create && json_is_object(ann) && json_object_size(ann))
 		json_object_set_new(json_object_get(h->create, "metadata"), "annotations", json_deep_copy(ann));

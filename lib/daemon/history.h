@@ -8,20 +8,20 @@
 #include "model/snapshot.h"
 
 typedef struct dsi_history {
-	const json_t *patch;           /* borrowed: ds->patch, getPatch(ds) */
-	const dsi_revision *current;   /* the revision whose data matches the template, or NULL */
-	json_t *create;                /* when current is NULL and DSI_HISTORY_CREATE: the ControllerRevision to create */
-	const dsi_revision **old;      /* claimed revisions that are not current, by revision ascending */
+	const json_t *patch;         /* borrowed: ds->patch, getPatch(ds) */
+	const dsi_revision *current; /* the revision whose data matches the template, or NULL */
+	json_t *create;              /* when current is NULL and DSI_HISTORY_CREATE: the ControllerRevision to create */
+	const dsi_revision **old;    /* claimed revisions that are not current, by revision ascending */
 	uint32_t nold;
-	const dsi_revision **dups;     /* other revisions matching the template (deleted) */
+	const dsi_revision **dups; /* other revisions matching the template (deleted) */
 	uint32_t ndups;
-	const dsi_revision **adopt;    /* orphans claimed by the selector (patched with a controller ref) */
+	const dsi_revision **adopt; /* orphans claimed by the selector (patched with a controller ref) */
 	uint32_t nadopt;
-	const dsi_revision **release;  /* controlled but no longer matching the selector */
+	const dsi_revision **release; /* controlled but no longer matching the selector */
 	uint32_t nrelease;
-	int64_t next_revision;         /* max(old revisions) + 1 */
-	int bump;                      /* current->revision < next_revision: patch it up */
-	char hash[DSI_HASH_MAX + 8];   /* the current revision's hash label, or the computed one */
+	int64_t next_revision;       /* max(old revisions) + 1 */
+	int bump;                    /* current->revision < next_revision: patch it up */
+	char hash[DSI_HASH_MAX + 8]; /* the current revision's hash label, or the computed one */
 	/* no revision matches the template although the DaemonSet has some and the controller has seen
 	 * its generation: the template was edited without the API server (a hand-edited dump) */
 	int edited_outside;

@@ -63,7 +63,8 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 	const dsi_daemonset *ds = p->ds;
 	json_t *tmpl = ds->template;
 	json_t *tmeta = json_object_get(tmpl, "metadata");
-	json_t *spec = json_deep_copy(json_is_object(json_object_get(tmpl, "spec")) ? json_object_get(tmpl, "spec") : NULL);
+	json_t *spec =
+		json_deep_copy(json_is_object(json_object_get(tmpl, "spec")) ? json_object_get(tmpl, "spec") : NULL);
 	if (!spec)
 		spec = json_object();
 	/* the template as the API server stored it: its quantities in canonical form (the rest is copied as is) */
@@ -73,8 +74,8 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 		return NULL;
 	}
 	/* labels: the template's, then the generation and hash labels (CreatePodTemplate) */
-	json_t *labels = json_deep_copy(json_is_object(json_object_get(tmeta, "labels")) ? json_object_get(tmeta, "labels")
-											  : NULL);
+	json_t *labels = json_deep_copy(
+		json_is_object(json_object_get(tmeta, "labels")) ? json_object_get(tmeta, "labels") : NULL);
 	if (!labels)
 		labels = json_object();
 	if (ds->has_template_generation) {
@@ -97,10 +98,11 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 	char prefix[300];
 	dsi_pods_prefix(dsi_cstr(c, ds->meta.name), prefix, sizeof(prefix));
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
-	json_t *meta = json_pack("{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}", "generateName", prefix, "namespace",
-				 dsi_cstr(c, ds->meta.ns), "labels", labels, "ownerReferences", "apiVersion",
-				 api ? api : "apps/v1", "kind", "DaemonSet", "name", dsi_cstr(c, ds->meta.name), "uid",
-				 dsi_cstr(c, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1);
+	json_t *meta =
+		json_pack("{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}", "generateName", prefix, "namespace",
+			  dsi_cstr(c, ds->meta.ns), "labels", labels, "ownerReferences", "apiVersion",
+			  api ? api : "apps/v1", "kind", "DaemonSet", "name", dsi_cstr(c, ds->meta.name), "uid",
+			  dsi_cstr(c, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1);
 	/* ObjectMeta.Namespace is omitempty (a DaemonSet read without one) */
 	if (meta && !*dsi_cstr(c, ds->meta.ns))
 		json_object_del(meta, "namespace");
@@ -116,7 +118,8 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 		dsi_error_nomem(err);
 		return NULL;
 	}
-	json_t *pod = json_pack("{s:s, s:s, s:o, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec);
+	json_t *pod =
+		json_pack("{s:s, s:s, s:o, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec);
 	if (!pod)
 		dsi_error_nomem(err);
 	return pod;

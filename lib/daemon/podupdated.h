@@ -9,9 +9,9 @@
 
 /* What "updated" compares against, computed once per call. */
 typedef struct dsi_revision_key {
-	dsi_atom hash;        /* the current hash as an atom of the snapshot, or NONE if no pod can carry it */
-	dsi_atom generation;  /* the template generation's decimal as an atom, or NONE */
-	int has_hash;         /* the hash is non-empty */
+	dsi_atom hash;       /* the current hash as an atom of the snapshot, or NONE if no pod can carry it */
+	dsi_atom generation; /* the template generation's decimal as an atom, or NONE */
+	int has_hash;        /* the hash is non-empty */
 } dsi_revision_key;
 
 void dsi_revision_key_init(const dsi_cluster *c, const dsi_daemonset *ds, const char *hash, dsi_revision_key *k);

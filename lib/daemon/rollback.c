@@ -38,9 +38,10 @@ json_t *dsi_history_list(const dsi_cluster *c, const dsi_daemonset *ds)
 	const dsi_revision **v = controlled(c, ds, &n);
 	json_t *arr = json_array();
 	for (size_t i = 0; v && arr && i < n; i++)
-		json_array_append_new(arr, json_pack("{s:I, s:s, s:s, s:b}", "revision", (json_int_t)v[i]->revision, "name",
-						     dsi_cstr(c, v[i]->meta.name), "hash", dsi_cstr(c, v[i]->hash),
-						     "current", dsi_revision_is_current(ds, v[i])));
+		json_array_append_new(arr,
+				      json_pack("{s:I, s:s, s:s, s:b}", "revision", (json_int_t)v[i]->revision, "name",
+						dsi_cstr(c, v[i]->meta.name), "hash", dsi_cstr(c, v[i]->hash),
+						"current", dsi_revision_is_current(ds, v[i])));
 	dsi_free(v);
 	return arr;
 }
@@ -80,10 +81,12 @@ int dsi_rollback(const dsi_cluster *c, const dsi_daemonset *ds, int64_t to_revis
 	int skipped = dsi_revision_is_current(ds, to);
 	if (!json_is_object(tmpl))
 		return dsi_error_set(err, DS_EINVALID, "data.spec.template",
-				     "controllerrevisions.apps \"%s\" holds no pod template", dsi_cstr(c, to->meta.name));
+				     "controllerrevisions.apps \"%s\" holds no pod template",
+				     dsi_cstr(c, to->meta.name));
 	if (skipped)
-		snprintf(msg, sizeof(msg), "daemonset.apps/%s skipped rollback (current template already matches revision %lld)",
-			 name, (long long)rev);
+		snprintf(msg, sizeof(msg),
+			 "daemonset.apps/%s skipped rollback (current template already matches revision %lld)", name,
+			 (long long)rev);
 	else
 		snprintf(msg, sizeof(msg), "daemonset.apps/%s rolled back", name);
 	/* the stored patch replaces the whole template ("$patch": "replace") */

@@ -51,8 +51,8 @@ static inline void should_run(const dsi_placement *p, const node_pass *np, const
 		return;
 	}
 	const dsi_taint *t = node->taints.n ? dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations,
-									 DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, p->comparison_ops,
-									 np->taints)
+									 DSI_EFFECTS_NOSCHEDULE_NOEXECUTE,
+									 p->comparison_ops, np->taints)
 					    : NULL;
 	if (!t) {
 		out->should_run = out->should_continue = 1;

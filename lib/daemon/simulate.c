@@ -151,8 +151,8 @@ static int schedule(sim *s)
 		const char *node_name = dsi_cstr(&s->c, node->meta.name);
 		for (; k < end && rc == 0; k++) {
 			dsi_fit fit;
-			dsi_run_filters(&s->c, &s->c.atoms, &s->ds->tspec, &s->place.tolerations, s->place.comparison_ops,
-					node, &u, &fit);
+			dsi_run_filters(&s->c, &s->c.atoms, &s->ds->tspec, &s->place.tolerations,
+					s->place.comparison_ops, node, &u, &fit);
 			if (fit.n)
 				continue;
 			dsi_pod *pod = w[k].pod;
@@ -163,7 +163,8 @@ static int schedule(sim *s)
 			}
 			w[k].p->bound = 1;
 			pod->phase = DSI_PHASE_RUNNING;
-			w[k].p->ready_at = failing_node(s, node_name) ? NEVER : add_ms(s->now, s->o->daemon->sim_ready_after_ms);
+			w[k].p->ready_at =
+				failing_node(s, node_name) ? NEVER : add_ms(s->now, s->o->daemon->sim_ready_after_ms);
 			changed++;
 		}
 		dsi_node_usage_release(&u);
@@ -186,8 +187,8 @@ static int advance(sim *s)
 		if (!pod)
 			continue;
 		if (p->gone_at != NEVER && p->gone_at <= s->now) {
-			if (dsi_cluster_remove(&s->c, DSI_KIND_POD, NULL, dsi_cstr(&s->c, p->ns), dsi_cstr(&s->c, p->name),
-					       s->err) < 0)
+			if (dsi_cluster_remove(&s->c, DSI_KIND_POD, NULL, dsi_cstr(&s->c, p->ns),
+					       dsi_cstr(&s->c, p->name), s->err) < 0)
 				return s->err->code;
 			changed++;
 			continue; /* forget it */
@@ -288,8 +289,8 @@ static ds_time on_step(ds_time start, ds_time t, int64_t step)
 
 static char *new_pod_name(sim *s, const dsi_plan_create *cr, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%05d", json_string_value(json_object_get(json_object_get(cr->pod, "metadata"), "generateName")),
-		 s->seq++);
+	snprintf(buf, size, "%s%05d",
+		 json_string_value(json_object_get(json_object_get(cr->pod, "metadata"), "generateName")), s->seq++);
 	return buf;
 }
 
@@ -389,10 +390,10 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 		s->max_surge_seen = surge;
 	char now[40];
 	ds_time_format(s->now, now, sizeof(now));
-	json_array_append_new(s->timeline, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "at", now, "unavailable",
-						     st.number_unavailable, "unavailableForBudget", unavailable, "updated",
-						     st.updated_number_scheduled, "available", st.number_available, "surge",
-						     surge));
+	json_array_append_new(s->timeline,
+			      json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "at", now, "unavailable",
+					st.number_unavailable, "unavailableForBudget", unavailable, "updated",
+					st.updated_number_scheduled, "available", st.number_available, "surge", surge));
 	*desired = st.desired_number_scheduled;
 	*updated_available = 0;
 	/* done when every node that should run a pod runs exactly one, updated and available */
@@ -496,14 +497,16 @@ static json_t *stall_cause(sim *s, const dsi_plan *last)
 				if (!pods.v[i]->meta.has_deletion && !dsi_pod_updated(&key, pods.v[i]))
 					add_node(nodes, pod_node(s, pods.v[i]));
 			if (json_array_size(nodes))
-				reason = "the update strategy is OnDelete: old pods are replaced only when they are deleted";
+				reason = "the update strategy is OnDelete: old pods are replaced only when they are "
+					 "deleted";
 		}
 		for (uint32_t i = 0; i < pods.n && !json_array_size(nodes); i++) {
 			const dsi_pod *p = pods.v[i];
 			if (p->spec.node_name && !p->ready && !p->meta.has_deletion) {
 				reason = "new pods never become Ready, and they hold the maxUnavailable budget";
 				for (uint32_t k = i; k < pods.n; k++)
-					if (pods.v[k]->spec.node_name && !pods.v[k]->ready && !pods.v[k]->meta.has_deletion)
+					if (pods.v[k]->spec.node_name && !pods.v[k]->ready &&
+					    !pods.v[k]->meta.has_deletion)
 						add_node(nodes, dsi_cstr(&s->c, pods.v[k]->spec.node_name));
 			}
 		}
@@ -513,11 +516,13 @@ static json_t *stall_cause(sim *s, const dsi_plan *last)
 			const dsi_pod *p = pods.v[i];
 			if (p->ready && !p->meta.has_deletion &&
 			    !dsi_pod_available(p, s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor)) {
-				reason = "pods are Ready but not yet available (minReadySeconds), and nothing makes the "
-					 "controller sync again when they become available";
+				reason =
+					"pods are Ready but not yet available (minReadySeconds), and nothing makes the "
+					"controller sync again when they become available";
 				for (uint32_t k = i; k < pods.n; k++)
 					if (pods.v[k]->ready && !pods.v[k]->meta.has_deletion &&
-					    !dsi_pod_available(pods.v[k], s->ds->min_ready_seconds, s->now, s->o->core->k8s_minor))
+					    !dsi_pod_available(pods.v[k], s->ds->min_ready_seconds, s->now,
+							       s->o->core->k8s_minor))
 						add_node(nodes, pod_node(s, pods.v[k]));
 			}
 		}
@@ -561,9 +566,9 @@ static json_t *timeout_cause(sim *s)
 			}
 			dsi_ds_pods_release(&pods);
 		}
-		reason = json_array_size(nodes)
-				 ? "waiting for pods to become available (minReadySeconds) at the time limit (simMaxTime)"
-				 : "waiting for failed pods' backoff at the time limit (simMaxTime)";
+		reason = json_array_size(nodes) ? "waiting for pods to become available (minReadySeconds) at the time "
+						  "limit (simMaxTime)"
+						: "waiting for failed pods' backoff at the time limit (simMaxTime)";
 	}
 	return json_pack("{s:s, s:o}", "reason", reason, "nodes", nodes);
 }
@@ -573,10 +578,11 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 {
 	*out = NULL;
 	if (start < SIM_TIME_MIN || start > SIM_TIME_MAX)
-		return dsi_error_set(err, DS_EVALUE, "start",
-				     "expected a start time between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got %lld "
-				     "ms since the epoch",
-				     (long long)start);
+		return dsi_error_set(
+			err, DS_EVALUE, "start",
+			"expected a start time between 0000-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z, got %lld "
+			"ms since the epoch",
+			(long long)start);
 	/* ValidateDaemonSetSpec refuses such a DaemonSet; simulated, each pod it creates is released by
 	 * the next sync (it does not match), so the rollout would only create pods without end. */
 	if (!ds0->selector_empty && !dsi_selector_matches(&c->atoms, &ds0->selector, &ds0->template_labels))
@@ -604,7 +610,8 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	memset(&last, 0, sizeof(last));
 	char *first_warning = NULL;
 	int have_last = 0;
-	if (!s.ds || !s.waves || !s.timeline || !s.node_times || dsi_placement_init(&s.place, &s.c, s.ds, o->core) < 0) {
+	if (!s.ds || !s.waves || !s.timeline || !s.node_times ||
+	    dsi_placement_init(&s.place, &s.c, s.ds, o->core) < 0) {
 		rc = dsi_error_nomem(err);
 		goto done;
 	}
@@ -622,8 +629,8 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	s.initial_surge = s.max_surge_seen;
 	/* Rounds at one instant: each consumes an event (a pod Ready or gone), and
 	 * a rollout has at most a few per pod and node; beyond that it loops. */
-	const uint64_t max_rounds =
-		2 * (uint64_t)dsi_cluster_count(&s.c, DSI_KIND_POD) + 4 * (uint64_t)dsi_cluster_count(&s.c, DSI_KIND_NODE) + 64;
+	const uint64_t max_rounds = 2 * (uint64_t)dsi_cluster_count(&s.c, DSI_KIND_POD) +
+				    4 * (uint64_t)dsi_cluster_count(&s.c, DSI_KIND_NODE) + 64;
 	uint64_t rounds = 0;
 	for (;;) {
 		/* the world moves, the scheduler binds, then the controller syncs until it settles */
@@ -706,16 +713,16 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 				      s.initial_unavailable;
 		int exceeded = s.rolling_ran &&
 			       (s.max_unavailable_seen > unavailable_limit || (int64_t)s.max_surge_seen > surge_limit);
-		*out = json_pack("{s:{s:s, s:s}, s:s, s:s, s:s, s:f, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:b, s:i, s:i, s:i, "
-				 "s:i, s:o, s:o, s:o}",
-				 "daemonSet", "namespace", ns, "name", name, "result", result, "start", a, "end", b,
-				 "durationSeconds", (double)(s.now - start) / 1000.0, "syncs", (json_int_t)s.syncs, "creates",
-				 (json_int_t)s.creates, "deletes", (json_int_t)s.deletes, "maxUnavailable",
-				 s.budget_unavailable, "maxSurge", s.budget_surge, "maxUnavailableSeen",
-				 s.max_unavailable_seen, "maxSurgeSeen", s.max_surge_seen, "budgetExceeded", exceeded,
-				 "desired", desired, "updated", done_nodes, "initialUnavailable", s.initial_unavailable,
-				 "initialSurge", s.initial_surge, "waves", s.waves, "nodeUpdatedAt", s.node_times, "timeline",
-				 s.timeline);
+		*out = json_pack(
+			"{s:{s:s, s:s}, s:s, s:s, s:s, s:f, s:I, s:I, s:I, s:i, s:i, s:i, s:i, s:b, s:i, s:i, s:i, "
+			"s:i, s:o, s:o, s:o}",
+			"daemonSet", "namespace", ns, "name", name, "result", result, "start", a, "end", b,
+			"durationSeconds", (double)(s.now - start) / 1000.0, "syncs", (json_int_t)s.syncs, "creates",
+			(json_int_t)s.creates, "deletes", (json_int_t)s.deletes, "maxUnavailable", s.budget_unavailable,
+			"maxSurge", s.budget_surge, "maxUnavailableSeen", s.max_unavailable_seen, "maxSurgeSeen",
+			s.max_surge_seen, "budgetExceeded", exceeded, "desired", desired, "updated", done_nodes,
+			"initialUnavailable", s.initial_unavailable, "initialSurge", s.initial_surge, "waves", s.waves,
+			"nodeUpdatedAt", s.node_times, "timeline", s.timeline);
 		s.waves = s.timeline = s.node_times = NULL;
 		/* what the lifecycle model assumes (the options sim*): a reader should see them beside the result */
 		json_t *fail = json_array();
@@ -726,17 +733,18 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			p += n + (p[n] == ',');
 		}
 		if (*out)
-			json_object_set_new(*out, "assumptions",
-					    json_pack("{s:f, s:f, s:f, s:f, s:o, s:s}", "readyAfterSeconds",
-						      (double)o->daemon->sim_ready_after_ms / 1000.0, "terminateAfterSeconds",
-						      (double)o->daemon->sim_terminate_after_ms / 1000.0, "stepSeconds",
-						      (double)o->daemon->sim_step_ms / 1000.0, "maxTimeSeconds",
-						      (double)o->daemon->sim_max_time_ms / 1000.0, "failNodes",
-						      fail ? fail : json_array(), "scheduler",
-						      "a pod is bound when the scheduler's filters pass on its node with the "
-						      "pods bound there (resources, host ports, taints, affinity); a bound "
-						      "pod is Ready readyAfterSeconds later, unless its node is in failNodes; "
-						      "a deleted pod is gone terminateAfterSeconds later"));
+			json_object_set_new(
+				*out, "assumptions",
+				json_pack("{s:f, s:f, s:f, s:f, s:o, s:s}", "readyAfterSeconds",
+					  (double)o->daemon->sim_ready_after_ms / 1000.0, "terminateAfterSeconds",
+					  (double)o->daemon->sim_terminate_after_ms / 1000.0, "stepSeconds",
+					  (double)o->daemon->sim_step_ms / 1000.0, "maxTimeSeconds",
+					  (double)o->daemon->sim_max_time_ms / 1000.0, "failNodes",
+					  fail ? fail : json_array(), "scheduler",
+					  "a pod is bound when the scheduler's filters pass on its node with the "
+					  "pods bound there (resources, host ports, taints, affinity); a bound "
+					  "pod is Ready readyAfterSeconds later, unless its node is in failNodes; "
+					  "a deleted pod is gone terminateAfterSeconds later"));
 		if (*out && first_warning)
 			json_object_set_new(*out, "warnings", json_pack("[s]", first_warning));
 		if (*out && stall)

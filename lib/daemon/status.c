@@ -14,7 +14,8 @@ void dsi_status_count(const dsi_status_input *in, dsi_ds_status *st)
 	memset(st, 0, sizeof(*st));
 	/* the claim pass noted what is asked here of each pod (dsi_ds_pods.state) */
 	const dsi_ds_pods_when when = {in->key, mrs, in->now, in->k8s_minor};
-	const uint8_t *state = dsi_ds_pods_state_for(in->pods, in->key, mrs, in->now, in->k8s_minor) ? in->pods->state : NULL;
+	const uint8_t *state =
+		dsi_ds_pods_state_for(in->pods, in->key, mrs, in->now, in->k8s_minor) ? in->pods->state : NULL;
 	/* counts do not depend on the order: walk the per-node arrays by node index, without
 	 * touching the nodes themselves */
 	for (uint32_t idx = 0; idx < nn; idx++) {

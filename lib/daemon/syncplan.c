@@ -10,7 +10,14 @@
 #include "daemon/status.h"
 
 static const char *const delete_reasons[DSI_DEL_COUNT] = {
-	"failed",  "succeeded", "not-wanted", "duplicate", "node-gone", "update", "update-unavailable", "surge-replaced",
+	"failed",
+	"succeeded",
+	"not-wanted",
+	"duplicate",
+	"node-gone",
+	"update",
+	"update-unavailable",
+	"surge-replaced",
 	"surge-scheduling-constraints",
 };
 
@@ -250,17 +257,22 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 					note_requeue(s, dsi_backoff_get(&s->plan->backoff, key));
 					continue;
 				}
-				if (dsi_backoff_next(&s->plan->backoff, key, s->now, s->o->daemon->backoff_initial_ms, max) < 0)
+				if (dsi_backoff_next(&s->plan->backoff, key, s->now, s->o->daemon->backoff_initial_ms,
+						     max) < 0)
 					return dsi_error_nomem(s->err);
-				snprintf(msg, sizeof(msg), "Found failed daemon pod %s/%s on node %s, will try to kill it",
-					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, node->meta.name));
+				snprintf(msg, sizeof(msg),
+					 "Found failed daemon pod %s/%s on node %s, will try to kill it",
+					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name),
+					 dsi_cstr(c, node->meta.name));
 				if ((rc = add_event(s, "Warning", "FailedDaemonPod", msg)) == 0)
 					rc = add_delete(s, pod, DSI_DEL_FAILED);
 				continue;
 			}
 			if (state[on[i]] & DSI_DSP_SUCCEEDED) {
-				snprintf(msg, sizeof(msg), "Found succeeded daemon pod %s/%s on node %s, will try to delete it",
-					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name), dsi_cstr(c, node->meta.name));
+				snprintf(msg, sizeof(msg),
+					 "Found succeeded daemon pod %s/%s on node %s, will try to delete it",
+					 dsi_cstr(c, pod->meta.ns), dsi_cstr(c, pod->meta.name),
+					 dsi_cstr(c, node->meta.name));
 				if ((rc = add_event(s, "Normal", "SucceededDaemonPod", msg)) == 0)
 					rc = add_delete(s, pod, DSI_DEL_SUCCEEDED);
 				continue;
@@ -354,10 +366,7 @@ static const char *upd_name(const dsi_cluster *c, const upd_node *u)
 	return u->node ? dsi_cstr(c, u->node->meta.name) : u->name;
 }
 
-static int by_upd_name(const void *a, const void *b, void *ctx)
-{
-	return strcmp(upd_name(ctx, a), upd_name(ctx, b));
-}
+static int by_upd_name(const void *a, const void *b, void *ctx) { return strcmp(upd_name(ctx, a), upd_name(ctx, b)); }
 
 /* The map rollingUpdate walks: nodes with pods (also unknown ones) plus every node
  * that should run a pod (updatedDesiredNodeCounts), in name order. */
@@ -384,7 +393,8 @@ static int update_nodes(pass *s, upd_node **out, uint32_t *n, int32_t *desired)
 	for (int32_t k = s->pods.lost; k >= 0; k = s->pods.next[k]) {
 		const char *name = dsi_cstr(s->c, s->pods.v[k]->spec.target_node);
 		uint32_t j;
-		for (j = lost_start; j < m && strcmp(v[j].name, name) != 0; j++) /* entries without a node carry their name */
+		for (j = lost_start; j < m && strcmp(v[j].name, name) != 0;
+		     j++) /* entries without a node carry their name */
 			;
 		if (j == m)
 			v[m++] = (upd_node){NULL, -1, name};
@@ -465,8 +475,8 @@ static int advanced_init(pass *s, advanced *a)
 			return dsi_error_set(s->err, DS_EVALUE, "partition", "%s (expected an integer or a percentage)",
 					     tmp.message);
 		if (probe < 0)
-			return dsi_error_set(s->err, DS_EVALUE, "partition", "must be greater than or equal to 0, got %s",
-					     o->partition);
+			return dsi_error_set(s->err, DS_EVALUE, "partition",
+					     "must be greater than or equal to 0, got %s", o->partition);
 		a->has_partition = 1;
 	}
 	if (o->rollout_node_selector) {
@@ -601,7 +611,7 @@ static int rolling_update(pass *s)
 		return rc;
 	int32_t max_surge, max_unavailable;
 	if ((rc = scaled(s, &s->ds->max_unavailable, s->ds->has_max_unavailable, MAX_UNAVAILABLE, desired,
-				 &max_unavailable)) < 0 ||
+			 &max_unavailable)) < 0 ||
 	    (rc = scaled(s, &s->ds->max_surge, s->ds->has_max_surge, MAX_SURGE, desired, &max_surge)) < 0) {
 		dsi_free(nodes);
 		return rc;
@@ -699,8 +709,9 @@ static int rolling_update(pass *s)
 		if (newk < 0) {
 			if (!nodes[i].node) { /* upstream: the node lister fails and the whole update with it */
 				char msg[400];
-				snprintf(msg, sizeof(msg), "couldn't get node for nodeName \"%s\": node \"%s\" not found",
-					 nodes[i].name, nodes[i].name);
+				snprintf(msg, sizeof(msg),
+					 "couldn't get node for nodeName \"%s\": node \"%s\" not found", nodes[i].name,
+					 nodes[i].name);
 				if (!(p->rolling_error = dsi_strdup(msg)))
 					rc = dsi_error_nomem(s->err);
 				break;
@@ -847,7 +858,8 @@ static int history_actions(pass *s, dsi_history *h)
 		ph->current = dsi_strdup(dsi_cstr(c, h->current->meta.name));
 		ph->bump = h->bump;
 	} else {
-		ph->current = dsi_strdup(json_string_value(json_object_get(json_object_get(h->create, "metadata"), "name")));
+		ph->current =
+			dsi_strdup(json_string_value(json_object_get(json_object_get(h->create, "metadata"), "name")));
 		ph->create = json_incref(h->create);
 	}
 	if (!ph->current)
@@ -860,7 +872,8 @@ static int history_actions(pass *s, dsi_history *h)
 			return dsi_error_nomem(s->err);
 		int rc = n && !(ph->relabel_pods.v = dsi_calloc(n, sizeof(char *))) ? -1 : 0;
 		for (; rc == 0 && ph->relabel_pods.n < n; ph->relabel_pods.n++)
-			if (!(ph->relabel_pods.v[ph->relabel_pods.n] = dsi_strdup(dsi_cstr(c, pods[ph->relabel_pods.n]->meta.name))))
+			if (!(ph->relabel_pods.v[ph->relabel_pods.n] =
+				      dsi_strdup(dsi_cstr(c, pods[ph->relabel_pods.n]->meta.name))))
 				rc = -1;
 		dsi_free(pods);
 		if (rc < 0)
@@ -1057,8 +1070,8 @@ static json_t *status_json(const dsi_ds_status *st)
 	json_t *o = json_pack("{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:I}", "desiredNumberScheduled",
 			      st->desired_number_scheduled, "currentNumberScheduled", st->current_number_scheduled,
 			      "numberMisscheduled", st->number_misscheduled, "numberReady", st->number_ready,
-			      "updatedNumberScheduled", st->updated_number_scheduled, "numberAvailable", st->number_available,
-			      "numberUnavailable", st->number_unavailable, "observedGeneration",
+			      "updatedNumberScheduled", st->updated_number_scheduled, "numberAvailable",
+			      st->number_available, "numberUnavailable", st->number_unavailable, "observedGeneration",
 			      (json_int_t)st->observed_generation);
 	if (o && st->has_collision_count)
 		json_object_set_new(o, "collisionCount", json_integer(st->collision_count));
@@ -1067,8 +1080,8 @@ static json_t *status_json(const dsi_ds_status *st)
 
 json_t *dsi_plan_owner_ref(const dsi_plan *p)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", p->owner_api, "kind", "DaemonSet", "name", p->name,
-			 "uid", p->uid, "controller", 1, "blockOwnerDeletion", 1);
+	return json_pack("{s:s, s:s, s:s, s:s, s:b, s:b}", "apiVersion", p->owner_api, "kind", "DaemonSet", "name",
+			 p->name, "uid", p->uid, "controller", 1, "blockOwnerDeletion", 1);
 }
 
 json_t *dsi_plan_adopt_patch(const dsi_plan *p, const char *uid)
@@ -1138,8 +1151,8 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 {
 	char now[40];
 	ds_time_format(p->now, now, sizeof(now));
-	json_t *doc = json_pack("{s:{s:s, s:s, s:s}, s:s}", "daemonSet", "namespace", p->ns, "name", p->name, "uid", p->uid,
-				"now", now);
+	json_t *doc = json_pack("{s:{s:s, s:s, s:s}, s:s}", "daemonSet", "namespace", p->ns, "name", p->name, "uid",
+				p->uid, "now", now);
 	if (!doc)
 		return NULL;
 	if (p->skipped) {
@@ -1159,9 +1172,9 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 							 p->creates[i].pod));
 	for (uint32_t i = 0; deletes && i < nd; i++) {
 		const dsi_plan_delete *d = &p->deletes[i];
-		json_array_append_new(deletes, json_pack("{s:s, s:s, s:s, s:s, s:s}", "namespace", d->ns, "name", d->name,
-							 "uid", d->uid, "node", d->node, "reason",
-							 dsi_delete_reason_name(d->reason)));
+		json_array_append_new(deletes,
+				      json_pack("{s:s, s:s, s:s, s:s, s:s}", "namespace", d->ns, "name", d->name, "uid",
+						d->uid, "node", d->node, "reason", dsi_delete_reason_name(d->reason)));
 	}
 	/* syncNodes: slow-start batches 1, 2, 4, ... */
 	uint32_t batch = p->slow_start < nc ? p->slow_start : nc;
@@ -1176,11 +1189,13 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	json_object_set_new(doc, "deletes", deletes);
 	if (p->ncreates > nc || p->ndeletes > nd)
 		json_object_set_new(doc, "deferred",
-				    json_pack("{s:i, s:i}", "creates", (int)(p->ncreates - nc), "deletes", (int)(p->ndeletes - nd)));
+				    json_pack("{s:i, s:i}", "creates", (int)(p->ncreates - nc), "deletes",
+					      (int)(p->ndeletes - nd)));
 	if (p->nadopt)
 		json_object_set_new(doc, "adoptPods", claims_json(p, p->adopt, p->nadopt, dsi_plan_adopt_patch));
 	if (p->nrelease)
-		json_object_set_new(doc, "releasePods", claims_json(p, p->release, p->nrelease, dsi_plan_release_patch));
+		json_object_set_new(doc, "releasePods",
+				    claims_json(p, p->release, p->nrelease, dsi_plan_release_patch));
 	if (p->history.present)
 		json_object_set_new(doc, "history", history_json(&p->history));
 	json_t *ru = json_pack("{s:b}", "ran", p->rolling_ran);

@@ -15,15 +15,15 @@
 #include "daemon/shouldrun.h"
 
 typedef enum dsi_delete_reason {
-	DSI_DEL_FAILED,            /* phase Failed (FailedDaemonPod) */
-	DSI_DEL_SUCCEEDED,         /* phase Succeeded (SucceededDaemonPod) */
-	DSI_DEL_NOT_WANTED,        /* the node should not run it any more (selector, affinity, NoExecute taint) */
-	DSI_DEL_DUPLICATE,         /* more than one pod on the node */
-	DSI_DEL_NODE_GONE,         /* unscheduled pod for a node that no longer exists */
-	DSI_DEL_UPDATE,            /* rolling update: an old pod within maxUnavailable */
-	DSI_DEL_UPDATE_UNAVAILABLE,/* rolling update: an old pod that is not available (always replaced) */
-	DSI_DEL_SURGE_REPLACED,    /* surge: its replacement is available (or it is no longer ready) */
-	DSI_DEL_SURGE_CONSTRAINTS, /* surge: old pod on a node outside the scheduling constraints */
+	DSI_DEL_FAILED,             /* phase Failed (FailedDaemonPod) */
+	DSI_DEL_SUCCEEDED,          /* phase Succeeded (SucceededDaemonPod) */
+	DSI_DEL_NOT_WANTED,         /* the node should not run it any more (selector, affinity, NoExecute taint) */
+	DSI_DEL_DUPLICATE,          /* more than one pod on the node */
+	DSI_DEL_NODE_GONE,          /* unscheduled pod for a node that no longer exists */
+	DSI_DEL_UPDATE,             /* rolling update: an old pod within maxUnavailable */
+	DSI_DEL_UPDATE_UNAVAILABLE, /* rolling update: an old pod that is not available (always replaced) */
+	DSI_DEL_SURGE_REPLACED,     /* surge: its replacement is available (or it is no longer ready) */
+	DSI_DEL_SURGE_CONSTRAINTS,  /* surge: old pod on a node outside the scheduling constraints */
 	DSI_DEL_COUNT
 } dsi_delete_reason;
 
@@ -67,12 +67,12 @@ typedef struct dsi_plan_names {
 
 /* constructHistory's and cleanupHistory's ControllerRevision actions. */
 typedef struct dsi_plan_history {
-	uint8_t present;        /* the sync got as far as the history */
+	uint8_t present; /* the sync got as far as the history */
 	char hash[DSI_HASH_MAX + 8];
-	int64_t revision;       /* the current revision's number after this sync */
-	char *current;          /* the current revision's name */
-	json_t *create;         /* the ControllerRevision to create (the object as POSTed), or NULL */
-	uint8_t bump;           /* the current revision is renumbered to `revision` */
+	int64_t revision;                 /* the current revision's number after this sync */
+	char *current;                    /* the current revision's name */
+	json_t *create;                   /* the ControllerRevision to create (the object as POSTed), or NULL */
+	uint8_t bump;                     /* the current revision is renumbered to `revision` */
 	dsi_plan_names delete_duplicates; /* dedupCurHistories: revisions equal to the current one */
 	dsi_plan_names relabel_pods;      /* ... and the pods relabelled to the kept hash before */
 	dsi_plan_names adopt, release;    /* revisions claimed (ControllerRevisionControllerRefManager) */
@@ -86,17 +86,17 @@ typedef struct dsi_plan {
 	char hash[DSI_HASH_MAX + 8];
 	const char *skipped; /* "SelectingAll", "Deleting": the controller does nothing else */
 	dsi_plan_create *creates;
-	uint32_t ncreates;   /* all the sync wants; the first `burst` are executed */
+	uint32_t ncreates; /* all the sync wants; the first `burst` are executed */
 	dsi_plan_delete *deletes;
 	uint32_t ndeletes;
 	struct dsi_plan_chunk *strings; /* blocks the deletes' strings live in (plan.c) */
-	uint32_t burst;      /* burstReplicas */
-	uint32_t slow_start; /* initial batch size */
+	uint32_t burst;                 /* burstReplicas */
+	uint32_t slow_start;            /* initial batch size */
 	/* rolling update */
 	uint8_t rolling_ran;
-	uint8_t rolling_paused;   /* advanced controls: paused (placement on new nodes continues) */
-	int32_t partition;        /* advanced controls: pods kept on old revisions, -1 when not set */
-	int32_t allowed_nodes;    /* advanced controls: nodes the update may touch, -1 when not limited */
+	uint8_t rolling_paused; /* advanced controls: paused (placement on new nodes continues) */
+	int32_t partition;      /* advanced controls: pods kept on old revisions, -1 when not set */
+	int32_t allowed_nodes;  /* advanced controls: nodes the update may touch, -1 when not limited */
 	int32_t max_unavailable, max_surge, desired_for_update;
 	int32_t num_unavailable, num_surge;
 	char *rolling_error;

@@ -100,7 +100,8 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 		if (rc == 0 && type && *type && strcmp(type, "RollingUpdate") != 0 && strcmp(type, "OnDelete") != 0 &&
 		    !rd->lenient)
 			rc = dsi_rd_fail(rd, "type", DS_EVALUE,
-					 "unsupported value \"%s\": supported values: \"OnDelete\", \"RollingUpdate\"", type);
+					 "unsupported value \"%s\": supported values: \"OnDelete\", \"RollingUpdate\"",
+					 type);
 		if (rc == 0 && ru) {
 			size_t m2 = dsi_rd_push(rd, "rollingUpdate");
 			rc = read_rolling(rd, atoms, ru, ds);
@@ -113,9 +114,9 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 	/* SetDefaults_DaemonSet (pkg/apis/apps/v1/defaults.go); extensions/v1beta1 defaulted to OnDelete */
 	if (!type || !*type)
 		type = (ds->legacy == 1) ? "OnDelete" : "RollingUpdate";
-	ds->strategy = strcmp(type, "OnDelete") == 0	   ? DSI_STRATEGY_ON_DELETE
+	ds->strategy = strcmp(type, "OnDelete") == 0        ? DSI_STRATEGY_ON_DELETE
 		       : strcmp(type, "RollingUpdate") == 0 ? DSI_STRATEGY_ROLLING_UPDATE
-							     : DSI_STRATEGY_OTHER;
+							    : DSI_STRATEGY_OTHER;
 	if (ds->strategy == DSI_STRATEGY_ROLLING_UPDATE) {
 		/* apps/v1 defaults a missing maxUnavailable to 1 whatever maxSurge says (validation then
 		 * refuses both non-zero); OpenKruise defaults it to 0 when maxSurge is given */
@@ -200,9 +201,9 @@ pop:
 	if (rc < 0)
 		goto fail;
 	/* deprecated.daemonset.template.generation: used only when it parses as int64 */
-	const char *tg = json_string_value(
-		json_object_get(json_object_get(json_object_get(obj, "metadata"), "annotations"),
-				"deprecated.daemonset.template.generation"));
+	const char *tg =
+		json_string_value(json_object_get(json_object_get(json_object_get(obj, "metadata"), "annotations"),
+						  "deprecated.daemonset.template.generation"));
 	if (tg && dsi_parse_go_int64(tg, strlen(tg), &out->template_generation))
 		out->has_template_generation = 1;
 	if ((rc = read_status(rd, obj, &out->status)) < 0)
@@ -210,8 +211,8 @@ pop:
 	/* what every sync compares against, computed once per object (per generation) */
 	out->patch = dsi_daemonset_patch(out->template);
 	if (!out->patch || dsi_json_digest(out->patch, &out->patch_digest) < 0 ||
-	    dsi_template_hash(out->template, out->status.has_collision_count, out->status.collision_count,
-			      out->hash) < 0) {
+	    dsi_template_hash(out->template, out->status.has_collision_count, out->status.collision_count, out->hash) <
+		    0) {
 		rc = dsi_error_nomem(rd->err);
 		goto fail;
 	}

@@ -34,17 +34,17 @@ typedef struct dsi_ds_advanced {
 
 typedef struct dsi_daemonset {
 	dsi_meta meta;
-	json_t *obj;       /* the object as loaded (owned) */
-	json_t *template;  /* borrowed: spec.template */
-	json_t *patch;     /* owned: getPatch, what the current ControllerRevision's data equals */
-	uint32_t patch_digest;      /* dsi_json_digest(patch) */
-	char hash[DSI_HASH_MAX];    /* dsi_template_hash(template, status.collisionCount) */
+	json_t *obj;             /* the object as loaded (owned) */
+	json_t *template;        /* borrowed: spec.template */
+	json_t *patch;           /* owned: getPatch, what the current ControllerRevision's data equals */
+	uint32_t patch_digest;   /* dsi_json_digest(patch) */
+	char hash[DSI_HASH_MAX]; /* dsi_template_hash(template, status.collisionCount) */
 	dsi_selector selector;
 	uint8_t selector_empty;   /* spec.selector is {} (the controller refuses: SelectingAll) */
 	uint8_t selector_missing; /* no spec.selector: matches nothing */
 	uint8_t strategy;
-	uint8_t kruise;  /* apps.kruise.io DaemonSet */
-	uint8_t legacy;  /* extensions/v1beta1 or apps/v1beta2 read with legacyDaemonSets */
+	uint8_t kruise; /* apps.kruise.io DaemonSet */
+	uint8_t legacy; /* extensions/v1beta1 or apps/v1beta2 read with legacyDaemonSets */
 	uint8_t has_template_generation;
 	dsi_intstr max_unavailable, max_surge;
 	uint8_t has_max_unavailable, has_max_surge;

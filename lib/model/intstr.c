@@ -35,11 +35,12 @@ int dsi_intstr_from_json(dsi_rd *rd, const json_t *v, dsi_intstr *out, int *pres
 	} else if (json_is_integer(v)) {
 		json_int_t i = json_integer_value(v);
 		if (i < INT32_MIN || i > INT32_MAX)
-			return dsi_rd_fail(rd, NULL, DS_EVALUE, "expected a 32-bit integer or a percent string, got %lld",
-					   (long long)i);
+			return dsi_rd_fail(rd, NULL, DS_EVALUE,
+					   "expected a 32-bit integer or a percent string, got %lld", (long long)i);
 		out->ival = (int32_t)i;
 	} else if (json_is_real(v)) {
-		return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected an integer or a percent string, got %g", json_real_value(v));
+		return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected an integer or a percent string, got %g",
+				   json_real_value(v));
 	} else {
 		return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected an integer or a percent string, got %s",
 				   dsi_json_type_name(v));
@@ -114,13 +115,10 @@ int dsi_intstr_scaled(const dsi_intstr *v, int total, int round_up, int *out, ds
 	volatile double q = prod / 100;
 	double r = round_up ? ceil(q) : floor(q);
 	if (!(r >= (double)INT_MIN && r <= (double)INT_MAX))
-		return dsi_error_set(err, DS_ELIMIT, NULL, "%lld%% of %d does not fit in an integer", (long long)v->pval,
-				     total);
+		return dsi_error_set(err, DS_ELIMIT, NULL, "%lld%% of %d does not fit in an integer",
+				     (long long)v->pval, total);
 	*out = (int)r;
 	return 0;
 }
 
-json_t *dsi_intstr_to_json(const dsi_intstr *v)
-{
-	return v->is_string ? json_string(v->text) : json_integer(v->ival);
-}
+json_t *dsi_intstr_to_json(const dsi_intstr *v) { return v->is_string ? json_string(v->text) : json_integer(v->ival); }

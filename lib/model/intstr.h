@@ -17,12 +17,12 @@
 #define DSI_INTSTR_TEXT_MAX 96
 
 typedef struct dsi_intstr {
-	uint8_t is_string; /* Type == String */
-	uint8_t percent;   /* String: ends with '%' */
-	uint8_t atoi;      /* String: strconv.Atoi of the text without its '%': 0 ok, 1 syntax, 2 range */
-	uint8_t truncated; /* text is a prefix of the real string */
-	int32_t ival;      /* Int: IntVal */
-	int64_t pval;      /* String: the Atoi result when atoi == 0 */
+	uint8_t is_string;              /* Type == String */
+	uint8_t percent;                /* String: ends with '%' */
+	uint8_t atoi;                   /* String: strconv.Atoi of the text without its '%': 0 ok, 1 syntax, 2 range */
+	uint8_t truncated;              /* text is a prefix of the real string */
+	int32_t ival;                   /* Int: IntVal */
+	int64_t pval;                   /* String: the Atoi result when atoi == 0 */
 	char text[DSI_INTSTR_TEXT_MAX]; /* String: StrVal, NUL-terminated */
 } dsi_intstr;
 

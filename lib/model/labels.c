@@ -149,8 +149,9 @@ json_t *dsi_labels_to_json(const dsi_atoms *atoms, const dsi_labels *l)
 {
 	json_t *o = json_object();
 	for (uint32_t i = 0; o && i < l->n; i++)
-		if (json_object_set_new(o, dsi_atom_str(atoms, l->v[i].key),
-					json_stringn(dsi_atom_str(atoms, l->v[i].value), dsi_atom_len(atoms, l->v[i].value)))) {
+		if (json_object_set_new(
+			    o, dsi_atom_str(atoms, l->v[i].key),
+			    json_stringn(dsi_atom_str(atoms, l->v[i].value), dsi_atom_len(atoms, l->v[i].value)))) {
 			json_decref(o);
 			return NULL;
 		}

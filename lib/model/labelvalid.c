@@ -18,12 +18,13 @@ static const char msg_key_slashes[] =
 static const char msg_key_name[] = "name part " MSG_LABEL_KEY;
 static const char msg_label_value[] =
 	"a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start "
-	"and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
+	"and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "
+	"validation "
 	"is '(" RE_LABEL_KEY ")?')";
 static const char msg_subdomain[] =
 	"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start "
-	"and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" RE_DNS1123_SUBDOMAIN
-	"')";
+	"and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
+	"'" RE_DNS1123_SUBDOMAIN "')";
 static const char msg_dns_label[] =
 	"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "
 	"with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" RE_DNS1123_LABEL
@@ -47,7 +48,10 @@ static void add_maxlen(dsi_strbuf *msgs, int *count, const char *prefix, int max
 	add(msgs, count, prefix, m);
 }
 
-static inline int is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+static inline int is_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
 static inline int is_lower_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
 /* ^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$ */

@@ -48,7 +48,8 @@ static int read_owner_refs(dsi_rd *rd, dsi_atoms *atoms, const json_t *meta, dsi
 		size_t m2 = dsi_rd_push_index(rd, i);
 		int is_controller, present;
 		const char *kind, *name, *uid, *api;
-		if ((rc = dsi_rd_expect_object(rd, r)) < 0 || (rc = dsi_rd_bool(rd, r, "controller", &is_controller, &present)) < 0 ||
+		if ((rc = dsi_rd_expect_object(rd, r)) < 0 ||
+		    (rc = dsi_rd_bool(rd, r, "controller", &is_controller, &present)) < 0 ||
 		    (rc = dsi_rd_string(rd, r, "kind", &kind)) < 0 || (rc = dsi_rd_string(rd, r, "name", &name)) < 0 ||
 		    (rc = dsi_rd_string(rd, r, "uid", &uid)) < 0 || (rc = dsi_rd_string(rd, r, "apiVersion", &api)) < 0)
 			break;
@@ -78,7 +79,8 @@ int dsi_meta_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, int need_name
 		return rc;
 	if (!meta) {
 		if (need_name && !rd->lenient)
-			return dsi_rd_fail(rd, "metadata", DS_EMISSING, "required value: an object needs metadata.name");
+			return dsi_rd_fail(rd, "metadata", DS_EMISSING,
+					   "required value: an object needs metadata.name");
 		return 0;
 	}
 	size_t m = dsi_rd_push(rd, "metadata");

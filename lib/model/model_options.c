@@ -19,7 +19,8 @@ static const char *check_ns(const char *v)
 
 static const dsi_opt_def defs[] = {
 	{"legacyDaemonSets", DSI_OPT_BOOL, offsetof(dsi_model_options, legacy_daemonsets), 0, 1, NULL, NULL, NULL},
-	{"defaultNamespace", DSI_OPT_STRING, offsetof(dsi_model_options, default_namespace), 0, 0, NULL, check_ns, NULL},
+	{"defaultNamespace", DSI_OPT_STRING, offsetof(dsi_model_options, default_namespace), 0, 0, NULL, check_ns,
+	 NULL},
 	{"applyDefaults", DSI_OPT_BOOL, offsetof(dsi_model_options, apply_defaults), 0, 1, NULL, NULL, NULL},
 };
 

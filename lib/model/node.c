@@ -7,8 +7,8 @@
 
 /* What the placement pass reads of every node shares its first cache line (see dsi_node). */
 _Static_assert(offsetof(dsi_node, taints) + sizeof(dsi_taints) <= 64 &&
-		       offsetof(dsi_node, meta.labels) + sizeof(dsi_labels) <= 64 && offsetof(dsi_node, meta.name) < 64 &&
-		       offsetof(dsi_node, unschedulable) < 64,
+		       offsetof(dsi_node, meta.labels) + sizeof(dsi_labels) <= 64 &&
+		       offsetof(dsi_node, meta.name) < 64 && offsetof(dsi_node, unschedulable) < 64,
 	       "dsi_node: the fields the placement pass reads must stay in the first 64 bytes");
 
 int dsi_conditions_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *status, dsi_condition **out, uint32_t *n)
@@ -35,9 +35,10 @@ int dsi_conditions_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *status, dsi_
 			dsi_rd_pop(rd, m2);
 			break;
 		}
-		d->status = !st ? DSI_COND_UNKNOWN : strcmp(st, "True") == 0 ? DSI_COND_TRUE
-						 : strcmp(st, "False") == 0 ? DSI_COND_FALSE
-									    : DSI_COND_UNKNOWN;
+		d->status = !st                        ? DSI_COND_UNKNOWN
+			    : strcmp(st, "True") == 0  ? DSI_COND_TRUE
+			    : strcmp(st, "False") == 0 ? DSI_COND_FALSE
+						       : DSI_COND_UNKNOWN;
 		(*n)++;
 		dsi_rd_pop(rd, m2);
 	}
@@ -132,12 +133,14 @@ fail:
 
 json_t *dsi_resources_to_json(const dsi_atoms *atoms, const dsi_resources *r)
 {
-	json_t *o = json_pack("{s:I, s:I, s:I, s:I}", "milliCPU", (json_int_t)r->milli_cpu, "memory", (json_int_t)r->memory,
-			      "ephemeralStorage", (json_int_t)r->ephemeral, "pods", (json_int_t)r->pods);
+	json_t *o =
+		json_pack("{s:I, s:I, s:I, s:I}", "milliCPU", (json_int_t)r->milli_cpu, "memory", (json_int_t)r->memory,
+			  "ephemeralStorage", (json_int_t)r->ephemeral, "pods", (json_int_t)r->pods);
 	if (o && r->nscalars) {
 		json_t *s = json_object();
 		for (uint32_t i = 0; s && i < r->nscalars; i++)
-			json_object_set_new(s, dsi_atom_str(atoms, r->scalars[i].name), json_integer(r->scalars[i].value));
+			json_object_set_new(s, dsi_atom_str(atoms, r->scalars[i].name),
+					    json_integer(r->scalars[i].value));
 		json_object_set_new(o, "scalar", s);
 	}
 	return o;
@@ -149,6 +152,6 @@ json_t *dsi_node_to_json(const dsi_atoms *atoms, const dsi_node *n)
 	for (uint32_t i = 0; taints && i < n->taints.n; i++)
 		json_array_append_new(taints, dsi_taint_to_json(atoms, &n->taints.v[i]));
 	return json_pack("{s:s, s:o, s:o, s:b, s:o}", "name", dsi_atom_str(atoms, n->meta.name), "labels",
-			 dsi_labels_to_json(atoms, &n->meta.labels), "taints", taints, "unschedulable", n->unschedulable,
-			 "allocatable", dsi_resources_to_json(atoms, &n->allocatable));
+			 dsi_labels_to_json(atoms, &n->meta.labels), "taints", taints, "unschedulable",
+			 n->unschedulable, "allocatable", dsi_resources_to_json(atoms, &n->allocatable));
 }

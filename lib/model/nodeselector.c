@@ -86,8 +86,9 @@ static int expr_requirement(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, const
 	static const struct {
 		const char *name;
 		dsi_selector_op op;
-	} ops[] = {{"In", DSI_SEL_IN},         {"NotIn", DSI_SEL_NOT_IN}, {"Exists", DSI_SEL_EXISTS},
-		   {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST}, {"Gt", DSI_SEL_GT},         {"Lt", DSI_SEL_LT}};
+	} ops[] = {{"In", DSI_SEL_IN},         {"NotIn", DSI_SEL_NOT_IN},
+		   {"Exists", DSI_SEL_EXISTS}, {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST},
+		   {"Gt", DSI_SEL_GT},         {"Lt", DSI_SEL_LT}};
 	int rc = 0;
 	size_t k;
 	for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
@@ -113,8 +114,8 @@ static int expr_requirement(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, const
 		if (lens) {
 			for (size_t v = 0; v < nvals; v++)
 				lens[v] = strlen(vals[v]);
-			r = dsi_req_build(atoms, rd->path, key ? key : "", key ? strlen(key) : 0, ops[k].op, vals,
-					  lens, nvals, !json_is_array(json_object_get(e, "values")), &errs,
+			r = dsi_req_build(atoms, rd->path, key ? key : "", key ? strlen(key) : 0, ops[k].op, vals, lens,
+					  nvals, !json_is_array(json_object_get(e, "values")), &errs,
 					  &t->exprs[t->nexprs]);
 		}
 		if (r == DS_EVALUE) {
@@ -305,7 +306,8 @@ int dsi_preferred_terms_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, co
 		size_t m2 = dsi_rd_push_index(rd, i);
 		json_t *pref;
 		dsi_ns_term *t = &out->terms[out->n++];
-		if ((rc = dsi_rd_expect_object(rd, e)) < 0 || (rc = dsi_rd_int32(rd, e, "weight", &t->weight, NULL)) < 0 ||
+		if ((rc = dsi_rd_expect_object(rd, e)) < 0 ||
+		    (rc = dsi_rd_int32(rd, e, "weight", &t->weight, NULL)) < 0 ||
 		    (rc = dsi_rd_object(rd, e, "preference", &pref)) < 0) {
 			dsi_rd_pop(rd, m2);
 			break;

@@ -24,7 +24,8 @@ static int read_status(dsi_rd *rd, dsi_atoms *atoms, const json_t *status, dsi_p
 			out->phase = (uint8_t)p;
 	if (phase && *phase && out->phase == DSI_PHASE_NONE && !rd->lenient) /* lenient: not terminal, as upstream */
 		return dsi_rd_fail(rd, "phase", DS_EVALUE,
-				   "unsupported value \"%s\": expected Pending, Running, Succeeded, Failed or Unknown", phase);
+				   "unsupported value \"%s\": expected Pending, Running, Succeeded, Failed or Unknown",
+				   phase);
 	if ((rc = dsi_rd_time(rd, status, "startTime", &out->start_time, &out->has_start_time)) < 0)
 		return rc;
 	dsi_condition *conds;

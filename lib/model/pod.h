@@ -7,7 +7,14 @@
 #include "model/meta.h"
 #include "model/podspec.h"
 
-enum { DSI_PHASE_NONE = 0, DSI_PHASE_PENDING, DSI_PHASE_RUNNING, DSI_PHASE_SUCCEEDED, DSI_PHASE_FAILED, DSI_PHASE_UNKNOWN };
+enum {
+	DSI_PHASE_NONE = 0,
+	DSI_PHASE_PENDING,
+	DSI_PHASE_RUNNING,
+	DSI_PHASE_SUCCEEDED,
+	DSI_PHASE_FAILED,
+	DSI_PHASE_UNKNOWN
+};
 
 #define DSI_NO_NODE UINT32_MAX
 
@@ -42,6 +49,9 @@ void dsi_pod_release(dsi_atoms *atoms, dsi_pod *p);
 int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst);
 const char *dsi_phase_name(int phase);
 /* Terminal: phase Succeeded or Failed. */
-static inline int dsi_pod_terminal(const dsi_pod *p) { return p->phase == DSI_PHASE_SUCCEEDED || p->phase == DSI_PHASE_FAILED; }
+static inline int dsi_pod_terminal(const dsi_pod *p)
+{
+	return p->phase == DSI_PHASE_SUCCEEDED || p->phase == DSI_PHASE_FAILED;
+}
 
 #endif

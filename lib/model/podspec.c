@@ -29,10 +29,10 @@ int dsi_target_node_name(const json_t *spec, const char **out)
 		*out = nn;
 		return 0;
 	}
-	json_t *terms = json_object_get(
-		json_object_get(json_object_get(json_object_get(spec, "affinity"), "nodeAffinity"),
-				"requiredDuringSchedulingIgnoredDuringExecution"),
-		"nodeSelectorTerms");
+	json_t *terms =
+		json_object_get(json_object_get(json_object_get(json_object_get(spec, "affinity"), "nodeAffinity"),
+						"requiredDuringSchedulingIgnoredDuringExecution"),
+				"nodeSelectorTerms");
 	size_t i, j;
 	json_t *term, *f;
 	json_array_foreach(terms, i, term)
@@ -67,9 +67,11 @@ static int read_ports(dsi_rd *rd, dsi_atoms *atoms, const json_t *c, dsi_podspec
 		size_t m2 = dsi_rd_push_index(rd, i);
 		int32_t host_port, container_port;
 		const char *proto, *ip;
-		if ((rc = dsi_rd_expect_object(rd, p)) < 0 || (rc = dsi_rd_int32(rd, p, "hostPort", &host_port, NULL)) < 0 ||
+		if ((rc = dsi_rd_expect_object(rd, p)) < 0 ||
+		    (rc = dsi_rd_int32(rd, p, "hostPort", &host_port, NULL)) < 0 ||
 		    (rc = dsi_rd_int32(rd, p, "containerPort", &container_port, NULL)) < 0 ||
-		    (rc = dsi_rd_string(rd, p, "protocol", &proto)) < 0 || (rc = dsi_rd_string(rd, p, "hostIP", &ip)) < 0) {
+		    (rc = dsi_rd_string(rd, p, "protocol", &proto)) < 0 ||
+		    (rc = dsi_rd_string(rd, p, "hostIP", &ip)) < 0) {
 			dsi_rd_pop(rd, m2);
 			break;
 		}
@@ -81,7 +83,8 @@ static int read_ports(dsi_rd *rd, dsi_atoms *atoms, const json_t *c, dsi_podspec
 				pr = DSI_PROTO_SCTP;
 			else {
 				rc = dsi_rd_fail(rd, "protocol", DS_EVALUE,
-						 "unsupported value \"%s\": expected one of \"TCP\", \"UDP\", \"SCTP\"", proto);
+						 "unsupported value \"%s\": expected one of \"TCP\", \"UDP\", \"SCTP\"",
+						 proto);
 				dsi_rd_pop(rd, m2);
 				break;
 			}
@@ -240,7 +243,8 @@ static int read_affinity(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsig
 	rc = dsi_rd_object(rd, aff, "nodeAffinity", &na);
 	if (rc == 0 && na && (flags & DSI_PODSPEC_PLACEMENT)) {
 		size_t m2 = dsi_rd_push(rd, "nodeAffinity");
-		rc = dsi_node_selector_read(rd, atoms, na, "requiredDuringSchedulingIgnoredDuringExecution", &out->required);
+		rc = dsi_node_selector_read(rd, atoms, na, "requiredDuringSchedulingIgnoredDuringExecution",
+					    &out->required);
 		if (rc == 0)
 			rc = dsi_preferred_terms_read(rd, atoms, na, "preferredDuringSchedulingIgnoredDuringExecution",
 						      &out->preferred);
@@ -276,7 +280,8 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 	    (rc = dsi_rd_string(rd, spec, "preemptionPolicy", &policy)) < 0)
 		goto fail;
 	out->preempt_never = policy && strcmp(policy, "Never") == 0;
-	if ((rc = dsi_rd_int64(rd, spec, "terminationGracePeriodSeconds", &out->termination_grace_seconds, &present)) < 0)
+	if ((rc = dsi_rd_int64(rd, spec, "terminationGracePeriodSeconds", &out->termination_grace_seconds, &present)) <
+	    0)
 		goto fail;
 	if (!present)
 		out->termination_grace_seconds = 30;

@@ -26,7 +26,7 @@ typedef struct dsi_podspec {
 	dsi_atom target_node; /* util.GetTargetNodeName: nodeName, else the metadata.name pin */
 	uint8_t host_network, host_pid, host_ipc;
 	uint8_t has_priority;
-	uint8_t preempt_never; /* preemptionPolicy: Never */
+	uint8_t preempt_never;    /* preemptionPolicy: Never */
 	uint8_t sidecar_gate_off; /* a restartable init container with the SidecarContainers gate off */
 	uint8_t has_emptydir;
 	int32_t priority;
@@ -45,7 +45,8 @@ typedef struct dsi_podspec {
 #define DSI_PODSPEC_PLACEMENT 1u /* also read nodeSelector, node affinity terms and tolerations */
 
 /* Read obj's member "spec" (a PodSpec). gates: DSI_GATE_* from lib/core/optparse.h. */
-int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned flags, unsigned gates, dsi_podspec *out);
+int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned flags, unsigned gates,
+		     dsi_podspec *out);
 void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s);
 int dsi_podspec_copy(dsi_atoms *atoms, const dsi_podspec *src, dsi_podspec *dst);
 

@@ -240,12 +240,14 @@ static int interpret_suffix(const char *s, size_t n, int *base, int64_t *exp, ui
 		int base, exp;
 		uint8_t format;
 	} tab[] = {
-		{"", 10, 0, DSI_QFMT_DECIMAL_SI},  {"n", 10, -9, DSI_QFMT_DECIMAL_SI}, {"u", 10, -6, DSI_QFMT_DECIMAL_SI},
-		{"m", 10, -3, DSI_QFMT_DECIMAL_SI}, {"k", 10, 3, DSI_QFMT_DECIMAL_SI},  {"M", 10, 6, DSI_QFMT_DECIMAL_SI},
-		{"G", 10, 9, DSI_QFMT_DECIMAL_SI},  {"T", 10, 12, DSI_QFMT_DECIMAL_SI}, {"P", 10, 15, DSI_QFMT_DECIMAL_SI},
-		{"E", 10, 18, DSI_QFMT_DECIMAL_SI}, {"Ki", 2, 10, DSI_QFMT_BINARY_SI},  {"Mi", 2, 20, DSI_QFMT_BINARY_SI},
-		{"Gi", 2, 30, DSI_QFMT_BINARY_SI},  {"Ti", 2, 40, DSI_QFMT_BINARY_SI},  {"Pi", 2, 50, DSI_QFMT_BINARY_SI},
-		{"Ei", 2, 60, DSI_QFMT_BINARY_SI},
+		{"", 10, 0, DSI_QFMT_DECIMAL_SI},   {"n", 10, -9, DSI_QFMT_DECIMAL_SI},
+		{"u", 10, -6, DSI_QFMT_DECIMAL_SI}, {"m", 10, -3, DSI_QFMT_DECIMAL_SI},
+		{"k", 10, 3, DSI_QFMT_DECIMAL_SI},  {"M", 10, 6, DSI_QFMT_DECIMAL_SI},
+		{"G", 10, 9, DSI_QFMT_DECIMAL_SI},  {"T", 10, 12, DSI_QFMT_DECIMAL_SI},
+		{"P", 10, 15, DSI_QFMT_DECIMAL_SI}, {"E", 10, 18, DSI_QFMT_DECIMAL_SI},
+		{"Ki", 2, 10, DSI_QFMT_BINARY_SI},  {"Mi", 2, 20, DSI_QFMT_BINARY_SI},
+		{"Gi", 2, 30, DSI_QFMT_BINARY_SI},  {"Ti", 2, 40, DSI_QFMT_BINARY_SI},
+		{"Pi", 2, 50, DSI_QFMT_BINARY_SI},  {"Ei", 2, 60, DSI_QFMT_BINARY_SI},
 	};
 	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
 		if (strlen(tab[i].text) == n && memcmp(tab[i].text, s, n) == 0) {
@@ -302,7 +304,8 @@ static int upstream_fast_path(const lexed *x, int base, int64_t e10, int *verbat
 		int ends000 = total >= 3;
 		for (size_t k = 0; ends000 && k < 3; k++) {
 			size_t i = total - 1 - k; /* index into num+denom */
-			char c = i < lnum ? (nnum ? x->s[x->int_start + x->lz + i] : '0') : x->s[x->frac_start + (i - lnum)];
+			char c = i < lnum ? (nnum ? x->s[x->int_start + x->lz + i] : '0')
+					  : x->s[x->frac_start + (i - lnum)];
 			ends000 = c == '0';
 		}
 		*verbatim = scale % 3 == 0 && nnum > 0 && !ends000;
@@ -672,8 +675,9 @@ static size_t space_at(const unsigned char *s, size_t n)
 		return 0;
 	if (c == 0xe1 && s[1] == 0x9a && s[2] == 0x80) /* U+1680 */
 		return 3;
-	if (c == 0xe2 && s[1] == 0x80 && ((s[2] >= 0x80 && s[2] <= 0x8a) || s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
-		return 3; /* U+2000..200A, U+2028, U+2029, U+202F */
+	if (c == 0xe2 && s[1] == 0x80 &&
+	    ((s[2] >= 0x80 && s[2] <= 0x8a) || s[2] == 0xa8 || s[2] == 0xa9 || s[2] == 0xaf))
+		return 3;                              /* U+2000..200A, U+2028, U+2029, U+202F */
 	if (c == 0xe2 && s[1] == 0x81 && s[2] == 0x9f) /* U+205F */
 		return 3;
 	if (c == 0xe3 && s[1] == 0x80 && s[2] == 0x80) /* U+3000 */
@@ -817,7 +821,8 @@ int dsi_quantity_normalize_json(json_t *map, ds_error *err)
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	if (!json_is_object(map))
-		return dsi_rd_fail(&rd, NULL, DS_ETYPE, "expected an object of quantities, got %s", dsi_json_type_name(map));
+		return dsi_rd_fail(&rd, NULL, DS_ETYPE, "expected an object of quantities, got %s",
+				   dsi_json_type_name(map));
 	const char *key;
 	json_t *v;
 	char buf[DSI_QUANTITY_STRING_MAX];

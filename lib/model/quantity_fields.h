@@ -31,7 +31,6 @@
  * although the field is omitempty). Parts of the wrong JSON type are skipped.
  * Returns 0, DS_ENOMEM, or with DSI_QFIELDS_STRICT the first bad quantity's
  * error (spec is then partly rewritten). */
-int dsi_podspec_canonical_quantities(json_t *spec, unsigned flags,
-                                     ds_error *err);
+int dsi_podspec_canonical_quantities(json_t *spec, unsigned flags, ds_error *err);
 
 #endif

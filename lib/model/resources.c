@@ -183,7 +183,8 @@ int dsi_resources_from_qlist(dsi_rd *rd, dsi_atoms *atoms, const dsi_qlist *l, d
 		}
 		if (overflow) {
 			dsi_resources_release(atoms, out);
-			return dsi_rd_fail(rd, name, DS_EVALUE, "quantity is too large to be compared (overflows int64)");
+			return dsi_rd_fail(rd, name, DS_EVALUE,
+					   "quantity is too large to be compared (overflows int64)");
 		}
 		if (slot) {
 			*slot = v;
@@ -225,8 +226,8 @@ static int pod_level_replaces(const char *name)
 
 /* PodRequests (component-helpers resource/helpers.go) */
 int dsi_pod_requests(dsi_atoms *atoms, const dsi_container_req *containers, uint32_t ncontainers,
-		     const dsi_container_req *inits, uint32_t ninits, const dsi_qlist *pod_level, const dsi_qlist *overhead,
-		     int pod_level_resources, dsi_qlist *out)
+		     const dsi_container_req *inits, uint32_t ninits, const dsi_qlist *pod_level,
+		     const dsi_qlist *overhead, int pod_level_resources, dsi_qlist *out)
 {
 	memset(out, 0, sizeof(*out));
 	dsi_qlist sidecars = {0}, init_max = {0}, candidate = {0};
@@ -237,13 +238,14 @@ int dsi_pod_requests(dsi_atoms *atoms, const dsi_container_req *containers, uint
 	for (uint32_t i = 0; i < ninits; i++) {
 		if (inits[i].restartable_init) {
 			/* a sidecar runs beside the app containers and after it starts */
-			if (add_all(atoms, out, &inits[i].requests) < 0 || add_all(atoms, &sidecars, &inits[i].requests) < 0 ||
+			if (add_all(atoms, out, &inits[i].requests) < 0 ||
+			    add_all(atoms, &sidecars, &inits[i].requests) < 0 ||
 			    max_all(atoms, &init_max, &sidecars) < 0)
 				goto done;
 		} else {
 			dsi_qlist_release(atoms, &candidate);
-			if (add_all(atoms, &candidate, &inits[i].requests) < 0 || add_all(atoms, &candidate, &sidecars) < 0 ||
-			    max_all(atoms, &init_max, &candidate) < 0)
+			if (add_all(atoms, &candidate, &inits[i].requests) < 0 ||
+			    add_all(atoms, &candidate, &sidecars) < 0 || max_all(atoms, &init_max, &candidate) < 0)
 				goto done;
 		}
 	}

@@ -70,7 +70,7 @@ typedef struct dsi_container_req {
  * started before them); pod-level cpu/memory/hugepages requests replace those
  * entries when PodLevelResources is on; then overhead is added. */
 int dsi_pod_requests(dsi_atoms *atoms, const dsi_container_req *containers, uint32_t ncontainers,
-		     const dsi_container_req *inits, uint32_t ninits, const dsi_qlist *pod_level, const dsi_qlist *overhead,
-		     int pod_level_resources, dsi_qlist *out);
+		     const dsi_container_req *inits, uint32_t ninits, const dsi_qlist *pod_level,
+		     const dsi_qlist *overhead, int pod_level_resources, dsi_qlist *out);
 
 #endif

@@ -8,8 +8,8 @@
 
 typedef struct dsi_revision {
 	dsi_meta meta;
-	json_t *obj;  /* the object as loaded (owned) */
-	json_t *data; /* borrowed: .data */
+	json_t *obj;          /* the object as loaded (owned) */
+	json_t *data;         /* borrowed: .data */
 	uint32_t data_digest; /* dsi_json_digest(data) when data is set: a cheap first inequality test */
 	int64_t revision;
 	dsi_atom hash; /* label controller-revision-hash; the name when the label is absent (constructHistory) */

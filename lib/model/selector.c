@@ -94,7 +94,6 @@ static int cmp_atom(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-
 /* labels.NewRequirement (apimachinery pkg/labels/selector.go) */
 int dsi_req_build(dsi_atoms *atoms, const char *field_path, const char *key, size_t klen, dsi_selector_op op,
 		  const char *const *values, const size_t *vlens, size_t n, int nil, dsi_req_errs *errs,
@@ -245,9 +244,7 @@ int dsi_req_fail(dsi_rd *rd, const dsi_req_errs *e, int rc, int subpaths, const 
 		case DSI_REQ_AT_KEY: dsi_rd_push(rd, "key"); break;
 		case DSI_REQ_AT_OPERATOR: dsi_rd_push(rd, "operator"); break;
 		case DSI_REQ_AT_VALUES: dsi_rd_push(rd, "values"); break;
-		default:
-			dsi_rd_push(rd, "values");
-			dsi_rd_push_index(rd, e->first_index);
+		default: dsi_rd_push(rd, "values"); dsi_rd_push_index(rd, e->first_index);
 		}
 	}
 	rc = dsi_rd_fail(rd, NULL, rc, "%s", msg.data);
@@ -282,7 +279,8 @@ int dsi_requirement_init_at(dsi_rd *rd, dsi_atoms *atoms, const char *field_path
 			vals[i] = values[i] ? values[i] : ""; /* a NULL element reads as "" */
 			lens[i] = strlen(vals[i]);
 		}
-		rc = dsi_req_build(atoms, field_path, key, strlen(key), op, vals, lens, nvalues, values == NULL, &e, out);
+		rc = dsi_req_build(atoms, field_path, key, strlen(key), op, vals, lens, nvalues, values == NULL, &e,
+				   out);
 		if (rc < 0)
 			rc = dsi_req_fail(rd, &e, rc, 1, NULL);
 	}
@@ -526,7 +524,8 @@ static int read_expression(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, dsi_re
 		json_t *k = json_object_get(e, "key"), *o = json_object_get(e, "operator");
 		if (k && !json_is_null(k)) {
 			if (!json_is_string(k))
-				return dsi_rd_fail(rd, "key", DS_ETYPE, "expected string, got %s", dsi_json_type_name(k));
+				return dsi_rd_fail(rd, "key", DS_ETYPE, "expected string, got %s",
+						   dsi_json_type_name(k));
 			key = json_string_value(k);
 			klen = json_string_length(k);
 		}
@@ -622,7 +621,8 @@ int dsi_selector_from_json(dsi_rd *rd, dsi_atoms *atoms, const json_t *sel, dsi_
 	if (rc < 0)
 		return rc;
 	json_t *ml, *me;
-	if ((rc = dsi_rd_object(rd, sel, "matchLabels", &ml)) < 0 || (rc = dsi_rd_array(rd, sel, "matchExpressions", &me)) < 0)
+	if ((rc = dsi_rd_object(rd, sel, "matchLabels", &ml)) < 0 ||
+	    (rc = dsi_rd_array(rd, sel, "matchExpressions", &me)) < 0)
 		return rc;
 	size_t nl = ml ? json_object_size(ml) : 0, ne = me ? json_array_size(me) : 0;
 	if (nl + ne == 0) {
@@ -668,8 +668,8 @@ int dsi_selector_from_json(dsi_rd *rd, dsi_atoms *atoms, const json_t *sel, dsi_
 				break;
 			}
 			dsi_req_errs errs;
-			rc = dsi_req_build(atoms, NULL, keys[i].key, keys[i].len, DSI_SEL_EQUALS, &val, &vlen, 1, 0, &errs,
-					   &reqs[cnt]);
+			rc = dsi_req_build(atoms, NULL, keys[i].key, keys[i].len, DSI_SEL_EQUALS, &val, &vlen, 1, 0,
+					   &errs, &reqs[cnt]);
 			if (rc < 0) {
 				size_t m2 = dsi_rd_push(rd, kz);
 				rc = dsi_req_fail(rd, &errs, rc, 0, NULL);

@@ -8,8 +8,8 @@
 #include "core/load.h"
 #include "core/sort.h"
 
-static const char *const kind_names[DSI_KIND_COUNT] = {"Node", "Pod", "DaemonSet", "ControllerRevision",
-						       "PodDisruptionBudget", "PriorityClass", "Other"};
+static const char *const kind_names[DSI_KIND_COUNT] = {
+	"Node", "Pod", "DaemonSet", "ControllerRevision", "PodDisruptionBudget", "PriorityClass", "Other"};
 
 const char *dsi_kind_name(dsi_kind k) { return k < DSI_KIND_COUNT ? kind_names[k] : ""; }
 
@@ -93,7 +93,8 @@ static void release_obj(dsi_cluster *c, dsi_kind k, void *o)
 	case DSI_KIND_POD: {
 		dsi_pod *p = o;
 		if ((slab = p->slab) && p->meta.labels.n)
-			dsi_kv_array_disown(&c->atoms, (void **)&p->meta.labels.v, &p->meta.labels.n, sizeof(dsi_label));
+			dsi_kv_array_disown(&c->atoms, (void **)&p->meta.labels.v, &p->meta.labels.n,
+					    sizeof(dsi_label));
 		dsi_pod_release(&c->atoms, p);
 		break;
 	}
@@ -236,7 +237,6 @@ static size_t order_find(const dsi_cluster *c, const dsi_node *n, size_t count)
 	return lo;
 }
 
-
 /* ---- init / destroy ---- */
 
 int dsi_cluster_init(dsi_cluster *c, const dsi_core_options *core, const dsi_model_options *model)
@@ -338,10 +338,10 @@ dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const
 
 typedef struct staged {
 	dsi_kind kind;
-	int remove;      /* a DELETED watch event */
-	void *obj;       /* parsed object (NULL for removals of unknown kinds) */
-	dsi_meta key;    /* for removals: namespace/name (atoms referenced) */
-	dsi_atom gk;     /* for others: group/kind */
+	int remove;   /* a DELETED watch event */
+	void *obj;    /* parsed object (NULL for removals of unknown kinds) */
+	dsi_meta key; /* for removals: namespace/name (atoms referenced) */
+	dsi_atom gk;  /* for others: group/kind */
 } staged;
 
 typedef struct batch {
@@ -349,8 +349,8 @@ typedef struct batch {
 	staged *v;
 	size_t n, cap;
 	size_t count[DSI_KIND_COUNT];
-	int events; /* items are watch events */
-	size_t mark; /* b->n when the current text began (unstage) */
+	int events;             /* items are watch events */
+	size_t mark;            /* b->n when the current text began (unstage) */
 	dsi_pod_group **groups; /* the owner groups its pods join, each once (reserve_groups) */
 	size_t ngroups;
 } batch;
@@ -415,11 +415,12 @@ static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi
 		}
 		if (strcmp(api, "extensions/v1beta1") == 0 || strcmp(api, "apps/v1beta2") == 0) {
 			if (!b->c->model.legacy_daemonsets)
-				return dsi_rd_fail(rd, "apiVersion", DS_EUNSUPPORTED,
-						   "no matches for kind \"DaemonSet\" in version \"%s\": DaemonSets are served "
-						   "as apps/v1 since Kubernetes 1.16 (set the legacyDaemonSets option to read "
-						   "this one with its group's old defaults)",
-						   api);
+				return dsi_rd_fail(
+					rd, "apiVersion", DS_EUNSUPPORTED,
+					"no matches for kind \"DaemonSet\" in version \"%s\": DaemonSets are served "
+					"as apps/v1 since Kubernetes 1.16 (set the legacyDaemonSets option to read "
+					"this one with its group's old defaults)",
+					api);
 			*legacy = 1;
 			*out = DSI_KIND_DAEMONSET;
 			return 0;
@@ -512,7 +513,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		b->n++;
 		return 0;
 	}
-	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node), sizeof(dsi_pod), sizeof(dsi_daemonset),
+	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node),     sizeof(dsi_pod), sizeof(dsi_daemonset),
 						     sizeof(dsi_revision), sizeof(dsi_pdb), sizeof(dsi_priority_class),
 						     sizeof(other_box)};
 	void *o = dsi_calloc(1, sizes[k]);
@@ -1012,11 +1013,13 @@ static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
 	const char *type;
 	json_t *obj;
 	int rc;
-	if ((rc = dsi_rd_string(&rd, it->obj, "type", &type)) < 0 || (rc = dsi_rd_object(&rd, it->obj, "object", &obj)) < 0)
+	if ((rc = dsi_rd_string(&rd, it->obj, "type", &type)) < 0 ||
+	    (rc = dsi_rd_object(&rd, it->obj, "object", &obj)) < 0)
 		return rc;
 	if (!type)
-		return dsi_rd_fail(&rd, "type", DS_EMISSING,
-				   "required value: a watch event has a type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR)");
+		return dsi_rd_fail(
+			&rd, "type", DS_EMISSING,
+			"required value: a watch event has a type (ADDED, MODIFIED, DELETED, BOOKMARK, ERROR)");
 	if (strcmp(type, "BOOKMARK") == 0)
 		return 0;
 	if (strcmp(type, "ERROR") == 0) {
@@ -1027,7 +1030,8 @@ static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
 	int remove = strcmp(type, "DELETED") == 0;
 	if (!remove && strcmp(type, "ADDED") != 0 && strcmp(type, "MODIFIED") != 0)
 		return dsi_rd_fail(&rd, "type", DS_EVALUE,
-				   "unsupported value \"%s\": expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR", type);
+				   "unsupported value \"%s\": expected ADDED, MODIFIED, DELETED, BOOKMARK or ERROR",
+				   type);
 	if (!obj)
 		return dsi_rd_fail(&rd, "object", DS_EMISSING, "required value: the event's object");
 	const char *kind = json_string_value(json_object_get(obj, "kind"));
@@ -1101,7 +1105,8 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
 		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
 		    (rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates, o)) == 0)
-			((dsi_daemonset *)o)->manifest = sd->manifest; /* what loading it gave it, which its JSON does not say */
+			((dsi_daemonset *)o)->manifest =
+				sd->manifest; /* what loading it gave it, which its JSON does not say */
 		break;
 	}
 	case DSI_KIND_REVISION:

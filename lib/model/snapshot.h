@@ -54,23 +54,23 @@ typedef struct dsi_pod_group {
 struct ds_cluster {
 	dsi_core_options core;   /* limits and gates for everything loaded into it */
 	dsi_model_options model; /* its strings are not kept (default_namespace is copied below) */
-	char default_ns[64];     /* option defaultNamespace (a DNS label): for manifests without a namespace; "": none */
+	char default_ns[64]; /* option defaultNamespace (a DNS label): for manifests without a namespace; "": none */
 	dsi_atoms atoms;
-	dsi_atom k_hash_label; /* "controller-revision-hash", kept interned */
-	dsi_atom k_gen_label;  /* "pod-template-generation" */
+	dsi_atom k_hash_label;                      /* "controller-revision-hash", kept interned */
+	dsi_atom k_gen_label;                       /* "pod-template-generation" */
 	dsi_atom k_taints[DSI_N_WELL_KNOWN_TAINTS]; /* well-known taint keys, kept interned */
 	dsi_vec objs[DSI_KIND_COUNT];
 	dsi_map by_key[DSI_KIND_COUNT]; /* (ns,name) -> object; others: hash of group/kind too */
 	dsi_map pods_on_node;           /* spec.nodeName -> first pod */
 	dsi_map pods_by_owner;          /* controller uid -> dsi_pod_group */
-	dsi_map orphans_by_ns;          /* namespace (0: the empty one) -> dsi_pod_group of the pods without a controller uid */
-	dsi_node **node_order;          /* nodes sorted by name */
-	size_t norder;                  /* valid entries in node_order (all nodes, outside a commit) */
+	dsi_map orphans_by_ns; /* namespace (0: the empty one) -> dsi_pod_group of the pods without a controller uid */
+	dsi_node **node_order; /* nodes sorted by name */
+	size_t norder;         /* valid entries in node_order (all nodes, outside a commit) */
 	/* per atom id: how many nodes have a label with that key, so that placement can decide a
 	 * requirement on a key that no node has once per sync instead of once per node */
 	uint32_t *label_key_nodes;
 	size_t label_key_cap;
-	uint64_t version;               /* bumped by every change */
+	uint64_t version; /* bumped by every change */
 };
 
 typedef struct ds_cluster dsi_cluster;

@@ -9,8 +9,8 @@
 #include "model/meta.h"
 
 const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS] = {
-	DSI_TAINT_NOT_READY,        DSI_TAINT_UNREACHABLE,         DSI_TAINT_UNSCHEDULABLE, DSI_TAINT_MEMORY_PRESSURE,
-	DSI_TAINT_DISK_PRESSURE,    DSI_TAINT_NETWORK_UNAVAILABLE, DSI_TAINT_PID_PRESSURE,  DSI_TAINT_OUT_OF_SERVICE,
+	DSI_TAINT_NOT_READY,     DSI_TAINT_UNREACHABLE,         DSI_TAINT_UNSCHEDULABLE, DSI_TAINT_MEMORY_PRESSURE,
+	DSI_TAINT_DISK_PRESSURE, DSI_TAINT_NETWORK_UNAVAILABLE, DSI_TAINT_PID_PRESSURE,  DSI_TAINT_OUT_OF_SERVICE,
 };
 
 const char *dsi_effect_name(uint32_t effect)
@@ -62,8 +62,9 @@ static int parse_effect(dsi_rd *rd, dsi_atoms *atoms, const char *s, int allow_e
 	if (!s || !*s) {
 		if (allow_empty || rd->lenient)
 			return 0;
-		return dsi_rd_fail(rd, "effect", DS_EMISSING,
-				   "required value: expected one of \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
+		return dsi_rd_fail(
+			rd, "effect", DS_EMISSING,
+			"required value: expected one of \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"");
 	}
 	if (strcmp(s, "NoSchedule") == 0)
 		*out = DSI_EFFECT_NO_SCHEDULE;
@@ -104,8 +105,7 @@ static void taint_others(dsi_atoms *atoms, const dsi_taint *v, uint32_t n, void 
 		other_ref(atoms, v[i].effect, DSI_EFFECT_OTHER, fn);
 }
 
-static void toleration_others(dsi_atoms *atoms, const dsi_toleration *v, uint32_t n,
-			      void (*fn)(dsi_atoms *, dsi_atom))
+static void toleration_others(dsi_atoms *atoms, const dsi_toleration *v, uint32_t n, void (*fn)(dsi_atoms *, dsi_atom))
 {
 	for (uint32_t i = 0; i < n; i++) {
 		other_ref(atoms, v[i].effect, DSI_EFFECT_OTHER, fn);
@@ -297,7 +297,8 @@ static const char *str_or_empty(const dsi_atoms *atoms, dsi_atom a)
 
 json_t *dsi_taint_to_json(const dsi_atoms *atoms, const dsi_taint *t)
 {
-	json_t *o = json_pack("{s:s, s:s}", "key", str_or_empty(atoms, t->key), "effect", dsi_effect_text(atoms, t->effect));
+	json_t *o = json_pack("{s:s, s:s}", "key", str_or_empty(atoms, t->key), "effect",
+			      dsi_effect_text(atoms, t->effect));
 	if (o && t->value)
 		json_object_set_new(o, "value", json_string(str_or_empty(atoms, t->value)));
 	return o;

@@ -44,8 +44,8 @@ typedef struct dsi_taint {
 
 typedef struct dsi_toleration {
 	dsi_atom key, value;
-	uint32_t op;     /* dsi_toleration_op */
-	uint32_t effect; /* dsi_effect */
+	uint32_t op;      /* dsi_toleration_op */
+	uint32_t effect;  /* dsi_effect */
 	uint8_t op_empty; /* operator was "" (kept apart from "Equal": MatchToleration compares the strings) */
 	uint8_t has_seconds;
 	int64_t seconds; /* tolerationSeconds; no part in matching */
@@ -72,8 +72,16 @@ typedef struct dsi_tolerations {
 #define DSI_TAINT_PID_PRESSURE "node.kubernetes.io/pid-pressure"
 #define DSI_TAINT_OUT_OF_SERVICE "node.kubernetes.io/out-of-service"
 #define DSI_N_WELL_KNOWN_TAINTS 8
-enum { DSI_WK_NOT_READY, DSI_WK_UNREACHABLE, DSI_WK_UNSCHEDULABLE, DSI_WK_MEMORY_PRESSURE, DSI_WK_DISK_PRESSURE,
-       DSI_WK_NETWORK_UNAVAILABLE, DSI_WK_PID_PRESSURE, DSI_WK_OUT_OF_SERVICE }; /* indexes of the list below */
+enum {
+	DSI_WK_NOT_READY,
+	DSI_WK_UNREACHABLE,
+	DSI_WK_UNSCHEDULABLE,
+	DSI_WK_MEMORY_PRESSURE,
+	DSI_WK_DISK_PRESSURE,
+	DSI_WK_NETWORK_UNAVAILABLE,
+	DSI_WK_PID_PRESSURE,
+	DSI_WK_OUT_OF_SERVICE
+}; /* indexes of the list below */
 extern const char *const dsi_well_known_taint_keys[DSI_N_WELL_KNOWN_TAINTS];
 
 /* The string of a known effect or operator ("" for an unknown one: see dsi_effect_text). */

@@ -122,12 +122,12 @@ static void unknown_ignored_ids(dsi_findings *f, const char *list)
 		s += strspn(s, ", \t");
 		size_t n = strcspn(s, ", \t");
 		if (n && !dsi_audit_rule_find(s, n))
-			dsi_findings_add(f, "auditIgnore", DSI_SEV_INFO, dsi_strdup(IGNORE_PATH),
-					 "Use the ids of ds_object_audit(3) (the findings' \"id\"), separated by commas.",
-					 "the annotation " IGNORE_ANNOTATION
-					 " names \"%.*s\", which is not a finding id: it "
-					 "suppresses nothing",
-					 (int)n, s);
+			dsi_findings_add(
+				f, "auditIgnore", DSI_SEV_INFO, dsi_strdup(IGNORE_PATH),
+				"Use the ids of ds_object_audit(3) (the findings' \"id\"), separated by commas.",
+				"the annotation " IGNORE_ANNOTATION " names \"%.*s\", which is not a finding id: it "
+				"suppresses nothing",
+				(int)n, s);
 		s += n;
 	}
 }
@@ -249,7 +249,8 @@ int dsi_audit_finish(json_t *r, dsi_findings *f, const dsi_audit_input *in, cons
 int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_audit_field *unknown_fields,
 			size_t n_unknown_fields, const dsi_ops_cfg *o, json_t **out, ds_error *err)
 {
-	const dsi_audit_input in = {.obj = ds->obj, .unknown_fields = unknown_fields, .n_unknown_fields = n_unknown_fields};
+	const dsi_audit_input in = {
+		.obj = ds->obj, .unknown_fields = unknown_fields, .n_unknown_fields = n_unknown_fields};
 	int rc = dsi_audit_report(&in, o, out, err);
 	if (rc < 0)
 		return rc;

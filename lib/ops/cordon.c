@@ -67,7 +67,7 @@ json_t *dsi_cordon_core_json(const dsi_cluster *c, const dsi_node *node, int des
 				: json_null();
 	/* kubectl's name printer: "node/<name> <operation>" */
 	const char *op =
-	    changed ? (desired ? "cordoned" : "uncordoned") : (desired ? "already cordoned" : "already uncordoned");
+		changed ? (desired ? "cordoned" : "uncordoned") : (desired ? "already cordoned" : "already uncordoned");
 	json_t *line = json_sprintf("node/%s %s", name, op);
 	int present = 0;
 	for (uint32_t i = 0; i < node->taints.n; i++)
@@ -120,11 +120,11 @@ static json_t *ds_row(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_n
 		json_decref(pods);
 		return json_null();
 	}
-	json_t *row =
-	    json_pack("{s:s, s:s, s:s, s:o, s:{s:b, s:b}, s:{s:b, s:b}, s:s}", "namespace", dsi_cstr(c, ds->meta.ns),
-		      "name", dsi_cstr(c, ds->meta.name), "group", ds->kruise ? "apps.kruise.io" : "apps", "podsOnNode",
-		      pods, "shouldRun", "before", vb.should_run, "after", va.should_run, "shouldContinueRunning",
-		      "before", vb.should_continue, "after", va.should_continue, "effect", effect);
+	json_t *row = json_pack("{s:s, s:s, s:s, s:o, s:{s:b, s:b}, s:{s:b, s:b}, s:s}", "namespace",
+				dsi_cstr(c, ds->meta.ns), "name", dsi_cstr(c, ds->meta.name), "group",
+				ds->kruise ? "apps.kruise.io" : "apps", "podsOnNode", pods, "shouldRun", "before",
+				vb.should_run, "after", va.should_run, "shouldContinueRunning", "before",
+				vb.should_continue, "after", va.should_continue, "effect", effect);
 	if (row && !va.should_run)
 		json_object_set_new(row, "reason", json_string(dsi_why_message(va.why)));
 	if (!row)

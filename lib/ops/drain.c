@@ -117,8 +117,8 @@ static int evict(const dsi_drain_cfg *cfg, dsi_drain_pod *dp, dsi_pdb_budget *bu
 	if (dsi_pod_terminal(p) || p->phase == DSI_PHASE_PENDING || p->meta.has_deletion) {
 		dp->removal = DSI_RM_EVICTED_DIRECT;
 		dp->pdb_skipped = p->meta.has_deletion && !dsi_pod_terminal(p) && p->phase != DSI_PHASE_PENDING
-				      ? DSI_PDB_SKIP_DELETING
-				      : DSI_PDB_SKIP_PHASE;
+					  ? DSI_PDB_SKIP_DELETING
+					  : DSI_PDB_SKIP_PHASE;
 		return 0;
 	}
 	if (dp->npdbs > 1) { /* a 500 Status: not retried, the eviction fails */
@@ -335,7 +335,7 @@ char *dsi_aggregate_text(const json_t *texts)
 /* ---- the JSON result ------------------------------------------------------- */
 
 static const char *const reason_names[] = {"Okay", "Skip", "Warning", "Error"};
-static const char *const filter_names[] = {"skipDeleted",  "daemonSet",	   "mirror",
+static const char *const filter_names[] = {"skipDeleted",  "daemonSet",    "mirror",
 					   "localStorage", "unreplicated", "additional"};
 static const char *const removal_names[] = {"none", "evicted", "evicted", "retry", "failed", "deleted"};
 
@@ -478,9 +478,9 @@ static json_t *daemonsets_json(const dsi_drain_cfg *cfg, const dsi_drain_plan *p
 				recreated = json_boolean(v.should_run);
 				if (v.should_run)
 					dsi_strbuf_puts(
-					    &note, "; the DaemonSet controller recreates it there once the node is "
-						   "back, even while cordoned (daemon pods tolerate "
-						   "node.kubernetes.io/unschedulable)");
+						&note, "; the DaemonSet controller recreates it there once the node is "
+						       "back, even while cordoned (daemon pods tolerate "
+						       "node.kubernetes.io/unschedulable)");
 				else
 					dsi_strbuf_printf(&note,
 							  "; the DaemonSet controller does not recreate it there: %s",
@@ -488,9 +488,9 @@ static json_t *daemonsets_json(const dsi_drain_cfg *cfg, const dsi_drain_plan *p
 			}
 		} else {
 			dsi_strbuf_puts(&note, dp->owner.found
-						   ? "; its owner is not a DaemonSet this library models, so "
-						     "whether it comes back is unknown"
-						   : "; its owner is not in the snapshot");
+						       ? "; its owner is not a DaemonSet this library models, so "
+							 "whether it comes back is unknown"
+						       : "; its owner is not in the snapshot");
 		}
 		const char *slash = strchr(dp->owner.group_kind, '/');
 		json_t *row = json_pack("{s:s%, s:s, s:s, s:s, s:b, s:o, s:I, s:o, s:s}", "group", dp->owner.group_kind,
@@ -606,9 +606,9 @@ static json_t *transcript(const dsi_drain_cfg *cfg, const dsi_drain_plan *p, jso
 		char *agg = p->has_errors ? dsi_strdup(error_text) : dsi_aggregate_text(node_errors);
 		bad = !agg;
 		if (!bad)
-			bad =
-			    push_line(err, "error: unable to drain node \"%s\" due to error: %s, continuing command...",
-				      node, agg) < 0;
+			bad = push_line(err,
+					"error: unable to drain node \"%s\" due to error: %s, continuing command...",
+					node, agg) < 0;
 		dsi_free(agg);
 		if (!bad)
 			bad = push_line(err, "There are pending nodes to be drained:") < 0 ||
@@ -644,8 +644,8 @@ static json_t *options_json(const dsi_drain_cfg *cfg)
 			 cfg->ignore_daemonsets, "deleteEmptyDirData", cfg->delete_emptydir_data, "disableEviction",
 			 cfg->disable_eviction, "gracePeriodSeconds", (json_int_t)cfg->grace_period_seconds,
 			 "skipWaitForDeleteTimeoutSeconds", (json_int_t)cfg->skip_wait_timeout_seconds, "podSelector",
-			 cfg->o->ops->pod_selector ? json_string(cfg->o->ops->pod_selector) : json_null(), "daemonSetKinds",
-			 kinds);
+			 cfg->o->ops->pod_selector ? json_string(cfg->o->ops->pod_selector) : json_null(),
+			 "daemonSetKinds", kinds);
 }
 
 int dsi_drain_json(const dsi_drain_cfg *cfg, const dsi_node *node, ds_time now, json_t **out, ds_error *err)
@@ -705,9 +705,9 @@ int dsi_drain_json(const dsi_drain_cfg *cfg, const dsi_node *node, ds_time now, 
 		char when[40];
 		ds_time_format(now, when, sizeof(when));
 		const char *verdict = p.has_errors || p.nfailed ? "failed" : p.nretry ? "blocked" : "drained";
-		json_t *dopts = cfg->grace_period_seconds >= 0
-				    ? json_pack("{s:I}", "gracePeriodSeconds", (json_int_t)cfg->grace_period_seconds)
-				    : json_object();
+		json_t *dopts = cfg->grace_period_seconds >= 0 ? json_pack("{s:I}", "gracePeriodSeconds",
+									   (json_int_t)cfg->grace_period_seconds)
+							       : json_object();
 		put(doc, "node", json_string(dsi_cstr(c, node->meta.name)), &oom);
 		put(doc, "now", json_string(when), &oom);
 		put(doc, "options", options_json(cfg), &oom);

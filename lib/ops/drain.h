@@ -42,7 +42,7 @@ enum {
 
 /* A PodDeleteStatus. message points to a static text or to owned. */
 typedef struct dsi_pod_status {
-	uint8_t del;	/* Delete */
+	uint8_t del;    /* Delete */
 	uint8_t reason; /* DSI_PDS_* */
 	uint8_t filter; /* DSI_FILTER_* */
 	const char *message;
@@ -53,11 +53,11 @@ void dsi_pod_status_release(dsi_pod_status *st);
 
 /* What the daemonSet filter learnt about a pod's controller. */
 typedef struct dsi_daemon_owner {
-	uint8_t is_daemon;	 /* apps/v1 DaemonSet, or a daemonSetKinds kind */
-	uint8_t opt_in;		 /* counted only through daemonSetKinds */
-	uint8_t found;		 /* the owner exists in the snapshot */
+	uint8_t is_daemon;       /* apps/v1 DaemonSet, or a daemonSetKinds kind */
+	uint8_t opt_in;          /* counted only through daemonSetKinds */
+	uint8_t found;           /* the owner exists in the snapshot */
 	const dsi_daemonset *ds; /* the owner when the snapshot has it as a DaemonSet */
-	char group_kind[128];	 /* "apps/DaemonSet", "apps.kruise.io/DaemonSet" (truncated) */
+	char group_kind[128];    /* "apps/DaemonSet", "apps.kruise.io/DaemonSet" (truncated) */
 } dsi_daemon_owner;
 
 typedef struct dsi_drain_cfg dsi_drain_cfg;
@@ -69,12 +69,12 @@ struct dsi_drain_cfg {
 	const dsi_cluster *c;
 	const dsi_ops_cfg *o;
 	int force, ignore_daemonsets, delete_emptydir_data, disable_eviction;
-	int64_t grace_period_seconds;	   /* < 0: the pod's own */
+	int64_t grace_period_seconds;      /* < 0: the pod's own */
 	int64_t skip_wait_timeout_seconds; /* 0: off */
 	int has_pod_selector;
 	dsi_selector pod_selector; /* in atoms */
-	dsi_atoms atoms;	   /* overlay on the snapshot's table, for the selector */
-	char **kinds;		   /* daemonSetKinds: "group/Kind" */
+	dsi_atoms atoms;           /* overlay on the snapshot's table, for the selector */
+	char **kinds;              /* daemonSetKinds: "group/Kind" */
 	size_t nkinds;
 	/* The eviction group/version the server advertises (CheckEvictionSupport);
 	 * NULL: no eviction subresource, pods are deleted. Defaults to "policy/v1". */
@@ -108,11 +108,11 @@ int dsi_drain_filter_pod(const dsi_drain_cfg *cfg, const dsi_pod *p, ds_time now
 /* How a pod left (or did not leave) the node. */
 enum {
 	DSI_RM_NONE = 0,       /* not removed (filtered out, or the node failed its filters) */
-	DSI_RM_EVICTED,	       /* eviction accepted; a PodDisruptionBudget was decremented or none covers it */
+	DSI_RM_EVICTED,        /* eviction accepted; a PodDisruptionBudget was decremented or none covers it */
 	DSI_RM_EVICTED_DIRECT, /* eviction accepted without a budget: finished, pending, deleting or unready pod */
-	DSI_RM_RETRY,	       /* 429: kubectl retries every 5s until the budget allows it */
-	DSI_RM_FAILED,	       /* any other refusal: the eviction fails and so does the node */
-	DSI_RM_DELETED	       /* DELETE (disableEviction, or no eviction subresource): budgets are bypassed */
+	DSI_RM_RETRY,          /* 429: kubectl retries every 5s until the budget allows it */
+	DSI_RM_FAILED,         /* any other refusal: the eviction fails and so does the node */
+	DSI_RM_DELETED         /* DELETE (disableEviction, or no eviction subresource): budgets are bypassed */
 };
 
 /* Remaining disruptions per PodDisruptionBudget (by dsi_pdb.index), shared by
@@ -132,10 +132,10 @@ typedef struct dsi_drain_pod {
 	uint8_t removal;     /* DSI_RM_* */
 	uint8_t pdb_skipped; /* why no budget was consulted: 0, or one of the DSI_PDB_SKIP_* */
 	const dsi_pdb *pdb;  /* the budget consulted (eviction) or bypassed (delete) */
-	uint32_t npdbs;	     /* budgets that select the pod */
-	int64_t grace;	     /* the grace period the API server applies (CheckGracefulDelete) */
-	char *error;	     /* the refusal's text (RETRY, FAILED) */
-	char *cause;	     /* its DisruptionBudget cause, when it has one */
+	uint32_t npdbs;      /* budgets that select the pod */
+	int64_t grace;       /* the grace period the API server applies (CheckGracefulDelete) */
+	char *error;         /* the refusal's text (RETRY, FAILED) */
+	char *cause;         /* its DisruptionBudget cause, when it has one */
 } dsi_drain_pod;
 
 enum {
@@ -150,7 +150,7 @@ typedef struct dsi_drain_plan {
 	const dsi_node *node;
 	dsi_drain_pod *pods; /* in the API server's list order (namespace/name, bytewise) */
 	size_t n;
-	int has_errors;	  /* a pod's status is Error: nothing is removed */
+	int has_errors;   /* a pod's status is Error: nothing is removed */
 	int removal_ran;  /* DeleteOrEvictPods ran (no filter error) */
 	int use_eviction; /* eviction (1) or DELETE (0) */
 	size_t nretry, nfailed;

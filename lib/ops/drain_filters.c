@@ -117,7 +117,7 @@ static int64_t whole_seconds_since(ds_time now, ds_time t)
 		ns = ms > 0 ? INT64_MAX : INT64_MIN;
 	int64_t sec = ns / 1000000000, nsec = ns % 1000000000;
 	double secs = (double)sec + (double)nsec / 1e9; /* Duration.Seconds() */
-	return (int64_t)secs;				/* int() truncates toward zero */
+	return (int64_t)secs;                           /* int() truncates toward zero */
 }
 
 /* shouldSkipPod / skipDeletedFilter (kubectl pkg/drain/filters.go) */
@@ -164,8 +164,8 @@ static void find_owner(const dsi_drain_cfg *cfg, const dsi_pod *p, dsi_daemon_ow
 	if (strcmp(slash + 1, "DaemonSet") == 0) {
 		const dsi_daemonset *ds = dsi_cluster_daemonset(c, ns, name);
 		int kruise = glen == 14 && strncmp(gk, "apps.kruise.io", 14) == 0;
-		int apps =
-		    (glen == 4 && strncmp(gk, "apps", 4) == 0) || (glen == 10 && strncmp(gk, "extensions", 10) == 0);
+		int apps = (glen == 4 && strncmp(gk, "apps", 4) == 0) ||
+			   (glen == 10 && strncmp(gk, "extensions", 10) == 0);
 		if (ds && ((kruise && ds->kruise) || (apps && !ds->kruise))) {
 			owner->found = 1;
 			owner->ds = ds;

@@ -1015,9 +1015,10 @@ static json_t *latest_note(const eval_set *s, int effective)
 	char eff[16], nv[16];
 	dsi_pss_version_string(effective, eff, sizeof(eff));
 	dsi_pss_version_string(newest, nv, sizeof(nv));
-	return json_pack("{s:s, s:s, s:s}", "evaluatedAs", eff, "newestChecks", nv, "because",
-			 "option kubernetesVersion bounds \"latest\" as the API server's emulation version does; set it "
-			 "to a newer release, or podSecurityVersion to a version, to run newer checks");
+	return json_pack(
+		"{s:s, s:s, s:s}", "evaluatedAs", eff, "newestChecks", nv, "because",
+		"option kubernetesVersion bounds \"latest\" as the API server's emulation version does; set it "
+		"to a newer release, or podSecurityVersion to a version, to run newer checks");
 }
 
 /* {"level","version","effectiveVersion","latest"?,"allowed","violations","warning"?,"error"?,"pods"?} */

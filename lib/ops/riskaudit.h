@@ -74,7 +74,6 @@ int dsi_audit_host_path_severity(const char *path, int writable, const char **wh
 int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_audit_field *unknown_fields,
 			size_t n_unknown_fields, const dsi_ops_cfg *o, json_t **out, ds_error *err);
 
-
 /* The SARIF 2.1.0 log for reports (one report object or an array of them; a report's "file" names
  * its manifest). lib/ops/sarif.c */
 int dsi_audit_sarif(const json_t *reports, const char *tool_version, json_t **out, ds_error *err);

@@ -45,8 +45,8 @@ int dsi_upgrade_select(const dsi_cluster *c, const char *const *names, size_t nn
 				     "error: cannot specify both a node name and a --selector option");
 	if (!nnames && !selector)
 		return dsi_error_set(
-		    err, DS_EARG, NULL,
-		    "nodes or selector required: give node names, or a label selector (\"\" for every node)");
+			err, DS_EARG, NULL,
+			"nodes or selector required: give node names, or a label selector (\"\" for every node)");
 	size_t total = dsi_cluster_count(c, DSI_KIND_NODE), cap = nnames ? nnames : total;
 	const dsi_node **v = cap ? dsi_calloc(cap, sizeof(*v)) : NULL;
 	if (cap && !v)
@@ -59,9 +59,10 @@ int dsi_upgrade_select(const dsi_cluster *c, const char *const *names, size_t nn
 			const char *name = names[i] ? dsi_cordon_node_arg(names[i]) : NULL;
 			if (!name) {
 				dsi_free(v);
-				return dsi_error_set(
-				    err, DS_EARG, path, "expected a node name (\"NAME\" or \"node/NAME\"), got %s%s%s",
-				    names[i] ? "\"" : "", names[i] ? names[i] : "NULL", names[i] ? "\"" : "");
+				return dsi_error_set(err, DS_EARG, path,
+						     "expected a node name (\"NAME\" or \"node/NAME\"), got %s%s%s",
+						     names[i] ? "\"" : "", names[i] ? names[i] : "NULL",
+						     names[i] ? "\"" : "");
 			}
 			const dsi_node *node = dsi_cluster_node_by_name(c, name);
 			if (!node) {
@@ -106,9 +107,9 @@ int dsi_upgrade_select(const dsi_cluster *c, const char *const *names, size_t nn
 
 typedef struct ds_info {
 	const dsi_daemonset *ds;
-	uint8_t *run;	/* per node index: NodeShouldRunDaemonPod's shouldRun */
+	uint8_t *run;   /* per node index: NodeShouldRunDaemonPod's shouldRun */
 	uint8_t *avail; /* per node index: one of its pods there is available */
-	uint8_t *pods;	/* per node index: number of its pods there (capped) */
+	uint8_t *pods;  /* per node index: number of its pods there (capped) */
 	int desired, unavailable;
 	int has_budget; /* RollingUpdate with a usable maxUnavailable */
 	int max_unavailable;
@@ -283,17 +284,17 @@ static json_t *ds_warning(upgrade *u, const ds_info *d, const dsi_node *const *n
 	else
 		snprintf(spec, sizeof(spec), "%d", d->max_unavailable);
 	json_t *w =
-	    json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "type", "DaemonSetMaxUnavailable",
-		      "group", ds->kruise ? "apps.kruise.io" : "apps", "namespace", dsi_cstr(c, ds->meta.ns), "name",
-		      dsi_cstr(c, ds->meta.name), "nodes", where, "podsDown", lost, "alreadyUnavailable",
-		      d->unavailable, "unavailable", during, "desiredNumberScheduled", d->desired, "maxUnavailable",
-		      d->max_unavailable, "maxUnavailableSpec", dsi_intstr_to_json(&ds->max_unavailable));
+		json_pack("{s:s, s:s, s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "type", "DaemonSetMaxUnavailable",
+			  "group", ds->kruise ? "apps.kruise.io" : "apps", "namespace", dsi_cstr(c, ds->meta.ns),
+			  "name", dsi_cstr(c, ds->meta.name), "nodes", where, "podsDown", lost, "alreadyUnavailable",
+			  d->unavailable, "unavailable", during, "desiredNumberScheduled", d->desired, "maxUnavailable",
+			  d->max_unavailable, "maxUnavailableSpec", dsi_intstr_to_json(&ds->max_unavailable));
 	json_t *msg =
-	    json_sprintf("DaemonSet %s/%s: %d available pod(s) on this batch's nodes go down together at "
-			 "reboot (kubectl drain does not evict them) while %d %s already unavailable: %d of %d "
-			 "desired unavailable, above its maxUnavailable of %s",
-			 dsi_cstr(c, ds->meta.ns), dsi_cstr(c, ds->meta.name), lost, d->unavailable,
-			 d->unavailable == 1 ? "is" : "are", during, d->desired, spec);
+		json_sprintf("DaemonSet %s/%s: %d available pod(s) on this batch's nodes go down together at "
+			     "reboot (kubectl drain does not evict them) while %d %s already unavailable: %d of %d "
+			     "desired unavailable, above its maxUnavailable of %s",
+			     dsi_cstr(c, ds->meta.ns), dsi_cstr(c, ds->meta.name), lost, d->unavailable,
+			     d->unavailable == 1 ? "is" : "are", during, d->desired, spec);
 	if (!w || !msg || json_object_set_new(w, "message", msg) < 0) {
 		json_decref(w);
 		u->oom = 1;
@@ -325,13 +326,13 @@ static json_t *pdb_warning(upgrade *u, const pdb_info *pi)
 	if (over_spec)
 		dsi_strbuf_printf(&b, "; that leaves %d healthy where its %s asks for %d", left,
 				  pdb->has_max_unavailable ? "maxUnavailable" : "minAvailable", desired);
-	json_t *w =
-	    b.oom ? NULL
-		  : json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:s}", "type", "PodDisruptionBudget",
-			      "namespace", dsi_cstr(c, pdb->meta.ns), "name", dsi_cstr(c, pdb->meta.name), "podsDown",
-			      pi->lost, "readyPodsDown", pi->lost_healthy, "disruptionsAllowed",
-			      (int)pdb->disruptions_allowed, "healthy", pi->healthy, "healthyAfter", left,
-			      "desiredHealthy", spec_known ? json_integer(desired) : json_null(), "message", b.data);
+	json_t *w = b.oom ? NULL
+			  : json_pack("{s:s, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:s}", "type",
+				      "PodDisruptionBudget", "namespace", dsi_cstr(c, pdb->meta.ns), "name",
+				      dsi_cstr(c, pdb->meta.name), "podsDown", pi->lost, "readyPodsDown",
+				      pi->lost_healthy, "disruptionsAllowed", (int)pdb->disruptions_allowed, "healthy",
+				      pi->healthy, "healthyAfter", left, "desiredHealthy",
+				      spec_known ? json_integer(desired) : json_null(), "message", b.data);
 	dsi_strbuf_free(&b);
 	if (!w)
 		u->oom = 1;
@@ -543,16 +544,16 @@ int dsi_upgrade_json(const dsi_cluster *c, const dsi_node *const *nodes, size_t 
 			blocked += strcmp(v, "blocked") == 0;
 		}
 		doc = json_pack(
-		    "{s:s, s:O, s:o, s:i, s:s, s:O, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}}", "now", when,
-		    "nodes", order, "selector", selector ? json_string(selector) : json_null(), "batchSize", (int)size,
-		    "order",
-		    "nodes without a control-plane role by name in batches of batchSize, then each control-plane "
-		    "node alone by name",
-		    "batches", batches, "summary", "batches", (json_int_t)json_array_size(batches), "nodes",
-		    (json_int_t)n, "evictions", (json_int_t)u.total_evictions, "blocked", (json_int_t)u.total_blocked,
-		    "ignoredDaemonPods", (json_int_t)u.total_ignored, "errors", (json_int_t)u.total_errors, "warnings",
-		    (json_int_t)u.total_warnings, "failedBatches", (json_int_t)failed, "ok",
-		    failed == 0 && blocked == 0 && u.total_warnings == 0);
+			"{s:s, s:O, s:o, s:i, s:s, s:O, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:b}}", "now", when,
+			"nodes", order, "selector", selector ? json_string(selector) : json_null(), "batchSize",
+			(int)size, "order",
+			"nodes without a control-plane role by name in batches of batchSize, then each control-plane "
+			"node alone by name",
+			"batches", batches, "summary", "batches", (json_int_t)json_array_size(batches), "nodes",
+			(json_int_t)n, "evictions", (json_int_t)u.total_evictions, "blocked",
+			(json_int_t)u.total_blocked, "ignoredDaemonPods", (json_int_t)u.total_ignored, "errors",
+			(json_int_t)u.total_errors, "warnings", (json_int_t)u.total_warnings, "failedBatches",
+			(json_int_t)failed, "ok", failed == 0 && blocked == 0 && u.total_warnings == 0);
 		if (!doc)
 			u.oom = 1;
 	}

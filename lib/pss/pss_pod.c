@@ -139,7 +139,8 @@ static int read_str_array(dsi_rd *rd, dsi_pss_pod *pod, const json_t *obj, const
 		return dsi_error_nomem(rd->err);
 	size_t m = dsi_rd_push(rd, key), i;
 	json_t *e;
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		size_t m2 = dsi_rd_push_index(rd, i);
 		if (json_is_null(e)) {
 			v[i] = ""; /* Go decodes null in a []string as "" */
@@ -250,7 +251,8 @@ static int read_ports(dsi_rd *rd, dsi_pss_pod *pod, const json_t *c, dsi_pss_con
 	if (!out->ports)
 		return dsi_error_nomem(rd->err);
 	size_t m = dsi_rd_push(rd, "ports"), i;
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		size_t m2 = dsi_rd_push_index(rd, i);
 		dsi_pss_port *p = &out->ports[i];
 		if ((rc = dsi_rd_expect_object(rd, e)) == 0 &&
@@ -336,7 +338,8 @@ static int read_mounts(dsi_rd *rd, dsi_pss_pod *pod, const json_t *c, dsi_pss_co
 	if (!out->mounts)
 		return dsi_error_nomem(rd->err);
 	size_t m = dsi_rd_push(rd, "volumeMounts"), i;
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		size_t m2 = dsi_rd_push_index(rd, i);
 		dsi_pss_mount *vm = &out->mounts[i];
 		const char *expr = NULL;
@@ -391,7 +394,8 @@ static int read_containers(dsi_rd *rd, dsi_pss_pod *pod, const json_t *spec, uns
 			continue;
 		size_t m = dsi_rd_push(rd, lists[l]), i;
 		json_t *e;
-		json_array_foreach(arr[l], i, e) {
+		json_array_foreach(arr[l], i, e)
+		{
 			size_t m2 = dsi_rd_push_index(rd, i);
 			dsi_pss_container *c = &pod->containers[pod->n_containers];
 			c->list = (uint8_t)l;
@@ -460,7 +464,8 @@ static int read_volumes(dsi_rd *rd, dsi_pss_pod *pod, const json_t *spec, unsign
 	if (!pod->volumes)
 		return dsi_error_nomem(rd->err);
 	size_t m = dsi_rd_push(rd, "volumes"), i;
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		size_t m2 = dsi_rd_push_index(rd, i);
 		rc = read_volume(rd, e, flags, &pod->volumes[i]);
 		dsi_rd_pop(rd, m2);
@@ -482,7 +487,8 @@ static int read_sysctls(dsi_rd *rd, dsi_pss_pod *pod, const json_t *sc)
 	if (!pod->sysctls)
 		return dsi_error_nomem(rd->err);
 	size_t m = dsi_rd_push(rd, "sysctls"), i;
-	json_array_foreach(arr, i, e) {
+	json_array_foreach(arr, i, e)
+	{
 		size_t m2 = dsi_rd_push_index(rd, i);
 		if ((rc = dsi_rd_expect_object(rd, e)) == 0)
 			rc = read_str(rd, e, "name", &pod->sysctls[i]);

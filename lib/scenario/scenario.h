@@ -52,5 +52,4 @@ int dsi_scenario_check(const ds_cluster *cluster, const json_t *check, ds_time n
 /* A JSON string of s, with '?' for bytes that are not UTF-8 (a text cut short). */
 json_t *dsi_scenario_text(const char *s);
 
-
 #endif

@@ -33,7 +33,11 @@ json_t *dsi_scenario_text(const char *s)
 		return NULL;
 	unsigned char *p = (unsigned char *)copy;
 	while (*p) {
-		size_t n = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : (*p & 0xF8) == 0xF0 ? 4 : 0;
+		size_t n = *p < 0x80             ? 1
+			   : (*p & 0xE0) == 0xC0 ? 2
+			   : (*p & 0xF0) == 0xE0 ? 3
+			   : (*p & 0xF8) == 0xF0 ? 4
+						 : 0;
 		size_t i = 1;
 		while (n && i < n && (p[i] & 0xC0) == 0x80)
 			i++;
@@ -364,10 +368,10 @@ static int check_status(run *r, const ds_cluster *c, const ref *d, const json_t 
 		return -1;
 	static const char *const counters[] = {
 		"desiredNumberScheduled", "currentNumberScheduled", "numberMisscheduled", "numberReady",
-		"updatedNumberScheduled", "numberAvailable",	    "numberUnavailable"};
+		"updatedNumberScheduled", "numberAvailable",        "numberUnavailable"};
 	const int32_t got[] = {
 		st.desired_number_scheduled, st.current_number_scheduled, st.number_misscheduled, st.number_ready,
-		st.updated_number_scheduled, st.number_available,	  st.number_unavailable};
+		st.updated_number_scheduled, st.number_available,         st.number_unavailable};
 	for (size_t i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		json_t *want = json_object_get(chk, counters[i]);
 		if (want && json_integer_value(want) != got[i])
@@ -422,7 +426,7 @@ static int check_rollout(run *r, const ds_cluster *c, const ref *d, const json_t
 	json_t *doc = parse_result(text);
 	expect_substring(r, "result", json_object_get(chk, "result"), member(doc, "result"));
 	static const char *const nums[] = {"maxUnavailableSeen", "maxSurgeSeen", "updated",
-					   "durationSeconds",	 "creates",	 "deletes"};
+					   "durationSeconds",    "creates",      "deletes"};
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
 		expect_number(r, nums[i], json_object_get(chk, nums[i]), json_object_get(doc, nums[i]));
 	expect_bool(r, "budgetExceeded", json_object_get(chk, "budgetExceeded"),

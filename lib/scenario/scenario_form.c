@@ -12,22 +12,22 @@
 
 /* What a field takes. */
 typedef enum ftype {
-	F_REF,	       /* the check's kind key: a DaemonSet (or, for drain, a node) */
+	F_REF,         /* the check's kind key: a DaemonSet (or, for drain, a node) */
 	F_STRING,      /* text */
-	F_TEXT,	       /* text contained in the result, or null: none */
-	F_SET,	       /* a list of names (exact set), or a count */
+	F_TEXT,        /* text contained in the result, or null: none */
+	F_SET,         /* a list of names (exact set), or a count */
 	F_STRINGS,     /* a list of names, each required (or forbidden) */
 	F_NOT_PLACED,  /* a set, or {node: text or null} */
 	F_STATUSES,    /* {node: explain status} */
 	F_OUTCOMES,    /* {pod: drain outcome} */
 	F_NUMBER,      /* a number, or {max: n, min: n} */
-	F_BOOL,	       /* true or false */
+	F_BOOL,        /* true or false */
 	F_INTEGER,     /* an integer */
 	F_PLAN_STATUS, /* {status counter: integer} */
 	F_LABELS,      /* {label: text} */
 	F_OPTIONS,     /* {option: value}, read by ds_options_set_all */
-	F_TIME,	       /* RFC 3339 text, read by ds_time_parse */
-	F_LOAD,	       /* a path or a list of paths */
+	F_TIME,        /* RFC 3339 text, read by ds_time_parse */
+	F_LOAD,        /* a path or a list of paths */
 	F_OBJECTS,     /* a list of Kubernetes objects */
 	F_CHECKS,      /* a non-empty list of checks */
 } ftype;
@@ -126,16 +126,16 @@ static const field top_fields[] = {{"name", F_STRING}, {"load", F_LOAD},       {
 				   {"now", F_TIME},    {"options", F_OPTIONS}, {"checks", F_CHECKS}};
 
 /* The statuses of ds_daemonset_explain's rows (lib/daemon/explain.c). */
-static const char *const explain_statuses[] = {"placed",	"create",	    "evict",	  "kept", "pending",
+static const char *const explain_statuses[] = {"placed",        "create",           "evict",      "kept", "pending",
 					       "unschedulable", "needs-preemption", "not-placed", NULL};
 /* The outcomes of ds_node_drain's pods (lib/ops/drain.c). */
 static const char *const drain_outcomes[] = {"evict", "delete", "skip", "ignore", "error", NULL};
 /* The members of a plan's status (ds_plan_to_json). */
 static const char *const plan_status_fields[] = {"desiredNumberScheduled", "currentNumberScheduled",
-						 "numberMisscheduled",	   "numberReady",
+						 "numberMisscheduled",     "numberReady",
 						 "updatedNumberScheduled", "numberAvailable",
-						 "numberUnavailable",	   "observedGeneration",
-						 "collisionCount",	   NULL};
+						 "numberUnavailable",      "observedGeneration",
+						 "collisionCount",         NULL};
 
 const char *dsi_scenario_kind_name(dsi_sc_kind kind) { return kind < DSI_SC_KINDS ? kinds[kind].name : "check"; }
 

@@ -119,7 +119,8 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 	};
 	for (size_t i = 0; i < 3; i++) {
 		if (base[i].want > 0 && base[i].want > base[i].alloc - base[i].used) {
-			add_reason(out, P, base[i].msg, base[i].want, base[i].alloc - base[i].used, base[i].used, base[i].alloc);
+			add_reason(out, P, base[i].msg, base[i].want, base[i].alloc - base[i].used, base[i].used,
+				   base[i].alloc);
 			if (base[i].want > base[i].alloc)
 				exceeds = 1;
 		}
@@ -199,7 +200,8 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	if (!dsi_fits_unschedulable(c, atoms, node, tols, comparison_ops)) {
 		add_unresolvable(out, "NodeUnschedulable", "node(s) were unschedulable");
 	}
-	if (dsi_find_untolerated_taint(atoms, &node->taints, tols, DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, comparison_ops, NULL)) {
+	if (dsi_find_untolerated_taint(atoms, &node->taints, tols, DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, comparison_ops,
+				       NULL)) {
 		add_unresolvable(out, "TaintToleration", "node(s) had untolerated taint(s)");
 	}
 	if (!dsi_required_affinity_matches(atoms, spec, node, NULL)) {

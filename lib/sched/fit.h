@@ -6,8 +6,8 @@
 
 /* One failed check, in the scheduler's words. */
 typedef struct dsi_fit_reason {
-	const char *plugin;  /* "NodeResourcesFit", "NodePorts", ... */
-	char message[128];   /* "Insufficient cpu" */
+	const char *plugin;                           /* "NodeResourcesFit", "NodePorts", ... */
+	char message[128];                            /* "Insufficient cpu" */
 	int64_t requested, available, used, capacity; /* for resources; 0 otherwise */
 	uint8_t unresolvable; /* the plugin's status is UnschedulableAndUnresolvable, else Unschedulable */
 } dsi_fit_reason;

@@ -89,7 +89,8 @@ void dsi_preferred_score_json(json_t *o, const dsi_atoms *atoms, const dsi_node_
 	for (uint32_t i = 0; i < pref->n; i++) {
 		const dsi_ns_term *t = &pref->terms[i];
 		if (t->weight != 0 && !t->empty && t->invalid) {
-			json_object_set_new(o, "preferredScoreError", json_string(t->error ? t->error : "invalid term"));
+			json_object_set_new(o, "preferredScoreError",
+					    json_string(t->error ? t->error : "invalid term"));
 			break;
 		}
 	}
@@ -100,8 +101,9 @@ json_t *dsi_preemption_json(const dsi_cluster *c, const dsi_preemption *pre)
 	json_t *pj = json_pack("{s:b}", "possible", pre->possible);
 	json_t *victims = json_array();
 	for (uint32_t i = 0; pj && victims && i < pre->nvictims; i++)
-		json_array_append_new(victims, json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, pre->victims[i]->meta.ns),
-							 "name", dsi_cstr(c, pre->victims[i]->meta.name)));
+		json_array_append_new(victims,
+				      json_pack("{s:s, s:s}", "namespace", dsi_cstr(c, pre->victims[i]->meta.ns),
+						"name", dsi_cstr(c, pre->victims[i]->meta.name)));
 	json_object_set_new(pj, "victims", victims);
 	json_object_set_new(pj, "pdbViolations", json_integer(pre->pdb_violations));
 	if (!pre->possible && pre->message)
@@ -156,7 +158,8 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 		dsi_preferred_score_json(out, atoms, &spec->preferred, n);
 	if (out && fit.n && !fit.unresolvable && prio_ok) {
 		dsi_preemption pre;
-		if (dsi_select_victims(cluster, atoms, spec, prio, &spec->tolerations, cmp, n, is_same_pod, &self, &pre) < 0) {
+		if (dsi_select_victims(cluster, atoms, spec, prio, &spec->tolerations, cmp, n, is_same_pod, &self,
+				       &pre) < 0) {
 			json_decref(out);
 			return dsi_error_nomem(err);
 		}
@@ -172,8 +175,9 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 					      spec->preempt_never ? "not eligible due to preemptionPolicy=Never."
 								  : "Preemption is not helpful for scheduling"));
 	if (out && !prio_ok)
-		json_object_set_new(out, "warning", json_sprintf("no PriorityClass with name %s was found",
-								  dsi_atom_str(atoms, spec->priority_class)));
+		json_object_set_new(out, "warning",
+				    json_sprintf("no PriorityClass with name %s was found",
+						 dsi_atom_str(atoms, spec->priority_class)));
 	if (!out)
 		rc = dsi_error_nomem(err);
 	*result = out;

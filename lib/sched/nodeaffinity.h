@@ -44,7 +44,7 @@ static inline int dsi_required_affinity_matches_with(const dsi_atoms *atoms, con
 		return 0;
 	}
 	if (required->present && !(pass ? dsi_node_selector_matches_pass(atoms, required, node, pass)
-					 : dsi_node_selector_matches(atoms, required, node))) {
+					: dsi_node_selector_matches(atoms, required, node))) {
 		if (which)
 			*which = 2;
 		return 0;

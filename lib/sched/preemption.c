@@ -125,8 +125,8 @@ static void mark_pdb_violations(const dsi_cluster *c, cand *cands, uint32_t n)
 }
 
 int dsi_select_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, int32_t priority,
-		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, dsi_pod_filter skip, void *ctx,
-		       dsi_preemption *out)
+		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, dsi_pod_filter skip,
+		       void *ctx, dsi_preemption *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->attempted = 1;

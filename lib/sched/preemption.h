@@ -15,13 +15,13 @@
 int dsi_pod_priority(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, int32_t *out);
 
 typedef struct dsi_preemption {
-	uint8_t attempted;         /* the pod did not fit and may preempt */
-	uint8_t possible;          /* removing the victims makes it fit */
-	const dsi_pod **victims;   /* most important first */
+	uint8_t attempted;       /* the pod did not fit and may preempt */
+	uint8_t possible;        /* removing the victims makes it fit */
+	const dsi_pod **victims; /* most important first */
 	uint32_t nvictims;
 	uint32_t pdb_violations;
-	dsi_fit after;             /* filters with every lower-priority pod removed (when not possible) */
-	const char *message;       /* why not, in the scheduler's words */
+	dsi_fit after;       /* filters with every lower-priority pod removed (when not possible) */
+	const char *message; /* why not, in the scheduler's words */
 } dsi_preemption;
 
 /* SelectVictimsOnNode (scheduler plugins/defaultpreemption/default_preemption.go):
@@ -30,8 +30,8 @@ typedef struct dsi_preemption {
  * violators first) while the pod still fits. skip/ctx exclude pods from the
  * node as in dsi_node_usage_init. */
 int dsi_select_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, int32_t priority,
-		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, dsi_pod_filter skip, void *ctx,
-		       dsi_preemption *out);
+		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, dsi_pod_filter skip,
+		       void *ctx, dsi_preemption *out);
 void dsi_preemption_release(dsi_preemption *p);
 
 #endif

@@ -31,7 +31,8 @@ int dsi_tolerations_tolerate_taint(const dsi_atoms *atoms, const dsi_tolerations
 /* Effect filters for FindMatchingUntoleratedTaint, as bit masks of dsi_effect_bit(effect). */
 #define DSI_EFFECTS_NOSCHEDULE_NOEXECUTE ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
 #define DSI_EFFECTS_NOEXECUTE (1u << DSI_EFFECT_NO_EXECUTE)
-#define DSI_EFFECTS_ANY ((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_PREFER_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
+#define DSI_EFFECTS_ANY                                                                                                \
+	((1u << DSI_EFFECT_NO_SCHEDULE) | (1u << DSI_EFFECT_PREFER_NO_SCHEDULE) | (1u << DSI_EFFECT_NO_EXECUTE))
 /* A nil filter: every taint, those with an empty or unknown effect included. */
 #define DSI_EFFECTS_ALL (DSI_EFFECTS_ANY | (1u << DSI_EFFECT_ALL) | (1u << DSI_EFFECT_OTHER))
 

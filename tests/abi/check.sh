@@ -107,7 +107,7 @@ for base in tests/abi/libdaemonset-*.abi "$BASELINE"; do
 	$ABIDIFF --no-added-syms "$base" "$LIB" >"$REPORT.verdict" 2>&1
 	rc=$?
 	if [ -s "$REPORT" ]; then
-		sed "s|^|abi: $(basename "$base") | |" "$REPORT"
+		sed "s#^#abi: $(basename "$base"): #" "$REPORT"
 	fi
 	if [ "$rc" -ne 0 ]; then
 		why=""

@@ -91,19 +91,24 @@ static void gen_node(buf *b, int i, unsigned *seed)
 	char name[32];
 	snprintf(name, sizeof(name), "node-%06d", i);
 	int gpu = i % 10 == 0;
-	put(b, "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",\"uid\":\"6b7c1d0e-%04x-4000-8000-%012d\","
-	       "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-11-01T08:00:00Z\",\"labels\":{",
+	put(b,
+	    "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\",\"uid\":\"6b7c1d0e-%04x-4000-8000-%"
+	    "012d\","
+	    "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-11-01T08:00:00Z\",\"labels\":{",
 	    name, i & 0xffff, i, 100000 + i);
-	put(b, "\"kubernetes.io/hostname\":\"%s\",\"kubernetes.io/os\":\"linux\",\"kubernetes.io/arch\":\"amd64\","
-	       "\"topology.kubernetes.io/zone\":\"%s\",\"topology.kubernetes.io/region\":\"eu-west-1\","
-	       "\"node.kubernetes.io/instance-type\":\"m6i.%dxlarge\",\"node-type\":\"%s\"",
+	put(b,
+	    "\"kubernetes.io/hostname\":\"%s\",\"kubernetes.io/os\":\"linux\",\"kubernetes.io/arch\":\"amd64\","
+	    "\"topology.kubernetes.io/zone\":\"%s\",\"topology.kubernetes.io/region\":\"eu-west-1\","
+	    "\"node.kubernetes.io/instance-type\":\"m6i.%dxlarge\",\"node-type\":\"%s\"",
 	    name, zones[i % 3], 1 << (i % 4), i % 7 == 0 ? "edge" : "standard");
 	if (gpu)
 		put(b, ",\"accelerator\":\"nvidia\"");
 	for (int l = 0; l < 18 - gpu; l++)
 		put(b, ",\"example.com/team-label-%02d\":\"value-%d\"", l, (i + l) % 5);
-	put(b, "},\"annotations\":{\"node.alpha.kubernetes.io/ttl\":\"0\",\"volumes.kubernetes.io/controller-managed-attach-detach\":\"true\"}},"
-	       "\"spec\":{\"podCIDR\":\"10.%d.%d.0/24\",\"providerID\":\"aws:///eu-west-1a/i-0%015d\"",
+	put(b,
+	    "},\"annotations\":{\"node.alpha.kubernetes.io/ttl\":\"0\",\"volumes.kubernetes.io/"
+	    "controller-managed-attach-detach\":\"true\"}},"
+	    "\"spec\":{\"podCIDR\":\"10.%d.%d.0/24\",\"providerID\":\"aws:///eu-west-1a/i-0%015d\"",
 	    (i >> 8) & 255, i & 255, i);
 	int taints = (int)(rnd(seed) % 4);
 	if (gpu)
@@ -116,21 +121,31 @@ static void gen_node(buf *b, int i, unsigned *seed)
 			put(b, "%s{\"key\":\"%s\",\"value\":\"v%d\",\"effect\":\"%s\"}", t ? "," : "", tk[t], t, te[t]);
 		put(b, "]");
 	}
-	put(b, "},\"status\":{\"capacity\":{\"cpu\":\"16\",\"memory\":\"64Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"200Gi\"%s},"
-	       "\"allocatable\":{\"cpu\":\"15800m\",\"memory\":\"62Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"190Gi\"%s},\"conditions\":[",
+	put(b,
+	    "},\"status\":{\"capacity\":{\"cpu\":\"16\",\"memory\":\"64Gi\",\"pods\":\"110\",\"ephemeral-storage\":"
+	    "\"200Gi\"%s},"
+	    "\"allocatable\":{\"cpu\":\"15800m\",\"memory\":\"62Gi\",\"pods\":\"110\",\"ephemeral-storage\":\"190Gi\"%"
+	    "s},\"conditions\":[",
 	    gpu ? ",\"nvidia.com/gpu\":\"4\"" : "", gpu ? ",\"nvidia.com/gpu\":\"4\"" : "");
 	static const char *const conds[] = {"MemoryPressure", "DiskPressure", "PIDPressure", "Ready"};
 	for (int c = 0; c < 4; c++)
-		put(b, "%s{\"type\":\"%s\",\"status\":\"%s\",\"lastHeartbeatTime\":\"2026-12-02T14:59:00Z\","
-		       "\"lastTransitionTime\":\"2026-11-01T08:01:00Z\",\"reason\":\"Kubelet%s\",\"message\":\"kubelet has no %s\"}",
+		put(b,
+		    "%s{\"type\":\"%s\",\"status\":\"%s\",\"lastHeartbeatTime\":\"2026-12-02T14:59:00Z\","
+		    "\"lastTransitionTime\":\"2026-11-01T08:01:00Z\",\"reason\":\"Kubelet%s\",\"message\":\"kubelet "
+		    "has no %s\"}",
 		    c ? "," : "", conds[c], c == 3 ? "True" : "False", conds[c], conds[c]);
-	put(b, "],\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.0.%d.%d\"},{\"type\":\"Hostname\",\"address\":\"%s\"}],"
-	       "\"nodeInfo\":{\"kubeletVersion\":\"v1.35.0\",\"containerRuntimeVersion\":\"containerd://2.1.4\","
-	       "\"kernelVersion\":\"6.8.0-1012-aws\",\"osImage\":\"Ubuntu 24.04.1 LTS\",\"architecture\":\"amd64\"},\"images\":[",
+	put(b,
+	    "],\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"10.0.%d.%d\"},{\"type\":\"Hostname\",\"address\":"
+	    "\"%s\"}],"
+	    "\"nodeInfo\":{\"kubeletVersion\":\"v1.35.0\",\"containerRuntimeVersion\":\"containerd://2.1.4\","
+	    "\"kernelVersion\":\"6.8.0-1012-aws\",\"osImage\":\"Ubuntu 24.04.1 "
+	    "LTS\",\"architecture\":\"amd64\"},\"images\":[",
 	    (i >> 8) & 255, i & 255, name);
 	for (int m = 0; m < 40; m++)
-		put(b, "%s{\"names\":[\"registry.example.com/platform/image-%02d@sha256:%064d\",\"registry.example.com/platform/image-%02d:v1.%d.%d\"],"
-		       "\"sizeBytes\":%u}",
+		put(b,
+		    "%s{\"names\":[\"registry.example.com/platform/image-%02d@sha256:%064d\",\"registry.example.com/"
+		    "platform/image-%02d:v1.%d.%d\"],"
+		    "\"sizeBytes\":%u}",
 		    m ? "," : "", m, m * 7919 + i, m, m % 9, (m * 3) % 11, 10000000u + rnd(seed) * 1000u);
 	put(b, "]}}");
 }
@@ -159,45 +174,70 @@ static void gen_pod(buf *b, int node, int d, int app)
 	else
 		snprintf(name, sizeof(name), "%s-%06d", ds_names[d], node);
 	int old = node % 2;
-	put(b, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\",\"uid\":\"5c2e0a11-%04x-4%03d-8000-%012d\","
-	       "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-12-01T09:0%d:00Z\",\"labels\":{",
+	put(b,
+	    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\",\"uid\":"
+	    "\"5c2e0a11-%04x-4%03d-8000-%012d\","
+	    "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-12-01T09:0%d:00Z\",\"labels\":{",
 	    name, app ? "shop" : "kube-system", d, app, node, 200000 + node, d);
 	if (app)
-		put(b, "\"app\":\"web\",\"pod-template-hash\":\"6f7d9c8b5\",\"tier\":\"frontend\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
-		       "\"kind\":\"ReplicaSet\",\"name\":\"web-6f7d9c8b5\",\"uid\":\"7d1e2f30-0005-4000-8000-000000000001\",\"controller\":true,"
+		put(b, "\"app\":\"web\",\"pod-template-hash\":\"6f7d9c8b5\",\"tier\":\"frontend\"},\"ownerReferences\":"
+		       "[{\"apiVersion\":\"apps/v1\","
+		       "\"kind\":\"ReplicaSet\",\"name\":\"web-6f7d9c8b5\",\"uid\":\"7d1e2f30-0005-4000-8000-"
+		       "000000000001\",\"controller\":true,"
 		       "\"blockOwnerDeletion\":true}]");
 	else
-		put(b, "\"app\":\"%s\",\"controller-revision-hash\":\"%s\",\"pod-template-generation\":\"%d\"},\"ownerReferences\":"
-		       "[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\","
-		       "\"controller\":true,\"blockOwnerDeletion\":true}]",
+		put(b,
+		    "\"app\":\"%s\",\"controller-revision-hash\":\"%s\",\"pod-template-generation\":\"%d\"},"
+		    "\"ownerReferences\":"
+		    "[{\"apiVersion\":\"apps/"
+		    "v1\",\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\","
+		    "\"controller\":true,\"blockOwnerDeletion\":true}]",
 		    ds_names[d], old ? ds_hash_old[d] : ds_hash_new[d], old ? 1 : 2, ds_names[d], d);
-	put(b, ",\"annotations\":{\"kubectl.kubernetes.io/default-container\":\"main\",\"prometheus.io/scrape\":\"true\","
-	       "\"prometheus.io/port\":\"9102\"}},\"spec\":{\"nodeName\":\"%s\",\"serviceAccountName\":\"default\","
-	       "\"terminationGracePeriodSeconds\":30,\"dnsPolicy\":\"ClusterFirst\",\"restartPolicy\":\"Always\","
-	       "\"schedulerName\":\"default-scheduler\",\"priority\":%d,\"containers\":[{\"name\":\"main\",\"image\":"
-	       "\"registry.example.com/platform/%s:v1.%d\",\"args\":[\"--log-level=info\",\"--metrics-addr=:9102\"],"
-	       "\"env\":[{\"name\":\"NODE_NAME\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"v1\",\"fieldPath\":\"spec.nodeName\"}}},"
-	       "{\"name\":\"POD_IP\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"v1\",\"fieldPath\":\"status.podIP\"}}}],"
-	       "\"ports\":[{\"name\":\"metrics\",\"containerPort\":9102,\"protocol\":\"TCP\"}],"
-	       "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"},\"limits\":{\"memory\":\"256Mi\"}},"
-	       "\"volumeMounts\":[{\"name\":\"kube-api-access\",\"readOnly\":true,\"mountPath\":\"/var/run/secrets/kubernetes.io/serviceaccount\"}],"
-	       "\"terminationMessagePath\":\"/dev/termination-log\",\"terminationMessagePolicy\":\"File\",\"imagePullPolicy\":\"IfNotPresent\"}],",
+	put(b,
+	    ",\"annotations\":{\"kubectl.kubernetes.io/default-container\":\"main\",\"prometheus.io/scrape\":\"true\","
+	    "\"prometheus.io/port\":\"9102\"}},\"spec\":{\"nodeName\":\"%s\",\"serviceAccountName\":\"default\","
+	    "\"terminationGracePeriodSeconds\":30,\"dnsPolicy\":\"ClusterFirst\",\"restartPolicy\":\"Always\","
+	    "\"schedulerName\":\"default-scheduler\",\"priority\":%d,\"containers\":[{\"name\":\"main\",\"image\":"
+	    "\"registry.example.com/platform/%s:v1.%d\",\"args\":[\"--log-level=info\",\"--metrics-addr=:9102\"],"
+	    "\"env\":[{\"name\":\"NODE_NAME\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"v1\",\"fieldPath\":\"spec."
+	    "nodeName\"}}},"
+	    "{\"name\":\"POD_IP\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"v1\",\"fieldPath\":\"status.podIP\"}}}]"
+	    ","
+	    "\"ports\":[{\"name\":\"metrics\",\"containerPort\":9102,\"protocol\":\"TCP\"}],"
+	    "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"},\"limits\":{\"memory\":\"256Mi\"}},"
+	    "\"volumeMounts\":[{\"name\":\"kube-api-access\",\"readOnly\":true,\"mountPath\":\"/var/run/secrets/"
+	    "kubernetes.io/serviceaccount\"}],"
+	    "\"terminationMessagePath\":\"/dev/"
+	    "termination-log\",\"terminationMessagePolicy\":\"File\",\"imagePullPolicy\":\"IfNotPresent\"}],",
 	    nodename, app ? 0 : 2000001000, app ? "web" : ds_names[d], old);
-	put(b, "\"volumes\":[{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":"
-	       "{\"expirationSeconds\":3607,\"path\":\"token\"}},{\"configMap\":{\"name\":\"kube-root-ca.crt\",\"items\":[{\"key\":\"ca.crt\","
-	       "\"path\":\"ca.crt\"}]}},{\"downwardAPI\":{\"items\":[{\"path\":\"namespace\",\"fieldRef\":{\"apiVersion\":\"v1\","
-	       "\"fieldPath\":\"metadata.namespace\"}}]}}]}}],\"tolerations\":[{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\","
-	       "\"effect\":\"NoExecute\"},{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"}]},"
-	       "\"status\":{\"phase\":\"Running\",\"hostIP\":\"10.0.%d.%d\",\"podIP\":\"10.244.%d.%d\",\"startTime\":\"2026-12-01T09:00:02Z\","
-	       "\"qosClass\":\"Burstable\",\"conditions\":[",
+	put(b,
+	    "\"volumes\":[{\"name\":\"kube-api-access\",\"projected\":{\"defaultMode\":420,\"sources\":[{"
+	    "\"serviceAccountToken\":"
+	    "{\"expirationSeconds\":3607,\"path\":\"token\"}},{\"configMap\":{\"name\":\"kube-root-ca.crt\",\"items\":["
+	    "{\"key\":\"ca.crt\","
+	    "\"path\":\"ca.crt\"}]}},{\"downwardAPI\":{\"items\":[{\"path\":\"namespace\",\"fieldRef\":{\"apiVersion\":"
+	    "\"v1\","
+	    "\"fieldPath\":\"metadata.namespace\"}}]}}]}}],\"tolerations\":[{\"key\":\"node.kubernetes.io/"
+	    "not-ready\",\"operator\":\"Exists\","
+	    "\"effect\":\"NoExecute\"},{\"key\":\"node.kubernetes.io/"
+	    "unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"}]},"
+	    "\"status\":{\"phase\":\"Running\",\"hostIP\":\"10.0.%d.%d\",\"podIP\":\"10.244.%d.%d\",\"startTime\":"
+	    "\"2026-12-01T09:00:02Z\","
+	    "\"qosClass\":\"Burstable\",\"conditions\":[",
 	    (node >> 8) & 255, node & 255, (node >> 8) & 255, node & 255);
-	static const char *const conds[] = {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled"};
+	static const char *const conds[] = {"PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady",
+					    "PodScheduled"};
 	for (int c = 0; c < 5; c++)
-		put(b, "%s{\"type\":\"%s\",\"status\":\"True\",\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-12-01T09:00:1%dZ\"}",
+		put(b,
+		    "%s{\"type\":\"%s\",\"status\":\"True\",\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-12-"
+		    "01T09:00:1%dZ\"}",
 		    c ? "," : "", conds[c], c);
-	put(b, "],\"containerStatuses\":[{\"name\":\"main\",\"state\":{\"running\":{\"startedAt\":\"2026-12-01T09:00:05Z\"}},"
-	       "\"lastState\":{},\"ready\":true,\"restartCount\":0,\"image\":\"registry.example.com/platform/%s:v1.%d\","
-	       "\"imageID\":\"registry.example.com/platform/%s@sha256:%064d\",\"containerID\":\"containerd://%064d\",\"started\":true}]}}",
+	put(b,
+	    "],\"containerStatuses\":[{\"name\":\"main\",\"state\":{\"running\":{\"startedAt\":\"2026-12-01T09:00:"
+	    "05Z\"}},"
+	    "\"lastState\":{},\"ready\":true,\"restartCount\":0,\"image\":\"registry.example.com/platform/%s:v1.%d\","
+	    "\"imageID\":\"registry.example.com/platform/%s@sha256:%064d\",\"containerID\":\"containerd://"
+	    "%064d\",\"started\":true}]}}",
 	    app ? "web" : ds_names[d], old, app ? "web" : ds_names[d], node, node + d);
 }
 
@@ -207,21 +247,26 @@ static const char *ds_template(int d, int hash_new)
 	static char buf4[4][4096];
 	const char *extra[] = {
 		"\"tolerations\":[{\"key\":\"dedicated\",\"operator\":\"Exists\"}]",
-		"\"nodeSelector\":{\"accelerator\":\"nvidia\"},\"tolerations\":[{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
+		"\"nodeSelector\":{\"accelerator\":\"nvidia\"},\"tolerations\":[{\"key\":\"nvidia.com/"
+		"gpu\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]",
 		"\"hostNetwork\":true,\"tolerations\":[{\"operator\":\"Exists\"}]",
-		"\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":["
+		"\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+		"\"nodeSelectorTerms\":[{\"matchExpressions\":["
 		"{\"key\":\"node-type\",\"operator\":\"NotIn\",\"values\":[\"edge\",\"virtual\"]},"
 		"{\"key\":\"example.com/team-label-00\",\"operator\":\"NotIn\",\"values\":[\"value-9\"]},"
 		"{\"key\":\"example.com/team-label-01\",\"operator\":\"NotIn\",\"values\":[\"value-9\"]},"
 		"{\"key\":\"example.com/team-label-02\",\"operator\":\"NotIn\",\"values\":[\"value-9\"]},"
 		"{\"key\":\"kubernetes.io/os\",\"operator\":\"NotIn\",\"values\":[\"windows\"]},"
 		"{\"key\":\"kubernetes.io/arch\",\"operator\":\"NotIn\",\"values\":[\"s390x\"]}]}]}}},"
-		"\"tolerations\":[{\"key\":\"dedicated\",\"operator\":\"Exists\"},{\"key\":\"nvidia.com/gpu\",\"operator\":\"Exists\"}]",
+		"\"tolerations\":[{\"key\":\"dedicated\",\"operator\":\"Exists\"},{\"key\":\"nvidia.com/"
+		"gpu\",\"operator\":\"Exists\"}]",
 	};
-	snprintf(buf4[d], sizeof(buf4[d]),
-		 "{\"metadata\":{\"labels\":{\"app\":\"%s\"}},\"spec\":{%s,\"containers\":[{\"name\":\"main\",\"image\":"
-		 "\"registry.example.com/platform/%s:v1.0\",\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}]}}",
-		 ds_names[d], extra[d], ds_names[d]);
+	snprintf(
+		buf4[d], sizeof(buf4[d]),
+		"{\"metadata\":{\"labels\":{\"app\":\"%s\"}},\"spec\":{%s,\"containers\":[{\"name\":\"main\",\"image\":"
+		"\"registry.example.com/platform/"
+		"%s:v1.0\",\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}]}}",
+		ds_names[d], extra[d], ds_names[d]);
 	return buf4[d];
 }
 
@@ -230,16 +275,25 @@ static void gen_daemonsets(buf *b)
 	put(b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
 	for (int d = 0; d < 4; d++) {
 		const char *t = ds_template(d, 1);
-		put(b, "%s{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"kube-system\","
-		       "\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\",\"generation\":2,\"annotations\":{\"deprecated.daemonset.template.generation\":\"2\"}},"
-		       "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"%s\"}},\"template\":%s,\"updateStrategy\":{\"type\":\"RollingUpdate\","
-		       "\"rollingUpdate\":{\"maxUnavailable\":\"10%%\",\"maxSurge\":0}}}}",
+		put(b,
+		    "%s{\"apiVersion\":\"apps/"
+		    "v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"kube-system\","
+		    "\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\",\"generation\":2,\"annotations\":{\"deprecated."
+		    "daemonset.template.generation\":\"2\"}},"
+		    "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"%s\"}},\"template\":%s,\"updateStrategy\":{"
+		    "\"type\":\"RollingUpdate\","
+		    "\"rollingUpdate\":{\"maxUnavailable\":\"10%%\",\"maxSurge\":0}}}}",
 		    d ? "," : "", ds_names[d], d, ds_names[d], t);
 		/* its current revision, so that the hash label of half the pods is current */
-		put(b, ",{\"apiVersion\":\"apps/v1\",\"kind\":\"ControllerRevision\",\"metadata\":{\"name\":\"%s-%s\",\"namespace\":\"kube-system\","
-		       "\"labels\":{\"app\":\"%s\",\"controller-revision-hash\":\"%s\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
-		       "\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\",\"controller\":true}]},"
-		       "\"data\":{\"spec\":{\"template\":",
+		put(b,
+		    ",{\"apiVersion\":\"apps/"
+		    "v1\",\"kind\":\"ControllerRevision\",\"metadata\":{\"name\":\"%s-%s\",\"namespace\":\"kube-"
+		    "system\","
+		    "\"labels\":{\"app\":\"%s\",\"controller-revision-hash\":\"%s\"},\"ownerReferences\":[{"
+		    "\"apiVersion\":\"apps/v1\","
+		    "\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"3f1a2b3c-0002-4000-8000-00000000000%d\","
+		    "\"controller\":true}]},"
+		    "\"data\":{\"spec\":{\"template\":",
 		    ds_names[d], ds_hash_new[d], ds_names[d], ds_hash_new[d], ds_names[d], d);
 		/* data = the template with "$patch":"replace" added */
 		size_t tl = strlen(t);
@@ -440,7 +494,8 @@ static json_t *measure(int nodes, int quiet)
 			size_t pos = (size_t)(items - pages[i].text) + 9;
 			while (pages[i].text[pos] != ']') {
 				json_error_t je;
-				json_t *v = json_loadb(pages[i].text + pos, pages[i].len - pos, JSON_DISABLE_EOF_CHECK, &je);
+				json_t *v = json_loadb(pages[i].text + pos, pages[i].len - pos, JSON_DISABLE_EOF_CHECK,
+						       &je);
 				if (!v) {
 					fprintf(stderr, "bench: generated item is invalid: %s\n", je.text);
 					exit(1);
@@ -500,19 +555,21 @@ static json_t *measure(int nodes, int quiet)
 		free(pages[i].text);
 	free(pages);
 	size_t bytes = bn + bp, objects = (size_t)nodes + npods;
-	json_t *res = json_pack("{s:i, s:I, s:I, s:f}", "nodes", nodes, "pods", (json_int_t)npods, "bytes", (json_int_t)bytes,
-				"nodeKB", (double)bn / nodes / 1024.0);
+	json_t *res = json_pack("{s:i, s:I, s:I, s:f}", "nodes", nodes, "pods", (json_int_t)npods, "bytes",
+				(json_int_t)bytes, "nodeKB", (double)bn / nodes / 1024.0);
 	json_object_set_new(res, "podKB", json_real((double)bp / (double)npods / 1024.0));
 	json_object_set_new(res, "ingest",
-			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "oursMBps", (double)bytes / t_ours / 1e6, "janssonMBps",
-				      (double)bytes / t_bare / 1e6, "ratio", t_ours / t_bare, "oursUsPerObject",
-				      t_ours * 1e6 / (double)objects, "janssonUsPerObject", t_bare * 1e6 / (double)objects));
-	json_object_set_new(json_object_get(res, "ingest"), "janssonPerItemMBps", json_real((double)bytes / t_item / 1e6));
+			    json_pack("{s:f, s:f, s:f, s:f, s:f}", "oursMBps", (double)bytes / t_ours / 1e6,
+				      "janssonMBps", (double)bytes / t_bare / 1e6, "ratio", t_ours / t_bare,
+				      "oursUsPerObject", t_ours * 1e6 / (double)objects, "janssonUsPerObject",
+				      t_bare * 1e6 / (double)objects));
+	json_object_set_new(json_object_get(res, "ingest"), "janssonPerItemMBps",
+			    json_real((double)bytes / t_item / 1e6));
 	json_object_set_new(json_object_get(res, "ingest"), "ratioPerItem", json_real(t_ours / t_item));
 	json_object_set_new(res, "memory",
 			    json_pack("{s:f, s:f, s:f, s:f}", "rssPerNodeBytes", (double)(rss_nodes - rss0) / nodes,
-				      "rssPerPodBytes", (double)(rss_all - rss_nodes) / (double)npods, "heapPerNodeBytes",
-				      (double)(heap_nodes - heap0) / nodes, "heapPerPodBytes",
+				      "rssPerPodBytes", (double)(rss_all - rss_nodes) / (double)npods,
+				      "heapPerNodeBytes", (double)(heap_nodes - heap0) / nodes, "heapPerPodBytes",
 				      (double)(heap_all - heap_nodes) / (double)npods));
 	/* operations, ns per node; the agent with six NotIn expressions is the heaviest placement */
 	op_ctx o = {c, "monitor", "node-000001", 0, NULL};
@@ -522,15 +579,18 @@ static json_t *measure(int nodes, int quiet)
 		static const struct {
 			const char *name;
 			op_fn fn;
-		} ops_by_name[] = {{"plan", op_plan},   {"status", op_status},   {"explain", op_explain},
-				   {"drain", op_drain}, {"rollout", op_rollout}};
+		} ops_by_name[] = {{"plan", op_plan},
+				   {"status", op_status},
+				   {"explain", op_explain},
+				   {"drain", op_drain},
+				   {"rollout", op_rollout}};
 		for (size_t i = 0; i < sizeof(ops_by_name) / sizeof(ops_by_name[0]); i++)
 			if (strcmp(profile_op, ops_by_name[i].name) == 0) {
 				/* the moment to attach: perf record -p PID */
 				fprintf(stderr, "bench: pid %ld: %s starts\n", (long)getpid(), profile_op);
 				double t = best(ops_by_name[i].fn, &o, profile_reps);
-				fprintf(stderr, "bench: %s on %d nodes: best %.1f us (%.1f ns/node) of %d runs\n", profile_op,
-					nodes, t * 1e6, t * 1e9 / nodes, profile_reps);
+				fprintf(stderr, "bench: %s on %d nodes: best %.1f us (%.1f ns/node) of %d runs\n",
+					profile_op, nodes, t * 1e6, t * 1e9 / nodes, profile_reps);
 				exit(0);
 			}
 		fprintf(stderr, "bench: unknown operation %s\n", profile_op);
@@ -560,18 +620,27 @@ static json_t *upstream_status(int nodes, int affinity)
 	buf b = {0};
 	put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[");
 	for (int i = 0; i < nodes; i++)
-		put(&b, "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\",\"labels\":{"
-			"\"kubernetes.io/hostname\":\"node-%d\",\"topology.kubernetes.io/zone\":\"zone-%d\","
-			"%s\"topology.kubernetes.io/region\":\"region-1\"}}}",
+		put(&b,
+		    "%s{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-%d\",\"labels\":{"
+		    "\"kubernetes.io/hostname\":\"node-%d\",\"topology.kubernetes.io/zone\":\"zone-%d\","
+		    "%s\"topology.kubernetes.io/region\":\"region-1\"}}}",
 		    i ? "," : "", i, i, i % 3,
 		    affinity == 2 ? "\"a\":\"y\",\"b\":\"y\",\"c\":\"y\",\"d\":\"y\",\"e\":\"y\"," : "");
-	put(&b, ",{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"u\","
-		"\"generation\":1},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"ds\"}},\"template\":{\"metadata\":{\"labels\":"
-		"{\"app\":\"ds\"}},\"spec\":{%s\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}},\"status\":{\"observedGeneration\":1}}]}",
-	    affinity ? "\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
-		       "[{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"b\",\"operator\":"
-		       "\"NotIn\",\"values\":[\"x\"]},{\"key\":\"c\",\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"d\","
-		       "\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"e\",\"operator\":\"NotIn\",\"values\":[\"x\"]},"
+	put(&b,
+	    ",{\"apiVersion\":\"apps/"
+	    "v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"u\","
+	    "\"generation\":1},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"ds\"}},\"template\":{\"metadata\":{"
+	    "\"labels\":"
+	    "{\"app\":\"ds\"}},\"spec\":{%s\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}},\"status\":{"
+	    "\"observedGeneration\":1}}]}",
+	    affinity ? "\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+		       "\"nodeSelectorTerms\":"
+		       "[{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":"
+		       "\"b\",\"operator\":"
+		       "\"NotIn\",\"values\":[\"x\"]},{\"key\":\"c\",\"operator\":\"NotIn\",\"values\":[\"x\"]},{"
+		       "\"key\":\"d\","
+		       "\"operator\":\"NotIn\",\"values\":[\"x\"]},{\"key\":\"e\",\"operator\":\"NotIn\",\"values\":["
+		       "\"x\"]},"
 		       "{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"NotIn\",\"values\":[\"zone-9\"]}]}]}}},"
 		     : "");
 	ds_cluster *c;
@@ -630,33 +699,43 @@ int main(int argc, char **argv)
 	printf("%8s  %-9s  %12s  %10s\n", "NODES", "AFFINITY", "MICROSECONDS", "NS/NODE");
 	size_t i;
 	json_t *r;
-	json_array_foreach(json_object_get(doc, "upstreamStatusShape"), i, r)
-	printf("%8lld  %-9s  %12.1f  %10.1f\n", (long long)json_integer_value(json_object_get(r, "nodes")),
-	       json_is_true(json_object_get(r, "keysOnNodes")) ? "6 NotIn*"
-	       : json_is_true(json_object_get(r, "affinity"))  ? "6 NotIn"
-							       : "none",
-	       json_real_value(json_object_get(r, "microseconds")),
-	       json_real_value(json_object_get(r, "nsPerNode")));
-	printf("  * not upstream's shape: the nodes also have the keys a..e, so all six requirements are matched per node\n");
+	json_array_foreach(json_object_get(doc, "upstreamStatusShape"), i, r) printf(
+		"%8lld  %-9s  %12.1f  %10.1f\n", (long long)json_integer_value(json_object_get(r, "nodes")),
+		json_is_true(json_object_get(r, "keysOnNodes")) ? "6 NotIn*"
+		: json_is_true(json_object_get(r, "affinity"))  ? "6 NotIn"
+								: "none",
+		json_real_value(json_object_get(r, "microseconds")), json_real_value(json_object_get(r, "nsPerNode")));
+	printf("  * not upstream's shape: the nodes also have the keys a..e, so all six requirements are matched per "
+	       "node\n");
 	printf("\nSynthetic clusters (ns per node; ingest ratio = ours / bare jansson on the same bytes):\n");
 	printf("%7s %8s %7s %7s %7s %6s %6s %7s %7s %8s %8s %8s %9s %9s %9s\n", "NODES", "PODS", "OURS", "JANSSON",
 	       "J/ITEM", "RATIO", "R/ITEM", "B/NODE", "B/POD", "PLAN", "STATUS", "EXPLAIN", "DRAIN-US", "ROLLOUT",
 	       "ROLLOUT-S");
 	json_array_foreach(json_object_get(doc, "sizes"), i, r)
 	{
-		json_t *in = json_object_get(r, "ingest"), *m = json_object_get(r, "memory"), *o = json_object_get(r, "operations");
-		printf("%7lld %8lld %5.0fMB %5.0fMB %5.0fMB %6.2f %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f %9.2f\n",
-		       (long long)json_integer_value(json_object_get(r, "nodes")), (long long)json_integer_value(json_object_get(r, "pods")),
-		       json_real_value(json_object_get(in, "oursMBps")), json_real_value(json_object_get(in, "janssonMBps")),
-		       json_real_value(json_object_get(in, "janssonPerItemMBps")), json_real_value(json_object_get(in, "ratio")),
-		       json_real_value(json_object_get(in, "ratioPerItem")), json_real_value(json_object_get(m, "rssPerNodeBytes")),
-		       json_real_value(json_object_get(m, "rssPerPodBytes")), json_real_value(json_object_get(o, "planNsPerNode")),
-		       json_real_value(json_object_get(o, "statusNsPerNode")), json_real_value(json_object_get(o, "explainNsPerNode")),
-		       json_real_value(json_object_get(o, "drainOneNodeUs")), json_real_value(json_object_get(o, "rolloutNsPerNode")),
+		json_t *in = json_object_get(r, "ingest"), *m = json_object_get(r, "memory"),
+		       *o = json_object_get(r, "operations");
+		printf("%7lld %8lld %5.0fMB %5.0fMB %5.0fMB %6.2f %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f "
+		       "%9.2f\n",
+		       (long long)json_integer_value(json_object_get(r, "nodes")),
+		       (long long)json_integer_value(json_object_get(r, "pods")),
+		       json_real_value(json_object_get(in, "oursMBps")),
+		       json_real_value(json_object_get(in, "janssonMBps")),
+		       json_real_value(json_object_get(in, "janssonPerItemMBps")),
+		       json_real_value(json_object_get(in, "ratio")),
+		       json_real_value(json_object_get(in, "ratioPerItem")),
+		       json_real_value(json_object_get(m, "rssPerNodeBytes")),
+		       json_real_value(json_object_get(m, "rssPerPodBytes")),
+		       json_real_value(json_object_get(o, "planNsPerNode")),
+		       json_real_value(json_object_get(o, "statusNsPerNode")),
+		       json_real_value(json_object_get(o, "explainNsPerNode")),
+		       json_real_value(json_object_get(o, "drainOneNodeUs")),
+		       json_real_value(json_object_get(o, "rolloutNsPerNode")),
 		       json_real_value(json_object_get(o, "rolloutSeconds")));
 	}
 	printf("(OURS/JANSSON in MB/s; JANSSON parses each page whole, J/ITEM each item of a page alone, as our\n"
-	       " ingest does; R/ITEM = ours / J/ITEM; B/NODE and B/POD: resident memory per object after malloc_trim; the JSON\n"
+	       " ingest does; R/ITEM = ours / J/ITEM; B/NODE and B/POD: resident memory per object after malloc_trim; "
+	       "the JSON\n"
 	       " output also has malloc's heap in use, which leaves out the atoms' mapped blocks)\n");
 	json_decref(doc);
 	return 0;

@@ -25,7 +25,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 #define FUZZ_ASSERT(cond, ...)                                                                                         \
 	do {                                                                                                           \
 		if (!(cond)) {                                                                                         \
-			fprintf(stderr, "%s:%d: invariant failed: %s: ", __FILE__, __LINE__, #cond);                  \
+			fprintf(stderr, "%s:%d: invariant failed: %s: ", __FILE__, __LINE__, #cond);                   \
 			fprintf(stderr, __VA_ARGS__);                                                                  \
 			fputc('\n', stderr);                                                                           \
 			abort();                                                                                       \

@@ -52,12 +52,14 @@ static void check_findings(const json_t *list, size_t lines)
 		const char *field = json_string_value(json_object_get(f, "field"));
 		const char *msg = json_string_value(json_object_get(f, "message"));
 		FUZZ_ASSERT(type && path && field && msg, "finding %zu lacks a member", i);
-		FUZZ_ASSERT(strcmp(type, "unknown field") == 0 || strcmp(type, "duplicate field") == 0, "type %s", type);
+		FUZZ_ASSERT(strcmp(type, "unknown field") == 0 || strcmp(type, "duplicate field") == 0, "type %s",
+			    type);
 		FUZZ_ASSERT(strncmp(msg, type, strlen(type)) == 0 && msg[strlen(type)] == ' ' &&
 				    msg[strlen(type) + 1] == '"',
 			    "message %s", msg);
 		size_t pl = strlen(path), fl = strlen(field);
-		FUZZ_ASSERT(fl <= pl && strcmp(path + pl - fl, field) == 0, "field %s is not the end of %s", field, path);
+		FUZZ_ASSERT(fl <= pl && strcmp(path + pl - fl, field) == 0, "field %s is not the end of %s", field,
+			    path);
 		json_int_t line = json_integer_value(json_object_get(f, "line"));
 		FUZZ_ASSERT(line >= 0 && (size_t)line <= lines, "line %lld of %zu", (long long)line, lines);
 	}

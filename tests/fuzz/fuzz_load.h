@@ -17,16 +17,20 @@
 static const char fuzz_base_objects[] =
 	"{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
 	"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"base-node\",\"labels\":{\"a\":\"b\"}},"
-	"\"status\":{\"allocatable\":{\"cpu\":\"2\",\"pods\":\"10\"},\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}},"
-	"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"base-ds\",\"namespace\":\"default\","
+	"\"status\":{\"allocatable\":{\"cpu\":\"2\",\"pods\":\"10\"},\"conditions\":[{\"type\":\"Ready\",\"status\":"
+	"\"True\"}]}},"
+	"{\"apiVersion\":\"apps/"
+	"v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"base-ds\",\"namespace\":\"default\","
 	"\"uid\":\"u1\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"x\"}},\"template\":{\"metadata\":"
 	"{\"labels\":{\"app\":\"x\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}]}";
 
 static int fuzz_cmp_ds(const void *a, const void *b)
 {
 	const json_t *x = *(const json_t *const *)a, *y = *(const json_t *const *)b;
-	int c = strcmp(json_string_value(json_object_get(x, "namespace")), json_string_value(json_object_get(y, "namespace")));
-	return c ? c : strcmp(json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(y, "name")));
+	int c = strcmp(json_string_value(json_object_get(x, "namespace")),
+		       json_string_value(json_object_get(y, "namespace")));
+	return c ? c
+		 : strcmp(json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(y, "name")));
 }
 
 /* ds_cluster_summary with its daemonSets in (namespace, name) order: the
@@ -107,7 +111,8 @@ static inline void fuzz_load_one(const uint8_t *data, size_t size, const ds_opti
 			char *out = NULL;
 			rc = ds_cluster_get(c, "DaemonSet", n.ds_ns[i], n.ds_name[i], &out, &err);
 			fuzz_check_rc("ds_cluster_get DaemonSet", rc, &err);
-			FUZZ_ASSERT(rc == 0, "DaemonSet %s/%s of the summary: %s", n.ds_ns[i], n.ds_name[i], err.message);
+			FUZZ_ASSERT(rc == 0, "DaemonSet %s/%s of the summary: %s", n.ds_ns[i], n.ds_name[i],
+				    err.message);
 			fuzz_check_json("ds_cluster_get DaemonSet", out);
 			ds_free(out);
 		}

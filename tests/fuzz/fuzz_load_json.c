@@ -20,8 +20,9 @@ static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 	}
 	char *obj = json_dumps(it->obj, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 	FUZZ_ASSERT(obj, "json_dumps failed");
-	json_array_append_new(s->items, json_pack("{s:s, s:s, s:s?, s:s?, s:I}", "obj", obj, "path", it->path, "kind",
-						  it->kind, "apiVersion", it->api_version, "doc", (json_int_t)it->document));
+	json_array_append_new(s->items,
+			      json_pack("{s:s, s:s, s:s?, s:s?, s:I}", "obj", obj, "path", it->path, "kind", it->kind,
+					"apiVersion", it->api_version, "doc", (json_int_t)it->document));
 	free(obj);
 	return 0;
 }

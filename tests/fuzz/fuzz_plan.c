@@ -131,7 +131,8 @@ static void explain_and_plan(const ds_cluster *c, const char *ns, const char *na
 	if (ds_explain(c, ns, name, plan_opts, explain, &err) < 0)
 		*explain = NULL;
 	ds_plan *p = NULL;
-	if (ds_plan_sync(c, ns, name, FUZZ_NOW, plan_opts, NULL, &p, &err) == 0 && ds_plan_to_json(p, plan_json, &err) < 0)
+	if (ds_plan_sync(c, ns, name, FUZZ_NOW, plan_opts, NULL, &p, &err) == 0 &&
+	    ds_plan_to_json(p, plan_json, &err) < 0)
 		*plan_json = NULL;
 	ds_plan_free(p);
 }
@@ -156,12 +157,12 @@ static void history(const ds_cluster *c, const uint8_t *data, size_t size, const
 		explain_and_plan(c, n->ds_ns[d], n->ds_name[d], &e1, &p1);
 		explain_and_plan(twice, n->ds_ns[d], n->ds_name[d], &e2, &p2);
 		explain_and_plan(copy, n->ds_ns[d], n->ds_name[d], &e3, &p3);
-		FUZZ_ASSERT(same(e1, e2) && same(p1, p2), "%s/%s: loading the bytes twice changes %s:\n%.2000s\n%.2000s",
-			    n->ds_ns[d], n->ds_name[d], same(e1, e2) ? "the plan" : "ds_explain",
-			    same(e1, e2) ? p1 : e1, same(e1, e2) ? p2 : e2);
+		FUZZ_ASSERT(same(e1, e2) && same(p1, p2),
+			    "%s/%s: loading the bytes twice changes %s:\n%.2000s\n%.2000s", n->ds_ns[d], n->ds_name[d],
+			    same(e1, e2) ? "the plan" : "ds_explain", same(e1, e2) ? p1 : e1, same(e1, e2) ? p2 : e2);
 		FUZZ_ASSERT(same(e2, e3) && same(p2, p3), "%s/%s: ds_cluster_copy changes %s:\n%.2000s\n%.2000s",
-			    n->ds_ns[d], n->ds_name[d], same(e2, e3) ? "the plan" : "ds_explain", same(e2, e3) ? p2 : e2,
-			    same(e2, e3) ? p3 : e3);
+			    n->ds_ns[d], n->ds_name[d], same(e2, e3) ? "the plan" : "ds_explain",
+			    same(e2, e3) ? p2 : e2, same(e2, e3) ? p3 : e3);
 		ds_free(e1), ds_free(p1), ds_free(e2), ds_free(p2), ds_free(e3), ds_free(p3);
 	}
 	ds_cluster_free(copy);
@@ -192,7 +193,6 @@ static int selector_matches_template(const ds_cluster *c, const char *ns, const 
 	json_decref(ds);
 	return match;
 }
-
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -237,7 +237,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			json = NULL;
 			rc = ds_rollout_simulate(c, ns, name, FUZZ_NOW, plan_opts, &json, &err);
 			FUZZ_ASSERT(rc == DS_EINVALID || selector_matches_template(c, ns, name),
-				    "%s/%s: simulated although the selector does not match the template (rc %d)", ns, name, rc);
+				    "%s/%s: simulated although the selector does not match the template (rc %d)", ns,
+				    name, rc);
 			fuzz_check_result("ds_rollout_simulate", rc, json, &err);
 		}
 		history(c, data, size, &n);

@@ -155,8 +155,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ds_free(sum);
 	dsi_quantity d = qa;
 	if (dsi_quantity_sub(&d, &qb) == 0) {
-		FUZZ_ASSERT((d.sign > 0 ? 1 : d.sign < 0 ? -1 : 0) == ab, "sign of '%s'-'%s' disagrees with Cmp", fa,
-			    fb);
+		FUZZ_ASSERT((d.sign > 0   ? 1
+			     : d.sign < 0 ? -1
+					  : 0) == ab,
+			    "sign of '%s'-'%s' disagrees with Cmp", fa, fb);
 		if (dsi_quantity_add(&d, &qb) == 0)
 			FUZZ_ASSERT(dsi_quantity_cmp(&d, &qa) == 0, "('%s'-'%s')+'%s' != '%s'", fa, fb, fb, fa);
 	}

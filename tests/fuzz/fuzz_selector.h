@@ -16,7 +16,8 @@
 
 #include "fuzz_common.h"
 
-static const char fuzz_fixed_labels[] = "{\"app\":\"web\",\"tier\":\"a\",\"x\":\"y\",\"env\":\"prod\",\"k8s.io/n\":\"1\"}";
+static const char fuzz_fixed_labels[] =
+	"{\"app\":\"web\",\"tier\":\"a\",\"x\":\"y\",\"env\":\"prod\",\"k8s.io/n\":\"1\"}";
 
 static inline int fuzz_match(const char *sel, const char *labels, int *out)
 {
@@ -60,11 +61,12 @@ static inline void fuzz_selector_one(const uint8_t *data, size_t size, int json)
 		char *third = NULL;
 		rc = ds_selector_string(again, &third, &err);
 		fuzz_check_rc("ds_selector_string (third)", rc, &err);
-		FUZZ_ASSERT(rc == 0 && strcmp(again, third) == 0, "String() is not stable: '%s' -> '%s' -> '%s' -> '%s'",
-			    sel, canon, again, third ? third : "(error)");
+		FUZZ_ASSERT(rc == 0 && strcmp(again, third) == 0,
+			    "String() is not stable: '%s' -> '%s' -> '%s' -> '%s'", sel, canon, again,
+			    third ? third : "(error)");
 		if (!json)
-			FUZZ_ASSERT(strcmp(canon, again) == 0, "String() is not stable: '%s' -> '%s' -> '%s'", sel, canon,
-				    again);
+			FUZZ_ASSERT(strcmp(canon, again) == 0, "String() is not stable: '%s' -> '%s' -> '%s'", sel,
+				    canon, again);
 		ds_free(third);
 		ds_free(again);
 	}
@@ -77,8 +79,8 @@ static inline void fuzz_selector_one(const uint8_t *data, size_t size, int json)
 			int rc2 = fuzz_match(canon, sets[k], &m2);
 			FUZZ_ASSERT(rc2 == 0, "'%s' matches but its canonical form '%s' fails on the same labels", sel,
 				    canon);
-			FUZZ_ASSERT(m1 == m2, "'%s' gives %d but its canonical form '%s' gives %d on %s", sel, m1, canon,
-				    m2, sets[k]);
+			FUZZ_ASSERT(m1 == m2, "'%s' gives %d but its canonical form '%s' gives %d on %s", sel, m1,
+				    canon, m2, sets[k]);
 		}
 	}
 	ds_free(canon);

@@ -51,10 +51,10 @@ static void split(const uint8_t *data, size_t size, parts *out)
 		ds_error ea, eb;                                                                                       \
 		int ra = (call_a), rb = (call_b);                                                                      \
 		fuzz_check_rc(what, ra, &ea);                                                                          \
-		FUZZ_ASSERT(ra == rb, "%s: %d, then %d", what, ra, rb);                                               \
+		FUZZ_ASSERT(ra == rb, "%s: %d, then %d", what, ra, rb);                                                \
 		if (ra == 0) {                                                                                         \
 			fuzz_check_json(what, a);                                                                      \
-			FUZZ_ASSERT(strcmp(a, b) == 0, "%s: another answer the second time", what);                   \
+			FUZZ_ASSERT(strcmp(a, b) == 0, "%s: another answer the second time", what);                    \
 		}                                                                                                      \
 		ds_free(a);                                                                                            \
 		ds_free(b);                                                                                            \
@@ -93,7 +93,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(ta);
 	}
 	TWICE("ds_taints_find_untolerated",
-	      ds_taints_find_untolerated(x.p[1], x.n[1], x.p[0], x.n[0], DS_TAINT_EFFECT_NO_SCHEDULE, NULL, NULL, &a, &ea),
+	      ds_taints_find_untolerated(x.p[1], x.n[1], x.p[0], x.n[0], DS_TAINT_EFFECT_NO_SCHEDULE, NULL, NULL, &a,
+					 &ea),
 	      ds_taints_find_untolerated(x.p[1], x.n[1], x.p[0], x.n[0], DS_TAINT_EFFECT_NO_SCHEDULE, NULL, NULL, &b,
 					 &eb));
 

@@ -100,7 +100,7 @@ def source_modules():
 class VersionTest(unittest.TestCase):
     def test_versions_agree(self):
         v = header_version()
-        self.assertEqual(v, "1.1.0")
+        self.assertEqual(v, "1.2.0")
         self.assertEqual(BACKEND.read_pyproject()["project"]["version"], v)
         self.assertEqual(daemonset.__version__, v)
         self.assertEqual(daemonset.version(), v)  # the library built from this tree

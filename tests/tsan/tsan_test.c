@@ -89,55 +89,71 @@ static char *generate(const char *prefix, int nodes)
 	for (int i = 0; i < nodes; i++) {
 		const char *pool = i % 5 == 0 ? "gpu" : "cpu";
 		bprintf(&b,
-			"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s-node-%03d\",\"uid\":\"%s-n%d\","
-			"\"creationTimestamp\":\"2026-11-01T08:00:00Z\",\"labels\":{\"kubernetes.io/hostname\":\"%s-node-%03d\","
+			"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s-node-%03d\",\"uid\":\"%s-"
+			"n%d\","
+			"\"creationTimestamp\":\"2026-11-01T08:00:00Z\",\"labels\":{\"kubernetes.io/"
+			"hostname\":\"%s-node-%03d\","
 			"\"kubernetes.io/os\":\"linux\",\"topology.kubernetes.io/zone\":\"%s\",\"pool\":\"%s\"}},"
 			"\"spec\":{%s\"taints\":[",
-			prefix, i, prefix, i, prefix, i, zones[i % 3], pool, i % 13 == 0 ? "\"unschedulable\":true," : "");
+			prefix, i, prefix, i, prefix, i, zones[i % 3], pool,
+			i % 13 == 0 ? "\"unschedulable\":true," : "");
 		int t = 0;
 		if (i % 5 == 0)
-			bprintf(&b, "%s{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}", t++ ? "," : "");
+			bprintf(&b, "%s{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}",
+				t++ ? "," : "");
 		if (i % 11 == 0)
-			bprintf(&b, "%s{\"key\":\"maintenance\",\"effect\":\"NoExecute\",\"timeAdded\":\"2026-12-02T14:00:00Z\"}",
+			bprintf(&b,
+				"%s{\"key\":\"maintenance\",\"effect\":\"NoExecute\",\"timeAdded\":\"2026-12-02T14:00:"
+				"00Z\"}",
 				t++ ? "," : "");
 		if (i % 13 == 0)
-			bprintf(&b, "%s{\"key\":\"node.kubernetes.io/unschedulable\",\"effect\":\"NoSchedule\"}", t++ ? "," : "");
+			bprintf(&b, "%s{\"key\":\"node.kubernetes.io/unschedulable\",\"effect\":\"NoSchedule\"}",
+				t++ ? "," : "");
 		bprintf(&b,
 			"]},\"status\":{\"allocatable\":{\"cpu\":\"%d\",\"memory\":\"%dGi\",\"pods\":\"110\","
-			"\"ephemeral-storage\":\"100Gi\"},\"capacity\":{\"cpu\":\"%d\",\"memory\":\"%dGi\",\"pods\":\"110\"},"
-			"\"conditions\":[{\"type\":\"Ready\",\"status\":\"%s\",\"lastTransitionTime\":\"2026-11-01T08:01:00Z\"}]}},",
+			"\"ephemeral-storage\":\"100Gi\"},\"capacity\":{\"cpu\":\"%d\",\"memory\":\"%dGi\",\"pods\":"
+			"\"110\"},"
+			"\"conditions\":[{\"type\":\"Ready\",\"status\":\"%s\",\"lastTransitionTime\":\"2026-11-01T08:"
+			"01:00Z\"}]}},",
 			4 + i % 4 * 4, 16 + i % 4 * 16, 4 + i % 4 * 4, 16 + i % 4 * 16, i % 17 == 0 ? "False" : "True");
 	}
 	/* DaemonSets: tolerate-all agent, gpu plugin, zonal with required affinity, surge with a host port, OnDelete */
 	static const char *const ds[][2] = {
-		{"agent", "\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":\"10%\"}},"
-			  "\"template\":{\"metadata\":{\"labels\":{\"app\":\"agent\"}},\"spec\":{\"tolerations\":[{\"operator\":"
-			  "\"Exists\"}],\"containers\":[{\"name\":\"a\",\"image\":\"agent:2\",\"resources\":{\"requests\":"
-			  "{\"cpu\":\"50m\",\"memory\":\"64Mi\"}}}]}}"},
-		{"gpu-plugin", "\"updateStrategy\":{\"type\":\"RollingUpdate\"},\"template\":{\"metadata\":{\"labels\":"
-			       "{\"app\":\"gpu-plugin\"}},\"spec\":{\"nodeSelector\":{\"pool\":\"gpu\"},\"tolerations\":[{\"key\":"
-			       "\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}],\"containers\":[{\"name\":\"g\","
-			       "\"image\":\"gpu:1\",\"securityContext\":{\"privileged\":true}}]}}"},
-		{"zonal", "\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}},"
-			  "\"template\":{\"metadata\":{\"labels\":{\"app\":\"zonal\"}},\"spec\":{\"affinity\":{\"nodeAffinity\":"
-			  "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":["
-			  "{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\",\"values\":[\"zone-a\",\"zone-b\"]},"
-			  "{\"key\":\"pool\",\"operator\":\"NotIn\",\"values\":[\"gpu\"]}]}]}}},\"containers\":[{\"name\":\"z\","
-			  "\"image\":\"zonal:3\",\"resources\":{\"requests\":{\"cpu\":\"2\"}}}]}}"},
-		{"surge", "\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":\"25%\","
-			  "\"maxUnavailable\":0}},\"minReadySeconds\":30,\"template\":{\"metadata\":{\"labels\":{\"app\":"
-			  "\"surge\"}},\"spec\":{\"hostNetwork\":true,\"containers\":[{\"name\":\"s\",\"image\":\"surge:1\","
-			  "\"ports\":[{\"containerPort\":9100,\"hostPort\":9100}]}]}}"},
-		{"ondelete", "\"updateStrategy\":{\"type\":\"OnDelete\"},\"template\":{\"metadata\":{\"labels\":{\"app\":"
-			     "\"ondelete\"}},\"spec\":{\"containers\":[{\"name\":\"o\",\"image\":\"o:1\",\"volumeMounts\":"
-			     "[{\"name\":\"h\",\"mountPath\":\"/host\"}]}],\"volumes\":[{\"name\":\"h\",\"hostPath\":{\"path\":"
-			     "\"/\"}}]}}"},
+		{"agent",
+		 "\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":\"10%\"}},"
+		 "\"template\":{\"metadata\":{\"labels\":{\"app\":\"agent\"}},\"spec\":{\"tolerations\":[{\"operator\":"
+		 "\"Exists\"}],\"containers\":[{\"name\":\"a\",\"image\":\"agent:2\",\"resources\":{\"requests\":"
+		 "{\"cpu\":\"50m\",\"memory\":\"64Mi\"}}}]}}"},
+		{"gpu-plugin",
+		 "\"updateStrategy\":{\"type\":\"RollingUpdate\"},\"template\":{\"metadata\":{\"labels\":"
+		 "{\"app\":\"gpu-plugin\"}},\"spec\":{\"nodeSelector\":{\"pool\":\"gpu\"},\"tolerations\":[{\"key\":"
+		 "\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}],\"containers\":[{\"name\":\"g\","
+		 "\"image\":\"gpu:1\",\"securityContext\":{\"privileged\":true}}]}}"},
+		{"zonal",
+		 "\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}},"
+		 "\"template\":{\"metadata\":{\"labels\":{\"app\":\"zonal\"}},\"spec\":{\"affinity\":{\"nodeAffinity\":"
+		 "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":["
+		 "{\"key\":\"topology.kubernetes.io/zone\",\"operator\":\"In\",\"values\":[\"zone-a\",\"zone-b\"]},"
+		 "{\"key\":\"pool\",\"operator\":\"NotIn\",\"values\":[\"gpu\"]}]}]}}},\"containers\":[{\"name\":\"z\","
+		 "\"image\":\"zonal:3\",\"resources\":{\"requests\":{\"cpu\":\"2\"}}}]}}"},
+		{"surge",
+		 "\"updateStrategy\":{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":\"25%\","
+		 "\"maxUnavailable\":0}},\"minReadySeconds\":30,\"template\":{\"metadata\":{\"labels\":{\"app\":"
+		 "\"surge\"}},\"spec\":{\"hostNetwork\":true,\"containers\":[{\"name\":\"s\",\"image\":\"surge:1\","
+		 "\"ports\":[{\"containerPort\":9100,\"hostPort\":9100}]}]}}"},
+		{"ondelete",
+		 "\"updateStrategy\":{\"type\":\"OnDelete\"},\"template\":{\"metadata\":{\"labels\":{\"app\":"
+		 "\"ondelete\"}},\"spec\":{\"containers\":[{\"name\":\"o\",\"image\":\"o:1\",\"volumeMounts\":"
+		 "[{\"name\":\"h\",\"mountPath\":\"/host\"}]}],\"volumes\":[{\"name\":\"h\",\"hostPath\":{\"path\":"
+		 "\"/\"}}]}}"},
 	};
 	int nds = (int)(sizeof(ds) / sizeof(ds[0]));
 	for (int d = 0; d < nds; d++)
 		bprintf(&b,
-			"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\","
-			"\"uid\":\"%s-ds-%s\",\"generation\":2,\"creationTimestamp\":\"2026-11-05T12:00:00Z\"},\"spec\":{"
+			"{\"apiVersion\":\"apps/"
+			"v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\","
+			"\"uid\":\"%s-ds-%s\",\"generation\":2,\"creationTimestamp\":\"2026-11-05T12:00:00Z\"},"
+			"\"spec\":{"
 			"\"selector\":{\"matchLabels\":{\"app\":\"%s\"}},%s}},",
 			ds[d][0], prefix, prefix, ds[d][0], ds[d][0], ds[d][1]);
 	/* daemon pods: every DaemonSet on every other node; odd ones on the old revision, some not ready, some failed */
@@ -145,13 +161,20 @@ static char *generate(const char *prefix, int nodes)
 		for (int i = d % 2; i < nodes; i += 2) {
 			int old = (i / 2) % 2, ready = i % 7 != 0, failed = i % 23 == 0;
 			bprintf(&b,
-				"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s-%03d\",\"namespace\":\"%s\","
-				"\"uid\":\"%s-p-%s-%d\",\"creationTimestamp\":\"2026-11-%02dT10:00:00Z\",\"labels\":{\"app\":\"%s\","
-				"\"pod-template-generation\":\"%d\",\"controller-revision-hash\":\"%s\"},\"ownerReferences\":[{"
-				"\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"%s-ds-%s\","
-				"\"controller\":true,\"blockOwnerDeletion\":true}]},\"spec\":{\"nodeName\":\"%s-node-%03d\","
-				"\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"%s\",\"conditions\":"
-				"[{\"type\":\"Ready\",\"status\":\"%s\",\"lastTransitionTime\":\"2026-12-02T14:00:00Z\"}]}},",
+				"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s-%03d\","
+				"\"namespace\":\"%s\","
+				"\"uid\":\"%s-p-%s-%d\",\"creationTimestamp\":\"2026-11-%02dT10:00:00Z\",\"labels\":{"
+				"\"app\":\"%s\","
+				"\"pod-template-generation\":\"%d\",\"controller-revision-hash\":\"%s\"},"
+				"\"ownerReferences\":[{"
+				"\"apiVersion\":\"apps/"
+				"v1\",\"kind\":\"DaemonSet\",\"name\":\"%s\",\"uid\":\"%s-ds-%s\","
+				"\"controller\":true,\"blockOwnerDeletion\":true}]},\"spec\":{\"nodeName\":\"%s-node-%"
+				"03d\","
+				"\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]},\"status\":{\"phase\":\"%s\","
+				"\"conditions\":"
+				"[{\"type\":\"Ready\",\"status\":\"%s\",\"lastTransitionTime\":\"2026-12-02T14:00:"
+				"00Z\"}]}},",
 				ds[d][0], i, prefix, prefix, ds[d][0], i, 6 + i % 20, ds[d][0], old ? 1 : 2,
 				old ? "oldhash" : "newhash", ds[d][0], prefix, ds[d][0], prefix, i,
 				failed ? "Failed" : "Running", ready ? "True" : "False");
@@ -159,18 +182,24 @@ static char *generate(const char *prefix, int nodes)
 	/* workload pods owned by a ReplicaSet, with requests, guarded by a PodDisruptionBudget */
 	for (int i = 0; i < nodes; i += 3)
 		bprintf(&b,
-			"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"web-%03d\",\"namespace\":\"%s\","
-			"\"uid\":\"%s-web-%d\",\"labels\":{\"app\":\"web\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\","
+			"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"web-%03d\",\"namespace\":\"%"
+			"s\","
+			"\"uid\":\"%s-web-%d\",\"labels\":{\"app\":\"web\"},\"ownerReferences\":[{\"apiVersion\":"
+			"\"apps/v1\","
 			"\"kind\":\"ReplicaSet\",\"name\":\"web\",\"uid\":\"%s-rs\",\"controller\":true}]},\"spec\":{"
-			"\"nodeName\":\"%s-node-%03d\",\"priority\":%d,\"containers\":[{\"name\":\"w\",\"image\":\"web\","
-			"\"resources\":{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"256Mi\"}}}]%s},\"status\":{\"phase\":"
+			"\"nodeName\":\"%s-node-%03d\",\"priority\":%d,\"containers\":[{\"name\":\"w\",\"image\":"
+			"\"web\","
+			"\"resources\":{\"requests\":{\"cpu\":\"%dm\",\"memory\":\"256Mi\"}}}]%s},\"status\":{"
+			"\"phase\":"
 			"\"Running\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\"}]}},",
 			i, prefix, prefix, i, prefix, prefix, i, i % 2 ? 1000 : 0, 500 + i % 4 * 500,
 			i % 6 == 0 ? ",\"volumes\":[{\"name\":\"tmp\",\"emptyDir\":{}}]" : "");
 	bprintf(&b,
 		"{\"apiVersion\":\"policy/v1\",\"kind\":\"PodDisruptionBudget\",\"metadata\":{\"name\":\"web\","
-		"\"namespace\":\"%s\"},\"spec\":{\"minAvailable\":\"60%%\",\"selector\":{\"matchLabels\":{\"app\":\"web\"}}},"
-		"\"status\":{\"disruptionsAllowed\":2,\"currentHealthy\":%d,\"desiredHealthy\":%d,\"expectedPods\":%d}}]}",
+		"\"namespace\":\"%s\"},\"spec\":{\"minAvailable\":\"60%%\",\"selector\":{\"matchLabels\":{\"app\":"
+		"\"web\"}}},"
+		"\"status\":{\"disruptionsAllowed\":2,\"currentHealthy\":%d,\"desiredHealthy\":%d,\"expectedPods\":%d}}"
+		"]}",
 		prefix, (nodes + 2) / 3, (nodes + 2) / 3 * 6 / 10, (nodes + 2) / 3);
 	return b.p;
 }
@@ -339,17 +368,20 @@ static void *mutate(void *arg)
 		/* watch events: relabel a node, delete a pod, add one, delete a node; then remove objects */
 		char ev[1024];
 		int r = (int)(m->rounds % 40);
-		snprintf(ev, sizeof(ev),
-			 "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":"
-			 "\"mut-node-%03d\",\"labels\":{\"pool\":\"gpu\",\"round\":\"%zu\"}}}}\n"
-			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":"
-			 "\"agent-%03d\",\"namespace\":\"mut\"}}}\n"
-			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":"
-			 "\"extra-%zu\",\"namespace\":\"mut\",\"labels\":{\"app\":\"agent\"}},\"spec\":{\"nodeName\":"
-			 "\"mut-node-%03d\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}\n"
-			 "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
-			 "{\"resourceVersion\":\"%zu\"}}}",
-			 r, m->rounds, r - r % 2, m->rounds, (r + 1) % 40, m->rounds);
+		snprintf(
+			ev, sizeof(ev),
+			"{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+			"\"name\":"
+			"\"mut-node-%03d\",\"labels\":{\"pool\":\"gpu\",\"round\":\"%zu\"}}}}\n"
+			"{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
+			"\"name\":"
+			"\"agent-%03d\",\"namespace\":\"mut\"}}}\n"
+			"{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":"
+			"\"extra-%zu\",\"namespace\":\"mut\",\"labels\":{\"app\":\"agent\"}},\"spec\":{\"nodeName\":"
+			"\"mut-node-%03d\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}\n"
+			"{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
+			"{\"resourceVersion\":\"%zu\"}}}",
+			r, m->rounds, r - r % 2, m->rounds, (r + 1) % 40, m->rounds);
 		if (ds_cluster_apply_events(c, ev, strlen(ev), &n, &err) < 0)
 			fail(m, "events", &err);
 		else
@@ -411,7 +443,8 @@ int main(int argc, char **argv)
 	ds_error err;
 	ds_options *opts = NULL;
 	if (ds_options_new(&opts) < 0 ||
-	    ds_options_set_json(opts, "{\"ignoreDaemonSets\": true, \"deleteEmptyDirData\": true, \"burstReplicas\": 40}",
+	    ds_options_set_json(opts,
+				"{\"ignoreDaemonSets\": true, \"deleteEmptyDirData\": true, \"burstReplicas\": 40}",
 				&err) < 0)
 		die("options: %s", err.message);
 	s.opts = opts;
@@ -519,7 +552,8 @@ int main(int argc, char **argv)
 		bad = 1;
 	}
 	if (errors * 4 > s.njobs) {
-		printf("tsan: FAILED: %zu of %zu golden results are errors: the workload does not exercise the library\n",
+		printf("tsan: FAILED: %zu of %zu golden results are errors: the workload does not exercise the "
+		       "library\n",
 		       errors, s.njobs);
 		bad = 1;
 	}

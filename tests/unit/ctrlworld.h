@@ -122,7 +122,8 @@ static inline int cw_converged(world *w, const char *ns, const char *name)
 	json_int_t desired = cw_int(ds, "status", "desiredNumberScheduled");
 	int ok = cw_int(ds, "status", "observedGeneration") >= cw_int(ds, "metadata", "generation") &&
 		 cw_int(ds, "status", "updatedNumberScheduled") == desired &&
-		 cw_int(ds, "status", "numberAvailable") == desired && cw_int(ds, "status", "currentNumberScheduled") == desired;
+		 cw_int(ds, "status", "numberAvailable") == desired &&
+		 cw_int(ds, "status", "currentNumberScheduled") == desired;
 	json_decref(ds);
 	if (!ok)
 		return 0;

@@ -55,10 +55,10 @@ int dsi_test_code(const char *name)
 	static const struct {
 		const char *name;
 		int code;
-	} codes[] = {{"DS_ENOMEM", DS_ENOMEM},     {"DS_EARG", DS_EARG},           {"DS_ESYNTAX", DS_ESYNTAX},
-		     {"DS_ETYPE", DS_ETYPE},       {"DS_EVALUE", DS_EVALUE},       {"DS_EMISSING", DS_EMISSING},
-		     {"DS_ENOTFOUND", DS_ENOTFOUND}, {"DS_ELIMIT", DS_ELIMIT},     {"DS_EUNSUPPORTED", DS_EUNSUPPORTED},
-		     {"DS_EINVALID", DS_EINVALID}, {"DS_EIO", DS_EIO},             {"DS_ECONFLICT", DS_ECONFLICT},
+	} codes[] = {{"DS_ENOMEM", DS_ENOMEM},         {"DS_EARG", DS_EARG},     {"DS_ESYNTAX", DS_ESYNTAX},
+		     {"DS_ETYPE", DS_ETYPE},           {"DS_EVALUE", DS_EVALUE}, {"DS_EMISSING", DS_EMISSING},
+		     {"DS_ENOTFOUND", DS_ENOTFOUND},   {"DS_ELIMIT", DS_ELIMIT}, {"DS_EUNSUPPORTED", DS_EUNSUPPORTED},
+		     {"DS_EINVALID", DS_EINVALID},     {"DS_EIO", DS_EIO},       {"DS_ECONFLICT", DS_ECONFLICT},
 		     {"DS_ETRANSPORT", DS_ETRANSPORT}, {"DS_ESTATE", DS_ESTATE}};
 	for (size_t i = 0; name && i < sizeof(codes) / sizeof(codes[0]); i++)
 		if (strcmp(codes[i].name, name) == 0)
@@ -183,12 +183,13 @@ void dsi_test_expect_outcome(const char *name, const json_t *cs, int rc, const d
 {
 	const json_t *ee = json_object_get(cs, "expectError");
 	if (ee) {
-		ck_assert_msg(rc == dsi_test_code(json_string_value(json_object_get(ee, "code"))), "%s: rc %d (%s)", name, rc,
-			      err->message);
+		ck_assert_msg(rc == dsi_test_code(json_string_value(json_object_get(ee, "code"))), "%s: rc %d (%s)",
+			      name, rc, err->message);
 		ck_assert_ptr_null(out);
 		ck_assert_error(*err, rc, json_string_value(json_object_get(ee, "path")));
 		const char *prefix = json_string_value(json_object_get(ee, "messagePrefix"));
-		ck_assert_msg(strncmp(err->message, prefix, strlen(prefix)) == 0, "%s: message '%s'", name, err->message);
+		ck_assert_msg(strncmp(err->message, prefix, strlen(prefix)) == 0, "%s: message '%s'", name,
+			      err->message);
 	} else {
 		ck_assert_msg(rc == 0, "%s: %s: %s: %s", name, ds_strerror(rc), err->path, err->message);
 		json_t *got = dsi_test_take_json(out);

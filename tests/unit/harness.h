@@ -58,7 +58,7 @@ uint64_t dsi_test_rand(uint64_t *s);
 		ck_assert_msg((err).code == (want_code), "code %d (%s), want %d; path '%s' message '%s'", (err).code,  \
 			      ds_strerror((err).code), (want_code), (err).path, (err).message);                        \
 		ck_assert_str_eq((err).path, (want_path));                                                             \
-		ck_assert_msg((err).message[0] != '\0', "error without a message");                                   \
+		ck_assert_msg((err).message[0] != '\0', "error without a message");                                    \
 	} while (0)
 
 #endif

@@ -52,10 +52,10 @@ static char *finding_lines(json_t *report)
 	ck_assert(json_is_array(fs));
 	size_t size = 1, i;
 	json_t *f;
-	json_array_foreach(fs, i, f)
-		size += strlen(str_at(f, "path", NULL)) + 64;
+	json_array_foreach(fs, i, f) size += strlen(str_at(f, "path", NULL)) + 64;
 	char *s = calloc(1, size);
-	json_array_foreach(fs, i, f) {
+	json_array_foreach(fs, i, f)
+	{
 		snprintf(s + strlen(s), size - strlen(s), "%s %s %s\n", str_at(f, "id", NULL),
 			 str_at(f, "severity", NULL), str_at(f, "path", NULL));
 		ck_assert_msg(strlen(str_at(f, "message", NULL)) > 0 && strlen(str_at(f, "remediation", NULL)) > 0,
@@ -77,9 +77,9 @@ static json_t *finding(json_t *report, const char *id, const char *path)
 {
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(report, "findings"), i, f)
-		if (strcmp(str_at(f, "id", NULL), id) == 0 && strcmp(str_at(f, "path", NULL), path) == 0)
-			return f;
+	json_array_foreach(json_object_get(report, "findings"), i,
+			   f) if (strcmp(str_at(f, "id", NULL), id) == 0 &&
+				  strcmp(str_at(f, "path", NULL), path) == 0) return f;
 	ck_abort_msg("no finding %s at %s", id, path);
 	return NULL;
 }
@@ -144,7 +144,8 @@ START_TEST(fluentd_daemonset)
 		"minReadySeconds low spec.minReadySeconds\n"
 		"livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
 		"readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		"allowPrivilegeEscalation low spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
+		"allowPrivilegeEscalation low "
+		"spec.template.spec.containers[0].securityContext.allowPrivilegeEscalation\n"
 		"capabilitiesNotDropped low spec.template.spec.containers[0].securityContext.capabilities.drop\n"
 		"readOnlyRootFilesystem low spec.template.spec.containers[0].securityContext.readOnlyRootFilesystem\n"
 		"appArmorProfile low spec.template.spec.securityContext.appArmorProfile\n"
@@ -423,27 +424,28 @@ START_TEST(capabilities_and_confinement)
 			       NULL);
 	char *lines = finding_lines(r);
 	assert_lines(lines,
-		"capabilities critical spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
-		"appArmorProfile high spec.template.metadata.annotations[\"container.apparmor.security.beta.kubernetes.io/agent\"]\n"
-		"capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[1]\n"
-		"capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[2]\n"
-		"capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[5]\n"
-		"procMount high spec.template.spec.containers[0].securityContext.procMount\n"
-		"seccompProfile high spec.template.spec.containers[0].securityContext.seccompProfile.type\n"
-		"seLinuxOptions high spec.template.spec.securityContext.seLinuxOptions.type\n"
-		"hostPort medium spec.template.spec.containers[0].ports[0].hostPort\n"
-		"memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
-		"resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
-		"capabilities medium spec.template.spec.containers[0].securityContext.capabilities.add[3]\n"
-		"priorityClassName medium spec.template.spec.priorityClassName\n"
-		"sysctls medium spec.template.spec.securityContext.sysctls[0].name\n"
-		"toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
-		"toleratesAllTaints medium spec.template.spec.tolerations[1]\n"
-		"minReadySeconds low spec.minReadySeconds\n"
-		"livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
-		"readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
-		"cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
-		"controlPlane info spec.template.spec.tolerations\n");
+		     "capabilities critical spec.template.spec.containers[0].securityContext.capabilities.add[0]\n"
+		     "appArmorProfile high "
+		     "spec.template.metadata.annotations[\"container.apparmor.security.beta.kubernetes.io/agent\"]\n"
+		     "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[1]\n"
+		     "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[2]\n"
+		     "capabilities high spec.template.spec.containers[0].securityContext.capabilities.add[5]\n"
+		     "procMount high spec.template.spec.containers[0].securityContext.procMount\n"
+		     "seccompProfile high spec.template.spec.containers[0].securityContext.seccompProfile.type\n"
+		     "seLinuxOptions high spec.template.spec.securityContext.seLinuxOptions.type\n"
+		     "hostPort medium spec.template.spec.containers[0].ports[0].hostPort\n"
+		     "memoryLimit medium spec.template.spec.containers[0].resources.limits.memory\n"
+		     "resourceRequests medium spec.template.spec.containers[0].resources.requests\n"
+		     "capabilities medium spec.template.spec.containers[0].securityContext.capabilities.add[3]\n"
+		     "priorityClassName medium spec.template.spec.priorityClassName\n"
+		     "sysctls medium spec.template.spec.securityContext.sysctls[0].name\n"
+		     "toleratesAllTaints medium spec.template.spec.tolerations[0]\n"
+		     "toleratesAllTaints medium spec.template.spec.tolerations[1]\n"
+		     "minReadySeconds low spec.minReadySeconds\n"
+		     "livenessProbe low spec.template.spec.containers[0].livenessProbe\n"
+		     "readinessProbe low spec.template.spec.containers[0].readinessProbe\n"
+		     "cpuLimit info spec.template.spec.containers[0].resources.limits.cpu\n"
+		     "controlPlane info spec.template.spec.tolerations\n");
 	free(lines);
 	ck_assert_str_eq(str_at(finding(r, "seLinuxOptions", "spec.template.spec.securityContext.seLinuxOptions.type"),
 				"message", NULL),
@@ -477,7 +479,8 @@ START_TEST(other_kinds)
 		"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"hostUsers\":false,\"securityContext\":"
 		"{\"runAsUser\":0},\"containers\":[{\"name\":\"c\",\"securityContext\":{\"runAsUser\":0}}]}}",
 		NULL);
-	json_array_foreach(json_object_get(r, "findings"), i, f) {
+	json_array_foreach(json_object_get(r, "findings"), i, f)
+	{
 		ck_assert_str_ne(str_at(f, "id", NULL), "runAsRoot");
 		ck_assert_str_ne(str_at(f, "id", NULL), "runAsNonRoot");
 		ck_assert_int_eq(strncmp(str_at(f, "path", NULL), "spec.", 5), 0);
@@ -571,7 +574,8 @@ START_TEST(deterministic_report)
 	const char *last_path = "";
 	size_t i;
 	json_t *f;
-	json_array_foreach(json_object_get(r, "findings"), i, f) {
+	json_array_foreach(json_object_get(r, "findings"), i, f)
+	{
 		int sev = -1;
 		for (int k = 0; k < 5; k++)
 			if (strcmp(str_at(f, "severity", NULL), order[k]) == 0)

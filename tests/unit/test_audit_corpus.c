@@ -719,7 +719,7 @@ START_TEST(locate_lines)
 		{"spec.template.spec.volumes[0].hostPath.path", 17},
 		{"spec.template.spec.securityContext.runAsUser", 6}, /* missing: the parent */
 		{"spec.selector", 18},
-		{"metadata.name", 2},                                /* missing: the document itself */
+		{"metadata.name", 2}, /* missing: the document itself */
 		{"spec[\"template\"].spec.volumes[0].name", 15},
 	};
 	/* dsi_yaml_locate, the one locator of the library (core/yaml.c), as the audit asks it */

@@ -102,8 +102,9 @@ START_TEST(template_hash_collision_count)
 	ck_assert_uint_ge(strlen(unset), 1);
 	ck_assert_uint_le(strlen(unset), 10);
 	/* the canonical form: YAML text, other key order and whitespace hash alike */
-	template_hash("spec:\n  containers:\n  - {image: 'agent:1.0', name: agent}\nmetadata:\n  labels: {app: agent}\n", -1,
-		      again);
+	template_hash(
+		"spec:\n  containers:\n  - {image: 'agent:1.0', name: agent}\nmetadata:\n  labels: {app: agent}\n", -1,
+		again);
 	ck_assert_str_eq(again, unset);
 	/* any change to the template changes the hash */
 	template_hash("{\"metadata\":{\"labels\":{\"app\":\"agent\"}},"
@@ -117,7 +118,8 @@ END_TEST
  * its template with its status.collisionCount. */
 START_TEST(template_hash_matches_plan)
 {
-	static const char *const status[] = {"", ",\"status\":{\"collisionCount\":0}", ",\"status\":{\"collisionCount\":1}"};
+	static const char *const status[] = {"", ",\"status\":{\"collisionCount\":0}",
+					     ",\"status\":{\"collisionCount\":1}"};
 	static const int32_t counts[] = {-1, 0, 1};
 	char seen[3][16];
 	for (int i = 0; i < 3; i++) {
@@ -198,23 +200,26 @@ START_TEST(daemon_pod_sample)
 	ck_assert_str_eq(str_at(pod, "metadata.namespace"), NS);
 	ck_assert_ptr_null(json_object_get(at(pod, "metadata"), "name"));
 	/* the template's labels, the current revision's hash label and the template generation */
-	ASSERT_JSON(at(pod, "metadata.labels"),
-		    "{\"name\":\"fluentd\",\"controller-revision-hash\":\"" CURRENT "\",\"pod-template-generation\":\"2\"}");
-	ASSERT_JSON(at(pod, "metadata.ownerReferences"),
-		    "[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"fluentd-logging\","
-		    "\"uid\":\"3f1a2b3c-0002-4000-8000-000000000001\",\"controller\":true,\"blockOwnerDeletion\":true}]");
+	ASSERT_JSON(at(pod, "metadata.labels"), "{\"name\":\"fluentd\",\"controller-revision-hash\":\"" CURRENT
+						"\",\"pod-template-generation\":\"2\"}");
+	ASSERT_JSON(
+		at(pod, "metadata.ownerReferences"),
+		"[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"fluentd-logging\","
+		"\"uid\":\"3f1a2b3c-0002-4000-8000-000000000001\",\"controller\":true,\"blockOwnerDeletion\":true}]");
 	/* the default tolerations (AddOrUpdateDaemonPodTolerations), in order; not hostNetwork: no network-unavailable */
-	ASSERT_JSON(at(pod, "spec.tolerations"),
-		    "[{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"},"
-		    "{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"},"
-		    "{\"key\":\"node.kubernetes.io/disk-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},"
-		    "{\"key\":\"node.kubernetes.io/memory-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},"
-		    "{\"key\":\"node.kubernetes.io/pid-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},"
-		    "{\"key\":\"node.kubernetes.io/unschedulable\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]");
+	ASSERT_JSON(
+		at(pod, "spec.tolerations"),
+		"[{\"key\":\"node.kubernetes.io/not-ready\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"},"
+		"{\"key\":\"node.kubernetes.io/unreachable\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"},"
+		"{\"key\":\"node.kubernetes.io/disk-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},"
+		"{\"key\":\"node.kubernetes.io/memory-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},"
+		"{\"key\":\"node.kubernetes.io/pid-pressure\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"},"
+		"{\"key\":\"node.kubernetes.io/unschedulable\",\"operator\":\"Exists\",\"effect\":\"NoSchedule\"}]");
 	/* ReplaceDaemonSetPodNodeNameNodeAffinity: the matchFields pin, no nodeName */
-	ASSERT_JSON(at(pod, "spec.affinity"),
-		    "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
-		    "[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"worker-4\"]}]}]}}}");
+	ASSERT_JSON(
+		at(pod, "spec.affinity"),
+		"{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+		"[{\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"worker-4\"]}]}]}}}");
 	ck_assert_ptr_null(json_object_get(at(pod, "spec"), "nodeName"));
 	/* the rest of the template is carried over */
 	ck_assert_str_eq(str_at(pod, "spec.containers.0.image"), "fluent/fluentd:v1.17");
@@ -248,21 +253,27 @@ END_TEST
 	"{\"metadata\":{\"labels\":{\"app\":\"q\"}},\"spec\":{"                                                        \
 	"\"overhead\":{\"cpu\":0.25,\"memory\":\"0.5Gi\"},"                                                            \
 	"\"resources\":{\"limits\":{\"cpu\":\"2000m\"}},"                                                              \
-	"\"initContainers\":[{\"name\":\"init\",\"image\":\"busybox\",\"resources\":{\"requests\":{\"cpu\":\"1000m\"}}}]," \
-	"\"containers\":[{\"name\":\"q\",\"image\":\"q:1\",\"resources\":{"                                           \
-	"\"requests\":{\"cpu\":0.15,\"memory\":\"100Mi\",\"example.com/n\":1e3,\"example.com/s\":\"1e3\","            \
-	"\"example.com/i\":5,\"ephemeral-storage\":\"0.5Gi\"},"                                                       \
+	"\"initContainers\":[{\"name\":\"init\",\"image\":\"busybox\",\"resources\":{\"requests\":{\"cpu\":\"1000m\"}" \
+	"}}],"                                                                                                         \
+	"\"containers\":[{\"name\":\"q\",\"image\":\"q:1\",\"resources\":{"                                            \
+	"\"requests\":{\"cpu\":0.15,\"memory\":\"100Mi\",\"example.com/n\":1e3,\"example.com/s\":\"1e3\","             \
+	"\"example.com/i\":5,\"ephemeral-storage\":\"0.5Gi\"},"                                                        \
 	"\"limits\":{\"cpu\":\"abc\",\"memory\":\"1024Mi\",\"example.com/z\":null}},"                                  \
 	"\"env\":[{\"name\":\"CPU\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\"}}},"              \
-	"{\"name\":\"MEM\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.memory\",\"divisor\":\"1024Ki\"}}}," \
-	"{\"name\":\"BAD\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"x\"}}},"    \
-	"{\"name\":\"PLAIN\",\"value\":\"v\"}]}],"                                                                      \
-	"\"ephemeralContainers\":[{\"name\":\"debug\",\"image\":\"busybox\",\"resources\":{\"limits\":{\"memory\":\"2048Mi\"}}}]," \
-	"\"volumes\":[{\"name\":\"a\",\"emptyDir\":{\"sizeLimit\":\"0.5Gi\"}},{\"name\":\"b\",\"emptyDir\":{\"sizeLimit\":1e9}}," \
-	"{\"name\":\"c\",\"emptyDir\":{\"sizeLimit\":\"abc\"}},{\"name\":\"d\",\"emptyDir\":{}},"                     \
-	"{\"name\":\"e\",\"downwardAPI\":{\"items\":[{\"path\":\"cpu\",\"resourceFieldRef\":{\"containerName\":\"q\","  \
-	"\"resource\":\"limits.cpu\",\"divisor\":0.001}},{\"path\":\"name\",\"fieldRef\":{\"fieldPath\":\"metadata.name\"}}]}}," \
-	"{\"name\":\"f\",\"projected\":{\"sources\":[{\"downwardAPI\":{\"items\":[{\"path\":\"mem\",\"resourceFieldRef\":" \
+	"{\"name\":\"MEM\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.memory\",\"divisor\":"           \
+	"\"1024Ki\"}}},"                                                                                               \
+	"{\"name\":\"BAD\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"x\"}}},"     \
+	"{\"name\":\"PLAIN\",\"value\":\"v\"}]}],"                                                                     \
+	"\"ephemeralContainers\":[{\"name\":\"debug\",\"image\":\"busybox\",\"resources\":{\"limits\":{\"memory\":"    \
+	"\"2048Mi\"}}}],"                                                                                              \
+	"\"volumes\":[{\"name\":\"a\",\"emptyDir\":{\"sizeLimit\":\"0.5Gi\"}},{\"name\":\"b\",\"emptyDir\":{"          \
+	"\"sizeLimit\":1e9}},"                                                                                         \
+	"{\"name\":\"c\",\"emptyDir\":{\"sizeLimit\":\"abc\"}},{\"name\":\"d\",\"emptyDir\":{}},"                      \
+	"{\"name\":\"e\",\"downwardAPI\":{\"items\":[{\"path\":\"cpu\",\"resourceFieldRef\":{\"containerName\":\"q\"," \
+	"\"resource\":\"limits.cpu\",\"divisor\":0.001}},{\"path\":\"name\",\"fieldRef\":{\"fieldPath\":\"metadata."   \
+	"name\"}}]}},"                                                                                                 \
+	"{\"name\":\"f\",\"projected\":{\"sources\":[{\"downwardAPI\":{\"items\":[{\"path\":\"mem\","                  \
+	"\"resourceFieldRef\":"                                                                                        \
 	"{\"containerName\":\"q\",\"resource\":\"limits.memory\"}}]}}]}},"                                             \
 	"{\"name\":\"g\",\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"resources\":{\"requests\":"               \
 	"{\"storage\":\"1024Mi\"},\"limits\":{\"storage\":1073741824}}}}}}]}}"
@@ -282,18 +293,21 @@ static void assert_canonical_quantities(json_t *pod)
 	ASSERT_JSON(at(pod, "spec.containers.0.resources.limits"),
 		    "{\"cpu\":\"abc\",\"memory\":\"1Gi\",\"example.com/z\":\"0\"}");
 	/* a divisor is a Quantity, not a pointer: absent is served as "0" */
-	ASSERT_JSON(at(pod, "spec.containers.0.env"),
-		    "[{\"name\":\"CPU\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"0\"}}},"
-		    "{\"name\":\"MEM\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.memory\",\"divisor\":\"1Mi\"}}},"
-		    "{\"name\":\"BAD\",\"valueFrom\":{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"x\"}}},"
-		    "{\"name\":\"PLAIN\",\"value\":\"v\"}]");
+	ASSERT_JSON(at(pod, "spec.containers.0.env"), "[{\"name\":\"CPU\",\"valueFrom\":{\"resourceFieldRef\":{"
+						      "\"resource\":\"limits.cpu\",\"divisor\":\"0\"}}},"
+						      "{\"name\":\"MEM\",\"valueFrom\":{\"resourceFieldRef\":{"
+						      "\"resource\":\"limits.memory\",\"divisor\":\"1Mi\"}}},"
+						      "{\"name\":\"BAD\",\"valueFrom\":{\"resourceFieldRef\":{"
+						      "\"resource\":\"limits.cpu\",\"divisor\":\"x\"}}},"
+						      "{\"name\":\"PLAIN\",\"value\":\"v\"}]");
 	ASSERT_JSON(at(pod, "spec.ephemeralContainers.0.resources"), "{\"limits\":{\"memory\":\"2Gi\"}}");
 	ASSERT_JSON(at(pod, "spec.volumes.0.emptyDir"), "{\"sizeLimit\":\"512Mi\"}");
 	ASSERT_JSON(at(pod, "spec.volumes.1.emptyDir"), "{\"sizeLimit\":\"1G\"}");
 	ASSERT_JSON(at(pod, "spec.volumes.2.emptyDir"), "{\"sizeLimit\":\"abc\"}");
 	ASSERT_JSON(at(pod, "spec.volumes.3.emptyDir"), "{}");
 	ASSERT_JSON(at(pod, "spec.volumes.4.downwardAPI.items"),
-		    "[{\"path\":\"cpu\",\"resourceFieldRef\":{\"containerName\":\"q\",\"resource\":\"limits.cpu\",\"divisor\":\"1m\"}},"
+		    "[{\"path\":\"cpu\",\"resourceFieldRef\":{\"containerName\":\"q\",\"resource\":\"limits.cpu\","
+		    "\"divisor\":\"1m\"}},"
 		    "{\"path\":\"name\",\"fieldRef\":{\"fieldPath\":\"metadata.name\"}}]");
 	ASSERT_JSON(at(pod, "spec.volumes.5.projected.sources.0.downwardAPI.items.0.resourceFieldRef"),
 		    "{\"containerName\":\"q\",\"resource\":\"limits.memory\",\"divisor\":\"0\"}");
@@ -304,12 +318,12 @@ static void assert_canonical_quantities(json_t *pod)
 
 START_TEST(daemon_pod_canonical_quantities)
 {
-	ds_cluster *c = dsi_test_cluster_text("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
-					      "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}},"
-					      "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
-					      "\"metadata\":{\"name\":\"q\",\"namespace\":\"default\",\"uid\":\"u-q\"},"
-					      "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"q\"}},\"template\":" QTEMPLATE
-					      "}}]}");
+	ds_cluster *c = dsi_test_cluster_text(
+		"{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}},"
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
+		"\"metadata\":{\"name\":\"q\",\"namespace\":\"default\",\"uid\":\"u-q\"},"
+		"\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"q\"}},\"template\":" QTEMPLATE "}}]}");
 	char *out = NULL;
 	ds_error err;
 	int rc = ds_daemon_pod(c, "default", "q", "n1", NULL, &out, &err);
@@ -354,7 +368,8 @@ START_TEST(daemon_history_sample)
 	ASSERT_JSON(at(h, "current"), "{\"name\":\"fluentd-logging-" CURRENT "\",\"revision\":2,\"exists\":true}");
 	ASSERT_JSON(at(h, "revisions"),
 		    "[{\"revision\":1,\"name\":\"fluentd-logging-" OLD "\",\"hash\":\"" OLD "\",\"current\":false},"
-		    "{\"revision\":2,\"name\":\"fluentd-logging-" CURRENT "\",\"hash\":\"" CURRENT "\",\"current\":true}]");
+		    "{\"revision\":2,\"name\":\"fluentd-logging-" CURRENT "\",\"hash\":\"" CURRENT
+		    "\",\"current\":true}]");
 	/* worker-1 and worker-3 run revision 2, worker-2 revision 1 */
 	ASSERT_JSON(at(h, "podsByHash"), "{\"" OLD "\":1,\"" CURRENT "\":2}");
 	ASSERT_JSON(at(h, "wouldDelete"), "[]");
@@ -423,8 +438,9 @@ START_TEST(daemon_rollback_sample)
 	/* the current revision: skipped */
 	ck_assert_int_eq(ds_daemon_rollback(c, NS, DS, 2, NULL, &out, &err), 0);
 	r = dsi_test_take_json(out);
-	ck_assert_str_eq(str_at(r, "message"),
-			 "daemonset.apps/fluentd-logging skipped rollback (current template already matches revision 2)");
+	ck_assert_str_eq(
+		str_at(r, "message"),
+		"daemonset.apps/fluentd-logging skipped rollback (current template already matches revision 2)");
 	ck_assert(json_is_true(at(r, "skipped")));
 	ck_assert_str_eq(str_at(r, "daemonSet.spec.template.spec.containers.0.image"), "fluent/fluentd:v1.17");
 	json_decref(r);
@@ -437,8 +453,9 @@ START_TEST(daemon_rollback_sample)
 
 	/* a DaemonSet with no revisions has nothing to roll back to */
 	c = dsi_test_cluster_text("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
-		      "\"metadata\":{\"name\":\"agent\",\"namespace\":\"default\",\"uid\":\"u-1\"},"
-		      "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":" TEMPLATE "}}");
+				  "\"metadata\":{\"name\":\"agent\",\"namespace\":\"default\",\"uid\":\"u-1\"},"
+				  "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":" TEMPLATE
+				  "}}");
 	ck_assert_int_eq(ds_daemon_rollback(c, "default", "agent", 0, NULL, &out, &err), DS_ESTATE);
 	ck_assert_str_eq(err.message, "no last revision to roll back to");
 	ds_cluster_free(c);
@@ -473,16 +490,21 @@ START_TEST(daemon_pod_updated_sample)
 
 	/* IsPodUpdated also accepts the pod-template-generation label alone */
 	ds_cluster *c2 = dsi_test_cluster_text(
-	    "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
-	    "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"fluentd-logging\",\"namespace\":"
-	    "\"kube-system\",\"uid\":\"u-1\",\"annotations\":{\"deprecated.daemonset.template.generation\":\"3\"}},"
-	    "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":" TEMPLATE "}},"
-	    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"by-generation\",\"namespace\":\"kube-system\","
-	    "\"labels\":{\"app\":\"agent\",\"controller-revision-hash\":\"other\",\"pod-template-generation\":\"3\"}},"
-	    "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"agent\",\"image\":\"agent:1.0\"}]}},"
-	    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"stale\",\"namespace\":\"kube-system\","
-	    "\"labels\":{\"app\":\"agent\",\"controller-revision-hash\":\"other\",\"pod-template-generation\":\"2\"}},"
-	    "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"agent\",\"image\":\"agent:1.0\"}]}}]}");
+		"{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+		"{\"apiVersion\":\"apps/"
+		"v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"fluentd-logging\",\"namespace\":"
+		"\"kube-system\",\"uid\":\"u-1\",\"annotations\":{\"deprecated.daemonset.template.generation\":\"3\"}},"
+		"\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":" TEMPLATE "}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"by-generation\",\"namespace\":\"kube-"
+		"system\","
+		"\"labels\":{\"app\":\"agent\",\"controller-revision-hash\":\"other\",\"pod-template-generation\":"
+		"\"3\"}},"
+		"\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"agent\",\"image\":\"agent:1.0\"}]}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"stale\",\"namespace\":\"kube-"
+		"system\","
+		"\"labels\":{\"app\":\"agent\",\"controller-revision-hash\":\"other\",\"pod-template-generation\":"
+		"\"2\"}},"
+		"\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"agent\",\"image\":\"agent:1.0\"}]}}]}");
 	ck_assert_int_eq(updated(c2, "by-generation"), 1);
 	ck_assert_int_eq(updated(c2, "stale"), 0);
 	ds_cluster_free(c2);

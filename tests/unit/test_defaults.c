@@ -85,10 +85,12 @@ START_TEST(strategy_defaults)
 	json_decref(v);
 	/* only the missing knob is defaulted: maxUnavailable 1 next to a surge (validation then refuses both) */
 	v = defaults_text("{\"spec\":{\"updateStrategy\":{\"rollingUpdate\":{\"maxSurge\":\"10%\"}}}}");
-	expect_json(v, "spec.updateStrategy", "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1,\"maxSurge\":\"10%\"}}");
+	expect_json(v, "spec.updateStrategy",
+		    "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1,\"maxSurge\":\"10%\"}}");
 	json_decref(v);
 	v = defaults_text("{\"spec\":{\"updateStrategy\":{\"type\":\"\",\"rollingUpdate\":null}}}");
-	expect_json(v, "spec.updateStrategy", "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1,\"maxSurge\":0}}");
+	expect_json(v, "spec.updateStrategy",
+		    "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1,\"maxSurge\":0}}");
 	json_decref(v);
 	/* an object without spec gets one; other fields are untouched */
 	v = defaults_text("kind: DaemonSet\nmetadata: {name: x, labels: {a: b}}\nstatus: {numberReady: 2}\n");
@@ -102,26 +104,25 @@ END_TEST
 
 START_TEST(pod_template_defaults)
 {
-	json_t *v = defaults_text(
-		"spec:\n"
-		"  template:\n"
-		"    spec:\n"
-		"      dnsPolicy: ''\n"
-		"      serviceAccount: legacy\n"
-		"      securityContext: {runAsUser: 1000}\n"
-		"      terminationGracePeriodSeconds: 0\n"
-		"      containers:\n"
-		"      - name: a\n"
-		"        image: nginx\n"
-		"        ports: [{containerPort: 80}, {containerPort: 53, protocol: UDP}]\n"
-		"        env: [{name: N, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]\n"
-		"        livenessProbe: {httpGet: {port: 80}}\n"
-		"        readinessProbe: {grpc: {port: 9000}, periodSeconds: 5}\n"
-		"        lifecycle: {preStop: {httpGet: {port: 80, path: /quit}}}\n"
-		"        terminationMessagePolicy: FallbackToLogsOnError\n"
-		"      initContainers:\n"
-		"      - {name: init, image: 'busybox:1.36', imagePullPolicy: Never}\n"
-		"      - null\n");
+	json_t *v = defaults_text("spec:\n"
+				  "  template:\n"
+				  "    spec:\n"
+				  "      dnsPolicy: ''\n"
+				  "      serviceAccount: legacy\n"
+				  "      securityContext: {runAsUser: 1000}\n"
+				  "      terminationGracePeriodSeconds: 0\n"
+				  "      containers:\n"
+				  "      - name: a\n"
+				  "        image: nginx\n"
+				  "        ports: [{containerPort: 80}, {containerPort: 53, protocol: UDP}]\n"
+				  "        env: [{name: N, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]\n"
+				  "        livenessProbe: {httpGet: {port: 80}}\n"
+				  "        readinessProbe: {grpc: {port: 9000}, periodSeconds: 5}\n"
+				  "        lifecycle: {preStop: {httpGet: {port: 80, path: /quit}}}\n"
+				  "        terminationMessagePolicy: FallbackToLogsOnError\n"
+				  "      initContainers:\n"
+				  "      - {name: init, image: 'busybox:1.36', imagePullPolicy: Never}\n"
+				  "      - null\n");
 	expect_json(v, "spec.template.spec.dnsPolicy", "\"ClusterFirst\"");
 	expect_json(v, "spec.template.spec.restartPolicy", "\"Always\"");
 	expect_json(v, "spec.template.spec.securityContext", "{\"runAsUser\":1000}");
@@ -135,10 +136,12 @@ START_TEST(pod_template_defaults)
 	expect_json(v, "spec.template.spec.containers[0].env[0].valueFrom.fieldRef",
 		    "{\"fieldPath\":\"spec.nodeName\",\"apiVersion\":\"v1\"}");
 	expect_json(v, "spec.template.spec.containers[0].livenessProbe",
-		    "{\"httpGet\":{\"port\":80,\"path\":\"/\",\"scheme\":\"HTTP\"},\"timeoutSeconds\":1,\"periodSeconds\":10,"
+		    "{\"httpGet\":{\"port\":80,\"path\":\"/"
+		    "\",\"scheme\":\"HTTP\"},\"timeoutSeconds\":1,\"periodSeconds\":10,"
 		    "\"successThreshold\":1,\"failureThreshold\":3}");
 	expect_json(v, "spec.template.spec.containers[0].readinessProbe",
-		    "{\"grpc\":{\"port\":9000,\"service\":\"\"},\"timeoutSeconds\":1,\"periodSeconds\":5,\"successThreshold\":1,"
+		    "{\"grpc\":{\"port\":9000,\"service\":\"\"},\"timeoutSeconds\":1,\"periodSeconds\":5,"
+		    "\"successThreshold\":1,"
 		    "\"failureThreshold\":3}");
 	expect_json(v, "spec.template.spec.containers[0].lifecycle.preStop.httpGet",
 		    "{\"port\":80,\"path\":\"/quit\",\"scheme\":\"HTTP\"}");
@@ -148,7 +151,8 @@ START_TEST(pod_template_defaults)
 		    "{\"imagePullPolicy\":\"IfNotPresent\",\"terminationMessagePath\":\"/dev/termination-log\","
 		    "\"terminationMessagePolicy\":\"File\"}");
 	json_decref(v);
-	v = defaults_text("{\"spec\":{\"template\":{\"spec\":{\"serviceAccountName\":\"sa\",\"serviceAccount\":\"old\"}}}}");
+	v = defaults_text(
+		"{\"spec\":{\"template\":{\"spec\":{\"serviceAccountName\":\"sa\",\"serviceAccount\":\"old\"}}}}");
 	expect_json(v, "spec.template.spec.serviceAccount", "\"sa\"");
 	json_decref(v);
 }
@@ -158,29 +162,36 @@ START_TEST(volume_defaults)
 {
 	json_t *v = defaults_text(
 		"{\"spec\":{\"template\":{\"spec\":{\"volumes\":["
-		"{\"name\":\"a\"},{\"name\":\"b\",\"secret\":{\"secretName\":\"s\"}},{\"name\":\"c\",\"configMap\":{\"name\":\"c\","
+		"{\"name\":\"a\"},{\"name\":\"b\",\"secret\":{\"secretName\":\"s\"}},{\"name\":\"c\",\"configMap\":{"
+		"\"name\":\"c\","
 		"\"defaultMode\":256}},{\"name\":\"d\",\"hostPath\":{\"path\":\"/var/log\"}},"
-		"{\"name\":\"e\",\"projected\":{\"sources\":[{\"serviceAccountToken\":{\"path\":\"t\"}},{\"downwardAPI\":{\"items\":"
+		"{\"name\":\"e\",\"projected\":{\"sources\":[{\"serviceAccountToken\":{\"path\":\"t\"}},{"
+		"\"downwardAPI\":{\"items\":"
 		"[{\"path\":\"p\",\"fieldRef\":{\"fieldPath\":\"metadata.name\"}}]}}]}},"
 		"{\"name\":\"f\",\"emptyDir\":{\"sizeLimit\":1.5e9}},{\"name\":\"g\",\"rbd\":{\"image\":\"i\"}},"
 		"{\"name\":\"h\",\"iscsi\":{\"iqn\":\"iqn.x\"}},{\"name\":\"i\",\"azureDisk\":{\"diskName\":\"d\"}},"
 		"{\"name\":\"j\",\"scaleIO\":{\"system\":\"s\"}},{\"name\":\"k\",\"downwardAPI\":{}},"
-		"{\"name\":\"l\",\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"resources\":{\"requests\":{\"storage\":1073741824}}}}}}"
+		"{\"name\":\"l\",\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"resources\":{\"requests\":{"
+		"\"storage\":1073741824}}}}}}"
 		"]}}}}");
 	expect_json(v, "spec.template.spec.volumes[0]", "{\"name\":\"a\",\"emptyDir\":{}}");
 	expect_json(v, "spec.template.spec.volumes[1].secret", "{\"secretName\":\"s\",\"defaultMode\":420}");
 	expect_json(v, "spec.template.spec.volumes[2].configMap", "{\"name\":\"c\",\"defaultMode\":256}");
 	expect_json(v, "spec.template.spec.volumes[3].hostPath", "{\"path\":\"/var/log\",\"type\":\"\"}");
 	expect_json(v, "spec.template.spec.volumes[4].projected",
-		    "{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":{\"path\":\"t\",\"expirationSeconds\":3600}},"
-		    "{\"downwardAPI\":{\"items\":[{\"path\":\"p\",\"fieldRef\":{\"fieldPath\":\"metadata.name\",\"apiVersion\":\"v1\"}}]}}]}");
+		    "{\"defaultMode\":420,\"sources\":[{\"serviceAccountToken\":{\"path\":\"t\",\"expirationSeconds\":"
+		    "3600}},"
+		    "{\"downwardAPI\":{\"items\":[{\"path\":\"p\",\"fieldRef\":{\"fieldPath\":\"metadata.name\","
+		    "\"apiVersion\":\"v1\"}}]}}]}");
 	expect_json(v, "spec.template.spec.volumes[5].emptyDir.sizeLimit", "\"1500M\"");
 	expect_json(v, "spec.template.spec.volumes[6].rbd",
 		    "{\"image\":\"i\",\"pool\":\"rbd\",\"user\":\"admin\",\"keyring\":\"/etc/ceph/keyring\"}");
 	expect_json(v, "spec.template.spec.volumes[7].iscsi", "{\"iqn\":\"iqn.x\",\"iscsiInterface\":\"default\"}");
 	expect_json(v, "spec.template.spec.volumes[8].azureDisk",
-		    "{\"diskName\":\"d\",\"cachingMode\":\"ReadWrite\",\"fsType\":\"ext4\",\"readOnly\":false,\"kind\":\"Shared\"}");
-	expect_json(v, "spec.template.spec.volumes[9].scaleIO", "{\"system\":\"s\",\"storageMode\":\"ThinProvisioned\",\"fsType\":\"xfs\"}");
+		    "{\"diskName\":\"d\",\"cachingMode\":\"ReadWrite\",\"fsType\":\"ext4\",\"readOnly\":false,\"kind\":"
+		    "\"Shared\"}");
+	expect_json(v, "spec.template.spec.volumes[9].scaleIO",
+		    "{\"system\":\"s\",\"storageMode\":\"ThinProvisioned\",\"fsType\":\"xfs\"}");
 	expect_json(v, "spec.template.spec.volumes[10].downwardAPI", "{\"defaultMode\":420}");
 	expect_json(v, "spec.template.spec.volumes[11].ephemeral.volumeClaimTemplate.spec",
 		    "{\"volumeMode\":\"Filesystem\",\"resources\":{\"requests\":{\"storage\":\"1073741824\"}}}");
@@ -190,10 +201,11 @@ END_TEST
 
 START_TEST(quantities_as_served)
 {
-	json_t *v = defaults_text("spec:\n  template:\n    spec:\n      overhead: {cpu: 0.25}\n"
-				  "      containers:\n      - name: a\n        image: a\n"
-				  "        resources:\n          limits: {cpu: 2, memory: 1e3, ephemeral-storage: '1.5Gi'}\n"
-				  "          requests: {cpu: 100u, memory: '1000Mi', example.com/x: '0.0001'}\n");
+	json_t *v = defaults_text(
+		"spec:\n  template:\n    spec:\n      overhead: {cpu: 0.25}\n"
+		"      containers:\n      - name: a\n        image: a\n"
+		"        resources:\n          limits: {cpu: 2, memory: 1e3, ephemeral-storage: '1.5Gi'}\n"
+		"          requests: {cpu: 100u, memory: '1000Mi', example.com/x: '0.0001'}\n");
 	expect_json(v, "spec.template.spec.overhead", "{\"cpu\":\"250m\"}");
 	expect_json(v, "spec.template.spec.containers[0].resources.limits",
 		    "{\"cpu\":\"2\",\"memory\":\"1k\",\"ephemeral-storage\":\"1536Mi\"}");
@@ -222,7 +234,8 @@ START_TEST(quantity_fields_as_served)
 		"      volumes:\n"
 		"      - {name: e, emptyDir: {sizeLimit: 0.5Gi}}\n"
 		"      - {name: s, emptyDir: {sizeLimit: 500u}}\n"
-		"      - {name: d, downwardAPI: {items: [{path: p, resourceFieldRef: {resource: limits.cpu, divisor: 0.001}}]}}\n"
+		"      - {name: d, downwardAPI: {items: [{path: p, resourceFieldRef: {resource: limits.cpu, divisor: "
+		"0.001}}]}}\n"
 		"      - {name: p, projected: {sources: [{downwardAPI: {items: [{path: p, resourceFieldRef: {resource: "
 		"limits.memory}}]}}]}}\n");
 	expect_json(v, "spec.template.spec.overhead", "{\"cpu\":\"1\",\"memory\":\"512Mi\"}");
@@ -240,7 +253,8 @@ START_TEST(quantity_fields_as_served)
 	/* sizeLimit is not a ResourceList: no rounding up to milli precision */
 	expect_json(v, "spec.template.spec.volumes[1].emptyDir.sizeLimit", "\"500u\"");
 	expect_json(v, "spec.template.spec.volumes[2].downwardAPI.items[0].resourceFieldRef.divisor", "\"1m\"");
-	expect_json(v, "spec.template.spec.volumes[3].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor",
+	expect_json(v,
+		    "spec.template.spec.volumes[3].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor",
 		    "\"0\"");
 	json_decref(v);
 }
@@ -261,8 +275,8 @@ START_TEST(image_pull_policy_by_tag)
 		{"[::1]:5000/app:dev", "dev"},
 		{"nginx@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", NULL},
 		{"nginx:latest@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "latest"},
-		{"nginx@sha256:0123", NULL},   /* a short digest does not parse */
-		{"Nginx", NULL},               /* repository names must be lowercase */
+		{"nginx@sha256:0123", NULL}, /* a short digest does not parse */
+		{"Nginx", NULL},             /* repository names must be lowercase */
 		{"nginx:", NULL},
 		{"nginx:-x", NULL},
 		{"my__app", "latest"},
@@ -278,11 +292,12 @@ START_TEST(image_pull_policy_by_tag)
 			ck_assert_msg(tag == NULL, "%s: tag %.*s, want none", cases[i].image, (int)len, tag ? tag : "");
 			continue;
 		}
-		ck_assert_msg(tag && len == strlen(cases[i].tag) && memcmp(tag, cases[i].tag, len) == 0, "%s: tag %.*s, want %s",
-			      cases[i].image, (int)len, tag ? tag : "(none)", cases[i].tag);
+		ck_assert_msg(tag && len == strlen(cases[i].tag) && memcmp(tag, cases[i].tag, len) == 0,
+			      "%s: tag %.*s, want %s", cases[i].image, (int)len, tag ? tag : "(none)", cases[i].tag);
 	}
-	json_t *v = defaults_text("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"image\":\"app\"},{\"image\":\"app:v2\"},"
-				  "{\"image\":\"App\"},{\"image\":\"app:latest\",\"imagePullPolicy\":\"Never\"}]}}}}");
+	json_t *v = defaults_text(
+		"{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"image\":\"app\"},{\"image\":\"app:v2\"},"
+		"{\"image\":\"App\"},{\"image\":\"app:latest\",\"imagePullPolicy\":\"Never\"}]}}}}");
 	expect_json(v, "spec.template.spec.containers[0].imagePullPolicy", "\"Always\"");
 	expect_json(v, "spec.template.spec.containers[1].imagePullPolicy", "\"IfNotPresent\"");
 	expect_json(v, "spec.template.spec.containers[2].imagePullPolicy", "\"IfNotPresent\"");
@@ -310,25 +325,36 @@ START_TEST(bad_input)
 	expect_error("{\"spec\":[]}", DS_ETYPE, "spec");
 	expect_error("{\"spec\":{\"updateStrategy\":{\"type\":7}}}", DS_ETYPE, "spec.updateStrategy.type");
 	expect_error("{\"spec\":{\"revisionHistoryLimit\":\"10\"}}", DS_ETYPE, "spec.revisionHistoryLimit");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":{}}}}}", DS_ETYPE, "spec.template.spec.containers");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[7]}}}}", DS_ETYPE, "spec.template.spec.containers[0]");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":{}}}}}", DS_ETYPE,
+		     "spec.template.spec.containers");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[7]}}}}", DS_ETYPE,
+		     "spec.template.spec.containers[0]");
 	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"image\":5}]}}}}", DS_ETYPE,
 		     "spec.template.spec.containers[0].image");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"livenessProbe\":{\"timeoutSeconds\":\"1\"}}]}}}}", DS_ETYPE,
-		     "spec.template.spec.containers[0].livenessProbe.timeoutSeconds");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"x\"}}}]}}}}", DS_EVALUE,
-		     "spec.template.spec.containers[0].resources.requests.cpu");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":true}}]}}}}", DS_ETYPE,
-		     "spec.template.spec.volumes[0].emptyDir.sizeLimit");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"livenessProbe\":{\"timeoutSeconds\":\"1\"}}"
+		     "]}}}}",
+		     DS_ETYPE, "spec.template.spec.containers[0].livenessProbe.timeoutSeconds");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"resources\":{\"requests\":{\"cpu\":\"x\"}}}"
+		     "]}}}}",
+		     DS_EVALUE, "spec.template.spec.containers[0].resources.requests.cpu");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":true}"
+		     "}]}}}}",
+		     DS_ETYPE, "spec.template.spec.volumes[0].emptyDir.sizeLimit");
 	/* the API server refuses to decode any quantity that does not parse, divisors included */
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":\"abc\"}}]}}}}", DS_EVALUE,
-		     "spec.template.spec.volumes[0].emptyDir.sizeLimit");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"env\":[{\"name\":\"A\",\"valueFrom\":"
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"emptyDir\":{\"sizeLimit\":"
+		     "\"abc\"}}]}}}}",
+		     DS_EVALUE, "spec.template.spec.volumes[0].emptyDir.sizeLimit");
+	expect_error("{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"a\",\"env\":[{\"name\":\"A\","
+		     "\"valueFrom\":"
 		     "{\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":\"abc\"}}}]}]}}}}",
 		     DS_EVALUE, "spec.template.spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor");
-	expect_error("{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"projected\":{\"sources\":[{\"downwardAPI\":"
-		     "{\"items\":[{\"path\":\"p\",\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":[]}}]}}]}}]}}}}",
-		     DS_ETYPE, "spec.template.spec.volumes[0].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor");
+	expect_error(
+		"{\"spec\":{\"template\":{\"spec\":{\"volumes\":[{\"name\":\"v\",\"projected\":{\"sources\":[{"
+		"\"downwardAPI\":"
+		"{\"items\":[{\"path\":\"p\",\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":[]}}]}}]}}]}"
+		"}}}",
+		DS_ETYPE,
+		"spec.template.spec.volumes[0].projected.sources[0].downwardAPI.items[0].resourceFieldRef.divisor");
 	char *out = (char *)1;
 	ck_assert_int_eq(ds_daemonset_defaults(NULL, 0, NULL, &out, NULL), DS_EARG);
 	ck_assert_ptr_null(out);
@@ -344,9 +370,10 @@ END_TEST
 /* Defaulting twice changes nothing more. */
 START_TEST(idempotent)
 {
-	json_t *once = defaults_text("spec:\n  template:\n    spec:\n      containers: [{name: a, image: a, resources: {limits: {cpu: 0.5}},"
-				     " env: [{name: e, valueFrom: {resourceFieldRef: {resource: limits.cpu}}}]}]\n"
-				     "      volumes: [{name: v}, {name: w, emptyDir: {sizeLimit: 1e3}}]\n");
+	json_t *once = defaults_text(
+		"spec:\n  template:\n    spec:\n      containers: [{name: a, image: a, resources: {limits: {cpu: 0.5}},"
+		" env: [{name: e, valueFrom: {resourceFieldRef: {resource: limits.cpu}}}]}]\n"
+		"      volumes: [{name: v}, {name: w, emptyDir: {sizeLimit: 1e3}}]\n");
 	char *text = json_dumps(once, 0);
 	json_t *twice = defaults_text(text);
 	ck_assert(json_equal(once, twice));

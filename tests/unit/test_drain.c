@@ -138,7 +138,7 @@ static void run_test_drain(const json_t *cs)
 		}
 		const json_t *cordon = json_object_get(r, "cordon");
 		int cordoned = json_is_true(
-		    json_object_get(json_object_get(json_object_get(cordon, "patch"), "spec"), "unschedulable"));
+			json_object_get(json_object_get(json_object_get(cordon, "patch"), "spec"), "unschedulable"));
 		ck_assert_int_eq(cordoned, json_is_true(json_object_get(expect, "cordoned")));
 		ck_assert_ptr_nonnull(strstr(so, "node/node cordoned\n"));
 		/* per pod: delete | skip | ignore-warning | error */
@@ -159,8 +159,8 @@ static void run_test_drain(const json_t *cs)
 			ck_assert_msg(strcmp(mapped, w) == 0, "%s: %s is %s, want %s", name, key, mapped, w);
 			if (strcmp(w, "delete") == 0 && !faults)
 				ck_assert_str_eq(
-				    json_string_value(json_object_get(json_object_get(p, "removal"), "result")),
-				    m ? "deleted" : "evicted");
+					json_string_value(json_object_get(json_object_get(p, "removal"), "result")),
+					m ? "deleted" : "evicted");
 			npods++;
 		}
 		ck_assert_uint_eq(npods, json_array_size(json_object_get(r, "pods")));
@@ -179,7 +179,7 @@ static void run_test_drain(const json_t *cs)
 		const char *bar = json_string_value(json_object_get(json_object_get(expect, "pods"), "default/bar"));
 		if (bar && strcmp(bar, "delete") == 0)
 			ck_assert_ptr_nonnull(
-			    strstr(so, m ? "pod/bar deleted\n" : "evicting pod default/bar\npod/bar evicted\n"));
+				strstr(so, m ? "pod/bar deleted\n" : "evicting pod default/bar\npod/bar evicted\n"));
 		else
 			ck_assert_ptr_null(strstr(so, "pod/bar "));
 		free(so);
@@ -225,7 +225,7 @@ static void run_test_cordon(const json_t *cs)
 	if (fatal) {
 		json_array_clear(results);
 		after = json_is_true(
-		    json_object_get(json_object_get(json_object_get(cs, "node"), "spec"), "unschedulable"));
+			json_object_get(json_object_get(json_object_get(cs, "node"), "spec"), "unschedulable"));
 	}
 	for (size_t i = 0; i < json_array_size(results); i++) {
 		const json_t *r = json_array_get(results, i);
@@ -264,7 +264,7 @@ static void run_test_delete_or_evict(const json_t *cs)
 	const char *name = json_string_value(json_object_get(cs, "name"));
 	const json_t *expect = json_object_get(cs, "expect"), *remove = json_object_get(cs, "podsToRemove");
 	json_t *objects =
-	    json_pack("[{s:s, s:s, s:{s:s}}]", "apiVersion", "v1", "kind", "Node", "metadata", "name", "node");
+		json_pack("[{s:s, s:s, s:{s:s}}]", "apiVersion", "v1", "kind", "Node", "metadata", "name", "node");
 	const json_t *pods = json_object_get(cs, "pods");
 	for (size_t i = 0; i < json_array_size(pods); i++) {
 		json_t *p = json_deep_copy(json_array_get(pods, i));
@@ -312,10 +312,11 @@ static void run_test_delete_or_evict(const json_t *cs)
 	if (!eviction)
 		for (size_t i = 0; i < json_array_size(remove); i++)
 			ck_assert_str_eq(
-			    json_string_value(json_object_get(
-				json_object_get(pod_of(r, json_string_value(json_array_get(remove, i))), "removal"),
-				"result")),
-			    "deleted");
+				json_string_value(json_object_get(
+					json_object_get(pod_of(r, json_string_value(json_array_get(remove, i))),
+							"removal"),
+					"result")),
+				"deleted");
 	const json_t *remaining = json_object_get(expect, "remainingPods");
 	for (size_t i = 0; i < json_array_size(remaining); i++)
 		ck_assert_ptr_null(pod_of(r, json_string_value(json_array_get(remaining, i))));
@@ -348,12 +349,13 @@ START_TEST(upstream_drain_table)
 			/* not expressible in a plan: API discovery (CheckEvictionSupport), polling
 			 * for deletion (waitForDelete), live eviction answers and server dry-run */
 			ck_assert_msg(strcmp(fn, "CheckEvictionSupport") == 0 || strcmp(fn, "waitForDelete") == 0 ||
-					  strcmp(fn, "DeleteOrEvictPods") == 0,
+					      strcmp(fn, "DeleteOrEvictPods") == 0,
 				      "unexpected function %s", fn);
 			skipped++;
 		}
 	}
-	printf("drain.json: %zu cases run (TestDrain with both methods, TestCordon, TestDeleteOrEvict), %zu not expressible "
+	printf("drain.json: %zu cases run (TestDrain with both methods, TestCordon, TestDeleteOrEvict), %zu not "
+	       "expressible "
 	       "in a plan (discovery, deletion polling, live eviction answers, server dry-run)\n",
 	       ran, skipped);
 	ck_assert_uint_eq(ran, 30);
@@ -382,8 +384,8 @@ static const dsi_pod *first_pod(const ds_cluster *c, const json_t *pod)
 {
 	const json_t *md = json_object_get(pod, "metadata");
 	const dsi_pod *p =
-	    dsi_cluster_pod(c, dsi_atom_lookup_cstr(&c->atoms, json_string_value(json_object_get(md, "namespace"))),
-			    dsi_atom_lookup_cstr(&c->atoms, json_string_value(json_object_get(md, "name"))));
+		dsi_cluster_pod(c, dsi_atom_lookup_cstr(&c->atoms, json_string_value(json_object_get(md, "namespace"))),
+				dsi_atom_lookup_cstr(&c->atoms, json_string_value(json_object_get(md, "name"))));
 	ck_assert_ptr_nonnull(p);
 	return p;
 }
@@ -432,7 +434,8 @@ START_TEST(upstream_filter_table)
 			for (size_t k = 0; k < json_array_size(pods); k++) {
 				dsi_pod_status st;
 				ck_assert_int_eq(
-				    dsi_drain_filter_pod(&cfg, first_pod(c, json_array_get(pods, k)), 0, &st, NULL), 0);
+					dsi_drain_filter_pod(&cfg, first_pod(c, json_array_get(pods, k)), 0, &st, NULL),
+					0);
 				del += st.del;
 				dsi_pod_status_release(&st);
 			}
@@ -489,8 +492,8 @@ END_TEST
 START_TEST(skip_deleted_extreme_times)
 {
 	json_t *objs =
-	    json_pack("[{s:s, s:s, s:{s:s, s:s, s:s}, s:{}}]", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
-		      "p", "namespace", "default", "deletionTimestamp", "0001-01-01T00:00:00Z", "spec");
+		json_pack("[{s:s, s:s, s:{s:s, s:s, s:s}, s:{}}]", "apiVersion", "v1", "kind", "Pod", "metadata",
+			  "name", "p", "namespace", "default", "deletionTimestamp", "0001-01-01T00:00:00Z", "spec");
 	ds_cluster *c = vt_cluster(objs, NULL);
 	ds_options *opts = dsi_test_options_of(NULL);
 	ds_error err;
@@ -518,10 +521,10 @@ END_TEST
 
 START_TEST(cordoned_view_taints)
 {
-	json_t *objs =
-	    json_pack("[{s:s, s:s, s:{s:s}, s:{s:[{s:s, s:s}, {s:s, s:s, s:s}]}}]", "apiVersion", "v1", "kind", "Node",
-		      "metadata", "name", "n1", "spec", "taints", "key", "node.kubernetes.io/unschedulable", "effect",
-		      "NoExecute", "key", "node.kubernetes.io/unschedulable", "value", "x", "effect", "NoSchedule");
+	json_t *objs = json_pack("[{s:s, s:s, s:{s:s}, s:{s:[{s:s, s:s}, {s:s, s:s, s:s}]}}]", "apiVersion", "v1",
+				 "kind", "Node", "metadata", "name", "n1", "spec", "taints", "key",
+				 "node.kubernetes.io/unschedulable", "effect", "NoExecute", "key",
+				 "node.kubernetes.io/unschedulable", "value", "x", "effect", "NoSchedule");
 	ds_cluster *c = vt_cluster(objs, NULL);
 	json_decref(objs);
 	const dsi_node *n = dsi_cluster_node_by_name(c, "n1");
@@ -564,8 +567,8 @@ START_TEST(bad_arguments)
 	ck_assert_int_eq(ds_drain(c, "n1", 0, NULL, &out, &err), 0);
 	json_t *r = dsi_test_take_json(out);
 	json_t *want =
-	    json_pack("{s:s, s:b, s:{s:[s, s], s:[], s:i, s:b}}", "verdict", "drained", "drained", 1, "transcript",
-		      "stdout", "node/n1 cordoned", "node/n1 drained", "stderr", "exitCode", 0, "complete", 1);
+		json_pack("{s:s, s:b, s:{s:[s, s], s:[], s:i, s:b}}", "verdict", "drained", "drained", 1, "transcript",
+			  "stdout", "node/n1 cordoned", "node/n1 drained", "stderr", "exitCode", 0, "complete", 1);
 	dsi_test_assert_subset("empty node", want, r);
 	json_decref(want);
 	json_decref(r);

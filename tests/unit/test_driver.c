@@ -114,7 +114,8 @@ START_TEST(test_first_sync_slow_start)
 	ck_assert(json_is_null(json_object_get(doc, "error")));
 	/* the calls in order: create revision, pod, pod, pod, status */
 	json_t *calls = json_object_get(doc, "calls");
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(calls, 0), "resource")), "controllerrevisions");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(calls, 0), "resource")),
+			 "controllerrevisions");
 	const char *first = json_string_value(json_array_get(json_object_get(doc, "created"), 0));
 	ck_assert_ptr_nonnull(first);
 	ck_assert_int_eq(strncmp(first, "agent-", 6), 0);
@@ -319,7 +320,8 @@ START_TEST(test_watch_handlers)
 	json_decref(res);
 	/* errors: a watch ERROR means relist; garbage is a syntax error */
 	ds_error err;
-	const char *bad = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":\"too old resource version\"}}";
+	const char *bad =
+		"{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":\"too old resource version\"}}";
 	ck_assert_int_eq(ds_controller_apply_events(w.ctrl, bad, strlen(bad), w.now, NULL, NULL, &err), DS_ETRANSPORT);
 	ck_assert_int_eq(ds_controller_apply_events(w.ctrl, "{", 1, w.now, NULL, NULL, &err), DS_ESYNTAX);
 	ck_assert_int_eq(ds_controller_apply_events(w.ctrl, NULL, 3, w.now, NULL, NULL, &err), DS_EARG);
@@ -331,7 +333,8 @@ START_TEST(test_status_conflict_retry)
 {
 	world w;
 	small_world(&w, NULL);
-	mem_add_fault(w.m, "updateStatus", "daemonsets", 0, 1, DS_TRANSPORT_CONFLICT, 0, "the object has been modified");
+	mem_add_fault(w.m, "updateStatus", "daemonsets", 0, 1, DS_TRANSPORT_CONFLICT, 0,
+		      "the object has been modified");
 	json_t *doc = cw_sync(&w, "default", "agent");
 	ck_assert(json_is_true(json_object_get(doc, "statusWritten")));
 	ck_assert(json_is_null(json_object_get(doc, "error")));
@@ -403,7 +406,8 @@ START_TEST(test_delete_gone_is_fine)
 	cw_free(&w);
 
 	converged_then_updated(&w);
-	mem_add_fault(w.m, "delete", "pods", 0, 1, DS_TRANSPORT_CONFLICT, 0, "Precondition failed: UID in precondition");
+	mem_add_fault(w.m, "delete", "pods", 0, 1, DS_TRANSPORT_CONFLICT, 0,
+		      "Precondition failed: UID in precondition");
 	doc = cw_sync(&w, "default", "agent");
 	ck_assert(json_is_null(json_object_get(doc, "error")));
 	ck_assert_int_eq(json_array_size(json_object_get(doc, "deleted")), 1);
@@ -446,7 +450,8 @@ START_TEST(test_slow_start_failure)
 	cw_load(&w, small_cluster);
 	for (int i = 4; i <= 100; i++) { /* 100 nodes */
 		char node[80];
-		snprintf(node, sizeof(node), "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n%d\"}}", i);
+		snprintf(node, sizeof(node),
+			 "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n%d\"}}", i);
 		cw_load(&w, node);
 	}
 	cw_resync(&w);
@@ -470,7 +475,8 @@ START_TEST(test_slow_start_failure)
 	w.now += 5;
 	doc = cw_sync(&w, "default", "agent");
 	ck_assert_int_eq(json_array_size(json_object_get(doc, "created")), 90);
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(doc, "status"), "currentNumberScheduled")), 10);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(doc, "status"), "currentNumberScheduled")),
+			 10);
 	json_decref(doc);
 	cw_free(&w);
 }
@@ -485,7 +491,8 @@ START_TEST(test_revision_collision)
 	/* the name the controller will choose */
 	ds_plan *plan;
 	ds_error err;
-	ck_assert_int_eq(ds_plan_sync(ds_controller_cluster(w.ctrl), "default", "agent", w.now, NULL, NULL, &plan, &err), 0);
+	ck_assert_int_eq(
+		ds_plan_sync(ds_controller_cluster(w.ctrl), "default", "agent", w.now, NULL, NULL, &plan, &err), 0);
 	char *pj;
 	ck_assert_int_eq(ds_plan_to_json(plan, &pj, &err), 0);
 	ds_plan_free(plan);
@@ -507,8 +514,8 @@ START_TEST(test_revision_collision)
 	free(mem_take_events(w.m, NULL)); /* the cache never sees it */
 	json_t *doc = cw_sync(&w, "default", "agent");
 	char want[300];
-	snprintf(want, sizeof(want), "failed to construct revisions of DaemonSet: controllerrevisions.apps \"%s\" already exists",
-		 name);
+	snprintf(want, sizeof(want),
+		 "failed to construct revisions of DaemonSet: controllerrevisions.apps \"%s\" already exists", name);
 	ck_assert_str_eq(json_string_value(json_object_get(doc, "error")), want);
 	ck_assert_int_eq(json_array_size(json_object_get(doc, "created")), 0);
 	ck_assert(json_is_false(json_object_get(doc, "statusWritten"))); /* constructHistory failed: no status */
@@ -548,8 +555,9 @@ START_TEST(test_adoption_race)
 {
 	world w;
 	small_world(&w, NULL);
-	cw_load(&w, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"orphan\",\"namespace\":\"default\","
-		     "\"labels\":{\"app\":\"agent\"}},\"spec\":{\"nodeName\":\"n1\"}}");
+	cw_load(&w,
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"orphan\",\"namespace\":\"default\","
+		"\"labels\":{\"app\":\"agent\"}},\"spec\":{\"nodeName\":\"n1\"}}");
 	cw_feed(&w);
 	ck_assert_int_eq(mem_patch(w.m, "daemonsets", "default", "agent",
 				   "{\"metadata\":{\"deletionTimestamp\":\"2026-12-01T15:00:00Z\"}}"),
@@ -568,8 +576,9 @@ START_TEST(test_adoption_race)
 
 	/* without the race the orphan is adopted (a strategic patch with its uid) and kept */
 	small_world(&w, NULL);
-	cw_load(&w, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"orphan\",\"namespace\":\"default\","
-		     "\"labels\":{\"app\":\"agent\"}},\"spec\":{\"nodeName\":\"n1\"}}");
+	cw_load(&w,
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"orphan\",\"namespace\":\"default\","
+		"\"labels\":{\"app\":\"agent\"}},\"spec\":{\"nodeName\":\"n1\"}}");
 	cw_feed(&w);
 	doc = cw_sync(&w, "default", "agent");
 	ck_assert(json_is_null(json_object_get(doc, "error")));
@@ -592,11 +601,13 @@ START_TEST(test_selecting_all)
 	ck_assert_str_eq(json_string_value(json_object_get(doc, "skipped")), "SelectingAll");
 	ck_assert(json_is_false(json_object_get(doc, "statusWritten")));
 	ck_assert_int_eq(json_integer_value(json_object_get(doc, "requeueAfterMs")), -1);
-	ck_assert(has_event(&w, "SelectingAll", "This daemon set is selecting all pods. A non-empty selector is required."));
+	ck_assert(has_event(&w, "SelectingAll",
+			    "This daemon set is selecting all pods. A non-empty selector is required."));
 	const json_t *ev = NULL;
 	const char *k;
 	json_object_foreach((json_t *)mem_objects(w.m, "events"), k, ev) break;
-	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(ev, "involvedObject"), "kind")), "DaemonSet");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(ev, "involvedObject"), "kind")),
+			 "DaemonSet");
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(ev, "source"), "component")),
 			 "daemonset-controller");
 	json_decref(doc);
@@ -739,7 +750,8 @@ START_TEST(test_sample_rollout)
 	for (size_t n = 0; n < 6; n++) {
 		int run = 0, stay = 0;
 		ds_error err;
-		ck_assert_int_eq(ds_should_run(c, "kube-system", "fluentd-logging", nodes[n], NULL, &run, &stay, &err), 0);
+		ck_assert_int_eq(ds_should_run(c, "kube-system", "fluentd-logging", nodes[n], NULL, &run, &stay, &err),
+				 0);
 		json_t *pod = NULL;
 		int count = cw_pods_on(&w, "3f1a2b3c-0002-4000-8000-000000000001", nodes[n], &pod);
 		ck_assert_int_eq(count, run ? 1 : 0);
@@ -750,7 +762,8 @@ START_TEST(test_sample_rollout)
 		const char *pname = json_string_value(json_object_get(json_object_get(pod, "metadata"), "name"));
 		ck_assert_int_eq(ds_daemon_pod_updated(c, "kube-system", "fluentd-logging", pname, &updated, &err), 0);
 		ck_assert_msg(updated, "%s runs an old revision", pname);
-		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(pod, "status"), "phase")), "Running");
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(pod, "status"), "phase")),
+				 "Running");
 	}
 	ck_assert_int_eq(eligible, 4);
 	ck_assert_int_eq(mem_max_pods_per_node(w.m, "3f1a2b3c-0002-4000-8000-000000000001"), 1);
@@ -802,7 +815,8 @@ START_TEST(test_failed_pod_backoff)
 	ck_assert(cw_converged(&w, "default", "agent"));
 	char name[64];
 	snprintf(name, sizeof(name), "%s", pod_on(&w, "n1"));
-	ck_assert_int_eq(mem_patch(w.m, "pods", "default", name, "{\"status\":{\"phase\":\"Failed\"}}"), DS_TRANSPORT_OK);
+	ck_assert_int_eq(mem_patch(w.m, "pods", "default", name, "{\"status\":{\"phase\":\"Failed\"}}"),
+			 DS_TRANSPORT_OK);
 	cw_feed(&w);
 	json_t *doc = cw_sync(&w, "default", "agent");
 	ck_assert_int_eq(json_array_size(json_object_get(doc, "deleted")), 1);
@@ -817,7 +831,8 @@ START_TEST(test_failed_pod_backoff)
 	mem_advance(w.m, w.now); /* the scheduler binds it */
 	cw_feed(&w);
 	snprintf(name, sizeof(name), "%s", pod_on(&w, "n1"));
-	ck_assert_int_eq(mem_patch(w.m, "pods", "default", name, "{\"status\":{\"phase\":\"Failed\"}}"), DS_TRANSPORT_OK);
+	ck_assert_int_eq(mem_patch(w.m, "pods", "default", name, "{\"status\":{\"phase\":\"Failed\"}}"),
+			 DS_TRANSPORT_OK);
 	cw_feed(&w);
 	w.now += 500; /* within the first 1 s of backoff: left alone, looked at again then */
 	doc = cw_sync(&w, "default", "agent");
@@ -896,19 +911,21 @@ START_TEST(test_expectations_on_recreate)
 	e = expectations(&w, "default", "ds");
 	ck_assert(json_is_false(json_object_get(e, "set")));
 	json_decref(e);
-	json_decref(apply(&w, "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
-			      "\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"uid-2\",\"generation\":1},"
-			      "\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":{\"labels\":"
-			      "{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}}}"));
+	json_decref(apply(
+		&w, "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
+		    "\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"uid-2\",\"generation\":1},"
+		    "\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":{\"labels\":"
+		    "{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}}}"));
 	doc = cw_sync(&w, "default", "ds");
 	ck_assert(json_is_true(json_object_get(doc, "expectationsSatisfied")));
 	ck_assert_int_eq(json_array_size(json_object_get(doc, "created")), 1);
 	json_decref(doc);
 	/* and so does a new uid seen as an update */
-	json_decref(apply(&w, "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
-			      "\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"uid-3\",\"generation\":1},"
-			      "\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":{\"labels\":"
-			      "{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}}}"));
+	json_decref(apply(
+		&w, "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
+		    "\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\",\"uid\":\"uid-3\",\"generation\":1},"
+		    "\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},\"template\":{\"metadata\":{\"labels\":"
+		    "{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\"}]}}}}}"));
 	e = expectations(&w, "default", "ds");
 	ck_assert(json_is_false(json_object_get(e, "set")));
 	json_decref(e);
@@ -1107,8 +1124,9 @@ static char *check_sync(world *w, const json_t *doc, const json_t *ex, long crea
 		return vt_fmt("%ld create calls, at most %lld", calls,
 			      (long long)json_integer_value(json_object_get(ex, "maxCreateCalls")));
 	json_t *evs = own_events(doc);
-	char *m = json_is_array(json_object_get(ex, "events")) ? compare_sets("events", evs, json_object_get(ex, "events"))
-								: NULL;
+	char *m = json_is_array(json_object_get(ex, "events"))
+			  ? compare_sets("events", evs, json_object_get(ex, "events"))
+			  : NULL;
 	json_decref(evs);
 	if (m)
 		return m;
@@ -1131,14 +1149,16 @@ static char *steps_case(const json_t *cs, const char *hash)
 		const char *a = vt_str(st, "action");
 		const json_t *ex = json_object_get(st, "expect");
 		if (strcmp(a, "sync") == 0) {
-			json_t *doc = cw_sync(&w, "default", vt_str(json_object_get(json_object_get(cs, "daemonset"), "metadata"),
-								    "name"));
+			json_t *doc =
+				cw_sync(&w, "default",
+					vt_str(json_object_get(json_object_get(cs, "daemonset"), "metadata"), "name"));
 			m = check_sync(&w, doc, ex, 0, 0);
 			json_decref(doc);
 			cw_feed(&w);
 		} else {
-			json_t *ev = strcmp(a, "nodeUpdate") == 0 ? event_of("MODIFIED", json_object_get(st, "newNode"), hash)
-								  : event_of("DELETED", json_object_get(st, "pod"), hash);
+			json_t *ev = strcmp(a, "nodeUpdate") == 0
+					     ? event_of("MODIFIED", json_object_get(st, "newNode"), hash)
+					     : event_of("DELETED", json_object_get(st, "pod"), hash);
 			json_t *q = queued_by(&w, ev);
 			json_decref(ev);
 			m = compare_sets("queued", q, json_object_get(ex, "enqueued"));
@@ -1163,7 +1183,8 @@ static char *store_status_case(const json_t *cs, const char *hash)
 			      vt_str(f, "updateError"));
 	if (ng)
 		mem_add_fault(w.m, "get", "daemonsets", 0, (long)ng, DS_TRANSPORT_TRANSIENT, 0, vt_str(f, "getError"));
-	json_t *doc = cw_sync(&w, "default", vt_str(json_object_get(json_object_get(cs, "daemonset"), "metadata"), "name"));
+	json_t *doc =
+		cw_sync(&w, "default", vt_str(json_object_get(json_object_get(cs, "daemonset"), "metadata"), "name"));
 	const json_t *ex = json_object_get(cs, "expect");
 	long updates = mem_calls(w.m, "updateStatus", "daemonsets"), gets = mem_calls(w.m, "get", "daemonsets");
 	const char *want = json_string_value(json_object_get(ex, "error"));
@@ -1197,7 +1218,8 @@ static char *sync_case(const json_t *cs, const char *hash)
 	if (json_is_string(json_object_get(pc, "err")))
 		mem_add_fault(w.m, "create", "pods", 0, -1, DS_TRANSPORT_TRANSIENT, 0, vt_str(pc, "err"));
 	if (json_is_string(json_object_get(pc, "statusUpdateErr")))
-		mem_add_fault(w.m, "updateStatus", "daemonsets", 0, -1, DS_TRANSPORT_TRANSIENT, 0, vt_str(pc, "statusUpdateErr"));
+		mem_add_fault(w.m, "updateStatus", "daemonsets", 0, -1, DS_TRANSPORT_TRANSIENT, 0,
+			      vt_str(pc, "statusUpdateErr"));
 	if (json_object_get(cs, "apiServerDaemonSet")) { /* what an uncached GET returns */
 		load_json(&w, json_object_get(cs, "apiServerDaemonSet"));
 		free(mem_take_events(w.m, NULL));

@@ -56,7 +56,8 @@ static char *check_final(world *w)
 			int count = cw_pods_on(w, dss[d][2], nodes[n], &pod);
 			char buf[300];
 			if (count != (run ? 1 : 0)) {
-				snprintf(buf, sizeof(buf), "%s on %s: %d pods, want %d", dss[d][1], nodes[n], count, run);
+				snprintf(buf, sizeof(buf), "%s on %s: %d pods, want %d", dss[d][1], nodes[n], count,
+					 run);
 				return strdup(buf);
 			}
 			if (!run)
@@ -66,7 +67,8 @@ static char *check_final(world *w)
 			int updated = 0;
 			ds_daemon_pod_updated(c, dss[d][0], dss[d][1], name, &updated, &err);
 			if (!updated || !phase || strcmp(phase, "Running") != 0) {
-				snprintf(buf, sizeof(buf), "%s: updated %d, phase %s", name, updated, phase ? phase : "-");
+				snprintf(buf, sizeof(buf), "%s: updated %d, phase %s", name, updated,
+					 phase ? phase : "-");
 				return strdup(buf);
 			}
 		}
@@ -85,12 +87,12 @@ static char *check_final(world *w)
 		ds_status_compute(c, dss[d][0], dss[d][1], w->now, NULL, &st, &err);
 		if (cw_int(ds, "status", "updatedNumberScheduled") != st.updated_number_scheduled ||
 		    cw_int(ds, "status", "numberAvailable") != st.number_available ||
-		    cw_int(ds, "status", "observedGeneration") != cw_int(ds, "metadata", "generation"))
-		{
+		    cw_int(ds, "status", "observedGeneration") != cw_int(ds, "metadata", "generation")) {
 			char buf[300];
-			snprintf(buf, sizeof(buf), "%s: the stored status (updated %lld, available %lld, observed %lld of %lld) "
-				 "is not the final one (updated %d, available %d)", dss[d][1],
-				 (long long)cw_int(ds, "status", "updatedNumberScheduled"),
+			snprintf(buf, sizeof(buf),
+				 "%s: the stored status (updated %lld, available %lld, observed %lld of %lld) "
+				 "is not the final one (updated %d, available %d)",
+				 dss[d][1], (long long)cw_int(ds, "status", "updatedNumberScheduled"),
 				 (long long)cw_int(ds, "status", "numberAvailable"),
 				 (long long)cw_int(ds, "status", "observedGeneration"),
 				 (long long)cw_int(ds, "metadata", "generation"), st.updated_number_scheduled,
@@ -241,7 +243,8 @@ START_TEST(test_outage)
 	world w;
 	cw_init(&w, "examples/cluster", &mo);
 	cw_resync(&w);
-	mem_add_fault(w.m, "create", NULL, 0, 40, DS_TRANSPORT_TRANSIENT, 0, "the server is currently unable to handle the request");
+	mem_add_fault(w.m, "create", NULL, 0, 40, DS_TRANSPORT_TRANSIENT, 0,
+		      "the server is currently unable to handle the request");
 	int i;
 	for (i = 0; i < MAX_STEPS && !all_converged(&w); i++)
 		cw_step(&w, 1000);

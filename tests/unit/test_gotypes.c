@@ -131,7 +131,7 @@ END_TEST
 typedef struct decode_row {
 	const char *type, *path; /* ty() */
 	const char *json;
-	int code; /* 0: decodes */
+	int code;                       /* 0: decodes */
 	const char *err_path, *message; /* message: a part of it */
 } decode_row;
 
@@ -140,15 +140,19 @@ static const decode_row DECODE[] = {
 	 * and completes the unmarshaling as best it can ... returns an UnmarshalTypeError describing
 	 * the earliest such error." */
 	{"core.v1.Container", NULL, "{\"name\": 5}", DS_ETYPE, "name", "expected string, got number"},
-	{"core.v1.Container", NULL, "{\"name\": \"c\", \"image\": true}", DS_ETYPE, "image", "expected string, got boolean"},
+	{"core.v1.Container", NULL, "{\"name\": \"c\", \"image\": true}", DS_ETYPE, "image",
+	 "expected string, got boolean"},
 	{"core.v1.Container", NULL, "{\"name\": 5, \"image\": 6}", DS_ETYPE, "name", NULL},
 	{"core.v1.Container", NULL, "{\"image\": 6, \"name\": 5}", DS_ETYPE, "image", NULL},
-	{"core.v1.PodSpec", NULL, "{\"containers\": [{\"name\": \"a\"}, {\"name\": \"b\", \"ports\": [{\"containerPort\": \"80\"}]}]}",
-	 DS_ETYPE, "containers[1].ports[0].containerPort", "expected integer, got string"},
-	{"core.v1.PodSpec", NULL, "{\"hostNetwork\": \"true\"}", DS_ETYPE, "hostNetwork", "expected boolean, got string"},
+	{"core.v1.PodSpec", NULL,
+	 "{\"containers\": [{\"name\": \"a\"}, {\"name\": \"b\", \"ports\": [{\"containerPort\": \"80\"}]}]}", DS_ETYPE,
+	 "containers[1].ports[0].containerPort", "expected integer, got string"},
+	{"core.v1.PodSpec", NULL, "{\"hostNetwork\": \"true\"}", DS_ETYPE, "hostNetwork",
+	 "expected boolean, got string"},
 	{"core.v1.PodSpec", NULL, "{\"containers\": {}}", DS_ETYPE, "containers", "expected array, got object"},
 	{"core.v1.PodSpec", NULL, "{\"affinity\": []}", DS_ETYPE, "affinity", "expected object, got array"},
-	{"core.v1.PodSpec", NULL, "{\"nodeSelector\": {\"a\": 1}}", DS_ETYPE, "nodeSelector.a", "expected string, got number"},
+	{"core.v1.PodSpec", NULL, "{\"nodeSelector\": {\"a\": 1}}", DS_ETYPE, "nodeSelector.a",
+	 "expected string, got number"},
 	{"meta.v1.ObjectMeta", NULL, "{\"labels\": {\"app.kubernetes.io/name\": false}}", DS_ETYPE,
 	 "labels[\"app.kubernetes.io/name\"]", "got boolean"},
 	{"core.v1.PodSpec", NULL, "5", DS_ETYPE, "", "expected object, got number"},
@@ -175,7 +179,8 @@ static const decode_row DECODE[] = {
 	{"core.v1.Container", "ports[]", "{\"containerPort\": -2147483649}", DS_ETYPE, "containerPort", NULL},
 	{"core.v1.PodSpec", NULL, "{\"terminationGracePeriodSeconds\": 4294967296}", 0, NULL, NULL}, /* int64 */
 	{"core.v1.PodSpec", NULL, "{\"terminationGracePeriodSeconds\": -0}", 0, NULL, NULL},
-	{"core.v1.PodSpec", NULL, "{\"terminationGracePeriodSeconds\": 0.5}", DS_ETYPE, "terminationGracePeriodSeconds", NULL},
+	{"core.v1.PodSpec", NULL, "{\"terminationGracePeriodSeconds\": 0.5}", DS_ETYPE, "terminationGracePeriodSeconds",
+	 NULL},
 	/* IntOrString.UnmarshalJSON: a string, else json.Unmarshal into its int32 */
 	{"apps.v1.RollingUpdateDaemonSet", NULL, "{\"maxUnavailable\": \"25%\", \"maxSurge\": 1}", 0, NULL, NULL},
 	{"apps.v1.RollingUpdateDaemonSet", NULL, "{\"maxUnavailable\": \"anything\"}", 0, NULL, NULL},
@@ -187,15 +192,18 @@ static const decode_row DECODE[] = {
 	 "expected an integer or a string, got boolean"},
 	{"apps.v1.RollingUpdateDaemonSet", NULL, "{\"maxUnavailable\": {}}", DS_ETYPE, "maxUnavailable", NULL},
 	/* Quantity.UnmarshalJSON: ParseQuantity of the string, or of the number's text */
-	{"core.v1.ResourceRequirements", NULL, "{\"limits\": {\"cpu\": \"100m\", \"memory\": 1073741824, \"x\": 0.5}}", 0, NULL,
-	 NULL},
+	{"core.v1.ResourceRequirements", NULL, "{\"limits\": {\"cpu\": \"100m\", \"memory\": 1073741824, \"x\": 0.5}}",
+	 0, NULL, NULL},
 	{"core.v1.ResourceRequirements", NULL, "{\"limits\": {\"cpu\": \"lots\"}}", DS_EVALUE, "limits.cpu", NULL},
-	{"core.v1.ResourceRequirements", NULL, "{\"requests\": {\"cpu\": true}}", DS_ETYPE, "requests.cpu", "got boolean"},
-	{"core.v1.ResourceRequirements", NULL, "{\"requests\": {\"cpu\": [\"1\"]}}", DS_ETYPE, "requests.cpu", "got array"},
+	{"core.v1.ResourceRequirements", NULL, "{\"requests\": {\"cpu\": true}}", DS_ETYPE, "requests.cpu",
+	 "got boolean"},
+	{"core.v1.ResourceRequirements", NULL, "{\"requests\": {\"cpu\": [\"1\"]}}", DS_ETYPE, "requests.cpu",
+	 "got array"},
 	/* an UnmarshalJSON error stops the decoder: it beats a type error saved before it */
 	{"core.v1.Container", NULL, "{\"name\": 5, \"resources\": {\"limits\": {\"cpu\": \"lots\"}}}", DS_EVALUE,
 	 "resources.limits.cpu", NULL},
-	{"core.v1.Container", NULL, "{\"resources\": {\"limits\": {\"cpu\": \"1\"}}, \"name\": 5}", DS_ETYPE, "name", NULL},
+	{"core.v1.Container", NULL, "{\"resources\": {\"limits\": {\"cpu\": \"1\"}}, \"name\": 5}", DS_ETYPE, "name",
+	 NULL},
 	/* metav1.Time.UnmarshalJSON: a string, then time.Parse(time.RFC3339, ...) */
 	{"meta.v1.ObjectMeta", NULL, "{\"creationTimestamp\": \"2024-05-01T10:00:00+02:00\"}", 0, NULL, NULL},
 	{"meta.v1.ObjectMeta", NULL, "{\"creationTimestamp\": 1714550400}", DS_ETYPE, "creationTimestamp",
@@ -213,12 +221,12 @@ static const decode_row DECODE[] = {
 	{"ControllerRevision", NULL, "{\"data\": [1, \"x\", {\"y\": null}], \"revision\": 2}", 0, NULL, NULL},
 	{"ControllerRevision", NULL, "{\"revision\": \"2\"}", DS_ETYPE, "revision", NULL},
 	/* the kinds of the snapshot */
-	{"Node", NULL, "{\"spec\": {\"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\", \"value\": 1}]}}", DS_ETYPE,
-	 "spec.taints[0].value", NULL},
+	{"Node", NULL, "{\"spec\": {\"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\", \"value\": 1}]}}",
+	 DS_ETYPE, "spec.taints[0].value", NULL},
 	{"DaemonSet", NULL, "{\"spec\": {\"updateStrategy\": {\"rollingUpdate\": {\"maxSurge\": false}}}}", DS_ETYPE,
 	 "spec.updateStrategy.rollingUpdate.maxSurge", NULL},
-	{"PodDisruptionBudget", NULL, "{\"spec\": {\"minAvailable\": \"50%\", \"selector\": {\"matchLabels\": []}}}", DS_ETYPE,
-	 "spec.selector.matchLabels", "expected object, got array"},
+	{"PodDisruptionBudget", NULL, "{\"spec\": {\"minAvailable\": \"50%\", \"selector\": {\"matchLabels\": []}}}",
+	 DS_ETYPE, "spec.selector.matchLabels", "expected object, got array"},
 	{"PriorityClass", NULL, "{\"value\": \"1000\"}", DS_ETYPE, "value", NULL},
 };
 
@@ -243,11 +251,13 @@ END_TEST
 /* null elements of slices and values of maps become what Go decodes them into */
 START_TEST(decoded_nulls)
 {
-	json_t *v = parse("{\"containers\": [null, {\"name\": \"c\", \"args\": [\"a\", null]}], \"nodeSelector\": {\"k\": null}, "
-			  "\"overhead\": {\"cpu\": null}, \"affinity\": null, \"hostNetwork\": null}");
+	json_t *v = parse(
+		"{\"containers\": [null, {\"name\": \"c\", \"args\": [\"a\", null]}], \"nodeSelector\": {\"k\": null}, "
+		"\"overhead\": {\"cpu\": null}, \"affinity\": null, \"hostNetwork\": null}");
 	ck_assert_int_eq(dsi_decode_zero_nulls(v, ty("core.v1.PodSpec", NULL)), 0);
-	json_t *want = parse("{\"containers\": [{}, {\"name\": \"c\", \"args\": [\"a\", \"\"]}], \"nodeSelector\": {\"k\": \"\"}, "
-			     "\"overhead\": {\"cpu\": \"0\"}, \"affinity\": null, \"hostNetwork\": null}");
+	json_t *want = parse(
+		"{\"containers\": [{}, {\"name\": \"c\", \"args\": [\"a\", \"\"]}], \"nodeSelector\": {\"k\": \"\"}, "
+		"\"overhead\": {\"cpu\": \"0\"}, \"affinity\": null, \"hostNetwork\": null}");
 	ck_assert_msg(json_equal(v, want), "got %s", json_dumps(v, JSON_COMPACT));
 	json_decref(v);
 	json_decref(want);
@@ -266,22 +276,29 @@ static const encode_row ENCODE[] = {
 	 * array, slice, map, or string of length zero." A struct value is never empty. */
 	{"core.v1.PreferredSchedulingTerm", "{\"weight\": 1, \"preference\": {\"matchExpressions\": []}}",
 	 "{\"weight\": 1, \"preference\": {}}"},
-	{"core.v1.PreferredSchedulingTerm", "{\"weight\": 0, \"preference\": {}}", "{\"weight\": 0, \"preference\": {}}"},
-	{"core.v1.PodSpec", "{\"hostNetwork\": false, \"hostPID\": true, \"dnsPolicy\": \"\", \"nodeSelector\": {}, \"containers\": []}",
+	{"core.v1.PreferredSchedulingTerm", "{\"weight\": 0, \"preference\": {}}",
+	 "{\"weight\": 0, \"preference\": {}}"},
+	{"core.v1.PodSpec",
+	 "{\"hostNetwork\": false, \"hostPID\": true, \"dnsPolicy\": \"\", \"nodeSelector\": {}, \"containers\": []}",
 	 "{\"hostPID\": true, \"containers\": []}"},
 	/* a pointer is omitted only when nil */
-	{"core.v1.PodSpec", "{\"terminationGracePeriodSeconds\": 0, \"automountServiceAccountToken\": false, \"affinity\": {}}",
+	{"core.v1.PodSpec",
+	 "{\"terminationGracePeriodSeconds\": 0, \"automountServiceAccountToken\": false, \"affinity\": {}}",
 	 "{\"terminationGracePeriodSeconds\": 0, \"automountServiceAccountToken\": false, \"affinity\": {}}"},
 	{"core.v1.PodSpec", "{\"affinity\": null, \"priority\": null, \"tolerations\": null}", "{}"},
-	{"core.v1.Affinity", "{\"nodeAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": null, "
-			     "\"preferredDuringSchedulingIgnoredDuringExecution\": []}}",
+	{"core.v1.Affinity",
+	 "{\"nodeAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": null, "
+	 "\"preferredDuringSchedulingIgnoredDuringExecution\": []}}",
 	 "{\"nodeAffinity\": {}}"},
 	/* null where Go has a value prints the value; absent fields stay absent */
-	{"core.v1.Container", "{\"name\": null, \"image\": null, \"resources\": null}", "{\"name\": \"\", \"resources\": {}}"},
+	{"core.v1.Container", "{\"name\": null, \"image\": null, \"resources\": null}",
+	 "{\"name\": \"\", \"resources\": {}}"},
 	{"core.v1.Container", "{\"image\": \"i\"}", "{\"image\": \"i\"}"},
-	{"core.v1.PodSpec", "{\"containers\": [null], \"tolerations\": [null, {\"key\": \"\", \"operator\": \"Exists\"}]}",
+	{"core.v1.PodSpec",
+	 "{\"containers\": [null], \"tolerations\": [null, {\"key\": \"\", \"operator\": \"Exists\"}]}",
 	 "{\"containers\": [{}], \"tolerations\": [{}, {\"operator\": \"Exists\"}]}"},
-	{"core.v1.Container", "{\"name\": \"c\", \"args\": [\"a\", null, \"\"]}", "{\"name\": \"c\", \"args\": [\"a\", \"\", \"\"]}"},
+	{"core.v1.Container", "{\"name\": \"c\", \"args\": [\"a\", null, \"\"]}",
+	 "{\"name\": \"c\", \"args\": [\"a\", \"\", \"\"]}"},
 	{"meta.v1.ObjectMeta", "{\"labels\": {\"a\": null, \"b\": \"\"}, \"annotations\": {}, \"finalizers\": null}",
 	 "{\"labels\": {\"a\": \"\", \"b\": \"\"}}"},
 	/* Time: "omitzero ... If the field type has an IsZero() bool method, that will be used";
@@ -293,7 +310,8 @@ static const encode_row ENCODE[] = {
 	{"core.v1.Taint", "{\"key\": \"k\", \"value\": \"\", \"effect\": \"\", \"timeAdded\": null}",
 	 "{\"key\": \"k\", \"effect\": \"\"}"},
 	/* Quantity: MarshalJSON writes String(); its zero value is "0" and a struct is never empty */
-	{"core.v1.ResourceRequirements", "{\"limits\": {\"cpu\": \"1000m\", \"memory\": \"1024Mi\", \"n\": 0.5, \"x\": null}, \"requests\": {}}",
+	{"core.v1.ResourceRequirements",
+	 "{\"limits\": {\"cpu\": \"1000m\", \"memory\": \"1024Mi\", \"n\": 0.5, \"x\": null}, \"requests\": {}}",
 	 "{\"limits\": {\"cpu\": \"1\", \"memory\": \"1Gi\", \"n\": \"500m\", \"x\": \"0\"}}"},
 	{"core.v1.ResourceFieldSelector", "{\"resource\": \"limits.cpu\", \"divisor\": null}",
 	 "{\"resource\": \"limits.cpu\", \"divisor\": \"0\"}"},
@@ -303,7 +321,8 @@ static const encode_row ENCODE[] = {
 	{"core.v1.HTTPGetAction", "{\"port\": null}", "{\"port\": 0}"},
 	{"core.v1.HTTPGetAction", "{\"port\": \"http\", \"host\": \"\"}", "{\"port\": \"http\"}"},
 	/* a field the struct does not have is not in what it prints */
-	{"core.v1.Toleration", "{\"key\": \"k\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\", \"Key\": \"x\", \"foo\": 1}",
+	{"core.v1.Toleration",
+	 "{\"key\": \"k\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\", \"Key\": \"x\", \"foo\": 1}",
 	 "{\"key\": \"k\", \"operator\": \"Exists\", \"effect\": \"NoSchedule\"}"},
 	/* RawExtension: as it is; Revision int64 `json:"revision"`: 0 printed */
 	{"ControllerRevision", "{\"data\": {\"spec\": {\"x\": []}}, \"revision\": 0}",
@@ -338,9 +357,10 @@ END_TEST
 
 /* ---- through the public functions -------------------------------------------------------------- */
 
-static const char *const DS_HEAD = "{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", "
-				   "\"namespace\": \"default\", \"uid\": \"u\"}, \"spec\": {\"selector\": {\"matchLabels\": "
-				   "{\"app\": \"d\"}}, \"template\": {\"metadata\": {\"labels\": {\"app\": \"d\"}}, \"spec\": ";
+static const char *const DS_HEAD =
+	"{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", "
+	"\"namespace\": \"default\", \"uid\": \"u\"}, \"spec\": {\"selector\": {\"matchLabels\": "
+	"{\"app\": \"d\"}}, \"template\": {\"metadata\": {\"labels\": {\"app\": \"d\"}}, \"spec\": ";
 
 /* A DaemonSet whose template spec is spec. */
 static char *daemonset(const char *spec)
@@ -383,11 +403,11 @@ END_TEST
 /* Issue 20: an empty matchExpressions disappears, {"preference": {}} stays. */
 START_TEST(issue_preferred_term_printed_as_go)
 {
-	json_t *spec = new_pod_spec(
-		"{\"containers\": [{\"name\": \"c\", \"image\": \"i\"}], \"hostNetwork\": false, "
-		"\"terminationGracePeriodSeconds\": 0, \"affinity\": {\"nodeAffinity\": "
-		"{\"preferredDuringSchedulingIgnoredDuringExecution\": [{\"weight\": 1, \"preference\": "
-		"{\"matchExpressions\": []}}, {\"weight\": 2, \"preference\": {}}]}}}");
+	json_t *spec =
+		new_pod_spec("{\"containers\": [{\"name\": \"c\", \"image\": \"i\"}], \"hostNetwork\": false, "
+			     "\"terminationGracePeriodSeconds\": 0, \"affinity\": {\"nodeAffinity\": "
+			     "{\"preferredDuringSchedulingIgnoredDuringExecution\": [{\"weight\": 1, \"preference\": "
+			     "{\"matchExpressions\": []}}, {\"weight\": 2, \"preference\": {}}]}}}");
 	json_t *pref = json_object_get(json_object_get(json_object_get(spec, "affinity"), "nodeAffinity"),
 				       "preferredDuringSchedulingIgnoredDuringExecution");
 	json_t *want = parse("[{\"weight\": 1, \"preference\": {}}, {\"weight\": 2, \"preference\": {}}]");
@@ -407,36 +427,43 @@ typedef struct call_row {
 	const char *path, *source;
 } call_row;
 
-#define POD "{\"metadata\": {\"name\": \"p\", \"namespace\": \"default\"}, \"spec\": {\"containers\": [{\"name\": \"c\"}]}}"
+#define POD                                                                                                            \
+	"{\"metadata\": {\"name\": \"p\", \"namespace\": \"default\"}, \"spec\": {\"containers\": [{\"name\": "        \
+	"\"c\"}]}}"
 #define NODE "{\"metadata\": {\"name\": \"n\"}, \"status\": {\"allocatable\": {\"pods\": \"10\"}}}"
-#define DS "{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", \"namespace\": \"default\", \"uid\": \"u\"}, \"spec\": {\"selector\": " \
-	   "{\"matchLabels\": {\"a\": \"b\"}}, \"template\": {\"metadata\": {\"labels\": {\"a\": \"b\"}}, \"spec\": " \
-	   "{\"containers\": [{\"name\": \"c\"}]}}}}"
+#define DS                                                                                                             \
+	"{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", \"namespace\": "      \
+	"\"default\", \"uid\": \"u\"}, \"spec\": {\"selector\": "                                                      \
+	"{\"matchLabels\": {\"a\": \"b\"}}, \"template\": {\"metadata\": {\"labels\": {\"a\": \"b\"}}, \"spec\": "     \
+	"{\"containers\": [{\"name\": \"c\"}]}}}}"
 
 static const call_row CALLS[] = {
 	/* a wrong type at depth in each input of each function */
-	{"tolerates_taint", "toleration", "{\"key\": \"k\", \"tolerationSeconds\": \"300\"}", DS_ETYPE, "tolerationSeconds",
-	 "toleration"},
-	{"tolerates_taint", "taint", "{\"key\": \"k\", \"effect\": \"NoSchedule\", \"timeAdded\": 5}", DS_ETYPE, "timeAdded",
-	 "taint"},
-	{"find_untolerated", "taints", "[{\"key\": \"a\", \"effect\": \"NoSchedule\"}, {\"key\": [\"b\"]}]", DS_ETYPE, "[1].key",
-	 "taints"},
+	{"tolerates_taint", "toleration", "{\"key\": \"k\", \"tolerationSeconds\": \"300\"}", DS_ETYPE,
+	 "tolerationSeconds", "toleration"},
+	{"tolerates_taint", "taint", "{\"key\": \"k\", \"effect\": \"NoSchedule\", \"timeAdded\": 5}", DS_ETYPE,
+	 "timeAdded", "taint"},
+	{"find_untolerated", "taints", "[{\"key\": \"a\", \"effect\": \"NoSchedule\"}, {\"key\": [\"b\"]}]", DS_ETYPE,
+	 "[1].key", "taints"},
 	{"find_untolerated", "tolerations", "[{\"operator\": \"Exists\", \"tolerationSeconds\": 1.5}]", DS_ETYPE,
 	 "[0].tolerationSeconds", "tolerations"},
 	{"affinity_match", "pod",
 	 "{\"spec\": {\"affinity\": {\"nodeAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": "
-	 "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"k\", \"operator\": \"In\", \"values\": [1]}]}]}}}}}",
+	 "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"k\", \"operator\": \"In\", \"values\": "
+	 "[1]}]}]}}}}}",
 	 DS_ETYPE,
-	 "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]."
+	 "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	 "matchExpressions[0]."
 	 "values[0]",
 	 "pod"},
-	{"affinity_match", "pod", "{\"nodeSelector\": {\"k\": true}}", DS_ETYPE, "nodeSelector.k", "pod"}, /* a PodSpec */
+	{"affinity_match", "pod", "{\"nodeSelector\": {\"k\": true}}", DS_ETYPE, "nodeSelector.k",
+	 "pod"}, /* a PodSpec */
 	{"affinity_match", "pod", "{\"metadata\": {\"labels\": 1}, \"spec\": {}}", DS_ETYPE, "metadata.labels", "pod"},
-	{"affinity_match", "node", "{\"metadata\": {\"name\": \"n\", \"labels\": {\"a\": 1}}}", DS_ETYPE, "metadata.labels.a",
-	 "node"},
+	{"affinity_match", "node", "{\"metadata\": {\"name\": \"n\", \"labels\": {\"a\": 1}}}", DS_ETYPE,
+	 "metadata.labels.a", "node"},
 	{"should_run", "daemonset",
-	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"template\": {\"spec\": {\"tolerations\": [{\"key\": 1}]}}}}", DS_ETYPE,
-	 "spec.template.spec.tolerations[0].key", "daemonset"},
+	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"template\": {\"spec\": {\"tolerations\": [{\"key\": 1}]}}}}",
+	 DS_ETYPE, "spec.template.spec.tolerations[0].key", "daemonset"},
 	{"should_run", "node", "{\"metadata\": {\"name\": \"n\"}, \"spec\": {\"unschedulable\": \"yes\"}}", DS_ETYPE,
 	 "spec.unschedulable", "node"},
 	{"new_pod", "daemonset",
@@ -447,23 +474,28 @@ static const call_row CALLS[] = {
 	{"add_tolerations", "podspec", "{\"hostNetwork\": 1}", DS_ETYPE, "hostNetwork", "podspec"},
 	{"add_tolerations", "podspec", "{\"spec\": {\"containers\": [{\"ports\": [{\"hostPort\": 1e9}]}]}}", DS_ETYPE,
 	 "spec.containers[0].ports[0].hostPort", "podspec"},
-	{"replace_node_name", "affinity", "{\"podAntiAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": {}}}",
-	 DS_ETYPE, "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution", "affinity"},
+	{"replace_node_name", "affinity",
+	 "{\"podAntiAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": {}}}", DS_ETYPE,
+	 "podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution", "affinity"},
 	{"rolling_update", "daemonset",
-	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"updateStrategy\": {\"rollingUpdate\": {\"maxUnavailable\": 1.5}}}}",
+	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"updateStrategy\": {\"rollingUpdate\": {\"maxUnavailable\": "
+	 "1.5}}}}",
 	 DS_ETYPE, "spec.updateStrategy.rollingUpdate.maxUnavailable", "daemonset"},
-	{"rolling_update", "objects", "[" NODE ", {\"kind\": \"Node\", \"metadata\": {\"name\": \"m\", \"generation\": \"1\"}}]",
-	 DS_ETYPE, "[1].metadata.generation", "objects"},
 	{"rolling_update", "objects",
-	 "{\"kind\": \"List\", \"items\": [{\"metadata\": {\"name\": \"p\"}, \"status\": {\"startTime\": \"today\"}}]}", DS_EVALUE,
-	 "items[0].status.startTime", "objects"},
-	{"scheduler_filter", "pod", "{\"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": "
-				    "{\"cpu\": {}}}}]}}",
+	 "[" NODE ", {\"kind\": \"Node\", \"metadata\": {\"name\": \"m\", \"generation\": \"1\"}}]", DS_ETYPE,
+	 "[1].metadata.generation", "objects"},
+	{"rolling_update", "objects",
+	 "{\"kind\": \"List\", \"items\": [{\"metadata\": {\"name\": \"p\"}, \"status\": {\"startTime\": \"today\"}}]}",
+	 DS_EVALUE, "items[0].status.startTime", "objects"},
+	{"scheduler_filter", "pod",
+	 "{\"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": "
+	 "{\"cpu\": {}}}}]}}",
 	 DS_ETYPE, "spec.containers[0].resources.requests.cpu", "pod"},
-	{"scheduler_filter", "node", "{\"metadata\": {\"name\": \"n\"}, \"status\": {\"allocatable\": {\"pods\": false}}}",
-	 DS_ETYPE, "status.allocatable.pods", "node"},
-	{"scheduler_filter", "objects", "[{\"metadata\": {\"name\": \"q\"}, \"spec\": {\"priority\": \"high\"}}]", DS_ETYPE,
-	 "[0].spec.priority", "objects"},
+	{"scheduler_filter", "node",
+	 "{\"metadata\": {\"name\": \"n\"}, \"status\": {\"allocatable\": {\"pods\": false}}}", DS_ETYPE,
+	 "status.allocatable.pods", "node"},
+	{"scheduler_filter", "objects", "[{\"metadata\": {\"name\": \"q\"}, \"spec\": {\"priority\": \"high\"}}]",
+	 DS_ETYPE, "[0].spec.priority", "objects"},
 	{"select_victims", "objects",
 	 "[{\"apiVersion\": \"policy/v1\", \"kind\": \"PodDisruptionBudget\", \"metadata\": {\"name\": \"b\"}, "
 	 "\"spec\": {\"maxUnavailable\": [1]}}]",
@@ -473,24 +505,30 @@ static const call_row CALLS[] = {
 	 "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: pc-y}\nvalue: 1.5\n",
 	 DS_ETYPE, "value", "objects, document 2"},
 	/* sigs.k8s.io/yaml reads YAML 1.1: an unquoted y is true, then no string */
-	{"select_victims", "objects", "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: y}\nvalue: 1\n",
-	 DS_ETYPE, "metadata.name", "objects"},
+	{"select_victims", "objects",
+	 "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: y}\nvalue: 1\n", DS_ETYPE,
+	 "metadata.name", "objects"},
 	/* null where Go takes it: an answer */
-	{"tolerates_taint", "toleration", "{\"key\": null, \"operator\": null, \"tolerationSeconds\": null}", 0, NULL, NULL},
+	{"tolerates_taint", "toleration", "{\"key\": null, \"operator\": null, \"tolerationSeconds\": null}", 0, NULL,
+	 NULL},
 	{"find_untolerated", "taints", "[null, {\"key\": null, \"effect\": \"NoSchedule\"}]", 0, NULL, NULL},
-	{"affinity_match", "node", "{\"metadata\": {\"name\": null, \"labels\": {\"a\": null}}, \"spec\": null}", 0, NULL, NULL},
+	{"affinity_match", "node", "{\"metadata\": {\"name\": null, \"labels\": {\"a\": null}}, \"spec\": null}", 0,
+	 NULL, NULL},
 	{"new_pod", "daemonset",
 	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"template\": {\"metadata\": {\"labels\": {\"a\": \"b\"}}, "
 	 "\"spec\": {\"containers\": [null], \"tolerations\": [null], \"affinity\": null}}}}",
 	 0, NULL, NULL},
-	{"scheduler_filter", "objects", "[{\"metadata\": {\"name\": \"q\"}, \"spec\": {\"containers\": [null]}}]", 0, NULL, NULL},
+	{"scheduler_filter", "objects", "[{\"metadata\": {\"name\": \"q\"}, \"spec\": {\"containers\": [null]}}]", 0,
+	 NULL, NULL},
 	/* IntOrString and Quantity in both forms */
 	{"rolling_update", "daemonset",
-	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"updateStrategy\": {\"rollingUpdate\": {\"maxUnavailable\": \"50%\", "
+	 "{\"metadata\": {\"name\": \"ds\"}, \"spec\": {\"updateStrategy\": {\"rollingUpdate\": {\"maxUnavailable\": "
+	 "\"50%\", "
 	 "\"maxSurge\": 0}}}}",
 	 0, NULL, NULL},
-	{"scheduler_filter", "pod", "{\"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": "
-				    "{\"cpu\": 0.5, \"memory\": \"1Gi\"}}}]}}",
+	{"scheduler_filter", "pod",
+	 "{\"spec\": {\"containers\": [{\"name\": \"c\", \"resources\": {\"requests\": "
+	 "{\"cpu\": 0.5, \"memory\": \"1Gi\"}}}]}}",
 	 0, NULL, NULL},
 };
 
@@ -533,10 +571,11 @@ static int run_call(const call_row *r, ds_error *err)
 	else if (strcmp(r->fn, "rolling_update") == 0)
 		rc = ds_daemonset_rolling_update(ds, strlen(ds), objects, strlen(objects), "h", 0, NULL, &out, err);
 	else if (strcmp(r->fn, "scheduler_filter") == 0)
-		rc = ds_scheduler_filter(pod, strlen(pod), node, strlen(node), objects, strlen(objects), NULL, &out, err);
+		rc = ds_scheduler_filter(pod, strlen(pod), node, strlen(node), objects, strlen(objects), NULL, &out,
+					 err);
 	else
-		rc = ds_preemption_select_victims(pod, strlen(pod), node, strlen(node), objects, strlen(objects), NULL, &out,
-						  err);
+		rc = ds_preemption_select_victims(pod, strlen(pod), node, strlen(node), objects, strlen(objects), NULL,
+						  &out, err);
 	ck_assert_msg(rc == 0 || out == NULL, "an output with an error");
 	ds_free(out);
 	return rc;
@@ -561,7 +600,8 @@ START_TEST(snapshot_pod_printed_as_go)
 {
 	ds_cluster *c = dsi_test_cluster_text(
 		"{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", "
-		"\"namespace\": \"default\", \"uid\": \"u\"}, \"spec\": {\"selector\": {\"matchLabels\": {\"a\": \"b\"}}, "
+		"\"namespace\": \"default\", \"uid\": \"u\"}, \"spec\": {\"selector\": {\"matchLabels\": {\"a\": "
+		"\"b\"}}, "
 		"\"template\": {\"metadata\": {\"labels\": {\"a\": \"b\"}, \"creationTimestamp\": null}, \"spec\": "
 		"{\"hostNetwork\": false, \"containers\": [{\"name\": \"c\", \"image\": \"i\"}], \"affinity\": "
 		"{\"nodeAffinity\": {\"preferredDuringSchedulingIgnoredDuringExecution\": [{\"weight\": 1, "

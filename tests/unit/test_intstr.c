@@ -179,7 +179,8 @@ START_TEST(go_parse_int64)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int64_t v = 42;
 		int rc = dsi_go_parse_int64(cases[i].s, strlen(cases[i].s), &v);
-		ck_assert_msg(rc == cases[i].rc && v == cases[i].v, "%s: rc %d value %lld", cases[i].s, rc, (long long)v);
+		ck_assert_msg(rc == cases[i].rc && v == cases[i].v, "%s: rc %d value %lld", cases[i].s, rc,
+			      (long long)v);
 	}
 }
 END_TEST

@@ -144,8 +144,8 @@ START_TEST(go_renderings)
 	expect_quote("\x01\x7f", 2, "\"\\x01\\x7f\"");
 	expect_quote("\0", 1, "\"\\x00\"");
 	expect_quote("\xff", 1, "\"\\xff\"");
-	expect_quote("\xc3", 1, "\"\\xc3\"");                 /* truncated sequence */
-	expect_quote("\xc0\x80", 2, "\"\\xc0\\x80\"");        /* overlong */
+	expect_quote("\xc3", 1, "\"\\xc3\"");                   /* truncated sequence */
+	expect_quote("\xc0\x80", 2, "\"\\xc0\\x80\"");          /* overlong */
 	expect_quote("\xed\xa0\x80", 3, "\"\\xed\\xa0\\x80\""); /* surrogate */
 	expect_quote("r\xc4\x81 <>&", 7, "\"r\xc4\x81 <>&\"");
 	expect_quote("\xc2\xa0", 2, "\"\\u00a0\"");

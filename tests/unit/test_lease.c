@@ -117,17 +117,19 @@ END_TEST
 START_TEST(test_clock_skew)
 {
 	ds_lease_config b = cfg_for("b");
-	const char *lease = "{\"metadata\":{\"name\":\"l\",\"namespace\":\"ns\",\"resourceVersion\":\"3\"},\"spec\":"
-			    "{\"holderIdentity\":\"a\",\"leaseDurationSeconds\":15,\"renewTime\":\"2020-01-01T00:00:00.000000Z\","
-			    "\"acquireTime\":\"2020-01-01T00:00:00.000000Z\",\"leaseTransitions\":4}}";
+	const char *lease =
+		"{\"metadata\":{\"name\":\"l\",\"namespace\":\"ns\",\"resourceVersion\":\"3\"},\"spec\":"
+		"{\"holderIdentity\":\"a\",\"leaseDurationSeconds\":15,\"renewTime\":\"2020-01-01T00:00:00.000000Z\","
+		"\"acquireTime\":\"2020-01-01T00:00:00.000000Z\",\"leaseTransitions\":4}}";
 	json_t *d = decide(&b, lease, NULL, T0);
 	ck_assert_str_eq(s(d, "decision"), "follow");
 	char *state = dump(json_object_get(d, "state"));
 	json_decref(d);
 	/* a renewal (changed record) restarts our clock */
-	const char *renewed = "{\"metadata\":{\"name\":\"l\",\"namespace\":\"ns\",\"resourceVersion\":\"4\"},\"spec\":"
-			      "{\"holderIdentity\":\"a\",\"leaseDurationSeconds\":15,\"renewTime\":\"2020-01-01T00:00:02.000000Z\","
-			      "\"acquireTime\":\"2020-01-01T00:00:00.000000Z\",\"leaseTransitions\":4}}";
+	const char *renewed =
+		"{\"metadata\":{\"name\":\"l\",\"namespace\":\"ns\",\"resourceVersion\":\"4\"},\"spec\":"
+		"{\"holderIdentity\":\"a\",\"leaseDurationSeconds\":15,\"renewTime\":\"2020-01-01T00:00:02.000000Z\","
+		"\"acquireTime\":\"2020-01-01T00:00:00.000000Z\",\"leaseTransitions\":4}}";
 	d = decide(&b, renewed, state, T0 + 14000);
 	ck_assert_str_eq(s(d, "decision"), "follow");
 	ck_assert_int_eq(i(d, "retryAfterMs"), 15000);
@@ -215,12 +217,14 @@ START_TEST(test_two_replicas_never_both_lead)
 			const char *w = s(d, "write");
 			const char *keep = "state";
 			if (strcmp(w, "none") != 0) {
-				/* the write goes through when based on the current resourceVersion (or a create of nothing) */
+				/* the write goes through when based on the current resourceVersion (or a create of
+				 * nothing) */
 				free(lease);
 				char rvs[16];
 				snprintf(rvs, sizeof(rvs), "%d", ++rv);
 				lease = stored(d, rvs);
-				transitions_seen = (int)i(json_object_get(json_object_get(d, "lease"), "spec"), "leaseTransitions");
+				transitions_seen = (int)i(json_object_get(json_object_get(d, "lease"), "spec"),
+							  "leaseTransitions");
 			}
 			free(state[r]);
 			state[r] = dump(json_object_get(d, keep));

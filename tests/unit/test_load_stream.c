@@ -29,9 +29,9 @@ static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 		return dsi_error_set(err, DS_EVALUE, it->path, "refused by the callback");
 	}
 	char *obj = json_dumps(it->obj, JSON_COMPACT | JSON_SORT_KEYS);
-	json_array_append_new(s->items, json_pack("{s:s, s:s, s:s?, s:s?, s:i, s:i}", "obj", obj, "path", it->path, "kind",
-						  it->kind, "apiVersion", it->api_version, "doc", (int)it->document,
-						  "line", it->line));
+	json_array_append_new(s->items, json_pack("{s:s, s:s, s:s?, s:s?, s:i, s:i}", "obj", obj, "path", it->path,
+						  "kind", it->kind, "apiVersion", it->api_version, "doc",
+						  (int)it->document, "line", it->line));
 	free(obj);
 	return 0;
 }
@@ -76,8 +76,8 @@ static size_t same3(const char *name, const char *text, size_t max_objects, size
 	ck_assert_msg(whole.rc == part.rc, "%s: rc %d whole, %d staged (%s / %s)", name, whole.rc, part.rc,
 		      whole.err.message, part.err.message);
 	if (whole.rc < 0) {
-		ck_assert_msg(strcmp(whole.err.message, part.err.message) == 0, "%s: message \"%s\" whole, \"%s\" staged",
-			      name, whole.err.message, part.err.message);
+		ck_assert_msg(strcmp(whole.err.message, part.err.message) == 0,
+			      "%s: message \"%s\" whole, \"%s\" staged", name, whole.err.message, part.err.message);
 		ck_assert_msg(strcmp(whole.err.path, part.err.path) == 0, "%s: path %s whole, %s staged", name,
 			      whole.err.path, part.err.path);
 		ck_assert_msg(strcmp(whole.err.source, part.err.source) == 0, "%s: source %s whole, %s staged", name,
@@ -129,7 +129,8 @@ static const char *node(int i, char *b)
 	snprintf(b, 4096,
 		 "\n  {\"metadata\": {\"name\": \"n%d\", \"labels\": {\"a\\\"]}\": \"\\\\\", \"x\": \"[{\\u005d\"}},"
 		 " \"spec\": {\"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\"}], \"podCIDRs\": []},"
-		 " \"status\": {\"capacity\": {\"cpu\": 4.5e0, \"pods\": 110}, \"images\": [[[[]]], {}, null, true, -0.0]}}",
+		 " \"status\": {\"capacity\": {\"cpu\": 4.5e0, \"pods\": 110}, \"images\": [[[[]]], {}, null, true, "
+		 "-0.0]}}",
 		 i);
 	return b;
 }
@@ -140,9 +141,11 @@ START_TEST(valid_lists)
 		const char *name, *head, *tail;
 	} shapes[] = {
 		{"NodeList", "{\"apiVersion\":\"v1\",\"kind\":\"NodeList\",\"items\":", "}"},
-		{"kind after items", "{\"items\" :\r\n", " , \"metadata\": {\"resourceVersion\": \"7\"}, \"kind\": \"NodeList\"}"},
+		{"kind after items", "{\"items\" :\r\n",
+		 " , \"metadata\": {\"resourceVersion\": \"7\"}, \"kind\": \"NodeList\"}"},
 		{"plain List", "{\"kind\":\"List\",\"apiVersion\":\"v1\",\"items\":", "}"},
-		{"two values", "{\"kind\":\"NodeList\",\"items\":", "} \n{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{}]}"},
+		{"two values", "{\"kind\":\"NodeList\",\"items\":",
+		 "} \n{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[{}]}"},
 		{"apiVersion null", "{\"kind\":\"NodeList\",\"apiVersion\":null,\"items\":", "}"},
 	};
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++) {
@@ -164,7 +167,7 @@ START_TEST(valid_lists)
 	/* broken in the second value, which is not retried as YAML: the first value's
 	 * two items and the second's first were handed out, and stay */
 	ck_assert_int_eq(same("second value broken", "{\"kind\":\"NodeList\",\"items\":[{},{}]}"
-					      "{\"kind\":\"NodeList\",\"items\":[{},{\"a\":\"\x01\"}]}"),
+						     "{\"kind\":\"NodeList\",\"items\":[{},{\"a\":\"\x01\"}]}"),
 			 3);
 }
 END_TEST
@@ -172,30 +175,30 @@ END_TEST
 START_TEST(broken_lists)
 {
 	static const char *const cases[] = {
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}",              /* trailing comma */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2} {\"a\":3}]}",     /* missing comma */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},7,{\"a\":3}]}",             /* not an object */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2,\"a\":3}]}",        /* duplicate key in an item */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}],\"items\":[{\"b\":1}]}",    /* items twice */
-		"{\"kind\":\"NodeList\",\"\\u0069tems\":[{\"a\":1}],\"items\":[{}]}",     /* items twice, once escaped */
-		"{\"kind\":\"NodeList\",\"\\u0069tems\":[{\"a\":1}]}",                   /* items only escaped */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":1e999}]}",            /* float64 overflow */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":\"\\ud800\"}]}",      /* lone surrogate */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":\"x\ty\"}]}",         /* control character */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":[}]}",               /* bracket mismatch */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":1}]]}",              /* one bracket too many */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":1}]",                /* unterminated */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":\"1}]}",             /* unterminated string */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}],}",                        /* trailing comma at the top */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}]} x",                       /* garbage after */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}",            /* trailing comma */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2} {\"a\":3}]}",   /* missing comma */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},7,{\"a\":3}]}",           /* not an object */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2,\"a\":3}]}",     /* duplicate key in an item */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}],\"items\":[{\"b\":1}]}", /* items twice */
+		"{\"kind\":\"NodeList\",\"\\u0069tems\":[{\"a\":1}],\"items\":[{}]}",  /* items twice, once escaped */
+		"{\"kind\":\"NodeList\",\"\\u0069tems\":[{\"a\":1}]}",                 /* items only escaped */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":1e999}]}",         /* float64 overflow */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":\"\\ud800\"}]}",   /* lone surrogate */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":\"x\ty\"}]}",      /* control character */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":[}]}",             /* bracket mismatch */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":1}]]}",            /* one bracket too many */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":1}]",              /* unterminated */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":\"1}]}",           /* unterminated string */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}],}",                      /* trailing comma at the top */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}]} x",                     /* garbage after */
 		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1}]}{\"kind\":\"NodeList\",\"items\":[{},{\"b\":}]}",
-		"{\"kind\":7,\"items\":[{\"a\":1}]}",                                   /* kind not a string */
-		"{\"kind\":\"Node\",\"items\":[{\"a\":1}]}",                             /* not a list */
-		"{\"kind\":\"NodeList\",\"apiVersion\":[],\"items\":[{\"a\":1}]}",        /* apiVersion not a string */
-		"{\"kind\":\"NodeList\",\"items\":[{\"kind\":3}]}",                       /* item kind not a string */
-		"{\"kind\":\"NodeList\",\"items\":{\"a\":1}}",                            /* items an object */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":tru}]}",                        /* bad keyword */
-		"{\"kind\":\"NodeList\",\"items\":[{\"a\":\"\xff\"}]}",                   /* bad UTF-8 */
+		"{\"kind\":7,\"items\":[{\"a\":1}]}",                              /* kind not a string */
+		"{\"kind\":\"Node\",\"items\":[{\"a\":1}]}",                       /* not a list */
+		"{\"kind\":\"NodeList\",\"apiVersion\":[],\"items\":[{\"a\":1}]}", /* apiVersion not a string */
+		"{\"kind\":\"NodeList\",\"items\":[{\"kind\":3}]}",                /* item kind not a string */
+		"{\"kind\":\"NodeList\",\"items\":{\"a\":1}}",                     /* items an object */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":tru}]}",                 /* bad keyword */
+		"{\"kind\":\"NodeList\",\"items\":[{\"a\":\"\xff\"}]}",            /* bad UTF-8 */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char name[32];
@@ -212,7 +215,8 @@ START_TEST(depth_counts_from_the_root)
 		for (int depth = 2040; depth <= 2050; depth++) {
 			size_t n = 64 + 2 * (size_t)depth;
 			char *t = malloc(n);
-			size_t k = (size_t)sprintf(t, "{\"kind\":\"NodeList\",\"items\":[{},%s", object ? "{\"a\":" : "");
+			size_t k =
+				(size_t)sprintf(t, "{\"kind\":\"NodeList\",\"items\":[{},%s", object ? "{\"a\":" : "");
 			for (int d = 0; d < depth; d++)
 				t[k++] = '[';
 			for (int d = 0; d < depth; d++)
@@ -251,7 +255,8 @@ START_TEST(yaml_after_streaming)
 {
 	ck_assert_int_eq(same("yaml", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}"), 2);
 	ck_assert_int_eq(last_undone, 2);
-	ck_assert_int_eq(same("yaml, fn refuses", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},]}"), 3);
+	ck_assert_int_eq(same("yaml, fn refuses", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},]}"),
+			 3);
 	ck_assert_int_eq(same3("yaml, fn refuses", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},]}",
 			       1000, 1),
 			 1);
@@ -270,9 +275,10 @@ END_TEST
  * YAML: each pod once, counted once, in its owner's group once. */
 START_TEST(cluster_forgets_what_it_staged)
 {
-	static const char pod[] = "{\"metadata\":{\"name\":\"p%d\",\"namespace\":\"default\",\"uid\":\"u%d\","
-				  "\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"ds\","
-				  "\"uid\":\"d\",\"controller\":true}]},\"spec\":{\"nodeName\":\"n%d\",\"containers\":[]}}";
+	static const char pod[] =
+		"{\"metadata\":{\"name\":\"p%d\",\"namespace\":\"default\",\"uid\":\"u%d\","
+		"\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"ds\","
+		"\"uid\":\"d\",\"controller\":true}]},\"spec\":{\"nodeName\":\"n%d\",\"containers\":[]}}";
 	char json[8192], yaml[8192];
 	size_t k = (size_t)snprintf(json, sizeof(json), "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"items\":[");
 	for (int i = 0; i < 6; i++)

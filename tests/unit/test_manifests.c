@@ -153,8 +153,8 @@ START_TEST(manifest_gets_the_api_servers_defaults)
 	ck_assert_str_eq(json_string_value(json_object_get(c0, "terminationMessagePath")), "/dev/termination-log");
 	json_t *v0 = json_array_get(json_object_get(spec, "volumes"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(v0, "hostPath"), "type")), "");
-	const char *hash = json_string_value(
-		json_object_get(json_object_get(json_object_get(pod, "metadata"), "labels"), "controller-revision-hash"));
+	const char *hash = json_string_value(json_object_get(
+		json_object_get(json_object_get(pod, "metadata"), "labels"), "controller-revision-hash"));
 	ck_assert_ptr_nonnull(hash);
 	/* the same hash as the defaulted template's */
 	const char *ds_text = agent;
@@ -276,7 +276,6 @@ START_TEST(revision_hash_option_labels_pods)
 	ds_cluster_free(c);
 }
 END_TEST
-
 
 static json_t *plan_json(ds_cluster *c, const char *ns, const char *name)
 {
@@ -407,14 +406,16 @@ START_TEST(invalid_update_is_refused)
 	json_decref(r);
 	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "kube-system", "fluentd-logging", &out, &err), 0);
 	json_t *still = dsi_test_take_json(out);
-	ck_assert_str_eq(json_string_value(json_object_get(
-				 json_object_get(json_object_get(json_object_get(still, "spec"), "selector"), "matchLabels"),
-				 "name")),
-			 "fluentd");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(
+			json_object_get(json_object_get(json_object_get(still, "spec"), "selector"), "matchLabels"),
+			"name")),
+		"fluentd");
 	json_decref(still);
 	free(text);
 	/* not a DaemonSet of the snapshot; bad text */
-	ck_assert_int_eq(ds_daemonset_update(c, "{\"metadata\":{\"name\":\"zz\"}}", 26, NULL, NULL, &err), DS_ENOTFOUND);
+	ck_assert_int_eq(ds_daemonset_update(c, "{\"metadata\":{\"name\":\"zz\"}}", 26, NULL, NULL, &err),
+			 DS_ENOTFOUND);
 	ck_assert_int_eq(ds_daemonset_update(c, "[1]", 3, NULL, NULL, &err), DS_ETYPE);
 	ck_assert_int_eq(ds_daemonset_update(c, "{\"spec\":{}}", 11, NULL, NULL, &err), DS_EMISSING);
 	ck_assert_int_eq(ds_daemonset_update(NULL, "{}", 2, NULL, NULL, &err), DS_EARG);
@@ -443,22 +444,22 @@ START_TEST(rollout_states_its_assumptions)
 }
 END_TEST
 
-
 /* Validation of a stream: Helm's output with comment-only documents, a List, other kinds; the
  * documents numbered as the loader numbers them, errors placed at their field. */
 START_TEST(validate_stream_numbers_documents_as_the_loader)
 {
-	static const char helm[] = "---\n# Source: agent/templates/serviceaccount.yaml\n"   /* document 1 */
-				   "---\n# Source: agent/templates/daemonset.yaml\n"          /* document 2 */
-				   "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\n"
-				   "spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
-				   "    spec:\n      containers: [{name: c, image: i}]\n"
-				   "---\napiVersion: v1\nkind: List\nitems:\n"                   /* document 3 */
-				   "- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm}}\n"
-				   "- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: typo}\n"
-				   "  spec:\n    selector: {matchLabels: {a: b}}\n"
-				   "    template:\n      metadata: {labels: {a: b}}\n"
-				   "      spec:\n        hostNetwork: yes please\n        containers: [{name: c, image: i}]\n";
+	static const char helm[] =
+		"---\n# Source: agent/templates/serviceaccount.yaml\n" /* document 1 */
+		"---\n# Source: agent/templates/daemonset.yaml\n"      /* document 2 */
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent}\n"
+		"spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+		"    spec:\n      containers: [{name: c, image: i}]\n"
+		"---\napiVersion: v1\nkind: List\nitems:\n" /* document 3 */
+		"- {apiVersion: v1, kind: ConfigMap, metadata: {name: cm}}\n"
+		"- apiVersion: apps/v1\n  kind: DaemonSet\n  metadata: {name: typo}\n"
+		"  spec:\n    selector: {matchLabels: {a: b}}\n"
+		"    template:\n      metadata: {labels: {a: b}}\n"
+		"      spec:\n        hostNetwork: yes please\n        containers: [{name: c, image: i}]\n";
 	char *out;
 	ds_error err;
 	ck_assert_int_eq(ds_daemonset_validate_stream(helm, strlen(helm), 0, NULL, &out, &err), 0);
@@ -503,13 +504,14 @@ END_TEST
  * other kinds included; Warn keeps the verdict and adds the warnings; Ignore says nothing. */
 START_TEST(validate_stream_applies_field_validation)
 {
-	static const char text[] = "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a}\n"
-				   "spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
-				   "    spec:\n      containers: [{name: c, image: i, imagePullPolicy: Always, imagee: j}]\n"
-				   "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndataa: {}\n"
-				   "---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: b}\n"
-				   "spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
-				   "    spec:\n      containers: [{name: c, image: i}]\n";
+	static const char text[] =
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a}\n"
+		"spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+		"    spec:\n      containers: [{name: c, image: i, imagePullPolicy: Always, imagee: j}]\n"
+		"---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: cm}\ndataa: {}\n"
+		"---\napiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: b}\n"
+		"spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+		"    spec:\n      containers: [{name: c, image: i}]\n";
 	static const char *const levels[] = {"Strict", "Warn", "Ignore"};
 	for (size_t l = 0; l < 3; l++) {
 		char opt[64], *out;
@@ -528,11 +530,13 @@ START_TEST(validate_stream_applies_field_validation)
 			ck_assert(json_is_false(json_object_get(a, "valid")));
 			ck_assert_int_eq(json_integer_value(json_object_get(a, "code")), 400);
 			ck_assert_ptr_null(json_object_get(a, "defaulted"));
-			ck_assert_str_eq(json_string_value(json_object_get(a, "message")),
-					 "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding error: "
-					 "unknown field \"spec.template.spec.containers[0].imagee\"");
+			ck_assert_str_eq(
+				json_string_value(json_object_get(a, "message")),
+				"DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding error: "
+				"unknown field \"spec.template.spec.containers[0].imagee\"");
 			json_t *e = json_array_get(json_object_get(a, "errors"), 0);
-			ck_assert_str_eq(json_string_value(json_object_get(e, "field")), "spec.template.spec.containers[0].imagee");
+			ck_assert_str_eq(json_string_value(json_object_get(e, "field")),
+					 "spec.template.spec.containers[0].imagee");
 			ck_assert_str_eq(json_string_value(json_object_get(e, "detail")), "did you mean \"image\"?");
 			ck_assert_int_eq(json_integer_value(json_object_get(e, "line")), 9);
 			ck_assert_int_eq(json_integer_value(json_object_get(cm, "code")), 400);
@@ -562,23 +566,23 @@ END_TEST
  * comment-only one too), items of a List through items[i], an absent field at its parent. */
 START_TEST(manifest_locate_finds_fields)
 {
-	static const char text[] = "---\n"                                          /* document 1 */
-				   "# Source: chart/templates/a.yaml\n"          /* comments only, as Helm */
-				   "---\n"                                          /* document 2 */
+	static const char text[] = "---\n"                              /* document 1 */
+				   "# Source: chart/templates/a.yaml\n" /* comments only, as Helm */
+				   "---\n"                              /* document 2 */
 				   "apiVersion: apps/v1\n"
 				   "kind: DaemonSet\n"
 				   "spec:\n"
 				   "  template:\n"
 				   "    spec:\n"
 				   "      containers:\n"
-				   "      - name: c\n"                              /* line 10 */
-				   "        image: i:1\n"                           /* line 11 */
+				   "      - name: c\n"    /* line 10 */
+				   "        image: i:1\n" /* line 11 */
 				   "---\n"
-				   "kind: List\n"                                   /* document 3 */
+				   "kind: List\n" /* document 3 */
 				   "items:\n"
-				   "- {kind: ConfigMap, data: {a: b}}\n"            /* line 15 */
+				   "- {kind: ConfigMap, data: {a: b}}\n" /* line 15 */
 				   "- kind: Node\n"
-				   "  metadata: {name: n1}\n";                      /* line 17 */
+				   "  metadata: {name: n1}\n"; /* line 17 */
 	int line, column, exact;
 	ds_error err;
 	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 2, "spec.template.spec.containers[0].image", &line,
@@ -593,8 +597,8 @@ START_TEST(manifest_locate_finds_fields)
 			 0);
 	ck_assert_int_eq(line, 10);
 	ck_assert_int_eq(exact, 0);
-	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 3, "items[1].metadata.name", &line, &column, NULL, &err),
-			 0);
+	ck_assert_int_eq(
+		ds_manifest_locate(text, strlen(text), 3, "items[1].metadata.name", &line, &column, NULL, &err), 0);
 	ck_assert_int_eq(line, 17);
 	ck_assert_int_eq(ds_manifest_locate(text, strlen(text), 3, "items[0].data.a", &line, &column, NULL, &err), 0);
 	ck_assert_int_eq(line, 15);
@@ -604,8 +608,8 @@ START_TEST(manifest_locate_finds_fields)
 	ck_assert_int_eq(ds_manifest_locate(NULL, 3, 1, "kind", &line, &column, NULL, &err), DS_EARG);
 	/* JSON text is one document */
 	static const char json[] = "{\"kind\": \"DaemonSet\",\n \"spec\": {\"minReadySeconds\": 5}}";
-	ck_assert_int_eq(ds_manifest_locate(json, strlen(json), 1, "spec.minReadySeconds", &line, &column, &exact, &err),
-			 0);
+	ck_assert_int_eq(
+		ds_manifest_locate(json, strlen(json), 1, "spec.minReadySeconds", &line, &column, &exact, &err), 0);
 	ck_assert_int_eq(line, 2);
 	ck_assert_int_eq(exact, 1);
 }

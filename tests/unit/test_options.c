@@ -56,14 +56,28 @@ START_TEST(bad_values_are_refused)
 	static const struct {
 		const char *name, *value;
 	} bad[] = {
-		{"partition", "x"},        {"partition", "x%"},      {"partition", "-1"},
-		{"partition", "-5%"},      {"partition", "1.5"},     {"partition", "99999999999"},
-		{"partition", ""},         {"updateOrder", "zone"},  {"updateOrder", "label:"},
-		{"burstReplicas", "0"},    {"burstReplicas", "abc"}, {"podSecurityLevel", "strict"},
-		{"backoffInitial", "1 h"}, {"daemonSetKinds", "[\"apps.kruise.io/DaemonSet\"]"},
-		{"daemonSetKinds", "DaemonSet"}, {"daemonSetKinds", "apps.kruise.io/"}, {"daemonSetKinds", "a/b/C"},
-		{"daemonSetKinds", "Apps/DaemonSet"}, {"daemonSetKinds", "a.io/A b.io/B"},
-		{"fieldValidation", "strict"}, {"fieldValidation", "true"}, {"fieldValidation", ""},
+		{"partition", "x"},
+		{"partition", "x%"},
+		{"partition", "-1"},
+		{"partition", "-5%"},
+		{"partition", "1.5"},
+		{"partition", "99999999999"},
+		{"partition", ""},
+		{"updateOrder", "zone"},
+		{"updateOrder", "label:"},
+		{"burstReplicas", "0"},
+		{"burstReplicas", "abc"},
+		{"podSecurityLevel", "strict"},
+		{"backoffInitial", "1 h"},
+		{"daemonSetKinds", "[\"apps.kruise.io/DaemonSet\"]"},
+		{"daemonSetKinds", "DaemonSet"},
+		{"daemonSetKinds", "apps.kruise.io/"},
+		{"daemonSetKinds", "a/b/C"},
+		{"daemonSetKinds", "Apps/DaemonSet"},
+		{"daemonSetKinds", "a.io/A b.io/B"},
+		{"fieldValidation", "strict"},
+		{"fieldValidation", "true"},
+		{"fieldValidation", ""},
 	};
 	ds_options *o;
 	ds_error err;
@@ -173,8 +187,10 @@ START_TEST(options_copy_round_trips)
 		"\"podSecurityVersion\": \"v1.30\", \"auditFailOn\": \"high\", \"auditIgnore\": \"hostPort,imageTag\", "
 		"\"simReadyAfter\": \"31s\", \"simTerminateAfter\": \"7s\", "
 		"\"simStep\": "
-		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\", \"ignoredResources\": \"example.com/gpu\", "
-		"\"ignoredResourceGroups\": \"example.org\", \"revisionHash\": \"5d8f7b9c6\", \"defaultNamespace\": \"team-a\", \"applyDefaults\": false, \"podSecurityDefaulting\": false}";
+		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\", \"ignoredResources\": "
+		"\"example.com/gpu\", "
+		"\"ignoredResourceGroups\": \"example.org\", \"revisionHash\": \"5d8f7b9c6\", \"defaultNamespace\": "
+		"\"team-a\", \"applyDefaults\": false, \"podSecurityDefaulting\": false}";
 	ds_options *src = dsi_test_options(every), *copy, *defaults;
 	ds_error err;
 	ck_assert_int_eq(dsi_options_dup(src, &copy), 0);

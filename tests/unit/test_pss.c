@@ -70,7 +70,8 @@ START_TEST(parse_levels_and_versions)
 	json_t *v = dsi_test_load_json(VEC "versions.json");
 	const char *k;
 	json_t *want;
-	json_object_foreach(json_object_get(v, "versions"), k, want) {
+	json_object_foreach(json_object_get(v, "versions"), k, want)
+	{
 		int minor = -2;
 		ck_assert_msg(dsi_pss_parse_version(k, &minor) == 0, "%s rejected", k);
 		if (json_is_string(want))
@@ -79,17 +80,20 @@ START_TEST(parse_levels_and_versions)
 			ck_assert_int_eq(minor, (int)json_integer_value(want));
 	}
 	size_t i;
-	json_array_foreach(json_object_get(v, "badVersions"), i, want) {
+	json_array_foreach(json_object_get(v, "badVersions"), i, want)
+	{
 		int minor;
 		ck_assert_msg(dsi_pss_parse_version(json_string_value(want), &minor) < 0, "%s accepted",
 			      json_string_value(want));
 	}
-	json_array_foreach(json_object_get(v, "levels"), i, want) {
+	json_array_foreach(json_object_get(v, "levels"), i, want)
+	{
 		dsi_pss_level l;
 		ck_assert_int_eq(dsi_pss_parse_level(json_string_value(want), &l), 0);
 		ck_assert_str_eq(dsi_pss_level_name(l), json_string_value(want));
 	}
-	json_array_foreach(json_object_get(v, "badLevels"), i, want) {
+	json_array_foreach(json_object_get(v, "badLevels"), i, want)
+	{
 		dsi_pss_level l;
 		ck_assert_int_lt(dsi_pss_parse_level(json_string_value(want), &l), 0);
 	}
@@ -124,13 +128,15 @@ START_TEST(registry_selection)
 	json_t *v = dsi_test_load_json(VEC "registry.json");
 	size_t r, ncases = 0;
 	json_t *reg;
-	json_array_foreach(json_object_get(v, "registries"), r, reg) {
+	json_array_foreach(json_object_get(v, "registries"), r, reg)
+	{
 		dsi_pss_check checks[16];
 		dsi_pss_revision revs[16][4];
 		const char *over[16][4][4];
 		size_t n = 0, i;
 		json_t *c;
-		json_array_foreach(json_object_get(reg, "checks"), i, c) {
+		json_array_foreach(json_object_get(reg, "checks"), i, c)
+		{
 			dsi_pss_check *ck = &checks[n++];
 			ck->id = json_string_value(json_object_get(c, "id"));
 			ck_assert_int_eq(
@@ -152,7 +158,8 @@ START_TEST(registry_selection)
 			ck->revs = revs[i];
 			ck->n_revs = json_array_size(vers);
 		}
-		json_array_foreach(json_object_get(reg, "cases"), i, c) {
+		json_array_foreach(json_object_get(reg, "cases"), i, c)
+		{
 			dsi_pss_level level;
 			ck_assert_int_eq(dsi_pss_parse_level(json_string_value(json_array_get(c, 0)), &level), 0);
 			int minor = minor_of(json_string_value(json_array_get(c, 1)));
@@ -260,7 +267,8 @@ START_TEST(check_tables)
 		ck_assert_msg(json_is_string(json_object_get(v, "source")), "%s: no source", files[f]);
 		size_t i;
 		json_t *c;
-		json_array_foreach(json_object_get(v, "cases"), i, c) {
+		json_array_foreach(json_object_get(v, "cases"), i, c)
+		{
 			const char *name = json_string_value(json_object_get(c, "name"));
 			dsi_pss_pod pod;
 			read_pod(json_object_get(c, "metadata"), json_object_get(c, "spec"), 0, &pod);
@@ -322,7 +330,8 @@ START_TEST(fixtures)
 		const char *sub = json_string_value(json_object_get(v, "expectSubstring"));
 		size_t i;
 		json_t *fx;
-		json_array_foreach(json_object_get(v, "fixtures"), i, fx) {
+		json_array_foreach(json_object_get(v, "fixtures"), i, fx)
+		{
 			json_t *pod_json = json_object_get(fx, "pod");
 			const char *name = json_string_value(json_object_get(fx, "name"));
 			dsi_pss_pod pod;
@@ -333,7 +342,8 @@ START_TEST(fixtures)
 				json_t *list = json_object_get(fx, verdict ? "fail" : "pass");
 				size_t k;
 				json_t *lv;
-				json_array_foreach(list, k, lv) {
+				json_array_foreach(list, k, lv)
+				{
 					char buf[64];
 					snprintf(buf, sizeof(buf), "%s", json_string_value(lv));
 					char *slash = strchr(buf, '/');
@@ -709,14 +719,21 @@ START_TEST(go_quote)
 	static const struct {
 		const char *in, *want;
 	} cases[] = {
-		{"unconfined", "\"unconfined\""},        {"", "\"\""},
-		{"a\"b\\c", "\"a\\\"b\\\\c\""},          {"tab\there\n", "\"tab\\there\\n\""},
-		{"\x01\x7f", "\"\\x01\\x7f\""},          {"\a\b\f\r\v", "\"\\a\\b\\f\\r\\v\""},
-		{"caf\xc3\xa9", "\"caf\xc3\xa9\""},      {"nb\xc2\xa0sp", "\"nb\\u00a0sp\""},
-		{"\xe2\x80\xa8", "\"\\u2028\""},         {"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},
-		{"\xf3\xa0\x80\x81", "\"\\U000e0001\""}, {"bad\xff", "\"bad\\xff\""},
+		{"unconfined", "\"unconfined\""},
+		{"", "\"\""},
+		{"a\"b\\c", "\"a\\\"b\\\\c\""},
+		{"tab\there\n", "\"tab\\there\\n\""},
+		{"\x01\x7f", "\"\\x01\\x7f\""},
+		{"\a\b\f\r\v", "\"\\a\\b\\f\\r\\v\""},
+		{"caf\xc3\xa9", "\"caf\xc3\xa9\""},
+		{"nb\xc2\xa0sp", "\"nb\\u00a0sp\""},
+		{"\xe2\x80\xa8", "\"\\u2028\""},
+		{"\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\""},
+		{"\xf3\xa0\x80\x81", "\"\\U000e0001\""},
+		{"bad\xff", "\"bad\\xff\""},
 		/* noncharacters and unassigned format code points are not printable (unicode.IsPrint) */
-		{"\xef\xb7\x90", "\"\\ufdd0\""},       {"\xe2\x81\xa5", "\"\\u2065\""},
+		{"\xef\xb7\x90", "\"\\ufdd0\""},
+		{"\xe2\x81\xa5", "\"\\u2065\""},
 		{"\xef\xbf\xbe", "\"\\ufffe\""},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {

@@ -197,7 +197,8 @@ START_TEST(compare_tables)
 			dsi_quantity a = parse_ok(str(row, "a")), b = parse_ok(str(row, "b"));
 			int want = (int)json_integer_value(json_object_get(row, "cmp"));
 			ck_assert_msg(dsi_quantity_cmp(&a, &b) == want, "%s vs %s", str(row, "a"), str(row, "b"));
-			ck_assert_msg(dsi_quantity_cmp(&b, &a) == -want, "%s vs %s inverted", str(row, "b"), str(row, "a"));
+			ck_assert_msg(dsi_quantity_cmp(&b, &a) == -want, "%s vs %s inverted", str(row, "b"),
+				      str(row, "a"));
 		}
 	}
 	json_decref(doc);
@@ -243,7 +244,8 @@ START_TEST(add_sub_tables)
 		dsi_quantity a = parse_ok(str(row, "a")), b = parse_ok(str(row, "b")), before = a;
 		json_t *sum = json_object_get(row, "sum");
 		if (json_is_null(sum)) {
-			ck_assert_msg(dsi_quantity_add(&a, &b) == -1, "%s + %s should overflow", str(row, "a"), str(row, "b"));
+			ck_assert_msg(dsi_quantity_add(&a, &b) == -1, "%s + %s should overflow", str(row, "a"),
+				      str(row, "b"));
 			ck_assert_int_eq(memcmp(&a, &before, sizeof(a)), 0); /* unchanged */
 		} else {
 			ck_assert_int_eq(dsi_quantity_add(&a, &b), 0);
@@ -321,8 +323,8 @@ START_TEST(strings_and_verbatim)
 	json_array_foreach(dsi_test_rows(doc, "verbatim"), i, row)
 	{
 		dsi_quantity q = parse_ok(str(row, "in"));
-		ck_assert_msg(q.verbatim == json_is_true(json_object_get(row, "verbatim")), "%s: verbatim %d", str(row, "in"),
-			      q.verbatim);
+		ck_assert_msg(q.verbatim == json_is_true(json_object_get(row, "verbatim")), "%s: verbatim %d",
+			      str(row, "in"), q.verbatim);
 		expect_string(&q, str(row, "canonical"), str(row, "in"));
 	}
 	json_decref(doc);
@@ -352,9 +354,10 @@ END_TEST
 
 START_TEST(read_members)
 {
-	json_t *obj = json_loads("{\"s\": \" 100m\\u3000\", \"i\": 2, \"r\": 0.15, \"e\": 1e21, \"b\": true, \"n\": null, "
-				 "\"bad\": \"1K\", \"a.b/c\": \"x\"}",
-				 0, NULL);
+	json_t *obj =
+		json_loads("{\"s\": \" 100m\\u3000\", \"i\": 2, \"r\": 0.15, \"e\": 1e21, \"b\": true, \"n\": null, "
+			   "\"bad\": \"1K\", \"a.b/c\": \"x\"}",
+			   0, NULL);
 	ck_assert_ptr_nonnull(obj);
 	ds_error err;
 	dsi_rd rd;
@@ -389,9 +392,10 @@ END_TEST
 
 START_TEST(normalize_members)
 {
-	json_t *m = json_loads("{\"cpu\": 1, \"memory\": \"1Gi\", \"x\": 0.15, \"y\": \"1000m\", \"z\": \" 2 \", \"w\": null, "
-			       "\"v\": \"1.G\", \"u\": 1.5, \"t\": 1000}",
-			       0, NULL);
+	json_t *m = json_loads(
+		"{\"cpu\": 1, \"memory\": \"1Gi\", \"x\": 0.15, \"y\": \"1000m\", \"z\": \" 2 \", \"w\": null, "
+		"\"v\": \"1.G\", \"u\": 1.5, \"t\": 1000}",
+		0, NULL);
 	ck_assert_ptr_nonnull(m);
 	ds_error err;
 	ck_assert_int_eq(dsi_quantity_normalize_json(m, &err), 0);
@@ -423,8 +427,8 @@ END_TEST
 
 START_TEST(round_trips)
 {
-	static const char *const sfx[] = {"", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei",
-					  "e3", "e-7", "E+12", "e0"};
+	static const char *const sfx[] = {"",   "n",  "u",  "m",  "k",  "M",  "G",  "T",   "P",    "E",
+					  "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "e3", "e-7", "E+12", "e0"};
 	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 	for (int i = 0; i < 20000; i++) {
 		char text[96];
@@ -463,7 +467,8 @@ START_TEST(round_trips)
 		int o1, o2;
 		int64_t v = dsi_quantity_value(&q, &o1), m = dsi_quantity_milli(&q, &o2);
 		if (!o1 && !o2 && q.sign > 0)
-			ck_assert_msg(v == (m + 999) / 1000, "%s: value %lld milli %lld", text, (long long)v, (long long)m);
+			ck_assert_msg(v == (m + 999) / 1000, "%s: value %lld milli %lld", text, (long long)v,
+				      (long long)m);
 	}
 }
 END_TEST

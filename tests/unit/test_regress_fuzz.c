@@ -23,10 +23,10 @@
 #include "harness.h"
 
 /* Open findings (1 while the library still has the bug). */
-#define OPEN_CLUSTER_SCOPED_NAMESPACE 0 /* a Node with metadata.namespace cannot be found by name */
-#define OPEN_YAML_FLOAT_OVERFLOW 0      /* YAML 1e309 is DS_ENOMEM instead of the string "1e309" */
-#define OPEN_SUMMARY_ORDER 0            /* ds_cluster_summary lists DaemonSets in storage order */
-#define OPEN_RELEASE_ORDER 0            /* a plan's releasePods depend on the snapshot's history */
+#define OPEN_CLUSTER_SCOPED_NAMESPACE 0   /* a Node with metadata.namespace cannot be found by name */
+#define OPEN_YAML_FLOAT_OVERFLOW 0        /* YAML 1e309 is DS_ENOMEM instead of the string "1e309" */
+#define OPEN_SUMMARY_ORDER 0              /* ds_cluster_summary lists DaemonSets in storage order */
+#define OPEN_RELEASE_ORDER 0              /* a plan's releasePods depend on the snapshot's history */
 #define OPEN_SIMULATE_SELECTOR_MISMATCH 0 /* simulating a selector/template mismatch creates pods every round */
 
 #define NOW ((ds_time)1796223600000LL) /* 2026-12-02T15:00:00Z, the fuzzers' instant */
@@ -114,8 +114,8 @@ START_TEST(cluster_scoped_namespace)
 		int cordon = ds_cordon(c, node, 1, NULL, &out, &err);
 		ds_free(out);
 		char detail[200];
-		snprintf(detail, sizeof(detail), "node %s of the summary: get %d, drain %d, cordon %d (want 0)", node, get,
-			 drain, cordon);
+		snprintf(detail, sizeof(detail), "node %s of the summary: get %d, drain %d, cordon %d (want 0)", node,
+			 get, drain, cordon);
 		verdict(files[f][1], OPEN_CLUSTER_SCOPED_NAMESPACE, get == 0 && drain == 0 && cordon == 0, detail);
 		free(node);
 		ds_cluster_free(c);
@@ -418,8 +418,9 @@ START_TEST(simulate_selector_mismatch)
 	json_int_t desired = json_integer_value(json_object_get(v, "desired"));
 	const char *result = json_string_value(json_object_get(v, "result"));
 	char detail[200];
-	snprintf(detail, sizeof(detail), "rc %d, result %s, %lld creates for %lld nodes (want an error, or at most one per node)",
-		 rc, result ? result : "-", (long long)creates, (long long)desired);
+	snprintf(detail, sizeof(detail),
+		 "rc %d, result %s, %lld creates for %lld nodes (want an error, or at most one per node)", rc,
+		 result ? result : "-", (long long)creates, (long long)desired);
 	int ok = rc == DS_EINVALID || (rc == 0 && creates <= desired && desired > 0);
 	verdict("simulate-selector-mismatch", OPEN_SIMULATE_SELECTOR_MISMATCH, ok, detail);
 	json_decref(v);
@@ -485,7 +486,8 @@ START_TEST(simulate_no_namespace)
 	ck_assert_uint_eq(ds_plan_create_count(p), 17);
 	char *json = NULL;
 	ck_assert_int_eq(ds_plan_to_json(p, &json, &err), 0);
-	ck_assert_msg(strstr(json, "\"adoptPods\"") && strstr(json, "foo-abcde"), "no adoption of foo-abcde: %.400s", json);
+	ck_assert_msg(strstr(json, "\"adoptPods\"") && strstr(json, "foo-abcde"), "no adoption of foo-abcde: %.400s",
+		      json);
 	ds_free(json);
 	ds_plan_free(p);
 	ds_options_free(o);

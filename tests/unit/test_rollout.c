@@ -35,10 +35,10 @@ static ds_cluster *make_cluster_ex(int n, int zones, const char *strategy_json, 
 	json_t *strategy = json_loads(strategy_json, 0, NULL);
 	ck_assert_ptr_nonnull(strategy);
 	json_array_append_new(items, json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:I}, s:{s:{s:{s:s}}, s:o, s:o}, s:{s:i}}",
-					       "apiVersion", api, "kind", "DaemonSet", "metadata", "name", "ds", "namespace",
-					       "default", "uid", uid, "generation", (json_int_t)2, "spec", "selector",
-					       "matchLabels", "app", "agent", "template", tmpl2, "updateStrategy", strategy,
-					       "status", "desiredNumberScheduled", n));
+					       "apiVersion", api, "kind", "DaemonSet", "metadata", "name", "ds",
+					       "namespace", "default", "uid", uid, "generation", (json_int_t)2, "spec",
+					       "selector", "matchLabels", "app", "agent", "template", tmpl2,
+					       "updateStrategy", strategy, "status", "desiredNumberScheduled", n));
 	if (edit)
 		edit(json_array_get(items, 0), -1);
 	/* revision 1 with its own hash label, so that pods can point at it */
@@ -46,11 +46,11 @@ static ds_cluster *make_cluster_ex(int n, int zones, const char *strategy_json, 
 	json_object_set_new(patch, "$patch", json_string("replace"));
 	json_array_append_new(items, json_pack("{s:s, s:s, s:{s:s, s:s, s:{s:s, s:s}, s:[{s:s, s:s, s:s, s:s, s:b}]}, "
 					       "s:{s:{s:o}}, s:i}",
-					       "apiVersion", "apps/v1", "kind", "ControllerRevision", "metadata", "name",
-					       "ds-old1", "namespace", "default", "labels", "app", "agent",
-					       "controller-revision-hash", "old1", "ownerReferences", "apiVersion", "apps/v1",
-					       "kind", "DaemonSet", "name", "ds", "uid", uid, "controller", 1, "data", "spec",
-					       "template", patch, "revision", 1));
+					       "apiVersion", "apps/v1", "kind", "ControllerRevision", "metadata",
+					       "name", "ds-old1", "namespace", "default", "labels", "app", "agent",
+					       "controller-revision-hash", "old1", "ownerReferences", "apiVersion",
+					       "apps/v1", "kind", "DaemonSet", "name", "ds", "uid", uid, "controller",
+					       1, "data", "spec", "template", patch, "revision", 1));
 	for (int i = 0; i < n; i++) {
 		char node[32], zone[16], pod[48];
 		snprintf(node, sizeof(node), "node-%03d", i);
@@ -60,15 +60,16 @@ static ds_cluster *make_cluster_ex(int n, int zones, const char *strategy_json, 
 						       "kind", "Node", "metadata", "name", node, "labels", "zone", zone,
 						       "status", "allocatable", "pods", "110"));
 		json_array_append_new(
-			items, json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s, s:{s:s, s:s}, s:[{s:s, s:s, s:s, s:s, s:b}]}, "
-					 "s:{s:s, s:[{s:s, s:s}]}, s:{s:s, s:[{s:s, s:s, s:s}]}}",
-					 "apiVersion", "v1", "kind", "Pod", "metadata", "name", pod, "namespace", "default", "uid",
-					 pod, "creationTimestamp", "2026-12-01T00:00:00Z", "labels", "app", "agent",
-					 "controller-revision-hash", "old1", "ownerReferences", "apiVersion", "apps/v1", "kind",
-					 "DaemonSet", "name", "ds", "uid", uid, "controller", 1, "spec", "nodeName", node,
-					 "containers", "name", "agent", "image", "agent:v1", "status", "phase", "Running",
-					 "conditions", "type", "Ready", "status", "True", "lastTransitionTime",
-					 "2026-12-01T00:00:10Z"));
+			items,
+			json_pack("{s:s, s:s, s:{s:s, s:s, s:s, s:s, s:{s:s, s:s}, s:[{s:s, s:s, s:s, s:s, s:b}]}, "
+				  "s:{s:s, s:[{s:s, s:s}]}, s:{s:s, s:[{s:s, s:s, s:s}]}}",
+				  "apiVersion", "v1", "kind", "Pod", "metadata", "name", pod, "namespace", "default",
+				  "uid", pod, "creationTimestamp", "2026-12-01T00:00:00Z", "labels", "app", "agent",
+				  "controller-revision-hash", "old1", "ownerReferences", "apiVersion", "apps/v1",
+				  "kind", "DaemonSet", "name", "ds", "uid", uid, "controller", 1, "spec", "nodeName",
+				  node, "containers", "name", "agent", "image", "agent:v1", "status", "phase",
+				  "Running", "conditions", "type", "Ready", "status", "True", "lastTransitionTime",
+				  "2026-12-01T00:00:10Z"));
 		if (edit)
 			edit(json_array_get(items, json_array_size(items) - 1), i);
 	}
@@ -112,14 +113,15 @@ static void assert_nodes(const json_t *got, const char *const *want, size_t n)
 	char *g = json_dumps(got, JSON_COMPACT);
 	ck_assert_msg(json_array_size(got) == n, "got %s", g);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(strcmp(json_string_value(json_array_get(got, i)), want[i]) == 0, "got %s, want %s at %zu", g,
-			      want[i], i);
+		ck_assert_msg(strcmp(json_string_value(json_array_get(got, i)), want[i]) == 0, "got %s, want %s at %zu",
+			      g, want[i], i);
 	free(g);
 }
 
 START_TEST(upstream_order_is_by_name)
 {
-	ds_cluster *c = make_cluster(5, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}}", "apps/v1");
+	ds_cluster *c =
+		make_cluster(5, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}}", "apps/v1");
 	json_t *p = plan_json(c, NULL);
 	json_t *d = deleted_nodes(p);
 	static const char *const want[] = {"node-000", "node-001"};
@@ -188,7 +190,8 @@ END_TEST
 
 START_TEST(options_control_an_upstream_daemonset)
 {
-	ds_cluster *c = make_cluster(6, 3, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":6}}", "apps/v1");
+	ds_cluster *c =
+		make_cluster(6, 3, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":6}}", "apps/v1");
 	ds_options *o;
 	ds_error err;
 	ck_assert_int_eq(ds_options_new(&o), 0);
@@ -225,7 +228,8 @@ static json_t *simulate(ds_cluster *c, ds_options *o)
 	ds_time_parse(T0, &now, NULL);
 	char *text;
 	ds_error err;
-	ck_assert_msg(ds_rollout_simulate(c, "default", "ds", now, o, &text, &err) == 0, "%s: %s", err.path, err.message);
+	ck_assert_msg(ds_rollout_simulate(c, "default", "ds", now, o, &text, &err) == 0, "%s: %s", err.path,
+		      err.message);
 	json_t *j = json_loads(text, 0, NULL);
 	ds_free(text);
 	ck_assert_ptr_nonnull(j);
@@ -286,8 +290,8 @@ END_TEST
 
 START_TEST(simulate_stall_on_a_failing_node)
 {
-	ds_cluster *c = make_cluster(10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
-				     "apps/v1");
+	ds_cluster *c =
+		make_cluster(10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}", "apps/v1");
 	ds_options *o;
 	ds_error err;
 	ck_assert_int_eq(ds_options_new(&o), 0);
@@ -313,7 +317,8 @@ START_TEST(simulate_partition_and_pause)
 	json_t *r = simulate(c, NULL);
 	ck_assert_str_eq(json_string_value(json_object_get(r, "result")), "stalled");
 	ck_assert_int_eq(ival(r, "updated"), 3);
-	ck_assert_ptr_nonnull(strstr(json_string_value(json_object_get(json_object_get(r, "stall"), "reason")), "partition"));
+	ck_assert_ptr_nonnull(
+		strstr(json_string_value(json_object_get(json_object_get(r, "stall"), "reason")), "partition"));
 	json_t *times = json_object_get(r, "nodeUpdatedAt");
 	ck_assert_ptr_nonnull(json_object_get(times, "node-007"));
 	ck_assert_ptr_null(json_object_get(times, "node-000"));
@@ -372,7 +377,8 @@ static json_t *simulate_set(ds_cluster *c, const char *const *settings)
 	ds_error err;
 	ck_assert_int_eq(ds_options_new(&o), 0);
 	for (size_t i = 0; settings && settings[i]; i += 2)
-		ck_assert_msg(ds_options_set(o, settings[i], settings[i + 1], &err) == 0, "%s: %s", err.path, err.message);
+		ck_assert_msg(ds_options_set(o, settings[i], settings[i + 1], &err) == 0, "%s: %s", err.path,
+			      err.message);
 	json_t *r = simulate(c, o);
 	ds_options_free(o);
 	return r;
@@ -397,8 +403,8 @@ static void set_ready(json_t *pod, const char *status)
 /* An event due at the instant it is scheduled is processed, not taken for a stall. */
 START_TEST(simulate_zero_durations)
 {
-	ds_cluster *c = make_cluster(10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}}",
-				     "apps/v1");
+	ds_cluster *c =
+		make_cluster(10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}}", "apps/v1");
 	static const char *const set[] = {"simReadyAfter", "0s", "simTerminateAfter", "0s", NULL};
 	json_t *r = simulate_set(c, set);
 	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), stall_reason(r));
@@ -436,8 +442,8 @@ static void unbound_on_tainted_node(json_t *obj, int i)
 	json_object_del(spec, "nodeName");
 	json_object_set_new(spec, "affinity",
 			    json_pack("{s:{s:{s:[{s:[{s:s, s:s, s:[s]}]}]}}}", "nodeAffinity",
-				      "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms", "matchFields",
-				      "key", "metadata.name", "operator", "In", "values", "node-001"));
+				      "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms",
+				      "matchFields", "key", "metadata.name", "operator", "In", "values", "node-001"));
 	json_object_set_new(obj, "status", json_pack("{s:s}", "phase", "Pending"));
 }
 
@@ -446,9 +452,9 @@ START_TEST(simulate_unbound_pod_deleted_at_once)
 	ds_cluster *c = make_cluster_ex(4, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
 					"apps/v1", unbound_on_tainted_node);
 	/* the node's taint: load the node again with it */
-	json_t *node = json_pack("{s:s, s:s, s:{s:s, s:{s:s}}, s:{s:{s:s}}}", "apiVersion", "v1", "kind", "Node",
-				 "metadata", "name", "node-001", "labels", "zone", "z-0", "status", "allocatable", "pods",
-				 "110");
+	json_t *node =
+		json_pack("{s:s, s:s, s:{s:s, s:{s:s}}, s:{s:{s:s}}}", "apiVersion", "v1", "kind", "Node", "metadata",
+			  "name", "node-001", "labels", "zone", "z-0", "status", "allocatable", "pods", "110");
 	unbound_on_tainted_node(node, 1);
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_load_json(c, (const struct json_t *)node, NULL, &err), 0);
@@ -508,7 +514,8 @@ START_TEST(simulate_preexisting_unavailable_is_not_exceeding)
 	ck_assert_int_eq(ival(r, "maxUnavailableSeen"), 3);
 	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
 	/* the three unavailable ones went in the first wave, beyond the budget of 1 */
-	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(r, "waves"), 0), "deletes")), 3);
+	ck_assert_uint_eq(json_array_size(json_object_get(json_array_get(json_object_get(r, "waves"), 0), "deletes")),
+			  3);
 	/* once they are back, never more than 1 at a time: the later samples stay within the budget */
 	size_t i;
 	json_t *smp;
@@ -533,8 +540,8 @@ static void three_not_available(json_t *obj, int i)
 	if (i < 0)
 		json_object_set_new(json_object_get(obj, "spec"), "minReadySeconds", json_integer(60));
 	else if (i < 3)
-		json_object_set_new(json_array_get(json_object_get(pod_status(obj), "conditions"), 0), "lastTransitionTime",
-				    json_string("2026-12-02T09:59:50Z"));
+		json_object_set_new(json_array_get(json_object_get(pod_status(obj), "conditions"), 0),
+				    "lastTransitionTime", json_string("2026-12-02T09:59:50Z"));
 }
 
 /* Surging, rollingUpdate replaces an unavailable old pod at once without counting it against
@@ -542,8 +549,8 @@ static void three_not_available(json_t *obj, int i)
 START_TEST(simulate_surge_replaces_unavailable_beyond_max_surge)
 {
 	ds_cluster *c = make_cluster_ex(
-		10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}", "apps/v1",
-		three_not_available);
+		10, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}",
+		"apps/v1", three_not_available);
 	json_t *r = simulate(c, NULL);
 	ck_assert_int_eq(ival(r, "maxSurge"), 1);
 	ck_assert_int_eq(ival(r, "initialUnavailable"), 3);
@@ -610,7 +617,8 @@ static void current_one_pending(json_t *obj, int i)
 		json_object_set_new(spec, "affinity",
 				    json_pack("{s:{s:{s:[{s:[{s:s, s:s, s:[s]}]}]}}}", "nodeAffinity",
 					      "requiredDuringSchedulingIgnoredDuringExecution", "nodeSelectorTerms",
-					      "matchFields", "key", "metadata.name", "operator", "In", "values", "node-002"));
+					      "matchFields", "key", "metadata.name", "operator", "In", "values",
+					      "node-002"));
 		json_object_del(obj, "status");
 	}
 }
@@ -655,9 +663,12 @@ START_TEST(simulate_binds_only_what_fits)
 	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
 	static const char base[] =
 		"{\"kind\":\"List\",\"items\":["
-		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\","
-		"\"uid\":\"uid-ds\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":{\"metadata\":"
-		"{\"labels\":{\"app\":\"agent\"}},\"spec\":{\"containers\":[{\"name\":\"agent\",\"image\":\"agent:v2\"}]}}}},"
+		"{\"apiVersion\":\"apps/"
+		"v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\","
+		"\"uid\":\"uid-ds\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},\"template\":{"
+		"\"metadata\":"
+		"{\"labels\":{\"app\":\"agent\"}},\"spec\":{\"containers\":[{\"name\":\"agent\",\"image\":\"agent:v2\"}"
+		"]}}}},"
 		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-000\"},"
 		"\"status\":{\"allocatable\":{\"pods\":\"1\"}}}]}";
 	ck_assert_msg(ds_cluster_load(c, base, sizeof(base) - 1, NULL, &err) == 0, "%s: %s", err.path, err.message);
@@ -713,7 +724,10 @@ START_TEST(simulate_timeout_reasons)
 		/* worker-2's old pod was deleted at 10 s and terminates until 15 s */
 		{{"simMaxTime", "12s", NULL}, "pods are still terminating", "worker-2", 10.0},
 		/* worker-4's new pod would be Ready at 30 s */
-		{{"simReadyAfter", "30s", "simMaxTime", "20s", NULL}, "waiting for pods to become Ready", "worker-4", 0.0},
+		{{"simReadyAfter", "30s", "simMaxTime", "20s", NULL},
+		 "waiting for pods to become Ready",
+		 "worker-4",
+		 0.0},
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		ds_options *o;
@@ -749,8 +763,8 @@ END_TEST
 /* simFailNodes is read in place: empty items are skipped, every listed node fails. */
 START_TEST(simulate_fail_nodes_list)
 {
-	ds_cluster *c = make_cluster(6, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":6}}",
-				     "apps/v1");
+	ds_cluster *c =
+		make_cluster(6, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":6}}", "apps/v1");
 	static const char *const set[] = {"simFailNodes", ",node-001,,node-004,node-0,node-0011,", NULL};
 	json_t *r = simulate_set(c, set);
 	ck_assert_str_eq(result_of(r), "stalled");
@@ -815,8 +829,8 @@ END_TEST
  * is refused (it used to overflow the horizon), and the horizon stops at the end of 9999. */
 START_TEST(simulate_clock_stays_in_rfc3339)
 {
-	ds_cluster *c = make_cluster(3, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}",
-				     "apps/v1");
+	ds_cluster *c =
+		make_cluster(3, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1}}", "apps/v1");
 	char *text = (char *)"untouched";
 	ds_error err;
 	ck_assert_int_eq(ds_rollout_simulate(c, "default", "ds", INT64_MAX - 1000, NULL, &text, &err), DS_EVALUE);

@@ -11,7 +11,7 @@
 #include "core/load.h"
 #include "harness.h"
 
-#define HEAD	"load: ../cluster\nnow: 2026-12-02T15:00:00Z\n"
+#define HEAD "load: ../cluster\nnow: 2026-12-02T15:00:00Z\n"
 #define FLUENTD "kube-system/fluentd-logging"
 
 static json_t *run_with(const char *text, const ds_options *opts)
@@ -467,7 +467,7 @@ typedef struct place {
 	json_t *parent;
 	const char *key;
 	size_t index;
-	int strict;	/* outside objects and options: a value there must have a type its field takes */
+	int strict;     /* outside objects and options: a value there must have a type its field takes */
 	int in_objects; /* inside objects: Kubernetes objects, read by the loader */
 } place;
 

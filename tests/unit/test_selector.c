@@ -43,7 +43,8 @@ START_TEST(parse_and_string)
 		int rc = dsi_selector_parse(&rd, &atoms, str(row, "in"), &s);
 		ck_assert_msg(rc == 0, "'%s': %s", str(row, "in"), err.message);
 		ck_assert(!dsi_selector_is_nothing(&s)); /* MatchesNothing is never true for a parsed selector */
-		ck_assert_int_eq(dsi_selector_is_everything(&s), str(row, "in")[strspn(str(row, "in"), " \t\r\n")] == '\0');
+		ck_assert_int_eq(dsi_selector_is_everything(&s),
+				 str(row, "in")[strspn(str(row, "in"), " \t\r\n")] == '\0');
 		expect_string(&atoms, &s, str(row, "string"), str(row, "in"));
 		/* the string form parses to the same selector */
 		dsi_strbuf b = DSI_STRBUF_INIT;
@@ -100,8 +101,8 @@ START_TEST(parse_and_match)
 		ds_error err;
 		dsi_rd rd;
 		dsi_rd_init(&rd, &err);
-		ck_assert_msg(dsi_selector_parse(&rd, &atoms, str(row, "selector"), &s) == 0, "%s: %s", str(row, "selector"),
-			      err.message);
+		ck_assert_msg(dsi_selector_parse(&rd, &atoms, str(row, "selector"), &s) == 0, "%s: %s",
+			      str(row, "selector"), err.message);
 		dsi_labels l;
 		labels_of(&atoms, json_object_get(row, "labels"), &l);
 		int want = json_is_true(json_object_get(row, "match"));
@@ -120,9 +121,15 @@ static dsi_selector_op op_of(const char *name)
 	static const struct {
 		const char *name;
 		dsi_selector_op op;
-	} ops[] = {{"In", DSI_SEL_IN},         {"NotIn", DSI_SEL_NOT_IN},          {"Exists", DSI_SEL_EXISTS},
-		   {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST}, {"Equals", DSI_SEL_EQUALS}, {"NotEquals", DSI_SEL_NOT_EQUALS},
-		   {"Gt", DSI_SEL_GT},         {"Lt", DSI_SEL_LT},                 {"DoubleEquals", DSI_SEL_DOUBLE_EQUALS}};
+	} ops[] = {{"In", DSI_SEL_IN},
+		   {"NotIn", DSI_SEL_NOT_IN},
+		   {"Exists", DSI_SEL_EXISTS},
+		   {"DoesNotExist", DSI_SEL_DOES_NOT_EXIST},
+		   {"Equals", DSI_SEL_EQUALS},
+		   {"NotEquals", DSI_SEL_NOT_EQUALS},
+		   {"Gt", DSI_SEL_GT},
+		   {"Lt", DSI_SEL_LT},
+		   {"DoubleEquals", DSI_SEL_DOUBLE_EQUALS}};
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		if (strcmp(ops[i].name, name) == 0)
 			return ops[i].op;
@@ -204,7 +211,8 @@ START_TEST(label_selector_as_selector)
 		} else {
 			ck_assert_msg(rc == 0, "%s: %s", shown, err.message);
 			ck_assert_int_eq(dsi_selector_is_nothing(&s), json_is_true(json_object_get(row, "nothing")));
-			ck_assert_int_eq(dsi_selector_is_everything(&s), json_is_true(json_object_get(row, "everything")));
+			ck_assert_int_eq(dsi_selector_is_everything(&s),
+					 json_is_true(json_object_get(row, "everything")));
 			expect_string(&atoms, &s, str(row, "string"), shown);
 			dsi_selector copy;
 			ck_assert_int_eq(dsi_selector_copy(&atoms, &s, &copy), 0);
@@ -235,10 +243,11 @@ END_TEST
 
 START_TEST(selector_member)
 {
-	json_t *obj = json_loads("{\"spec\": {\"selector\": {\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
-				 "\"values\": [\"x\"]}, {\"key\": \"b\", \"operator\": \"Gt\", \"values\": [\"1\"]}]}, "
-				 "\"nil\": null}}",
-				 0, NULL);
+	json_t *obj =
+		json_loads("{\"spec\": {\"selector\": {\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
+			   "\"values\": [\"x\"]}, {\"key\": \"b\", \"operator\": \"Gt\", \"values\": [\"1\"]}]}, "
+			   "\"nil\": null}}",
+			   0, NULL);
 	ck_assert_ptr_nonnull(obj);
 	json_t *spec = json_object_get(obj, "spec");
 	dsi_atoms atoms;
@@ -314,8 +323,8 @@ END_TEST
 START_TEST(garbage_in)
 {
 	/* random text from the syntax's own alphabet: an error or a selector whose string form reads back */
-	static const char *const pieces[] = {"a",  "b.c/d", "x", "=",     "==", "!=", "!",  "(",  ")",  ",",   " ",
-					     "in", "notin", "<", ">",     "1",  "-2", "",   "\t", "*", "\xc3", "a b"};
+	static const char *const pieces[] = {"a",  "b.c/d", "x", "=", "==", "!=", "!", "(",  ")", ",",    " ",
+					     "in", "notin", "<", ">", "1",  "-2", "",  "\t", "*", "\xc3", "a b"};
 	uint64_t seed = 88172645463325252ULL;
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
@@ -378,13 +387,15 @@ static int matches(const char *sel, const char *node)
 /* A selector with one term holding one matchExpressions requirement. */
 static char *one_expr(char *buf, size_t size, const char *key, const char *op, const char *values)
 {
-	snprintf(buf, size, "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"%s\", \"operator\": \"%s\"%s%s}]}]}",
+	snprintf(buf, size,
+		 "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"%s\", \"operator\": \"%s\"%s%s}]}]}",
 		 key, op, values ? ", \"values\": " : "", values ? values : "");
 	return buf;
 }
 
 #define NODE_A                                                                                                         \
-	"{\"kind\": \"Node\", \"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"02\", \"s\": \" 1\", "  \
+	"{\"kind\": \"Node\", \"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"02\", \"s\": \" "   \
+	"1\", "                                                                                                        \
 	"\"p\": \"+3\", \"w\": \"word\"}}}"
 
 /* dsi_labels_get_hinted gives dsi_labels_get's answer whatever the hint: a pass carries one hint
@@ -438,11 +449,11 @@ START_TEST(node_selector_operators)
 		{"n", "Gt", "[\"2\"]", 0},
 		{"n", "Lt", "[\"3\"]", 1},
 		{"n", "Lt", "[\"2\"]", 0},
-		{"n", "Gt", "[\"01\"]", 1},  /* the value may have leading zeros too */
-		{"p", "Gt", "[\"2\"]", 1},   /* ParseInt accepts a sign: "+3" is 3 */
-		{"s", "Gt", "[\"0\"]", 0},   /* " 1" is not an integer: no match, no error */
+		{"n", "Gt", "[\"01\"]", 1}, /* the value may have leading zeros too */
+		{"p", "Gt", "[\"2\"]", 1},  /* ParseInt accepts a sign: "+3" is 3 */
+		{"s", "Gt", "[\"0\"]", 0},  /* " 1" is not an integer: no match, no error */
 		{"s", "Lt", "[\"9\"]", 0},
-		{"w", "Gt", "[\"0\"]", 0},   /* nor is "word" */
+		{"w", "Gt", "[\"0\"]", 0}, /* nor is "word" */
 		{"w", "Lt", "[\"0\"]", 0},
 		{"missing", "Gt", "[\"0\"]", 0},
 		{"missing", "Lt", "[\"0\"]", 0},
@@ -474,7 +485,8 @@ START_TEST(node_selector_terms_and_fields)
 	ck_assert_int_eq(matches(by_name, "{\"metadata\": {\"name\": \"n2\"}}"), 0);
 	ck_assert_int_eq(matches(not_name, "{\"metadata\": {\"name\": \"n2\"}}"), 1);
 	/* a label called metadata.name is not the field */
-	ck_assert_int_eq(matches(by_name, "{\"metadata\": {\"name\": \"n2\", \"labels\": {\"metadata.name\": \"n1\"}}}"), 0);
+	ck_assert_int_eq(
+		matches(by_name, "{\"metadata\": {\"name\": \"n2\", \"labels\": {\"metadata.name\": \"n1\"}}}"), 0);
 	/* any other field key reads as "" */
 	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"spec.x\", \"operator\": "
 				 "\"In\", \"values\": [\"\"]}]}]}",
@@ -486,21 +498,26 @@ START_TEST(node_selector_terms_and_fields)
 	ck_assert_int_eq(matches(by_name, "{}"), 1);
 
 	/* requirements ANDed within a term (expressions and fields), terms ORed */
-	const char *and_term = "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
-			       "\"values\": [\"x\"]}, {\"key\": \"n\", \"operator\": \"Gt\", \"values\": [\"1\"]}], "
-			       "\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": \"In\", \"values\": [\"n1\"]}]}]}";
+	const char *and_term =
+		"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
+		"\"values\": [\"x\"]}, {\"key\": \"n\", \"operator\": \"Gt\", \"values\": [\"1\"]}], "
+		"\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": \"In\", \"values\": [\"n1\"]}]}]}";
 	ck_assert_int_eq(matches(and_term, NODE_A), 1);
-	ck_assert_int_eq(matches(and_term, "{\"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"1\"}}}"), 0);
-	ck_assert_int_eq(matches(and_term, "{\"metadata\": {\"name\": \"n9\", \"labels\": {\"a\": \"x\", \"n\": \"5\"}}}"), 0);
-	const char *or_terms = "{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
-			       "\"values\": [\"nope\"]}]}, {\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
-			       "\"In\", \"values\": [\"n1\"]}]}]}";
+	ck_assert_int_eq(
+		matches(and_term, "{\"metadata\": {\"name\": \"n1\", \"labels\": {\"a\": \"x\", \"n\": \"1\"}}}"), 0);
+	ck_assert_int_eq(
+		matches(and_term, "{\"metadata\": {\"name\": \"n9\", \"labels\": {\"a\": \"x\", \"n\": \"5\"}}}"), 0);
+	const char *or_terms =
+		"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", "
+		"\"values\": [\"nope\"]}]}, {\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": "
+		"\"In\", \"values\": [\"n1\"]}]}]}";
 	ck_assert_int_eq(matches(or_terms, NODE_A), 1);
 	ck_assert_int_eq(matches(or_terms, "{\"metadata\": {\"name\": \"n2\", \"labels\": {\"a\": \"x\"}}}"), 0);
 
 	/* empty terms (neither list, or both empty) match nothing and are no error; so do no terms */
 	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{}]}", NODE_A), 0);
-	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{\"matchExpressions\": [], \"matchFields\": []}]}", NODE_A), 0);
+	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": [{\"matchExpressions\": [], \"matchFields\": []}]}", NODE_A),
+			 0);
 	ck_assert_int_eq(matches("{\"nodeSelectorTerms\": []}", NODE_A), 0);
 	ck_assert_int_eq(matches("{}", NODE_A), 0);
 	/* ... but do not stop a later term from matching */
@@ -594,11 +611,12 @@ START_TEST(node_selector_invalid_terms)
 			     NODE_A, &out, &err),
 			 DS_EVALUE);
 	ck_assert_error(err, DS_EVALUE, "nodeSelectorTerms[0].matchExpressions[0].values");
-	const char *agg = "[nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: [\"1\",\"x\"]: for 'Gt', 'Lt' "
-			  "operators, exactly one value is required, nodeSelectorTerms[0].matchExpressions[0].values[1]: "
-			  "Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer, "
-			  "nodeSelectorTerms[2].matchExpressions[0].operator: Unsupported value: \"Bad\": supported "
-			  "values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"]";
+	const char *agg =
+		"[nodeSelectorTerms[0].matchExpressions[0].values: Invalid value: [\"1\",\"x\"]: for 'Gt', 'Lt' "
+		"operators, exactly one value is required, nodeSelectorTerms[0].matchExpressions[0].values[1]: "
+		"Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer, "
+		"nodeSelectorTerms[2].matchExpressions[0].operator: Unsupported value: \"Bad\": supported "
+		"values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", \"Lt\"]";
 	/* the message is cut to the size of ds_error's buffer */
 	ck_assert_uint_eq(strlen(err.message), sizeof(err.message) - 1);
 	ck_assert_int_eq(strncmp(err.message, agg, sizeof(err.message) - 1), 0);
@@ -606,10 +624,11 @@ START_TEST(node_selector_invalid_terms)
 			     "\"NotIn\"}]}, " BAD_OP_TERM "]}",
 			     NODE_A, &out, &err),
 			 DS_EVALUE);
-	ck_assert_str_eq(err.message, "[nodeSelectorTerms[0].matchFields[0].values: Invalid value: null: must have one "
-				      "element, nodeSelectorTerms[1].matchExpressions[0].operator: Unsupported value: "
-				      "\"Bad\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", "
-				      "\"Lt\"]");
+	ck_assert_str_eq(err.message,
+			 "[nodeSelectorTerms[0].matchFields[0].values: Invalid value: null: must have one "
+			 "element, nodeSelectorTerms[1].matchExpressions[0].operator: Unsupported value: "
+			 "\"Bad\": supported values: \"In\", \"NotIn\", \"Exists\", \"DoesNotExist\", \"Gt\", "
+			 "\"Lt\"]");
 }
 END_TEST
 
@@ -641,14 +660,16 @@ START_TEST(node_selector_bad_input)
 		{"\"x\"", NODE_A, ""},
 		{"{\"nodeSelectorTerms\": {}}", NODE_A, "nodeSelectorTerms"},
 		{"{\"nodeSelectorTerms\": [7]}", NODE_A, "nodeSelectorTerms[0]"},
-		{"{\"nodeSelectorTerms\": [{}, {\"matchExpressions\": {}}]}", NODE_A, "nodeSelectorTerms[1].matchExpressions"},
+		{"{\"nodeSelectorTerms\": [{}, {\"matchExpressions\": {}}]}", NODE_A,
+		 "nodeSelectorTerms[1].matchExpressions"},
 		{"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": 1}]}]}", NODE_A,
 		 "nodeSelectorTerms[0].matchExpressions[0].key"},
-		{"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", \"values\": [\"x\", "
+		{"{\"nodeSelectorTerms\": [{\"matchExpressions\": [{\"key\": \"a\", \"operator\": \"In\", \"values\": "
+		 "[\"x\", "
 		 "2]}]}]}",
 		 NODE_A, "nodeSelectorTerms[0].matchExpressions[0].values[1]"},
-		{"{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": true}]}]}", NODE_A,
-		 "nodeSelectorTerms[0].matchFields[0].operator"},
+		{"{\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": \"metadata.name\", \"operator\": true}]}]}",
+		 NODE_A, "nodeSelectorTerms[0].matchFields[0].operator"},
 		{OK_SEL, "[]", ""},
 		{OK_SEL, "{\"metadata\": []}", "metadata"},
 		{OK_SEL, "{\"metadata\": {\"name\": 5}}", "metadata.name"},

@@ -41,9 +41,10 @@ START_TEST(sample_cluster_loads)
 }
 END_TEST
 
-static const char *pod_yaml = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: default\n"
-			      "  ownerReferences:\n  - {apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: u-1, controller: true}\n"
-			      "spec:\n  nodeName: %s\n  containers:\n  - name: c\n    resources: {requests: {cpu: 250m}}\n";
+static const char *pod_yaml =
+	"apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s\n  namespace: default\n"
+	"  ownerReferences:\n  - {apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: u-1, controller: true}\n"
+	"spec:\n  nodeName: %s\n  containers:\n  - name: c\n    resources: {requests: {cpu: 250m}}\n";
 
 static void add_pod(ds_cluster *c, const char *name, const char *node)
 {
@@ -143,16 +144,22 @@ START_TEST(owner_groups_follow_changes)
 		int nev = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
 		for (int e = 0; e < nev; e++) {
 			unsigned r = (seed = seed * 1103515245u + 12345u) >> 8;
-			int name = (int)(r % 16), owner = (int)(r / 16 % 4), ns = (int)(r / 64 % 2), del = r / 128 % 5 == 0;
+			int name = (int)(r % 16), owner = (int)(r / 16 % 4), ns = (int)(r / 64 % 2),
+			    del = r / 128 % 5 == 0;
 			char refs[160] = "";
 			if (owner)
 				snprintf(refs, sizeof(refs),
-					 ",\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"d\","
-					 "\"uid\":\"%s\",\"controller\":true}]", owner == 3 ? "" : owner == 1 ? "u-1" : "u-2");
-			len += (size_t)snprintf(ev + len, sizeof(ev) - len,
-						"{\"type\":\"%s\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
-						"{\"name\":\"p%d\",\"namespace\":\"%s\"%s}}}\n",
-						del ? "DELETED" : "MODIFIED", name, ns ? "" : "ns0", refs);
+					 ",\"ownerReferences\":[{\"apiVersion\":\"apps/"
+					 "v1\",\"kind\":\"DaemonSet\",\"name\":\"d\","
+					 "\"uid\":\"%s\",\"controller\":true}]",
+					 owner == 3   ? ""
+					 : owner == 1 ? "u-1"
+						      : "u-2");
+			len += (size_t)snprintf(
+				ev + len, sizeof(ev) - len,
+				"{\"type\":\"%s\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":"
+				"{\"name\":\"p%d\",\"namespace\":\"%s\"%s}}}\n",
+				del ? "DELETED" : "MODIFIED", name, ns ? "" : "ns0", refs);
 		}
 		ck_assert_uint_lt(len, sizeof(ev));
 		ck_assert_msg(ds_cluster_apply_events(c, ev, len, NULL, &err) == 0, "%s", err.message);
@@ -186,8 +193,10 @@ END_TEST
 static void add_node(ds_cluster *c, const char *name, const char *label)
 {
 	char buf[256];
-	snprintf(buf, sizeof(buf), "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\","
-		 "\"labels\":{\"l\":\"%s\"}}}", name, label);
+	snprintf(buf, sizeof(buf),
+		 "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"%s\","
+		 "\"labels\":{\"l\":\"%s\"}}}",
+		 name, label);
 	ds_error err;
 	ck_assert_msg(ds_cluster_load(c, buf, strlen(buf), NULL, &err) == 0, "%s: %s", err.path, err.message);
 }
@@ -215,10 +224,14 @@ START_TEST(pods_know_their_node_index)
 	check_node_indexes(c);
 	add_pod(c, "p2", "n1"); /* rebound */
 	check_node_indexes(c);
-	const char *ev = "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n"
-			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n4\"}}}\n"
-			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n"
-			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n";
+	const char *ev = "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+			 "\"name\":\"n2\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+			 "\"name\":\"n4\"}}}\n"
+			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+			 "\"name\":\"n3\"}}}\n"
+			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+			 "\"name\":\"n3\"}}}\n";
 	ck_assert_msg(ds_cluster_apply_events(c, ev, strlen(ev), NULL, &err) == 0, "%s", err.message);
 	check_node_indexes(c);
 	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
@@ -238,15 +251,18 @@ START_TEST(slab_objects_live_independently)
 	ds_cluster *c, *d;
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
-	const char *page = "{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
-			   "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":\"1\",\"b\":\"2\"}},"
-			   "\"spec\":{\"taints\":[{\"key\":\"t\",\"effect\":\"NoSchedule\"}]}},"
-			   "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\",\"labels\":{\"a\":\"3\"}}},"
-			   "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}},"
-			   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"d\",\"labels\":{\"app\":\"x\"}},"
-			   "\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\"}]}},"
-			   "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p2\",\"namespace\":\"d\"},"
-			   "\"spec\":{\"nodeName\":\"n2\",\"containers\":[{\"name\":\"c\"}]}}]}";
+	const char *page =
+		"{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":["
+		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":\"1\",\"b\":"
+		"\"2\"}},"
+		"\"spec\":{\"taints\":[{\"key\":\"t\",\"effect\":\"NoSchedule\"}]}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\",\"labels\":{\"a\":\"3\"}}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p1\",\"namespace\":\"d\",\"labels\":{"
+		"\"app\":\"x\"}},"
+		"\"spec\":{\"nodeName\":\"n1\",\"containers\":[{\"name\":\"c\"}]}},"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p2\",\"namespace\":\"d\"},"
+		"\"spec\":{\"nodeName\":\"n2\",\"containers\":[{\"name\":\"c\"}]}}]}";
 	ck_assert_msg(ds_cluster_load(c, page, strlen(page), NULL, &err) == 0, "%s", err.message);
 	const dsi_node *n1 = dsi_cluster_node_by_name(c, "n1"), *n2 = dsi_cluster_node_by_name(c, "n2");
 	ck_assert_ptr_nonnull(n1->slab);
@@ -300,12 +316,13 @@ START_TEST(label_key_counts_follow_changes)
 	ds_cluster *c, *d;
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
-	const char *ds = "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"gpu\","
-			 "\"namespace\":\"d\",\"uid\":\"u\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"g\"}},"
-			 "\"template\":{\"metadata\":{\"labels\":{\"app\":\"g\"}},\"spec\":{\"affinity\":{\"nodeAffinity\":"
-			 "{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
-			 "[{\"key\":\"gpu\",\"operator\":\"In\",\"values\":[\"yes\"]},{\"key\":\"l\",\"operator\":"
-			 "\"NotIn\",\"values\":[\"x\"]}]}]}}},\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}";
+	const char *ds =
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"gpu\","
+		"\"namespace\":\"d\",\"uid\":\"u\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"g\"}},"
+		"\"template\":{\"metadata\":{\"labels\":{\"app\":\"g\"}},\"spec\":{\"affinity\":{\"nodeAffinity\":"
+		"{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":[{\"matchExpressions\":"
+		"[{\"key\":\"gpu\",\"operator\":\"In\",\"values\":[\"yes\"]},{\"key\":\"l\",\"operator\":"
+		"\"NotIn\",\"values\":[\"x\"]}]}]}}},\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}}}";
 	ck_assert_msg(ds_cluster_load(c, ds, strlen(ds), NULL, &err) == 0, "%s", err.message);
 	check_label_key_counts(c);
 	ck_assert_int_eq(desired(c), 0);
@@ -354,17 +371,23 @@ START_TEST(watch_events)
 	ds_cluster *c;
 	ds_error err;
 	ck_assert_int_eq(ds_cluster_new(NULL, &c, NULL), 0);
-	const char *ev = "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n"
-			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}}}\n"
-			 "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"resourceVersion\":\"9\"}}}\n"
-			 "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}}}\n"
-			 "{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}}}\n";
+	const char *ev =
+		"{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n2\"}"
+		"}}\n"
+		"{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\"}"
+		"}}\n"
+		"{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"resourceVersion\":\"9\"}}}\n"
+		"{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n3\"}"
+		"}}\n"
+		"{\"type\":\"DELETED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":"
+		"\"n2\"}}}\n";
 	size_t n;
 	ck_assert_msg(ds_cluster_apply_events(c, ev, strlen(ev), &n, &err) == 0, "%s %s", err.path, err.message);
 	ck_assert_uint_eq(ds_cluster_count(c, "Node"), 2);
 	ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_at(c, 0)->meta.name), "n1");
 	ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_at(c, 1)->meta.name), "n3");
-	const char *bad = "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":\"too old resource version\"}}";
+	const char *bad =
+		"{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":\"too old resource version\"}}";
 	ck_assert_int_eq(ds_cluster_apply_events(c, bad, strlen(bad), NULL, &err), DS_ETRANSPORT);
 	ck_assert_ptr_nonnull(strstr(err.message, "too old resource version"));
 	const char *weird = "{\"type\":\"RENAMED\",\"object\":{\"kind\":\"Node\",\"metadata\":{\"name\":\"x\"}}}";
@@ -408,47 +431,62 @@ START_TEST(wrong_types_have_paths)
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":1}}", "metadata.name", DS_ETYPE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"a\":1}}}",
 		 "metadata.labels.a", DS_ETYPE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"app.kubernetes.io/x\":true}}}",
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\",\"labels\":{\"app.kubernetes."
+		 "io/x\":true}}}",
 		 "metadata.labels[\"app.kubernetes.io/x\"]", DS_ETYPE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":{}}}", "spec.taints",
-		 DS_ETYPE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":[{\"key\":\"a\","
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":{}}}",
+		 "spec.taints", DS_ETYPE},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"taints\":[{"
+		 "\"key\":\"a\","
 		 "\"effect\":\"NoSchedule\",\"timeAdded\":\"x\"}]}}",
 		 "spec.taints[0].timeAdded", DS_EVALUE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"unschedulable\":\"yes\"}}",
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"spec\":{\"unschedulable\":"
+		 "\"yes\"}}",
 		 "spec.unschedulable", DS_ETYPE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{\"cpu\":\"lots\"}}}",
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":{"
+		 "\"cpu\":\"lots\"}}}",
 		 "status.allocatable.cpu", DS_EVALUE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"conditions\":[{\"type\":\"Ready\","
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"conditions\":[{"
+		 "\"type\":\"Ready\","
 		 "\"status\":\"True\",\"lastTransitionTime\":\"yesterday\"}]}}",
 		 "status.conditions[0].lastTransitionTime", DS_EVALUE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{"
+		 "\"name\":\"c\","
 		 "\"ports\":[{\"containerPort\":80,\"hostPort\":\"80\"}]}]}}",
 		 "spec.containers[0].ports[0].hostPort", DS_ETYPE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"priority\":3000000000}}",
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"priority\":"
+		 "3000000000}}",
 		 "spec.priority", DS_EVALUE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"status\":{\"phase\":\"Sleeping\"}}",
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"status\":{\"phase\":"
+		 "\"Sleeping\"}}",
 		 "status.phase", DS_EVALUE},
-		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"ownerReferences\":[{\"controller\":\"true\"}]}}",
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"ownerReferences\":[{"
+		 "\"controller\":\"true\"}]}}",
 		 "metadata.ownerReferences[0].controller", DS_ETYPE},
-		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"template\":{\"spec\":"
+		{"{\"apiVersion\":\"apps/"
+		 "v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"template\":{\"spec\":"
 		 "{\"tolerations\":[{\"key\":\"a\",\"operator\":\"Maybe\"}]}}}}",
 		 "spec.template.spec.tolerations[0].operator", DS_EVALUE},
-		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"updateStrategy\":"
+		{"{\"apiVersion\":\"apps/"
+		 "v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"updateStrategy\":"
 		 "{\"rollingUpdate\":{\"maxUnavailable\":true}}}}",
 		 "spec.updateStrategy.rollingUpdate.maxUnavailable", DS_ETYPE},
-		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"minReadySeconds\":1.5}}",
+		{"{\"apiVersion\":\"apps/"
+		 "v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"minReadySeconds\":1.5}}",
 		 "spec.minReadySeconds", DS_ETYPE},
-		{"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"template\":{\"spec\":"
-		 "{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":"
+		{"{\"apiVersion\":\"apps/"
+		 "v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"},\"spec\":{\"template\":{\"spec\":"
+		 "{\"affinity\":{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{"
+		 "\"nodeSelectorTerms\":"
 		 "[{\"matchExpressions\":[{\"key\":\"a\",\"operator\":\"In\",\"values\":[1]}]}]}}}}}}}",
-		 "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+		 "spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		 "nodeSelectorTerms[0]."
 		 "matchExpressions[0].values[0]",
 		 DS_ETYPE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{}}", "metadata.name", DS_EMISSING},
 		{"{\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\"}}", "kind", DS_EMISSING},
-		{"{\"apiVersion\":\"extensions/v1beta1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"}}", "apiVersion",
-		 DS_EUNSUPPORTED},
+		{"{\"apiVersion\":\"extensions/v1beta1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\"}}",
+		 "apiVersion", DS_EUNSUPPORTED},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"},\"status\":{\"allocatable\":"
 		 "{\"memory\":\"99999999999999999999999999\"}}}",
 		 "status.allocatable.memory", DS_EVALUE},
@@ -459,10 +497,11 @@ START_TEST(wrong_types_have_paths)
 		ds_error err;
 		int rc = ds_cluster_load(c, cases[i].doc, strlen(cases[i].doc), NULL, &err);
 		ck_assert_msg(rc == cases[i].code && strcmp(err.path, cases[i].path) == 0,
-			      "case %zu: rc %d (%s) path '%s' message '%s'; want %d at '%s'", i, rc, ds_strerror(rc), err.path,
-			      err.message, cases[i].code, cases[i].path);
+			      "case %zu: rc %d (%s) path '%s' message '%s'; want %d at '%s'", i, rc, ds_strerror(rc),
+			      err.path, err.message, cases[i].code, cases[i].path);
 		ck_assert_msg(err.message[0], "case %zu: no message", i);
-		ck_assert_uint_eq(ds_cluster_count(c, "Node") + ds_cluster_count(c, "Pod") + ds_cluster_count(c, "DaemonSet"), 0);
+		ck_assert_uint_eq(
+			ds_cluster_count(c, "Node") + ds_cluster_count(c, "Pod") + ds_cluster_count(c, "DaemonSet"), 0);
 		ds_cluster_free(c);
 	}
 }
@@ -495,7 +534,8 @@ START_TEST(legacy_daemonsets_with_option)
 	ck_assert_int_eq(ds_cluster_new(o, &c, &err), 0);
 	ds_options_free(o);
 	const char *ds = "apiVersion: extensions/v1beta1\nkind: DaemonSet\nmetadata: {name: old, namespace: default}\n"
-			 "spec:\n  template:\n    metadata:\n      labels: {app: old}\n    spec:\n      containers: [{name: c}]\n";
+			 "spec:\n  template:\n    metadata:\n      labels: {app: old}\n    spec:\n      containers: "
+			 "[{name: c}]\n";
 	ck_assert_msg(ds_cluster_load(c, ds, strlen(ds), NULL, &err) == 0, "%s", err.message);
 	const dsi_daemonset *d = dsi_cluster_daemonset(c, "default", "old");
 	ck_assert_ptr_nonnull(d);
@@ -517,7 +557,8 @@ START_TEST(many_nodes_in_pages)
 		for (int i = 99; i >= 0; i--) {
 			char name[32];
 			snprintf(name, sizeof(name), "node-%03d", page * 100 + i);
-			json_array_append_new(json_object_get(list, "items"), json_pack("{s:{s:s}}", "metadata", "name", name));
+			json_array_append_new(json_object_get(list, "items"),
+					      json_pack("{s:{s:s}}", "metadata", "name", name));
 		}
 		ds_error err;
 		ck_assert_int_eq(ds_cluster_load_json(c, (const struct json_t *)list, NULL, &err), 0);
@@ -564,7 +605,8 @@ START_TEST(long_kind_is_kept)
 	char kind[700];
 	memset(kind, 'K', sizeof(kind) - 1);
 	kind[sizeof(kind) - 1] = '\0';
-	json_t *o = json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "example.com/v1", "kind", kind, "metadata", "name", "a");
+	json_t *o =
+		json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "example.com/v1", "kind", kind, "metadata", "name", "a");
 	char *text = json_dumps(o, 0);
 	ds_cluster *c;
 	ds_error err;

@@ -132,7 +132,8 @@ static const char AGENT[] =
 	"              namespaceSelector: {}\n"
 	"              matchLabelKeys: [pod-template-hash]\n"
 	"      topologySpreadConstraints:\n"
-	"      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {a: b}},\n"
+	"      - {maxSkew: 1, topologyKey: zone, whenUnsatisfiable: ScheduleAnyway, labelSelector: {matchLabels: {a: "
+	"b}},\n"
 	"         nodeAffinityPolicy: Honor, minDomains: 1}\n"
 	"      securityContext:\n"
 	"        runAsNonRoot: false\n"
@@ -195,7 +196,8 @@ static const char AGENT[] =
 	"      - {name: proc, hostPath: {path: /proc, type: Directory}}\n"
 	"      - {name: cni-bin, hostPath: {path: /opt/cni/bin, type: DirectoryOrCreate}}\n"
 	"      - name: config\n"
-	"        configMap: {name: agent, defaultMode: 0644, items: [{key: agent.yaml, path: agent.yaml, mode: 0600}]}\n"
+	"        configMap: {name: agent, defaultMode: 0644, items: [{key: agent.yaml, path: agent.yaml, mode: "
+	"0600}]}\n"
 	"      - {name: tls, secret: {secretName: agent-tls, optional: true}}\n"
 	"      - {name: scratch, emptyDir: {medium: Memory, sizeLimit: 64Mi}}\n"
 	"      - name: token\n"
@@ -239,7 +241,8 @@ START_TEST(schema_field_facts)
 		{"spec.template.spec.containers[]", DSI_SK_OBJECT, "io.k8s.api.core.v1.Container"},
 		{"spec.template.spec.containers[].ports[].containerPort", DSI_SK_INTEGER, "int32"},
 		{"spec.template.spec.containers[].resources.limits[]", DSI_SK_QUANTITY, ""},
-		{"spec.template.spec.containers[].securityContext", DSI_SK_OBJECT, "io.k8s.api.core.v1.SecurityContext"},
+		{"spec.template.spec.containers[].securityContext", DSI_SK_OBJECT,
+		 "io.k8s.api.core.v1.SecurityContext"},
 		{"spec.template.spec.containers[].securityContext.readOnlyRootFilesystem", DSI_SK_BOOLEAN, ""},
 		{"spec.template.spec.containers[].livenessProbe.httpGet.port", DSI_SK_INT_OR_STRING, ""},
 		{"spec.template.spec.ephemeralContainers[]", DSI_SK_OBJECT, "io.k8s.api.core.v1.EphemeralContainer"},
@@ -269,10 +272,16 @@ START_TEST(schema_field_facts)
 		ck_assert_int_lt(strcmp(dsi_schema_field_name(c, i - 1), dsi_schema_field_name(c, i)), 0);
 	ck_assert_uint_ge(dsi_schema_nfields_of(dsi_schema_at(ds, "spec.template.spec")), 40);
 	/* the kinds a manifest holds besides DaemonSets */
-	static const char *const kinds[][2] = {{"v1", "Pod"},        {"v1", "PodTemplate"},       {"apps/v1", "Deployment"},
-					       {"batch/v1", "CronJob"},  {"v1", "ServiceAccount"},    {"v1", "ConfigMap"},
-					       {"policy/v1", "PodDisruptionBudget"}, {"rbac.authorization.k8s.io/v1", "ClusterRole"},
-					       {"v1", "Node"},           {"apps/v1", "ControllerRevision"}};
+	static const char *const kinds[][2] = {{"v1", "Pod"},
+					       {"v1", "PodTemplate"},
+					       {"apps/v1", "Deployment"},
+					       {"batch/v1", "CronJob"},
+					       {"v1", "ServiceAccount"},
+					       {"v1", "ConfigMap"},
+					       {"policy/v1", "PodDisruptionBudget"},
+					       {"rbac.authorization.k8s.io/v1", "ClusterRole"},
+					       {"v1", "Node"},
+					       {"apps/v1", "ControllerRevision"}};
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		ck_assert_msg(dsi_schema_root_type(kinds[i][0], kinds[i][1]) >= 0, "%s %s", kinds[i][0], kinds[i][1]);
 	ck_assert_int_lt(dsi_schema_root_type("extensions/v1beta1", "DaemonSet"), 0);
@@ -303,9 +312,11 @@ END_TEST
 START_TEST(security_context_typos)
 {
 	/* the typos of issue 21, each on its own line of the agent's container */
-	char *a = replace(AGENT, "          readOnlyRootFilesystem: true\n", "          readOnlyRootFileSystem: true\n");
+	char *a =
+		replace(AGENT, "          readOnlyRootFilesystem: true\n", "          readOnlyRootFileSystem: true\n");
 	char *b = replace(a, "          runAsNonRoot: true\n", "          runAsNonroot: true\n");
-	char *t = replace(b, "          allowPrivilegeEscalation: false\n", "          allowPrivilegeEscalaton: false\n");
+	char *t =
+		replace(b, "          allowPrivilegeEscalation: false\n", "          allowPrivilegeEscalaton: false\n");
 	json_t *r = check(t);
 	json_t *e = errors(r);
 	ck_assert_uint_eq(json_array_size(e), 3);
@@ -314,7 +325,8 @@ START_TEST(security_context_typos)
 		       "readOnlyRootFilesystem", 98, 11);
 	assert_finding(e, 1, "unknown field", "spec.template.spec.containers[0].securityContext.runAsNonroot",
 		       "runAsNonRoot", 99, 11);
-	assert_finding(e, 2, "unknown field", "spec.template.spec.containers[0].securityContext.allowPrivilegeEscalaton",
+	assert_finding(e, 2, "unknown field",
+		       "spec.template.spec.containers[0].securityContext.allowPrivilegeEscalaton",
 		       "allowPrivilegeEscalation", 101, 11);
 	const json_t *obj = json_array_get(json_object_get(r, "objects"), 0);
 	ck_assert_str_eq(str(obj, "message"),
@@ -341,28 +353,30 @@ START_TEST(pod_spec_typos)
 		{"      hostPID: true\n", "      hostPid: true\n", "spec.template.spec.hostPid", "hostPID", 24, 7},
 		{"        image: example.com/agent:2.1\n", "        imagee: example.com/agent:2.1\n",
 		 "spec.template.spec.containers[0].imagee", "image", 77, 9},
-		{"      - {name: proc, hostPath:", "      - {name: proc, hostpath:", "spec.template.spec.volumes[0].hostpath",
-		 "hostPath", 114, 22},
+		{"      - {name: proc, hostPath:", "      - {name: proc, hostpath:",
+		 "spec.template.spec.volumes[0].hostpath", "hostPath", 114, 22},
 		{"  minReadySeconds: 5\n", "  minReadySecond: 5\n", "spec.minReadySecond", "minReadySeconds", 16, 3},
 		/* a misplaced field: what it belongs under */
 		{"        imagePullPolicy: IfNotPresent\n", "        requests: {cpu: 1}\n",
 		 "spec.template.spec.containers[0].requests", "resources.requests", 78, 9},
-		{"      hostNetwork: true\n", "      runAsUser: 0\n", "spec.template.spec.runAsUser", "securityContext.runAsUser",
-		 23, 7},
+		{"      hostNetwork: true\n", "      runAsUser: 0\n", "spec.template.spec.runAsUser",
+		 "securityContext.runAsUser", 23, 7},
 		/* nothing near */
-		{"      os: {name: linux}\n", "      osFamily: {name: linux}\n", "spec.template.spec.osFamily", NULL, 32, 7},
+		{"      os: {name: linux}\n", "      osFamily: {name: linux}\n", "spec.template.spec.osFamily", NULL,
+		 32, 7},
 		/* in an init container, a probe, a toleration, an env source, a projected source */
 		{"        restartPolicy: Always\n", "        restartPolcy: Always\n",
 		 "spec.template.spec.initContainers[0].restartPolcy", "restartPolicy", 66, 9},
 		{"          initialDelaySeconds: 10\n", "          initialDelay: 10\n",
 		 "spec.template.spec.containers[0].livenessProbe.initialDelay", NULL, 89, 11},
-		{"tolerationSeconds: 300}", "tolerationsSeconds: 300}", "spec.template.spec.tolerations[1].tolerationsSeconds",
-		 "tolerationSeconds", 35, 82},
+		{"tolerationSeconds: 300}", "tolerationsSeconds: 300}",
+		 "spec.template.spec.tolerations[1].tolerationsSeconds", "tolerationSeconds", 35, 82},
 		{"{fieldRef: {fieldPath: spec.nodeName}}", "{fieldRef: {fieldpath: spec.nodeName}}",
 		 "spec.template.spec.initContainers[0].env[0].valueFrom.fieldRef.fieldpath", "fieldPath", 68, 47},
 		{"expirationSeconds: 3600", "expirySeconds: 3600",
 		 "spec.template.spec.volumes[5].projected.sources[0].serviceAccountToken.expirySeconds", NULL, 123, 48},
-		{"  revisionHistoryLimit: 10\n", "  revisionHistoryLimit: 10\n  replicas: 3\n", "spec.replicas", NULL, 18, 3},
+		{"  revisionHistoryLimit: 10\n", "  revisionHistoryLimit: 10\n  replicas: 3\n", "spec.replicas", NULL,
+		 18, 3},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *t = replace(AGENT, cases[i].from, cases[i].to);
@@ -410,12 +424,13 @@ END_TEST
 START_TEST(other_kinds)
 {
 	/* Pod, PodTemplate, CronJob (jobTemplate), and a kind without a schema (skipped, not an error) */
-	json_t *r = check("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, imagee: i}]\n"
-			  "---\napiVersion: v1\nkind: PodTemplate\nmetadata: {name: t}\n"
-			  "template: {spec: {hostPid: true, containers: []}}\n"
-			  "---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '* * * * *'\n"
-			  "  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, Image: i}]}}}}\n"
-			  "---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {anything: 1}\n");
+	json_t *r = check(
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, imagee: i}]\n"
+		"---\napiVersion: v1\nkind: PodTemplate\nmetadata: {name: t}\n"
+		"template: {spec: {hostPid: true, containers: []}}\n"
+		"---\napiVersion: batch/v1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '* * * * *'\n"
+		"  jobTemplate: {spec: {template: {spec: {restartPolicy: Never, containers: [{name: c, Image: i}]}}}}\n"
+		"---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\nspec: {anything: 1}\n");
 	json_t *e = errors(r);
 	ck_assert_uint_eq(json_array_size(e), 3);
 	assert_finding(e, 0, "unknown field", "spec.containers[0].imagee", "image", 5, 26);
@@ -423,14 +438,16 @@ START_TEST(other_kinds)
 	ck_assert_int_eq(num(json_array_get(e, 0), "document"), 1);
 	assert_finding(e, 1, "unknown field", "template.spec.hostPid", "hostPID", 10, 19);
 	ck_assert_int_eq(num(json_array_get(e, 1), "document"), 2);
-	assert_finding(e, 2, "unknown field", "spec.jobTemplate.spec.template.spec.containers[0].Image", "image", 17, 87);
+	assert_finding(e, 2, "unknown field", "spec.jobTemplate.spec.template.spec.containers[0].Image", "image", 17,
+		       87);
 	json_t *objs = json_object_get(r, "objects");
 	ck_assert_uint_eq(json_array_size(objs), 4);
 	ck_assert(json_is_false(json_object_get(json_array_get(objs, 3), "checked")));
 	ck_assert(json_is_null(json_object_get(json_array_get(objs, 3), "message")));
-	ck_assert_str_eq(str(json_array_get(objs, 2), "message"),
-			 "CronJob in version \"v1\" cannot be handled as a CronJob: strict decoding error: unknown field "
-			 "\"spec.jobTemplate.spec.template.spec.containers[0].Image\"");
+	ck_assert_str_eq(
+		str(json_array_get(objs, 2), "message"),
+		"CronJob in version \"v1\" cannot be handled as a CronJob: strict decoding error: unknown field "
+		"\"spec.jobTemplate.spec.template.spec.containers[0].Image\"");
 	json_decref(r);
 }
 END_TEST
@@ -438,9 +455,10 @@ END_TEST
 START_TEST(list_items)
 {
 	/* a List's items are checked one by one, with paths in the item and the item's index */
-	json_t *r = check("{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n"
-			  "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[]}},\n"
-			  "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"label\":{}}}]}\n");
+	json_t *r = check(
+		"{\"apiVersion\":\"v1\",\"kind\":\"List\",\"items\":[\n"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"},\"spec\":{\"containers\":[]}},\n"
+		"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"b\",\"label\":{}}}]}\n");
 	json_t *e = errors(r);
 	ck_assert_uint_eq(json_array_size(e), 1);
 	assert_finding(e, 0, "unknown field", "metadata.label", "labels", 3, 56);
@@ -471,12 +489,14 @@ END_TEST
 
 START_TEST(duplicates_in_json)
 {
-	json_t *r = check("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\n"
-			  " \"metadata\":{\"name\":\"x\",\"labels\":{\"app\":\"a\",\"app\":\"b\",\"app\":\"c\"},\n"
-			  "  \"managedFields\":[{\"fieldsV1\":{\"f:a\":{},\"f:a\":{}}}]},\n"
-			  " \"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\",\n"
-			  "   \"image\":\"j\"}],\"volumes\":[{\"name\":\"v\",\"hostPath\":{\"path\":\"/a\",\"path\":\"/b\"}}]}}},\n"
-			  " \"kind\":\"DaemonSet\"}");
+	json_t *r = check(
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\n"
+		" \"metadata\":{\"name\":\"x\",\"labels\":{\"app\":\"a\",\"app\":\"b\",\"app\":\"c\"},\n"
+		"  \"managedFields\":[{\"fieldsV1\":{\"f:a\":{},\"f:a\":{}}}]},\n"
+		" \"spec\":{\"template\":{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\",\n"
+		"   "
+		"\"image\":\"j\"}],\"volumes\":[{\"name\":\"v\",\"hostPath\":{\"path\":\"/a\",\"path\":\"/b\"}}]}}},\n"
+		" \"kind\":\"DaemonSet\"}");
 	json_t *e = errors(r);
 	/* in text order; a key repeated three times is one error; inside FieldsV1 (free form) none */
 	ck_assert_uint_eq(json_array_size(e), 4);
@@ -508,10 +528,11 @@ END_TEST
 START_TEST(yaml_merge_keys_are_not_repeats)
 {
 	/* keys a merge brings in are overridden, not repeated; a key written twice still is */
-	json_t *r = check("base: &base {image: i, name: base}\n"
-			  "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
-			  "spec:\n  containers:\n  - <<: *base\n    name: c\n  - <<: {image: j, imagePullPolicy: Always}\n"
-			  "    name: d\n    name: e\n");
+	json_t *r =
+		check("base: &base {image: i, name: base}\n"
+		      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+		      "spec:\n  containers:\n  - <<: *base\n    name: c\n  - <<: {image: j, imagePullPolicy: Always}\n"
+		      "    name: d\n    name: e\n");
 	json_t *e = errors(r);
 	ck_assert_uint_eq(json_array_size(e), 2);
 	assert_finding(e, 0, "unknown field", "base", NULL, 1, 1);
@@ -540,17 +561,20 @@ static int collect_repeat(void *ctx, const dsi_keyinfo *k)
 START_TEST(key_scanner)
 {
 	/* escapes in keys, many keys (the scanner's hash map), paths of a top-level array */
-	static const char text[] = "[{\"a\\u0062\":1,\"ab\":2,\"\\ud83d\\ude00\":3,\"\\ud83d\\ude00\":4},\n"
-				   " {\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
-				   "\"k10\":0,\"k11\":0,\"k12\":0,\"k13\":0,\"k14\":0,\"k15\":0,\"k16\":0,\"k17\":0,\"k3\":0,"
-				   "\"k17\":0,\"deep\":{\"x\":[{\"y\":1,\"y\":2}]}}]";
+	static const char text[] =
+		"[{\"a\\u0062\":1,\"ab\":2,\"\\ud83d\\ude00\":3,\"\\ud83d\\ude00\":4},\n"
+		" {\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,\"k7\":7,\"k8\":8,\"k9\":9,"
+		"\"k10\":0,\"k11\":0,\"k12\":0,\"k13\":0,\"k14\":0,\"k15\":0,\"k16\":0,\"k17\":0,\"k3\":0,"
+		"\"k17\":0,\"deep\":{\"x\":[{\"y\":1,\"y\":2}]}}]";
 	json_t *seen = json_array();
 	dsi_keyobs obs = {collect_repeat, seen, 0};
 	ck_assert_int_eq(dsi_json_scan_keys(text, 0, strlen(text), 1, 1, 7, &obs), 0);
 	ck_assert_uint_eq(json_array_size(seen), 5);
-	static const char *const want[][2] = {
-		{"[0].ab", "1:15"}, {"[0].\xf0\x9f\x98\x80", "1:39"}, {"[1].k3", "2:137"}, {"[1].k17", "2:144"},
-		{"[1].deep.x[0].y", "2:172"}};
+	static const char *const want[][2] = {{"[0].ab", "1:15"},
+					      {"[0].\xf0\x9f\x98\x80", "1:39"},
+					      {"[1].k3", "2:137"},
+					      {"[1].k17", "2:144"},
+					      {"[1].deep.x[0].y", "2:172"}};
 	for (size_t i = 0; i < 5; i++) {
 		json_t *k = json_array_get(seen, i);
 		ck_assert_str_eq(str(k, "path"), want[i][0]);
@@ -609,8 +633,9 @@ START_TEST(levels_in_validate)
 	ck_assert(json_is_false(json_object_get(r, "valid")));
 	ck_assert_int_eq(num(r, "code"), 400);
 	ck_assert_str_eq(str(r, "reason"), "BadRequest");
-	ck_assert_str_eq(str(r, "message"), "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding "
-					    "error: unknown field \"spec.template.spec.containers[0].imagee\"");
+	ck_assert_str_eq(str(r, "message"),
+			 "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding "
+			 "error: unknown field \"spec.template.spec.containers[0].imagee\"");
 	json_t *e = json_array_get(json_object_get(r, "errors"), 0);
 	ck_assert_uint_eq(json_array_size(json_object_get(r, "errors")), 1);
 	ck_assert_str_eq(str(e, "field"), "spec.template.spec.containers[0].imagee");
@@ -666,9 +691,10 @@ START_TEST(validate_update_checks_the_new_object)
 {
 	char *out = NULL;
 	ds_error err;
-	static const char old[] = "kind: DaemonSet\nmetadata: {name: agent, resourceVersion: \"1\", bogus: 1}\n"
-				  "spec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n"
-				  "    spec:\n      containers: [{name: c, image: i}]\n";
+	static const char old[] =
+		"kind: DaemonSet\nmetadata: {name: agent, resourceVersion: \"1\", bogus: 1}\n"
+		"spec:\n  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n"
+		"    spec:\n      containers: [{name: c, image: i}]\n";
 	char *upd = replace(TYPO, "metadata: {name: agent}", "metadata: {name: agent, resourceVersion: \"1\"}");
 	ck_assert_int_eq(ds_daemonset_validate_update(upd, strlen(upd), old, strlen(old), 0, NULL, &out, &err), 0);
 	json_t *r = dsi_test_take_json(out);
@@ -684,10 +710,11 @@ END_TEST
 START_TEST(check_a_parsed_object)
 {
 	json_error_t je;
-	json_t *obj = json_loads("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":"
-				 "{\"containers\":[{\"name\":\"c\",\"securityContext\":{\"readOnlyRootFileSystem\":true}}],"
-				 "\"hostPid\":true}}}}",
-				 0, &je);
+	json_t *obj =
+		json_loads("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"spec\":{\"template\":{\"spec\":"
+			   "{\"containers\":[{\"name\":\"c\",\"securityContext\":{\"readOnlyRootFileSystem\":true}}],"
+			   "\"hostPid\":true}}}}",
+			   0, &je);
 	ck_assert_ptr_nonnull(obj);
 	dsi_strict_findings f;
 	memset(&f, 0, sizeof(f));
@@ -700,9 +727,10 @@ START_TEST(check_a_parsed_object)
 	ck_assert_str_eq(f.v[1].path, "spec.template.spec.hostPid");
 	dsi_strbuf b = DSI_STRBUF_INIT;
 	dsi_strict_bad_request("DaemonSet", "apps/v1", &f, &b);
-	ck_assert_str_eq(b.data, "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding error: "
-				 "unknown field \"spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem\", "
-				 "unknown field \"spec.template.spec.hostPid\"");
+	ck_assert_str_eq(b.data,
+			 "DaemonSet in version \"v1\" cannot be handled as a DaemonSet: strict decoding error: "
+			 "unknown field \"spec.template.spec.containers[0].securityContext.readOnlyRootFileSystem\", "
+			 "unknown field \"spec.template.spec.hostPid\"");
 	dsi_strbuf_free(&b);
 	dsi_strict_findings_free(&f);
 	json_decref(obj);
@@ -720,7 +748,8 @@ START_TEST(parse_one_with_positions)
 	json_t *obj;
 	dsi_strict_findings f;
 	memset(&f, 0, sizeof(f));
-	static const char text[] = "kind: Pod\nmetadata:\n  name: a\n  name: b\nspec: {containers: [{name: c, Image: i}]}\n";
+	static const char text[] =
+		"kind: Pod\nmetadata:\n  name: a\n  name: b\nspec: {containers: [{name: c, Image: i}]}\n";
 	ck_assert_int_eq(dsi_strict_parse_one(text, strlen(text), &lim, DSI_FV_STRICT, -1, &obj, &f, NULL), 0);
 	/* kind without apiVersion: no schema; only the repeat (as an unstructured decoder sees it) */
 	ck_assert_uint_eq(f.n, 1);
@@ -729,9 +758,9 @@ START_TEST(parse_one_with_positions)
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(obj, "metadata"), "name")), "b");
 	json_decref(obj);
 	dsi_strict_findings_free(&f);
-	ck_assert_int_eq(
-		dsi_strict_parse_one(text, strlen(text), &lim, DSI_FV_STRICT, dsi_schema_root_type("v1", "Pod"), &obj, &f, NULL),
-		0);
+	ck_assert_int_eq(dsi_strict_parse_one(text, strlen(text), &lim, DSI_FV_STRICT,
+					      dsi_schema_root_type("v1", "Pod"), &obj, &f, NULL),
+			 0);
 	ck_assert_uint_eq(f.n, 2);
 	ck_assert_str_eq(f.v[1].path, "spec.containers[0].Image");
 	ck_assert_int_eq(f.v[1].line, 5);
@@ -749,11 +778,16 @@ END_TEST
 START_TEST(repository_manifests_are_clean)
 {
 	static const char *const files[] = {
-		"examples/cluster/daemonsets.yaml",          "examples/cluster/pods.yaml",
-		"examples/cluster/nodes.yaml",               "examples/cluster/pdbs.yaml",
-		"examples/cluster/controllerrevisions.json", "tests/vectors/audit/calico-node-pod.yaml",
-		"tests/vectors/audit/fluentd-daemonset.yaml", "tests/vectors/audit/node-exporter-daemonset.yaml",
-		"tests/vectors/audit/node-exporter-pod.yaml", "tests/dumps/kubectl-get-o-yaml.yaml",
+		"examples/cluster/daemonsets.yaml",
+		"examples/cluster/pods.yaml",
+		"examples/cluster/nodes.yaml",
+		"examples/cluster/pdbs.yaml",
+		"examples/cluster/controllerrevisions.json",
+		"tests/vectors/audit/calico-node-pod.yaml",
+		"tests/vectors/audit/fluentd-daemonset.yaml",
+		"tests/vectors/audit/node-exporter-daemonset.yaml",
+		"tests/vectors/audit/node-exporter-pod.yaml",
+		"tests/dumps/kubectl-get-o-yaml.yaml",
 	};
 	size_t checked = 0;
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
@@ -764,7 +798,8 @@ START_TEST(repository_manifests_are_clean)
 		ck_assert_msg(json_array_size(e) == 0, "%s: %s", files[i], str(json_array_get(e, 0), "message"));
 		size_t j;
 		json_t *o;
-		json_array_foreach(json_object_get(r, "objects"), j, o) checked += json_is_true(json_object_get(o, "checked"));
+		json_array_foreach(json_object_get(r, "objects"), j, o) checked +=
+			json_is_true(json_object_get(o, "checked"));
 		json_decref(r);
 		free(text);
 	}
@@ -793,13 +828,14 @@ START_TEST(bad_input)
 	ck_assert_int_eq(ds_manifest_check_fields("", 0, NULL, &out, &err), 0);
 	ds_free(out);
 	/* empty keys: a field named "" is unknown; a label key "" repeated (path with an empty last part) */
-	r = check("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"\":1,\"\":2,\"metadata\":{\"labels\":{\"\":\"a\",\"\":\"b\"}}}");
+	r = check("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"\":1,\"\":2,\"metadata\":{\"labels\":{\"\":\"a\",\"\":"
+		  "\"b\"}}}");
 	ck_assert_uint_eq(json_array_size(errors(r)), 3);
 	assert_finding(errors(r), 0, "unknown field", "", NULL, 1, 33);
 	assert_finding(errors(r), 1, "duplicate field", "", NULL, 1, 38);
 	assert_finding(errors(r), 2, "duplicate field", "metadata.labels.", NULL, 1, 72);
 	json_decref(r);
-		/* not objects, and fields of the wrong JSON type: not this check's business, never a crash */
+	/* not objects, and fields of the wrong JSON type: not this check's business, never a crash */
 	r = check("apiVersion: v1\nkind: Pod\nmetadata: 5\nspec: {containers: {name: x}, volumes: [1, null, [2]]}\n");
 	ck_assert_uint_eq(json_array_size(errors(r)), 0);
 	json_decref(r);
@@ -871,9 +907,8 @@ static json_t *audit_finding(const char *level, int snapshot)
 	ds_options_free(o);
 	json_t *r = dsi_test_take_json(out), *f, *found = NULL;
 	size_t i;
-	json_array_foreach (json_object_get(r, "findings"), i, f)
-		if (strcmp(str(f, "id"), "unknownField") == 0)
-			found = json_incref(f);
+	json_array_foreach(json_object_get(r, "findings"), i, f) if (strcmp(str(f, "id"), "unknownField") == 0) found =
+		json_incref(f);
 	json_decref(r);
 	return found;
 }

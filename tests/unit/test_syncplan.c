@@ -46,17 +46,18 @@ static void add_pod(ds_cluster *c, const char *name, const char *hash, const cha
 		    const char *ready, const char *extra)
 {
 	char buf[2048];
-	snprintf(buf, sizeof(buf),
-		 "apiVersion: v1\nkind: Pod\n"
-		 "metadata:\n  name: %s\n  namespace: default\n  uid: u-%s\n"
-		 "  creationTimestamp: '2026-12-01T00:00:00Z'\n"
-		 "  labels: {app: agent, controller-revision-hash: %s}\n"
-		 "  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: uid-ds, controller: true}]\n"
-		 "%s"
-		 "spec:\n  %s\n  containers: [{name: a, image: 'agent:v1'}]\n"
-		 "status: {phase: %s, conditions: [{type: Ready, status: '%s', lastTransitionTime: "
-		 "'2026-12-01T00:00:10Z'}]}\n",
-		 name, name, hash, extra, where, phase, ready);
+	snprintf(
+		buf, sizeof(buf),
+		"apiVersion: v1\nkind: Pod\n"
+		"metadata:\n  name: %s\n  namespace: default\n  uid: u-%s\n"
+		"  creationTimestamp: '2026-12-01T00:00:00Z'\n"
+		"  labels: {app: agent, controller-revision-hash: %s}\n"
+		"  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: uid-ds, controller: true}]\n"
+		"%s"
+		"spec:\n  %s\n  containers: [{name: a, image: 'agent:v1'}]\n"
+		"status: {phase: %s, conditions: [{type: Ready, status: '%s', lastTransitionTime: "
+		"'2026-12-01T00:00:10Z'}]}\n",
+		name, name, hash, extra, where, phase, ready);
 	ds_error err;
 	ck_assert_msg(ds_cluster_load(c, buf, strlen(buf), NULL, &err) == 0, "%s: %s", err.path, err.message);
 }
@@ -141,7 +142,8 @@ START_TEST(surge_update_on_missing_node_does_nothing)
 			 "couldn't get node for nodeName \"z\": node \"z\" not found");
 	ck_assert_ptr_null(json_object_get(json_object_get(j, "history"), "delete"));
 	/* the status is still computed and written, as upstream's syncDaemonSet does */
-	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "status"), "desiredNumberScheduled")), 1);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "status"), "desiredNumberScheduled")),
+			 1);
 	ck_assert(json_is_true(json_object_get(j, "statusChanged")));
 	json_decref(j);
 	ds_plan_free(p);
@@ -170,8 +172,9 @@ START_TEST(surge_update_missing_node_keeps_manage_actions)
 }
 END_TEST
 
-static const char pin_gone[] = "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
-			       "{nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [gone]}]}]}}}";
+static const char pin_gone[] =
+	"affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+	"{nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [gone]}]}]}}}";
 
 START_TEST(unbound_pods_of_vanished_node)
 {
@@ -269,9 +272,9 @@ END_TEST
 START_TEST(events_of_a_skipped_plan)
 {
 	ds_cluster *c = dsi_test_cluster_text("apiVersion: apps/v1\nkind: DaemonSet\n"
-			     "metadata: {name: all, namespace: default, uid: uid-all}\n"
-			     "spec:\n  selector: {}\n  template:\n    metadata: {labels: {app: x}}\n"
-			     "    spec: {containers: [{name: a, image: i}]}\n");
+					      "metadata: {name: all, namespace: default, uid: uid-all}\n"
+					      "spec:\n  selector: {}\n  template:\n    metadata: {labels: {app: x}}\n"
+					      "    spec: {containers: [{name: a, image: i}]}\n");
 	ds_plan *p = plan_of(c, "default", "all");
 	ck_assert_uint_eq(ds_plan_event_count(p), 1);
 	ds_plan_event e = {.size = sizeof e};
@@ -302,8 +305,8 @@ END_TEST
 /* Preferred terms: zone=z1 weighs 10, disk=ssd 5, a weight-0 term never counts. */
 #define PREFERRED                                                                                                      \
 	"affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [\n"                               \
-	"  {weight: 10, preference: {matchExpressions: [{key: zone, operator: In, values: [z1]}]}},\n"                \
-	"  {weight: 5, preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}},\n"                \
+	"  {weight: 10, preference: {matchExpressions: [{key: zone, operator: In, values: [z1]}]}},\n"                 \
+	"  {weight: 5, preference: {matchExpressions: [{key: disk, operator: In, values: [ssd]}]}},\n"                 \
 	"  {weight: 0, preference: {matchExpressions: [{key: zone, operator: Exists}]}}]}}"
 
 static const char scored_nodes[] =
@@ -354,11 +357,12 @@ START_TEST(fit_preferred_score)
 	ck_assert_int_eq(json_integer_value(json_object_get(j, "preferredScore")), 0);
 	json_decref(j);
 	/* an invalid term fails upstream's PreScore: null and the reason */
-	static const char bad[] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
-				  "  containers: [{name: a}]\n"
-				  "  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [\n"
-				  "    {weight: 10, preference: {matchExpressions: [{key: zone, operator: In, values: [z1]}]}},\n"
-				  "    {weight: 3, preference: {matchExpressions: [{key: size, operator: Gt, values: [big]}]}}]}}\n";
+	static const char bad[] =
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n"
+		"  containers: [{name: a}]\n"
+		"  affinity: {nodeAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [\n"
+		"    {weight: 10, preference: {matchExpressions: [{key: zone, operator: In, values: [z1]}]}},\n"
+		"    {weight: 3, preference: {matchExpressions: [{key: size, operator: Gt, values: [big]}]}}]}}\n";
 	j = fit_json(c, bad, "n1");
 	ck_assert(json_is_null(json_object_get(j, "preferredScore")));
 	const char *msg = json_string_value(json_object_get(j, "preferredScoreError"));

@@ -225,9 +225,10 @@ START_TEST(round_trip)
 {
 	/* canonical text survives parse then format, with and without milliseconds */
 	static const char *const texts[] = {
-	    "1970-01-01T00:00:00Z",     "2026-12-02T15:04:05Z",     "2026-12-02T15:04:05.001Z", "2026-12-02T15:04:05.500Z",
-	    "2024-02-29T23:59:59.999Z", "0000-01-01T00:00:00Z",     "9999-12-31T23:59:59Z",     "1969-12-31T23:59:59.999Z",
-	    "1600-03-01T00:00:00Z",     "2100-02-28T12:00:00.010Z",
+		"1970-01-01T00:00:00Z",     "2026-12-02T15:04:05Z",     "2026-12-02T15:04:05.001Z",
+		"2026-12-02T15:04:05.500Z", "2024-02-29T23:59:59.999Z", "0000-01-01T00:00:00Z",
+		"9999-12-31T23:59:59Z",     "1969-12-31T23:59:59.999Z", "1600-03-01T00:00:00Z",
+		"2100-02-28T12:00:00.010Z",
 	};
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		char buf[32];
@@ -245,8 +246,8 @@ START_TEST(round_trip)
 			char buf[32];
 			ds_time u = t + d * 333, back = -1;
 			ck_assert_int_gt(ds_time_format(u, buf, sizeof(buf)), 0);
-			ck_assert_msg(ds_time_parse(buf, &back, NULL) == 0, "%lld formatted as unparsable %s", (long long)u,
-				      buf);
+			ck_assert_msg(ds_time_parse(buf, &back, NULL) == 0, "%lld formatted as unparsable %s",
+				      (long long)u, buf);
 			ck_assert_msg(back == u, "%lld -> %s -> %lld", (long long)u, buf, (long long)back);
 		}
 	}

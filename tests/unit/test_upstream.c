@@ -275,10 +275,10 @@ static json_t *with_hash(const json_t *cs)
 
 static const char *code_name(int rc)
 {
-	static const char *const names[] = {"DS_OK",	     "DS_ENOMEM",     "DS_EARG",	 "DS_ESYNTAX",
-					    "DS_ETYPE",	     "DS_EVALUE",     "DS_EMISSING",	 "DS_ENOTFOUND",
-					    "DS_ELIMIT",     "DS_EUNSUPPORTED", "DS_EINVALID",	 "DS_EIO",
-					    "DS_ECONFLICT",  "DS_ETRANSPORT", "DS_ESTATE"};
+	static const char *const names[] = {"DS_OK",        "DS_ENOMEM",       "DS_EARG",     "DS_ESYNTAX",
+					    "DS_ETYPE",     "DS_EVALUE",       "DS_EMISSING", "DS_ENOTFOUND",
+					    "DS_ELIMIT",    "DS_EUNSUPPORTED", "DS_EINVALID", "DS_EIO",
+					    "DS_ECONFLICT", "DS_ETRANSPORT",   "DS_ESTATE"};
 	return rc <= 0 && -rc < (int)(sizeof(names) / sizeof(names[0])) ? names[-rc] : "?";
 }
 
@@ -359,9 +359,9 @@ static json_t *pure_files(void)
 }
 
 static const char *const FUNCTIONS[] = {
-	"ds_toleration_tolerates_taint", "ds_taints_find_untolerated",	      "ds_pod_required_node_affinity_match",
-	"ds_daemonset_node_should_run",	 "ds_daemonset_new_pod",	      "ds_podspec_add_daemon_tolerations",
-	"ds_affinity_replace_node_name", "ds_daemonset_rolling_update",     "ds_scheduler_filter",
+	"ds_toleration_tolerates_taint", "ds_taints_find_untolerated",  "ds_pod_required_node_affinity_match",
+	"ds_daemonset_node_should_run",  "ds_daemonset_new_pod",        "ds_podspec_add_daemon_tolerations",
+	"ds_affinity_replace_node_name", "ds_daemonset_rolling_update", "ds_scheduler_filter",
 	"ds_preemption_select_victims",
 };
 #define NFUNCTIONS (sizeof(FUNCTIONS) / sizeof(FUNCTIONS[0]))
@@ -449,7 +449,8 @@ END_TEST
 START_TEST(checker_reports_mismatches)
 {
 	json_t *files = pure_files();
-	json_t *cs = json_deep_copy(json_array_get(json_object_get(json_object_get(files, "tolerates_taint.json"), "cases"), 0));
+	json_t *cs = json_deep_copy(
+		json_array_get(json_object_get(json_object_get(files, "tolerates_taint.json"), "cases"), 0));
 	json_t *expect = json_object_get(cs, "expect");
 	json_object_set_new(expect, "tolerates", json_boolean(!json_is_true(json_object_get(expect, "tolerates"))));
 	char *bad = mismatch("ds_toleration_tolerates_taint", cs);
@@ -461,7 +462,8 @@ START_TEST(checker_reports_mismatches)
 	free(bad);
 	json_decref(cs);
 	/* a pod differing in one toleration */
-	json_t *np = json_deep_copy(json_array_get(json_object_get(json_object_get(files, "new_pod.json"), "cases"), 0));
+	json_t *np =
+		json_deep_copy(json_array_get(json_object_get(json_object_get(files, "new_pod.json"), "cases"), 0));
 	json_t *tols = json_object_get(json_object_get(json_object_get(json_object_get(np, "expect"), "pod"), "spec"),
 				       "tolerations");
 	ck_assert_uint_gt(json_array_size(tols), 0);
@@ -478,13 +480,13 @@ END_TEST
 /* ---- upstream rows through the pure functions ------------------------------------------------ */
 
 typedef enum map_kind {
-	M_SKIP,	      /* not expressible: the row is not for this function */
-	M_CHECK,      /* a table case of the function */
-	M_AFFINITY,   /* Match's bool (its parse errors, which come with false, are not compared) */
-	M_FILTER,     /* one plugin's code and reasons in ds_scheduler_filter */
-	M_TEMPLATE,   /* CreatePodTemplate: tolerations and labels */
-	M_PRIORITY,   /* PodPriority: ds_scheduler_filter's priority */
-	M_DRYRUN,     /* dryRunPreemption: SelectVictimsOnNode per node */
+	M_SKIP,     /* not expressible: the row is not for this function */
+	M_CHECK,    /* a table case of the function */
+	M_AFFINITY, /* Match's bool (its parse errors, which come with false, are not compared) */
+	M_FILTER,   /* one plugin's code and reasons in ds_scheduler_filter */
+	M_TEMPLATE, /* CreatePodTemplate: tolerations and labels */
+	M_PRIORITY, /* PodPriority: ds_scheduler_filter's priority */
+	M_DRYRUN,   /* dryRunPreemption: SelectVictimsOnNode per node */
 } map_kind;
 
 /* The row's featureGates as options (NULL: none). */
@@ -509,8 +511,8 @@ static json_t *named(const json_t *obj, const char *name) { return vt_with_meta(
 /* Upstream's plugin tests run one plugin: a node gets a name and allocatable pods 110 when it has none. */
 static json_t *node_fixture(const json_t *n, const char *name)
 {
-	json_t *o = n ? named(n, name) : json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata",
-						  "name", name);
+	json_t *o = n ? named(n, name)
+		      : json_pack("{s:s, s:s, s:{s:s}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", name);
 	json_t *st = json_object_get(o, "status");
 	if (!json_is_object(st)) {
 		st = json_object();
@@ -584,9 +586,11 @@ static json_t *map_row(const json_t *entry, const json_t *row, map_kind *kind)
 		}
 		if (strcmp(fn, "MatchNodeSelectorTerms") == 0) {
 			const json_t *sel = json_object_get(row, "nodeSelector");
-			json_t *req = json_is_null(sel) ? json_pack("{s:n}", "nodeSelectorTerms") : json_incref((json_t *)sel);
-			json_object_set_new(cs, "pod", json_pack("{s:{s:{s:{s:o}}}}", "spec", "affinity", "nodeAffinity",
-								 "requiredDuringSchedulingIgnoredDuringExecution", req));
+			json_t *req = json_is_null(sel) ? json_pack("{s:n}", "nodeSelectorTerms")
+							: json_incref((json_t *)sel);
+			json_object_set_new(cs, "pod",
+					    json_pack("{s:{s:{s:{s:o}}}}", "spec", "affinity", "nodeAffinity",
+						      "requiredDuringSchedulingIgnoredDuringExecution", req));
 		} else {
 			json_object_set(cs, "pod", json_object_get(row, "pod"));
 		}
@@ -618,12 +622,14 @@ static json_t *map_row(const json_t *entry, const json_t *row, map_kind *kind)
 	} else { /* a scheduler plugin's Filter */
 		const json_t *pre = json_object_get(ex, "preFilter");
 		if (json_object_get(json_object_get(row, "args"), "addedAffinity") ||
-		    (starts_with(fn, "NodePorts") && json_is_string(pre) && strcmp(json_string_value(pre), "Skip") == 0)) {
+		    (starts_with(fn, "NodePorts") && json_is_string(pre) &&
+		     strcmp(json_string_value(pre), "Skip") == 0)) {
 			json_decref(cs);
 			return NULL;
 		}
 		const char *plugin = vt_str(entry, "plugin");
-		json_t *want = json_deep_copy(json_is_object(pre) && strcmp(plugin, "NodeResourcesFit") == 0 ? pre : ex);
+		json_t *want =
+			json_deep_copy(json_is_object(pre) && strcmp(plugin, "NodeResourcesFit") == 0 ? pre : ex);
 		const json_t *corr = json_object_get(json_object_get(entry, "corrections"), vt_str(row, "name"));
 		if (corr) {
 			ck_assert_msg(strcmp(vt_str(want, "code"), vt_str(corr, "from")) == 0,
@@ -716,8 +722,8 @@ static char *filter_row(const json_t *cs)
 		if (res) {
 			const char *m = vt_str(r, "message");
 			const char *rn = strcmp(m, "Too many pods") == 0 ? "pods" : m + strlen("Insufficient ");
-			json_array_append_new(ir, json_pack("{s:s, s:s, s:O, s:O, s:O}", "resourceName", rn, "reason", m,
-							    "requested", json_object_get(res, "requested"), "used",
+			json_array_append_new(ir, json_pack("{s:s, s:s, s:O, s:O, s:O}", "resourceName", rn, "reason",
+							    m, "requested", json_object_get(res, "requested"), "used",
 							    json_object_get(res, "used"), "capacity",
 							    json_object_get(res, "allocatable")));
 		}
@@ -748,22 +754,25 @@ static char *template_row(const json_t *cs)
 	const json_t *row = json_object_get(cs, "row"), *ex = json_object_get(row, "expect");
 	outcome o;
 	call("ds_podspec_add_daemon_tolerations", cs, 1, &o);
-	char *bad = o.rc < 0 ? vt_fmt("%s", o.err.message)
-			     : differ("tolerations",
-				      json_object_get(json_object_get(o.outputs, "podspec"), "tolerations"),
-				      json_object_get(ex, "tolerations"));
+	char *bad =
+		o.rc < 0 ? vt_fmt("%s", o.err.message)
+			 : differ("tolerations", json_object_get(json_object_get(o.outputs, "podspec"), "tolerations"),
+				  json_object_get(ex, "tolerations"));
 	json_decref(o.outputs);
 	if (bad)
 		return bad;
 	char gen[32];
 	snprintf(gen, sizeof(gen), "%lld", (long long)json_integer_value(json_object_get(row, "templateGeneration")));
-	json_t *np = json_pack("{s:{s:s, s:s, s:{s:s, s:s, s:s, s:{s:s}}, s:{s:O}}, s:s, s:O}", "daemonset", "apiVersion",
-			       "apps/v1", "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid",
-			       "u", "annotations", "deprecated.daemonset.template.generation", gen, "spec", "template",
-			       json_object_get(row, "template"), "nodeName", "node", "hash", json_object_get(row, "hash"));
+	json_t *np =
+		json_pack("{s:{s:s, s:s, s:{s:s, s:s, s:s, s:{s:s}}, s:{s:O}}, s:s, s:O}", "daemonset", "apiVersion",
+			  "apps/v1", "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid", "u",
+			  "annotations", "deprecated.daemonset.template.generation", gen, "spec", "template",
+			  json_object_get(row, "template"), "nodeName", "node", "hash", json_object_get(row, "hash"));
 	call("ds_daemonset_new_pod", np, 1, &o);
 	bad = o.rc < 0 ? vt_fmt("%s", o.err.message)
-		       : differ("labels", json_object_get(json_object_get(json_object_get(o.outputs, "pod"), "metadata"), "labels"),
+		       : differ("labels",
+				json_object_get(json_object_get(json_object_get(o.outputs, "pod"), "metadata"),
+						"labels"),
 				json_object_get(ex, "labels"));
 	json_decref(o.outputs);
 	json_decref(np);
@@ -809,18 +818,22 @@ static char *dry_run_row(const json_t *cs)
 		outcome o;
 		call("ds_preemption_select_victims", c, 1, &o);
 		const json_t *res = json_object_get(o.outputs, "result");
-		const json_t *cand = json_object_get(json_object_get(json_object_get(row, "expect"), "candidates"), name);
+		const json_t *cand =
+			json_object_get(json_object_get(json_object_get(row, "expect"), "candidates"), name);
 		if (o.rc < 0) {
 			bad = vt_fmt("%s: %s", name, o.err.message);
 		} else if (json_is_true(json_object_get(res, "possible")) != (cand != NULL)) {
-			bad = vt_fmt("%s: possible %d, upstream %d", name, json_is_true(json_object_get(res, "possible")),
-				     cand != NULL);
+			bad = vt_fmt("%s: possible %d, upstream %d", name,
+				     json_is_true(json_object_get(res, "possible")), cand != NULL);
 		} else if (cand) {
 			/* victims as a set: upstream's test compares them so */
 			json_t *got = json_array();
 			size_t k;
 			json_t *x;
-			json_array_foreach(json_object_get(res, "victims"), k, x) { json_array_append(got, json_object_get(x, "name")); }
+			json_array_foreach(json_object_get(res, "victims"), k, x)
+			{
+				json_array_append(got, json_object_get(x, "name"));
+			}
 			const json_t *want = json_object_get(cand, "victims");
 			int same = json_array_size(got) == json_array_size(want);
 			json_array_foreach(want, k, x)
@@ -852,8 +865,7 @@ static char *run_row(const char *fn, map_kind kind, const json_t *cs)
 	outcome o;
 	char *bad = NULL;
 	switch (kind) {
-	case M_CHECK:
-		return mismatch(fn, cs);
+	case M_CHECK: return mismatch(fn, cs);
 	case M_AFFINITY:
 		call(fn, cs, 1, &o);
 		if (o.rc != 0 && o.rc != DS_EVALUE)
@@ -865,10 +877,8 @@ static char *run_row(const char *fn, map_kind kind, const json_t *cs)
 			bad = vt_fmt("a parse error with a match");
 		json_decref(o.outputs);
 		return bad;
-	case M_FILTER:
-		return filter_row(cs);
-	case M_TEMPLATE:
-		return template_row(cs);
+	case M_FILTER: return filter_row(cs);
+	case M_TEMPLATE: return template_row(cs);
 	case M_PRIORITY:
 		call("ds_scheduler_filter", cs, 1, &o);
 		bad = o.rc < 0 ? vt_fmt("%s", o.err.message)
@@ -876,11 +886,8 @@ static char *run_row(const char *fn, map_kind kind, const json_t *cs)
 					json_object_get(json_object_get(cs, "expect"), "priority"));
 		json_decref(o.outputs);
 		return bad;
-	case M_DRYRUN:
-		return dry_run_row(cs);
-	default:
-		ck_abort_msg("unexpected kind");
-		return NULL;
+	case M_DRYRUN: return dry_run_row(cs);
+	default: ck_abort_msg("unexpected kind"); return NULL;
 	}
 }
 
@@ -913,8 +920,9 @@ START_TEST(upstream_rows)
 				json_decref(cs);
 			}
 			/* every row the entry maps ran: one that stops mapping fails here, not silently */
-			ck_assert_msg(r.ncases == json_integer_value(json_object_get(entry, "rows")), "%s: %u rows ran, %lld listed",
-				      label, r.ncases, (long long)json_integer_value(json_object_get(entry, "rows")));
+			ck_assert_msg(r.ncases == json_integer_value(json_object_get(entry, "rows")),
+				      "%s: %u rows ran, %lld listed", label, r.ncases,
+				      (long long)json_integer_value(json_object_get(entry, "rows")));
 			total += r.ncases;
 			vt_end(&r);
 			free(label);
@@ -973,8 +981,8 @@ static size_t count_members(const json_t *v)
 	return n;
 }
 
-static const char *const INPUTS[] = {"toleration", "taint", "taints", "tolerations", "pod", "node",
-				     "daemonset",  "podspec", "affinity", "objects"};
+static const char *const INPUTS[] = {"toleration", "taint",     "taints",  "tolerations", "pod",
+				     "node",       "daemonset", "podspec", "affinity",    "objects"};
 
 START_TEST(wrong_types_anywhere)
 {
@@ -1016,8 +1024,8 @@ START_TEST(wrong_types_anywhere)
 					call(vt_str(f, "function"), c, 1, &o);
 					ck_assert_msg(o.rc <= 0, "%s: rc %d", name, o.rc);
 					if (o.rc < 0) {
-						ck_assert_msg(o.err.message[0], "%s: \"%s\": %s without a message", name,
-							      vt_str(cs, "name"), code_name(o.rc));
+						ck_assert_msg(o.err.message[0], "%s: \"%s\": %s without a message",
+							      name, vt_str(cs, "name"), code_name(o.rc));
 						ck_assert_msg(o.rc != DS_ENOMEM, "%s: out of memory", name);
 					}
 					answered += o.rc == 0;
@@ -1058,7 +1066,8 @@ static int input_type(const char *fn, const char *input, const json_t *v)
 	if (strcmp(input, "podspec") == 0 ||
 	    (strcmp(input, "pod") == 0 && strcmp(fn, "ds_pod_required_node_affinity_match") == 0)) {
 		const json_t *spec = json_object_get(v, "spec");
-		return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod") : dsi_decode_type_named("PodSpec");
+		return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod")
+						   : dsi_decode_type_named("PodSpec");
 	}
 	if (strcmp(input, "pod") == 0)
 		return dsi_schema_root_type("v1", "Pod");
@@ -1242,14 +1251,16 @@ static unsigned each_place(mutation mut, unsigned *failed)
 					} else {
 						json_t *at = pl->key ? json_object_get(pl->parent, pl->key)
 								     : json_array_get(pl->parent, pl->index);
-						if (dsi_schema_kind_of(pl->type) != DSI_SK_OBJECT || !json_is_object(at) ||
+						if (dsi_schema_kind_of(pl->type) != DSI_SK_OBJECT ||
+						    !json_is_object(at) ||
 						    /* the library's template hash is of the template's text */
 						    strstr(pl->path, "template")) {
 							places_free(&ps);
 							json_decref(c);
 							continue;
 						}
-						json_object_set_new(at, "zzNotAGoField", json_pack("[i, {s:b}]", 1, "x", 1));
+						json_object_set_new(at, "zzNotAGoField",
+								    json_pack("[i, {s:b}]", 1, "x", 1));
 					}
 					outcome o;
 					call(fn, c, 1, &o);
@@ -1258,23 +1269,27 @@ static unsigned each_place(mutation mut, unsigned *failed)
 						const char *src = o.err.source;
 						if (o.rc != DS_ETYPE || strcmp(o.err.path, pl->path) != 0 ||
 						    strncmp(src, INPUTS[in], strlen(INPUTS[in])) != 0)
-							bad = vt_fmt("%s at \"%s\" (%s; source %s), want DS_ETYPE at \"%s\"",
-								     code_name(o.rc), o.err.path, o.err.message, src, pl->path);
+							bad = vt_fmt(
+								"%s at \"%s\" (%s; source %s), want DS_ETYPE at \"%s\"",
+								code_name(o.rc), o.err.path, o.err.message, src,
+								pl->path);
 					} else if (mut == MUT_NULL) {
 						if (o.rc == DS_ETYPE)
 							bad = vt_fmt("null at \"%s\": DS_ETYPE at \"%s\": %s", pl->path,
 								     o.err.path, o.err.message);
 					} else if (o.rc != 0 || !json_equal(o.outputs, base.outputs)) {
 						char *g = vt_dump(o.outputs), *w = vt_dump(base.outputs);
-						bad = vt_fmt("an unknown field in \"%s\": %s %s (%s)\n    got %s\n    want %s",
-							     pl->path, code_name(o.rc), o.err.path, o.err.message, g, w);
+						bad = vt_fmt("an unknown field in \"%s\": %s %s (%s)\n    got %s\n    "
+							     "want %s",
+							     pl->path, code_name(o.rc), o.err.path, o.err.message, g,
+							     w);
 						free(g);
 						free(w);
 					}
 					if (bad) {
 						if (*failed < 20 || getenv("DSI_TEST_ALL"))
-							fprintf(stderr, "  %s: \"%s\": %s: %s\n", name, vt_str(cs, "name"),
-								INPUTS[in], bad);
+							fprintf(stderr, "  %s: \"%s\": %s: %s\n", name,
+								vt_str(cs, "name"), INPUTS[in], bad);
 						(*failed)++;
 						free(bad);
 					}

@@ -80,10 +80,7 @@ static json_t *gen_taints(rng *r, unsigned max)
 		int dup = 0;
 		size_t j;
 		json_t *t;
-		json_array_foreach(a, j, t)
-		{
-			dup |= !strcmp(vt_str(t, "key"), k) && !strcmp(vt_str(t, "effect"), e);
-		}
+		json_array_foreach(a, j, t) { dup |= !strcmp(vt_str(t, "key"), k) && !strcmp(vt_str(t, "effect"), e); }
 		if (dup)
 			continue;
 		json_t *t2 = json_pack("{s:s, s:s}", "key", k, "effect", e);
@@ -184,14 +181,15 @@ static json_t *gen_affinity(rng *r)
 				    json_pack("{s:o}", "nodeSelectorTerms", terms));
 	}
 	if (chance(r, 30))
-		json_object_set_new(na, "preferredDuringSchedulingIgnoredDuringExecution",
-				    json_pack("[{s:i, s:o}]", "weight", 1 + (int)rnd(r, 50), "preference", gen_term(r)));
+		json_object_set_new(
+			na, "preferredDuringSchedulingIgnoredDuringExecution",
+			json_pack("[{s:i, s:o}]", "weight", 1 + (int)rnd(r, 50), "preference", gen_term(r)));
 	json_t *a = json_pack("{s:o}", "nodeAffinity", na);
 	if (chance(r, 20))
 		json_object_set_new(a, "podAntiAffinity",
-				    json_pack("{s:[{s:s, s:{s:{s:s}}}]}", "requiredDuringSchedulingIgnoredDuringExecution",
-					      "topologyKey", "kubernetes.io/hostname", "labelSelector", "matchLabels", "app",
-					      "d"));
+				    json_pack("{s:[{s:s, s:{s:{s:s}}}]}",
+					      "requiredDuringSchedulingIgnoredDuringExecution", "topologyKey",
+					      "kubernetes.io/hostname", "labelSelector", "matchLabels", "app", "d"));
 	return a;
 }
 
@@ -237,13 +235,14 @@ static json_t *gen_daemonset(rng *r, json_t *spec)
 		json_object_set_new(json_object_get(tmeta, "labels"), "tier", json_string(PICK(r, LABEL_VALUES)));
 	if (chance(r, 20))
 		json_object_set_new(tmeta, "annotations", json_pack("{s:s}", "note", "x"));
-	json_t *ds = json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:o, s:o}}}", "apiVersion", "apps/v1",
-			       "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid", "uid-ds",
-			       "spec", "selector", "matchLabels", "app", "d", "template", "metadata", tmeta, "spec", spec);
+	json_t *ds =
+		json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:o, s:o}}}", "apiVersion", "apps/v1",
+			  "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid", "uid-ds",
+			  "spec", "selector", "matchLabels", "app", "d", "template", "metadata", tmeta, "spec", spec);
 	if (chance(r, 30))
-		json_object_set_new(json_object_get(ds, "metadata"), "annotations",
-				    json_pack("{s:s}", "deprecated.daemonset.template.generation",
-					      PICK(r, NUMBERS) /* parses */));
+		json_object_set_new(
+			json_object_get(ds, "metadata"), "annotations",
+			json_pack("{s:s}", "deprecated.daemonset.template.generation", PICK(r, NUMBERS) /* parses */));
 	return ds;
 }
 
@@ -294,21 +293,18 @@ typedef struct diff_ctx {
 	uint64_t seed;
 	const char *fn;
 	unsigned index;
-	json_t *inputs; /* what the case was made of, printed on failure */
-	unsigned compared; /* sub-comparisons (pairs, preemptions) */
+	json_t *inputs;     /* what the case was made of, printed on failure */
+	unsigned compared;  /* sub-comparisons (pairs, preemptions) */
 	unsigned positives; /* cases where the interesting outcome occurred */
 } diff_ctx;
 
-static void note(diff_ctx *d, const char *name, const json_t *v)
-{
-	json_object_set(d->inputs, name, (json_t *)v);
-}
+static void note(diff_ctx *d, const char *name, const json_t *v) { json_object_set(d->inputs, name, (json_t *)v); }
 
 static void diff_fail(diff_ctx *d, char *what)
 {
 	char *in = json_dumps(d->inputs, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_ENCODE_ANY);
-	fprintf(stderr, "%s: case %u of seed %" PRIu64 " (DS_DIFF_SEED=%" PRIu64 "): %s\ninputs: %s\n", d->fn,
-		d->index, d->seed, d->seed, what, in ? in : "?");
+	fprintf(stderr, "%s: case %u of seed %" PRIu64 " (DS_DIFF_SEED=%" PRIu64 "): %s\ninputs: %s\n", d->fn, d->index,
+		d->seed, d->seed, what, in ? in : "?");
 	free(in);
 	ck_abort_msg("%s: case %u of seed %" PRIu64 ": %s", d->fn, d->index, d->seed, what);
 }
@@ -326,7 +322,7 @@ static void ok_or_fail(diff_ctx *d, const char *call, int rc, const ds_error *er
 {
 	if (rc < 0)
 		diff_fail(d, vt_fmt("%s: %s at \"%s\": %s (source %s)", call, ds_strerror(rc), err->path, err->message,
-			       err->source));
+				    err->source));
 }
 
 static ds_options *gate_options(int gate, const char *more)
@@ -426,7 +422,8 @@ static unsigned diff_should_run(diff_ctx *d)
 		snapshot_verdict(d, &p, node, &run, &cont, &js);
 		char *nt = dump(node), *out = NULL;
 		ds_error err;
-		int rc = ds_daemonset_node_should_run(dt, strlen(dt), nt, strlen(nt), p.opts, &prun, &pcont, &out, &err);
+		int rc =
+			ds_daemonset_node_should_run(dt, strlen(dt), nt, strlen(nt), p.opts, &prun, &pcont, &out, &err);
 		ok_or_fail(d, "ds_daemonset_node_should_run", rc, &err);
 		json_t *pj = take(out);
 		json_t *a = json_pack("{s:b, s:b}", "shouldRun", prun, "shouldContinueRunning", pcont);
@@ -460,8 +457,8 @@ static unsigned diff_affinity(diff_ctx *d)
 	/* the template as a PodTemplateSpec, as a bare PodSpec and inside a Pod: the same answer */
 	const json_t *tmpl = json_object_get(json_object_get(p.ds, "spec"), "template");
 	json_t *forms[3] = {json_incref((json_t *)tmpl), json_incref(json_object_get(tmpl, "spec")),
-			    json_pack("{s:s, s:s, s:{s:s}, s:O}", "apiVersion", "v1", "kind", "Pod", "metadata", "name", "p",
-				      "spec", json_object_get(tmpl, "spec"))};
+			    json_pack("{s:s, s:s, s:{s:s}, s:O}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
+				      "p", "spec", json_object_get(tmpl, "spec"))};
 	char *texts[3];
 	for (int f = 0; f < 3; f++)
 		texts[f] = dump(forms[f]);
@@ -472,10 +469,12 @@ static unsigned diff_affinity(diff_ctx *d)
 		char *nt = dump(node);
 		for (int f = 0; f < 3; f++) {
 			ds_error err;
-			int rc = ds_pod_required_node_affinity_match(texts[f], strlen(texts[f]), nt, strlen(nt), &match, &err);
+			int rc = ds_pod_required_node_affinity_match(texts[f], strlen(texts[f]), nt, strlen(nt), &match,
+								     &err);
 			ok_or_fail(d, "ds_pod_required_node_affinity_match", rc, &err);
 			if (match != run || cont != run)
-				diff_fail(d, vt_fmt("form %d: match %d, the snapshot says shouldRun %d, shouldContinueRunning %d",
+				diff_fail(d, vt_fmt("form %d: match %d, the snapshot says shouldRun %d, "
+						    "shouldContinueRunning %d",
 						    f, match, run, cont));
 		}
 		d->positives += match;
@@ -517,8 +516,9 @@ static void taint_scenario(diff_ctx *d, placement *p, json_t **tols)
 	for (unsigned i = 1 + rnd(r, NODES); i > 0; i--) {
 		char name[16];
 		snprintf(name, sizeof(name), "node-%u", i);
-		json_array_append_new(nodes, json_pack("{s:s, s:s, s:{s:s}, s:{s:o}}", "apiVersion", "v1", "kind", "Node",
-						       "metadata", "name", name, "spec", "taints", gen_taints(r, 4)));
+		json_array_append_new(nodes,
+				      json_pack("{s:s, s:s, s:{s:s}, s:{s:o}}", "apiVersion", "v1", "kind", "Node",
+						"metadata", "name", name, "spec", "taints", gen_taints(r, 4)));
 	}
 	placement_load(d, p, gen_daemonset(r, spec), nodes, gate_options(gate, NULL));
 	*tols = effective_tolerations(d, spec);
@@ -553,7 +553,8 @@ static unsigned diff_tolerates(diff_ctx *d)
 			for (j = 0; j < json_array_size(tols); j++) {
 				int v = -1;
 				ds_error err;
-				int rc = ds_toleration_tolerates_taint(lt[j], strlen(lt[j]), tt, strlen(tt), p.opts, &v, &err);
+				int rc = ds_toleration_tolerates_taint(lt[j], strlen(lt[j]), tt, strlen(tt), p.opts, &v,
+								       &err);
 				ok_or_fail(d, "ds_toleration_tolerates_taint", rc, &err);
 				tolerated |= v;
 				d->compared++;
@@ -566,8 +567,9 @@ static unsigned diff_tolerates(diff_ctx *d)
 			}
 		}
 		if (want_run != run || want_cont != cont)
-			diff_fail(d, vt_fmt("pair by pair: shouldRun %d, shouldContinueRunning %d; the snapshot: %d, %d",
-					    want_run, want_cont, run, cont));
+			diff_fail(d,
+				  vt_fmt("pair by pair: shouldRun %d, shouldContinueRunning %d; the snapshot: %d, %d",
+					 want_run, want_cont, run, cont));
 		d->positives += !run;
 	}
 	for (j = 0; j < json_array_size(tols); j++)
@@ -597,8 +599,8 @@ static unsigned diff_find(diff_ctx *d)
 		int found = -1, found_ne = -1;
 		ds_error err;
 		int rc = ds_taints_find_untolerated(tt, strlen(tt), lt, strlen(lt),
-						    DS_TAINT_EFFECT_NO_SCHEDULE | DS_TAINT_EFFECT_NO_EXECUTE, p.opts, &found,
-						    &out, &err);
+						    DS_TAINT_EFFECT_NO_SCHEDULE | DS_TAINT_EFFECT_NO_EXECUTE, p.opts,
+						    &found, &out, &err);
 		ok_or_fail(d, "ds_taints_find_untolerated", rc, &err);
 		json_t *first = take(out);
 		rc = ds_taints_find_untolerated(tt, strlen(tt), lt, strlen(lt), DS_TAINT_EFFECT_NO_EXECUTE, p.opts,
@@ -652,8 +654,8 @@ static void pod_scenario(diff_ctx *d, json_t **ds, const char **node, json_t **s
 	json_t *spec = gen_template_spec(r, 0, *node);
 	if (chance(r, 40))
 		json_object_set_new(json_array_get(json_object_get(spec, "containers"), 0), "resources",
-				    json_pack("{s:{s:s, s:s}}", "requests", "cpu", chance(r, 50) ? "100m" : "0.5", "memory",
-					      chance(r, 50) ? "64Mi" : "1G"));
+				    json_pack("{s:{s:s, s:s}}", "requests", "cpu", chance(r, 50) ? "100m" : "0.5",
+					      "memory", chance(r, 50) ? "64Mi" : "1G"));
 	*ds = gen_daemonset(r, spec);
 	note(d, "daemonset", *ds);
 	json_object_set_new(d->inputs, "nodeName", json_string(*node));
@@ -713,8 +715,8 @@ static unsigned diff_replace_affinity(diff_ctx *d)
 	json_t *ds, *sp, *pp;
 	const char *node;
 	pod_scenario(d, &ds, &node, &sp, &pp);
-	const json_t *aff = json_object_get(json_object_get(json_object_get(json_object_get(ds, "spec"), "template"), "spec"),
-					    "affinity");
+	const json_t *aff = json_object_get(
+		json_object_get(json_object_get(json_object_get(ds, "spec"), "template"), "spec"), "affinity");
 	char *at = aff ? dump(aff) : NULL, *out = NULL;
 	ds_error err;
 	int rc = ds_affinity_replace_node_name(at, at ? strlen(at) : 0, node, &out, &err);
@@ -768,9 +770,9 @@ static void set_priority(rng *r, json_t *spec, unsigned pcs)
 	switch (rnd(r, 4)) {
 	case 0: break; /* none: 0, or a global default PriorityClass */
 	case 1:
-		json_object_set_new(spec, "priorityClassName",
-				    json_string(pcs && chance(r, 70) ? (chance(r, 50) ? "low" : "high")
-								     : "system-node-critical"));
+		json_object_set_new(
+			spec, "priorityClassName",
+			json_string(pcs && chance(r, 70) ? (chance(r, 50) ? "low" : "high") : "system-node-critical"));
 		break;
 	default: json_object_set_new(spec, "priority", json_integer(PICK(r, prios)));
 	}
@@ -803,9 +805,10 @@ static json_t *gen_sched_pod(rng *r, const char *name, const char *node, int gat
 		json_object_set_new(spec, "priority", json_integer(chance(r, 80) ? 500 : 10));
 	if (!node && chance(r, 10))
 		json_object_set_new(spec, "preemptionPolicy", json_string("Never"));
-	json_t *meta = json_pack("{s:s, s:s, s:s, s:{s:s}}", "name", name, "namespace", "default", "uid", name, "labels",
-				 "app", chance(r, 60) ? "q" : "r");
-	json_t *p = json_pack("{s:s, s:s, s:o, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec);
+	json_t *meta = json_pack("{s:s, s:s, s:s, s:{s:s}}", "name", name, "namespace", "default", "uid", name,
+				 "labels", "app", chance(r, 60) ? "q" : "r");
+	json_t *p =
+		json_pack("{s:s, s:s, s:o, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec);
 	if (node) {
 		json_t *st = json_pack("{s:s}", "phase", chance(r, 90) ? "Running" : "Succeeded");
 		if (chance(r, 60)) {
@@ -835,36 +838,40 @@ static void gen_sched_case(diff_ctx *d, sched_case *s, int hungry)
 	s->node = gen_node(r, s->node_name, !hungry && chance(r, 50));
 	if (hungry) /* preemption needs a node where only resources or ports fail */
 		json_object_del(json_object_get(s->node, "spec"), "unschedulable");
-	json_t *alloc = json_pack("{s:s, s:s, s:s}", "cpu", hungry ? "1" : PICK(r, cpus), "memory", PICK(r, mems), "pods",
-				  hungry ? "10" : PICK(r, pods));
+	json_t *alloc = json_pack("{s:s, s:s, s:s}", "cpu", hungry ? "1" : PICK(r, cpus), "memory", PICK(r, mems),
+				  "pods", hungry ? "10" : PICK(r, pods));
 	if (chance(r, 50))
 		json_object_set_new(alloc, "example.com/gpu", json_string("2"));
 	json_object_set_new(s->node, "status", json_pack("{s:o}", "allocatable", alloc));
 	s->objects = json_array();
 	unsigned pcs = rnd(r, 3);
 	if (pcs >= 1)
-		json_array_append_new(s->objects, json_pack("{s:s, s:s, s:{s:s}, s:i}", "apiVersion", "scheduling.k8s.io/v1",
-							    "kind", "PriorityClass", "metadata", "name", "low", "value", 5));
+		json_array_append_new(s->objects,
+				      json_pack("{s:s, s:s, s:{s:s}, s:i}", "apiVersion", "scheduling.k8s.io/v1",
+						"kind", "PriorityClass", "metadata", "name", "low", "value", 5));
 	if (pcs >= 2)
-		json_array_append_new(s->objects, json_pack("{s:s, s:s, s:{s:s}, s:i, s:b}", "apiVersion",
-							    "scheduling.k8s.io/v1", "kind", "PriorityClass", "metadata",
-							    "name", "high", "value", 500, "globalDefault", chance(r, 50)));
+		json_array_append_new(s->objects,
+				      json_pack("{s:s, s:s, s:{s:s}, s:i, s:b}", "apiVersion", "scheduling.k8s.io/v1",
+						"kind", "PriorityClass", "metadata", "name", "high", "value", 500,
+						"globalDefault", chance(r, 50)));
 	for (unsigned i = rnd(r, 5) + (hungry ? 1 : 0); i > 0; i--) {
 		char name[16];
 		snprintf(name, sizeof(name), "q%u", i);
-		json_array_append_new(s->objects, gen_sched_pod(r, name, chance(r, 92) ? s->node_name : "elsewhere", gate,
-								pcs, 0));
+		json_array_append_new(s->objects,
+				      gen_sched_pod(r, name, chance(r, 92) ? s->node_name : "elsewhere", gate, pcs, 0));
 	}
 	for (unsigned i = rnd(r, 3); i > 0; i--) {
 		char name[16];
 		snprintf(name, sizeof(name), "pdb%u", i);
-		json_t *sel = chance(r, 20) ? json_object() : json_pack("{s:{s:s}}", "matchLabels", "app", chance(r, 70) ? "q" : "r");
+		json_t *sel = chance(r, 20) ? json_object()
+					    : json_pack("{s:{s:s}}", "matchLabels", "app", chance(r, 70) ? "q" : "r");
 		json_t *st = json_pack("{s:i}", "disruptionsAllowed", (int)rnd(r, 2));
 		if (chance(r, 20))
 			json_object_set_new(st, "disruptedPods", json_pack("{s:s}", "q1", "2026-05-31T00:00:00Z"));
-		json_array_append_new(s->objects, json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:o}, s:o}", "apiVersion", "policy/v1",
-							    "kind", "PodDisruptionBudget", "metadata", "name", name,
-							    "namespace", "default", "spec", "selector", sel, "status", st));
+		json_array_append_new(s->objects,
+				      json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:o}, s:o}", "apiVersion", "policy/v1",
+						"kind", "PodDisruptionBudget", "metadata", "name", name, "namespace",
+						"default", "spec", "selector", sel, "status", st));
 	}
 	s->pod = gen_sched_pod(r, chance(r, 10) ? "q1" : "p", NULL, gate, pcs, hungry);
 	char more[160] = "";
@@ -967,15 +974,16 @@ static unsigned diff_preemption(diff_ctx *d)
 
 static json_t *gen_rolling_pod(rng *r, const char *name, const char *node, const char *hash, int ready, int recent)
 {
-	json_t *meta = json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:s}", "name", name, "namespace", "default", "uid", name,
-				 "labels", "app", "d", "controller-revision-hash", hash, "creationTimestamp",
+	json_t *meta = json_pack("{s:s, s:s, s:s, s:{s:s, s:s}, s:s}", "name", name, "namespace", "default", "uid",
+				 name, "labels", "app", "d", "controller-revision-hash", hash, "creationTimestamp",
 				 "2026-05-01T00:00:00Z");
 	if (chance(r, 90))
 		json_object_set_new(meta, "ownerReferences",
-				    json_pack("[{s:s, s:s, s:s, s:s, s:b, s:b}]", "apiVersion", "apps/v1", "kind", "DaemonSet",
-					      "name", "ds", "uid", "uid-ds", "controller", 1, "blockOwnerDeletion", 1));
-	json_t *st = json_pack("{s:s, s:[{s:s, s:s, s:s}]}", "phase", "Running", "conditions", "type", "Ready", "status",
-			       ready ? "True" : "False", "lastTransitionTime",
+				    json_pack("[{s:s, s:s, s:s, s:s, s:b, s:b}]", "apiVersion", "apps/v1", "kind",
+					      "DaemonSet", "name", "ds", "uid", "uid-ds", "controller", 1,
+					      "blockOwnerDeletion", 1));
+	json_t *st = json_pack("{s:s, s:[{s:s, s:s, s:s}]}", "phase", "Running", "conditions", "type", "Ready",
+			       "status", ready ? "True" : "False", "lastTransitionTime",
 			       recent ? "2026-05-31T23:59:50Z" : "2026-05-01T00:01:00Z");
 	return json_pack("{s:s, s:s, s:o, s:{s:s, s:[{s:s, s:s}]}, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata",
 			 meta, "spec", "nodeName", node, "containers", "name", "c", "image", "img", "status", st);
@@ -1013,14 +1021,15 @@ static unsigned diff_rolling(diff_ctx *d)
 		snprintf(name, sizeof(name), "node-%u", i);
 		/* eligible, tainted NoSchedule (keeps its pods), or left out by the nodeSelector (no pods) */
 		unsigned kind = chance(r, 70) ? 0 : (selector && chance(r, 50) ? 2 : 1);
-		json_t *n = json_pack("{s:s, s:s, s:{s:s, s:{}}}", "apiVersion", "v1", "kind", "Node", "metadata", "name", name,
-				      "labels");
+		json_t *n = json_pack("{s:s, s:s, s:{s:s, s:{}}}", "apiVersion", "v1", "kind", "Node", "metadata",
+				      "name", name, "labels");
 		if (kind != 2)
 			json_object_set_new(json_object_get(json_object_get(n, "metadata"), "labels"), "role",
 					    json_string("w"));
 		if (kind == 1)
-			json_object_set_new(n, "spec",
-					    json_pack("{s:[{s:s, s:s}]}", "taints", "key", "k1", "effect", "NoSchedule"));
+			json_object_set_new(
+				n, "spec",
+				json_pack("{s:[{s:s, s:s}]}", "taints", "key", "k1", "effect", "NoSchedule"));
 		json_array_append_new(objects, n);
 		if (kind == 2 || (kind == 1 && chance(r, 50)))
 			continue;
@@ -1029,8 +1038,8 @@ static unsigned diff_rolling(diff_ctx *d)
 		snprintf(pname, sizeof(pname), "p-%u-a", i);
 		int two = surge && kind == 0 && chance(r, 25);
 		int ready = two || chance(r, 75);
-		json_array_append_new(objects, gen_rolling_pod(r, pname, name, two || chance(r, 60) ? "h-old" : "h-new", ready,
-							       chance(r, 20)));
+		json_array_append_new(objects, gen_rolling_pod(r, pname, name, two || chance(r, 60) ? "h-old" : "h-new",
+							       ready, chance(r, 20)));
 		if (two) {
 			snprintf(pname, sizeof(pname), "p-%u-b", i);
 			json_t *np = gen_rolling_pod(r, pname, name, "h-new", chance(r, 50), 1);
@@ -1079,9 +1088,10 @@ static unsigned diff_rolling(diff_ctx *d)
 	}
 	json_array_foreach(json_object_get(pj, "deletes"), i, x)
 	{
-		json_array_append_new(deletes, json_pack("{s:O, s:O, s:O, s:O}", "namespace", json_object_get(x, "namespace"),
-							 "name", json_object_get(x, "name"), "node", json_object_get(x, "node"),
-							 "reason", json_object_get(x, "reason")));
+		json_array_append_new(deletes,
+				      json_pack("{s:O, s:O, s:O, s:O}", "namespace", json_object_get(x, "namespace"),
+						"name", json_object_get(x, "name"), "node", json_object_get(x, "node"),
+						"reason", json_object_get(x, "reason")));
 	}
 	json_object_set_new(want, "creates", creates);
 	json_object_set_new(want, "deletes", deletes);
@@ -1106,10 +1116,10 @@ static unsigned diff_rolling(diff_ctx *d)
 /* ---- the run ---------------------------------------------------------------------------------------- */
 
 typedef struct diff_fn {
-	const char *name; /* the pure function (and what it is compared with) */
+	const char *name;             /* the pure function (and what it is compared with) */
 	unsigned (*run)(diff_ctx *d); /* one generated scenario: how many cases it compared */
-	unsigned weight; /* share of DS_DIFF_CASES, in percent */
-	const char *positive; /* what d->positives counts */
+	unsigned weight;              /* share of DS_DIFF_CASES, in percent */
+	const char *positive;         /* what d->positives counts */
 } diff_fn;
 
 static const diff_fn FNS[] = {
@@ -1162,8 +1172,8 @@ static void run_fn(size_t k)
 	printf("), seed %" PRIu64 ", %.2f s\n", seed, secs);
 	fflush(stdout);
 	/* the generators reach both outcomes */
-	ck_assert_msg(n < 50 || (d.positives > 0 && d.positives < n) || k == 8 || k == 7,
-		      "%s: %u of %u cases %s", FNS[k].name, d.positives, n, FNS[k].positive);
+	ck_assert_msg(n < 50 || (d.positives > 0 && d.positives < n) || k == 8 || k == 7, "%s: %u of %u cases %s",
+		      FNS[k].name, d.positives, n, FNS[k].positive);
 }
 
 START_TEST(differential) { run_fn((size_t)_i); }

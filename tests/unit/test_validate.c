@@ -45,12 +45,13 @@ static json_t *update_obj(const json_t *obj, const json_t *old, unsigned flags)
 static json_t *base(void)
 {
 	json_error_t je;
-	json_t *v = json_loads("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
-			       "\"metadata\":{\"name\":\"agent\",\"namespace\":\"kube-system\",\"resourceVersion\":\"7\"},"
-			       "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},"
-			       "\"template\":{\"metadata\":{\"labels\":{\"app\":\"agent\"}},"
-			       "\"spec\":{\"containers\":[{\"name\":\"agent\",\"image\":\"agent:1.0\"}]}}}}",
-			       0, &je);
+	json_t *v =
+		json_loads("{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\","
+			   "\"metadata\":{\"name\":\"agent\",\"namespace\":\"kube-system\",\"resourceVersion\":\"7\"},"
+			   "\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"agent\"}},"
+			   "\"template\":{\"metadata\":{\"labels\":{\"app\":\"agent\"}},"
+			   "\"spec\":{\"containers\":[{\"name\":\"agent\",\"image\":\"agent:1.0\"}]}}}}",
+			   0, &je);
 	ck_assert_msg(v != NULL, "%s", je.text);
 	return v;
 }
@@ -136,8 +137,10 @@ static void expect(json_t *res, const want *w, size_t n, int line)
 	json_t *errs = json_object_get(res, "errors");
 	char got[8192];
 	dump(errs, got, sizeof(got));
-	ck_assert_msg(json_array_size(errs) == n, "line %d: %zu errors, want %zu:%s", line, json_array_size(errs), n, got);
-	ck_assert_msg(json_is_true(json_object_get(res, "valid")) == (n == 0), "line %d: valid flag wrong:%s", line, got);
+	ck_assert_msg(json_array_size(errs) == n, "line %d: %zu errors, want %zu:%s", line, json_array_size(errs), n,
+		      got);
+	ck_assert_msg(json_is_true(json_object_get(res, "valid")) == (n == 0), "line %d: valid flag wrong:%s", line,
+		      got);
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = json_array_get(errs, i);
 		ck_assert_str_eq(json_string_value(json_object_get(e, "field")), w[i].field);
@@ -154,7 +157,7 @@ static void expect(json_t *res, const want *w, size_t n, int line)
 #define EXPECT(res, ...)                                                                                               \
 	do {                                                                                                           \
 		static const want w_[] = {__VA_ARGS__};                                                                \
-		expect((res), w_, sizeof(w_) / sizeof(w_[0]), __LINE__);                                                         \
+		expect((res), w_, sizeof(w_) / sizeof(w_[0]), __LINE__);                                               \
 	} while (0)
 #define EXPECT_VALID(res) expect((res), NULL, 0, __LINE__)
 
@@ -169,22 +172,22 @@ static json_t *changed(const char *path, const char *value)
 
 #define SUBDOMAIN_MSG                                                                                                  \
 	"a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "     \
-	"start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "             \
+	"start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "              \
 	"'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
 #define DNS_LABEL_MSG                                                                                                  \
 	"a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and "    \
-	"end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "            \
+	"end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "             \
 	"'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
 #define NAME_PART_MSG                                                                                                  \
 	"name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "          \
-	"alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "          \
+	"alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "           \
 	"'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
 #define LABEL_VALUE_MSG                                                                                                \
 	"a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must "      \
-	"start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "  \
+	"start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for "   \
 	"validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"
 #define PERCENT_MSG                                                                                                    \
-	"a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex "     \
+	"a valid percent string must be a numeric string followed by an ending '%' (e.g. '1%',  or '93%', regex "      \
 	"used for validation is '[0-9]+%')"
 #define STRATEGY_TYPES "supported values: \"RollingUpdate\", \"OnDelete\""
 
@@ -193,7 +196,8 @@ static json_t *changed(const char *path, const char *value)
 /* Every error's field must start with one of the prefixes or equal one of the exact paths. */
 static void check_fields(const json_t *res, const json_t *expect_, const char *name)
 {
-	json_t *prefixes = json_object_get(expect_, "errorFieldPrefixes"), *exact = json_object_get(expect_, "errorFieldsExact");
+	json_t *prefixes = json_object_get(expect_, "errorFieldPrefixes"),
+	       *exact = json_object_get(expect_, "errorFieldsExact");
 	json_t *errs = json_object_get(res, "errors");
 	for (size_t i = 0; i < json_array_size(errs); i++) {
 		const char *f = json_string_value(json_object_get(json_array_get(errs, i), "field"));
@@ -215,14 +219,16 @@ static const struct derived {
 	const char *fields[8]; /* "field|type|detail" */
 } derived[] = {
 	{"ValidateDaemonSet error: zero-length ID",
-	 {"metadata.name|Required|name or generateName is required", "spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
+	 {"metadata.name|Required|name or generateName is required",
+	  "spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
 	{"ValidateDaemonSet error: missing-namespace",
 	 {"metadata.namespace|Required|", "spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
 	{"ValidateDaemonSet error: nil selector",
 	 {"spec.template.metadata.labels|Invalid|`selector` does not match template `labels`",
 	  "spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
 	{"ValidateDaemonSet error: empty selector",
-	 {"spec.selector|Invalid|empty selector is invalid for daemonset", "spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
+	 {"spec.selector|Invalid|empty selector is invalid for daemonset",
+	  "spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
 	{"ValidateDaemonSet error: invalid template",
 	 {"spec.template.metadata.labels|Invalid|`selector` does not match template `labels`",
 	  "spec.template.spec.terminationGracePeriodSeconds|Required|", "spec.template.spec.containers|Required|",
@@ -243,7 +249,8 @@ static const struct derived {
 	{"ValidateDaemonSetUpdate: invalid update strategy", {"spec.updateStrategy|NotSupported|" STRATEGY_TYPES}},
 	{"ValidateDaemonSetUpdate: negative templateGeneration",
 	 {"spec.templateGeneration|Invalid|must be greater than or equal to 0"}},
-	{"ValidateDaemonSetUpdate: decreased templateGeneration", {"spec.templateGeneration|Invalid|must not be decremented"}},
+	{"ValidateDaemonSetUpdate: decreased templateGeneration",
+	 {"spec.templateGeneration|Invalid|must not be decremented"}},
 	{"ValidateDaemonSetUpdate: unchanged templateGeneration upon template update",
 	 {"spec.templateGeneration|Invalid|must be incremented upon template update"}},
 	{"ValidateDaemonSetStatusUpdate error: negative NumberReady",
@@ -261,14 +268,16 @@ static void check_derived(const char *name, const json_t *res)
 			n++;
 		char got[8192];
 		dump(errs, got, sizeof(got));
-		ck_assert_msg(json_array_size(errs) == n, "%s: %zu errors, want %zu:%s", name, json_array_size(errs), n, got);
+		ck_assert_msg(json_array_size(errs) == n, "%s: %zu errors, want %zu:%s", name, json_array_size(errs), n,
+			      got);
 		for (size_t j = 0; j < n; j++) {
 			char buf[1024];
 			json_t *e = json_array_get(errs, j);
 			snprintf(buf, sizeof(buf), "%s|%s|%s", json_string_value(json_object_get(e, "field")),
-				 json_string_value(json_object_get(e, "type")), json_string_value(json_object_get(e, "detail")));
-			ck_assert_msg(strcmp(buf, derived[i].fields[j]) == 0, "%s: error %zu is %s, want %s", name, j, buf,
-				      derived[i].fields[j]);
+				 json_string_value(json_object_get(e, "type")),
+				 json_string_value(json_object_get(e, "detail")));
+			ck_assert_msg(strcmp(buf, derived[i].fields[j]) == 0, "%s: error %zu is %s, want %s", name, j,
+				      buf, derived[i].fields[j]);
 		}
 	}
 }
@@ -286,7 +295,8 @@ START_TEST(upstream_table)
 		if (!strcmp(fn, "ValidateDaemonSet")) {
 			res = validate_obj(json_object_get(c, "daemonset"), DS_VALIDATE_AS_IS);
 		} else if (!strcmp(fn, "ValidateDaemonSetUpdate")) {
-			res = update_obj(json_object_get(c, "daemonset"), json_object_get(c, "oldDaemonSet"), DS_VALIDATE_AS_IS);
+			res = update_obj(json_object_get(c, "daemonset"), json_object_get(c, "oldDaemonSet"),
+					 DS_VALIDATE_AS_IS);
 		} else if (!strcmp(fn, "ValidateDaemonSetStatusUpdate")) {
 			res = update_obj(json_object_get(c, "daemonset"), json_object_get(c, "oldDaemonSet"),
 					 DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS);
@@ -300,10 +310,11 @@ START_TEST(upstream_table)
 			dsi_vctx_init(&vc, &errs, &atoms, 0, &err);
 			dsi_strbuf_puts(&vc.fp, json_string_value(json_object_get(c, "path")));
 			ck_assert_int_eq(dsi_validate_rolling_update(&vc, json_object_get(c, "rollingUpdate")), 0);
-			ck_assert_msg((errs.n == 0) == json_is_true(json_object_get(exp, "valid")), "%s: %zu errors", name, errs.n);
+			ck_assert_msg((errs.n == 0) == json_is_true(json_object_get(exp, "valid")), "%s: %zu errors",
+				      name, errs.n);
 			for (size_t j = 0; j < errs.n; j++)
-				ck_assert_msg(strncmp(errs.v[j].field, "spec.updateStrategy.rollingUpdate.", 34) == 0, "%s: %s", name,
-					      errs.v[j].field);
+				ck_assert_msg(strncmp(errs.v[j].field, "spec.updateStrategy.rollingUpdate.", 34) == 0,
+					      "%s: %s", name, errs.v[j].field);
 			dsi_vctx_release(&vc);
 			dsi_field_errors_free(&errs);
 			dsi_atoms_free(&atoms);
@@ -316,19 +327,22 @@ START_TEST(upstream_table)
 		run++;
 		char got[8192];
 		dump(json_object_get(res, "errors"), got, sizeof(got));
-		ck_assert_msg(json_is_true(json_object_get(res, "valid")) == json_is_true(json_object_get(exp, "valid")),
+		ck_assert_msg(json_is_true(json_object_get(res, "valid")) ==
+				      json_is_true(json_object_get(exp, "valid")),
 			      "%s: valid is %d:%s", name, json_is_true(json_object_get(res, "valid")), got);
 		json_t *count = json_object_get(exp, "errorCount");
 		if (count)
-			ck_assert_msg(json_array_size(json_object_get(res, "errors")) == (size_t)json_integer_value(count),
-				      "%s: %zu errors, want %lld:%s", name, json_array_size(json_object_get(res, "errors")),
-				      (long long)json_integer_value(count), got);
+			ck_assert_msg(
+				json_array_size(json_object_get(res, "errors")) == (size_t)json_integer_value(count),
+				"%s: %zu errors, want %lld:%s", name, json_array_size(json_object_get(res, "errors")),
+				(long long)json_integer_value(count), got);
 		if (json_object_get(exp, "errorFieldPrefixes"))
 			check_fields(res, exp, name);
 		check_derived(name, res);
 		/* the aggregate names the object and lists every message */
 		if (!json_is_true(json_object_get(res, "valid")))
-			ck_assert(strncmp(json_string_value(json_object_get(res, "message")), "DaemonSet.apps \"", 16) == 0);
+			ck_assert(strncmp(json_string_value(json_object_get(res, "message")), "DaemonSet.apps \"",
+					  16) == 0);
 		json_decref(res);
 	}
 	ck_assert_uint_eq(run, 63);
@@ -345,19 +359,23 @@ START_TEST(valid_and_messages)
 	EXPECT_VALID(r);
 	/* one error: no brackets in the aggregate */
 	r = changed("metadata.name", "\"Bad_Name\"");
-	ck_assert_str_eq(json_string_value(json_object_get(r, "message")),
-			 "DaemonSet.apps \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": " SUBDOMAIN_MSG);
+	ck_assert_str_eq(
+		json_string_value(json_object_get(r, "message")),
+		"DaemonSet.apps \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": " SUBDOMAIN_MSG);
 	json_t *e = json_array_get(json_object_get(r, "errors"), 0);
 	ck_assert_str_eq(json_string_value(json_object_get(e, "reason")), "FieldValueInvalid");
 	ck_assert_str_eq(json_string_value(json_object_get(e, "value")), "Bad_Name");
 	EXPECT(r, {"metadata.name", "Invalid", SUBDOMAIN_MSG, NULL});
 	/* several: brackets, ", "-joined, repeated messages once (subPath errors share the list's path) */
 	r = changed("spec.template.spec.containers[0].volumeMounts",
-		    "[{\"name\":\"v\",\"mountPath\":\"/a\",\"subPath\":\"../x\"},{\"name\":\"v\",\"mountPath\":\"/b\",\"subPath\":\"../x\"}]");
+		    "[{\"name\":\"v\",\"mountPath\":\"/a\",\"subPath\":\"../x\"},{\"name\":\"v\",\"mountPath\":\"/"
+		    "b\",\"subPath\":\"../x\"}]");
 	const char *msg = json_string_value(json_object_get(r, "message"));
-	ck_assert_str_eq(msg, "DaemonSet.apps \"agent\" is invalid: [spec.template.spec.containers[0].volumeMounts[0].name: Not found: "
-			      "\"v\", spec.template.spec.containers[0].volumeMounts.subPath: Invalid value: \"../x\": must not "
-			      "contain '..', spec.template.spec.containers[0].volumeMounts[1].name: Not found: \"v\"]");
+	ck_assert_str_eq(
+		msg, "DaemonSet.apps \"agent\" is invalid: [spec.template.spec.containers[0].volumeMounts[0].name: Not "
+		     "found: "
+		     "\"v\", spec.template.spec.containers[0].volumeMounts.subPath: Invalid value: \"../x\": must not "
+		     "contain '..', spec.template.spec.containers[0].volumeMounts[1].name: Not found: \"v\"]");
 	EXPECT(r, {"spec.template.spec.containers[0].volumeMounts[0].name", "NotFound", "", NULL},
 	       {"spec.template.spec.containers[0].volumeMounts.subPath", "Invalid", "must not contain '..'", NULL},
 	       {"spec.template.spec.containers[0].volumeMounts[1].name", "NotFound", "", NULL},
@@ -368,7 +386,7 @@ END_TEST
 START_TEST(object_meta)
 {
 	EXPECT(changed("metadata.name", NULL), {"metadata.name", "Required", "name or generateName is required",
-						 "metadata.name: Required value: name or generateName is required"});
+						"metadata.name: Required value: name or generateName is required"});
 	/* the server generates a name from generateName (five placeholder characters here) */
 	json_t *ds = with(with(base(), "metadata.name", NULL), "metadata.generateName", "\"agent-\"");
 	EXPECT_VALID(validate_obj(ds, 0));
@@ -382,11 +400,14 @@ START_TEST(object_meta)
 	/* a request without namespace gets the request's ("default"); as is it is required */
 	EXPECT_VALID(changed("metadata.namespace", NULL));
 	ds = with(full(), "metadata.namespace", NULL);
-	EXPECT(validate_obj(ds, DS_VALIDATE_AS_IS), {"metadata.namespace", "Required", "", "metadata.namespace: Required value"});
+	EXPECT(validate_obj(ds, DS_VALIDATE_AS_IS),
+	       {"metadata.namespace", "Required", "", "metadata.namespace: Required value"});
 	json_decref(ds);
 	EXPECT(changed("metadata.namespace", "\"kube.system\""),
-	       {"metadata.namespace", "Invalid", "must not contain dots", "metadata.namespace: Invalid value: \"kube.system\": must not contain dots"});
-	EXPECT(changed("metadata.labels", "{\"ok\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}"),
+	       {"metadata.namespace", "Invalid", "must not contain dots",
+		"metadata.namespace: Invalid value: \"kube.system\": must not contain dots"});
+	EXPECT(changed("metadata.labels",
+		       "{\"ok\":\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}"),
 	       {"metadata.labels", "Invalid", "must be no more than 63 bytes", NULL});
 	/* annotation keys are checked lowercased; their total size is limited */
 	EXPECT_VALID(changed("metadata.annotations", "{\"Example.COM/Key\":\"x\"}"));
@@ -403,9 +424,11 @@ START_TEST(object_meta)
 	       {"metadata.finalizers", "Invalid", "name part must be non-empty", NULL},
 	       {"metadata.finalizers", "Invalid", NAME_PART_MSG, NULL},
 	       {"metadata.finalizers", "Invalid", "finalizer orphan and foregroundDeletion cannot be both set",
-		"metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\",\"cleanup\",\"bad/\"]: finalizer orphan and "
+		"metadata.finalizers: Invalid value: [\"orphan\",\"foregroundDeletion\",\"cleanup\",\"bad/\"]: "
+		"finalizer orphan and "
 		"foregroundDeletion cannot be both set"},
-	       {"metadata.finalizers[2]", "Invalid", "name is neither a standard finalizer name nor is it fully qualified", NULL});
+	       {"metadata.finalizers[2]", "Invalid",
+		"name is neither a standard finalizer name nor is it fully qualified", NULL});
 	EXPECT(changed("metadata.ownerReferences",
 		       "[{\"apiVersion\":\"apps/v1/x\",\"kind\":\"\",\"name\":\"a\",\"uid\":\"1\",\"controller\":true},"
 		       "{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"b\",\"uid\":\"\",\"controller\":true}]"),
@@ -413,14 +436,17 @@ START_TEST(object_meta)
 	       {"metadata.ownerReferences[0].kind", "Required", "must not be empty", NULL},
 	       {"metadata.ownerReferences[1].uid", "Required", "must not be empty", NULL},
 	       {"metadata.ownerReferences[1]", "Invalid", "/v1, Kind=Event is disallowed from being an owner",
-		"metadata.ownerReferences[1]: Invalid value: {\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"b\",\"uid\":\"\","
+		"metadata.ownerReferences[1]: Invalid value: "
+		"{\"apiVersion\":\"v1\",\"kind\":\"Event\",\"name\":\"b\",\"uid\":\"\","
 		"\"controller\":true}: /v1, Kind=Event is disallowed from being an owner"},
 	       {"metadata.ownerReferences", "Invalid",
-		"Only one reference can have Controller set to true. Found \"true\" in references for /a and Event/b", NULL});
+		"Only one reference can have Controller set to true. Found \"true\" in references for /a and Event/b",
+		NULL});
 	/* the server sets generation 1 on create; as is, a negative one is refused */
 	EXPECT_VALID(changed("metadata.generation", "-2"));
 	ds = with(full(), "metadata.generation", "-2");
-	EXPECT(validate_obj(ds, DS_VALIDATE_AS_IS), {"metadata.generation", "Invalid", "must be greater than or equal to 0", NULL});
+	EXPECT(validate_obj(ds, DS_VALIDATE_AS_IS),
+	       {"metadata.generation", "Invalid", "must be greater than or equal to 0", NULL});
 	json_decref(ds);
 }
 END_TEST
@@ -429,25 +455,28 @@ START_TEST(selector_rules)
 {
 	EXPECT(changed("spec.selector", NULL),
 	       {"spec.template.metadata.labels", "Invalid", "`selector` does not match template `labels`",
-		"spec.template.metadata.labels: Invalid value: {\"app\":\"agent\"}: `selector` does not match template `labels`"});
+		"spec.template.metadata.labels: Invalid value: {\"app\":\"agent\"}: `selector` does not match template "
+		"`labels`"});
 	EXPECT(changed("spec.selector", "{\"matchLabels\":{}}"),
 	       {"spec.selector", "Invalid", "empty selector is invalid for daemonset",
 		"spec.selector: Invalid value: {}: empty selector is invalid for daemonset"});
 	EXPECT(changed("spec.selector", "{\"matchLabels\":{\"app\":\"other\"}}"),
 	       {"spec.template.metadata.labels", "Invalid", "`selector` does not match template `labels`", NULL});
 	/* a selector that does not convert is reported once, without the template check */
-	EXPECT(changed("spec.selector",
-		       "{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"In\"},{\"key\":\"x\",\"operator\":\"Near\",\"values\":[\"a\"]},"
-		       "{\"key\":\"y\",\"operator\":\"Exists\",\"values\":[\"b c\"]}]}"),
-	       {"spec.selector.matchExpressions[0].values", "Required", "must be specified when `operator` is 'In' or 'NotIn'", NULL},
+	EXPECT(changed("spec.selector", "{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"In\"},{\"key\":\"x\","
+					"\"operator\":\"Near\",\"values\":[\"a\"]},"
+					"{\"key\":\"y\",\"operator\":\"Exists\",\"values\":[\"b c\"]}]}"),
+	       {"spec.selector.matchExpressions[0].values", "Required",
+		"must be specified when `operator` is 'In' or 'NotIn'", NULL},
 	       {"spec.selector.matchExpressions[1].operator", "Invalid", "not a valid selector operator",
 		"spec.selector.matchExpressions[1].operator: Invalid value: \"Near\": not a valid selector operator"},
 	       {"spec.selector.matchExpressions[2].values", "Forbidden",
 		"may not be specified when `operator` is 'Exists' or 'DoesNotExist'", NULL},
 	       {"spec.selector.matchExpressions[2].values[0]", "Invalid", LABEL_VALUE_MSG, NULL});
-	EXPECT_VALID(changed("spec.selector",
-			     "{\"matchLabels\":{\"app\":\"agent\"},\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"NotIn\","
-			     "\"values\":[\"web\"]}]}"));
+	EXPECT_VALID(changed(
+		"spec.selector",
+		"{\"matchLabels\":{\"app\":\"agent\"},\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"NotIn\","
+		"\"values\":[\"web\"]}]}"));
 	/* template labels: checked as labels at template.labels */
 	EXPECT(changed("spec.template.metadata.labels", "{\"app\":\"agent\",\"-x\":\"y\"}"),
 	       {"spec.template.labels", "Invalid", NAME_PART_MSG, NULL});
@@ -461,25 +490,34 @@ START_TEST(template_rules)
 	       {"spec.template.spec.restartPolicy", "NotSupported", restart,
 		"spec.template.spec.restartPolicy: Unsupported value: \"OnFailure\": supported values: \"Always\""});
 	EXPECT(changed("spec.template.spec.restartPolicy", "\"Sometimes\""),
-	       {"spec.template.spec.restartPolicy", "NotSupported", "supported values: \"Always\", \"OnFailure\", \"Never\"", NULL},
+	       {"spec.template.spec.restartPolicy", "NotSupported",
+		"supported values: \"Always\", \"OnFailure\", \"Never\"", NULL},
 	       {"spec.template.spec.restartPolicy", "NotSupported", "supported values: \"Always\"", NULL});
 	EXPECT(changed("spec.template.spec.activeDeadlineSeconds", "600"),
-	       {"spec.template.spec.activeDeadlineSeconds", "Forbidden", "activeDeadlineSeconds in DaemonSet is not Supported",
-		"spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not Supported"});
+	       {"spec.template.spec.activeDeadlineSeconds", "Forbidden",
+		"activeDeadlineSeconds in DaemonSet is not Supported",
+		"spec.template.spec.activeDeadlineSeconds: Forbidden: activeDeadlineSeconds in DaemonSet is not "
+		"Supported"});
 	EXPECT(changed("spec.template.spec.activeDeadlineSeconds", "0"),
-	       {"spec.template.spec.activeDeadlineSeconds", "Invalid", "must be between 1 and 2147483647, inclusive", NULL},
-	       {"spec.template.spec.activeDeadlineSeconds", "Forbidden", "activeDeadlineSeconds in DaemonSet is not Supported", NULL});
+	       {"spec.template.spec.activeDeadlineSeconds", "Invalid", "must be between 1 and 2147483647, inclusive",
+		NULL},
+	       {"spec.template.spec.activeDeadlineSeconds", "Forbidden",
+		"activeDeadlineSeconds in DaemonSet is not Supported", NULL});
 	EXPECT(changed("spec.template.spec.dnsPolicy", "\"Custom\""),
 	       {"spec.template.spec.dnsPolicy", "NotSupported",
 		"supported values: \"ClusterFirstWithHostNet\", \"ClusterFirst\", \"Default\", \"None\"", NULL});
 	EXPECT(changed("spec.template.spec.dnsPolicy", "\"None\""),
 	       {"spec.template.spec.dnsConfig", "Required", "must provide `dnsConfig` when `dnsPolicy` is None", NULL});
-	EXPECT(changed("spec.template.spec.ephemeralContainers", "[{\"name\":\"debug\",\"image\":\"busybox\",\"ports\":[{\"containerPort\":1}]}]"),
-	       {"spec.template.spec.ephemeralContainers[0].ports", "Forbidden", "cannot be set for an Ephemeral Container", NULL},
-	       {"spec.template.spec.ephemeralContainers", "Forbidden", "ephemeral containers not allowed in pod template", NULL});
+	EXPECT(changed("spec.template.spec.ephemeralContainers",
+		       "[{\"name\":\"debug\",\"image\":\"busybox\",\"ports\":[{\"containerPort\":1}]}]"),
+	       {"spec.template.spec.ephemeralContainers[0].ports", "Forbidden",
+		"cannot be set for an Ephemeral Container", NULL},
+	       {"spec.template.spec.ephemeralContainers", "Forbidden",
+		"ephemeral containers not allowed in pod template", NULL});
 	EXPECT(changed("spec.template.spec.nodeSelector", "{\"a/b/c\":\"x\",\"disk\":\"ssd\"}"),
 	       {"spec.template.spec.nodeSelector", "Invalid",
-		"a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
+		"a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end "
+		"with an "
 		"alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
 		"'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. "
 		"'example.com/MyName')",
@@ -489,35 +527,41 @@ START_TEST(template_rules)
 	EXPECT(changed("spec.template.spec.hostname", "\"a.b\""),
 	       {"spec.template.spec.hostname", "Invalid", "must not contain dots", NULL});
 	EXPECT(changed("spec.template.spec.preemptionPolicy", "\"Always\""),
-	       {"spec.template.spec.preemptionPolicy", "NotSupported", "supported values: \"PreemptLowerPriority\", \"Never\"", NULL});
+	       {"spec.template.spec.preemptionPolicy", "NotSupported",
+		"supported values: \"PreemptLowerPriority\", \"Never\"", NULL});
 	EXPECT(changed("spec.template.spec.schedulingGates", "[{\"name\":\"a\"},{\"name\":\"a\"}]"),
-	       {"spec.template.spec.schedulingGates[1]", "Duplicate", "", "spec.template.spec.schedulingGates[1]: Duplicate value: \"a\""});
+	       {"spec.template.spec.schedulingGates[1]", "Duplicate", "",
+		"spec.template.spec.schedulingGates[1]: Duplicate value: \"a\""});
 	/* pod-specific annotations of the template */
 	EXPECT(changed("spec.template.metadata.annotations",
-		       "{\"controller.kubernetes.io/pod-deletion-cost\":\"012\",\"seccomp.security.alpha.kubernetes.io/pod\":\"chrome\"}"),
-	       {"spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]", "Invalid", "must be a 32bit integer", NULL},
-	       {"spec.template.annotations.seccomp.security.alpha.kubernetes.io/pod", "Invalid", "must be a valid seccomp profile", NULL});
+		       "{\"controller.kubernetes.io/pod-deletion-cost\":\"012\",\"seccomp.security.alpha.kubernetes.io/"
+		       "pod\":\"chrome\"}"),
+	       {"spec.template.annotations[controller.kubernetes.io/pod-deletion-cost]", "Invalid",
+		"must be a 32bit integer", NULL},
+	       {"spec.template.annotations.seccomp.security.alpha.kubernetes.io/pod", "Invalid",
+		"must be a valid seccomp profile", NULL});
 }
 END_TEST
 
 START_TEST(container_rules)
 {
 	EXPECT(changed("spec.template.spec.containers", "[]"), {"spec.template.spec.containers", "Required", "", NULL});
-	EXPECT(changed("spec.template.spec.containers",
-		       "[{\"name\":\"Agent\",\"image\":\"a\"},{\"name\":\"Agent\"},{\"image\":\"b\",\"terminationMessagePolicy\":\"Log\","
-		       "\"imagePullPolicy\":\"Sometimes\"}]"),
+	EXPECT(changed("spec.template.spec.containers", "[{\"name\":\"Agent\",\"image\":\"a\"},{\"name\":\"Agent\"},{"
+							"\"image\":\"b\",\"terminationMessagePolicy\":\"Log\","
+							"\"imagePullPolicy\":\"Sometimes\"}]"),
 	       {"spec.template.spec.containers[0].name", "Invalid", DNS_LABEL_MSG, NULL},
 	       {"spec.template.spec.containers[1].name", "Invalid", DNS_LABEL_MSG, NULL},
 	       {"spec.template.spec.containers[1].image", "Required", "", NULL},
-	       {"spec.template.spec.containers[1].name", "Duplicate", "", "spec.template.spec.containers[1].name: Duplicate value: \"Agent\""},
+	       {"spec.template.spec.containers[1].name", "Duplicate", "",
+		"spec.template.spec.containers[1].name: Duplicate value: \"Agent\""},
 	       {"spec.template.spec.containers[2].name", "Required", "", NULL},
 	       {"spec.template.spec.containers[2].terminationMessagePolicy", "NotSupported",
 		"supported values: \"File\", \"FallbackToLogsOnError\"", NULL},
 	       {"spec.template.spec.containers[2].imagePullPolicy", "NotSupported",
 		"supported values: \"Always\", \"IfNotPresent\", \"Never\"", NULL});
 	/* as is, nothing is defaulted */
-	json_t *ds = with(with(base(), "spec.updateStrategy", "{\"type\":\"OnDelete\"}"), "spec.template.spec.containers[0].ports",
-			  "[{\"containerPort\":80}]");
+	json_t *ds = with(with(base(), "spec.updateStrategy", "{\"type\":\"OnDelete\"}"),
+			  "spec.template.spec.containers[0].ports", "[{\"containerPort\":80}]");
 	EXPECT(validate_obj(ds, DS_VALIDATE_AS_IS),
 	       {"spec.template.spec.terminationGracePeriodSeconds", "Required", "", NULL},
 	       {"spec.template.spec.containers[0].terminationMessagePolicy", "Required", "", NULL},
@@ -529,59 +573,82 @@ START_TEST(container_rules)
 	json_decref(ds);
 	EXPECT(changed("spec.template.spec.containers[0].ports",
 		       "[{\"containerPort\":0},{\"containerPort\":70000,\"hostPort\":-1,\"protocol\":\"ICMP\"},"
-		       "{\"name\":\"web\",\"containerPort\":80},{\"name\":\"web\",\"containerPort\":81},{\"name\":\"--\",\"containerPort\":82}]"),
+		       "{\"name\":\"web\",\"containerPort\":80},{\"name\":\"web\",\"containerPort\":81},{\"name\":\"--"
+		       "\",\"containerPort\":82}]"),
 	       {"spec.template.spec.containers[0].ports[0].containerPort", "Required", "", NULL},
-	       {"spec.template.spec.containers[0].ports[1].containerPort", "Invalid", "must be between 1 and 65535, inclusive",
-		"spec.template.spec.containers[0].ports[1].containerPort: Invalid value: 70000: must be between 1 and 65535, inclusive"},
-	       {"spec.template.spec.containers[0].ports[1].hostPort", "Invalid", "must be between 1 and 65535, inclusive", NULL},
-	       {"spec.template.spec.containers[0].ports[1].protocol", "NotSupported", "supported values: \"SCTP\", \"TCP\", \"UDP\"",
-		NULL},
+	       {"spec.template.spec.containers[0].ports[1].containerPort", "Invalid",
+		"must be between 1 and 65535, inclusive",
+		"spec.template.spec.containers[0].ports[1].containerPort: Invalid value: 70000: must be between 1 and "
+		"65535, inclusive"},
+	       {"spec.template.spec.containers[0].ports[1].hostPort", "Invalid",
+		"must be between 1 and 65535, inclusive", NULL},
+	       {"spec.template.spec.containers[0].ports[1].protocol", "NotSupported",
+		"supported values: \"SCTP\", \"TCP\", \"UDP\"", NULL},
 	       {"spec.template.spec.containers[0].ports[3].name", "Duplicate", "", NULL},
-	       {"spec.template.spec.containers[0].ports[4].name", "Invalid", "must contain at least one letter (a-z)", NULL},
-	       {"spec.template.spec.containers[0].ports[4].name", "Invalid", "must not contain consecutive hyphens", NULL},
-	       {"spec.template.spec.containers[0].ports[4].name", "Invalid", "must not begin or end with a hyphen", NULL});
+	       {"spec.template.spec.containers[0].ports[4].name", "Invalid", "must contain at least one letter (a-z)",
+		NULL},
+	       {"spec.template.spec.containers[0].ports[4].name", "Invalid", "must not contain consecutive hyphens",
+		NULL},
+	       {"spec.template.spec.containers[0].ports[4].name", "Invalid", "must not begin or end with a hyphen",
+		NULL});
 	/* host ports: conflicts across containers, and hostNetwork */
 	ds = with(base(), "spec.template.spec.containers",
 		  "[{\"name\":\"a\",\"image\":\"a\",\"ports\":[{\"containerPort\":80,\"hostPort\":8080}]},"
-		  "{\"name\":\"b\",\"image\":\"b\",\"ports\":[{\"containerPort\":81,\"hostPort\":8080},{\"containerPort\":82,\"hostPort\":8080,"
+		  "{\"name\":\"b\",\"image\":\"b\",\"ports\":[{\"containerPort\":81,\"hostPort\":8080},{"
+		  "\"containerPort\":82,\"hostPort\":8080,"
 		  "\"protocol\":\"UDP\"}]}]");
 	EXPECT(validate_obj(ds, 0),
 	       {"spec.template.spec.containers[1].ports[0].hostPort", "Duplicate", "",
 		"spec.template.spec.containers[1].ports[0].hostPort: Duplicate value: \"TCP//8080\""});
 	EXPECT(validate_obj(with(ds, "spec.template.spec.hostNetwork", "true"), 0),
 	       {"spec.template.spec.containers[1].ports[0].hostPort", "Duplicate", "", NULL},
-	       {"spec.template.spec.containers[0].ports[0].hostPort", "Invalid", "must match `containerPort` when `hostNetwork` is true",
-		"spec.template.spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` when `hostNetwork` is true"},
-	       {"spec.template.spec.containers[1].ports[0].hostPort", "Invalid", "must match `containerPort` when `hostNetwork` is true", NULL},
-	       {"spec.template.spec.containers[1].ports[1].hostPort", "Invalid", "must match `containerPort` when `hostNetwork` is true", NULL});
+	       {"spec.template.spec.containers[0].ports[0].hostPort", "Invalid",
+		"must match `containerPort` when `hostNetwork` is true",
+		"spec.template.spec.containers[0].ports[0].hostPort: Invalid value: 8080: must match `containerPort` "
+		"when `hostNetwork` is true"},
+	       {"spec.template.spec.containers[1].ports[0].hostPort", "Invalid",
+		"must match `containerPort` when `hostNetwork` is true", NULL},
+	       {"spec.template.spec.containers[1].ports[1].hostPort", "Invalid",
+		"must match `containerPort` when `hostNetwork` is true", NULL});
 	json_decref(ds);
 	/* a template may leave hostPort 0 with hostNetwork (the pod defaults it) */
 	ds = with(with(base(), "spec.template.spec.hostNetwork", "true"), "spec.template.spec.containers[0].ports",
 		  "[{\"containerPort\":9100}]");
 	EXPECT_VALID(validate_obj(ds, 0));
 	json_decref(ds);
-	EXPECT(changed("spec.template.spec.containers[0].env", "[{\"value\":\"x\"},{\"name\":\"A=B\"},{\"name\":\"my.var-1\"}]"),
+	EXPECT(changed("spec.template.spec.containers[0].env",
+		       "[{\"value\":\"x\"},{\"name\":\"A=B\"},{\"name\":\"my.var-1\"}]"),
 	       {"spec.template.spec.containers[0].env[0].name", "Required", "", NULL},
 	       {"spec.template.spec.containers[0].env[1].name", "Invalid",
-		"a valid environment variable name must consist only of printable ASCII characters other than '='", NULL});
-	EXPECT(changed("spec.template.spec.containers[0].livenessProbe", "{\"successThreshold\":2,\"periodSeconds\":-1}"),
+		"a valid environment variable name must consist only of printable ASCII characters other than '='",
+		NULL});
+	EXPECT(changed("spec.template.spec.containers[0].livenessProbe",
+		       "{\"successThreshold\":2,\"periodSeconds\":-1}"),
 	       {"spec.template.spec.containers[0].livenessProbe", "Required", "must specify a handler type", NULL},
-	       {"spec.template.spec.containers[0].livenessProbe.periodSeconds", "Invalid", "must be greater than or equal to 0", NULL},
+	       {"spec.template.spec.containers[0].livenessProbe.periodSeconds", "Invalid",
+		"must be greater than or equal to 0", NULL},
 	       {"spec.template.spec.containers[0].livenessProbe.successThreshold", "Invalid", "must be 1", NULL});
 	EXPECT(changed("spec.template.spec.containers[0].readinessProbe",
-		       "{\"httpGet\":{\"port\":\"HTTP\",\"scheme\":\"FTP\"},\"exec\":{},\"terminationGracePeriodSeconds\":5}"),
+		       "{\"httpGet\":{\"port\":\"HTTP\",\"scheme\":\"FTP\"},\"exec\":{},"
+		       "\"terminationGracePeriodSeconds\":5}"),
 	       {"spec.template.spec.containers[0].readinessProbe.exec.command", "Required", "", NULL},
-	       {"spec.template.spec.containers[0].readinessProbe.httpGet", "Forbidden", "may not specify more than 1 handler type", NULL},
+	       {"spec.template.spec.containers[0].readinessProbe.httpGet", "Forbidden",
+		"may not specify more than 1 handler type", NULL},
 	       {"spec.template.spec.containers[0].readinessProbe.terminationGracePeriodSeconds", "Invalid",
 		"must not be set for readinessProbes", NULL});
 	EXPECT(changed("spec.template.spec.containers[0].startupProbe", "{\"tcpSocket\":{\"port\":0}}"),
-	       {"spec.template.spec.containers[0].startupProbe.tcpSocket.port", "Invalid", "must be between 1 and 65535, inclusive", NULL});
+	       {"spec.template.spec.containers[0].startupProbe.tcpSocket.port", "Invalid",
+		"must be between 1 and 65535, inclusive", NULL});
 	EXPECT(changed("spec.template.spec.containers[0].restartPolicy", "\"Always\""),
-	       {"spec.template.spec.containers[0].restartPolicy", "Forbidden", "may not be set for non-init containers", NULL});
+	       {"spec.template.spec.containers[0].restartPolicy", "Forbidden", "may not be set for non-init containers",
+		NULL});
 	EXPECT(changed("spec.template.spec.initContainers",
-		       "[{\"name\":\"agent\",\"image\":\"i\",\"restartPolicy\":\"Never\",\"livenessProbe\":{\"exec\":{\"command\":[\"true\"]}}},"
-		       "{\"name\":\"side\",\"image\":\"i\",\"restartPolicy\":\"Always\",\"readinessProbe\":{\"exec\":{\"command\":[\"true\"]}}}]"),
-	       {"spec.template.spec.initContainers[0].restartPolicy", "NotSupported", "supported values: \"Always\"", NULL},
+		       "[{\"name\":\"agent\",\"image\":\"i\",\"restartPolicy\":\"Never\",\"livenessProbe\":{\"exec\":{"
+		       "\"command\":[\"true\"]}}},"
+		       "{\"name\":\"side\",\"image\":\"i\",\"restartPolicy\":\"Always\",\"readinessProbe\":{\"exec\":{"
+		       "\"command\":[\"true\"]}}}]"),
+	       {"spec.template.spec.initContainers[0].restartPolicy", "NotSupported", "supported values: \"Always\"",
+		NULL},
 	       {"spec.template.spec.initContainers[0].name", "Duplicate", "", NULL},
 	       {"spec.template.spec.initContainers[0].livenessProbe", "Forbidden",
 		"may not be set for init containers without restartPolicy=Always", NULL});
@@ -591,23 +658,38 @@ END_TEST
 START_TEST(resource_rules)
 {
 	EXPECT(changed("spec.template.spec.containers[0].resources",
-		       "{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"requests\":{\"cpu\":\"1\",\"memory\":\"-1\"}}"),
-	       {"spec.template.spec.containers[0].resources.requests", "Invalid", "must be less than or equal to cpu limit of 500m",
-		"spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 500m"},
-	       {"spec.template.spec.containers[0].resources.requests[memory]", "Invalid", "must be greater than or equal to 0",
-		"spec.template.spec.containers[0].resources.requests[memory]: Invalid value: \"-1\": must be greater than or equal to 0"});
+		       "{\"limits\":{\"cpu\":\"500m\",\"memory\":\"1Gi\"},\"requests\":{\"cpu\":\"1\",\"memory\":\"-"
+		       "1\"}}"),
+	       {"spec.template.spec.containers[0].resources.requests", "Invalid",
+		"must be less than or equal to cpu limit of 500m",
+		"spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal "
+		"to cpu limit of 500m"},
+	       {"spec.template.spec.containers[0].resources.requests[memory]", "Invalid",
+		"must be greater than or equal to 0",
+		"spec.template.spec.containers[0].resources.requests[memory]: Invalid value: \"-1\": must be greater "
+		"than or equal to 0"});
 	EXPECT(changed("spec.template.spec.containers[0].resources",
-		       "{\"limits\":{\"example.com/gpu\":\"2\"},\"requests\":{\"example.com/gpu\":\"1\",\"example.com/fpga\":\"500m\"}}"),
-	       {"spec.template.spec.containers[0].resources.requests[example.com/fpga]", "Invalid", "must be an integer",
-		"spec.template.spec.containers[0].resources.requests[example.com/fpga]: Invalid value: \"500m\": must be an integer"},
-	       {"spec.template.spec.containers[0].resources.limits", "Required", "Limit must be set for non overcommitable resources", NULL},
-	       {"spec.template.spec.containers[0].resources.requests", "Invalid", "must be equal to example.com/gpu limit of 2", NULL});
-	EXPECT(changed("spec.template.spec.containers[0].resources", "{\"limits\":{\"foo\":\"1\",\"pods\":\"1\",\"hugepages-2Mi\":\"2Mi\"}}"),
-	       {"spec.template.spec.containers[0].resources.limits[foo]", "Invalid", "must be a standard resource type or fully qualified",
-		"spec.template.spec.containers[0].resources.limits[foo]: Invalid value: \"foo\": must be a standard resource type or fully "
+		       "{\"limits\":{\"example.com/gpu\":\"2\"},\"requests\":{\"example.com/gpu\":\"1\",\"example.com/"
+		       "fpga\":\"500m\"}}"),
+	       {"spec.template.spec.containers[0].resources.requests[example.com/fpga]", "Invalid",
+		"must be an integer",
+		"spec.template.spec.containers[0].resources.requests[example.com/fpga]: Invalid value: \"500m\": must "
+		"be an integer"},
+	       {"spec.template.spec.containers[0].resources.limits", "Required",
+		"Limit must be set for non overcommitable resources", NULL},
+	       {"spec.template.spec.containers[0].resources.requests", "Invalid",
+		"must be equal to example.com/gpu limit of 2", NULL});
+	EXPECT(changed("spec.template.spec.containers[0].resources",
+		       "{\"limits\":{\"foo\":\"1\",\"pods\":\"1\",\"hugepages-2Mi\":\"2Mi\"}}"),
+	       {"spec.template.spec.containers[0].resources.limits[foo]", "Invalid",
+		"must be a standard resource type or fully qualified",
+		"spec.template.spec.containers[0].resources.limits[foo]: Invalid value: \"foo\": must be a standard "
+		"resource type or fully "
 		"qualified"},
-	       {"spec.template.spec.containers[0].resources.limits[foo]", "Invalid", "must be a standard resource for containers", NULL},
-	       {"spec.template.spec.containers[0].resources.limits[pods]", "Invalid", "must be a standard resource for containers", NULL},
+	       {"spec.template.spec.containers[0].resources.limits[foo]", "Invalid",
+		"must be a standard resource for containers", NULL},
+	       {"spec.template.spec.containers[0].resources.limits[pods]", "Invalid",
+		"must be a standard resource for containers", NULL},
 	       {"spec.template.spec.containers[0].resources", "Forbidden", "HugePages require cpu or memory", NULL});
 	/* the pod overhead is validated as a limits list */
 	EXPECT(changed("spec.template.spec.overhead", "{\"cpu\":\"-100m\"}"),
@@ -617,22 +699,26 @@ END_TEST
 
 START_TEST(volume_rules)
 {
-	EXPECT(changed("spec.template.spec.volumes",
-		       "[{\"name\":\"a\",\"hostPath\":{\"path\":\"/x/../etc\",\"type\":\"Folder\"},\"cephfs\":{\"monitors\":[\"m\"]}},"
-		       "{\"name\":\"b\",\"emptyDir\":{},\"downwardAPI\":{}},{\"name\":\"c\",\"emptyDir\":{}},{\"name\":\"c\",\"emptyDir\":{}},"
-		       "{\"name\":\"D\",\"hostPath\":{}}]"),
+	EXPECT(changed("spec.template.spec.volumes", "[{\"name\":\"a\",\"hostPath\":{\"path\":\"/x/../"
+						     "etc\",\"type\":\"Folder\"},\"cephfs\":{\"monitors\":[\"m\"]}},"
+						     "{\"name\":\"b\",\"emptyDir\":{},\"downwardAPI\":{}},{\"name\":"
+						     "\"c\",\"emptyDir\":{}},{\"name\":\"c\",\"emptyDir\":{}},"
+						     "{\"name\":\"D\",\"hostPath\":{}}]"),
 	       {"spec.template.spec.volumes[0].hostPath.path", "Invalid", "must not contain '..'", NULL},
 	       {"spec.template.spec.volumes[0].hostPath.type", "NotSupported",
-		"supported values: \"\", \"BlockDevice\", \"CharDevice\", \"Directory\", \"DirectoryOrCreate\", \"File\", "
+		"supported values: \"\", \"BlockDevice\", \"CharDevice\", \"Directory\", \"DirectoryOrCreate\", "
+		"\"File\", "
 		"\"FileOrCreate\", \"Socket\"",
 		NULL},
 	       {"spec.template.spec.volumes[0].cephFS", "Forbidden", "may not specify more than 1 volume type", NULL},
-	       {"spec.template.spec.volumes[1].downwarAPI", "Forbidden", "may not specify more than 1 volume type", NULL},
+	       {"spec.template.spec.volumes[1].downwarAPI", "Forbidden", "may not specify more than 1 volume type",
+		NULL},
 	       {"spec.template.spec.volumes[3].name", "Duplicate", "", NULL},
 	       {"spec.template.spec.volumes[4].hostPath.path", "Required", "", NULL},
 	       {"spec.template.spec.volumes[4].name", "Invalid", DNS_LABEL_MSG, NULL});
 	/* as is, a volume without a source is refused; the server makes it an emptyDir */
-	json_t *ds = with(with(full(), "spec.template.spec.volumes", "[{\"name\":\"v\"}]"), "spec.template.spec.containers[0].volumeMounts",
+	json_t *ds = with(with(full(), "spec.template.spec.volumes", "[{\"name\":\"v\"}]"),
+			  "spec.template.spec.containers[0].volumeMounts",
 			  "[{\"name\":\"v\",\"mountPath\":\"/v\"},{\"name\":\"w\",\"mountPath\":\"/v\"}]");
 	EXPECT(validate_obj(ds, 0), {"spec.template.spec.containers[0].volumeMounts[1].name", "NotFound", "", NULL},
 	       {"spec.template.spec.containers[0].volumeMounts[1].mountPath", "Invalid", "must be unique", NULL});
@@ -654,23 +740,29 @@ START_TEST(toleration_rules)
 		       "{\"key\":\"b\",\"tolerationSeconds\":5,\"effect\":\"NoSchedule\"},"
 		       "{\"operator\":\"Equal\"},{\"key\":\"c\",\"operator\":\"Lt\",\"value\":\"3\"},"
 		       "{\"key\":\"bad key\",\"value\":\"a b\"}]"),
-	       {"spec.template.spec.tolerations[2].operator", "Invalid", "value must be empty when `operator` is 'Exists'",
-		"spec.template.spec.tolerations[2].operator: Invalid value: \"x\": value must be empty when `operator` is 'Exists'"},
+	       {"spec.template.spec.tolerations[2].operator", "Invalid",
+		"value must be empty when `operator` is 'Exists'",
+		"spec.template.spec.tolerations[2].operator: Invalid value: \"x\": value must be empty when `operator` "
+		"is 'Exists'"},
 	       {"spec.template.spec.tolerations[2].effect", "NotSupported",
 		"supported values: \"NoSchedule\", \"PreferNoSchedule\", \"NoExecute\"",
-		"spec.template.spec.tolerations[2].effect: Unsupported value: \"Bad\": supported values: \"NoSchedule\", "
+		"spec.template.spec.tolerations[2].effect: Unsupported value: \"Bad\": supported values: "
+		"\"NoSchedule\", "
 		"\"PreferNoSchedule\", \"NoExecute\""},
-	       {"spec.template.spec.tolerations[3].effect", "Invalid", "effect must be 'NoExecute' when `tolerationSeconds` is set", NULL},
+	       {"spec.template.spec.tolerations[3].effect", "Invalid",
+		"effect must be 'NoExecute' when `tolerationSeconds` is set", NULL},
 	       {"spec.template.spec.tolerations[4].operator", "Invalid",
 		"operator must be Exists when `key` is empty, which means \"match all values and all keys\"", NULL},
-	       {"spec.template.spec.tolerations[5].operator", "NotSupported", "supported values: \"Equal\", \"Exists\"", NULL},
+	       {"spec.template.spec.tolerations[5].operator", "NotSupported", "supported values: \"Equal\", \"Exists\"",
+		NULL},
 	       {"spec.template.spec.tolerations[6].key", "Invalid", NAME_PART_MSG, NULL},
 	       {"spec.template.spec.tolerations[6].operator", "Invalid", LABEL_VALUE_MSG, NULL});
 	/* with the alpha comparison operators gate, Lt and Gt are accepted */
 	ds_options *o;
 	ck_assert_int_eq(ds_options_new(&o), 0);
 	ck_assert_int_eq(ds_options_set(o, "featureGates", "TaintTolerationComparisonOperators=true", NULL), 0);
-	json_t *ds = with(base(), "spec.template.spec.tolerations", "[{\"key\":\"c\",\"operator\":\"Gt\",\"value\":\"3\"}]");
+	json_t *ds =
+		with(base(), "spec.template.spec.tolerations", "[{\"key\":\"c\",\"operator\":\"Gt\",\"value\":\"3\"}]");
 	char *text = json_dumps(ds, 0), *out = NULL;
 	ck_assert_int_eq(ds_daemonset_validate(text, strlen(text), 0, o, &out, NULL), 0);
 	EXPECT_VALID(dsi_test_take_json(out));
@@ -684,50 +776,68 @@ START_TEST(affinity_rules)
 {
 	EXPECT(changed("spec.template.spec.affinity",
 		       "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{\"nodeSelectorTerms\":["
-		       "{\"matchExpressions\":[{\"key\":\"k\",\"operator\":\"In\"},{\"key\":\"k2\",\"operator\":\"Foo\",\"values\":[\"a b\"]},"
+		       "{\"matchExpressions\":[{\"key\":\"k\",\"operator\":\"In\"},{\"key\":\"k2\",\"operator\":"
+		       "\"Foo\",\"values\":[\"a b\"]},"
 		       "{\"key\":\"k3\",\"operator\":\"Gt\",\"values\":[\"1\",\"2\"]}],"
-		       "\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"a\",\"B\"]},{\"key\":\"x\",\"operator\":\"Exists\"}]}]},"
-		       "\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":0,\"preference\":{\"matchExpressions\":"
+		       "\"matchFields\":[{\"key\":\"metadata.name\",\"operator\":\"In\",\"values\":[\"a\",\"B\"]},{"
+		       "\"key\":\"x\",\"operator\":\"Exists\"}]}]},"
+		       "\"preferredDuringSchedulingIgnoredDuringExecution\":[{\"weight\":0,\"preference\":{"
+		       "\"matchExpressions\":"
 		       "[{\"key\":\"k\",\"operator\":\"In\",\"values\":[\"a b\"]}]}}]},"
-		       "\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":{\"matchLabels\":{\"app\":\"agent\"}},"
+		       "\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":{"
+		       "\"matchLabels\":{\"app\":\"agent\"}},"
 		       "\"namespaces\":[\"Bad\"]}]}}"),
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchExpressions[0].values",
 		"Required", "must be specified when `operator` is 'In' or 'NotIn'", NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchExpressions[1].operator",
 		"Invalid", "not a valid selector operator", NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchExpressions[1].values[0]",
 		"Invalid", LABEL_VALUE_MSG, NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchExpressions[2].values",
 		"Required", "must be specified single value when `operator` is 'Lt' or 'Gt'", NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchFields[0].values",
 		"Required", "must be only one value when `operator` is 'In' or 'NotIn' for node field selector", NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchFields[0].values[1]",
 		"Invalid", SUBDOMAIN_MSG, NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchFields[1].operator",
 		"Invalid", "not a valid selector operator", NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0]."
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms[0]."
 		"matchFields[1].key",
 		"Invalid", "not a valid field selector key", NULL},
-	       {"spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight", "Invalid",
-		"must be in the range 1-100", NULL},
-	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespace", "Invalid",
-		DNS_LABEL_MSG, NULL},
-	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", "Required",
-		"can not be empty", NULL},
-	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", "Invalid",
-		"name part must be non-empty", NULL},
-	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey", "Invalid",
-		NAME_PART_MSG, NULL});
-	EXPECT(changed("spec.template.spec.affinity", "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{}}}"),
-	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms", "Required",
-		"must have at least one node selector term", NULL});
+	       {"spec.template.spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight",
+		"Invalid", "must be in the range 1-100", NULL},
+	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
+		"namespace",
+		"Invalid", DNS_LABEL_MSG, NULL},
+	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
+		"topologyKey",
+		"Required", "can not be empty", NULL},
+	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
+		"topologyKey",
+		"Invalid", "name part must be non-empty", NULL},
+	       {"spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0]."
+		"topologyKey",
+		"Invalid", NAME_PART_MSG, NULL});
+	EXPECT(changed("spec.template.spec.affinity",
+		       "{\"nodeAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":{}}}"),
+	       {"spec.template.spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+		"nodeSelectorTerms",
+		"Required", "must have at least one node selector term", NULL});
 }
 END_TEST
 
@@ -741,10 +851,12 @@ START_TEST(spec_and_strategy_rules)
 	       {"spec.revisionHistoryLimit", "Invalid", "must be greater than or equal to 0", NULL});
 	EXPECT(changed("spec.updateStrategy", "{\"type\":\"Random\",\"rollingUpdate\":{\"maxUnavailable\":\"25%\"}}"),
 	       {"spec.updateStrategy", "NotSupported", STRATEGY_TYPES,
-		"spec.updateStrategy: Unsupported value: {\"Type\":\"Random\",\"RollingUpdate\":{\"MaxUnavailable\":\"25%\","
+		"spec.updateStrategy: Unsupported value: "
+		"{\"Type\":\"Random\",\"RollingUpdate\":{\"MaxUnavailable\":\"25%\","
 		"\"MaxSurge\":0}}: supported values: \"RollingUpdate\", \"OnDelete\""});
 	/* OnDelete ignores a rollingUpdate block */
-	EXPECT_VALID(changed("spec.updateStrategy", "{\"type\":\"OnDelete\",\"rollingUpdate\":{\"maxUnavailable\":0}}"));
+	EXPECT_VALID(
+		changed("spec.updateStrategy", "{\"type\":\"OnDelete\",\"rollingUpdate\":{\"maxUnavailable\":0}}"));
 	json_t *ds = with(full(), "spec.updateStrategy", "{\"type\":\"RollingUpdate\"}");
 	EXPECT(validate_obj(ds, DS_VALIDATE_AS_IS), {"spec.updateStrategy.rollingUpdate", "Required", "", NULL});
 	EXPECT_VALID(validate_obj(ds, 0)); /* defaulted: maxUnavailable 1, maxSurge 0 */
@@ -756,8 +868,10 @@ START_TEST(spec_and_strategy_rules)
 	       {"spec.updateStrategy.rollingUpdate.maxSurge", "Invalid", "must be greater than or equal to 0", NULL});
 	EXPECT(changed("spec.updateStrategy.rollingUpdate", "{\"maxUnavailable\":1,\"maxSurge\":-1}"),
 	       {"spec.updateStrategy.rollingUpdate.maxSurge", "Invalid", "must be greater than or equal to 0", NULL},
-	       {"spec.updateStrategy.rollingUpdate.maxSurge", "Invalid", "may not be set when maxUnavailable is non-zero",
-		"spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: -1: may not be set when maxUnavailable is non-zero"});
+	       {"spec.updateStrategy.rollingUpdate.maxSurge", "Invalid",
+		"may not be set when maxUnavailable is non-zero",
+		"spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: -1: may not be set when maxUnavailable is "
+		"non-zero"});
 	EXPECT(changed("spec.updateStrategy.rollingUpdate", "{\"maxUnavailable\":\"0%\",\"maxSurge\":\"200%\"}"),
 	       {"spec.updateStrategy.rollingUpdate.maxSurge", "Invalid", "must not be greater than 100%",
 		"spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: \"200%\": must not be greater than 100%"});
@@ -769,7 +883,8 @@ START_TEST(spec_and_strategy_rules)
 	EXPECT(changed("spec.updateStrategy.rollingUpdate", "{\"maxUnavailable\":\"2\",\"maxSurge\":0}"),
 	       {"spec.updateStrategy.rollingUpdate.maxUnavailable", "Invalid", PERCENT_MSG, NULL});
 	/* huge percentages saturate and stay above 100% */
-	EXPECT(changed("spec.updateStrategy.rollingUpdate", "{\"maxUnavailable\":\"99999999999999999999999%\",\"maxSurge\":0}"),
+	EXPECT(changed("spec.updateStrategy.rollingUpdate",
+		       "{\"maxUnavailable\":\"99999999999999999999999%\",\"maxSurge\":0}"),
 	       {"spec.updateStrategy.rollingUpdate.maxUnavailable", "Invalid", "must not be greater than 100%", NULL});
 	/* template generation: as is, a negative annotation; on the server, set to 1 on create */
 	ds = with(full(), "metadata.annotations", "{\"deprecated.daemonset.template.generation\":\"-4\"}");
@@ -839,8 +954,10 @@ START_TEST(update_rules)
 	with(ds, "metadata.generation", "2");
 	EXPECT(update_obj(ds, old, DS_VALIDATE_AS_IS),
 	       {"metadata.generation", "Invalid", "must not be decremented", NULL},
-	       {"metadata.namespace", "Invalid", "field is immutable", "metadata.namespace: Invalid value: \"default\": field is immutable"},
-	       {"metadata.uid", "Invalid", "field is immutable", "metadata.uid: Invalid value: \"u2\": field is immutable"});
+	       {"metadata.namespace", "Invalid", "field is immutable",
+		"metadata.namespace: Invalid value: \"default\": field is immutable"},
+	       {"metadata.uid", "Invalid", "field is immutable",
+		"metadata.uid: Invalid value: \"u2\": field is immutable"});
 	/* the server takes the generation from the stored object (and the uid only when the request has none) */
 	EXPECT(update_obj(ds, old, 0), {"metadata.namespace", "Invalid", "field is immutable", NULL},
 	       {"metadata.uid", "Invalid", "field is immutable", NULL});
@@ -856,7 +973,8 @@ START_TEST(update_rules)
 	with(ds, "metadata.generation", "3");
 	EXPECT(update_obj(ds, old, DS_VALIDATE_AS_IS),
 	       {"metadata.finalizers", "Forbidden",
-		"no new finalizers can be added if the object is being deleted, found new finalizers []string{\"example.com/0\", "
+		"no new finalizers can be added if the object is being deleted, found new finalizers "
+		"[]string{\"example.com/0\", "
 		"\"example.com/b\"}",
 		NULL},
 	       {"metadata.creationTimestamp", "Invalid", "field is immutable",
@@ -874,10 +992,12 @@ START_TEST(status_rules)
 	json_t *ds = with(base(), "status", "{\"collisionCount\":1,\"numberAvailable\":-1}");
 	EXPECT(update_obj(ds, old, DS_VALIDATE_STATUS),
 	       {"status.numberAvailable", "Invalid", "must be greater than or equal to 0", NULL},
-	       {"status.collisionCount", "Invalid", "cannot be decremented", "status.collisionCount: Invalid value: 1: cannot be decremented"});
+	       {"status.collisionCount", "Invalid", "cannot be decremented",
+		"status.collisionCount: Invalid value: 1: cannot be decremented"});
 	with(ds, "status", "{\"numberReady\":3}");
 	EXPECT(update_obj(ds, old, DS_VALIDATE_STATUS | DS_VALIDATE_AS_IS),
-	       {"status.collisionCount", "Invalid", "cannot be decremented", "status.collisionCount: Invalid value: 0: cannot be decremented"});
+	       {"status.collisionCount", "Invalid", "cannot be decremented",
+		"status.collisionCount: Invalid value: 0: cannot be decremented"});
 	with(ds, "status", "{\"collisionCount\":-1}");
 	with(old, "status", "{}");
 	EXPECT(update_obj(ds, old, DS_VALIDATE_STATUS),
@@ -914,37 +1034,46 @@ START_TEST(bad_input)
 	expect_error("kind: DaemonSet\nmetadata: []", 0, DS_ETYPE, "metadata");
 	expect_error("kind: DaemonSet\nmetadata: {name: 5}", DS_VALIDATE_AS_IS, DS_ETYPE, "metadata.name");
 	expect_error("kind: DaemonSet\nmetadata: {labels: {a: [1]}}", 0, DS_ETYPE, "metadata.labels.a");
-	expect_error("kind: DaemonSet\nmetadata: {annotations: {deprecated.daemonset.template.generation: x1}}", 0, DS_EVALUE,
-		     "metadata.annotations[\"deprecated.daemonset.template.generation\"]");
-	expect_error("kind: DaemonSet\nmetadata: {annotations: {deprecated.daemonset.template.generation: '99999999999999999999'}}",
+	expect_error("kind: DaemonSet\nmetadata: {annotations: {deprecated.daemonset.template.generation: x1}}", 0,
+		     DS_EVALUE, "metadata.annotations[\"deprecated.daemonset.template.generation\"]");
+	expect_error("kind: DaemonSet\nmetadata: {annotations: {deprecated.daemonset.template.generation: "
+		     "'99999999999999999999'}}",
 		     0, DS_EVALUE, "metadata.annotations[\"deprecated.daemonset.template.generation\"]");
-	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: 5}}}", 0, DS_ETYPE, "spec.template.spec.containers");
+	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: 5}}}", 0, DS_ETYPE,
+		     "spec.template.spec.containers");
 	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: 5}}}", DS_VALIDATE_AS_IS, DS_ETYPE,
 		     "spec.template.spec.containers");
-	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{name: a, ports: [{containerPort: x}]}]}}}", 0, DS_ETYPE,
-		     "spec.template.spec.containers[0].ports[0].containerPort");
-	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{name: a, ports: [{containerPort: 4294967296}]}]}}}",
+	expect_error(
+		"kind: DaemonSet\nspec: {template: {spec: {containers: [{name: a, ports: [{containerPort: x}]}]}}}", 0,
+		DS_ETYPE, "spec.template.spec.containers[0].ports[0].containerPort");
+	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{name: a, ports: [{containerPort: "
+		     "4294967296}]}]}}}",
 		     DS_VALIDATE_AS_IS, DS_EVALUE, "spec.template.spec.containers[0].ports[0].containerPort");
-	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{resources: {limits: {cpu: 1x}}}]}}}", 0, DS_EVALUE,
-		     "spec.template.spec.containers[0].resources.limits.cpu");
+	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{resources: {limits: {cpu: 1x}}}]}}}", 0,
+		     DS_EVALUE, "spec.template.spec.containers[0].resources.limits.cpu");
 	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{resources: {limits: {cpu: 1x}}}]}}}",
 		     DS_VALIDATE_AS_IS, DS_EVALUE, "spec.template.spec.containers[0].resources.limits.cpu");
 	expect_error("kind: DaemonSet\nspec: {updateStrategy: {rollingUpdate: {maxSurge: 1.5}}}", 0, DS_ETYPE,
 		     "spec.updateStrategy.rollingUpdate.maxSurge");
 	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: x}}", 0, DS_ETYPE, "spec.selector.matchLabels");
 	/* a template label of the wrong type, found while matching the selector against the template */
-	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: [1]}}}}", 0,
-		     DS_ETYPE, "spec.template.metadata.labels.a");
-	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: [1]}}}}",
-		     DS_VALIDATE_AS_IS, DS_ETYPE, "spec.template.metadata.labels.a");
-	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {example.com/a: 1}}}}",
+	expect_error(
+		"kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: [1]}}}}", 0,
+		DS_ETYPE, "spec.template.metadata.labels.a");
+	expect_error(
+		"kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: {a: [1]}}}}",
+		DS_VALIDATE_AS_IS, DS_ETYPE, "spec.template.metadata.labels.a");
+	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: b}}, template: {metadata: {labels: "
+		     "{example.com/a: 1}}}}",
 		     0, DS_ETYPE, "spec.template.metadata.labels[\"example.com/a\"]");
-	expect_error("kind: DaemonSet\nspec: {selector: {matchLabels: {a: [1]}}, template: {metadata: {labels: {a: b}}}}", 0,
-		     DS_ETYPE, "spec.selector.matchLabels.a");
-	expect_error("kind: DaemonSet\nspec: {template: {spec: {tolerations: [{tolerationSeconds: '5'}]}}}", 0, DS_ETYPE,
-		     "spec.template.spec.tolerations[0].tolerationSeconds");
+	expect_error(
+		"kind: DaemonSet\nspec: {selector: {matchLabels: {a: [1]}}, template: {metadata: {labels: {a: b}}}}", 0,
+		DS_ETYPE, "spec.selector.matchLabels.a");
+	expect_error("kind: DaemonSet\nspec: {template: {spec: {tolerations: [{tolerationSeconds: '5'}]}}}", 0,
+		     DS_ETYPE, "spec.template.spec.tolerations[0].tolerationSeconds");
 	expect_error("kind: DaemonSet\nspec: {minReadySeconds: true}", 0, DS_ETYPE, "spec.minReadySeconds");
-	expect_error("kind: DaemonSet\nmetadata: {name: a}\n---\nkind: DaemonSet\nmetadata: {name: b}\n", 0, DS_EARG, "");
+	expect_error("kind: DaemonSet\nmetadata: {name: a}\n---\nkind: DaemonSet\nmetadata: {name: b}\n", 0, DS_EARG,
+		     "");
 	/* arguments and flags */
 	char *out = (char *)1;
 	ds_error err;
@@ -959,8 +1088,8 @@ START_TEST(bad_input)
 	ck_assert_str_eq(err.path, "(old).metadata");
 	ck_assert_int_eq(ds_daemonset_validate_update("{}", 2, "{", 1, 0, NULL, &out, &err), DS_ESYNTAX);
 	ck_assert_str_eq(err.path, "(old)");
-	ck_assert_int_eq(ds_daemonset_validate_update("{}", 2, "{\"metadata\":{\"creationTimestamp\":\"yesterday\"}}", 46,
-						      DS_VALIDATE_AS_IS, NULL, &out, &err),
+	ck_assert_int_eq(ds_daemonset_validate_update("{}", 2, "{\"metadata\":{\"creationTimestamp\":\"yesterday\"}}",
+						      46, DS_VALIDATE_AS_IS, NULL, &out, &err),
 			 DS_EVALUE);
 	ck_assert_str_eq(err.path, "(old).metadata.creationTimestamp");
 	ck_assert_int_eq(ds_daemonset_validate_update("{}", 2, "{\"status\":{\"collisionCount\":\"1\"}}", 33,

@@ -149,7 +149,8 @@ static void apply(world *w, const dsi_plan *p, outcome *o)
 		if (create) {
 			json_array_append(w->revs, create);
 			char rev[32];
-			snprintf(rev, sizeof(rev), "%lld", (long long)json_integer_value(json_object_get(create, "revision")));
+			snprintf(rev, sizeof(rev), "%lld",
+				 (long long)json_integer_value(json_object_get(create, "revision")));
 			json_object_set_new(w->rev_hash, rev, json_string(p->hash));
 		}
 	}
@@ -183,7 +184,7 @@ static void apply(world *w, const dsi_plan *p, outcome *o)
 	o->deletes += (int)nd;
 	for (uint32_t i = 0; i < p->nevents; i++)
 		json_array_append_new(o->events, json_pack("{s:s, s:s, s:s}", "type", p->events[i].type, "reason",
-							    p->events[i].reason, "message", p->events[i].message));
+							   p->events[i].reason, "message", p->events[i].message));
 	dsi_backoff_free(&w->backoff);
 	ck_assert_int_eq(dsi_backoff_copy(&p->backoff, &w->backoff), 0);
 }
@@ -261,8 +262,8 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	if (!skipped && !o.manage_error && rolling) {
 		c = build(w);
 		dsi_plan p2;
-		ck_assert_msg(dsi_plan_sync_ex(c, the_ds(c, w), w->now, &w->cfg, &w->backoff, DSI_SYNC_ROLLING_ONLY, &p2,
-					       &err) == 0,
+		ck_assert_msg(dsi_plan_sync_ex(c, the_ds(c, w), w->now, &w->cfg, &w->backoff, DSI_SYNC_ROLLING_ONLY,
+					       &p2, &err) == 0,
 			      "%s: plan: %s", label, err.message);
 		apply(w, &p2, &o);
 		dsi_plan_release(&p2);
@@ -274,7 +275,8 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	int want_c = (int)json_integer_value(json_object_get(expect, "creates"));
 	int want_d = (int)json_integer_value(json_object_get(expect, "deletes"));
 	if (json_object_get(expect, "creates") && (o.creates != want_c || o.deletes != want_d))
-		snprintf(buf, sizeof(buf), "creates %d deletes %d, want %d and %d", o.creates, o.deletes, want_c, want_d);
+		snprintf(buf, sizeof(buf), "creates %d deletes %d, want %d and %d", o.creates, o.deletes, want_c,
+			 want_d);
 	json_t *want_ev = json_object_get(expect, "events");
 	if (!buf[0] && want_ev && json_array_size(want_ev) != json_array_size(o.events))
 		snprintf(buf, sizeof(buf), "%zu events, want %zu", json_array_size(o.events), json_array_size(want_ev));
@@ -283,7 +285,8 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	json_array_foreach(want_ev, i, e)
 	{
 		if (!buf[0] && !event_in(o.events, e))
-			snprintf(buf, sizeof(buf), "missing event %s", json_string_value(json_object_get(e, "message")));
+			snprintf(buf, sizeof(buf), "missing event %s",
+				 json_string_value(json_object_get(e, "message")));
 	}
 	json_t *want_del = json_object_get(expect, "deletedPods");
 	if (!buf[0] && want_del && !same_set(want_del, o.deleted)) {
@@ -304,7 +307,8 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 			if (!status_field(&st, k, &got))
 				continue;
 			if (!buf[0] && got != json_integer_value(v))
-				snprintf(buf, sizeof(buf), "status.%s %lld, want %lld", k, got, (long long)json_integer_value(v));
+				snprintf(buf, sizeof(buf), "status.%s %lld, want %lld", k, got,
+					 (long long)json_integer_value(v));
 		}
 		ds_cluster_free(c);
 	}
@@ -627,7 +631,8 @@ static char *run_function(const json_t *cs, int *handled)
 		json_array_extend(w.revs, json_object_get(cs, "otherDaemonSets")); /* other objects, loaded alike */
 		ds_cluster *c = build(&w);
 		dsi_ds_pods pods;
-		ck_assert_int_eq(dsi_ds_pods_collect(c, the_ds(c, &w), json_is_true(json_object_get(cs, "includeDeletedTerminal")),
+		ck_assert_int_eq(dsi_ds_pods_collect(c, the_ds(c, &w),
+						     json_is_true(json_object_get(cs, "includeDeletedTerminal")),
 						     &pods),
 				 0);
 		const char *node;
@@ -661,9 +666,9 @@ static char *run_function(const json_t *cs, int *handled)
 		json_array_foreach(w.pods, k, pod)
 		{
 			json_object_set_new(json_object_get(pod, "metadata"), "ownerReferences",
-					    json_pack("[{s:s, s:s, s:O, s:O, s:b}]", "apiVersion", "apps/v1", "kind", "DaemonSet",
-						      "name", json_object_get(m, "name"), "uid", json_object_get(m, "uid"),
-						      "controller", 1));
+					    json_pack("[{s:s, s:s, s:O, s:O, s:b}]", "apiVersion", "apps/v1", "kind",
+						      "DaemonSet", "name", json_object_get(m, "name"), "uid",
+						      json_object_get(m, "uid"), "controller", 1));
 		}
 		ds_cluster *c = build(&w);
 		const dsi_daemonset *ds = the_ds(c, &w);
@@ -678,8 +683,9 @@ static char *run_function(const json_t *cs, int *handled)
 		/* with no node wanting a pod the rolling update computes 0 and 0 without the fallback */
 		int ms = p.rolling_ran ? p.max_surge : 0, mu = p.rolling_ran ? p.max_unavailable : 0;
 		if (ms != want_ms || mu != want_mu || p.desired_for_update != want_d || empty != want_e)
-			snprintf(buf, sizeof(buf), "maxSurge %d maxUnavailable %d desired %d empty %d, want %lld %lld %lld %lld",
-				 ms, mu, p.desired_for_update, empty, want_ms, want_mu, want_d, want_e);
+			snprintf(buf, sizeof(buf),
+				 "maxSurge %d maxUnavailable %d desired %d empty %d, want %lld %lld %lld %lld", ms, mu,
+				 p.desired_for_update, empty, want_ms, want_mu, want_d, want_e);
 		dsi_plan_release(&p);
 		ds_cluster_free(c);
 	} else if (strcmp(fn, "controlledHistories") == 0) {
@@ -760,8 +766,9 @@ static void run_file(const char *path)
 		}
 		free(problem);
 	}
-	fprintf(stderr, "%s: %zu cases run, %zu left to the controller driver (test_driver), %zu without a "
-			"counterpart, %zu failed\n",
+	fprintf(stderr,
+		"%s: %zu cases run, %zu left to the controller driver (test_driver), %zu without a "
+		"counterpart, %zu failed\n",
 		path, ran, skipped, not_applicable, failed);
 	ck_assert_uint_eq(failed, 0);
 	ck_assert_uint_gt(ran, 0);

@@ -121,7 +121,7 @@ static unsigned map_field(const char *field, int at, char *out, size_t size)
 static char *upstream_text(const json_t *e, const char *path)
 {
 	const char *type = vt_str(e, "type");
-	const char *tt = strcmp(type, "Invalid") == 0	     ? "Invalid value"
+	const char *tt = strcmp(type, "Invalid") == 0        ? "Invalid value"
 			 : strcmp(type, "NotSupported") == 0 ? "Unsupported value"
 							     : NULL;
 	ck_assert_msg(tt != NULL, "unhandled field error type %s", type);

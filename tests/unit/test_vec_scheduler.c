@@ -139,8 +139,7 @@ static char *fx_init(fx *f, const json_t *pod, const json_t *nodes, const json_t
 	dsi_rd rd;
 	dsi_rd_init(&rd, &err);
 	size_t m = dsi_rd_push(&rd, "spec");
-	int rc = dsi_podspec_read(&rd, &f->atoms, json_object_get(pod, "spec"), DSI_PODSPEC_PLACEMENT, gates,
-				  &f->spec);
+	int rc = dsi_podspec_read(&rd, &f->atoms, json_object_get(pod, "spec"), DSI_PODSPEC_PLACEMENT, gates, &f->spec);
 	dsi_rd_pop(&rd, m);
 	if (rc < 0)
 		return vt_fmt("the reader refused the pod: %s: %s", err.path, err.message);
@@ -204,7 +203,10 @@ static const char *resource_of(const char *reason)
 	return strncmp(reason, "Insufficient ", 13) == 0 ? reason + 13 : reason;
 }
 
-static int cmp_gate(void) { return dsi_gate(dsi_core_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS); }
+static int cmp_gate(void)
+{
+	return dsi_gate(dsi_core_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+}
 
 /* Run every filter for the pod on node; check plugin's code, reasons and (for
  * NodeResourcesFit) insufficient resources against expect. */
@@ -229,7 +231,7 @@ static char *check_filter(fx *f, const dsi_node *node, const char *plugin, const
 						(json_int_t)r->used, "capacity", (json_int_t)r->capacity));
 	}
 	const char *code = !json_array_size(reasons) ? "Success"
-			   : fit.unresolvable	     ? "UnschedulableAndUnresolvable"
+			   : fit.unresolvable        ? "UnschedulableAndUnresolvable"
 						     : "Unschedulable";
 	json_t *want_reasons = json_object_get(expect, "reasons");
 	json_t *want_ir = json_object_get(expect, "insufficientResources");
@@ -589,8 +591,9 @@ static const char *fit_field(const char *plugin, const char *message)
 static json_t *want_preemption(const char *code)
 {
 	return json_pack("{s:b, s:[], s:i, s:s}", "possible", 0, "victims", "pdbViolations", 0, "message",
-			 strcmp(code, "UnschedulableAndUnresolvable") == 0 ? "Preemption is not helpful for scheduling"
-									   : "No preemption victims found for incoming pod");
+			 strcmp(code, "UnschedulableAndUnresolvable") == 0
+				 ? "Preemption is not helpful for scheduling"
+				 : "No preemption victims found for incoming pod");
 }
 
 /* One Filter row through ds_fit (with the row's gates): fits, reasons in order

@@ -261,8 +261,8 @@ START_TEST(taint_memo_across_nodes)
 			int other = node % 2 ? node / 2 % 200 + 2 : 0;
 			snprintf(key, sizeof(key), "k%d", node >= 400 ? other : 0);
 			snprintf(value, sizeof(value), "v%d", node < 400 && other ? other : 1);
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "key", key, "value", value, "effect",
-							     "NoSchedule"));
+			json_array_append_new(
+				arr, json_pack("{s:s, s:s, s:s}", "key", key, "value", value, "effect", "NoSchedule"));
 		}
 		int n = node < 800 ? 0 : (int)((seed = seed * 1103515245u + 12345u) >> 16) % 4;
 		for (int i = 0; i < n; i++) {

@@ -16,8 +16,9 @@ static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
 {
 	(void)err;
 	collected *c = ctx;
-	json_array_append_new(c->items, json_pack("{s:O, s:s, s:s?, s:s?, s:i}", "obj", it->obj, "path", it->path, "kind",
-						  it->kind, "apiVersion", it->api_version, "doc", (int)it->document));
+	json_array_append_new(c->items,
+			      json_pack("{s:O, s:s, s:s?, s:s?, s:i}", "obj", it->obj, "path", it->path, "kind",
+					it->kind, "apiVersion", it->api_version, "doc", (int)it->document));
 	return 0;
 }
 
@@ -55,21 +56,44 @@ START_TEST(yaml11_scalars)
 	static const struct {
 		const char *in, *want_json;
 	} cases[] = {
-		{"yes", "true"},       {"No", "false"},     {"on", "true"},        {"OFF", "false"},     {"y", "true"},
-		{"true", "true"},      {"~", "null"},       {"null", "null"},      {"", "null"},         {"0600", "384"},
-		{"0x1F", "31"},        {"-0x10", "-16"},    {"0b101", "5"},        {"1_000", "1000"},    {"+12", "12"},
-		{"08", "8"},           {"1e3", "1000"},     {"1.0", "1"},          {"0.15", "0.15"},     {".5", "0.5"},
-		{"'yes'", "\"yes\""},  {"\"0600\"", "\"0600\""}, {"!!str 1", "\"1\""}, {"2001-12-14", "\"2001-12-14\""},
-		{"C:\\\\Windows", "\"C:\\\\\\\\Windows\""}, {"1.2.3", "\"1.2.3\""}, {"-x", "\"-x\""}, {"0o17", "15"},
-		{"100m", "\"100m\""},  {"1Gi", "\"1Gi\""},
+		{"yes", "true"},
+		{"No", "false"},
+		{"on", "true"},
+		{"OFF", "false"},
+		{"y", "true"},
+		{"true", "true"},
+		{"~", "null"},
+		{"null", "null"},
+		{"", "null"},
+		{"0600", "384"},
+		{"0x1F", "31"},
+		{"-0x10", "-16"},
+		{"0b101", "5"},
+		{"1_000", "1000"},
+		{"+12", "12"},
+		{"08", "8"},
+		{"1e3", "1000"},
+		{"1.0", "1"},
+		{"0.15", "0.15"},
+		{".5", "0.5"},
+		{"'yes'", "\"yes\""},
+		{"\"0600\"", "\"0600\""},
+		{"!!str 1", "\"1\""},
+		{"2001-12-14", "\"2001-12-14\""},
+		{"C:\\\\Windows", "\"C:\\\\\\\\Windows\""},
+		{"1.2.3", "\"1.2.3\""},
+		{"-x", "\"-x\""},
+		{"0o17", "15"},
+		{"100m", "\"100m\""},
+		{"1Gi", "\"1Gi\""},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		json_t *v = scalar(cases[i].in);
 		char *got = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		json_t *want = json_loads(cases[i].want_json, JSON_DECODE_ANY, NULL);
 		ck_assert_msg(want != NULL, "bad expectation %s", cases[i].want_json);
-		ck_assert_msg(json_equal(v, want) && json_typeof(v) == json_typeof(want), "%s -> %s, want %s", cases[i].in,
-			      got, cases[i].want_json);
+		ck_assert_msg(json_equal(v, want) && json_typeof(v) == json_typeof(want), "%s -> %s, want %s",
+			      cases[i].in, got, cases[i].want_json);
 		free(got);
 		json_decref(v);
 		json_decref(want);
@@ -129,8 +153,8 @@ START_TEST(yaml_numbers_beyond_64_bits)
 		char *got = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		json_t *want = json_loads(cases[i].want_json, JSON_DECODE_ANY, NULL);
 		ck_assert_msg(want != NULL, "bad expectation %s", cases[i].want_json);
-		ck_assert_msg(json_equal(v, want) && json_typeof(v) == json_typeof(want), "%s -> %s, want %s", cases[i].in,
-			      got, cases[i].want_json);
+		ck_assert_msg(json_equal(v, want) && json_typeof(v) == json_typeof(want), "%s -> %s, want %s",
+			      cases[i].in, got, cases[i].want_json);
 		free(got);
 		json_decref(v);
 		json_decref(want);
@@ -181,7 +205,9 @@ START_TEST(yaml_keys_become_strings)
 	ck_assert_int_eq(err.code, DS_ESYNTAX);
 	ck_assert_int_eq(err.line, 3);
 	/* a float64 key is spelled FormatFloat(f, 'g', -1, 32) even when integral; an overflowing one is a string */
-	items = load("kind: X\nm:\n  1e10: a\n  2.0: b\n  123456789.0: c\n  1e309: d\n  &k 1e3: e\n  nested: {*k : f}\n", &err);
+	items = load(
+		"kind: X\nm:\n  1e10: a\n  2.0: b\n  123456789.0: c\n  1e309: d\n  &k 1e3: e\n  nested: {*k : f}\n",
+		&err);
 	ck_assert_msg(items != NULL, "%s", err.message);
 	m = json_object_get(first_obj(items), "m");
 	ck_assert_str_eq(json_string_value(json_object_get(m, "1e+10")), "a");
@@ -342,7 +368,9 @@ static char *deep(const char *open, const char *close, size_t n)
 START_TEST(bad_utf8_position)
 {
 	ds_error err;
-	ck_assert_ptr_null(load("kind: X\nmetadata:\n  name: \"\xc3\xa9" "b\xff\"\n", &err));
+	ck_assert_ptr_null(load("kind: X\nmetadata:\n  name: \"\xc3\xa9"
+				"b\xff\"\n",
+				&err));
 	ck_assert_int_eq(err.code, DS_ESYNTAX);
 	ck_assert_str_eq(err.message, "invalid leading UTF-8 octet");
 	ck_assert_int_eq(err.line, 3);
@@ -389,7 +417,7 @@ END_TEST
 /* dsi_yaml_locate: where a reader's path is in the text, every document counted. */
 START_TEST(locate_paths)
 {
-	static const char text[] = "---\n"                          /* 1: document 0 (comment only) */
+	static const char text[] = "---\n"                               /* 1: document 0 (comment only) */
 				   "# Source: chart/templates/sa.yaml\n" /* 2 */
 				   "---\n"                               /* 3: document 1 */
 				   "metadata:\n"                         /* 4 */
@@ -412,20 +440,20 @@ START_TEST(locate_paths)
 		{1, "spec.taints[0].effect", 0, 10, 5},
 		{1, "spec.taints[0]", 0, 9, 5},
 		{1, "metadata.labels[\"a.b/c\"]", 0, 6, 5},
-		{1, "metadata.name", 1, 4, 1},       /* missing: its parent */
-		{1, "spec.taints[7].key", 1, 8, 3},  /* past the end: the list's key */
-		{1, "items[1].x", 1, 14, 3},         /* an alias is not followed */
-		{1, "", 0, 4, 1},                    /* the document's root */
-		{0, "spec", -1, 0, 0},               /* an empty document has no node */
-		{5, "spec", -1, 0, 0},               /* no such document */
-		{1, "spec.taints[x]", -1, 0, 0},     /* not a path */
+		{1, "metadata.name", 1, 4, 1},      /* missing: its parent */
+		{1, "spec.taints[7].key", 1, 8, 3}, /* past the end: the list's key */
+		{1, "items[1].x", 1, 14, 3},        /* an alias is not followed */
+		{1, "", 0, 4, 1},                   /* the document's root */
+		{0, "spec", -1, 0, 0},              /* an empty document has no node */
+		{5, "spec", -1, 0, 0},              /* no such document */
+		{1, "spec.taints[x]", -1, 0, 0},    /* not a path */
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int line = -1, column = -1;
 		int rc = dsi_yaml_locate(text, strlen(text), cases[i].doc, cases[i].path, &line, &column);
 		ck_assert_msg(rc == cases[i].rc && line == cases[i].line && column == cases[i].column,
-			      "%s: rc %d line %d column %d, want %d %d %d", cases[i].path, rc, line, column, cases[i].rc,
-			      cases[i].line, cases[i].column);
+			      "%s: rc %d line %d column %d, want %d %d %d", cases[i].path, rc, line, column,
+			      cases[i].rc, cases[i].line, cases[i].column);
 	}
 }
 END_TEST

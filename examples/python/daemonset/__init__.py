@@ -7,7 +7,7 @@ by make install; DAEMONSET_LIB overrides them: see daemonset._native).
 
     >>> import daemonset
     >>> daemonset.__version__
-    '1.1.0'
+    '1.2.0'
     >>> with daemonset.Cluster.from_file("examples/cluster") as c:
     ...     daemonset.placement.should_run(c, "kube-system/fluentd-logging", "cp-1")
     (False, True)
@@ -29,7 +29,7 @@ errors raise a subclass of DaemonSetError (NotFound, InvalidValue, ...).
 
 from __future__ import annotations
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 
 from .errors import *  # noqa: F401,F403
 from .errors import DaemonSetError  # noqa: F401
