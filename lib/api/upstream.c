@@ -16,6 +16,7 @@
 #include "daemonset.h"
 #include "api/api_options.h"
 #include "api/lookup.h"
+#include "apiserver/canonical.h"
 #include "apiserver/decodecheck.h"
 #include "apiserver/goencode.h"
 #include "apiserver/schema.h"
@@ -108,6 +109,7 @@ static int scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
 {
 	dsi_model_options m = *dsi_o_model(opts);
 	m.lenient = 1;
+	m.prepare = dsi_canonical_prepare; /* the template hashed in canonical form */
 	return dsi_cluster_init(c, dsi_o_core(opts), &m) < 0 ? dsi_error_nomem(err) : 0;
 }
 
