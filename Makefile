@@ -280,9 +280,10 @@ abi-check: lib
 	@BUILD=$(BUILD) sh tests/abi/check.sh check
 
 # The rules of lib/README.md (tests/lint/rules.py): includes and calls point down, ds_* only in api and
-# scenario, unique .c names, the version script and the headers agree. make check runs them too.
+# scenario, nothing below controller reads a clock or the host, no global mutable state, unique .c names,
+# the version script and the headers agree. make check runs them too.
 rules: lib
-	@$(PYTHON) tests/lint/rules.py --objs $(BUILD)/obj/lib includes names symbols exports
+	@$(PYTHON) tests/lint/rules.py --objs $(BUILD)/obj/lib includes names symbols pure exports
 
 # The rules and the formatting (clang-format), each check shown to fail on a planted violation
 # (tests/lint/test_rules.py), the public headers alone in C89, C99 and C++11 and the deprecation macros
