@@ -371,7 +371,7 @@ static int ds_validate(const res_info *r, const json_t *obj, const json_t *old, 
 	char *text = dump(obj), *old_text = old ? dump(old) : NULL, *res = NULL;
 	ds_error err;
 	ds_options *opts = NULL;
-	ds_options_new(&opts);
+	ds_options_create(&opts, NULL);
 	ds_options_set(opts, "fieldValidation", "Ignore", NULL);
 	int rc = old ? ds_daemonset_validate_update(text, strlen(text), old_text, strlen(old_text),
 						    status_only ? DS_VALIDATE_STATUS : 0, opts, &res, &err)
