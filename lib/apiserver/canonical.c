@@ -80,7 +80,7 @@ static int revision_data(json_t *rev, unsigned flags, ds_error *err)
 	if (!json_is_object(tmpl))
 		return 0;
 	ds_error scratch;
-	ds_error_clear(&scratch);
+	dsi_error_clear(&scratch);
 	json_t *patch = json_object_get(tmpl, "$patch");
 	int rc = dsi_canonical_template(tmpl, flags, &c, &scratch);
 	if (rc < 0)
@@ -117,7 +117,7 @@ static int hashed_template(const json_t *obj, unsigned flags, json_t **out, ds_e
 {
 	json_t *tmpl = json_object_get(json_object_get(obj, "spec"), "template");
 	ds_error scratch;
-	ds_error_clear(&scratch);
+	dsi_error_clear(&scratch);
 	int rc = dsi_canonical_template(json_is_object(tmpl) ? tmpl : NULL, flags, out, &scratch);
 	return rc == DS_ENOMEM ? dsi_error_nomem(err) : 0;
 }
@@ -221,7 +221,7 @@ int dsi_semantic_equal_as(const json_t *a, const json_t *b, int type)
 {
 	json_t *ca = NULL, *cb = NULL;
 	ds_error scratch;
-	ds_error_clear(&scratch);
+	dsi_error_clear(&scratch);
 	json_t *null_a = a ? NULL : json_null(), *null_b = b ? NULL : json_null();
 	int eq;
 	if (dsi_canonical(a ? a : null_a, type, DSI_CANON_STORAGE, &ca, &scratch) < 0 ||
