@@ -283,7 +283,7 @@ START_TEST(unchanged_manifest_plans_nothing)
 		"1");
 	json_decref(r);
 	ds_plan *p;
-	ck_assert_int_eq(ds_plan_sync(c, "kube-flannel", "kube-flannel-ds", now, NULL, NULL, &p, &err), 0);
+	ck_assert_int_eq(ds_daemonset_plan(c, "kube-flannel", "kube-flannel-ds", now, NULL, NULL, 0, &p, &err), 0);
 	ck_assert_int_eq(ds_plan_to_json(p, &out, &err), 0);
 	ds_plan_free(p);
 	json_t *plan = dsi_test_take_json(out), *h = json_object_get(plan, "history");
