@@ -77,7 +77,9 @@ static void print_report(ctx *c, const json_t *doc)
 
 /*
  * -o sarif: each report gets the file its DaemonSet came from, and each finding its line there
- * (ds_manifest_locate(3)), when the DaemonSet was read from a file given with -f.
+ * (ds_manifest_locate(3)), when the DaemonSet was read from a file given with -f. The files are
+ * walked in load order and a later object replaces an earlier one of the same name, as in the
+ * snapshot: the report points at the object that was audited.
  */
 static void locate_findings(ctx *c, json_t *reports)
 {
@@ -91,7 +93,7 @@ static void locate_findings(ctx *c, json_t *reports)
 		json_array_foreach(files, k, file)
 		{
 			size_t len;
-			char *text = read_file(json_string_value(file), &len), *out;
+			char *text = read_file(c, json_string_value(file), &len), *out;
 			/* the objects of the file, numbered as the library numbers documents */
 			if (!text || ds_manifest_check_fields(text, len, c->opts, &out, &err) < 0) {
 				free(text);
@@ -109,7 +111,7 @@ static void locate_findings(ctx *c, json_t *reports)
 								 ? str(o, "namespace")
 								 : c->ns;
 					if (strcmp(str(r, "name"), str(o, "name")) != 0 ||
-					    (ns && strcmp(str(r, "namespace"), ns) != 0) || json_object_get(r, "file"))
+					    (ns && strcmp(str(r, "namespace"), ns) != 0))
 						continue;
 					json_object_set(r, "file", file);
 					json_t *f;
@@ -127,6 +129,8 @@ static void locate_findings(ctx *c, json_t *reports)
 						if (ds_manifest_locate(text, len, (size_t)num(o, "document"), path,
 								       &line, &column, NULL, &err) == 0)
 							json_object_set_new(f, "line", json_integer(line));
+						else /* not the line of an earlier file's object */
+							json_object_del(f, "line");
 					}
 				}
 			}

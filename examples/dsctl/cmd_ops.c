@@ -34,8 +34,8 @@ static void join(const json_t *arr, const char *k, const char *sep, char *buf, s
 /* Library errors in kubectl's words where kubectl has them. */
 static int node_fail(const char *what, const ds_error *err)
 {
-	if (err->code == DS_ENOTFOUND) {
-		fprintf(stderr, "Error from server (NotFound): %s\n", err->message);
+	if (err->code == DS_ENOTFOUND) { /* kubectl's words, not "from server": there is none */
+		fprintf(stderr, "error: %s\n", err->message);
 		return EXIT_ERROR;
 	}
 	if (err->code == DS_EVALUE || (err->code == DS_EARG && strstr(err->message, "--selector"))) {

@@ -46,6 +46,45 @@ static void first_reason(const json_t *row, char *buf, size_t size)
 		snprintf(buf, size, "%s", detail ? detail : str(r, "message"));
 }
 
+/* Whether a scheduler reason is "Too many pods" on a node that allows none: a Node written by hand
+ * without status.allocatable, which the scheduler reads as room for 0 pods (NodeResourcesFit). */
+static int no_allocatable_pods(const json_t *reason)
+{
+	const json_t *res = json_object_get(reason, "resource");
+	return res && strcmp(str(reason, "message"), "Too many pods") == 0 &&
+	       json_integer_value(json_object_get(res, "allocatable")) == 0;
+}
+
+/* The hint under a table or a fit for such nodes (names: a JSON array of them). */
+static void allocatable_hint(const ctx *c, const json_t *names)
+{
+	size_t n = json_array_size(names);
+	if (!n)
+		return;
+	char *list = join_list(names, NULL, ", ", 5);
+	say(c, 2,
+	    "\n%snote:%s %s declare%s no allocatable pods (status.allocatable.pods is missing or 0), so no pod fits "
+	    "there. A Node written by hand needs status.allocatable, as the kubelet reports it: pods: \"110\", cpu: "
+	    "\"4\", memory: 16Gi.\n",
+	    colour(c, "warn"), colour(c, "reset"), list ? list : "", n == 1 ? "s" : "");
+	free(list);
+}
+
+/* The nodes of the rows whose scheduler says so. */
+static json_t *rows_without_allocatable(const json_t *doc)
+{
+	json_t *names = json_array(), *r, *x;
+	size_t i, k;
+	json_array_foreach(json_object_get(doc, "rows"), i, r) json_array_foreach(json_object_get(r, "scheduler"), k, x)
+	{
+		if (no_allocatable_pods(x)) {
+			json_array_append(names, json_object_get(r, "node"));
+			break;
+		}
+	}
+	return names;
+}
+
 /* The reason a row counts under in --summary: the plugin's message, per taint for taints (the
  * numbers of a resource shortage differ per node; the resource does not). */
 static void reason_key(const json_t *row, char *buf, size_t size)
@@ -240,6 +279,9 @@ static int print_summary(ctx *c, const json_t *doc, const char *ns, const char *
 		}
 		table_print(t, c);
 	}
+	json_t *bare = rows_without_allocatable(doc);
+	allocatable_hint(c, bare);
+	json_decref(bare);
 	json_decref(s);
 	return EXIT_OK;
 }
@@ -359,6 +401,9 @@ int cmd_explain(ctx *c)
 		print_node_story(doc);
 	else if (shown > 1)
 		print_tally(c, doc);
+	json_t *bare = rows_without_allocatable(doc);
+	allocatable_hint(c, bare);
+	json_decref(bare);
 	if (json_object_get(doc, "warning"))
 		printf("\n%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"), str(doc, "warning"));
 	json_decref(doc);
@@ -368,7 +413,7 @@ int cmd_explain(ctx *c)
 int cmd_fit(ctx *c)
 {
 	size_t len;
-	char *buf = read_file(c->argv[0], &len);
+	char *buf = read_file(c, c->argv[0], &len);
 	if (!buf)
 		return EXIT_ERROR;
 	const char *node = node_arg(c->argv[1]);
@@ -386,8 +431,15 @@ int cmd_fit(ctx *c)
 		       colour(c, "reset"), node);
 		size_t i;
 		json_t *r;
+		json_t *bare = json_array();
 		json_array_foreach(json_object_get(doc, "reasons"), i, r)
+		{
 			printf("  %s: %s\n", str(r, "plugin"), str(r, "message"));
+			if (no_allocatable_pods(r) && !json_array_size(bare))
+				json_array_append_new(bare, json_string(node));
+		}
+		allocatable_hint(c, bare);
+		json_decref(bare);
 		json_t *pre = json_object_get(doc, "preemption");
 		if (pre) {
 			printf("preemption: %s\n",

@@ -198,6 +198,12 @@ static void print_assumptions(const ctx *c, const json_t *doc)
 
 int cmd_rollout(ctx *c)
 {
+	if (c->sub && strcmp(c->sub, "status") == 0)
+		return cmd_rollout_status(c);
+	if (c->sub && strcmp(c->sub, "history") == 0)
+		return cmd_rollout_history(c);
+	if (c->sub && strcmp(c->sub, "undo") == 0)
+		return cmd_rollback(c);
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
 	const char *plot = c->out == OUT_SVG ? "-" : flag_value(c, "plot");
 	if (plot && !*plot)

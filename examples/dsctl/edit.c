@@ -52,7 +52,7 @@ static int edit_images(ctx *c, json_t *ds, const char *const *pairs, int n)
 static int edit_template(ctx *c, json_t *ds, const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len), *out;
+	char *text = read_file(c, path, &len), *out;
 	if (!text)
 		return EXIT_ERROR;
 	ds_error err;

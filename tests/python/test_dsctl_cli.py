@@ -80,7 +80,8 @@ class FlagErrors(unittest.TestCase):
             (("-o", "bogus", "get"), 'unable to match a printer suitable for the output format "bogus"'),
             (("-o", "svg", "get"), 'output format "svg"'),  # svg is explain's and rollout's
             (("-o", "jsonpath=", "get"), "jsonpath format specified but no template given"),
-            (("get", "foo", "bar"), 'unexpected argument "foo"'),
+            (("get", "ds", "ds/x"), "there is no need to specify a resource type as a separate argument"),
+            (("version", "foo"), 'unexpected argument "foo"'),
             (("explain",), "explain needs DAEMONSET [NODE]"),
             (("frobnicate",), 'unknown command "frobnicate" for "dsctl"'),
             (("--validate=maybe", "get"), 'invalid - validate option "maybe"'),
@@ -240,8 +241,8 @@ class Templates(unittest.TestCase):
             self.assertEqual((rc, out), (0, "kube-system/fluentd-logging"), err)
             cols = os.path.join(d, "c.txt")
             with open(cols, "w") as f:
-                f.write("NAME   DESIRED\n.name  .status.desiredNumberScheduled\n")
-            rc, out, err = run("get", "-o", "custom-columns-file=" + cols)
+                f.write("NAME   DESIRED\n.metadata.name  .status.desiredNumberScheduled\n")
+            rc, out, err = run("get", "ds", "-o", "custom-columns-file=" + cols)
             self.assertEqual(rc, 0, err)
             self.assertEqual(out.splitlines()[0].split(), ["NAME", "DESIRED"])
             self.assertEqual([line.split()[0] for line in out.splitlines()[1:]],
