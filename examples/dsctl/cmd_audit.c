@@ -38,25 +38,26 @@ static void print_report(ctx *c, const json_t *doc)
 	const json_t *req = json_object_get(doc, "requested"), *sum = json_object_get(doc, "summary"),
 		     *place = json_object_get(doc, "placement");
 	int allowed = json_is_true(json_object_get(req, "allowed"));
-	printf("%s%s/%s%s: meets Pod Security Standard \"%s\"; requested \"%s\" %s%s%s\n", colour(c, "bold"),
-	       str(doc, "namespace"), str(doc, "name"), colour(c, "reset"), str(doc, "level"), str(req, "level"),
-	       colour(c, allowed ? "ok" : "bad"), allowed ? "passes" : "fails", colour(c, "reset"));
+	say(c, 2, "%s%s/%s%s: meets Pod Security Standard \"%s\"; requested \"%s\" %s%s%s\n", colour(c, "bold"),
+	    str(doc, "namespace"), str(doc, "name"), colour(c, "reset"), str(doc, "level"), str(req, "level"),
+	    colour(c, allowed ? "ok" : "bad"), allowed ? "passes" : "fails", colour(c, "reset"));
 	if (json_object_get(req, "warning"))
-		printf("  Warning: %s\n", str(req, "warning"));
+		say(c, 2, "  Warning: %s\n", str(req, "warning"));
 	/* where the risks apply: the claim from its selection, and with nodes loaded, how many */
 	if (place && num(json_object_get(place, "nodes"), "total") > 0)
-		printf("  Runs on: %s; %s\n", str(place, "summary"), str(place, "claim"));
+		say(c, 2, "  Runs on: %s; %s\n", str(place, "summary"), str(place, "claim"));
 	else if (place)
-		printf("  Runs on: %s\n", str(place, "claim"));
-	printf("  Score %lld/100: %lld critical, %lld high, %lld medium, %lld low, %lld info", num(sum, "score"),
-	       num(sum, "critical"), num(sum, "high"), num(sum, "medium"), num(sum, "low"), num(sum, "info"));
+		say(c, 2, "  Runs on: %s\n", str(place, "claim"));
+	char nsup[64] = "", fail_on[256] = "";
 	if (num(sum, "suppressed"))
-		printf(", %lld suppressed", num(sum, "suppressed"));
+		snprintf(nsup, sizeof(nsup), ", %lld suppressed", num(sum, "suppressed"));
 	if (json_object_get(doc, "failOn") && strcmp(str(doc, "failOn"), "none") != 0)
-		printf(" (--fail-on %s: %s%s%s)", str(doc, "failOn"),
-		       colour(c, json_is_true(json_object_get(doc, "failed")) ? "bad" : "ok"),
-		       json_is_true(json_object_get(doc, "failed")) ? "fails" : "passes", colour(c, "reset"));
-	printf("\n\n");
+		snprintf(fail_on, sizeof(fail_on), " (--fail-on %s: %s%s%s)", str(doc, "failOn"),
+			 colour(c, json_is_true(json_object_get(doc, "failed")) ? "bad" : "ok"),
+			 json_is_true(json_object_get(doc, "failed")) ? "fails" : "passes", colour(c, "reset"));
+	say(c, 2, "  Score %lld/100: %lld critical, %lld high, %lld medium, %lld low, %lld info%s%s\n\n",
+	    num(sum, "score"), num(sum, "critical"), num(sum, "high"), num(sum, "medium"), num(sum, "low"),
+	    num(sum, "info"), nsup, fail_on);
 	table *t = table_new(3, "SEVERITY", "FIELD", "FINDING");
 	size_t i;
 	json_t *f;
@@ -72,7 +73,7 @@ static void print_report(ctx *c, const json_t *doc)
 		table_row(t, s, str(f, "path"), msg);
 	}
 	table_print(t, c);
-	printf("\n");
+	say(c, 2, "\n");
 }
 
 /*

@@ -40,11 +40,11 @@ int cmd_history(ctx *c)
 	int p = print_structured(c, doc);
 	if (!p) {
 		json_t *cur = json_object_get(doc, "current");
-		printf("daemonset.apps/%s: current revision %lld (%s%s), pods labelled %s\n\n", name,
-		       (long long)json_integer_value(json_object_get(cur, "revision")),
-		       json_string_value(json_object_get(cur, "name")),
-		       json_is_true(json_object_get(cur, "exists")) ? "" : ", created by the next sync",
-		       json_string_value(json_object_get(doc, "hash")));
+		say(c, 2, "daemonset.apps/%s: current revision %lld (%s%s), pods labelled %s\n\n", name,
+		    (long long)json_integer_value(json_object_get(cur, "revision")),
+		    json_string_value(json_object_get(cur, "name")),
+		    json_is_true(json_object_get(cur, "exists")) ? "" : ", created by the next sync",
+		    json_string_value(json_object_get(doc, "hash")));
 		table *t = table_new(4, "REVISION", "NAME", "HASH", "PODS");
 		size_t i;
 		json_t *r;
@@ -61,9 +61,9 @@ int cmd_history(ctx *c)
 		}
 		table_print(t, c);
 		if (json_array_size(json_object_get(doc, "wouldDelete")))
-			printf("\nThe next sync deletes %zu revision(s) beyond revisionHistoryLimit %lld.\n",
-			       json_array_size(json_object_get(doc, "wouldDelete")),
-			       (long long)json_integer_value(json_object_get(doc, "revisionHistoryLimit")));
+			say(c, 2, "\nThe next sync deletes %zu revision(s) beyond revisionHistoryLimit %lld.\n",
+			    json_array_size(json_object_get(doc, "wouldDelete")),
+			    (long long)json_integer_value(json_object_get(doc, "revisionHistoryLimit")));
 		size_t k;
 		json_t *w;
 		json_array_foreach(json_object_get(doc, "warnings"), k, w) printf(
@@ -129,18 +129,19 @@ int cmd_rollout_status(ctx *c)
 		return fail("status failed", &err);
 	int done = 0;
 	if (st.updated_number_scheduled < st.desired_number_scheduled)
-		printf("Waiting for daemon set \"%s\" rollout to finish: %d out of %d new pods have been updated...\n",
-		       name, st.updated_number_scheduled, st.desired_number_scheduled);
+		say(c, 2,
+		    "Waiting for daemon set \"%s\" rollout to finish: %d out of %d new pods have been updated...\n",
+		    name, st.updated_number_scheduled, st.desired_number_scheduled);
 	else if (st.number_available < st.desired_number_scheduled)
-		printf("Waiting for daemon set \"%s\" rollout to finish: %d of %d updated pods are available...\n",
-		       name, st.number_available, st.desired_number_scheduled);
+		say(c, 2, "Waiting for daemon set \"%s\" rollout to finish: %d of %d updated pods are available...\n",
+		    name, st.number_available, st.desired_number_scheduled);
 	else
-		printf("daemon set \"%s\" successfully rolled out\n", name), done = 1;
+		done = printf("daemon set \"%s\" successfully rolled out\n", name) > 0;
 	if (done || (flag_value(c, "watch") && !flag_on(c, "watch")))
 		return EXIT_OK;
+	fflush(stdout); /* kubectl's line first, then why dsctl stops there */
 	fprintf(stderr,
-		"dsctl reads a snapshot and cannot wait for the rollout: 'dsctl rollout %s/%s' simulates the rest of "
-		"it\n",
+		"dsctl reads a snapshot and cannot wait for the rollout;\n'dsctl rollout %s/%s' simulates the rest\n",
 		ns, name);
 	return EXIT_CHECK;
 }

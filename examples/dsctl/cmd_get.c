@@ -1205,11 +1205,13 @@ int cmd_get(ctx *c)
 		free(sorted);
 		json_decref(mine);
 	}
+	int none = c->out == OUT_TABLE ? !tables : !json_array_size(chosen);
 	if (c->out != OUT_TABLE) {
-		int single = nreqs == 1 && reqs[0].nnames == 1 && !strchr(c->argv[0], ',');
+		int single = c->argc && nreqs == 1 && reqs[0].nnames == 1 && !strchr(c->argv[0], ',');
 		if (json_array_size(chosen) || !missing)
 			rc = print_objects(c, chosen, single);
-	} else if (!tables && !missing) {
+	}
+	if (none && !missing && (c->out == OUT_TABLE || c->out == OUT_NAME)) {
 		/* kubectl's words, on standard error */
 		if (c->ns)
 			fprintf(stderr, "No resources found in %s namespace.\n", c->ns);

@@ -295,65 +295,136 @@ static void split_cell(const char *s, size_t room, cell_lines *out)
 		out->len[63] = strlen(out->at[63]);
 }
 
-/* The widths that fit term: the widest columns narrowed to one cap (never under their header, if
- * that is possible, else 4), the others kept. 0 when the natural widths fit or term is 0. */
-static void fit_widths(const size_t *w, const size_t *hw, int ncols, size_t term, size_t *cw)
+/* The longest word of a header: a header may wrap between its words ("NODE SELECTOR") and after a
+ * hyphen ("UP-TO-DATE"), not inside a word. */
+static size_t longest_word(const char *s)
 {
-	size_t total = 0, maxw = 0;
+	size_t best = 0;
+	while (*s) {
+		size_t n = strcspn(s, " -");
+		n += s[n] == '-'; /* the hyphen stays on its line */
+		if (n > best)
+			best = n;
+		s += n + (s[n] == ' ');
+	}
+	return best;
+}
+
+/*
+ * The widths that fit term (cw), from the natural widths w: the widest columns narrowed to one cap,
+ * none below its header's longest word; then a column that the cap cuts by only a little gets its
+ * width back from the widest, if that one keeps at least 16. When even the headers do not fit, the
+ * natural widths stay: the lines pass the edge, as kubectl's wide tables do, rather than every column
+ * being cut to a few letters. Returns the space between columns: 3 as kubectl's, 2 where that makes
+ * the headers fit.
+ */
+/* Water-filling: the largest cap under which the columns, each at least its floor, fit budget; the
+ * widths in cw and the cap returned, 0 when even the floors do not fit. */
+static size_t water_fill(const size_t *w, const size_t *floor, int ncols, size_t budget, size_t *cw)
+{
+	size_t lo = 1, hi = 0, cap = 0;
+	for (int i = 0; i < ncols; i++)
+		hi = w[i] > hi ? w[i] : hi;
+	while (lo <= hi) {
+		size_t mid = (lo + hi) / 2, sum = 0;
+		for (int i = 0; i < ncols; i++) {
+			size_t x = w[i] < mid ? w[i] : mid;
+			sum += x > floor[i] ? x : floor[i];
+		}
+		if (sum <= budget) {
+			cap = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	for (int i = 0; i < ncols; i++) {
+		size_t x = w[i] < (cap ? cap : 1) ? w[i] : (cap ? cap : 1);
+		cw[i] = x > floor[i] ? x : floor[i];
+	}
+	return cap;
+}
+
+static size_t fit_widths(const size_t *w, char *const *header, int ncols, size_t term, size_t *cw)
+{
+	size_t total = 0, gap = 3;
+	size_t *floor = calloc((size_t)ncols, sizeof(*floor)), *alt = calloc((size_t)ncols, sizeof(*alt));
+	if (!floor || !alt)
+		abort();
 	for (int i = 0; i < ncols; i++) {
 		cw[i] = w[i];
-		total += w[i] + (i ? 3 : 0);
-		if (w[i] > maxw)
-			maxw = w[i];
+		total += w[i];
+		floor[i] = longest_word(header[i]) < w[i] ? longest_word(header[i]) : w[i];
 	}
-	if (!term || total <= term)
-		return;
-	size_t budget = term > (size_t)(3 * (ncols - 1)) ? term - (size_t)(3 * (ncols - 1)) : (size_t)ncols;
-	for (int pass = 0; pass < 2; pass++) {
-		/* the largest cap under which the columns fit the budget, floors kept */
-		size_t lo = 1, hi = maxw, best = 0;
-		while (lo <= hi) {
-			size_t cap = (lo + hi) / 2, sum = 0;
-			for (int i = 0; i < ncols; i++) {
-				size_t floor = pass == 0 ? (hw[i] < w[i] ? hw[i] : w[i]) : (w[i] < 4 ? w[i] : 4);
-				size_t x = w[i] < cap ? w[i] : cap;
-				sum += x > floor ? x : floor;
-			}
-			if (sum <= budget) {
-				best = cap;
-				lo = cap + 1;
-			} else {
-				hi = cap - 1;
-			}
-		}
-		if (best || pass == 1) {
-			for (int i = 0; i < ncols; i++) {
-				size_t floor = pass == 0 ? (hw[i] < w[i] ? hw[i] : w[i]) : (w[i] < 4 ? w[i] : 4);
-				size_t cap = best ? best : 1, x = w[i] < cap ? w[i] : cap;
-				cw[i] = x > floor ? x : floor;
-			}
-			return;
+	size_t gaps3 = 3 * (size_t)(ncols - 1), gaps2 = 2 * (size_t)(ncols - 1);
+	size_t cap3 = 0, cap2 = 0;
+	if (term && total + gaps3 > term) {
+		cap3 = term > gaps3 ? water_fill(w, floor, ncols, term - gaps3, cw) : 0;
+		/* kubectl's 3 spaces between columns, or 2 when that cuts the columns less */
+		cap2 = term > gaps2 ? water_fill(w, floor, ncols, term - gaps2, alt) : 0;
+		if (cap2 > cap3) {
+			memcpy(cw, alt, (size_t)ncols * sizeof(*cw));
+			gap = 2;
 		}
 	}
+	free(alt);
+	if (!term || total + gaps3 <= term || (!cap3 && !cap2)) {
+		for (int i = 0; i < ncols; i++)
+			cw[i] = w[i];
+		free(floor);
+		return 3;
+	}
+	size_t budget = term - (gap == 2 ? gaps2 : gaps3), used = 0;
+	for (int i = 0; i < ncols; i++)
+		used += cw[i];
+	size_t spare = budget > used ? budget - used : 0;
+	for (int pass = 0; pass < ncols; pass++) { /* the last bits of room, then near misses, to the smallest cut */
+		int widest = -1, near = -1;
+		for (int i = 0; i < ncols; i++) {
+			if (w[i] <= cw[i])
+				continue;
+			if (widest < 0 || cw[i] > cw[widest] || (cw[i] == cw[widest] && w[i] > w[widest]))
+				widest = i;
+			if (w[i] - cw[i] <= 8 && (near < 0 || w[i] - cw[i] < w[near] - cw[near]))
+				near = i;
+		}
+		if (near < 0)
+			break;
+		size_t need = w[near] - cw[near];
+		if (spare >= need) {
+			spare -= need;
+		} else if (near != widest && cw[widest] >= 16 + need - spare) {
+			cw[widest] -= need - spare;
+			spare = 0;
+		} else {
+			break;
+		}
+		cw[near] = w[near];
+	}
+	for (int i = 0; spare && i < ncols; i++) /* what is left, to the columns still cut */
+		if (w[i] > cw[i]) {
+			size_t more = w[i] - cw[i] < spare ? w[i] - cw[i] : spare;
+			cw[i] += more;
+			spare -= more;
+		}
+	free(floor);
+	return gap;
 }
 
 void table_print(table *t, const ctx *c)
 {
-	size_t *w = calloc((size_t)t->ncols, sizeof(size_t)), *hw = calloc((size_t)t->ncols, sizeof(size_t)),
-	       *cw = calloc((size_t)t->ncols, sizeof(size_t));
+	size_t *w = calloc((size_t)t->ncols, sizeof(size_t)), *cw = calloc((size_t)t->ncols, sizeof(size_t));
 	cell_lines *lines = calloc((size_t)t->ncols, sizeof(cell_lines));
-	if (!w || !hw || !cw || !lines)
+	if (!w || !cw || !lines)
 		abort();
 	for (size_t r = c->no_headers ? 1 : 0; r < t->nrows; r++)
 		for (int i = 0; i < t->ncols; i++) {
 			size_t l = width(t->cells[r * (size_t)t->ncols + (size_t)i]);
 			if (l > w[i])
 				w[i] = l;
-			if (r == 0)
-				hw[i] = l;
 		}
 	/* columns that would pass the terminal's edge are narrowed, and their cells wrap in place */
-	fit_widths(w, hw, t->ncols, c->width, cw);
+	size_t gap = fit_widths(w, t->cells, t->ncols, c->out == OUT_TABLE ? c->width : 0, cw);
 	for (size_t r = c->no_headers ? 1 : 0; r < t->nrows; r++) {
 		char **row = t->cells + r * (size_t)t->ncols;
 		size_t height = 1;
@@ -377,7 +448,7 @@ void table_print(table *t, const ctx *c)
 					abort();
 				fputs(piece, stdout);
 				if (i < last)
-					printf("%*s", (int)(cw[i] - width(piece) + 3), "");
+					printf("%*s", (int)(cw[i] - width(piece) + gap), "");
 				free(piece);
 			}
 			if (r == 0)
@@ -389,7 +460,6 @@ void table_print(table *t, const ctx *c)
 		free(t->cells[i]);
 	free(t->cells);
 	free(w);
-	free(hw);
 	free(cw);
 	free(lines);
 	free(t);

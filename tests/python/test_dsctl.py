@@ -48,6 +48,7 @@ def run(*args, cluster=True, stdin=None):
         argv += ["-f", CLUSTER]
     argv += list(args)
     env = dict(os.environ, NO_COLOR="1")
+    env.pop("COLUMNS", None)  # tables and notes wrap at COLUMNS: the tests compare unwrapped lines
     p = subprocess.run(argv, input=stdin if stdin is not None else "", capture_output=True, text=True, env=env,
                        cwd=ROOT, timeout=60)
     return p.returncode, p.stdout, p.stderr

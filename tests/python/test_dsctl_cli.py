@@ -21,8 +21,11 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def raw(*args, stdin="", env=None):
     """dsctl with exactly these arguments (no -f or --now added)."""
+    full = dict(os.environ, **(env or {}))
+    if "COLUMNS" not in (env or {}):
+        full.pop("COLUMNS", None)  # the tests compare unwrapped lines
     p = subprocess.run([DSCTL] + list(args), input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
-                       env=dict(os.environ, **(env or {})))
+                       env=full)
     return p.returncode, p.stdout, p.stderr
 
 
