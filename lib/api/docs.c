@@ -115,8 +115,7 @@ const json_t *dsi_api_spec_of(const json_t *obj)
 
 /* ---- the objects of a document argument -------------------------------------------------------- */
 
-static int add_object(dsi_api_objects *o, json_t *obj, const char *path, size_t document, size_t *cap,
-		      ds_error *err)
+static int add_object(dsi_api_objects *o, json_t *obj, const char *path, size_t document, size_t *cap, ds_error *err)
 {
 	size_t n = json_array_size(o->arr);
 	if (DSI_GROW(o->where, *cap, n + 1) < 0 || json_array_append(o->arr, obj) < 0)
@@ -332,7 +331,8 @@ int dsi_api_scratch_add(dsi_cluster *c, const char *text, size_t size, const cha
 	{
 		const char *k = json_string_value(json_object_get(obj, "kind"));
 		json_t *spec = json_object_get(obj, "spec");
-		if (strcmp(k, "Pod") == 0 && json_is_object(spec) && !json_string_value(json_object_get(spec, "nodeName")))
+		if (strcmp(k, "Pod") == 0 && json_is_object(spec) &&
+		    !json_string_value(json_object_get(spec, "nodeName")))
 			json_object_set_new(spec, "nodeName", json_string(bind));
 	}
 	if (rc == 0) { /* a List without an apiVersion: its items keep theirs, or have none (a kind of the

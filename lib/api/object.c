@@ -59,14 +59,18 @@ ds_object *ds_object_ref(ds_object *obj)
 
 void ds_object_free(ds_object *obj)
 {
-	if (!obj || atomic_fetch_sub_explicit(&obj->refs, 1, memory_order_release) != 1)
+	/* release: this thread's use of obj happens before the count drops; acquire (for the last one):
+	 * every other thread's happens before the destruction. (acq_rel on the decrement rather than
+	 * an acquire fence after it: ThreadSanitizer does not model fences.) */
+	if (!obj || atomic_fetch_sub_explicit(&obj->refs, 1, memory_order_acq_rel) != 1)
 		return;
-	/* every other thread's last use of obj happens before its destruction */
-	atomic_thread_fence(memory_order_acquire);
 	object_destroy(obj);
 }
 
-const char *ds_object_type(const ds_object *obj) { return obj && obj->type < DSI_OT_COUNT ? type_names[obj->type] : ""; }
+const char *ds_object_type(const ds_object *obj)
+{
+	return obj && obj->type < DSI_OT_COUNT ? type_names[obj->type] : "";
+}
 
 int dsi_object_want(const ds_object *obj, dsi_otype t, const char *what, ds_error *err)
 {
@@ -203,8 +207,7 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 	return rc;
 }
 
-static int make(dsi_otype t, const input *in, const ds_options *opts, const char *what, ds_object **out,
-		ds_error *err)
+static int make(dsi_otype t, const input *in, const ds_options *opts, const char *what, ds_object **out, ds_error *err)
 {
 	*out = NULL;
 	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts)->gates);
@@ -260,8 +263,7 @@ int ds_object_parse(const char *type, const char *text, size_t size, const ds_op
 	return dsi_object_parse_as(t, text, size, opts, type ? type_args[t] : "object", out, err);
 }
 
-int ds_object_from_json(const char *type, const json_t *value, const ds_options *opts, ds_object **out,
-			ds_error *err)
+int ds_object_from_json(const char *type, const json_t *value, const ds_options *opts, ds_object **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	dsi_otype t;

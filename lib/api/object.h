@@ -17,15 +17,15 @@ typedef enum dsi_otype { DSI_OT_TOLERATION, DSI_OT_TAINT, DSI_OT_NODE, DSI_OT_DA
 struct ds_object {
 	atomic_size_t refs;
 	dsi_otype type;
-	unsigned gates; /* the featureGates it was read with */
+	unsigned gates;  /* the featureGates it was read with */
 	dsi_atoms atoms; /* its strings */
 	union {
 		dsi_toleration tol;
 		dsi_taint taint;
 		dsi_node node;
 		struct {
-			dsi_daemonset d;       /* holds the object's JSON (d.obj), which nothing else references */
-			dsi_placement place;   /* the merged tolerations; comparison_ops is each decision's */
+			dsi_daemonset d;     /* holds the object's JSON (d.obj), which nothing else references */
+			dsi_placement place; /* the merged tolerations; comparison_ops is each decision's */
 			dsi_atom pinned[DSI_N_WELL_KNOWN_TAINTS]; /* the keys dsi_daemon_tolerations looks up */
 		} ds;
 	} u;

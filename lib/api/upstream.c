@@ -119,7 +119,8 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 	json_t *jt = NULL, *jl = NULL;
 	int rc = dsi_api_parse_list(taints, taints_size, "taints", dsi_decode_type_taints(), &jt, err);
 	if (rc == 0)
-		rc = dsi_api_parse_list(tolerations, tolerations_size, "tolerations", dsi_decode_type_tolerations(), &jl, err);
+		rc = dsi_api_parse_list(tolerations, tolerations_size, "tolerations", dsi_decode_type_tolerations(),
+					&jl, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_taints ts = {0};
@@ -494,7 +495,8 @@ static int sched_in_load(sched_in *s, const char *pod, size_t pod_size, const ch
 		return rc;
 	}
 	if ((rc = dsi_api_scratch_add(&s->c, node, node_size, "Node", "v1", NULL, 1, "node", err)) == 0)
-		rc = dsi_api_scratch_add(&s->c, objects, objects_size, "Pod", "v1", name ? name : "", 0, "objects", err);
+		rc = dsi_api_scratch_add(&s->c, objects, objects_size, "Pod", "v1", name ? name : "", 0, "objects",
+					 err);
 	json_decref(jnode);
 	if (rc == 0 && !(s->node = dsi_cluster_count(&s->c, DSI_KIND_NODE) == 1 ? dsi_cluster_node_at(&s->c, 0) : NULL))
 		rc = dsi_error_set(err, DS_EVALUE, NULL, "objects: expected no Node besides the node argument");

@@ -54,8 +54,8 @@ static json_t *taint_reason(const dsi_atoms *tb, const dsi_node *node, const dsi
 {
 	dsi_strbuf d = DSI_STRBUF_INIT, f = DSI_STRBUF_INIT;
 	/* upstream's older message named the taint; keep that as the detail */
-	dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", str(tb, t->key), str(tb, t->value),
-			  dsi_effect_text(tb, t->effect), note);
+	dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", str(tb, t->key),
+			  str(tb, t->value), dsi_effect_text(tb, t->effect), note);
 	dsi_strbuf_printf(&f, "%s.tolerations", tmpl_spec);
 	json_t *r = reason("TaintToleration", dsi_why_message(DSI_WHY_TAINT), d.data, f.data);
 	if (r) {

@@ -63,10 +63,10 @@ static inline void should_run(const dsi_placement *p, const node_pass *np, const
 	}
 	static const dsi_effect_filter no_schedule_execute = {DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, NULL, 0},
 				       no_execute = {DSI_EFFECTS_NOEXECUTE, NULL, 0};
-	const dsi_taint *t = node->taints.n ? dsi_find_untolerated_taint_x(tb, &node->taints, ta, &p->tolerations,
-									   &no_schedule_execute, p->comparison_ops,
-									   np->taints)
-					    : NULL;
+	const dsi_taint *t = node->taints.n
+				     ? dsi_find_untolerated_taint_x(tb, &node->taints, ta, &p->tolerations,
+								    &no_schedule_execute, p->comparison_ops, np->taints)
+				     : NULL;
 	if (!t) {
 		out->should_run = out->should_continue = 1;
 		out->why = DSI_WHY_OK;
@@ -85,8 +85,7 @@ void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdi
 	should_run(p, &one, p->atoms, node, out);
 }
 
-void dsi_node_should_run_x(const dsi_placement *p, const dsi_atoms *node_atoms, const dsi_node *node,
-			   dsi_verdict *out)
+void dsi_node_should_run_x(const dsi_placement *p, const dsi_atoms *node_atoms, const dsi_node *node, dsi_verdict *out)
 {
 	const node_pass one = {&p->ds->tspec.required, NULL, NULL};
 	should_run(p, &one, node_atoms, node, out);

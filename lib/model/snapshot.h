@@ -104,8 +104,7 @@ int dsi_cluster_bind_pod(dsi_cluster *c, dsi_pod *p, dsi_atom node); /* -1: no m
  * (DSI_KIND_OTHER: another kind, or one of ours from another group); *legacy: a DaemonSet of a
  * legacy group (extensions/v1beta1, apps/v1beta2), which only legacy_daemonsets lets through (else
  * DS_EUNSUPPORTED at rd's path + "apiVersion"). */
-int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, dsi_rd *rd, dsi_kind *out,
-		      int *legacy);
+int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, dsi_rd *rd, dsi_kind *out, int *legacy);
 
 /* Kind names as the API uses them ("Node", "Pod", ...); -1 when not one of ours. */
 int dsi_kind_from_name(const char *kind);

@@ -616,8 +616,8 @@ static unsigned diff_tolerates(diff_ctx *d)
 				rc = ds_toleration_tolerates_taint_obj(ht[j], htaint, p.opts, &vo, &err);
 				ok_or_fail(d, "ds_toleration_tolerates_taint_obj", rc, &err);
 				if (vo != v)
-					diff_fail(d, vt_fmt("toleration %s, taint %s: text %d, objects %d", lt[j], tt, v,
-							    vo));
+					diff_fail(d, vt_fmt("toleration %s, taint %s: text %d, objects %d", lt[j], tt,
+							    v, vo));
 				tolerated |= v;
 				d->compared++;
 			}
