@@ -248,6 +248,7 @@ python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO)
 check: deps
 	@sh tests/tools.sh browser || echo "(without chromium the SVG rendering tests are skipped)"
 	@sh tests/tools.sh shells || echo "(without zsh and tmux the zsh completion and terminal tests are skipped)"
+	@sh tests/tools.sh typing || echo "(without mypy the mypy --strict tests of the Python package are skipped)"
 	@$(MAKE) --no-print-directory rules
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory python-tests
