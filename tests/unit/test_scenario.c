@@ -151,7 +151,7 @@ static const struct {
 	 "checks[0].outcomes.web-1: expected evict, delete, skip, ignore or error, got \"evicted\""},
 	/* unknown keys, kinds and fields */
 	{HEAD "objcts: []\nchecks:\n- plan: " FLUENTD "\n",
-	 "objcts: unknown field (expected name, load, objects, now, options or checks)"},
+	 "objcts: unknown field (expected name, load, objects, steps, now, options or checks)"},
 	{HEAD "checks:\n- plan: " FLUENTD "\n- frobnicate: x\n",
 	 "checks[1]: expected one of explain, shouldRunOn, plan, status, pod, rollout, drain or audit naming its "
 	 "DaemonSet (or node, for drain)"},
@@ -186,7 +186,7 @@ static const struct {
 	{"load: ../cluster\nchecks: [{plan: x}]\n",
 	 "a scenario needs now: the time its plans are computed at (RFC 3339)"},
 	{HEAD "name: no checks\n", "a scenario needs a non-empty list of checks"},
-	{"[1, 2]\n", "expected a mapping with name, load, objects, now, options and checks, got a list"},
+	{"[1, 2]\n", "expected a mapping with name, load, objects, steps, now, options and checks, got a list"},
 	/* values read when the scenario is prepared */
 	{"load: ../cluster\nnow: yesterday\nchecks: [{plan: x}]\n",
 	 "now: expected an RFC 3339 time such as 2006-01-02T15:04:05Z, got \"yesterday\""},
@@ -234,7 +234,7 @@ START_TEST(long_texts_stay_utf8)
 	ck_assert_ptr_nonnull(e);
 	ck_assert_msg(strncmp(e, "xy\xc3\xa9\xc3\xa9", 6) == 0, "%s", e);
 	ck_assert_ptr_nonnull(strstr(e, "\xc3\xa9?: unknown field"));
-	ck_assert_ptr_nonnull(strstr(e, "unknown field (expected name, load, objects, now, options or checks)"));
+	ck_assert_ptr_nonnull(strstr(e, "unknown field (expected name, load, objects, steps, now, options or checks)"));
 	json_decref(j);
 }
 END_TEST
