@@ -8,6 +8,21 @@
  * pod change wakes the controller (as its informer would). Pods of the
  * snapshot that are Pending or terminating are in the same model, counted
  * from the start. The clock jumps from event to event, on a grid of simStep.
+ *
+ * The controller also wakes when its work queue hands the DaemonSet back after
+ * a delay (AddAfter), which upstream asks for in three places, all modelled:
+ * - updatePod (pkg/controller/daemon/daemon_controller.go): a pod of the
+ *   DaemonSet turned Ready and minReadySeconds > 0: after minReadySeconds + 1s;
+ * - updateDaemonSetStatus (same file): minReadySeconds > 0 and numberReady !=
+ *   numberAvailable: after minReadySeconds;
+ * - podsShouldBeOnNode (same file): a failed pod whose node is in backoff:
+ *   after the backoff's delay.
+ * The queue keeps one time per key, the earliest asked for (client-go
+ * util/workqueue delaying_queue.go, insert), so a later AddAfter never pushes
+ * an earlier one back and one that comes due later than the pending one is
+ * dropped. The other enqueues are immediate (pod, node, history and DaemonSet
+ * events), and a sync that fails is requeued with rate limiting, which the
+ * simulation, where syncs do not fail, never needs.
  */
 #include "daemon/simulate.h"
 
@@ -47,6 +62,13 @@ typedef struct sim {
 	int32_t initial_unavailable, initial_surge; /* before the controller acted: not the rollout's doing */
 	uint8_t rolling_ran;                        /* some sync ran the rolling update (the budgets are its) */
 	uint64_t syncs, creates, deletes;
+	/* the work queue's delayed entry for the DaemonSet (AddAfter): when, who asked, and when */
+	ds_time wake_at, wake_set;
+	const char *wake_by;
+	char wake_pod[256];
+	json_t *requeue_fired; /* the requeue that woke the controller at this instant, for the timeline */
+	json_t *requeues;      /* every requeue that came due */
+	char reason[300];      /* a stall's reason, when it is made up */
 	int seq;
 	ds_error *err;
 	dsi_placement place; /* for the scheduler's view of new pods */
@@ -78,6 +100,42 @@ static ds_time add_ms(ds_time a, int64_t b)
 	if (b < 0)
 		b = 0;
 	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+/* AddAfter(key, ms) on the controller's queue at time from: the earliest time wins
+ * (delaying_queue.go insert). */
+static void add_after(sim *s, ds_time from, int64_t ms, const char *by, const char *pod)
+{
+	ds_time t = add_ms(from, ms);
+	if (s->wake_at != NEVER && s->wake_at <= t)
+		return;
+	s->wake_at = t;
+	s->wake_set = from;
+	s->wake_by = by;
+	snprintf(s->wake_pod, sizeof(s->wake_pod), "%s", pod ? pod : "");
+}
+
+/* The delayed entry comes due at s->now: the controller is woken (it syncs this round in any case);
+ * the requeue is noted for the timeline. 0, or DS_ENOMEM. */
+static int wake(sim *s)
+{
+	if (s->wake_at == NEVER || s->wake_at > s->now)
+		return 0;
+	char set[40], due[40];
+	dsi_time_format(s->wake_set, set, sizeof(set));
+	dsi_time_format(s->wake_at, due, sizeof(due));
+	json_t *r = json_pack("{s:s, s:s, s:s, s:f}", "by", s->wake_by, "requestedAt", set, "dueAt", due,
+			      "afterSeconds", (double)(s->wake_at - s->wake_set) / 1000.0);
+	if (r && s->wake_pod[0])
+		json_object_set_new(r, "pod", json_string(s->wake_pod));
+	s->wake_at = NEVER;
+	if (!r || json_array_append(s->requeues, r) < 0) {
+		json_decref(r);
+		return dsi_error_nomem(s->err);
+	}
+	json_decref(s->requeue_fired);
+	s->requeue_fired = r;
+	return 0;
 }
 
 /* Is node listed in simFailNodes ("a,b,c"; empty items never match)? Read in
@@ -201,6 +259,11 @@ static int advance(sim *s)
 				pod->ready_time = p->ready_at;
 				if (pod->phase == DSI_PHASE_NONE || pod->phase == DSI_PHASE_PENDING)
 					pod->phase = DSI_PHASE_RUNNING;
+				/* updatePod: changedToReady && minReadySeconds > 0 ("add a second to avoid
+				 * milliseconds skew in AddAfter") */
+				if (s->ds->min_ready_seconds > 0)
+					add_after(s, s->now, (int64_t)s->ds->min_ready_seconds * 1000 + 1000,
+						  "updatePod", dsi_cstr(&s->c, pod->meta.name));
 			}
 			p->ready_at = NEVER;
 			changed++;
@@ -226,6 +289,12 @@ static int track_snapshot(sim *s)
 	int rc = 0;
 	for (uint32_t i = 0; i < pods.n && rc == 0; i++) {
 		const dsi_pod *pod = pods.v[i];
+		/* a pod that turned Ready before the start and is not yet available: updatePod asked then
+		 * for a sync minReadySeconds + 1s later, which may still be to come */
+		if (pod->ready && !pod->meta.has_deletion && pod->has_ready_time && s->ds->min_ready_seconds > 0 &&
+		    add_ms(pod->ready_time, (int64_t)s->ds->min_ready_seconds * 1000 + 1000) > s->now)
+			add_after(s, pod->ready_time, (int64_t)s->ds->min_ready_seconds * 1000 + 1000, "updatePod",
+				  dsi_cstr(&s->c, pod->meta.name));
 		if (pod->meta.has_deletion || pod->ready ||
 		    (pod->phase != DSI_PHASE_PENDING && pod->phase != DSI_PHASE_NONE))
 			continue;
@@ -259,19 +328,17 @@ static int track_snapshot(sim *s)
 	return rc;
 }
 
-/* The next time something happens by itself, or NEVER. */
-static ds_time next_event(const sim *s, int64_t requeue_ms)
+/* The next time something happens by itself (a pod Ready or gone, the queue's delayed entry), or
+ * NEVER. */
+static ds_time next_event(const sim *s)
 {
-	ds_time t = NEVER;
+	ds_time t = s->wake_at;
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->v[i].gone_at != NEVER && (t == NEVER || s->v[i].gone_at < t))
 			t = s->v[i].gone_at;
 		if (s->v[i].ready_at != NEVER && (t == NEVER || s->v[i].ready_at < t))
 			t = s->v[i].ready_at;
 	}
-	/* a Ready pod turns available after minReadySeconds: the controller requeues for it */
-	if (requeue_ms >= 0 && (t == NEVER || add_ms(s->now, requeue_ms) < t))
-		t = add_ms(s->now, requeue_ms);
 	return t;
 }
 
@@ -391,10 +458,15 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 		s->max_surge_seen = surge;
 	char now[40];
 	dsi_time_format(s->now, now, sizeof(now));
-	json_array_append_new(s->timeline,
-			      json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "at", now, "unavailable",
-					st.number_unavailable, "unavailableForBudget", unavailable, "updated",
-					st.updated_number_scheduled, "available", st.number_available, "surge", surge));
+	json_t *entry = json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "at", now, "unavailable", st.number_unavailable,
+				  "unavailableForBudget", unavailable, "updated", st.updated_number_scheduled,
+				  "available", st.number_available, "surge", surge);
+	/* what woke the controller at this instant, when its queue did */
+	if (entry && s->requeue_fired)
+		json_object_set(entry, "requeue", s->requeue_fired);
+	json_decref(s->requeue_fired);
+	s->requeue_fired = NULL;
+	json_array_append_new(s->timeline, entry);
 	*desired = st.desired_number_scheduled;
 	*updated_available = 0;
 	/* done when every node that should run a pod runs exactly one, updated and available */
@@ -474,6 +546,22 @@ static const char *pod_node(const sim *s, const dsi_pod *pod)
 	return dsi_cstr(&s->c, pod->spec.node_name ? pod->spec.node_name : pod->spec.target_node);
 }
 
+/* "<what> maxSurge budget (1): ..." or the maxUnavailable one: the budget that binds. A rollout that
+ * surges (maxSurge > 0, rollingUpdate's surge path in update.go) replaces a node only while fewer
+ * than maxSurge nodes have a new pod that is not yet available; without surge, a node counts
+ * against maxUnavailable while it has no available pod. */
+static const char *budget_reason(sim *s, const dsi_plan *last, const char *what)
+{
+	char *buf = s->reason;
+	int surge = last && last->rolling_ran ? last->max_surge > 0 : s->budget_surge > 0;
+	int32_t n = surge ? (last && last->rolling_ran ? last->max_surge : s->budget_surge)
+			  : (last && last->rolling_ran ? last->max_unavailable : s->budget_unavailable);
+	snprintf(buf, sizeof(s->reason), "%s %s budget (%d): %s", what, surge ? "maxSurge" : "maxUnavailable", (int)n,
+		 surge ? "no other node gets a new pod until one of them is available"
+		       : "no other old pod is deleted until one of them is available");
+	return buf;
+}
+
 /* Why nothing moves any more: the first that applies of the rolling update's
  * error, a pause, the partition (when no node is listed), then pods that cannot
  * be scheduled, old pods under OnDelete, pods that never become Ready, Ready
@@ -504,7 +592,7 @@ static json_t *stall_cause(sim *s, const dsi_plan *last)
 		for (uint32_t i = 0; i < pods.n && !json_array_size(nodes); i++) {
 			const dsi_pod *p = pods.v[i];
 			if (p->spec.node_name && !p->ready && !p->meta.has_deletion) {
-				reason = "new pods never become Ready, and they hold the maxUnavailable budget";
+				reason = budget_reason(s, last, "new pods never become Ready, and they hold the");
 				for (uint32_t k = i; k < pods.n; k++)
 					if (pods.v[k]->spec.node_name && !pods.v[k]->ready &&
 					    !pods.v[k]->meta.has_deletion)
@@ -602,6 +690,8 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	s.ds = dsi_cluster_daemonset(&s.c, ns, name);
 	s.waves = json_array();
 	s.timeline = json_array();
+	s.requeues = json_array();
+	s.wake_at = NEVER;
 	s.node_times = json_object();
 	dsi_backoff_init(&s.backoff);
 	int rc = 0;
@@ -611,7 +701,7 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	memset(&last, 0, sizeof(last));
 	char *first_warning = NULL;
 	int have_last = 0;
-	if (!s.ds || !s.waves || !s.timeline || !s.node_times ||
+	if (!s.ds || !s.waves || !s.timeline || !s.node_times || !s.requeues ||
 	    dsi_placement_init(&s.place, &s.c, s.ds, o->core) < 0) {
 		rc = dsi_error_nomem(err);
 		goto done;
@@ -635,7 +725,7 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	uint64_t rounds = 0;
 	for (;;) {
 		/* the world moves, the scheduler binds, then the controller syncs until it settles */
-		if ((rc = advance(&s)) < 0 || (rc = schedule(&s)) < 0)
+		if ((rc = wake(&s)) < 0 || (rc = advance(&s)) < 0 || (rc = schedule(&s)) < 0)
 			break;
 		rc = 0;
 		int settled = 0;
@@ -659,6 +749,9 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			settled = last.ncreates == 0 && last.ndeletes == 0;
 			if ((rc = apply_plan(&s, &last)) < 0)
 				break;
+			/* the sync's own AddAfter: updateDaemonSetStatus, failed pods in backoff */
+			if (last.requeue_ms >= 0)
+				add_after(&s, s.now, last.requeue_ms, last.requeue_cause, NULL);
 			if (!settled && (rc = schedule(&s)) < 0)
 				break;
 			rc = 0;
@@ -673,7 +766,7 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			result = "complete";
 			break;
 		}
-		ds_time t = next_event(&s, have_last ? last.requeue_ms : -1);
+		ds_time t = next_event(&s);
 		if (t == NEVER) {
 			result = (have_last && last.rolling_paused) ? "paused" : "stalled";
 			stall = stall_cause(&s, have_last ? &last : NULL);
@@ -725,6 +818,8 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 			"initialUnavailable", s.initial_unavailable, "initialSurge", s.initial_surge, "waves", s.waves,
 			"nodeUpdatedAt", s.node_times, "timeline", s.timeline);
 		s.waves = s.timeline = s.node_times = NULL;
+		if (*out)
+			json_object_set(*out, "requeues", s.requeues);
 		/* what the lifecycle model assumes (the options sim*): a reader should see them beside the result */
 		json_t *fail = json_array();
 		for (const char *p = o->daemon->sim_fail_nodes; fail && p && *p;) {
@@ -760,6 +855,8 @@ done:
 	json_decref(stall);
 	json_decref(s.waves);
 	json_decref(s.timeline);
+	json_decref(s.requeues);
+	json_decref(s.requeue_fired);
 	json_decref(s.node_times);
 	dsi_backoff_free(&s.backoff);
 	dsi_placement_release(&s.place);

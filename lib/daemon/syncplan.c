@@ -173,10 +173,14 @@ static void drop_since(pass *s, uint32_t nc, uint32_t nd)
 		p->ndeletes = nd;
 }
 
-static void note_requeue(pass *s, int64_t ms)
+/* AddAfter of the sync's key: the delaying queue keeps the earliest time (client-go workqueue
+ * delaying_queue.go insert), so the plan keeps the smallest delay and what asked for it. */
+static void note_requeue(pass *s, int64_t ms, const char *cause)
 {
-	if (ms >= 0 && (s->plan->requeue_ms < 0 || ms < s->plan->requeue_ms))
+	if (ms >= 0 && (s->plan->requeue_ms < 0 || ms < s->plan->requeue_ms)) {
 		s->plan->requeue_ms = ms;
+		s->plan->requeue_cause = cause;
+	}
 }
 
 /* The pods claimed for a node, in claim order, as indices into s->pods.v: the passes look at
@@ -255,7 +259,8 @@ static int pods_should_be_on_node(pass *s, uint32_t idx, int surge)
 				failed_key(s, node, key, sizeof(key));
 				int64_t max = s->o->daemon->backoff_max_ms;
 				if (dsi_backoff_in_backoff(&s->plan->backoff, key, s->now, max)) {
-					note_requeue(s, dsi_backoff_get(&s->plan->backoff, key));
+					/* podsShouldBeOnNode: enqueueDaemonSetAfter(ds, delay) */
+					note_requeue(s, dsi_backoff_get(&s->plan->backoff, key), "failedPodsBackoff");
 					continue;
 				}
 				if (dsi_backoff_next(&s->plan->backoff, key, s->now, s->o->daemon->backoff_initial_ms,
@@ -766,7 +771,7 @@ static void status(pass *s)
 	dsi_status_count(&in, &s->plan->status);
 	s->plan->status_changed = dsi_status_changed(s->ds, &s->plan->status);
 	if (s->ds->min_ready_seconds > 0 && s->plan->status.number_ready != s->plan->status.number_available)
-		note_requeue(s, (int64_t)s->ds->min_ready_seconds * 1000);
+		note_requeue(s, (int64_t)s->ds->min_ready_seconds * 1000, "updateDaemonSetStatus");
 }
 
 /* The claimed pods (index i of s->pods) that keep() selects, by name: what a plan lists does not
@@ -1220,8 +1225,10 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	json_object_set_new(doc, "rollingUpdate", ru);
 	json_object_set_new(doc, "status", status_json(&p->status));
 	json_object_set_new(doc, "statusChanged", json_boolean(p->status_changed));
-	if (p->requeue_ms >= 0)
+	if (p->requeue_ms >= 0) {
 		json_object_set_new(doc, "requeueAfterMs", json_integer(p->requeue_ms));
+		json_object_set_new(doc, "requeueBy", json_string(p->requeue_cause));
+	}
 	json_object_set_new(doc, "events", events_json(p));
 	json_object_set_new(doc, "backoff", dsi_backoff_to_json(&p->backoff));
 	return doc;

@@ -110,6 +110,7 @@ typedef struct dsi_plan {
 	uint8_t status_changed;
 	/* when to sync again (ms, -1 none), events, backoff state after this sync */
 	int64_t requeue_ms;
+	const char *requeue_cause; /* static: the upstream function that requeues ("updateDaemonSetStatus") */
 	dsi_plan_event *events;
 	uint32_t nevents;
 	size_t cap_events;

@@ -862,6 +862,135 @@ START_TEST(simulate_clock_stays_in_rfc3339)
 }
 END_TEST
 
+static void min_ready_10(json_t *obj, int i)
+{
+	if (i < 0)
+		json_object_set_new(json_object_get(obj, "spec"), "minReadySeconds", json_integer(10));
+}
+
+/* A surge rollout with minReadySeconds (maxSurge 1, maxUnavailable 0, minReadySeconds 10): a new pod
+ * turns Ready 10 s after it is bound, which upstream's updatePod answers with a requeue after
+ * minReadySeconds + 1 s; only that sync sees the new pod available and deletes the old one. The
+ * status's own requeue does not come (the node's oldest pod, the old one, is available), so without
+ * updatePod's the rollout stalled after the first node. */
+START_TEST(simulate_surge_with_min_ready_seconds_completes)
+{
+	ds_cluster *c = make_cluster_ex(
+		4, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}", "apps/v1",
+		min_ready_10);
+	json_t *r = simulate(c, NULL);
+	char *text = json_dumps(json_object_get(r, "stall"), JSON_COMPACT);
+	ck_assert_msg(strcmp(result_of(r), "complete") == 0, "%s: %s", result_of(r), text ? text : "");
+	free(text);
+	ck_assert_int_eq(ival(r, "updated"), 4);
+	ck_assert_int_eq(ival(r, "maxUnavailableSeen"), 0);
+	ck_assert_int_le(ival(r, "maxSurgeSeen"), 1);
+	ck_assert(json_is_false(json_object_get(r, "budgetExceeded")));
+	/* one updatePod requeue per new pod, 11 s after it turned Ready; the timeline shows each at its time */
+	size_t i, from_update_pod = 0, in_timeline = 0;
+	json_t *q;
+	json_array_foreach(json_object_get(r, "requeues"), i, q)
+	{
+		if (strcmp(json_string_value(json_object_get(q, "by")), "updatePod") != 0)
+			continue;
+		from_update_pod++;
+		ck_assert(json_real_value(json_object_get(q, "afterSeconds")) == 11.0);
+		ck_assert_ptr_nonnull(json_string_value(json_object_get(q, "pod")));
+	}
+	ck_assert_uint_eq(from_update_pod, 4);
+	json_array_foreach(json_object_get(r, "timeline"), i, q)
+	{
+		json_t *rq = json_object_get(q, "requeue");
+		if (!rq)
+			continue;
+		ck_assert_str_eq(json_string_value(json_object_get(rq, "dueAt")),
+				 json_string_value(json_object_get(q, "at")));
+		in_timeline++;
+	}
+	ck_assert_uint_eq(in_timeline, json_array_size(json_object_get(r, "requeues")));
+	/* each node: bound at once, Ready 10 s later, the requeue 11 s after that deletes the old pod, and
+	 * the same sync surges the next node (a terminating pod no longer counts); the last old pod is gone
+	 * 5 s after its delete: 4 x 21 s + 5 s */
+	ck_assert_msg(seconds(r) == 4 * 21.0 + 5, "%g s", seconds(r));
+	/* the waves: node-000 created at 0 s, then at 21, 42 and 63 s one old pod deleted and the next node
+	 * created, the last old pod deleted at 84 s */
+	ck_assert_uint_eq(json_array_size(json_object_get(r, "waves")), 8);
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* A surge rollout stalls on a node whose new pod never becomes Ready; the budget that binds is
+ * maxSurge (the rollout has no maxUnavailable to hold), and the stall says so. */
+START_TEST(simulate_stall_names_the_binding_budget)
+{
+	static const char *const fail[] = {"simFailNodes", "node-001", NULL};
+	ds_cluster *c = make_cluster_ex(
+		4, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}", "apps/v1",
+		min_ready_10);
+	json_t *r = simulate_set(c, fail);
+	ck_assert_str_eq(result_of(r), "stalled");
+	ck_assert_str_eq(stall_reason(r),
+			 "new pods never become Ready, and they hold the maxSurge budget (1): no other "
+			 "node gets a new pod until one of them is available");
+	ck_assert_str_eq(json_string_value(json_array_get(stall_nodes(r), 0)), "node-001");
+	json_decref(r);
+	ds_cluster_free(c);
+	c = make_cluster(4, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":2}}", "apps/v1");
+	static const char *const fail2[] = {"simFailNodes", "node-001,node-002", NULL};
+	r = simulate_set(c, fail2);
+	ck_assert_str_eq(result_of(r), "stalled");
+	ck_assert_str_eq(stall_reason(r),
+			 "new pods never become Ready, and they hold the maxUnavailable budget (2): no "
+			 "other old pod is deleted until one of them is available");
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
+/* A surge under way at the start: node-000's new pod turned Ready 5 s before it. Upstream's updatePod
+ * asked then for a sync minReadySeconds + 1s later, 6 s after the start: the simulation keeps that
+ * request, so the rollout goes on instead of waiting for a sync nothing would cause. */
+START_TEST(simulate_requeue_asked_before_the_start)
+{
+	ds_cluster *c = make_cluster_ex(
+		2, 1, "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}", "apps/v1",
+		min_ready_10);
+	ds_error err;
+	char *out;
+	ck_assert_int_eq(ds_daemonset_history(c, "default", "ds", NULL, &out, &err), 0);
+	json_t *h = json_loads(out, 0, NULL);
+	ds_free(out);
+	/* T0 is 2026-12-02T10:00:00Z: created at 09:59:40, Ready at 09:59:55, with the current hash (the
+	 * surge path tells new from old pods by the hash label alone) */
+	char pod[1024];
+	snprintf(pod, sizeof(pod),
+		 "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"ds-new-000\",\"namespace\":"
+		 "\"default\","
+		 "\"uid\":\"ds-new-000\",\"creationTimestamp\":\"2026-12-02T09:59:40Z\",\"labels\":{\"app\":\"agent\","
+		 "\"controller-revision-hash\":\"%s\"},\"ownerReferences\":[{\"apiVersion\":\"apps/v1\",\"kind\":"
+		 "\"DaemonSet\",\"name\":\"ds\",\"uid\":\"uid-ds\",\"controller\":true}]},\"spec\":{\"nodeName\":"
+		 "\"node-000\",\"containers\":[{\"name\":\"agent\",\"image\":\"agent:v2\"}]},\"status\":{\"phase\":"
+		 "\"Running\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":"
+		 "\"2026-12-02T09:59:55Z\"}]}}",
+		 json_string_value(json_object_get(h, "hash")));
+	json_decref(h);
+	ck_assert_int_eq(ds_cluster_load(c, pod, strlen(pod), NULL, &err), 0);
+	json_t *r = simulate(c, NULL);
+	ck_assert_str_eq(result_of(r), "complete");
+	json_t *first = json_array_get(json_object_get(r, "requeues"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "by")), "updatePod");
+	ck_assert_str_eq(json_string_value(json_object_get(first, "pod")), "ds-new-000");
+	ck_assert_str_eq(json_string_value(json_object_get(first, "requestedAt")), "2026-12-02T09:59:55Z");
+	ck_assert_str_eq(json_string_value(json_object_get(first, "dueAt")), "2026-12-02T10:00:06Z");
+	/* at 6 s node-000's old pod is deleted and node-001 surges; that pod is Ready at 16 s, its requeue at
+	 * 27 s deletes the last old pod, gone at 32 s */
+	ck_assert_msg(seconds(r) == 32.0, "%g s", seconds(r));
+	json_decref(r);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("rollout");
@@ -889,6 +1018,9 @@ static Suite *suite(void)
 	tcase_add_test(tc, simulate_fail_nodes_list);
 	tcase_add_test(tc, simulate_step_rounds_event_times_up);
 	tcase_add_test(tc, simulate_clock_stays_in_rfc3339);
+	tcase_add_test(tc, simulate_surge_with_min_ready_seconds_completes);
+	tcase_add_test(tc, simulate_stall_names_the_binding_budget);
+	tcase_add_test(tc, simulate_requeue_asked_before_the_start);
 	suite_add_tcase(s, tc);
 	return s;
 }
