@@ -70,7 +70,20 @@ static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, c
 		dsi_error_prefix_path(err, path);
 		return err->code;
 	}
-	return emit(w, item, path, ik ? ik : (item_kind[0] ? item_kind : NULL), ia ? ia : api, document, line, err);
+	/* the item is the list's kind in the list's version (as the API server's list responses leave them
+	 * out, and kubectl cluster-info dump writes them): the object says so itself, so that whoever
+	 * reads it later (the audit, an update) finds its kind */
+	if ((!ik || !*ik) && item_kind[0]) {
+		if (json_object_set_new(item, "kind", json_string(item_kind)) < 0)
+			return dsi_error_nomem(err);
+		ik = json_string_value(json_object_get(item, "kind"));
+	}
+	if ((!ia || !*ia) && api && *api) {
+		if (json_object_set_new(item, "apiVersion", json_string(api)) < 0)
+			return dsi_error_nomem(err);
+		ia = json_string_value(json_object_get(item, "apiVersion"));
+	}
+	return emit(w, item, path, ik && *ik ? ik : NULL, ia && *ia ? ia : api, document, line, err);
 }
 
 /* The kind of a list's items: those of a NodeList are Nodes; of a plain List, anything. */
@@ -96,6 +109,8 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, siz
 	json_t *items = json_object_get(v, "items");
 	if (!(kind && is_list_kind(kind)) || !items)
 		return emit(w, (json_t *)v, "", kind, api, document, line, err);
+	if (json_is_null(items))
+		return 0; /* Go's nil slice: every Kubernetes decoder reads it as an empty list */
 	if (!json_is_array(items))
 		return dsi_rd_fail(&rd, "items", DS_ETYPE, "expected array, got %s", dsi_json_type_name(items));
 	char item_kind[128];

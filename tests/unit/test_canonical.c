@@ -410,6 +410,62 @@ START_TEST(defaults_as_served)
 }
 END_TEST
 
+/* Lists as real dumps write them: "items": null (Go's nil slice) is an empty list, and items without kind
+ * or apiVersion are the list's kind in its version, for every reader (the stored object says so: the
+ * audit and an update read it). */
+START_TEST(lists_as_dumps_write_them)
+{
+	static const char *const empty[] = {
+		"{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"metadata\":{},\"items\":null}",
+		"apiVersion: v1\nkind: NodeList\nitems:\n",
+		"apiVersion: v1\nkind: List\nitems: ~\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n1}\n",
+		"[{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"items\":null}]",
+	};
+	for (size_t i = 0; i < sizeof(empty) / sizeof(empty[0]); i++) {
+		ds_cluster *c;
+		ds_error err;
+		size_t count = 99;
+		ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+		int rc = ds_cluster_load(c, empty[i], strlen(empty[i]), &count, &err);
+		if (i == 3) { /* an array is not a Kubernetes object: still refused */
+			ck_assert_int_eq(rc, DS_ETYPE);
+		} else {
+			ck_assert_msg(rc == 0, "%zu: %s: %s", i, err.path, err.message);
+			ck_assert_uint_eq(count, i == 2 ? 1 : 0);
+		}
+		ds_cluster_free(c);
+	}
+	/* kubectl cluster-info dump writes a DaemonSetList's items without kind and apiVersion */
+	static const char dump[] =
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSetList\",\"items\":[{\"metadata\":{\"name\":\"a\","
+		"\"namespace\":\"ns\",\"uid\":\"u1\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},"
+		"\"template\":"
+		"{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i:1\"}]"
+		"}}}}]}";
+	ds_cluster *c = dsi_test_cluster_text(dump);
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", "ns", "a", &out, &err), 0);
+	json_t *ds = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(ds, "kind")), "DaemonSet");
+	ck_assert_str_eq(json_string_value(json_object_get(ds, "apiVersion")), "apps/v1");
+	json_decref(ds);
+	ck_assert_msg(ds_daemonset_audit(c, "ns", "a", NULL, &out, &err) == 0, "audit: %s", err.message);
+	ds_free(out);
+	ck_assert_msg(ds_daemonset_set_image(c, "ns", "a", "c", "i:2", NULL, &out, &err) == 0, "set image: %s: %s",
+		      err.path, err.message);
+	json_t *r = dsi_test_take_json(out);
+	ck_assert(json_is_true(json_object_get(r, "templateChanged")));
+	json_decref(r);
+	/* the pure functions' objects and ds_objects_parse say the same */
+	ck_assert_int_eq(ds_objects_parse(dump, strlen(dump), NULL, &out, &err), 0);
+	json_t *objs = dsi_test_take_json(out);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(objs, 0), "kind")), "DaemonSet");
+	json_decref(objs);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *canonical_suite(void)
 {
 	Suite *s = suite_create("canonical");
@@ -420,6 +476,7 @@ static Suite *canonical_suite(void)
 	tcase_add_test(tc, out_of_range_refused_alike);
 	tcase_add_test(tc, unchanged_manifest_plans_nothing);
 	tcase_add_test(tc, defaults_as_served);
+	tcase_add_test(tc, lists_as_dumps_write_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
