@@ -176,12 +176,14 @@ int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error
 		json_decref(root);
 		return dsi_error_nomem(err);
 	}
-	int rc = 0;
+	/* kubernetesVersion first: the gates named beside it are judged at that version */
+	json_t *version = json_object_get(root, "kubernetesVersion");
+	int rc = version ? set_member(&work, "kubernetesVersion", version, err) : 0;
 	const char *k;
 	json_t *v;
 	json_object_foreach(root, k, v)
 	{
-		if ((rc = set_member(&work, k, v, err)) < 0)
+		if (rc < 0 || (v != version && (rc = set_member(&work, k, v, err)) < 0))
 			break;
 	}
 	json_decref(root);

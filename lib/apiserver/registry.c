@@ -227,6 +227,12 @@ int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, in
 	dsi_vctx c;
 	dsi_vctx_init(&c, &errs, &atoms, o->gates, err);
 	c.allow_invalid_selector_values = (uint8_t)old_invalid_values;
+	if (op != DSI_VALIDATE_CREATE) {
+		const json_t *t = json_object_get(json_object_get(json_object_get(ds.obj, "spec"), "template"), "spec");
+		const json_t *ot =
+			json_object_get(json_object_get(json_object_get(ods.obj, "spec"), "template"), "spec");
+		c.allow_relaxed_env = (uint8_t)dsi_relaxed_env_used(t, ot);
+	}
 	if (op == DSI_VALIDATE_CREATE) {
 		rc = dsi_validate_daemonset(&c, &ds);
 	} else if (op == DSI_VALIDATE_UPDATE) {

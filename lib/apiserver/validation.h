@@ -63,6 +63,7 @@ typedef struct dsi_vctx {
 	dsi_atoms *atoms;                      /* for label selectors */
 	unsigned gates;                        /* DSI_GATE_* */
 	uint8_t allow_invalid_selector_values; /* LabelSelectorValidationOptions.AllowInvalidLabelValueInSelector */
+	uint8_t allow_relaxed_env;             /* useRelaxedEnvironmentVariableValidation's old-spec escape */
 } dsi_vctx;
 
 typedef struct dsi_vmark {
@@ -158,6 +159,11 @@ void dsi_vds_release(dsi_vds *d);
  * (canonical.h, without what the registry adds on create): *out, a new object, or an error of
  * dsi_vds_decode or of the decoding. */
 int dsi_daemonset_served(const json_t *obj, json_t **out, ds_error *err);
+
+/* relaxedEnvVarUsed over the names of the pod specs spec and old_spec (pkg/api/pod/util.go
+ * useRelaxedEnvironmentVariableValidation without its gate): does spec keep an env var name the old one
+ * had that the strict rule (IsEnvVarName) refuses? An update may then use the relaxed rule. */
+int dsi_relaxed_env_used(const json_t *spec, const json_t *old_spec);
 
 /* Upstream's functions, on objects as given (no defaulting): */
 /* ValidateDaemonSet (pkg/apis/apps/validation/validation.go) */

@@ -446,9 +446,45 @@ static int container_ports(dsi_vctx *c, const json_t *ctr)
 	return rc;
 }
 
-/* ValidateEnv: names (RelaxedEnvironmentVariableValidation, on by default since 1.32) */
+/* IsEnvVarName (apimachinery pkg/util/validation): the rule without RelaxedEnvironmentVariableValidation.
+ * Adds its errors for the member "name"; returns how many. */
+static int strict_env_name(dsi_vctx *c, const char *name, size_t n, int report)
+{
+	int bad = 0;
+	for (size_t j = 0; j < n; j++) {
+		char ch = name[j];
+		int ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '.' || ch == '_' ||
+			 (j > 0 && ch >= '0' && ch <= '9');
+		if (!ok) {
+			bad++;
+			if (report)
+				dsi_v_str(c, "name", DSI_FE_INVALID, name, n,
+					  "a valid environment variable name must consist of alphabetic characters, "
+					  "digits, '_', '-', or '.', and must not start with a digit (e.g. "
+					  "'my.env-name',  "
+					  "or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is "
+					  "'[-._a-zA-Z][-._a-zA-Z0-9]*')");
+			break;
+		}
+	}
+	/* hasChDirPrefix */
+	const char *chdir = n == 1 && name[0] == '.'                     ? "must not be '.'"
+			    : n == 2 && name[0] == '.' && name[1] == '.' ? "must not be '..'"
+			    : n > 2 && name[0] == '.' && name[1] == '.'  ? "must not start with '..'"
+									 : NULL;
+	if (chdir) {
+		bad++;
+		if (report)
+			dsi_v_str(c, "name", DSI_FE_INVALID, name, n, chdir);
+	}
+	return bad;
+}
+
+/* ValidateEnv: names, IsRelaxedEnvVarName with RelaxedEnvironmentVariableValidation (on by default since
+ * 1.32, locked on since 1.34) or when the update keeps a name the old spec had (dsi_vctx), else IsEnvVarName */
 static int env(dsi_vctx *c, const json_t *ctr)
 {
+	int relaxed = (c->gates & DSI_GATE_RELAXED_ENV_VAR_VALIDATION) || c->allow_relaxed_env;
 	json_t *vars;
 	int rc = dsi_v_array(c, ctr, "env", &vars);
 	if (rc < 0 || !vars)
@@ -465,6 +501,8 @@ static int env(dsi_vctx *c, const json_t *ctr)
 		    (rc = dsi_v_object(c, ev, "valueFrom", &vf)) == 0) {
 			if (!n) {
 				dsi_v_required(c, "name", "");
+			} else if (!relaxed) {
+				strict_env_name(c, name, n, 1);
 			} else {
 				for (size_t j = 0; j < n; j++) {
 					unsigned char ch = (unsigned char)name[j];
@@ -1655,4 +1693,43 @@ int dsi_validate_pod_template(dsi_vctx *c, const json_t *tmpl)
 	if (json_array_size(json_object_get(spec, "ephemeralContainers")))
 		dsi_v_forbidden(c, "spec.ephemeralContainers", "ephemeral containers not allowed in pod template");
 	return 0;
+}
+
+/* The env var names of every container of a pod spec (gatherPodEnvVarNames, pkg/api/pod/util.go), into
+ * names (a JSON object used as a set). */
+static void env_names(const json_t *spec, json_t *names)
+{
+	static const char *const lists[] = {"initContainers", "containers", "ephemeralContainers"};
+	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
+		size_t i, j;
+		json_t *ctr, *ev;
+		json_array_foreach(json_object_get(spec, lists[l]), i, ctr)
+			json_array_foreach(json_object_get(ctr, "env"), j, ev)
+		{
+			const char *n = json_string_value(json_object_get(ev, "name"));
+			if (n)
+				json_object_set_new(names, n, json_true());
+		}
+	}
+}
+
+int dsi_relaxed_env_used(const json_t *spec, const json_t *old_spec)
+{
+	json_t *old = json_object(), *now = json_object();
+	int used = 0;
+	if (old && now) {
+		env_names(old_spec, old);
+		env_names(spec, now);
+		const char *k;
+		json_t *v;
+		/* relaxedEnvVarUsed: a name the strict rule refuses that the old spec had */
+		json_object_foreach(now, k, v)
+		{
+			if (!used && json_object_get(old, k) && strict_env_name(NULL, k, strlen(k), 0))
+				used = 1;
+		}
+	}
+	json_decref(old);
+	json_decref(now);
+	return used;
 }

@@ -9,14 +9,65 @@
 
 #define FIELD(base, d, T) ((T *)((char *)(base) + (d)->offset))
 
-static const struct {
+/* One stage of a gate's life: from Kubernetes 1.<minor> on, its default, and whether upstream locks
+ * it there (GA, LockToDefault: a component refuses another value; the library takes it, for what-if
+ * questions, and ds_options(3) says so). */
+typedef struct gate_stage {
+	uint8_t minor, on, locked;
+} gate_stage;
+
+/*
+ * The feature gates whose value changes a decision the library makes, with upstream's versioned
+ * defaults (kubernetes/kubernetes pkg/features/kube_features.go, defaultVersionedKubernetesFeatureGates;
+ * the scheduler's gates in its features file of the same map). Before its first stage a gate does not
+ * exist: its feature is off. Alphabetical, as upstream lists them.
+ */
+static const struct gate_def {
 	const char *name;
 	unsigned bit;
+	gate_stage stages[3]; /* in order; minor 0 ends the list */
 } gates[] = {
-	{"TaintTolerationComparisonOperators", DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS},
-	{"PodLevelResources", DSI_GATE_POD_LEVEL_RESOURCES},
-	{"SidecarContainers", DSI_GATE_SIDECAR_CONTAINERS},
+	/* alpha 1.34, beta 1.36, GA 1.37: known, but it changes nothing the library sees (an extended
+	 * resource a node does not advertise may be a DRA device class's, which is not loaded) */
+	{"DRAExtendedResource", DSI_GATE_DRA_EXTENDED_RESOURCE, {{34, 0, 0}, {36, 1, 0}, {37, 1, 1}}},
+	/* alpha 1.32, beta 1.34: pod-level spec.resources in a pod's requests (fit, preemption) */
+	{"PodLevelResources", DSI_GATE_POD_LEVEL_RESOURCES, {{32, 0, 0}, {34, 1, 0}}},
+	/* alpha 1.30, beta 1.32, GA 1.34: the env var names validation accepts */
+	{"RelaxedEnvironmentVariableValidation",
+	 DSI_GATE_RELAXED_ENV_VAR_VALIDATION,
+	 {{30, 0, 0}, {32, 1, 0}, {34, 1, 1}}},
+	/* alpha 1.28, beta 1.29, GA 1.33: restartable init containers in a pod's requests */
+	{"SidecarContainers", DSI_GATE_SIDECAR_CONTAINERS, {{28, 0, 0}, {29, 1, 0}, {33, 1, 1}}},
+	/* alpha 1.35: the toleration operators Gt and Lt (placement, validation) */
+	{"TaintTolerationComparisonOperators", DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS, {{35, 0, 0}}},
 };
+
+/* The stage of gate g in force at 1.<minor>, or NULL before it exists. */
+static const gate_stage *gate_stage_at(const struct gate_def *g, int minor)
+{
+	const gate_stage *at = NULL;
+	for (size_t i = 0; i < DSI_ARRAY_LEN(g->stages) && g->stages[i].minor; i++)
+		if (g->stages[i].minor <= minor)
+			at = &g->stages[i];
+	return at;
+}
+
+unsigned dsi_gates_default(int minor)
+{
+	unsigned on = 0;
+	for (size_t i = 0; i < DSI_ARRAY_LEN(gates); i++) {
+		const gate_stage *st = gate_stage_at(&gates[i], minor);
+		if (st && st->on)
+			on |= gates[i].bit;
+	}
+	return on;
+}
+
+/* The gates in force: the version's defaults, then those set one by one. */
+static void gates_settle(dsi_core_options *o)
+{
+	o->gates = (dsi_gates_default(o->k8s_minor) & ~o->gates_set) | (o->gates_on & o->gates_set);
+}
 
 const dsi_opt_def *dsi_opt_find(const dsi_opt_table *t, const char *name)
 {
@@ -120,9 +171,11 @@ static int parse_bool(const char *v, int *out)
 	return 0;
 }
 
-static int parse_gates(const char *v, unsigned *gatesp, ds_error *err, const char *name)
+/* featureGates: "Name=true,Name=false" into the core options at base (the gates named are set one by
+ * by one, over the version's defaults). All or nothing. */
+static int parse_gates(const char *v, dsi_core_options *o, ds_error *err, const char *name)
 {
-	unsigned g = *gatesp;
+	unsigned set = o->gates_set, on = o->gates_on;
 	const char *p = v;
 	while (*p) {
 		const char *end = strchr(p, ',');
@@ -138,26 +191,35 @@ static int parse_gates(const char *v, unsigned *gatesp, ds_error *err, const cha
 			vn = sizeof(val) - 1;
 		memcpy(val, eq + 1, vn);
 		val[vn] = '\0';
-		int on;
-		if (parse_bool(val, &on) < 0)
+		int b;
+		if (parse_bool(val, &b) < 0)
 			return dsi_error_set(err, DS_EVALUE, name,
 					     "feature gate %.*s: expected true or false, got \"%s\"", (int)kn, p, val);
 		size_t i;
 		for (i = 0; i < DSI_ARRAY_LEN(gates); i++)
 			if (strlen(gates[i].name) == kn && memcmp(gates[i].name, p, kn) == 0)
 				break;
-		if (i == DSI_ARRAY_LEN(gates))
-			return dsi_error_set(
-				err, DS_EVALUE, name,
-				"unrecognized feature gate: %.*s (known: TaintTolerationComparisonOperators, "
-				"PodLevelResources, SidecarContainers)",
-				(int)kn, p);
-		g = on ? (g | gates[i].bit) : (g & ~gates[i].bit);
+		if (i == DSI_ARRAY_LEN(gates)) {
+			dsi_strbuf known = DSI_STRBUF_INIT;
+			for (size_t k = 0; k < DSI_ARRAY_LEN(gates); k++)
+				dsi_strbuf_printf(&known, "%s%s", k ? ", " : "", gates[k].name);
+			int rc =
+				dsi_error_set(err, DS_EVALUE, name,
+					      "unrecognized feature gate: %.*s (known: %s; the library knows the gates "
+					      "that change its decisions)",
+					      (int)kn, p, known.data ? known.data : "");
+			dsi_strbuf_free(&known);
+			return rc;
+		}
+		set |= gates[i].bit;
+		on = b ? (on | gates[i].bit) : (on & ~gates[i].bit);
 		p += n;
 		if (*p == ',')
 			p++;
 	}
-	*gatesp = g;
+	o->gates_set = set;
+	o->gates_on = on;
+	gates_settle(o);
 	return 0;
 }
 
@@ -202,10 +264,12 @@ int dsi_opt_set(const dsi_opt_def *d, void *base, const char *value, ds_error *e
 		    minor > 99)
 			return dsi_error_set(err, DS_EVALUE, name, "expected a version such as 1.35, got \"%s\"",
 					     value);
+		/* the core options: the version sets the gates' defaults, under those set one by one */
 		*FIELD(base, d, int) = (int)minor;
+		gates_settle((dsi_core_options *)base);
 		return 0;
 	}
-	case DSI_OPT_GATES: return parse_gates(value, FIELD(base, d, unsigned), err, name);
+	case DSI_OPT_GATES: return parse_gates(value, (dsi_core_options *)base, err, name);
 	case DSI_OPT_STRING: {
 		if (d->choices) {
 			const char *const *c;
@@ -286,7 +350,8 @@ void dsi_opt_format(const dsi_opt_def *d, const void *base, dsi_strbuf *b)
 
 static const dsi_core_options core_defaults = {
 	.k8s_minor = DSI_DEFAULT_K8S_MINOR,
-	.gates = DSI_GATE_POD_LEVEL_RESOURCES | DSI_GATE_SIDECAR_CONTAINERS,
+	/* dsi_gates_default(DSI_DEFAULT_K8S_MINOR), which test_options checks */
+	.gates = DSI_GATE_POD_LEVEL_RESOURCES | DSI_GATE_SIDECAR_CONTAINERS | DSI_GATE_RELAXED_ENV_VAR_VALIDATION,
 	.limits = {DSI_DEFAULT_MAX_BYTES, DSI_DEFAULT_MAX_OBJECTS, DSI_DEFAULT_MAX_ALIAS_NODES},
 };
 

@@ -22,8 +22,8 @@ typedef enum dsi_opt_type {
 	DSI_OPT_SIZE,     /* size_t */
 	DSI_OPT_DURATION, /* int64_t milliseconds, set as a Go duration ("30s") */
 	DSI_OPT_STRING,   /* char * owned by the struct, NULL when unset */
-	DSI_OPT_VERSION,  /* int: the minor of 1.<minor> */
-	DSI_OPT_GATES,    /* unsigned: DSI_GATE_* bits */
+	DSI_OPT_VERSION,  /* int: the minor of 1.<minor>; the core options only (it sets the gates' defaults) */
+	DSI_OPT_GATES,    /* unsigned: DSI_GATE_* bits; the core options only (dsi_core_options.gates_*) */
 } dsi_opt_type;
 
 typedef struct dsi_opt_def {
@@ -61,20 +61,28 @@ int dsi_parse_duration_ms(const char *s, int64_t *out);
 
 /* ---- core's own settings ---------------------------------------------------------------------- */
 
-/* Feature gates (upstream names), one bit each. */
+/* Feature gates (upstream names), one bit each: those whose value changes a decision the library
+ * makes (optparse.c has their defaults per Kubernetes version). */
 enum {
-	DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS = 1u << 0, /* alpha 1.35, off */
-	DSI_GATE_POD_LEVEL_RESOURCES = 1u << 1,                   /* beta 1.34, on */
-	DSI_GATE_SIDECAR_CONTAINERS = 1u << 2,                    /* GA, on */
+	DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS = 1u << 0, /* toleration operators Gt and Lt */
+	DSI_GATE_POD_LEVEL_RESOURCES = 1u << 1,                   /* spec.resources in the fit */
+	DSI_GATE_SIDECAR_CONTAINERS = 1u << 2,                    /* restartable init containers */
+	DSI_GATE_DRA_EXTENDED_RESOURCE = 1u << 3,                 /* extended resources backed by DRA */
+	DSI_GATE_RELAXED_ENV_VAR_VALIDATION = 1u << 4,            /* env var names: any printable ASCII but = */
 };
 
 /* What every layer may read: the Kubernetes version whose behaviour to follow, the feature gates,
  * and the limits for reading input. */
 typedef struct dsi_core_options {
-	int k8s_minor;  /* kubernetesVersion 1.<minor> */
-	unsigned gates; /* DSI_GATE_* */
+	int k8s_minor;      /* kubernetesVersion 1.<minor> */
+	unsigned gates;     /* DSI_GATE_*: the version's defaults, then those featureGates set */
+	unsigned gates_set; /* the gates featureGates named ... */
+	unsigned gates_on;  /* ... and their values */
 	dsi_limits limits;
 } dsi_core_options;
+
+/* The gates on by default in Kubernetes 1.<minor> (upstream's versioned specs). */
+unsigned dsi_gates_default(int minor);
 
 extern const dsi_opt_table dsi_core_option_table;
 const dsi_core_options *dsi_core_options_default(void);

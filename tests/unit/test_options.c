@@ -218,6 +218,152 @@ START_TEST(options_copy_round_trips)
 }
 END_TEST
 
+/* The gates' defaults per Kubernetes version, written from upstream's versioned specs
+ * (pkg/features/kube_features.go): DRAExtendedResource beta (on) 1.36; PodLevelResources beta 1.34;
+ * RelaxedEnvironmentVariableValidation beta 1.32; SidecarContainers beta 1.29;
+ * TaintTolerationComparisonOperators alpha (off) 1.35. */
+static const struct {
+	const char *version, *gates;
+} versioned[] = {
+	{"1.27", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+		 "SidecarContainers=false,TaintTolerationComparisonOperators=false"},
+	{"1.29", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.31", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.32", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.34", "DRAExtendedResource=false,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.35", "DRAExtendedResource=false,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.36", "DRAExtendedResource=true,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.40", "DRAExtendedResource=true,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+};
+
+/* kubernetesVersion alone gives a cluster of that version's gates; the library's own default is 1.35's. */
+START_TEST(gates_follow_the_version)
+{
+	for (size_t i = 0; i < sizeof(versioned) / sizeof(versioned[0]); i++) {
+		ds_options *o = dsi_test_options(NULL);
+		ds_error err;
+		ck_assert_int_eq(ds_options_set(o, "kubernetesVersion", versioned[i].version, &err), 0);
+		char *g = get(o, "featureGates");
+		ck_assert_msg(strcmp(g, versioned[i].gates) == 0, "%s: %s, want %s", versioned[i].version, g,
+			      versioned[i].gates);
+		ds_free(g);
+		ds_options_free(o);
+	}
+	ck_assert_uint_eq(dsi_core_options_default()->gates, dsi_gates_default(dsi_core_options_default()->k8s_minor));
+	ds_options *o = dsi_test_options(NULL);
+	assert_value(o, "featureGates", versioned[5].gates);
+	ds_options_free(o);
+	/* ds_options(3) lists each gate with its defaults */
+	size_t len;
+	char *page = dsi_test_read_file("man/man3/ds_options_create.3", &len);
+	static const char *const names[] = {"DRAExtendedResource", "PodLevelResources",
+					    "RelaxedEnvironmentVariableValidation", "SidecarContainers",
+					    "TaintTolerationComparisonOperators"};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char tag[96];
+		snprintf(tag, sizeof(tag), ".TP\n\\fB%s\\fP\n", names[i]);
+		ck_assert_msg(strstr(page, tag) != NULL, "ds_options(3) does not list %s", names[i]);
+	}
+	free(page);
+}
+END_TEST
+
+/* A gate set one by one stays set whatever the version says, set before or after it; the others follow
+ * the version; ds_options_set_all judges them at its kubernetesVersion whatever the order of members. */
+START_TEST(gates_set_one_by_one_over_the_version)
+{
+	ds_options *o = dsi_test_options(NULL);
+	ds_error err;
+	ck_assert_int_eq(ds_options_set(o, "featureGates", "PodLevelResources=false", &err), 0);
+	ck_assert_int_eq(ds_options_set(o, "kubernetesVersion", "1.36", &err), 0);
+	assert_value(o, "featureGates",
+		     "DRAExtendedResource=true,PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
+		     "SidecarContainers=true,TaintTolerationComparisonOperators=false");
+	ck_assert_int_eq(ds_options_set(o, "kubernetesVersion", "1.31", &err), 0);
+	ck_assert_int_eq(ds_options_set(o, "featureGates", "TaintTolerationComparisonOperators=true", &err), 0);
+	assert_value(o, "featureGates",
+		     "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+		     "SidecarContainers=true,TaintTolerationComparisonOperators=true");
+	/* DRAExtendedResource is known (the cluster config named it) */
+	ck_assert_int_eq(ds_options_set(o, "featureGates", "DRAExtendedResource=true", &err), 0);
+	ds_options_free(o);
+	o = dsi_test_options("{\"featureGates\": \"SidecarContainers=false\", \"kubernetesVersion\": \"1.33\"}");
+	assert_value(o, "featureGates",
+		     "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
+		     "SidecarContainers=false,TaintTolerationComparisonOperators=false");
+	ds_options_free(o);
+	/* an unknown gate: the known ones listed, nothing changed */
+	o = dsi_test_options(NULL);
+	ck_assert_int_eq(ds_options_set(o, "featureGates", "PodLevelResources=false,NoSuchGate=true", &err), DS_EVALUE);
+	ck_assert_str_eq(err.path, "featureGates");
+	ck_assert_str_eq(err.message,
+			 "unrecognized feature gate: NoSuchGate (known: DRAExtendedResource, PodLevelResources, "
+			 "RelaxedEnvironmentVariableValidation, SidecarContainers, TaintTolerationComparisonOperators; "
+			 "the library knows the gates that change its decisions)");
+	assert_value(o, "featureGates", versioned[5].gates);
+	ds_options_free(o);
+}
+END_TEST
+
+/* What a gate decides follows the version: env var names a 1.31 API server refuses (the strict rule) and a
+ * 1.35 one takes; an update that keeps such a name of its old template is taken at 1.31 too. */
+START_TEST(gates_change_decisions)
+{
+	static const char ds[] =
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a, namespace: default}\n"
+		"spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+		"    spec:\n      containers:\n      - name: c\n        image: i\n        env:\n"
+		"        - {name: 1FOO, value: x}\n";
+	ds_options *o131 = dsi_test_options("{\"kubernetesVersion\": \"1.31\"}");
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_validate(ds, strlen(ds), 0, NULL, &out, &err), 0);
+	json_t *r = dsi_test_take_json(out);
+	ck_assert(json_is_true(json_object_get(r, "valid")));
+	json_decref(r);
+	ck_assert_int_eq(ds_daemonset_validate(ds, strlen(ds), 0, o131, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	ck_assert(json_is_false(json_object_get(r, "valid")));
+	json_t *e = json_array_get(json_object_get(r, "errors"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(e, "field")),
+			 "spec.template.spec.containers[0].env[0].name");
+	ck_assert_str_eq(
+		json_string_value(json_object_get(e, "detail")),
+		"a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or "
+		"'.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or "
+		"'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')");
+	json_decref(r);
+	/* the gate set one by one wins over the version */
+	ds_options *on = dsi_test_options(
+		"{\"kubernetesVersion\": \"1.31\", \"featureGates\": \"RelaxedEnvironmentVariableValidation=true\"}");
+	ck_assert_int_eq(ds_daemonset_validate(ds, strlen(ds), 0, on, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	ck_assert(json_is_true(json_object_get(r, "valid")));
+	json_decref(r);
+	/* an update keeping the name its old template had: useRelaxedEnvironmentVariableValidation's escape */
+	static const char old[] =
+		"apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: a, namespace: default, "
+		"resourceVersion: '1', generation: 1}\n"
+		"spec:\n  selector: {matchLabels: {a: b}}\n  template:\n    metadata: {labels: {a: b}}\n"
+		"    spec:\n      containers:\n      - name: c\n        image: h\n        env:\n"
+		"        - {name: 1FOO, value: x}\n";
+	ck_assert_int_eq(ds_daemonset_validate_update(ds, strlen(ds), old, strlen(old), 0, o131, &out, &err), 0);
+	r = dsi_test_take_json(out);
+	ck_assert_msg(json_is_true(json_object_get(r, "valid")), "%s",
+		      json_string_value(json_object_get(r, "message")));
+	json_decref(r);
+	ds_options_free(on);
+	ds_options_free(o131);
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -228,6 +374,9 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, set_json_all_or_nothing);
 	tcase_add_test(tc, option_names_match_the_manual);
 	tcase_add_test(tc, options_copy_round_trips);
+	tcase_add_test(tc, gates_follow_the_version);
+	tcase_add_test(tc, gates_set_one_by_one_over_the_version);
+	tcase_add_test(tc, gates_change_decisions);
 	suite_add_tcase(s, tc);
 	return s;
 }
