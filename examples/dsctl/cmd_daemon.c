@@ -59,6 +59,29 @@ int cmd_history(ctx *c)
 				 (long long)json_integer_value(json_object_get(json_object_get(doc, "podsByHash"), h)));
 			table_row(t, rev, json_string_value(json_object_get(r, "name")), h, pods);
 		}
+		/* the pods of every hash have a row: the revision the next sync creates (a dump without
+		 * ControllerRevisions), then hashes no revision has ("(none)": pods without the label) */
+		json_t *by = json_object_get(doc, "podsByHash"), *seen = json_object();
+		json_array_foreach(json_object_get(doc, "revisions"), i, r)
+			json_object_set(seen, json_string_value(json_object_get(r, "hash")), json_true());
+		if (!json_is_true(json_object_get(cur, "exists"))) {
+			const char *h = json_string_value(json_object_get(doc, "hash"));
+			char rev[48], pods[32];
+			snprintf(rev, sizeof(rev), "%lld (current, not stored)",
+				 (long long)json_integer_value(json_object_get(cur, "revision")));
+			snprintf(pods, sizeof(pods), "%lld", (long long)json_integer_value(json_object_get(by, h)));
+			table_row(t, rev, json_string_value(json_object_get(cur, "name")), h, pods);
+			json_object_set(seen, h, json_true());
+		}
+		const char *h;
+		json_t *n;
+		json_object_foreach(by, h, n) if (!json_object_get(seen, h))
+		{
+			char pods[32];
+			snprintf(pods, sizeof(pods), "%lld", (long long)json_integer_value(n));
+			table_row(t, "-", "-", h, pods);
+		}
+		json_decref(seen);
 		table_print(t, c);
 		if (json_array_size(json_object_get(doc, "wouldDelete")))
 			say(c, 2, "\nThe next sync deletes %zu revision(s) beyond revisionHistoryLimit %lld.\n",
