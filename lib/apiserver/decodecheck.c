@@ -22,12 +22,23 @@ typedef struct checker {
 	int saved;
 	ds_error scratch;
 	int depth;
+	int fast; /* a first pass that keeps no path and gives up at the first error (see dsi_decode_check) */
 } checker;
+
+static size_t push(checker *c, const char *key) { return c->fast ? 0 : dsi_rd_push(&c->rd, key); }
+static size_t push_index(checker *c, size_t i) { return c->fast ? 0 : dsi_rd_push_index(&c->rd, i); }
+static void pop(checker *c, size_t mark)
+{
+	if (!c->fast)
+		dsi_rd_pop(&c->rd, mark);
+}
 
 /* A type error Go saves (UnmarshalTypeError, base64's CorruptInputError): the first one is reported
  * when the document is done, unless an error that stops the decoder comes first. */
 static int save(checker *c)
 {
+	if (c->fast)
+		return DS_ETYPE; /* the full pass finds which error it is */
 	if (!c->saved) {
 		c->first = c->scratch;
 		c->saved = 1;
@@ -38,7 +49,8 @@ static int save(checker *c)
 /* An error of an UnmarshalJSON method: the decoder stops there. */
 static int stop(checker *c)
 {
-	*c->err = c->scratch;
+	if (!c->fast)
+		*c->err = c->scratch;
 	return c->scratch.code;
 }
 
@@ -175,9 +187,9 @@ static int check_object(checker *c, const json_t *v, int type)
 		int ft = dsi_schema_field_type(type, key, strlen(key));
 		if (ft < 0)
 			continue;
-		size_t mark = dsi_rd_push(&c->rd, key);
+		size_t mark = push(c, key);
 		int rc = check(c, m, ft);
-		dsi_rd_pop(&c->rd, mark);
+		pop(c, mark);
 		if (rc < 0)
 			return rc;
 	}
@@ -222,9 +234,9 @@ static int check(checker *c, const json_t *v, int type)
 			break;
 		}
 		for (size_t i = 0; rc == 0 && i < json_array_size(v); i++) {
-			size_t mark = dsi_rd_push_index(&c->rd, i);
+			size_t mark = push_index(c, i);
 			rc = check(c, json_array_get(v, i), dsi_schema_elem(type));
-			dsi_rd_pop(&c->rd, mark);
+			pop(c, mark);
 		}
 		break;
 	case DSI_SK_MAP: {
@@ -236,9 +248,9 @@ static int check(checker *c, const json_t *v, int type)
 		json_t *m;
 		json_object_foreach((json_t *)v, key, m)
 		{
-			size_t mark = dsi_rd_push(&c->rd, key);
+			size_t mark = push(c, key);
 			rc = check(c, m, dsi_schema_elem(type));
-			dsi_rd_pop(&c->rd, mark);
+			pop(c, mark);
 			if (rc < 0)
 				break;
 		}
@@ -252,6 +264,14 @@ static int check(checker *c, const json_t *v, int type)
 int dsi_decode_check(const json_t *v, int type, ds_error *err)
 {
 	checker c;
+	/* most documents decode: a pass without the path (its pushes cost more than the checks) says so;
+	 * only a document that fails is walked again, as Go's decoder goes, to say where and which error */
+	memset(&c, 0, sizeof(c));
+	dsi_error_clear(&c.scratch);
+	dsi_rd_init(&c.rd, &c.scratch);
+	c.fast = 1;
+	if (check(&c, v, type) == 0)
+		return 0;
 	memset(&c, 0, sizeof(c));
 	dsi_error_clear(&c.scratch);
 	dsi_rd_init(&c.rd, &c.scratch);
