@@ -531,7 +531,9 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	switch (k) {
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
-	case DSI_KIND_DAEMONSET: rc = dsi_daemonset_read(&rd, &c->atoms, obj, api, legacy, gates, o); break;
+	case DSI_KIND_DAEMONSET:
+		rc = dsi_daemonset_read(&rd, &c->atoms, obj, api, legacy, gates, c->core.k8s_minor, o);
+		break;
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, &c->atoms, obj, o); break;
@@ -1104,7 +1106,8 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		const dsi_daemonset *sd = so;
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
 		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
-		    (rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates, o)) == 0)
+		    (rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates,
+					     dst->core.k8s_minor, o)) == 0)
 			((dsi_daemonset *)o)->manifest =
 				sd->manifest; /* what loading it gave it, which its JSON does not say */
 		break;
