@@ -17,6 +17,9 @@ struct leader {
 	ds_time next; /* the next renewal */
 };
 
+/* A lease or state document kept as text; none yet is NULL, size 0. */
+static size_t doc_len(const char *s) { return s ? strlen(s) : 0; }
+
 /* hostname + "_" + a random (version 4) UUID, as kube-controller-manager's leader election does */
 static void default_identity(char *buf, size_t size)
 {
@@ -120,7 +123,8 @@ static int attempt(leader *l, host_backend *be)
 		l->lease = got;
 	else
 		free(got);
-	if (ds_lease_decide(&l->cfg, l->lease, l->state, be->now(be->self), &text, &err) < 0) {
+	if (ds_lease_try_acquire_or_renew(&l->cfg, l->lease, doc_len(l->lease), l->state, doc_len(l->state),
+					  be->now(be->self), &text, &err) < 0) {
 		fprintf(stderr, "dsrun: lease %s/%s: %s%s%s\n", l->cfg.namespace_, l->cfg.name, err.path,
 			err.path[0] ? ": " : "", err.message);
 		return 0;
@@ -162,7 +166,7 @@ leader *leader_acquire(const leader_options *o, host_backend *be, ds_time until)
 	l->retry_ms = o->retry_ms;
 	ds_error err = {0};
 	int lead, jitter_ok = o->renew_ms * 10 > o->retry_ms * 12; /* NewLeaderElector's checks */
-	if (!be->request || !jitter_ok || ds_lease_is_leader(&l->cfg, NULL, 0, &lead, &err) < 0) {
+	if (!be->request || !jitter_ok || ds_lease_leading(&l->cfg, NULL, 0, 0, &lead, &err) < 0) {
 		fprintf(stderr, "dsrun: --leader-elect: %s\n",
 			!be->request ? "this backend makes no calls of its own"
 			: !jitter_ok ? "renewDeadline must be greater than retryPeriod*JitterFactor"
@@ -193,7 +197,7 @@ int leader_keep(leader *l, host_backend *be)
 		attempt(l, be);
 		l->next = be->now(be->self) + l->retry_ms;
 	}
-	ds_lease_is_leader(&l->cfg, l->state, be->now(be->self), &lead, NULL);
+	ds_lease_leading(&l->cfg, l->state, doc_len(l->state), be->now(be->self), &lead, NULL);
 	return lead;
 }
 
@@ -206,7 +210,9 @@ long leader_wait(const leader *l, host_backend *be, long wait_ms)
 void leader_release(leader *l, host_backend *be)
 {
 	char *text = NULL;
-	if (l && l->lease && ds_lease_release(&l->cfg, l->lease, l->state, be->now(be->self), &text, NULL) == 0) {
+	if (l && l->lease &&
+	    ds_lease_try_release(&l->cfg, l->lease, strlen(l->lease), l->state, doc_len(l->state), be->now(be->self),
+				 &text, NULL) == 0) {
 		json_t *d = json_loads(text, 0, NULL);
 		const char *write = json_string_value(json_object_get(d, "write"));
 		if (write && strcmp(write, "none") && write_lease(l, be, d, "Failed to release lock"))

@@ -1,6 +1,6 @@
 /*
  * Leader election for a host loop, as client-go's LeaderElector (tools/leaderelection) runs it
- * with a LeaseLock: ds_lease_decide(3) decides, this file does the GET and the create or update
+ * with a LeaseLock: ds_lease_try_acquire_or_renew(3) decides, this file does the GET and the create or update
  * of the coordination.k8s.io/v1 Lease through host_backend.request, and waits through
  * host_backend.wait (so the in-memory cluster's virtual time passes as the real one does).
  * SPDX-License-Identifier: Apache-2.0

@@ -1,6 +1,6 @@
 /*
  * dsctl cordon, uncordon, drain, upgrade: kubectl's node operations planned
- * on the snapshot (ds_cordon(3), ds_drain(3), ds_upgrade(3)). Nothing is sent
+ * on the snapshot (ds_node_cordon(3), ds_node_drain(3), ds_cluster_upgrade(3)). Nothing is sent
  * anywhere; the commands print what kubectl would print and what follows for
  * the DaemonSets.
  */

@@ -223,7 +223,7 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	s.ds = ds;
 	s.uid = dsi_cstr(c->cluster, ds->meta.uid);
 	ds_error perr;
-	ds_error_clear(&perr);
+	dsi_error_clear(&perr);
 	rc = dsi_plan_sync(c->cluster, ds, now, &c->sync_cfg, &st->backoff, &plan, &perr);
 	if (rc == DS_ENOMEM) {
 		*err = perr;

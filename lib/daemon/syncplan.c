@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/sort.h"
+#include "core/time.h"
 #include "daemon/availability.h"
 #include "daemon/newpod.h"
 #include "daemon/status.h"
@@ -202,7 +203,7 @@ static int scaled(pass *s, const dsi_intstr *v, int has, const char *field, int 
 		return 0;
 	int r;
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	if (dsi_intstr_scaled(v, total, 1, &r, &tmp) < 0)
 		return dsi_error_set(s->err, DS_EVALUE, field, "%s", tmp.message);
 	*out = r;
@@ -463,7 +464,7 @@ static int advanced_init(pass *s, advanced *a)
 			a->selector = &k->rollout_selector;
 	}
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	if (o->paused >= 0)
 		a->paused = o->paused;
 	if (o->partition) {
@@ -1150,7 +1151,7 @@ static json_t *history_json(const dsi_plan_history *h)
 json_t *dsi_plan_to_json(const dsi_plan *p)
 {
 	char now[40];
-	ds_time_format(p->now, now, sizeof(now));
+	dsi_time_format(p->now, now, sizeof(now));
 	json_t *doc = json_pack("{s:{s:s, s:s, s:s}, s:s}", "daemonSet", "namespace", p->ns, "name", p->name, "uid",
 				p->uid, "now", now);
 	if (!doc)

@@ -19,6 +19,9 @@
  * on their own: TSAN_OPTIONS=halt_on_error=1 in run.sh).
  * SPDX-License-Identifier: Apache-2.0
  */
+/* This test also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,6 +5,9 @@
  * the adoption race, requeue with backoff, the transport contract, and a whole
  * rollout of the sample cluster.
  */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

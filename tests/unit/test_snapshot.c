@@ -1,4 +1,7 @@
 /* The snapshot: loading dumps, indexes, watch events, atomic failure, copies, error paths. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
