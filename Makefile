@@ -216,6 +216,12 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
 # linked in rather than included.
 $(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examples/controller/memtransport.o
 
+# The fake API server of tests/support (fakeapi.h, fakehost.h): in the suites that run the controller
+# against it.
+FAKE_OBJS := $(addprefix $(BUILD)/obj/tests/support/,fakeapi.o fakecluster.o fakepatch.o fakehost.o)
+FAKE_SUITES := $(addprefix $(BUILD)/tests/,test_fakeapi test_upstream_integration test_upstream_e2e)
+$(filter $(UNIT_BINS),$(FAKE_SUITES)): $(FAKE_OBJS)
+
 # Programs the Python tests run: yamlecho writes JSON values as YAML with dsctl's emitter.
 YAMLECHO := $(BUILD)/tests/support/yamlecho
 $(YAMLECHO): $(BUILD)/obj/tests/support/yamlecho.o $(BUILD)/obj/examples/dsctl/yamlout.o
