@@ -1130,8 +1130,8 @@ static json_t *history_json(const dsi_plan_history *h)
 			      h->current);
 	if (!o)
 		return NULL;
-	if (h->create)
-		json_object_set(o, "create", h->create);
+	if (h->create) /* copies: the plan may be read by several threads, and its values' counts are not atomic */
+		json_object_set_new(o, "create", json_deep_copy(h->create));
 	if (h->bump)
 		json_object_set_new(o, "bumpRevision",
 				    json_pack("{s:s, s:I}", "name", h->current, "revision", (json_int_t)h->revision));
@@ -1168,9 +1168,9 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	json_t *creates = json_array(), *deletes = json_array(), *batches = json_array();
 	for (uint32_t i = 0; creates && i < nc; i++)
-		json_array_append_new(creates, json_pack("{s:s, s:s, s:O}", "node", p->creates[i].node, "reason",
+		json_array_append_new(creates, json_pack("{s:s, s:s, s:o}", "node", p->creates[i].node, "reason",
 							 dsi_create_reason_name(p->creates[i].reason), "pod",
-							 p->creates[i].pod));
+							 json_deep_copy(p->creates[i].pod)));
 	for (uint32_t i = 0; deletes && i < nd; i++) {
 		const dsi_plan_delete *d = &p->deletes[i];
 		json_array_append_new(deletes,
