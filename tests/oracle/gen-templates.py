@@ -344,6 +344,25 @@ def main():
     for p in [80, "80", "http", 0, "", 65535]:
         out.append({"name": "port-%s" % json.dumps(p), "collisionCount": None, "template": {"spec": {
             "containers": [{"name": "c", "livenessProbe": {"tcpSocket": {"port": p}}}]}}})
+    # a template as the API server serves it (kubectl get ds -o yaml): every default written out; the
+    # unit tests load a DaemonSet with it and pods labelled with these hashes, without ControllerRevisions
+    out.append({"name": "served-fluentd", "collisionCount": None, "template": {
+        "metadata": {"creationTimestamp": None, "labels": {"name": "fluentd"}},
+        "spec": {
+            "containers": [{
+                "name": "fluentd", "image": "quay.io/fluentd_elasticsearch/fluentd:v2.5.2",
+                "imagePullPolicy": "IfNotPresent",
+                "resources": {"limits": {"memory": "200Mi"}, "requests": {"cpu": "100m", "memory": "200Mi"}},
+                "livenessProbe": {"httpGet": {"path": "/healthz", "port": 24231, "scheme": "HTTP"},
+                                  "failureThreshold": 3, "periodSeconds": 10, "successThreshold": 1,
+                                  "timeoutSeconds": 1},
+                "terminationMessagePath": "/dev/termination-log", "terminationMessagePolicy": "File",
+                "volumeMounts": [{"mountPath": "/var/log", "name": "varlog"}]}],
+            "dnsPolicy": "ClusterFirst", "restartPolicy": "Always", "schedulerName": "default-scheduler",
+            "securityContext": {}, "terminationGracePeriodSeconds": 30,
+            "tolerations": [{"effect": "NoSchedule", "key": "node-role.kubernetes.io/control-plane",
+                             "operator": "Exists"}],
+            "volumes": [{"hostPath": {"path": "/var/log", "type": ""}, "name": "varlog"}]}}})
     for line in out:
         sys.stdout.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
 
