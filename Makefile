@@ -240,14 +240,21 @@ $(JSONPATHECHO): $(BUILD)/obj/tests/support/jsonpathecho.o $(BUILD)/obj/examples
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-tests: lib examples $(UNIT_BINS) $(YAMLECHO) $(JSONPATHECHO)
+# fakeapiserver serves the fake API server of tests/support over HTTP, for kubectl, dsrun --url and kubectl-ds.
+FAKEAPISERVER := $(BUILD)/tests/support/fakeapiserver
+$(FAKEAPISERVER): $(BUILD)/obj/tests/support/fakeserver.o $(filter-out %/fakehost.o,$(FAKE_OBJS)) $(STLIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(STLIB) $(PKG_LIBS) -lpthread -lm
+
+tests: lib examples $(UNIT_BINS) $(YAMLECHO) $(JSONPATHECHO) $(FAKEAPISERVER)
 
 # Each suite prints Check's own summary line; the runner adds a total.
 unit: tests
 	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
 
-python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO)
-	@DSRUN=$(abspath $(DSRUN)) YAMLECHO=$(abspath $(YAMLECHO)) JSONPATHECHO=$(abspath $(JSONPATHECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
+python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO) $(FAKEAPISERVER)
+	@DSRUN=$(abspath $(DSRUN)) FAKEAPISERVER=$(abspath $(FAKEAPISERVER)) YAMLECHO=$(abspath $(YAMLECHO)) JSONPATHECHO=$(abspath $(JSONPATHECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps
