@@ -1,7 +1,7 @@
 #!/bin/sh
 # What a make target needs, installed when missing: the one place that calls apt-get.
 #
-#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | oracle
+#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle
 #
 #   build     the build dependencies of `make`, `make check` and `make demo`: a C compiler, make,
 #             pkg-config, jansson, libyaml, Check, python3 with venv, libcurl (the example
@@ -15,6 +15,7 @@
 #   abi       abidw and abidiff (abigail-tools)
 #   browser   a headless Chromium for the SVG tests (Debian package chromium)
 #   shells    zsh and tmux: dsctl's zsh completion script is checked with zsh, its tables in a tmux pane
+#   typing    mypy (Debian package mypy): the Python package and its quick start under mypy --strict
 #   oracle    Go and the Go libraries k8s.io/api and apimachinery v0.25-v0.29 import, as Debian packages
 #             them (GOPATH mode, /usr/share/gocode): `make oracle` builds upstream's template hash with
 #             them (tests/oracle/run.sh). Not needed by make check, which reads the vectors it wrote.
@@ -115,8 +116,9 @@ missing() {
 		done
 		echo "$m"
 		;;
+	typing) { have mypy && mypy --version >/dev/null 2>&1; } || echo mypy ;;
 	*)
-		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | oracle" >&2
+		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle" >&2
 		exit 2
 		;;
 	esac
