@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiserver/canonical.h"
 #include "core/alloc.h"
 #include "harness.h"
 #include "model/gohash.h"
@@ -235,7 +236,7 @@ START_TEST(inexact_reported)
 END_TEST
 
 /* ds_template_hash(3) is ds_template_hash_opts(3) with the default kubernetesVersion; the option
- * selects the release's types. */
+ * selects the release's types; the text is hashed in its canonical form. */
 START_TEST(public_api)
 {
 	const char *text = "spec:\n  containers:\n  - name: c\n    image: nginx\n";
@@ -246,9 +247,16 @@ START_TEST(public_api)
 	ck_assert_int_eq(ds_template_hash_opts(text, strlen(text), -1, o, b, sizeof(b), &err), 0);
 	ds_options_free(o);
 	ck_assert_str_ne(a, b);
-	char want[DSI_HASH_MAX];
-	hash_of("{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}", 29, -1, want);
+	/* the text's template in canonical form (the API server's defaults), hashed for 1.29 */
+	json_t *raw = parse("{\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"), *canon = NULL;
+	ck_assert_int_eq(dsi_canonical_template(raw, DSI_CANON_SERVED, &canon, &err), 0);
+	char want[DSI_HASH_MAX], raw_hash[DSI_HASH_MAX];
+	ck_assert_int_eq(dsi_template_hash(canon, 29, 0, 0, want, NULL), 0);
+	ck_assert_int_eq(dsi_template_hash(raw, 29, 0, 0, raw_hash, NULL), 0);
 	ck_assert_str_eq(b, want);
+	ck_assert_str_ne(raw_hash, want); /* the defaults are part of what the controller hashes */
+	json_decref(raw);
+	json_decref(canon);
 	ck_assert_int_eq(ds_template_hash_opts(text, strlen(text), -1, NULL, c, sizeof(c), &err), 0);
 	ck_assert_str_eq(a, c);
 	ck_assert_int_eq(ds_template_hash_opts(text, strlen(text), -2, NULL, c, sizeof(c), &err), DS_EARG);
