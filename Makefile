@@ -145,12 +145,19 @@ $(STLIB): $(LIB_OBJS)
 
 # Rewritten on every run when its text changes, so that `make install PREFIX=...`
 # after a plain `make` installs a .pc that names the new prefix.
+# A libdir the dynamic loader does not search by itself (anything but /lib, /usr/lib and their
+# lib64 and multiarch forms: /usr/local/lib needs ldconfig first, a PREFIX of one's own is never
+# searched) gets an rpath in Libs, so that a program built with `pkg-config --libs daemonset` runs
+# without LD_LIBRARY_PATH or ldconfig (tests/python/test_install.py).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+LOADER_DIRS := /lib /usr/lib /lib64 /usr/lib64 $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
+PC_RPATH = $(if $(filter $(LOADER_DIRS),$(patsubst %/,%,$(libdir))),,-Wl,-rpath,$${libdir} )
 $(PCFILE): FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' 'prefix=$(prefix)' 'exec_prefix=$(exec_prefix)' 'libdir=$(libdir)' \
 	  'includedir=$(includedir)' '' 'Name: daemonset' \
 	  'Description: Kubernetes DaemonSet semantics as pure functions behind a stable C ABI' \
-	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} -ldaemonset' \
+	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} $(PC_RPATH)-ldaemonset' \
 	  'Libs.private: -lpthread -lm' 'Cflags: -I$${includedir}' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
@@ -258,6 +265,7 @@ python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO) $(FAKEAPISERVER)
 check: deps
 	@sh tests/tools.sh browser || echo "(without chromium the SVG rendering tests are skipped)"
 	@sh tests/tools.sh shells || echo "(without zsh and tmux the zsh completion and terminal tests are skipped)"
+	@sh tests/tools.sh typing || echo "(without mypy the mypy --strict tests of the Python package are skipped)"
 	@$(MAKE) --no-print-directory rules
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory python-tests
