@@ -315,7 +315,8 @@ class SimulateTest(unittest.TestCase):
             r = planner.simulate(c, "kube-system", "fluentd-logging", NOW, Options(simFailNodes="worker-4"))
             self.assertEqual((r["result"], r["durationSeconds"], r["updated"]), ("stalled", 0, 2))
             self.assertEqual(r["stall"], {"reason": "new pods never become Ready, and they hold the "
-                                                    "maxUnavailable budget", "nodes": ["worker-4"]})
+                                                    "maxUnavailable budget (1): no other old pod is deleted "
+                                                    "until one of them is available", "nodes": ["worker-4"]})
             self.assertEqual(r["waves"], [{"at": NOW, "creates": ["worker-4"], "deletes": []}])
             self.assertFalse(r["budgetExceeded"])
             # slower pods: 30 s to Ready, then worker-2's old pod goes (5 s) and its new one is Ready 30 s later
