@@ -33,13 +33,7 @@ int dsi_api_parse_doc(const char *text, size_t size, const char *what, json_t **
 	return rc;
 }
 
-int dsi_api_go_decode(json_t *v, int type, ds_error *err)
-{
-	int rc = dsi_decode_check(v, type, err);
-	if (rc == 0 && dsi_decode_zero_nulls(v, type) < 0)
-		rc = dsi_error_nomem(err);
-	return rc;
-}
+int dsi_api_go_decode(json_t *v, int type, ds_error *err) { return dsi_decode(v, type, err); }
 
 int dsi_api_pod_type(const json_t *obj)
 {

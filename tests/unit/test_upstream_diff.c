@@ -409,6 +409,15 @@ static ds_object *parse_obj(diff_ctx *d, const char *type, const char *text, con
 	return o;
 }
 
+/* A parsed object of a JSON value. */
+static ds_object *obj_of(diff_ctx *d, const char *type, const json_t *v, const ds_options *opts)
+{
+	char *t = dump(v);
+	ds_object *o = parse_obj(d, type, t, opts);
+	free(t);
+	return o;
+}
+
 /* An object of the snapshot of p, as ds_cluster_get_object gives it. */
 static ds_object *snapshot_obj(diff_ctx *d, const placement *p, const char *kind, const char *name)
 {
@@ -486,6 +495,45 @@ static unsigned diff_should_run(diff_ctx *d)
 		json_decref(js);
 		free(nt);
 	}
+	/* the batches: the nodes in one call, and the DaemonSet (parsed and the snapshot's) on each node */
+	size_t nn = json_array_size(p.nodes);
+	ds_object *hn[NODES];
+	ds_should_run_result res[NODES], one[2];
+	for (size_t k = 0; k < nn; k++) {
+		hn[k] = obj_of(d, "Node", json_array_get(p.nodes, k), p.opts);
+		res[k].size = sizeof(res[k]);
+	}
+	ds_error err;
+	ok_or_fail(d, "ds_daemonset_node_should_run_nodes",
+		   ds_daemonset_node_should_run_nodes(hd, (const ds_object *const *)hn, nn, p.opts, res, &err), &err);
+	for (size_t k = 0; k < nn; k++) {
+		const ds_object *both[2] = {hd, sd};
+		one[0].size = sizeof(one[0]);
+		ok_or_fail(d, "ds_daemonset_node_should_run_daemonsets",
+			   ds_daemonset_node_should_run_daemonsets(both, 2, hn[k], p.opts, one, &err), &err);
+		int run = -1, cont = -1;
+		char *out = NULL;
+		ok_or_fail(d, "ds_daemonset_node_should_run_obj",
+			   ds_daemonset_node_should_run_obj(hd, hn[k], p.opts, &run, &cont, &out, &err), &err);
+		json_t *js = take(out);
+		/* the reasons' first plugin and taint, as the batch says them */
+		const json_t *r0 = json_array_get(json_object_get(js, "reasons"), 0);
+		const char *nf = json_string_value(json_object_get(r0, "nodeField"));
+		int taint = nf ? atoi(nf + strlen("spec.taints[")) : -1;
+		for (int b = 0; b < 3; b++) {
+			const ds_should_run_result *x = b == 0 ? &res[k] : &one[b - 1];
+			if (x->size != sizeof(*x) || x->should_run != run || x->should_continue_running != cont ||
+			    (x->reason == DS_SHOULD_RUN_OK) != run || x->taint != taint ||
+			    (x->reason == DS_SHOULD_RUN_TAINT) != (taint >= 0))
+				diff_fail(d, vt_fmt("batch %d, node %zu: %d %d reason %d taint %d; the single call: %d "
+						    "%d %s",
+						    b, k, x->should_run, x->should_continue_running, x->reason,
+						    x->taint, run, cont, vt_dump(js)));
+		}
+		json_decref(js);
+		ds_object_free(hn[k]);
+	}
+	d->compared += (unsigned)nn;
 	ds_object_free(hd);
 	ds_object_free(sd);
 	free(dt);
@@ -511,29 +559,59 @@ static unsigned diff_affinity(diff_ctx *d)
 			    json_pack("{s:s, s:s, s:{s:s}, s:O}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
 				      "p", "spec", json_object_get(tmpl, "spec"))};
 	char *texts[3];
-	for (int f = 0; f < 3; f++)
+	ds_object *pods[3], *nodes_obj[NODES];
+	int want[NODES];
+	for (int f = 0; f < 3; f++) {
 		texts[f] = dump(forms[f]);
+		pods[f] = parse_obj(d, "Pod", texts[f], NULL);
+	}
 	json_array_foreach(p.nodes, i, node)
 	{
 		int run = -1, cont = -1, match = -1;
 		snapshot_verdict(d, &p, node, &run, &cont, NULL);
 		char *nt = dump(node);
+		ds_object *hn = parse_obj(d, "Node", nt, NULL), *sn = snapshot_obj(d, &p, "Node", node_name(node));
 		for (int f = 0; f < 3; f++) {
 			ds_error err;
 			int rc = ds_pod_required_node_affinity_match(texts[f], strlen(texts[f]), nt, strlen(nt), &match,
 								     &err);
 			ok_or_fail(d, "ds_pod_required_node_affinity_match", rc, &err);
+			for (int o = 0; o < 2; o++) {
+				int mo = -1;
+				rc = ds_pod_required_node_affinity_match_obj(pods[f], o ? sn : hn, NULL, &mo, &err);
+				if (rc < 0 && rc != DS_EVALUE)
+					ok_or_fail(d, "ds_pod_required_node_affinity_match_obj", rc, &err);
+				if (mo != match)
+					diff_fail(d, vt_fmt("form %d, node %d: the objects match %d, the text %d", f, o,
+							    mo, match));
+			}
 			if (match != run || cont != run)
 				diff_fail(d, vt_fmt("form %d: match %d, the snapshot says shouldRun %d, "
 						    "shouldContinueRunning %d",
 						    f, match, run, cont));
 		}
+		nodes_obj[i] = sn;
+		want[i] = match;
+		ds_object_free(hn);
 		d->positives += match;
 		free(nt);
+	}
+	/* the nodes in one call */
+	int got[NODES];
+	ds_error err;
+	int rc = ds_pod_required_node_affinity_match_nodes(pods[0], (const ds_object *const *)nodes_obj, i, NULL, got,
+							   &err);
+	if (rc < 0 && rc != DS_EVALUE)
+		ok_or_fail(d, "ds_pod_required_node_affinity_match_nodes", rc, &err);
+	for (size_t k = 0; k < i; k++) {
+		if (got[k] != want[k])
+			diff_fail(d, vt_fmt("node %zu: the batch matches %d, the single call %d", k, got[k], want[k]));
+		ds_object_free(nodes_obj[k]);
 	}
 	for (int f = 0; f < 3; f++) {
 		free(texts[f]);
 		json_decref(forms[f]);
+		ds_object_free(pods[f]);
 	}
 	placement_free(&p);
 	return (unsigned)i;
@@ -700,6 +778,30 @@ static unsigned diff_find(diff_ctx *d)
 			json_decref(got);
 		}
 		expect_same(d, "the first untolerated taint", first, want);
+		/* the same on objects, the filter as effect strings: the taints as a list and the node's */
+		static const char *const ns_ne[] = {"NoSchedule", "NoExecute"};
+		const ds_taint_filter filter = {sizeof(filter), ns_ne, 2};
+		ds_object *ot = parse_obj(d, "[]Taint", tt, p.opts), *on = snapshot_obj(d, &p, "Node", node_name(node)),
+			  *ol = parse_obj(d, "[]Toleration", lt, p.opts);
+		for (int o = 0; o < 2; o++) {
+			int fo = -1, idx = -2;
+			char *oo = NULL;
+			rc = ds_taints_find_untolerated_obj(o ? on : ot, ol, &filter, p.opts, &fo, &oo, &err);
+			ok_or_fail(d, "ds_taints_find_untolerated_obj", rc, &err);
+			json_t *got = take(oo);
+			if (fo != found)
+				diff_fail(d, vt_fmt("objects %d: found %d, the text %d", o, fo, found));
+			expect_same(d, "the first untolerated taint (objects)", got, first);
+			json_decref(got);
+			const ds_object *one[1] = {o ? on : ot};
+			rc = ds_taints_find_untolerated_nodes(one, 1, ol, &filter, p.opts, &fo, &idx, &err);
+			ok_or_fail(d, "ds_taints_find_untolerated_nodes", rc, &err);
+			if (fo != found || (idx >= 0) != found)
+				diff_fail(d, vt_fmt("the batch: found %d at %d, the text %d", fo, idx, found));
+		}
+		ds_object_free(ot);
+		ds_object_free(on);
+		ds_object_free(ol);
 		d->positives += found;
 		d->compared++;
 		json_decref(want);
@@ -736,11 +838,24 @@ static void pod_scenario(diff_ctx *d, json_t **ds, const char **node, json_t **s
 	int rc = ds_daemonset_pod(c, "default", "ds", *node, NULL, &out, &err);
 	ok_or_fail(d, "ds_daemonset_pod", rc, &err);
 	*snap_pod = take(out);
-	ds_cluster_free(c);
 	char *dt = dump(*ds);
 	rc = ds_daemonset_new_pod(dt, strlen(dt), *node, NULL, NULL, &out, &err);
 	ok_or_fail(d, "ds_daemonset_new_pod", rc, &err);
 	*pure_pod = take(out);
+	/* on the DaemonSet parsed, and on the snapshot's */
+	ds_object *objs2[2] = {parse_obj(d, "DaemonSet", dt, NULL), NULL};
+	ok_or_fail(d, "ds_cluster_get_object", ds_cluster_get_object(c, "DaemonSet", "default", "ds", &objs2[1], &err),
+		   &err);
+	for (int o = 0; o < 2; o++) {
+		rc = ds_daemonset_new_pod_obj(objs2[o], *node, NULL, NULL, &out, &err);
+		ok_or_fail(d, "ds_daemonset_new_pod_obj", rc, &err);
+		json_t *got = take(out);
+		expect_same(d, o ? "the pods (the snapshot's DaemonSet object)" : "the pods (a parsed DaemonSet)", got,
+			    *snap_pod);
+		json_decref(got);
+		ds_object_free(objs2[o]);
+	}
+	ds_cluster_free(c);
 	free(dt);
 }
 
@@ -765,8 +880,23 @@ static unsigned diff_add_tolerations(diff_ctx *d)
 	const json_t *tmpl = json_object_get(json_object_get(ds, "spec"), "template");
 	/* the PodTemplateSpec and its bare PodSpec: the same tolerations as the pod's */
 	for (int f = 0; f < 2; f++) {
-		json_t *t = effective_tolerations(d, f ? json_object_get(tmpl, "spec") : tmpl);
+		const json_t *form = f ? json_object_get(tmpl, "spec") : tmpl;
+		json_t *t = effective_tolerations(d, form);
 		expect_same(d, "the tolerations", t, json_object_get(json_object_get(sp, "spec"), "tolerations"));
+		/* on the parsed Pod object: the whole PodSpec as the text form gives it */
+		char *st = dump(form), *o1 = NULL, *o2 = NULL;
+		ds_error err;
+		ok_or_fail(d, "ds_podspec_add_daemon_tolerations",
+			   ds_podspec_add_daemon_tolerations(st, strlen(st), &o1, &err), &err);
+		ds_object *po = parse_obj(d, "Pod", st, NULL);
+		ok_or_fail(d, "ds_podspec_add_daemon_tolerations_obj",
+			   ds_podspec_add_daemon_tolerations_obj(po, NULL, &o2, &err), &err);
+		json_t *a = take(o1), *b = take(o2);
+		expect_same(d, "the PodSpec (objects)", b, a);
+		json_decref(a);
+		json_decref(b);
+		ds_object_free(po);
+		free(st);
 		json_decref(t);
 	}
 	d->positives += json_array_size(json_object_get(json_object_get(tmpl, "spec"), "tolerations")) > 0;
@@ -789,6 +919,17 @@ static unsigned diff_replace_affinity(diff_ctx *d)
 	ok_or_fail(d, "ds_affinity_replace_node_name", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the affinity", got, json_object_get(json_object_get(sp, "spec"), "affinity"));
+	/* on the parsed Affinity (none: NULL, a nil Affinity), twice: the object is not changed */
+	ds_object *ao = at ? parse_obj(d, "Affinity", at, NULL) : NULL;
+	for (int k = 0; k < 2; k++) {
+		rc = ds_affinity_replace_node_name_obj(ao, k ? "other-node" : node, NULL, &out, &err);
+		ok_or_fail(d, "ds_affinity_replace_node_name_obj", rc, &err);
+		json_t *go = take(out);
+		if (!k)
+			expect_same(d, "the affinity (objects)", go, got);
+		json_decref(go);
+	}
+	ds_object_free(ao);
 	d->positives += aff && !json_is_null(aff);
 	json_decref(got);
 	free(at);
@@ -993,6 +1134,16 @@ static int compare_preemption(diff_ctx *d, const sched_case *s, const json_t *fi
 	json_t *got = take(out);
 	expect_same(d, "the preemption", got, pre);
 	json_decref(got);
+	ds_object *po = parse_obj(d, "Pod", pt, s->opts), *no = parse_obj(d, "Node", nt, s->opts),
+		  *lo = parse_obj(d, "List", ot, s->opts);
+	rc = ds_preemption_select_victims_obj(po, no, lo, s->opts, &out, &err);
+	ok_or_fail(d, "ds_preemption_select_victims_obj", rc, &err);
+	got = take(out);
+	expect_same(d, "the preemption (objects)", got, pre);
+	json_decref(got);
+	ds_object_free(po);
+	ds_object_free(no);
+	ds_object_free(lo);
 	free(pt);
 	free(nt);
 	free(ot);
@@ -1010,6 +1161,19 @@ static unsigned diff_filter(diff_ctx *d)
 	ok_or_fail(d, "ds_scheduler_filter", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the filter results", got, fit);
+	/* on objects, twice with the same ones (the call copies the node's pods: the List stays as it was) */
+	ds_object *po = parse_obj(d, "Pod", pt, s.opts), *no = parse_obj(d, "Node", nt, s.opts),
+		  *lo = parse_obj(d, "List", ot, s.opts);
+	for (int k = 0; k < 2; k++) {
+		rc = ds_scheduler_filter_obj(po, no, lo, s.opts, &out, &err);
+		ok_or_fail(d, "ds_scheduler_filter_obj", rc, &err);
+		json_t *go = take(out);
+		expect_same(d, "the filter results (objects)", go, fit);
+		json_decref(go);
+	}
+	ds_object_free(po);
+	ds_object_free(no);
+	ds_object_free(lo);
 	d->positives += json_is_true(json_object_get(fit, "fits"));
 	d->compared += compare_preemption(d, &s, fit);
 	json_decref(got);
@@ -1167,6 +1331,14 @@ static unsigned diff_rolling(diff_ctx *d)
 	ok_or_fail(d, "ds_daemonset_rolling_update", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the rolling update (pure) and the sync's (snapshot)", got, want);
+	ds_object *dobj = parse_obj(d, "DaemonSet", dt, opts), *lobj = parse_obj(d, "List", ot, opts);
+	rc = ds_daemonset_rolling_update_obj(dobj, lobj, NULL, now, opts, &out, &err);
+	ok_or_fail(d, "ds_daemonset_rolling_update_obj", rc, &err);
+	json_t *go = take(out);
+	expect_same(d, "the rolling update (objects)", go, want);
+	json_decref(go);
+	ds_object_free(dobj);
+	ds_object_free(lobj);
 	d->positives += json_array_size(creates) + json_array_size(deletes) > 0;
 	json_decref(got);
 	json_decref(want);
