@@ -216,11 +216,12 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, const 
 	if (!d) {
 		dsi_daemonset *nd = dsi_calloc(1, sizeof(*nd));
 		json_t *copy = nd ? json_deep_copy(od->obj) : NULL;
+		json_t *hashed = od->hashed ? json_deep_copy(od->hashed) : NULL;
 		dsi_rd rd;
 		dsi_api_lenient_rd(&rd, err);
-		if (!copy)
+		if (!copy || (od->hashed && !hashed))
 			rc = dsi_error_nomem(err);
-		else if ((rc = dsi_daemonset_read(&rd, &c->atoms, copy,
+		else if ((rc = dsi_daemonset_read(&rd, &c->atoms, copy, hashed,
 						  json_string_value(json_object_get(copy, "apiVersion")),
 						  od->legacy != 0, daemonset->gates, nd)) == 0) {
 			const dsi_kind k = DSI_KIND_DAEMONSET;
@@ -230,6 +231,7 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, const 
 			rc = dsi_cluster_add_objects(c, &k, &obj, 1, err);
 		}
 		json_decref(copy);
+		json_decref(hashed);
 		dsi_free(nd);
 		if (rc < 0)
 			return rc;

@@ -28,7 +28,7 @@ Python reference. Standard library only (ctypes).
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from ._native import lib, call, document, encode, Document
 from .core import OptionsArg, options_arg
@@ -59,7 +59,7 @@ except AttributeError:  # a library before 1.2
     HAVE_OBJECTS = False
 
 
-def _unsupported() -> None:
+def _unsupported() -> NoReturn:
     from .errors import Unsupported
     from .core import version
     raise Unsupported(-9, "", "parsed objects need libdaemonset 1.2 (loaded: %s)" % version())
@@ -86,7 +86,7 @@ class Object:
 
     def _adopt(self, h: ctypes.c_void_p) -> None:
         self._as_parameter_ = h
-        self._ptr = h.value
+        self._ptr = h.value or 0
         self.type = _type(h).decode()
 
     @classmethod

@@ -46,7 +46,7 @@ libdaemonset.so.1.
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, cast
 
 from ._native import declare, Document, TEXT, CSTR, INT, INT64, UINT, OPTIONS, JSON, BOOL  # noqa: F401
 from .core import OptionsArg  # noqa: F401
@@ -149,7 +149,7 @@ def _filter(effects: Effects, objects: bool) -> Optional[_TaintFilter]:
     arr = (_ct.c_char_p * max(len(names), 1))(*names)
     f.effects = _ct.cast(arr, _ct.POINTER(_ct.c_char_p))
     f.count = len(names)
-    f._keep = arr  # type: ignore[attr-defined]  # the strings live as long as the filter
+    setattr(f, "_keep", arr)  # the strings live as long as the filter
     return f
 
 
@@ -169,7 +169,7 @@ def tolerates_taint(toleration: Any, taint: Any, options: OptionsArg = None) -> 
         >>> tolerates_taint({"operator": "Exists", "effect": "noschedule"}, {"key": "k", "effect": "noschedule"})
         True
     """
-    if options is None and type(toleration) is Object and type(taint) is Object:
+    if _TT is not None and options is None and type(toleration) is Object and type(taint) is Object:
         out = _ct.c_int()
         if _TT(toleration._ptr, taint._ptr, None, _ct.byref(out), None) == 0:
             return out.value != 0
@@ -204,7 +204,7 @@ def find_untolerated_taint(taints: Any, tolerations: Any, effects: Effects = 0,
         f = _filter(effects, True)
         _call(fn, _obj(taints, "[]Taint", options), _obj(tolerations, "[]Toleration", options),
               _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
-        return _take_json(out.value)
+        return cast("Optional[Dict[str, Any]]", _take_json(out.value))
     t, tn = _text(taints)
     l, ln = _text(tolerations)
     if effects is None or isinstance(effects, int):
@@ -218,7 +218,7 @@ def find_untolerated_taint(taints: Any, tolerations: Any, effects: Effects = 0,
                        _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
         f = _filter(effects, False)
         _call(fn, t, tn, l, ln, _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
-    return _take_json(out.value)
+    return cast("Optional[Dict[str, Any]]", _take_json(out.value))
 
 
 def required_node_affinity_match(pod: Any, node: Any, options: OptionsArg = None) -> bool:
@@ -256,14 +256,14 @@ def node_should_run(daemonset: Any, node: Any, options: OptionsArg = None) -> Di
                        _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
         _call(fn, _obj(daemonset, "DaemonSet", options), _obj(node, "Node", options), o, None, None,
               _ct.byref(out))
-        return _take_json(out.value)
+        return cast("Dict[str, Any]", _take_json(out.value))
     d, dn = _text(daemonset)
     n, nn = _text(node)
     fn = _lib.ds_daemonset_node_should_run
     fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_void_p, _ct.POINTER(_ct.c_int),
                    _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
     _call(fn, d, dn, n, nn, o, None, None, _ct.byref(out))
-    return _take_json(out.value)
+    return cast("Dict[str, Any]", _take_json(out.value))
 
 
 def new_pod(daemonset: Any, node_name: str, revision_hash: Optional[str] = None,
@@ -284,8 +284,8 @@ def new_pod(daemonset: Any, node_name: str, revision_hash: Optional[str] = None,
         ...         "node-1", "abc")["spec"].get("hostNetwork")
     """
     if isinstance(daemonset, Object):
-        return _new_pod_obj(daemonset, node_name, revision_hash, options)
-    return _new_pod(daemonset, node_name, revision_hash, options)
+        return cast("Dict[str, Any]", _new_pod_obj(daemonset, node_name, revision_hash, options))
+    return cast("Dict[str, Any]", _new_pod(daemonset, node_name, revision_hash, options))
 
 
 def add_daemon_tolerations(podspec: Any, options: OptionsArg = None) -> Dict[str, Any]:
@@ -300,8 +300,8 @@ def add_daemon_tolerations(podspec: Any, options: OptionsArg = None) -> Dict[str
         {'effect': 'NoExecute', 'key': 'node.kubernetes.io/not-ready', 'operator': 'Exists'}
     """
     if isinstance(podspec, Object):
-        return _add_tolerations_obj(podspec, options)
-    return _add_tolerations(podspec) if options is None else _add_tolerations2(podspec, options)
+        return cast("Dict[str, Any]", _add_tolerations_obj(podspec, options))
+    return cast("Dict[str, Any]", _add_tolerations(podspec) if options is None else _add_tolerations2(podspec, options))
 
 
 def replace_node_name_affinity(affinity: Any, node_name: str, options: OptionsArg = None) -> Dict[str, Any]:
@@ -309,9 +309,10 @@ def replace_node_name_affinity(affinity: Any, node_name: str, options: OptionsAr
     the Affinity with its required node affinity replaced by the
     metadata.name pin to node_name (None: a nil Affinity; or an Affinity Object)."""
     if isinstance(affinity, Object):
-        return _replace_affinity_obj(affinity, node_name, options)
-    return _replace_affinity(affinity, node_name) if options is None else _replace_affinity2(affinity, node_name,
-                                                                                              options)
+        return cast("Dict[str, Any]", _replace_affinity_obj(affinity, node_name, options))
+    if options is None:
+        return cast("Dict[str, Any]", _replace_affinity(affinity, node_name))
+    return cast("Dict[str, Any]", _replace_affinity2(affinity, node_name, options))
 
 
 def rolling_update(daemonset: Any, objects: Any, revision_hash: Optional[str] = None, now: int = 0,
@@ -321,10 +322,10 @@ def rolling_update(daemonset: Any, objects: Any, revision_hash: Optional[str] = 
     DaemonSet Object and a List Object), the old pods it deletes and the
     surge pods it creates now. now: milliseconds since the epoch."""
     if _any_obj(daemonset, objects):
-        return _rolling_update_obj(_obj(daemonset, "DaemonSet", options),
-                                   None if objects is None else _obj(objects, "List", options), revision_hash, now,
-                                   options)
-    return _rolling_update(daemonset, objects, revision_hash, now, options)
+        return cast("Dict[str, Any]", _rolling_update_obj(
+            _obj(daemonset, "DaemonSet", options), None if objects is None else _obj(objects, "List", options),
+            revision_hash, now, options))
+    return cast("Dict[str, Any]", _rolling_update(daemonset, objects, revision_hash, now, options))
 
 
 def scheduler_filter(pod: Any, node: Any, objects: Any = None, options: OptionsArg = None) -> Dict[str, Any]:
@@ -334,18 +335,20 @@ def scheduler_filter(pod: Any, node: Any, objects: Any = None, options: OptionsA
     "Unschedulable" or "UnschedulableAndUnresolvable". Documents, or a Pod, a
     Node and a List Object."""
     if _any_obj(pod, node, objects):
-        return _scheduler_filter_obj(_obj(pod, "Pod", options), _obj(node, "Node", options),
-                                     None if objects is None else _obj(objects, "List", options), options)
-    return _scheduler_filter(pod, node, objects, options)
+        return cast("Dict[str, Any]", _scheduler_filter_obj(
+            _obj(pod, "Pod", options), _obj(node, "Node", options),
+            None if objects is None else _obj(objects, "List", options), options))
+    return cast("Dict[str, Any]", _scheduler_filter(pod, node, objects, options))
 
 
 def select_victims(pod: Any, node: Any, objects: Any = None, options: OptionsArg = None) -> Dict[str, Any]:
     """DefaultPreemption's SelectVictimsOnNode (ds_preemption_select_victims(3)):
     {"possible", "victims": [{"namespace", "name"}], "pdbViolations", "message"}."""
     if _any_obj(pod, node, objects):
-        return _select_victims_obj(_obj(pod, "Pod", options), _obj(node, "Node", options),
-                                   None if objects is None else _obj(objects, "List", options), options)
-    return _select_victims(pod, node, objects, options)
+        return cast("Dict[str, Any]", _select_victims_obj(
+            _obj(pod, "Pod", options), _obj(node, "Node", options),
+            None if objects is None else _obj(objects, "List", options), options))
+    return cast("Dict[str, Any]", _select_victims(pod, node, objects, options))
 
 
 # ---- batches: one object against many, one call (ds_daemonset_node_should_run_nodes(3)) ---------
@@ -358,6 +361,7 @@ def _batch_fn(name: str, argtypes: Sequence[Any]) -> Any:
     if fn is None:
         from .objects import _unsupported
         _unsupported()
+    assert fn is not None
     fn.argtypes = list(argtypes)
     fn.restype = _ct.c_int
     return fn
