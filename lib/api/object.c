@@ -26,14 +26,15 @@ static const char *const type_args[DSI_OT_COUNT] = {"toleration", "taint",     "
 
 const char *dsi_object_type_name(dsi_otype t) { return t < DSI_OT_COUNT ? type_names[t] : ""; }
 
-static ds_object *object_new(dsi_otype t, unsigned gates)
+static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
 {
 	ds_object *o = dsi_calloc(1, sizeof(*o));
 	if (!o)
 		return NULL;
 	atomic_init(&o->refs, 1);
 	o->type = t;
-	o->gates = gates;
+	o->gates = core->gates;
+	o->k8s_minor = core->k8s_minor;
 	dsi_atoms_init(&o->atoms);
 	return o;
 }
@@ -404,7 +405,7 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		if ((rc = pin(o, err)) == 0 &&
 		    (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0) {
 			if ((rc = dsi_daemonset_read(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
-						     &o->u.ds.d)) == 0)
+						     o->k8s_minor, &o->u.ds.d)) == 0)
 				rc = ds_place(o, err);
 			json_decref(prep.hashed);
 		}
@@ -466,7 +467,7 @@ static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, 
 		ds_error *err)
 {
 	*out = NULL;
-	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts)->gates);
+	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
 	if (!o)
 		return dsi_error_nomem(err);
 	int rc;
@@ -559,7 +560,7 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 		const dsi_node *n;
 		if ((rc = dsi_api_find_node(cluster, name, NULL, &n, err)) < 0)
 			return rc;
-		ds_object *o = object_new(DSI_OT_NODE, cluster->core.gates);
+		ds_object *o = object_new(DSI_OT_NODE, &cluster->core);
 		if (!o)
 			return dsi_error_nomem(err);
 		if (dsi_node_copy_x(&o->atoms, &cluster->atoms, n, &o->u.node) < 0) {
@@ -574,7 +575,7 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	const dsi_daemonset *d;
 	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &d, err)) < 0)
 		return rc;
-	ds_object *o = object_new(DSI_OT_DAEMONSET, cluster->core.gates);
+	ds_object *o = object_new(DSI_OT_DAEMONSET, &cluster->core);
 	/* the snapshot's JSON is the snapshot's: the object reads a copy of its own */
 	json_t *copy = o ? json_deep_copy(d->obj) : NULL, *hashed = d->hashed ? json_deep_copy(d->hashed) : NULL;
 	if (!copy || (d->hashed && !hashed)) {
@@ -587,8 +588,8 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	dsi_rd_init(&rd, err);
 	rd.lenient = cluster->model.lenient;
 	const char *api = json_string_value(json_object_get(copy, "apiVersion"));
-	if ((rc = pin(o, err)) == 0 &&
-	    (rc = dsi_daemonset_read(&rd, &o->atoms, copy, hashed, api, d->legacy != 0, o->gates, &o->u.ds.d)) == 0) {
+	if ((rc = pin(o, err)) == 0 && (rc = dsi_daemonset_read(&rd, &o->atoms, copy, hashed, api, d->legacy != 0,
+								o->gates, o->k8s_minor, &o->u.ds.d)) == 0) {
 		o->u.ds.d.manifest = d->manifest; /* what loading gave it, which its JSON does not say */
 		rc = ds_place(o, err);
 	}

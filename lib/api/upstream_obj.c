@@ -223,7 +223,7 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, const 
 			rc = dsi_error_nomem(err);
 		else if ((rc = dsi_daemonset_read(&rd, &c->atoms, copy, hashed,
 						  json_string_value(json_object_get(copy, "apiVersion")),
-						  od->legacy != 0, daemonset->gates, nd)) == 0) {
+						  od->legacy != 0, daemonset->gates, daemonset->k8s_minor, nd)) == 0) {
 			const dsi_kind k = DSI_KIND_DAEMONSET;
 			void *obj = nd;
 			d = nd; /* the snapshot keeps it where it is (a DaemonSet without a name too) */

@@ -544,7 +544,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
 	case DSI_KIND_DAEMONSET:
-		rc = dsi_daemonset_read(&rd, &c->atoms, obj, prep.hashed, api, legacy, gates, o);
+		rc = dsi_daemonset_read(&rd, &c->atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
 		break;
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, &c->atoms, obj, o); break;
@@ -1129,7 +1129,7 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		if ((own = json_deep_copy(sd->obj)) && (!sd->hashed || (hashed = json_deep_copy(sd->hashed))) &&
 		    (!sd->given || (given = json_deep_copy(sd->given))) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
 		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, hashed, api, sd->legacy != 0, dst->core.gates,
-					     o)) == 0) {
+					     dst->core.k8s_minor, o)) == 0) {
 			/* what loading it gave it, which its JSON does not say */
 			((dsi_daemonset *)o)->manifest = sd->manifest;
 			((dsi_daemonset *)o)->given = given;
