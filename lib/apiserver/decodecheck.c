@@ -22,7 +22,8 @@ typedef struct checker {
 	int saved;
 	ds_error scratch;
 	int depth;
-	int fast; /* a first pass that keeps no path and gives up at the first error (see dsi_decode_check) */
+	int elem_nulls; /* null elements of arrays and maps seen (what dsi_decode_zero_nulls replaces) */
+	int fast;       /* a first pass that keeps no path and gives up at the first error (decode_check) */
 } checker;
 
 static size_t push(checker *c, const char *key) { return c->fast ? 0 : dsi_rd_push(&c->rd, key); }
@@ -235,6 +236,7 @@ static int check(checker *c, const json_t *v, int type)
 		}
 		for (size_t i = 0; rc == 0 && i < json_array_size(v); i++) {
 			size_t mark = push_index(c, i);
+			c->elem_nulls += json_is_null(json_array_get(v, i));
 			rc = check(c, json_array_get(v, i), dsi_schema_elem(type));
 			pop(c, mark);
 		}
@@ -249,6 +251,7 @@ static int check(checker *c, const json_t *v, int type)
 		json_object_foreach((json_t *)v, key, m)
 		{
 			size_t mark = push(c, key);
+			c->elem_nulls += json_is_null(m);
 			rc = check(c, m, dsi_schema_elem(type));
 			pop(c, mark);
 			if (rc < 0)
@@ -261,22 +264,26 @@ static int check(checker *c, const json_t *v, int type)
 	return rc;
 }
 
-int dsi_decode_check(const json_t *v, int type, ds_error *err)
+/* The check, and how many null elements it saw. */
+static int decode_check(const json_t *v, int type, int *elem_nulls, ds_error *err)
 {
-	checker c;
-	/* most documents decode: a pass without the path (its pushes cost more than the checks) says so;
-	 * only a document that fails is walked again, as Go's decoder goes, to say where and which error */
-	memset(&c, 0, sizeof(c));
-	dsi_error_clear(&c.scratch);
-	dsi_rd_init(&c.rd, &c.scratch);
-	c.fast = 1;
-	if (check(&c, v, type) == 0)
-		return 0;
-	memset(&c, 0, sizeof(c));
-	dsi_error_clear(&c.scratch);
-	dsi_rd_init(&c.rd, &c.scratch);
+	checker c; /* 2 KB: its reports are written only on an error (c.first, once saved) */
 	c.err = err;
-	int rc = check(&c, v, type);
+	int rc = 0;
+	/* most documents decode: a first pass that keeps no path says so; only a document that fails is
+	 * walked again with the path, as Go's decoder goes, to say where and which error */
+	for (int fast = 1; fast >= 0; fast--) {
+		c.saved = 0;
+		c.depth = 0;
+		c.elem_nulls = 0;
+		c.fast = fast;
+		dsi_error_reset(&c.scratch);
+		dsi_rd_init(&c.rd, &c.scratch);
+		rc = check(&c, v, type);
+		*elem_nulls = c.elem_nulls;
+		if (fast && rc == 0)
+			return 0;
+	}
 	if (rc < 0)
 		return rc;
 	if (c.saved) {
@@ -284,6 +291,20 @@ int dsi_decode_check(const json_t *v, int type, ds_error *err)
 		return c.first.code;
 	}
 	return 0;
+}
+
+int dsi_decode_check(const json_t *v, int type, ds_error *err)
+{
+	int nulls;
+	return decode_check(v, type, &nulls, err);
+}
+
+int dsi_decode(json_t *v, int type, ds_error *err)
+{
+	int nulls, rc = decode_check(v, type, &nulls, err);
+	if (rc == 0 && nulls && dsi_decode_zero_nulls(v, type) < 0)
+		rc = dsi_error_nomem(err);
+	return rc;
 }
 
 static int zero_nulls(json_t *v, int type, unsigned flags, int depth)
@@ -333,6 +354,18 @@ int dsi_decode_zero_nulls(json_t *v, int type) { return zero_nulls(v, type, DSI_
 
 int dsi_decode_type_named(const char *short_name)
 {
+	/* the types the pure functions decode, by their place under a root type (binary searches of
+	 * field names) rather than by a scan of every type's name, which took longer than a decision */
+	static const struct {
+		const char *name, *root, *path;
+	} placed[] = {
+		{"PodSpec", "Pod", "spec"},           {"Toleration", "Pod", "spec.tolerations[]"},
+		{"Affinity", "Pod", "spec.affinity"}, {"NodeSpec", "Node", "spec"},
+		{"Taint", "Node", "spec.taints[]"},
+	};
+	for (size_t i = 0; i < sizeof(placed) / sizeof(placed[0]); i++)
+		if (strcmp(short_name, placed[i].name) == 0)
+			return dsi_schema_at(dsi_schema_root_type("v1", placed[i].root), placed[i].path);
 	char name[128];
 	snprintf(name, sizeof(name), "io.k8s.api.core.v1.%s", short_name);
 	return dsi_schema_named(name);
