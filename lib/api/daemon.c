@@ -108,10 +108,14 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 				dsi_revision_names(cluster, kill, nkill), "duplicates",
 				dsi_revision_names(cluster, h.dups, h.ndups), "revisionHistoryLimit",
 				ds->revision_history_limit);
-	char wbuf[600];
-	const char *w = dsi_history_warning(cluster, ds, &h, wbuf, sizeof(wbuf));
-	if (doc && w)
+	char *w = NULL;
+	if (dsi_history_warning(cluster, ds, &h, &w) < 0) {
+		json_decref(doc);
+		doc = NULL; /* dsi_json_emit: out of memory */
+	} else if (doc && w) {
 		json_object_set_new(doc, "warnings", json_pack("[s]", w));
+	}
+	dsi_free(w);
 	dsi_free(kill);
 	dsi_ds_pods_release(&pods);
 	dsi_history_release(&h);

@@ -161,9 +161,9 @@ static json_t *run_scenario(const json_t *sc, const char *file, size_t doc, cons
 	if (n) {
 		json_object_set_new(res, "name", json_string(n));
 	} else {
-		char name[600];
-		snprintf(name, sizeof(name), "%.500s#%zu", file ? file : "scenario", doc + 1);
-		json_object_set_new(res, "name", dsi_scenario_text(name));
+		char *name = dsi_format("%s#%zu", file ? file : "scenario", doc + 1);
+		json_object_set_new(res, "name", name ? dsi_scenario_text(name) : NULL);
+		dsi_free(name);
 	}
 	json_object_set_new(res, "file", dsi_scenario_text(file ? file : ""));
 	ds_error err;
