@@ -219,6 +219,9 @@ $(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examp
 FAKE_OBJS := $(addprefix $(BUILD)/obj/tests/support/,fakeapi.o fakecluster.o fakepatch.o fakehost.o)
 FAKE_SUITES := $(addprefix $(BUILD)/tests/,test_fakeapi test_upstream_integration test_upstream_e2e)
 $(filter $(UNIT_BINS),$(FAKE_SUITES)): $(FAKE_OBJS)
+# The replays of upstream's DaemonSet tests share tests/support/replay.c.
+$(filter $(UNIT_BINS),$(addprefix $(BUILD)/tests/,test_upstream_integration test_upstream_e2e)): \
+	$(BUILD)/obj/tests/support/replay.o
 
 # Programs the Python tests run: yamlecho writes JSON values as YAML with dsctl's emitter.
 YAMLECHO := $(BUILD)/tests/support/yamlecho

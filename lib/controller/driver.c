@@ -89,7 +89,7 @@ int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out,
 	/* the keys due now, in due order; a sync may queue its key again (for later) */
 	for (;;) {
 		dsi_dsstate *s = dsi_queue_first(&c->table);
-		if (!s || s->due > now)
+		if (!s || dsi_queue_due(s) > now)
 			break;
 		int dup = 0;
 		for (size_t i = 0; i < json_array_size(*out) && !dup; i++)
@@ -102,7 +102,7 @@ int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out,
 			*out = NULL;
 			return dsi_error_nomem(err);
 		}
-		s->queued = 0;
+		dsi_queue_take(s, now);
 		char *slash = strchr(key, '/');
 		const char *ns = "", *name = key;
 		if (slash) {

@@ -166,7 +166,8 @@ static json_t *result_doc(const dsi_sync *s, const outcome *o, const dsi_control
 	json_object_set_new(doc, "failedCalls", json_integer(c->failed_calls));
 	json_object_set_new(doc, "error", o->error ? json_string(o->error) : json_null());
 	const dsi_dsstate *st = s->st;
-	int64_t requeue = st && st->queued ? (st->due > s->now ? st->due - s->now : 0) : -1;
+	ds_time due = st ? dsi_queue_due(st) : -1;
+	int64_t requeue = due < 0 ? -1 : due > s->now ? due - s->now : 0;
 	json_object_set_new(doc, "requeueAfterMs", json_integer(requeue));
 	return doc;
 }
@@ -194,7 +195,7 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	int have_plan = 0, rc = 0;
 	dsi_dsstate *st = dsi_dstable_get(&c->table, key);
 	if (st)
-		st->queued = 0; /* taken off the queue: processing */
+		dsi_queue_take(st, now); /* taken off the queue: processing */
 	c->call_log = json_array();
 	c->failed_calls = 0;
 	const dsi_daemonset *ds = dsi_cluster_daemonset(c->cluster, ns, name);

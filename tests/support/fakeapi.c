@@ -1678,8 +1678,10 @@ fake_api *fake_new(const fake_options *o)
 	api->bound = json_object();
 	api->tried = json_object();
 	api->broken = json_object();
+	api->missing = json_object();
 	api->log = calloc(api->o.watch_window, sizeof(*api->log));
-	if (!api->store || !api->pages || !api->calls || !api->bound || !api->tried || !api->broken || !api->log) {
+	if (!api->store || !api->pages || !api->calls || !api->bound || !api->tried || !api->broken || !api->missing ||
+	    !api->log) {
 		fake_free(api);
 		return NULL;
 	}
@@ -1708,6 +1710,7 @@ void fake_free(fake_api *api)
 	json_decref(api->bound);
 	json_decref(api->tried);
 	json_decref(api->broken);
+	json_decref(api->missing);
 	free(api);
 }
 
@@ -1842,27 +1845,10 @@ void fake_node_break(fake_api *api, const char *node, int broken)
 		json_object_del(api->broken, node);
 }
 
-int fake_pod_set_phase(fake_api *api, const char *ns, const char *name, const char *phase)
+void fake_image_missing(fake_api *api, const char *image, int missing)
 {
-	const res_info *r = fake_res("pods");
-	char key[600], t[40];
-	fake_key(r, ns, name, key, sizeof(key));
-	const json_t *cur = json_object_get(fake_bucket(api, r), key);
-	if (!cur)
-		return 404;
-	json_t *pod = json_deep_copy(cur), *st = json_object_get(pod, "status");
-	if (!json_is_object(st)) {
-		st = json_object();
-		json_object_set_new(pod, "status", st);
-	}
-	fake_time_text(api->now, t, sizeof(t));
-	int running = !strcmp(phase, "Running");
-	json_object_set_new(st, "phase", json_string(phase));
-	json_object_set_new(st, "conditions",
-			    json_pack("[{s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}]", "type", "Ready", "status",
-				      running ? "True" : "False", "lastTransitionTime", t, "type", "ContainersReady",
-				      "status", running ? "True" : "False", "lastTransitionTime", t, "type",
-				      "PodScheduled", "status", "True", "lastTransitionTime", t));
-	fake_put(api, r, key, pod, 'M');
-	return 0;
+	if (missing)
+		json_object_set_new(api->missing, image, json_true());
+	else
+		json_object_del(api->missing, image);
 }

@@ -41,8 +41,9 @@ typedef struct fake_options {
 	size_t watch_window;       /* watch events kept; a watch or a continued list from before them: 410 (0: 10000) */
 	int64_t schedule_after_ms; /* the scheduler looks at a pod this long after its creation (0: at once) */
 	int64_t ready_after_ms;    /* the kubelet runs a bound pod and reports it Ready this long after binding
-				    * (0: 1000; negative: no kubelet, pods stay Pending as in upstream's integration
-				    * tests, where the test marks them Ready) */
+				    * (0: 1000), plus its readiness probe's initialDelaySeconds (negative: no
+				    * kubelet, pods stay Pending as in upstream's integration tests, where the test
+				    * marks them Ready) */
 	int64_t bookmark_every_ms; /* a BOOKMARK on watches that allow them, this often (0: 60000) */
 	int no_scheduler;          /* pods stay unbound unless created with spec.nodeName */
 	int no_gc;                 /* no garbage collector (upstream's integration tests run none) */
@@ -140,6 +141,11 @@ ds_time fake_next_due(const fake_api *api);
 int fake_pod_set_phase(fake_api *api, const char *ns, const char *name, const char *phase);
 /* A broken node: its kubelet never starts pods (they stay Pending). */
 void fake_node_break(fake_api *api, const char *node, int broken);
+/* An image no registry has: pods with a container of it stay Pending (ErrImagePull). */
+void fake_image_missing(fake_api *api, const char *image, int missing);
+/* The kubelet's readiness probe of a running pod starts failing (ready 0) or passing again
+ * (Ready and ContainersReady flip, with their lastTransitionTime). 0, or 404. */
+int fake_pod_set_ready(fake_api *api, const char *ns, const char *name, int ready);
 
 /* ---- faults ------------------------------------------------------------------------------
  * A call fault hits calls of op ("list", "watch", "get", "create", "update",

@@ -67,11 +67,12 @@ struct fake_api {
 	size_t log_start, log_len;
 	unsigned long long compacted; /* events up to this rv are forgotten */
 	fake_watch *watches;
-	json_t *pages;  /* continue token -> {"rv", "items", "resource"} */
-	json_t *calls;  /* "op", "op resource", "" -> count */
-	json_t *bound;  /* pod uid -> when it was bound (ms) */
-	json_t *tried;  /* pod uid -> the rv when the scheduler last failed to place it */
-	json_t *broken; /* node name -> true */
+	json_t *pages;   /* continue token -> {"rv", "items", "resource"} */
+	json_t *calls;   /* "op", "op resource", "" -> count */
+	json_t *bound;   /* pod uid -> when it was bound (ms) */
+	json_t *tried;   /* pod uid -> the rv when the scheduler last failed to place it */
+	json_t *broken;  /* node name -> true */
+	json_t *missing; /* image -> true */
 	fault_ent *faults;
 	size_t nfaults;
 	event_fault_ent *efaults;

@@ -265,6 +265,57 @@ static ds_time bound_at(const fake_api *api, const json_t *pod)
 	return b ? (ds_time)json_integer_value(b) : time_of(fake_meta_str(pod, "creationTimestamp"));
 }
 
+/* When the kubelet reports a bound pod Ready: ready_after_ms after binding, plus the longest
+ * initialDelaySeconds of its containers' readiness probes. */
+static ds_time ready_at(const fake_api *api, const json_t *pod)
+{
+	json_int_t delay = 0;
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(json_object_get(pod, "spec"), "containers"), i, c)
+	{
+		json_int_t d = json_integer_value(
+			json_object_get(json_object_get(c, "readinessProbe"), "initialDelaySeconds"));
+		if (d > delay)
+			delay = d;
+	}
+	return bound_at(api, pod) + api->o.ready_after_ms + delay * 1000;
+}
+
+/* The first image of the pod that no registry has, or NULL. */
+static const char *missing_image(const fake_api *api, const json_t *pod)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(json_object_get(pod, "spec"), "containers"), i, c)
+	{
+		const char *image = json_string_value(json_object_get(c, "image"));
+		if (image && json_object_get(api->missing, image))
+			return image;
+	}
+	return NULL;
+}
+
+/* status.containerStatuses: running and ready, or (missing set) waiting on ErrImagePull. */
+static json_t *container_statuses(const json_t *pod, const char *now, const char *missing)
+{
+	json_t *a = json_array();
+	size_t i;
+	json_t *c;
+	json_array_foreach(json_object_get(json_object_get(pod, "spec"), "containers"), i, c)
+	{
+		const char *image = json_string_value(json_object_get(c, "image"));
+		json_t *state = missing ? json_pack("{s:{s:s, s:s}}", "waiting", "reason", "ErrImagePull", "message",
+						    "failed to pull and unpack image")
+					: json_pack("{s:{s:s}}", "running", "startedAt", now);
+		json_array_append_new(a,
+				      json_pack("{s:s?, s:s?, s:b, s:b, s:i, s:o}", "name",
+						json_string_value(json_object_get(c, "name")), "image", image, "ready",
+						!missing, "started", !missing, "restartCount", 0, "state", state));
+	}
+	return a;
+}
+
 static void kubelet(fake_api *api)
 {
 	const res_info *pr = fake_res("pods");
@@ -296,15 +347,29 @@ static void kubelet(fake_api *api)
 		}
 		if (api->o.ready_after_ms < 0 || strcmp(phase_of(pod), "Pending") ||
 		    !json_object_get(fake_bucket(api, fake_res("nodes")), node) || json_object_get(api->broken, node) ||
-		    bound_at(api, pod) + api->o.ready_after_ms > api->now)
+		    ready_at(api, pod) > api->now)
 			continue;
 		json_t *np = json_deep_copy(pod), *st = json_object_get(np, "status");
 		if (!json_is_object(st)) {
 			st = json_object();
 			json_object_set_new(np, "status", st);
 		}
+		const char *missing = missing_image(api, pod);
+		if (missing) { /* ErrImagePull: it stays Pending */
+			json_t *cs = container_statuses(pod, now, missing);
+			if (json_equal(cs, json_object_get(st, "containerStatuses"))) {
+				json_decref(cs);
+				json_decref(np);
+				continue;
+			}
+			json_object_set_new(st, "containerStatuses", cs);
+			set_condition(np, "Ready", "False", "ContainersNotReady", NULL, now);
+			fake_put(api, pr, key, np, 'M');
+			continue;
+		}
 		json_object_set_new(st, "phase", json_string("Running"));
 		json_object_set_new(st, "startTime", json_string(now));
+		json_object_set_new(st, "containerStatuses", container_statuses(pod, now, NULL));
 		set_condition(np, "Initialized", "True", NULL, NULL, now);
 		set_condition(np, "Ready", "True", NULL, NULL, now);
 		set_condition(np, "ContainersReady", "True", NULL, NULL, now);
@@ -312,6 +377,51 @@ static void kubelet(fake_api *api)
 		fake_put(api, pr, key, np, 'M');
 	}
 	json_decref(pkeys);
+}
+
+int fake_pod_set_ready(fake_api *api, const char *ns, const char *name, int ready)
+{
+	const res_info *r = fake_res("pods");
+	char key[600], now[40];
+	fake_key(r, ns, name, key, sizeof(key));
+	const json_t *cur = json_object_get(fake_bucket(api, r), key);
+	if (!cur)
+		return 404;
+	fake_time_text(api->now, now, sizeof(now));
+	json_t *pod = json_deep_copy(cur);
+	int changed = set_condition(pod, "Ready", ready ? "True" : "False", NULL, NULL, now);
+	changed |= set_condition(pod, "ContainersReady", ready ? "True" : "False", NULL, NULL, now);
+	json_t *cs = json_object_get(json_object_get(pod, "status"), "containerStatuses");
+	size_t i;
+	json_t *c;
+	json_array_foreach(cs, i, c) json_object_set_new(c, "ready", json_boolean(ready));
+	if (changed)
+		fake_put(api, r, key, pod, 'M');
+	else
+		json_decref(pod);
+	return 0;
+}
+
+int fake_pod_set_phase(fake_api *api, const char *ns, const char *name, const char *phase)
+{
+	const res_info *r = fake_res("pods");
+	char key[600], now[40];
+	fake_key(r, ns, name, key, sizeof(key));
+	const json_t *cur = json_object_get(fake_bucket(api, r), key);
+	if (!cur)
+		return 404;
+	fake_time_text(api->now, now, sizeof(now));
+	json_t *pod = json_deep_copy(cur), *st = json_object_get(pod, "status");
+	if (!json_is_object(st)) {
+		st = json_object();
+		json_object_set_new(pod, "status", st);
+	}
+	const char *ready = strcmp(phase, "Running") ? "False" : "True";
+	json_object_set_new(st, "phase", json_string(phase));
+	set_condition(pod, "Ready", ready, NULL, NULL, now);
+	set_condition(pod, "ContainersReady", ready, NULL, NULL, now);
+	fake_put(api, r, key, pod, 'M');
+	return 0;
 }
 
 /* ---- the garbage collector ---- */
@@ -659,8 +769,8 @@ ds_time fake_cluster_next_due(const fake_api *api)
 		else if (!node && !api->o.no_scheduler && !del)
 			t = time_of(fake_meta_str(pod, "creationTimestamp")) + api->o.schedule_after_ms;
 		else if (node && !del && api->o.ready_after_ms >= 0 && !strcmp(phase_of(pod), "Pending") &&
-			 !json_object_get(api->broken, node))
-			t = bound_at(api, pod) + api->o.ready_after_ms;
+			 !json_object_get(api->broken, node) && !missing_image(api, pod))
+			t = ready_at(api, pod);
 		if (t > api->now && (next < 0 || t < next))
 			next = t;
 	}

@@ -257,6 +257,14 @@ int fake_host_step(fake_host *h, int64_t step_ms)
 	if (n > 0) {
 		json_decref(h->last);
 		h->last = json_loads(out, 0, NULL);
+		size_t i;
+		json_t *res;
+		int calls = 0;
+		json_array_foreach(h->last, i, res) calls |= json_array_size(json_object_get(res, "calls")) > 0;
+		if (calls) {
+			json_decref(h->acted);
+			h->acted = json_incref(h->last);
+		}
 	}
 	ds_free(out);
 	fake_host_feed(h);
@@ -283,5 +291,6 @@ void fake_host_stop(fake_host *h)
 	}
 	ds_controller_free(h->ctrl);
 	json_decref(h->last);
+	json_decref(h->acted);
 	memset(h, 0, sizeof(*h));
 }

@@ -35,6 +35,7 @@ typedef struct fake_host {
 	long syncs;       /* syncs run */
 	long events;      /* watch events fed */
 	json_t *last;     /* the result documents of the last run that synced something */
+	json_t *acted;    /* ... and of the last run whose syncs made API calls */
 	char error[1024]; /* the last problem the host met (a failed list, a refused event) */
 } fake_host;
 
