@@ -194,7 +194,7 @@ static void status(dsi_sync_pass *s)
 {
 	dsi_status_input in = {s->c, s->ds, s->verdict, &s->pods, &s->key, s->now, s->o->core->k8s_minor};
 	dsi_status_count(&in, &s->plan->status);
-	s->plan->status_changed = dsi_status_changed(s->ds, &s->plan->status);
+	s->plan->status_changed = dsi_status_changed(s->ds, &s->plan->status) != 0;
 	if (s->ds->min_ready_seconds > 0 && s->plan->status.number_ready != s->plan->status.number_available)
 		dsi_sync_note_requeue(s, (int64_t)s->ds->min_ready_seconds * 1000);
 }
@@ -287,7 +287,7 @@ static int history_actions(dsi_sync_pass *s, dsi_history *h)
 	ph->revision = h->current ? (h->bump ? h->next_revision : h->current->revision) : h->next_revision;
 	if (h->current) {
 		ph->current = dsi_strdup(dsi_cstr(c, h->current->meta.name));
-		ph->bump = h->bump;
+		ph->bump = h->bump != 0;
 	} else {
 		ph->current =
 			dsi_strdup(json_string_value(json_object_get(json_object_get(h->create, "metadata"), "name")));

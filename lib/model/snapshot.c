@@ -470,7 +470,7 @@ static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, ds_error *err)
 		done |= DSI_MANIFEST_NAMESPACE;
 	}
 	if (c->model.prepare && c->model.apply_defaults && (k == DSI_KIND_DAEMONSET || k == DSI_KIND_POD)) {
-		int rc = c->model.prepare(obj, k, err);
+		int rc = c->model.prepare(obj, (int)k, err);
 		if (rc < 0)
 			return rc;
 		if (rc > 0)
