@@ -32,11 +32,11 @@ typedef enum ds_quantity_format {
  */
 typedef struct ds_quantity_info {
 	size_t size;
-	int sign;           /* -1, 0, 1 */
+	int sign;                  /* -1, 0, 1 */
 	ds_quantity_format format; /* an int-sized enum (below) */
-	int verbatim;       /* Kubernetes' String() returns the text unchanged */
-	int value_overflow; /* value does not fit in int64: value is INT64_MAX or INT64_MIN */
-	int milli_overflow; /* likewise for milli_value */
+	int verbatim;              /* Kubernetes' String() returns the text unchanged */
+	int value_overflow;        /* value does not fit in int64: value is INT64_MAX or INT64_MIN */
+	int milli_overflow;        /* likewise for milli_value */
 	int reserved;
 	int64_t value;       /* Value(): rounded up, away from zero */
 	int64_t milli_value; /* MilliValue(): value * 1000 rounded up, away from zero */
