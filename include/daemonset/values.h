@@ -33,7 +33,7 @@ typedef enum ds_quantity_format {
 typedef struct ds_quantity_info {
 	size_t size;
 	int sign;                  /* -1, 0, 1 */
-	ds_quantity_format format; /* an int-sized enum (below) */
+	ds_quantity_format format; /* int-sized: see ds_quantity_format */
 	int verbatim;              /* Kubernetes' String() returns the text unchanged */
 	int value_overflow;        /* value does not fit in int64: value is INT64_MAX or INT64_MIN */
 	int milli_overflow;        /* likewise for milli_value */
