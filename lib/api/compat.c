@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "api/args.h"
 #include "core/error.h"
 #include "daemonset.h"
 
@@ -24,7 +25,7 @@ int ds_should_run_json(const ds_cluster *cluster, const char *namespace_, const 
 {
 	if (!json_out) {
 		DSI_ERR_BEGIN(err);
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+		DSI_ARGS_NONNULL(err, json_out);
 	}
 	return ds_daemonset_should_run(cluster, namespace_, name, node, opts, NULL, NULL, json_out, err);
 }
@@ -151,7 +152,7 @@ int ds_options_set_json(ds_options *opts, const char *json, ds_error *err)
 {
 	if (!json) {
 		DSI_ERR_BEGIN(err);
-		return dsi_error_set(err, DS_EARG, NULL, "opts and json must not be NULL");
+		DSI_ARGS_NONNULL(err, json);
 	}
 	return ds_options_set_all(opts, json, strlen(json), err);
 }

@@ -3,6 +3,7 @@
  * snapshot, reference counted, never changed. Their documents are read as the text functions of
  * upstream.c read theirs (api/docs.h), into a table of strings of the object's own.
  */
+#include "api/args.h"
 #include "api/object.h"
 
 #include <string.h>
@@ -255,8 +256,7 @@ int ds_object_parse(const char *type, const char *text, size_t size, const ds_op
 	DSI_ERR_BEGIN(err);
 	dsi_otype t;
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
@@ -268,8 +268,7 @@ int ds_object_from_json(const char *type, const json_t *value, const ds_options 
 	DSI_ERR_BEGIN(err);
 	dsi_otype t;
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
@@ -283,11 +282,9 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 			  ds_object **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
-	if (!cluster || !kind || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster, kind and name must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, kind, name);
 	int rc;
 	if (strcmp(kind, "Node") == 0) {
 		const dsi_node *n;

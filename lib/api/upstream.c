@@ -15,6 +15,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/docs.h"
 #include "api/lookup.h"
 #include "apiserver/decodecheck.h"
@@ -42,8 +43,7 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 				  const ds_options *opts, int *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	json_t *jtol, *jtaint = NULL;
 	int rc = dsi_api_parse_object(toleration, toleration_size, "toleration", "Toleration", &jtol, err);
@@ -166,8 +166,7 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 					ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	json_t *jpod, *jnode = NULL;
 	int rc = dsi_api_parse_object(pod, pod_size, "pod", "Pod", &jpod, err);
@@ -277,8 +276,7 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 			 const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!node_name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	dsi_cluster c;
 	const dsi_daemonset *d;
@@ -296,8 +294,7 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	json_t *obj;
 	int rc = dsi_api_parse_object(podspec, size, "podspec", "Pod", &obj, err);
@@ -357,8 +354,7 @@ int ds_affinity_replace_node_name(const char *affinity, size_t size, const char 
 				  ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!node_name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	json_t *aff;
 	int rc = dsi_api_parse_doc(affinity, size, "affinity", &aff, err);
@@ -399,8 +395,7 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 				const char *hash, ds_time now, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	dsi_cluster c;
 	const dsi_daemonset *d;
@@ -520,8 +515,7 @@ int ds_scheduler_filter(const char *pod, size_t pod_size, const char *node, size
 			size_t objects_size, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	sched_in s;
 	int rc = sched_in_load(&s, pod, pod_size, node, node_size, objects, objects_size, opts, err);
@@ -546,8 +540,7 @@ int ds_preemption_select_victims(const char *pod, size_t pod_size, const char *n
 				 ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	sched_in s;
 	int rc = sched_in_load(&s, pod, pod_size, node, node_size, objects, objects_size, opts, err);

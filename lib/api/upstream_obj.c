@@ -5,6 +5,7 @@
  */
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/object.h"
 #include "core/jsonout.h"
 #include "daemon/explain.h"
@@ -21,8 +22,7 @@ int ds_toleration_tolerates_taint_obj(const ds_object *toleration, const ds_obje
 {
 	DSI_ERR_BEGIN(err);
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	if ((rc = dsi_object_want(toleration, DSI_OT_TOLERATION, "toleration", err)) < 0 ||
 	    (rc = dsi_object_want(taint, DSI_OT_TAINT, "taint", err)) < 0)
