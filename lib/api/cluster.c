@@ -194,11 +194,16 @@ size_t ds_cluster_count(const ds_cluster *cluster, const char *kind)
 
 static int emit(json_t *v, char **out, ds_error *err) { return dsi_json_emit(v, out, err); }
 
-const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i)
+int ds_cluster_node_name_at(const ds_cluster *cluster, size_t i, const char **name, ds_error *err)
 {
-	if (!cluster || i >= dsi_cluster_count(cluster, DSI_KIND_NODE))
-		return NULL;
-	return dsi_cstr(cluster, dsi_cluster_node_at(cluster, i)->meta.name);
+	DSI_ERR_BEGIN(err);
+	DSI_ARGS_NONNULL(err, cluster, name);
+	*name = NULL;
+	size_t n = dsi_cluster_count(cluster, DSI_KIND_NODE);
+	if (i >= n)
+		return dsi_error_set(err, DS_EARG, NULL, "Node %zu out of range (%zu)", i, n);
+	*name = dsi_cstr(cluster, dsi_cluster_node_at(cluster, i)->meta.name);
+	return 0;
 }
 
 static int list_file(void *ctx, const char *path, ds_error *err)

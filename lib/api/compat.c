@@ -1,8 +1,9 @@
 /*
  * The names SONAME 1 keeps. Each public function of 1.0 whose name or
  * signature does not follow the conventions of daemonset(7) (ds_<noun>_<verb>,
- * every JSON or YAML document as text and size) has a successor; the old name
- * stays exported and calls it. Nothing here has behaviour of its own.
+ * every JSON or YAML document as text and size), and each accessor of 1.1
+ * not in the one accessor shape of 1.2, has a successor; the old name stays
+ * exported and calls it. Nothing here has behaviour of its own.
  */
 #include <string.h>
 
@@ -173,4 +174,32 @@ int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const c
 int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader, ds_error *err)
 {
 	return ds_lease_leading(cfg, state_json, len(state_json), now, leader, err);
+}
+
+/* ---- 1.1's accessors ---- */
+
+int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
+{
+	return ds_plan_create_at(plan, i, out, err);
+}
+
+int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
+{
+	return ds_plan_delete_at(plan, i, out, err);
+}
+
+int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
+{
+	return ds_plan_event_at(plan, i, out, err);
+}
+
+int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
+{
+	return ds_plan_status(plan, out, changed, err);
+}
+
+const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i)
+{
+	const char *name = NULL;
+	return ds_cluster_node_name_at(cluster, i, &name, NULL) == 0 ? name : NULL;
 }

@@ -81,7 +81,7 @@ static size_t batch_of(size_t i, size_t start)
 
 /* The caller's struct may be older (smaller) than ours: fill only what it has room for. */
 
-int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
+int ds_plan_create_at(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, plan);
@@ -108,7 +108,7 @@ int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error 
 	return dsi_json_emit_shared(plan->p.creates[i].pod, json_out, err); /* a plan may be read by several threads */
 }
 
-int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
+int ds_plan_delete_at(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, plan);
@@ -128,7 +128,7 @@ int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_er
 
 size_t ds_plan_event_count(const ds_plan *plan) { return plan ? plan->p.nevents : 0; }
 
-int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
+int ds_plan_event_at(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	/* all three strings were there from the start: the smallest size covers them */
@@ -158,7 +158,7 @@ static void fill_status(const dsi_ds_status *st, ds_status *out)
 		out->collision_count = st->has_collision_count ? st->collision_count : -1;
 }
 
-int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
+int ds_plan_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, plan);

@@ -504,7 +504,12 @@ START_TEST(three_hundred_pods_on_a_node)
 			int k = atoi(json_string_value(json_object_get(d, "name")) + 1);
 			ck_assert_int_gt(k, 0); /* never p000, the oldest */
 			ck_assert_int_eq(seen[k]++, 0);
+			ds_plan_delete pd = DS_PLAN_DELETE_INIT; /* the accessor agrees with the JSON */
+			ck_assert_int_eq(ds_plan_delete_at(p, i, &pd, &err), 0);
+			ck_assert_str_eq(pd.name, json_string_value(json_object_get(d, "name")));
 		}
+		ds_plan_delete past = DS_PLAN_DELETE_INIT;
+		ck_assert_int_eq(ds_plan_delete_at(p, shown, &past, &err), DS_EARG);
 		json_decref(j);
 		ds_plan_free(p);
 		ds_options_free(o);
