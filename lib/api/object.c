@@ -176,12 +176,14 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		rc = dsi_classify_kind(kn, av, dsi_o_model(opts)->legacy_daemonsets, &rd, &k, &legacy);
 	int wrong = rc == 0 && (want == DSI_KIND_COUNT ? k != DSI_KIND_NODE && k != DSI_KIND_DAEMONSET : k != want);
 	if (wrong) { /* as the text functions find their objects missing after loading */
+		/* the message first: kn is in the objects released next */
+		rc = want == DSI_KIND_COUNT ? dsi_error_set(err, DS_EUNSUPPORTED, "kind",
+							    "expected a Node or a DaemonSet (or a type for "
+							    "ds_object_parse), got %s",
+							    kn)
+					    : dsi_error_set(err, DS_EVALUE, "kind", "expected a %s", kind);
 		dsi_api_objects_release(&objs);
-		if (want == DSI_KIND_COUNT)
-			return dsi_error_set(err, DS_EUNSUPPORTED, "kind",
-					     "expected a Node or a DaemonSet (or a type for ds_object_parse), got %s",
-					     kn);
-		return dsi_error_set(err, DS_EVALUE, "kind", "expected a %s", kind);
+		return rc;
 	}
 	if (rc == 0 && k == DSI_KIND_NODE) {
 		o->type = DSI_OT_NODE;
