@@ -5,6 +5,7 @@
 #include "api/api_options.h"
 #include "api/args.h"
 #include "api/lookup.h"
+#include "apiserver/canonical.h"
 #include "apiserver/goencode.h"
 #include "apiserver/schema.h"
 #include "core/alloc.h"
@@ -63,9 +64,15 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 		json_decref(t);
 		return rc;
 	}
-	char h[DSI_HASH_MAX];
-	rc = dsi_template_hash(t, collision_count >= 0, collision_count, h);
+	/* the template as the controller holds it: decoded, defaulted, stored (canonical.h) */
+	json_t *c;
+	rc = dsi_canonical_template(t, DSI_CANON_SERVED, &c, err);
 	json_decref(t);
+	if (rc < 0)
+		return rc;
+	char h[DSI_HASH_MAX];
+	rc = dsi_template_hash(c, collision_count >= 0, collision_count, h);
+	json_decref(c);
 	if (rc < 0)
 		return dsi_error_nomem(err);
 	memcpy(out, h, strlen(h) + 1);

@@ -13,6 +13,7 @@
 #include "api/api_options.h"
 #include "api/docs.h"
 #include "api/lookup.h"
+#include "apiserver/canonical.h"
 #include "core/alloc.h"
 
 static const char *const type_names[DSI_OT_COUNT] = {"Toleration", "Taint", "Node", "DaemonSet"};
@@ -195,9 +196,15 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		}
 	} else if (rc == 0) {
 		o->type = DSI_OT_DAEMONSET;
+		/* read as the Go function receives it, its template hashed in canonical form */
+		dsi_prepared prep;
 		if ((rc = ds_prepare(o, err)) == 0 &&
-		    (rc = dsi_daemonset_read(&rd, &o->atoms, obj, av, legacy, o->gates, &o->u.ds.d)) == 0)
-			rc = ds_place(o, err);
+		    (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0) {
+			if ((rc = dsi_daemonset_read(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
+						     &o->u.ds.d)) == 0)
+				rc = ds_place(o, err);
+			json_decref(prep.hashed);
+		}
 	}
 	if (rc < 0 && obj) {
 		dsi_error_prefix_path(err, objs.where[0].path);
@@ -309,8 +316,9 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 		return rc;
 	ds_object *o = object_new(DSI_OT_DAEMONSET, cluster->core.gates);
 	/* the snapshot's JSON is the snapshot's: the object reads a copy of its own */
-	json_t *copy = o ? json_deep_copy(d->obj) : NULL;
-	if (!copy) {
+	json_t *copy = o ? json_deep_copy(d->obj) : NULL, *hashed = d->hashed ? json_deep_copy(d->hashed) : NULL;
+	if (!copy || (d->hashed && !hashed)) {
+		json_decref(copy);
 		if (o)
 			object_destroy(o);
 		return dsi_error_nomem(err);
@@ -320,11 +328,12 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	rd.lenient = cluster->model.lenient;
 	const char *api = json_string_value(json_object_get(copy, "apiVersion"));
 	if ((rc = ds_prepare(o, err)) == 0 &&
-	    (rc = dsi_daemonset_read(&rd, &o->atoms, copy, api, d->legacy != 0, o->gates, &o->u.ds.d)) == 0) {
+	    (rc = dsi_daemonset_read(&rd, &o->atoms, copy, hashed, api, d->legacy != 0, o->gates, &o->u.ds.d)) == 0) {
 		o->u.ds.d.manifest = d->manifest; /* what loading gave it, which its JSON does not say */
 		rc = ds_place(o, err);
 	}
 	json_decref(copy);
+	json_decref(hashed);
 	if (rc < 0) {
 		object_destroy(o);
 		return rc;

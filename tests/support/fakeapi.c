@@ -541,6 +541,9 @@ static int call_begin(fake_api *api, call *c, const char *op, const char *resour
 	return 0;
 }
 
+/* The fault wants the write done a second time. */
+static int twice(const call *c) { return c->hit && c->hit->f.duplicate; }
+
 static int call_end(call *c, int rc, const char *name, char **out)
 {
 	if (!c->hit || c->hit->f.code == 0)
@@ -816,6 +819,13 @@ int fake_create(fake_api *api, const char *resource, const char *ns, const char 
 			    "application/json, application/yaml");
 	else
 		rc = do_create(api, c.r, ns, obj, out);
+	if (twice(&c)) {
+		json_t *again = parse_object(body);
+		char *o2 = NULL;
+		do_create(api, c.r, ns, again, &o2);
+		free(o2);
+		json_decref(again);
+	}
 	rc = call_end(&c, rc, name, out);
 	json_decref(obj);
 	return rc;
@@ -1037,6 +1047,11 @@ int fake_update(fake_api *api, const char *resource, const char *ns, const char 
 		rc = status(out, 404, "NotFound", NULL, NULL, "the server could not find the requested resource");
 	else
 		rc = do_update(api, c.r, ns, name, status_only, body, out);
+	if (twice(&c)) {
+		char *o2 = NULL;
+		do_update(api, c.r, ns, name, status_only, body, &o2);
+		free(o2);
+	}
 	return call_end(&c, rc, name, out);
 }
 
@@ -1089,6 +1104,11 @@ int fake_patch(fake_api *api, const char *resource, const char *ns, const char *
 		rc = status(out, 404, "NotFound", NULL, NULL, "the server could not find the requested resource");
 	else
 		rc = do_patch(api, c.r, ns, name, status_only, patch_type, body, out);
+	if (twice(&c)) {
+		char *o2 = NULL;
+		do_patch(api, c.r, ns, name, status_only, patch_type, body, &o2);
+		free(o2);
+	}
 	return call_end(&c, rc, name, out);
 }
 
@@ -1222,6 +1242,11 @@ int fake_delete(fake_api *api, const char *resource, const char *ns, const char 
 		char key[600];
 		fake_key(c.r, ns, name, key, sizeof(key));
 		rc = fake_delete_obj(api, c.r, key, opts, out);
+		if (twice(&c)) {
+			char *o2 = NULL;
+			fake_delete_obj(api, c.r, key, opts, &o2);
+			free(o2);
+		}
 	}
 	json_decref(opts);
 	return call_end(&c, rc, name, out);
@@ -1360,6 +1385,11 @@ int fake_evict(fake_api *api, const char *ns, const char *name, const char *body
 		rc = status(out, 400, "BadRequest", NULL, NULL, "the Eviction is not a JSON object");
 	else
 		rc = do_evict(api, c.r, ns, name, ev, out);
+	if (twice(&c)) {
+		char *o2 = NULL;
+		do_evict(api, c.r, ns, name, ev, &o2);
+		free(o2);
+	}
 	json_decref(ev);
 	return call_end(&c, rc, name, out);
 }
