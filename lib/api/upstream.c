@@ -95,7 +95,7 @@ static unsigned effect_mask(unsigned effects)
 static void add_time_added(json_t *out, const json_t *given)
 {
 	const char *s = json_string_value(json_object_get(given, "timeAdded"));
-	ds_time t;
+	ds_time t = 0; /* (cppcheck cannot see that ds_time_parse only writes it) */
 	char buf[40];
 	if (!s || ds_time_parse(s, &t, NULL) < 0)
 		return;
