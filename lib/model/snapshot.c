@@ -544,7 +544,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
 	case DSI_KIND_DAEMONSET:
-		rc = dsi_daemonset_read(&rd, &c->atoms, obj, prep.hashed, api, legacy, gates, o);
+		rc = dsi_daemonset_read(&rd, &c->atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
 		break;
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, &c->atoms, obj, o); break;
@@ -1129,7 +1129,7 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		if ((own = json_deep_copy(sd->obj)) && (!sd->hashed || (hashed = json_deep_copy(sd->hashed))) &&
 		    (!sd->given || (given = json_deep_copy(sd->given))) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
 		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, hashed, api, sd->legacy != 0, dst->core.gates,
-					     o)) == 0) {
+					     dst->core.k8s_minor, o)) == 0) {
 			/* what loading it gave it, which its JSON does not say */
 			((dsi_daemonset *)o)->manifest = sd->manifest;
 			((dsi_daemonset *)o)->given = given;
@@ -1172,6 +1172,26 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		return NULL;
 	}
 	return o;
+}
+
+int dsi_cluster_add_objects(dsi_cluster *c, const dsi_kind *kinds, void *const *objs, size_t n, ds_error *err)
+{
+	batch b = {.c = c, .events = 0};
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && DSI_GROW(b.v, b.cap, b.n + 1) < 0)
+			rc = dsi_error_nomem(err);
+		if (rc < 0) { /* the rest are freed as the batch's would be */
+			release_obj(c, kinds[i], objs[i]);
+			continue;
+		}
+		memset(&b.v[b.n], 0, sizeof(staged));
+		b.v[b.n].kind = kinds[i];
+		b.v[b.n].obj = objs[i];
+		b.count[kinds[i]]++;
+		b.n++;
+	}
+	return finish_batch(c, &b, rc, NULL, err);
 }
 
 int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
