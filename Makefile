@@ -207,7 +207,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
 
 # The driver's suites run it against the in-memory cluster of examples/controller (dsrun's own),
 # linked in rather than included.
-$(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examples/controller/memtransport.o
+$(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults $(BUILD)/tests/test_watchloop $(BUILD)/tests/test_watchloop_faults: $(BUILD)/obj/examples/controller/memtransport.o
 
 # Programs the Python tests run: yamlecho writes JSON values as YAML with dsctl's emitter.
 YAMLECHO := $(BUILD)/tests/support/yamlecho

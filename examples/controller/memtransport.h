@@ -1,8 +1,11 @@
 /*
- * An in-memory Kubernetes API for ds_transport(3): a fake cluster with uids,
- * resourceVersions, generateName, creation timestamps, 404/409/422 answers,
- * a watch log, a scheduler and a kubelet that make pods Running and Ready,
- * and fault injection. The tests and the host program drive the controller
+ * An in-memory Kubernetes API for ds_transport(3) and for the list-watch loop
+ * of ds_controller_step(3): a fake cluster with uids, resourceVersions,
+ * generateName, creation timestamps, 404/409/422 answers, lists and watches
+ * served as bytes (in chunks of random sizes, with bookmarks, 410 Gone for a
+ * resourceVersion older than the history it keeps), a scheduler and a kubelet
+ * that make pods Running and Ready, virtual time, and fault injection at any
+ * call or watch event. The tests and the host program drive the controller
  * with it; it uses only the public API of libdaemonset and jansson.
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -19,7 +22,9 @@ typedef struct mem_cluster mem_cluster;
 typedef struct mem_options {
 	int64_t ready_after_ms; /* a bound pod is Running and Ready this long after its creation (default 2000) */
 	int64_t grace_ms;       /* a deleted pod lingers with a deletionTimestamp this long (default 0: gone at once) */
-	unsigned seed;          /* for generateName suffixes (default 1) */
+	unsigned seed;          /* for generateName suffixes and chunk sizes (default 1) */
+	long history;           /* watch events kept; a watch from before them gets 410 (default 20000) */
+	int64_t bookmark_ms;    /* a watch gets a BOOKMARK this often (default 60000) */
 } mem_options;
 
 /* A new, empty cluster whose clock reads now. o may be NULL. */
@@ -59,8 +64,50 @@ int mem_patch(mem_cluster *m, const char *resource, const char *ns, const char *
 void mem_add_fault(mem_cluster *m, const char *op, const char *resource, long skip, long count, int result,
 		   int executed, const char *message);
 void mem_clear_faults(mem_cluster *m);
-/* Calls made so far (op and resource may be NULL: any). */
+/* Calls made so far (op and resource may be NULL: any). The loop's calls count as "list",
+ * "watch" and "get"/"create"/"update" (leases); "event" counts the watch events sent. */
 long mem_calls(const mem_cluster *m, const char *op, const char *resource);
+
+/* What a fault does to the call (or watch event) it hits. */
+typedef enum mem_fault_kind {
+	MEM_FAULT_RESULT = 0, /* answer result (a ds_transport_result; the loop's calls its HTTP status) */
+	MEM_FAULT_STATUS,     /* answer HTTP status (the transport's callbacks: the matching result) */
+	MEM_FAULT_RESET,      /* part of the answer, then the connection drops */
+	MEM_FAULT_TRUNCATED,  /* part of the answer, then it ends as if complete */
+	MEM_FAULT_SILENT,     /* the loop's calls: headers (200), then nothing; callbacks: a timeout */
+	MEM_FAULT_MALFORMED,  /* watch events ("event"): a line that is not JSON instead */
+	MEM_FAULT_DROP,       /* watch events: never sent */
+	MEM_FAULT_DUPLICATE,  /* watch events: sent twice */
+	MEM_FAULT_GONE        /* watch events: an ERROR event (410, too old resource version) ends the watch */
+} mem_fault_kind;
+
+typedef struct mem_fault_spec {
+	const char *op;       /* as mem_calls counts them ("event": a watch event); NULL: any call */
+	const char *resource; /* NULL: any */
+	long skip, count;     /* pass skip matching calls, then hit count (-1: all) */
+	int kind;             /* mem_fault_kind */
+	int result;           /* MEM_FAULT_RESULT */
+	int status;           /* MEM_FAULT_STATUS */
+	int executed;         /* a write takes effect first: only its answer is lost or damaged */
+	const char *message;
+} mem_fault_spec;
+void mem_add_fault_spec(mem_cluster *m, const mem_fault_spec *f);
+/* Faults that hit so far. */
+long mem_faults_hit(const mem_cluster *m);
+
+/* ---- the list-watch loop's calls (ds_controller_step(3)) ---- */
+
+/* Start the call io asks for (LIST, WATCH, GET, CREATE, UPDATE); it is answered by mem_serve. */
+int mem_start(mem_cluster *m, const ds_io *io);
+/* The library closed call id. */
+void mem_cancel(mem_cluster *m, uint64_t id);
+/* Hand ctrl what is due: statuses, bytes (in chunks of random sizes) and ends. When there was
+ * nothing, let virtual time pass first: up to wait_ms (-1: no limit), never past the cluster's
+ * next change (a pod becoming ready, a deletion finishing, a watch's bookmark or end). Returns
+ * how many answers were handed over, or a negative ds_error_code from ctrl. */
+int mem_serve(mem_cluster *m, ds_controller *ctrl, int64_t wait_ms, ds_error *err);
+/* Calls open now. */
+long mem_open_calls(const mem_cluster *m);
 
 /* A host backend over a new cluster loaded from path (virtual time from now): the
  * clock moves by what each wait asks for. 0, or a ds_error_code with err filled. */

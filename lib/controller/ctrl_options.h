@@ -11,6 +11,7 @@ typedef struct dsi_ctrl_options {
 	/* the list-watch loop (reflector.c) */
 	int64_t min_watch_timeout_ms; /* timeoutSeconds of a watch is random in [this, twice this) */
 	int64_t watch_margin_ms;      /* a watch still open this long after its timeoutSeconds is closed */
+	int64_t watch_idle_ms;        /* a watch that sent nothing for this long is closed; 0: never */
 	int64_t list_timeout_ms;      /* a list not answered within this is closed */
 	int64_t backoff_initial_ms;   /* the reflector's back-off: first delay, */
 	int64_t backoff_max_ms;       /* cap, */

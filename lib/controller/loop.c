@@ -81,6 +81,7 @@ dsi_iocall *dsi_loop_call_new(dsi_controller *c, int kind, ds_time now, int64_t 
 	call->kind = kind;
 	call->refl = -1;
 	call->started = now;
+	call->heard = now;
 	call->deadline = now + (timeout_ms > 0 ? timeout_ms : 1);
 	call->next = l->calls;
 	l->calls = call;
@@ -354,6 +355,7 @@ int dsi_loop_response(dsi_controller *c, uint64_t id, int status, ds_time now, d
 		return 1; /* closed already: the host may still be finishing it */
 	call->status = status;
 	call->responded = 1;
+	call->heard = now;
 	return 0;
 }
 
@@ -362,6 +364,7 @@ int dsi_loop_data(dsi_controller *c, uint64_t id, const char *data, size_t size,
 	dsi_iocall *call = find_call(&c->loop, id);
 	if (!call)
 		return 1;
+	call->heard = now;
 	if (!call->responded) { /* bytes without a status: the host means 200 */
 		call->status = 200;
 		call->responded = 1;

@@ -38,6 +38,7 @@ typedef struct dsi_iocall {
 	int responded;    /* the status is known */
 	ds_time started;  /* when the host was told to start it */
 	ds_time deadline; /* closed by the library then */
+	ds_time heard;    /* when the host last handed over something of it */
 	uint64_t bytes;   /* of the body, so far */
 	uint64_t events;  /* WATCH: events received */
 	int over;         /* the body went beyond maxDocumentBytes (or the error body beyond its cap) */

@@ -504,10 +504,26 @@ int dsi_refl_end(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, const ch
 
 /* ---- timers ---- */
 
+/* When a watch that hears nothing is given up (-1: never). */
+static ds_time idle_deadline(const dsi_controller *c, const dsi_iocall *call)
+{
+	int64_t idle = c->ctrl.watch_idle_ms;
+	return call->kind == DSI_CALL_WATCH && idle > 0 ? call->heard + idle : -1;
+}
+
 int dsi_refl_timers(dsi_controller *c, dsi_reflector *r, ds_time now, ds_error *err)
 {
 	const char *resource = res[r->index].resource;
 	dsi_iocall *call = r->call;
+	ds_time idle = call ? idle_deadline(c, call) : -1;
+	if (call && idle >= 0 && now >= idle && now < call->deadline) {
+		char d[32];
+		fmt_ms(c->ctrl.watch_idle_ms, d, sizeof(d));
+		/* the API server sends a bookmark about every minute: this one is hung. Nothing after
+		 * the last resourceVersion was delivered, so the watch goes on from it */
+		return retry(c, r, now, 0, DS_LOG_WARNING,
+			     text("watch of %s sent nothing for %s (watchIdleTimeout): closing it", resource, d), err);
+	}
 	if (call && now >= call->deadline) {
 		char d[32];
 		fmt_ms(call->deadline - call->started, d, sizeof(d));
@@ -541,8 +557,12 @@ int64_t dsi_refl_wait(const dsi_controller *c, const dsi_reflector *r, ds_time n
 	int64_t w = -1;
 	if (r->state == DSI_R_WAIT_LIST || r->state == DSI_R_WAIT_WATCH)
 		w = r->due > now ? r->due - now : 0;
-	else if (r->call)
-		w = r->call->deadline > now ? r->call->deadline - now : 0;
+	else if (r->call) {
+		ds_time until = r->call->deadline, idle = idle_deadline(c, r->call);
+		if (idle >= 0 && idle < until)
+			until = idle;
+		w = until > now ? until - now : 0;
+	}
 	int64_t period = c->ctrl.relist_period_ms;
 	if (period > 0 && r->synced && (r->state == DSI_R_WATCHING || r->state == DSI_R_WAIT_WATCH)) {
 		int64_t p = r->listed_at + period > now ? r->listed_at + period - now : 0;
