@@ -95,14 +95,15 @@ void dsi_elector_start(dsi_elector *e, ds_time now)
 	e->due = now;
 }
 
-int dsi_elector_leading(const dsi_elector *e, ds_time now)
+/* The last decision's state says we hold the lease, renewed within the renew deadline. */
+static int holds(const dsi_elector *e, ds_time now)
 {
 	int lead = 0;
-	if (!e->led || e->lost || !e->state)
-		return 0;
 	ds_error tmp;
-	return dsi_lease_is_leader(&e->cfg, e->state, now, &lead, &tmp) == 0 && lead;
+	return e->state && dsi_lease_is_leader(&e->cfg, e->state, now, &lead, &tmp) == 0 && lead;
 }
+
+int dsi_elector_leading(const dsi_elector *e, ds_time now) { return e->led && !e->lost && holds(e, now); }
 
 int dsi_elector_busy(const dsi_elector *e) { return e->phase == E_RELEASE; }
 
@@ -331,7 +332,7 @@ static int write_end(dsi_controller *c, dsi_elector *e, dsi_iocall *call, const 
 		set_json(&e->state, json_is_object(keep) ? json_incref(keep) : NULL);
 		if (release)
 			rc = dsi_loop_log(c, DS_LOG_INFO, "released lease %s/%s", e->ns, e->name);
-		else if (!e->led && dsi_elector_leading(e, now)) {
+		else if (!e->led && holds(e, now)) {
 			e->led = 1;
 			rc = dsi_loop_log(c, DS_LOG_INFO, "successfully acquired lease %s/%s", e->ns, e->name);
 		}

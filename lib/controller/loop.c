@@ -333,11 +333,12 @@ int dsi_loop_step(dsi_controller *c, ds_time now, ds_io *io, ds_error *err)
 		}
 	}
 	int64_t wait = -1;
-	for (int i = 0; i < DSI_NREFLECTORS; i++)
+	int go = allowed(l, now); /* the reflectors wait for the lease */
+	for (int i = 0; i < DSI_NREFLECTORS && go; i++)
 		wait = min_wait(wait, dsi_refl_wait(c, &l->refl[i], now));
 	if (l->elector)
 		wait = min_wait(wait, dsi_elector_wait(l->elector, now));
-	if (allowed(l, now) && l->cache_synced)
+	if (go && l->cache_synced)
 		wait = min_wait(wait, dsi_queue_wait(&c->table, now));
 	io->op = DS_IO_WAIT;
 	io->wait_ms = wait;

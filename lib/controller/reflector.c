@@ -91,21 +91,20 @@ static int retry(dsi_controller *c, dsi_reflector *r, ds_time now, int relist, i
 {
 	if (!why)
 		return dsi_error_nomem(err);
-	int rc = 0;
-	if (r->call && dsi_loop_call_close(c, r->call) < 0)
-		rc = -1;
-	r->call = NULL;
 	r->failures++;
 	dsi_free(r->last_error);
 	r->last_error = why;
 	int64_t delay = dsi_retry_step(&c->loop.backoff, now, &c->loop.rng);
-	r->state = relist ? DSI_R_WAIT_LIST : DSI_R_WAIT_WATCH;
-	r->due = now + delay;
 	char d[32];
 	fmt_ms(delay, d, sizeof(d));
-	if (rc < 0 || dsi_loop_log(c, level, "%s; %s in %s", why, relist ? "listing again" : "watching again", d) < 0)
-		return dsi_error_nomem(err);
-	return 0;
+	/* the log line first, then the close: the host reads why before it aborts the call */
+	int rc = dsi_loop_log(c, level, "%s; %s in %s", why, relist ? "listing again" : "watching again", d);
+	if (r->call && dsi_loop_call_close(c, r->call) < 0)
+		rc = -1;
+	r->call = NULL;
+	r->state = relist ? DSI_R_WAIT_LIST : DSI_R_WAIT_WATCH;
+	r->due = now + delay;
+	return rc < 0 ? dsi_error_nomem(err) : 0;
 }
 
 static char *text(const char *fmt, ...) DSI_PRINTF(1, 2);
@@ -541,13 +540,12 @@ int dsi_refl_timers(dsi_controller *c, dsi_reflector *r, ds_time now, ds_error *
 	int64_t period = c->ctrl.relist_period_ms;
 	if (period > 0 && r->synced && (r->state == DSI_R_WATCHING || r->state == DSI_R_WAIT_WATCH) &&
 	    now >= r->listed_at + period) {
-		if (r->call && dsi_loop_call_close(c, r->call) < 0)
+		if (dsi_loop_log(c, DS_LOG_INFO, "periodic relist of %s (relistPeriod)", resource) < 0 ||
+		    (r->call && dsi_loop_call_close(c, r->call) < 0))
 			return dsi_error_nomem(err);
 		r->call = NULL;
 		r->state = DSI_R_WAIT_LIST;
 		r->due = now;
-		if (dsi_loop_log(c, DS_LOG_INFO, "periodic relist of %s (relistPeriod)", resource) < 0)
-			return dsi_error_nomem(err);
 	}
 	return 0;
 }
