@@ -1527,43 +1527,19 @@ int mem_serve(mem_cluster *m, ds_controller *ctrl, int64_t wait_ms, ds_error *er
 
 static ds_time be_now(void *self) { return mem_now(self); }
 
-static char *be_wait(void *self, long wait_ms, size_t *len, int *relist)
+static int be_start(void *self, const ds_io *io) { return mem_start(self, io); }
+
+static void be_cancel(void *self, uint64_t id) { mem_cancel(self, id); }
+
+static int be_poll(void *self, ds_controller *ctrl, int64_t wait_ms, ds_error *err)
 {
-	*relist = 0;
-	mem_advance(self, mem_now(self) + (wait_ms > 0 ? wait_ms : 1));
-	return mem_take_events(self, len);
+	int rc = mem_serve(self, ctrl, wait_ms, err);
+	return rc < 0 ? rc : 0;
 }
 
 static int be_patch(void *self, const char *resource, const char *ns, const char *name, const char *patch)
 {
 	return mem_patch(self, resource, ns, name, patch);
-}
-
-static int be_request(void *self, const char *method, const char *resource, const char *ns, const char *name,
-		      const char *body, char **out)
-{
-	mem_cluster *m = self;
-	const res_info *r = res_by_name(resource);
-	json_t *in = body ? json_loads(body, 0, NULL) : NULL;
-	int post = strcmp(method, "POST") == 0, put = strcmp(method, "PUT") == 0;
-	int rc = r && (post || put || strcmp(method, "GET") == 0) ? DS_TRANSPORT_OK : DS_TRANSPORT_FATAL;
-	char key[600] = "";
-	*out = NULL;
-	if (rc == DS_TRANSPORT_OK && post) {
-		rc = op_create(m, r, ns, body, NULL);
-		name = meta_str(in, "name");
-	}
-	if (rc == DS_TRANSPORT_OK && name)
-		key_of(r, ns, name, key, sizeof(key));
-	if (rc == DS_TRANSPORT_OK && put)
-		rc = json_is_object(in) && name ? op_update(m, r, key, in) : DS_TRANSPORT_FATAL;
-	if (rc == DS_TRANSPORT_OK) { /* the object as stored now */
-		const json_t *obj = name ? json_object_get(bucket(m, r), key) : NULL;
-		rc = obj ? DS_TRANSPORT_OK : DS_TRANSPORT_NOT_FOUND;
-		*out = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
-	}
-	json_decref(in);
-	return rc;
 }
 
 static void be_close(void *self) { mem_free(self); }
@@ -1583,9 +1559,10 @@ int mem_backend(const char *path, ds_time now, host_backend *b, ds_error *err)
 	mem_transport(m, &b->transport);
 	b->self = m;
 	b->now = be_now;
-	b->wait = be_wait;
+	b->start = be_start;
+	b->cancel = be_cancel;
+	b->poll = be_poll;
 	b->patch = be_patch;
-	b->request = be_request;
 	b->close = be_close;
 	return 0;
 }

@@ -30,6 +30,7 @@ struct dsi_elector {
 	json_t *state;    /* what the last decision says to keep (NULL: none) */
 	json_t *decision; /* E_WRITE, E_RELEASE: the decision being written */
 	int announced;    /* "attempting to acquire" was said */
+	int stopping;     /* release once the call in flight is over */
 	int led;          /* we acquired the lease once */
 	int lost;
 	char holder[320]; /* the other holder last reported */
@@ -105,13 +106,15 @@ static int holds(const dsi_elector *e, ds_time now)
 
 int dsi_elector_leading(const dsi_elector *e, ds_time now) { return e->led && !e->lost && holds(e, now); }
 
-int dsi_elector_busy(const dsi_elector *e) { return e->phase == E_RELEASE; }
+int dsi_elector_busy(const dsi_elector *e) { return e->phase == E_RELEASE || e->stopping; }
 
 /* The next attempt: renewals every retry period while we lead (wait.Until, then PollImmediateUntil
  * between failures); otherwise the retry period jittered (wait.JitterUntil). */
+static int release_now(dsi_elector *e, ds_time now, ds_error *err);
+
 static void schedule(dsi_controller *c, dsi_elector *e, ds_time now)
 {
-	e->phase = E_WAIT;
+	e->phase = e->stopping ? E_DONE : E_WAIT;
 	e->due = now +
 		 (dsi_elector_leading(e, now) ? e->retry_ms : dsi_jitter(e->retry_ms, JITTER_FACTOR, &c->loop.rng));
 }
@@ -151,10 +154,15 @@ int dsi_elector_timers(dsi_controller *c, dsi_elector *e, ds_time now, int *lost
 							: "Failed to update lock";
 		if (dsi_loop_log(c, DS_LOG_ERROR, "%s %s/%s: the call timed out", what, e->ns, e->name) < 0)
 			return dsi_error_nomem(err);
-		if (phase == E_RELEASE)
+		if (phase == E_RELEASE) {
 			e->phase = E_DONE;
-		else
+		} else if (e->stopping) {
+			int rc = release_now(e, now, err);
+			if (rc < 0)
+				return rc;
+		} else {
 			schedule(c, e, now);
+		}
 	}
 	if (e->led && !e->lost && e->phase != E_RELEASE && e->phase != E_DONE && !dsi_elector_leading(e, now)) {
 		e->lost = 1;
@@ -362,23 +370,23 @@ static int write_end(dsi_controller *c, dsi_elector *e, dsi_iocall *call, const 
 int dsi_elector_end(dsi_controller *c, dsi_elector *e, dsi_iocall *call, const char *error, ds_time now, ds_error *err)
 {
 	e->call = NULL;
+	int stopping = e->stopping;
 	int rc = call->kind == DSI_CALL_LEASE_GET ? get_end(c, e, call, error, now, err)
 						  : write_end(c, e, call, error, now, err);
 	dsi_loop_call_done(c, call);
+	if (rc == 0 && stopping)
+		rc = release_now(e, now, err);
 	return rc;
 }
 
 /* ReleaseOnCancel (leaderelection.go): release() writes tryRelease's Lease when we hold it. */
-int dsi_elector_stop(dsi_controller *c, dsi_elector *e, ds_time now, ds_error *err)
+static int release_now(dsi_elector *e, ds_time now, ds_error *err)
 {
-	int lead = dsi_elector_leading(e, now);
-	if (e->call && dsi_loop_call_close(c, e->call) < 0)
-		return dsi_error_nomem(err);
-	e->call = NULL;
+	e->stopping = 0;
 	set_json(&e->decision, NULL);
 	e->write_ready = 0;
 	e->phase = E_DONE;
-	if (!lead || !e->lease)
+	if (!dsi_elector_leading(e, now) || !e->lease)
 		return 0;
 	json_t *doc = NULL;
 	int rc = dsi_lease_release(&e->cfg, e->lease, e->state, now, &doc, err);
@@ -393,6 +401,17 @@ int dsi_elector_stop(dsi_controller *c, dsi_elector *e, ds_time now, ds_error *e
 	e->phase = E_RELEASE;
 	e->write_ready = 1;
 	return 0;
+}
+
+/* A call in flight (a renewal, say) finishes first, within its deadline: a release written over
+ * a renewal that went through but was not seen would meet a conflict. */
+int dsi_elector_stop(dsi_elector *e, ds_time now, ds_error *err)
+{
+	if (e->call && !e->lost) {
+		e->stopping = 1;
+		return 0;
+	}
+	return release_now(e, now, err);
 }
 
 int64_t dsi_elector_wait(const dsi_elector *e, ds_time now)
@@ -421,8 +440,9 @@ json_t *dsi_elector_status(const dsi_elector *e, ds_time now)
 {
 	const char *holder =
 		json_string_value(json_object_get(json_object_get(e->state, "observedRecord"), "holderIdentity"));
-	return json_pack("{s:s, s:s, s:b, s:b, s:s, s:I, s:I, s:I}", "identity", e->identity, "lease", e->name,
-			 "leading", dsi_elector_leading(e, now), "lost", e->lost, "holder", holder ? holder : "",
+	return json_pack("{s:s, s:s, s:b, s:b, s:b, s:s, s:I, s:I, s:I}", "identity", e->identity, "lease", e->name,
+			 "leading", dsi_elector_leading(e, now), "acquired", e->led, "lost", e->lost, "holder",
+			 holder ? holder : "",
 			 "attempts", (json_int_t)e->attempts, "failures", (json_int_t)e->failures, "retryPeriodMs",
 			 (json_int_t)e->retry_ms);
 }

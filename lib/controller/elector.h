@@ -25,7 +25,7 @@ int dsi_elector_next(dsi_controller *c, dsi_elector *e, ds_time now, int stoppin
 int dsi_elector_data(dsi_controller *c, dsi_iocall *call, const char *data, size_t size, ds_error *err);
 int dsi_elector_end(dsi_controller *c, dsi_elector *e, dsi_iocall *call, const char *error, ds_time now, ds_error *err);
 /* ReleaseOnCancel: give the lease up when we hold it. */
-int dsi_elector_stop(dsi_controller *c, dsi_elector *e, ds_time now, ds_error *err);
+int dsi_elector_stop(dsi_elector *e, ds_time now, ds_error *err);
 int64_t dsi_elector_wait(const dsi_elector *e, ds_time now);
 json_t *dsi_elector_status(const dsi_elector *e, ds_time now);
 

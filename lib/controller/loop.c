@@ -395,7 +395,7 @@ int dsi_loop_stop(dsi_controller *c, ds_time now, ds_error *err)
 	l->stopping = 1;
 	if (stop_everything(c) < 0)
 		return dsi_error_nomem(err);
-	if (l->elector && dsi_elector_stop(c, l->elector, now, err) < 0)
+	if (l->elector && dsi_elector_stop(l->elector, now, err) < 0)
 		return err->code;
 	return 0;
 }
