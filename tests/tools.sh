@@ -10,7 +10,9 @@
 #             `make` does this).
 #   fuzz/tsan clang and its compiler-rt (libFuzzer, ASan, UBSan, TSan runtimes; Debian packages
 #             clang and libclang-rt-MAJOR-dev, MAJOR the clang's own)
-#   valgrind  valgrind;  lint  cppcheck;  abi  abidw and abidiff (abigail-tools)
+#   valgrind  valgrind;  lint  cppcheck, clang-format (the style is clang-format 14's), nm and a C++
+#             compiler (the headers compile as C++11);
+#   abi       abidw and abidiff (abigail-tools)
 #   browser   a headless Chromium for the SVG tests (Debian package chromium)
 #   shells    zsh and tmux: dsctl's zsh completion script is checked with zsh, its tables in a tmux pane
 #
@@ -77,7 +79,14 @@ missing() {
 	fuzz) clang_works "-fsanitize=fuzzer,address,undefined" || clang_pkgs ;;
 	tsan) clang_works "-fsanitize=thread" || clang_pkgs ;;
 	valgrind) { have valgrind && valgrind --version >/dev/null 2>&1; } || echo valgrind ;;
-	lint) { have cppcheck && cppcheck --version >/dev/null 2>&1; } || echo cppcheck ;;
+	lint)
+		m=""
+		{ have cppcheck && cppcheck --version >/dev/null 2>&1; } || m="$m cppcheck"
+		{ have clang-format && clang-format --version >/dev/null 2>&1; } || m="$m clang-format"
+		have nm || m="$m binutils"
+		have c++ || m="$m g++"
+		echo "$m"
+		;;
 	abi) { have abidw && have abidiff; } || echo abigail-tools ;;
 	browser) { have chromium && chromium --version >/dev/null 2>&1; } || echo chromium ;;
 	shells)

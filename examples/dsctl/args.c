@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -115,7 +116,29 @@ static const command *command_named(const char *name)
 	return NULL;
 }
 
-/* kubectl's "unknown flag" family of messages, for the argument at argv[at]. */
+/* cobra's legacyArgs error for a command it does not have, with its suggestions (SuggestionsFor:
+ * the commands close to the word, and those that name it in their suggest_for). */
+static int unknown_command(const char *name)
+{
+	suggestions s;
+	suggestions_init(&s);
+	for (const command *cmd = dsctl_commands; cmd->name; cmd++) {
+		if (cmd->name[0] == '_')
+			continue;
+		suggestions_add(&s, name, cmd->name);
+		for (const char *w = cmd->suggest_for; w && *w;) {
+			size_t len = strcspn(w, " ");
+			if (strlen(name) == len && strncasecmp(w, name, len) == 0)
+				suggestions_push(&s, cmd->name);
+			w += len + (w[len] == ' ');
+		}
+	}
+	return usage_error_suggest(NULL, &s, "unknown command \"%s\" for \"dsctl\"", name);
+}
+
+/* kubectl's "unknown flag" family of messages, for the argument at argv[at]; an unknown long flag
+ * gets the command's flags that are close to it (cobra's rule for commands), and a flag that only
+ * another command has says which. */
 static int flag_error(const command *cmd, const char *what, const char *arg, int letter)
 {
 	const char *name = cmd ? cmd->name : NULL;
@@ -123,7 +146,27 @@ static int flag_error(const command *cmd, const char *what, const char *arg, int
 		return usage_error(name, "%s: '%c' in %s", what, letter, arg);
 	char flagname[256];
 	snprintf(flagname, sizeof(flagname), "%.*s", (int)strcspn(arg, "="), arg);
-	return usage_error(name, "%s: %s", what, flagname);
+	suggestions s;
+	suggestions_init(&s);
+	if (strcmp(what, "unknown flag") == 0 && strncmp(flagname, "--", 2) == 0 && flagname[2]) {
+		size_t n = 0;
+		const flag **flags = all_flags(cmd, &n);
+		char cand[320];
+		for (size_t i = 0; flags && i < n; i++) {
+			snprintf(cand, sizeof(cand), "--%s", flags[i]->name);
+			suggestions_add(&s, flagname, cand);
+		}
+		free(flags);
+		if (!s.n) /* a flag of another command: name it */
+			for (const command *other = dsctl_commands; other->name; other++)
+				for (const flag *f = other->flags; f && f->name && other != cmd; f++)
+					if (strcmp(f->name, flagname + 2) == 0 && other->name[0] != '_') {
+						snprintf(cand, sizeof(cand), "dsctl %s %s", other->name, flagname);
+						suggestions_push(&s, cand);
+						break;
+					}
+	}
+	return usage_error_suggest(name, &s, "%s: %s", what, flagname);
 }
 
 static int record(ctx *c, const flag *f, const char *value)
@@ -286,10 +329,11 @@ static int read_output(ctx *c, const char *v)
 		c->out_arg = templated ? eq + 1 : NULL;
 		if (forms[i].file) {
 			size_t n;
-			char *text = read_file(eq + 1, &n);
-			if (!text)
+			free(c->out_text);
+			c->out_text = read_file(c, eq + 1, &n); /* freed at exit */
+			c->out_arg = c->out_text;
+			if (!c->out_text)
 				return EXIT_ERROR;
-			c->out_arg = text; /* freed at exit */
 		}
 		return EXIT_OK;
 	}
@@ -328,6 +372,7 @@ static int apply_globals(ctx *c)
 	if ((v = flag_value(c, "output")) != NULL && (rc = read_output(c, v)) != EXIT_OK)
 		return rc;
 	c->no_headers = flag_on(c, "no-headers");
+	c->width = terminal_width();
 	c->allow_missing = !flag_value(c, "allow-missing-template-keys") || flag_on(c, "allow-missing-template-keys");
 	const char *color = flag_value(c, "color");
 	if (color && strcmp(color, "auto") != 0 && strcmp(color, "always") != 0 && strcmp(color, "never") != 0)
@@ -435,6 +480,66 @@ void command_help(const command *cmd, FILE *f)
 	      f);
 }
 
+/* ---- kubectl's argument forms ------------------------------------------------------------------ */
+
+static void shift_args(ctx *c)
+{
+	memmove(c->argv, c->argv + 1, (size_t)c->argc * sizeof(*c->argv)); /* the NULL at the end too */
+	c->argc--;
+}
+
+/* rollout status|history|undo ...: kubectl's subcommands; pause, resume and restart change a live
+ * DaemonSet, which a snapshot does not have. */
+static int read_subcommand(ctx *c)
+{
+	static const char *const subs[] = {"status", "history", "undo", NULL};
+	static const char *const live[] = {"pause", "resume", "restart", NULL};
+	if (strcmp(c->cmd->name, "rollout") != 0 || c->argc < 1)
+		return EXIT_OK;
+	for (size_t i = 0; subs[i]; i++)
+		if (strcmp(c->argv[0], subs[i]) == 0 && c->argc >= 2) {
+			c->sub = subs[i];
+			shift_args(c);
+			return EXIT_OK;
+		}
+	for (size_t i = 0; live[i]; i++)
+		if (strcmp(c->argv[0], live[i]) == 0 && c->argc >= 2)
+			return usage_error(
+				"rollout",
+				"rollout %s changes a DaemonSet in a cluster; dsctl reads a snapshot. To see "
+				"what a new template does: dsctl rollout DAEMONSET --template FILE or --image "
+				"CONTAINER=IMAGE",
+				live[i]);
+	/* a subcommand misspelt: "rollout stauts ds/x" */
+	suggestions s;
+	suggestions_init(&s);
+	for (size_t i = 0; subs[i] && c->argc >= 2; i++)
+		suggestions_add(&s, c->argv[0], subs[i]);
+	if (s.n)
+		return usage_error_suggest("rollout", &s, "unknown rollout subcommand \"%s\"", c->argv[0]);
+	return EXIT_OK;
+}
+
+/* kubectl's TYPE NAME form for the commands whose first argument is a DaemonSet ("explain ds x", "rollout
+ * status daemonset x"): the type word goes. One word alone stays a name. */
+static void drop_type_word(ctx *c)
+{
+	static const char *const words[] = {"ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps", NULL};
+	const char *args = c->cmd->args;
+	int offset = strncmp(args, "image ", 6) == 0; /* set image DAEMONSET */
+	if (strncmp(args + (offset ? 6 : 0), "DAEMONSET", 9) != 0 && strncmp(args, "[DAEMONSET]", 11) != 0 &&
+	    strncmp(args, "[status|history|undo] DAEMONSET", 31) != 0)
+		return;
+	if (c->argc < offset + 2)
+		return;
+	for (size_t i = 0; words[i]; i++)
+		if (strcmp(c->argv[offset], words[i]) == 0) {
+			memmove(c->argv + offset, c->argv + offset + 1, (size_t)(c->argc - offset) * sizeof(*c->argv));
+			c->argc--;
+			return;
+		}
+}
+
 /* ---- all of it -------------------------------------------------------------------------------- */
 
 int parse_command_line(ctx *c, int argc, char **argv, int *done)
@@ -448,7 +553,7 @@ int parse_command_line(ctx *c, int argc, char **argv, int *done)
 	if (!c->cmd) {
 		if (name) {
 			*done = 1;
-			return usage_error(NULL, "unknown command \"%s\" for \"dsctl\"", name);
+			return unknown_command(name);
 		}
 		usage(flag_on(c, "help") ? stdout : stderr);
 		*done = 1;
@@ -461,6 +566,9 @@ int parse_command_line(ctx *c, int argc, char **argv, int *done)
 	}
 	if ((rc = apply_globals(c)) != EXIT_OK)
 		return rc;
+	if ((rc = read_subcommand(c)) != EXIT_OK)
+		return rc;
+	drop_type_word(c);
 	if (c->argc < c->cmd->min_args || (c->cmd->max_args >= 0 && c->argc > c->cmd->max_args)) {
 		if (c->cmd->max_args >= 0 && c->argc > c->cmd->max_args)
 			return usage_error(c->cmd->name, "unexpected argument \"%s\": usage: dsctl %s %s",
@@ -478,7 +586,7 @@ int cmd_help(ctx *c)
 	}
 	const command *cmd = command_named(c->argv[0]);
 	if (!cmd || cmd->name[0] == '_')
-		return usage_error("help", "unknown command \"%s\" for \"dsctl\"", c->argv[0]);
+		return unknown_command(c->argv[0]);
 	command_help(cmd, stdout);
 	return EXIT_OK;
 }

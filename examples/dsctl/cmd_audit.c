@@ -38,25 +38,26 @@ static void print_report(ctx *c, const json_t *doc)
 	const json_t *req = json_object_get(doc, "requested"), *sum = json_object_get(doc, "summary"),
 		     *place = json_object_get(doc, "placement");
 	int allowed = json_is_true(json_object_get(req, "allowed"));
-	printf("%s%s/%s%s: meets Pod Security Standard \"%s\"; requested \"%s\" %s%s%s\n", colour(c, "bold"),
-	       str(doc, "namespace"), str(doc, "name"), colour(c, "reset"), str(doc, "level"), str(req, "level"),
-	       colour(c, allowed ? "ok" : "bad"), allowed ? "passes" : "fails", colour(c, "reset"));
+	say(c, 2, "%s%s/%s%s: meets Pod Security Standard \"%s\"; requested \"%s\" %s%s%s\n", colour(c, "bold"),
+	    str(doc, "namespace"), str(doc, "name"), colour(c, "reset"), str(doc, "level"), str(req, "level"),
+	    colour(c, allowed ? "ok" : "bad"), allowed ? "passes" : "fails", colour(c, "reset"));
 	if (json_object_get(req, "warning"))
-		printf("  Warning: %s\n", str(req, "warning"));
+		say(c, 2, "  Warning: %s\n", str(req, "warning"));
 	/* where the risks apply: the claim from its selection, and with nodes loaded, how many */
 	if (place && num(json_object_get(place, "nodes"), "total") > 0)
-		printf("  Runs on: %s; %s\n", str(place, "summary"), str(place, "claim"));
+		say(c, 2, "  Runs on: %s; %s\n", str(place, "summary"), str(place, "claim"));
 	else if (place)
-		printf("  Runs on: %s\n", str(place, "claim"));
-	printf("  Score %lld/100: %lld critical, %lld high, %lld medium, %lld low, %lld info", num(sum, "score"),
-	       num(sum, "critical"), num(sum, "high"), num(sum, "medium"), num(sum, "low"), num(sum, "info"));
+		say(c, 2, "  Runs on: %s\n", str(place, "claim"));
+	char nsup[64] = "", fail_on[256] = "";
 	if (num(sum, "suppressed"))
-		printf(", %lld suppressed", num(sum, "suppressed"));
+		snprintf(nsup, sizeof(nsup), ", %lld suppressed", num(sum, "suppressed"));
 	if (json_object_get(doc, "failOn") && strcmp(str(doc, "failOn"), "none") != 0)
-		printf(" (--fail-on %s: %s%s%s)", str(doc, "failOn"),
-		       colour(c, json_is_true(json_object_get(doc, "failed")) ? "bad" : "ok"),
-		       json_is_true(json_object_get(doc, "failed")) ? "fails" : "passes", colour(c, "reset"));
-	printf("\n\n");
+		snprintf(fail_on, sizeof(fail_on), " (--fail-on %s: %s%s%s)", str(doc, "failOn"),
+			 colour(c, json_is_true(json_object_get(doc, "failed")) ? "bad" : "ok"),
+			 json_is_true(json_object_get(doc, "failed")) ? "fails" : "passes", colour(c, "reset"));
+	say(c, 2, "  Score %lld/100: %lld critical, %lld high, %lld medium, %lld low, %lld info%s%s\n\n",
+	    num(sum, "score"), num(sum, "critical"), num(sum, "high"), num(sum, "medium"), num(sum, "low"),
+	    num(sum, "info"), nsup, fail_on);
 	table *t = table_new(3, "SEVERITY", "FIELD", "FINDING");
 	size_t i;
 	json_t *f;
@@ -72,12 +73,14 @@ static void print_report(ctx *c, const json_t *doc)
 		table_row(t, s, str(f, "path"), msg);
 	}
 	table_print(t, c);
-	printf("\n");
+	say(c, 2, "\n");
 }
 
 /*
  * -o sarif: each report gets the file its DaemonSet came from, and each finding its line there
- * (ds_manifest_locate(3)), when the DaemonSet was read from a file given with -f.
+ * (ds_manifest_locate(3)), when the DaemonSet was read from a file given with -f. The files are
+ * walked in load order and a later object replaces an earlier one of the same name, as in the
+ * snapshot: the report points at the object that was audited.
  */
 static void locate_findings(ctx *c, json_t *reports)
 {
@@ -91,7 +94,7 @@ static void locate_findings(ctx *c, json_t *reports)
 		json_array_foreach(files, k, file)
 		{
 			size_t len;
-			char *text = read_file(json_string_value(file), &len), *out;
+			char *text = read_file(c, json_string_value(file), &len), *out;
 			/* the objects of the file, numbered as the library numbers documents */
 			if (!text || ds_manifest_check_fields(text, len, c->opts, &out, &err) < 0) {
 				free(text);
@@ -109,7 +112,7 @@ static void locate_findings(ctx *c, json_t *reports)
 								 ? str(o, "namespace")
 								 : c->ns;
 					if (strcmp(str(r, "name"), str(o, "name")) != 0 ||
-					    (ns && strcmp(str(r, "namespace"), ns) != 0) || json_object_get(r, "file"))
+					    (ns && strcmp(str(r, "namespace"), ns) != 0))
 						continue;
 					json_object_set(r, "file", file);
 					json_t *f;
@@ -127,6 +130,8 @@ static void locate_findings(ctx *c, json_t *reports)
 						if (ds_manifest_locate(text, len, (size_t)num(o, "document"), path,
 								       &line, &column, NULL, &err) == 0)
 							json_object_set_new(f, "line", json_integer(line));
+						else /* not the line of an earlier file's object */
+							json_object_del(f, "line");
 					}
 				}
 			}

@@ -1,6 +1,6 @@
 /*
  * dsctl cordon, uncordon, drain, upgrade: kubectl's node operations planned
- * on the snapshot (ds_cordon(3), ds_drain(3), ds_upgrade(3)). Nothing is sent
+ * on the snapshot (ds_node_cordon(3), ds_node_drain(3), ds_cluster_upgrade(3)). Nothing is sent
  * anywhere; the commands print what kubectl would print and what follows for
  * the DaemonSets.
  */
@@ -34,8 +34,8 @@ static void join(const json_t *arr, const char *k, const char *sep, char *buf, s
 /* Library errors in kubectl's words where kubectl has them. */
 static int node_fail(const char *what, const ds_error *err)
 {
-	if (err->code == DS_ENOTFOUND) {
-		fprintf(stderr, "Error from server (NotFound): %s\n", err->message);
+	if (err->code == DS_ENOTFOUND) { /* kubectl's words, not "from server": there is none */
+		fprintf(stderr, "error: %s\n", err->message);
 		return EXIT_ERROR;
 	}
 	if (err->code == DS_EVALUE || (err->code == DS_EARG && strstr(err->message, "--selector"))) {
@@ -86,17 +86,16 @@ static void print_cordon(ctx *c, const json_t *doc)
 	json_t *taint = json_object_get(doc, "taint");
 	const char *action = str(taint, "action");
 	char *patch = json_dumps(json_object_get(doc, "patch"), JSON_COMPACT | JSON_ENCODE_ANY);
-	printf("\n%sPATCH%s %s\n", colour(c, "dim"), colour(c, "reset"),
-	       json_is_true(json_object_get(doc, "changed")) && patch ? patch
-								      : "none: spec.unschedulable is already so");
+	say(c, 2, "\n%sPATCH%s %s\n", colour(c, "dim"), colour(c, "reset"),
+	    json_is_true(json_object_get(doc, "changed")) && patch ? patch : "none: spec.unschedulable is already so");
 	free(patch);
 	if (strcmp(action, "add") == 0 || strcmp(action, "remove") == 0)
-		printf("Then the node lifecycle controller %s the taint %s:%s.\n",
-		       strcmp(action, "add") == 0 ? "adds" : "removes", str(taint, "key"), str(taint, "effect"));
+		say(c, 2, "Then the node lifecycle controller %s the taint %s:%s.\n",
+		    strcmp(action, "add") == 0 ? "adds" : "removes", str(taint, "key"), str(taint, "effect"));
 	json_t *dss = json_object_get(doc, "daemonSets");
-	printf("\n");
+	say(c, 2, "\n");
 	if (!json_array_size(dss)) {
-		printf("No DaemonSet has or should have a pod on %s.\n", str(doc, "node"));
+		say(c, 2, "No DaemonSet has or should have a pod on %s.\n", str(doc, "node"));
 		return;
 	}
 	heading(c, "DaemonSets on the node afterwards");
@@ -147,7 +146,7 @@ static int cordon_common(ctx *c, int desired)
 		json_t *doc = take_json(text);
 		if (c->out == OUT_TABLE) {
 			if (k)
-				printf("\n");
+				say(c, 2, "\n");
 			print_cordon(c, doc);
 		}
 		json_array_append_new(items, doc);
@@ -261,14 +260,14 @@ static void print_transcript(const ctx *c, const json_t *doc)
 	json_array_foreach(err, i, x)
 	{
 		if (strncmp(json_string_value(x), "Warning: ", 9) == 0)
-			printf("%s%s%s\n", colour(c, "warn"), json_string_value(x), colour(c, "reset"));
+			say(c, 2, "%s%s%s\n", colour(c, "warn"), json_string_value(x), colour(c, "reset"));
 	}
 	for (i = ncordon; i < nout - (size_t)has_drained; i++)
 		puts(json_string_value(json_array_get(out, i)));
 	json_array_foreach(err, i, x)
 	{
 		if (strncmp(json_string_value(x), "Warning: ", 9) != 0)
-			printf("%s%s%s\n", colour(c, "bad"), json_string_value(x), colour(c, "reset"));
+			say(c, 2, "%s%s%s\n", colour(c, "bad"), json_string_value(x), colour(c, "reset"));
 	}
 	if (has_drained)
 		puts(last);
@@ -282,21 +281,24 @@ static void print_drain(ctx *c, const json_t *doc)
 	json_t *code = json_object_get(tr, "exitCode");
 	char cmdline[1024];
 	drain_command(doc, cmdline, sizeof(cmdline));
-	printf("%s# %s%s\n", colour(c, "dim"), cmdline, colour(c, "reset"));
+	say(c, 2, "%s# %s%s\n", colour(c, "dim"), cmdline, colour(c, "reset"));
 	size_t i;
 	json_t *x;
 	print_transcript(c, doc);
 	if (!json_is_true(json_object_get(tr, "complete")))
-		printf("%s(kubectl repeats the refused evictions and their errors every 5s and does not exit)%s\n",
-		       colour(c, "dim"), colour(c, "reset"));
-	printf("\nVerdict: %s%s%s", verdict_colour(c, verdict), verdict, colour(c, "reset"));
+		say(c, 2, "%s(kubectl repeats the refused evictions and their errors every 5s and does not exit)%s\n",
+		    colour(c, "dim"), colour(c, "reset"));
 	if (json_is_integer(code))
-		printf(" (kubectl exits %lld)\n", (long long)json_integer_value(code));
+		say(c, 2, "\nVerdict: %s%s%s (kubectl exits %lld)\n", verdict_colour(c, verdict), verdict,
+		    colour(c, "reset"), (long long)json_integer_value(code));
 	else
-		printf(" (kubectl does not exit: an eviction is retried until its PodDisruptionBudget allows it)\n");
+		say(c, 2,
+		    "\nVerdict: %s%s%s (kubectl does not exit: an eviction is retried until its PodDisruptionBudget "
+		    "allows it)\n",
+		    verdict_colour(c, verdict), verdict, colour(c, "reset"));
 	json_t *pods = json_object_get(doc, "pods");
 	if (json_array_size(pods)) {
-		printf("\n");
+		say(c, 2, "\n");
 		table *t = table_new(4, "POD", "KUBECTL", "ACTION", "DETAIL");
 		json_array_foreach(pods, i, x)
 		{
@@ -307,20 +309,20 @@ static void print_drain(ctx *c, const json_t *doc)
 		}
 		table_print(t, c);
 	} else {
-		printf("\nNo pod is bound to %s%s.\n", str(doc, "node"),
-		       json_is_string(json_object_get(json_object_get(doc, "options"), "podSelector"))
-			       ? " that matches --pod-selector"
-			       : "");
+		say(c, 2, "\nNo pod is bound to %s%s.\n", str(doc, "node"),
+		    json_is_string(json_object_get(json_object_get(doc, "options"), "podSelector"))
+			    ? " that matches --pod-selector"
+			    : "");
 	}
 	json_array_foreach(json_object_get(doc, "blocked"), i, x)
-		printf("\n%sblocked:%s %s/%s: PodDisruptionBudget %s: %s\n", colour(c, "warn"), colour(c, "reset"),
-		       str(x, "namespace"), str(x, "name"), str(x, "pdb"),
-		       str(x, "cause")[0] ? str(x, "cause") : str(x, "message"));
+		say(c, 2, "\n%sblocked:%s %s/%s: PodDisruptionBudget %s: %s\n", colour(c, "warn"), colour(c, "reset"),
+		    str(x, "namespace"), str(x, "name"), str(x, "pdb"),
+		    str(x, "cause")[0] ? str(x, "cause") : str(x, "message"));
 	json_t *dss = json_object_get(doc, "daemonSets");
 	if (json_array_size(dss)) {
-		printf("\n");
+		say(c, 2, "\n");
 		heading(c, "When the node reboots");
-		json_array_foreach(dss, i, x) printf("%s\n", str(x, "note"));
+		json_array_foreach(dss, i, x) say(c, 2, "%s\n", str(x, "note"));
 	}
 }
 
@@ -372,18 +374,18 @@ int cmd_drain(ctx *c)
 			worst = st;
 		if (c->out == OUT_TABLE) {
 			if (k)
-				printf("\n");
+				say(c, 2, "\n");
 			print_drain(c, doc);
 		}
 		json_array_append_new(items, doc);
 		/* a failed node stops kubectl (it names the nodes left); a blocked one never ends */
 		if (st != EXIT_OK && k + 1 < n && c->out == OUT_TABLE) {
-			printf("\n%s%s%s\n", colour(c, "warn"),
-			       st == EXIT_CHECK ? "kubectl never gets to the other nodes:"
-						: "There are pending nodes to be drained:",
-			       colour(c, "reset"));
+			say(c, 2, "\n%s%s%s\n", colour(c, "warn"),
+			    st == EXIT_CHECK ? "kubectl never gets to the other nodes:"
+					     : "There are pending nodes to be drained:",
+			    colour(c, "reset"));
 			for (size_t r = k + 1; r < n; r++)
-				printf(" %s\n", nodes[r]);
+				say(c, 2, " %s\n", nodes[r]);
 		}
 		if (st != EXIT_OK)
 			break;
@@ -399,42 +401,40 @@ static void print_batch(const ctx *c, const json_t *b)
 	char nodes[2048];
 	join(json_object_get(b, "nodes"), NULL, ", ", nodes, sizeof(nodes));
 	const char *verdict = str(b, "verdict");
-	printf("\n%sBatch %lld%s (%s%s): %s%s%s\n", colour(c, "bold"), num(b, "index"), colour(c, "reset"), nodes,
-	       json_is_true(json_object_get(b, "controlPlane")) ? ", control plane" : "", verdict_colour(c, verdict),
-	       verdict, colour(c, "reset"));
+	say(c, 2, "\n%sBatch %lld%s (%s%s): %s%s%s\n", colour(c, "bold"), num(b, "index"), colour(c, "reset"), nodes,
+	    json_is_true(json_object_get(b, "controlPlane")) ? ", control plane" : "", verdict_colour(c, verdict),
+	    verdict, colour(c, "reset"));
 	size_t i;
 	json_t *x;
 	json_array_foreach(json_object_get(b, "cordons"), i, x)
 	{
 		size_t k;
 		json_t *l;
-		json_array_foreach(json_object_get(x, "stdout"), k, l) printf("  %s\n", json_string_value(l));
+		json_array_foreach(json_object_get(x, "stdout"), k, l) say(c, 2, "  %s\n", json_string_value(l));
 	}
 	json_array_foreach(json_object_get(b, "evictions"), i, x)
 	{
-		printf("  %s %s/%s on %s", strcmp(str(x, "method"), "delete") == 0 ? "delete" : "evict",
-		       str(x, "namespace"), str(x, "name"), str(x, "node"));
-		if (str(x, "pdb")[0])
-			printf(" (PodDisruptionBudget %s)", str(x, "pdb"));
-		printf("\n");
+		say(c, 2, "  %s %s/%s on %s%s%s%s\n", strcmp(str(x, "method"), "delete") == 0 ? "delete" : "evict",
+		    str(x, "namespace"), str(x, "name"), str(x, "node"),
+		    str(x, "pdb")[0] ? " (PodDisruptionBudget " : "", str(x, "pdb"), str(x, "pdb")[0] ? ")" : "");
 	}
 	json_array_foreach(json_object_get(b, "ignoredDaemonPods"), i, x)
 	{
 		json_t *d = json_object_get(x, "daemonSet");
-		printf("  %s %s/%s on %s (DaemonSet %s/%s): goes down at reboot\n",
-		       strcmp(str(x, "reason"), "ignored") == 0 ? "ignore" : "refuse", str(x, "namespace"),
-		       str(x, "name"), str(x, "node"), str(d, "namespace"), str(d, "name"));
+		say(c, 2, "  %s %s/%s on %s (DaemonSet %s/%s): goes down at reboot\n",
+		    strcmp(str(x, "reason"), "ignored") == 0 ? "ignore" : "refuse", str(x, "namespace"), str(x, "name"),
+		    str(x, "node"), str(d, "namespace"), str(d, "name"));
 	}
-	json_array_foreach(json_object_get(b, "blocked"), i, x)
-		printf("  %sblocked%s %s/%s on %s: PodDisruptionBudget %s: %s\n", colour(c, "warn"), colour(c, "reset"),
-		       str(x, "namespace"), str(x, "name"), str(x, "node"), str(x, "pdb"), str(x, "message"));
-	json_array_foreach(json_object_get(b, "errors"), i, x)
-		printf("  %serror%s %s: %s\n", colour(c, "bad"), colour(c, "reset"), str(x, "node"), str(x, "message"));
+	json_array_foreach(json_object_get(b, "blocked"), i, x) say(
+		c, 2, "  %sblocked%s %s/%s on %s: PodDisruptionBudget %s: %s\n", colour(c, "warn"), colour(c, "reset"),
+		str(x, "namespace"), str(x, "name"), str(x, "node"), str(x, "pdb"), str(x, "message"));
+	json_array_foreach(json_object_get(b, "errors"), i, x) say(
+		c, 2, "  %serror%s %s: %s\n", colour(c, "bad"), colour(c, "reset"), str(x, "node"), str(x, "message"));
 	json_array_foreach(json_object_get(b, "warnings"), i, x)
-		printf("  %swarning%s %s\n", colour(c, "warn"), colour(c, "reset"), str(x, "message"));
+		say(c, 2, "  %swarning%s %s\n", colour(c, "warn"), colour(c, "reset"), str(x, "message"));
 	if (json_array_size(json_object_get(b, "uncordonAfter"))) {
 		join(json_object_get(b, "uncordonAfter"), NULL, ", ", nodes, sizeof(nodes));
-		printf("  after the reboot: kubectl uncordon %s\n", nodes);
+		say(c, 2, "  after the reboot: kubectl uncordon %s\n", nodes);
 	}
 }
 
@@ -476,9 +476,9 @@ int cmd_upgrade(ctx *c)
 		rc = p < 0 ? EXIT_ERROR : rc;
 		goto out;
 	}
-	printf("Upgrade of %lld node(s) in %lld batch(es) of up to %lld: %s\n", num(sum, "nodes"), num(sum, "batches"),
-	       num(doc, "batchSize"), str(doc, "order"));
-	printf("\n");
+	say(c, 2, "Upgrade of %lld node(s) in %lld batch(es) of up to %lld: %s\n", num(sum, "nodes"),
+	    num(sum, "batches"), num(doc, "batchSize"), str(doc, "order"));
+	say(c, 2, "\n");
 	table *t = table_new(7, "BATCH", "NODES", "VERDICT", "EVICTIONS", "BLOCKED", "DAEMON PODS DOWN", "WARNINGS");
 	size_t i;
 	json_t *b;
@@ -499,11 +499,12 @@ int cmd_upgrade(ctx *c)
 	}
 	table_print(t, c);
 	json_array_foreach(json_object_get(doc, "batches"), i, b) print_batch(c, b);
-	printf("\n%s%s%s: %lld eviction(s), %lld blocked, %lld daemon pod(s) down at reboot, %lld node(s) failed, "
-	       "%lld warning(s)\n",
-	       colour(c, rc ? "bad" : "ok"), rc ? "Not safe as planned" : "Safe as planned", colour(c, "reset"),
-	       num(sum, "evictions"), num(sum, "blocked"), num(sum, "ignoredDaemonPods"), num(sum, "errors"),
-	       num(sum, "warnings"));
+	say(c, 2,
+	    "\n%s%s%s: %lld eviction(s), %lld blocked, %lld daemon pod(s) down at reboot, %lld node(s) failed, "
+	    "%lld warning(s)\n",
+	    colour(c, rc ? "bad" : "ok"), rc ? "Not safe as planned" : "Safe as planned", colour(c, "reset"),
+	    num(sum, "evictions"), num(sum, "blocked"), num(sum, "ignoredDaemonPods"), num(sum, "errors"),
+	    num(sum, "warnings"));
 	json_decref(doc);
 out:
 	free(nodes);

@@ -46,6 +46,45 @@ static void first_reason(const json_t *row, char *buf, size_t size)
 		snprintf(buf, size, "%s", detail ? detail : str(r, "message"));
 }
 
+/* Whether a scheduler reason is "Too many pods" on a node that allows none: a Node written by hand
+ * without status.allocatable, which the scheduler reads as room for 0 pods (NodeResourcesFit). */
+static int no_allocatable_pods(const json_t *reason)
+{
+	const json_t *res = json_object_get(reason, "resource");
+	return res && strcmp(str(reason, "message"), "Too many pods") == 0 &&
+	       json_integer_value(json_object_get(res, "allocatable")) == 0;
+}
+
+/* The hint under a table or a fit for such nodes (names: a JSON array of them). */
+static void allocatable_hint(const ctx *c, const json_t *names)
+{
+	size_t n = json_array_size(names);
+	if (!n)
+		return;
+	char *list = join_list(names, NULL, ", ", 5);
+	say(c, 2,
+	    "\n%snote:%s %s declare%s no allocatable pods (status.allocatable.pods is missing or 0), so no pod fits "
+	    "there. A Node written by hand needs status.allocatable, as the kubelet reports it: pods: \"110\", cpu: "
+	    "\"4\", memory: 16Gi.\n",
+	    colour(c, "warn"), colour(c, "reset"), list ? list : "", n == 1 ? "s" : "");
+	free(list);
+}
+
+/* The nodes of the rows whose scheduler says so. */
+static json_t *rows_without_allocatable(const json_t *doc)
+{
+	json_t *names = json_array(), *r, *x;
+	size_t i, k;
+	json_array_foreach(json_object_get(doc, "rows"), i, r) json_array_foreach(json_object_get(r, "scheduler"), k, x)
+	{
+		if (no_allocatable_pods(x)) {
+			json_array_append(names, json_object_get(r, "node"));
+			break;
+		}
+	}
+	return names;
+}
+
 /* The reason a row counts under in --summary: the plugin's message, per taint for taints (the
  * numbers of a resource shortage differ per node; the resource does not). */
 static void reason_key(const json_t *row, char *buf, size_t size)
@@ -207,8 +246,8 @@ static int print_summary(ctx *c, const json_t *doc, const char *ns, const char *
 		json_decref(s);
 		return p < 0 ? EXIT_ERROR : EXIT_OK;
 	}
-	printf("DaemonSet %s/%s over %lld nodes\n\n", ns, name,
-	       (long long)json_integer_value(json_object_get(s, "nodes")));
+	say(c, 2, "DaemonSet %s/%s over %lld nodes\n\n", ns, name,
+	    (long long)json_integer_value(json_object_get(s, "nodes")));
 	table *t = table_new(2, "STATUS", "NODES");
 	const char *k;
 	json_t *v;
@@ -221,7 +260,7 @@ static int print_summary(ctx *c, const json_t *doc, const char *ns, const char *
 	}
 	table_print(t, c);
 	if (json_array_size(json_object_get(s, "byReason"))) {
-		printf("\n");
+		say(c, 2, "\n");
 		t = table_new(4, "STATUS", "NODES", "REASON", "FOR EXAMPLE");
 		size_t i;
 		json_array_foreach(json_object_get(s, "byReason"), i, v)
@@ -240,6 +279,9 @@ static int print_summary(ctx *c, const json_t *doc, const char *ns, const char *
 		}
 		table_print(t, c);
 	}
+	json_t *bare = rows_without_allocatable(doc);
+	allocatable_hint(c, bare);
+	json_decref(bare);
 	json_decref(s);
 	return EXIT_OK;
 }
@@ -249,20 +291,24 @@ static void print_tally(const ctx *c, const json_t *doc)
 {
 	json_t *s = summarise(doc), *v;
 	const char *k;
-	printf("\n%lld node(s):", (long long)json_integer_value(json_object_get(s, "nodes")));
+	char line[1024];
+	size_t l = (size_t)snprintf(line, sizeof(line),
+				    "%lld node(s):", (long long)json_integer_value(json_object_get(s, "nodes")));
 	int first = 1;
 	json_object_foreach(json_object_get(s, "byStatus"), k, v)
 	{
-		printf("%s %lld %s%s%s", first ? "" : ",", (long long)json_integer_value(v), status_colour(c, k), k,
-		       colour(c, "reset"));
+		if (l < sizeof(line))
+			l += (size_t)snprintf(line + l, sizeof(line) - l, "%s %lld %s%s%s", first ? "" : ",",
+					      (long long)json_integer_value(v), status_colour(c, k), k,
+					      colour(c, "reset"));
 		first = 0;
 	}
-	printf("\n");
+	say(c, 2, "\n%s\n", line);
 	json_decref(s);
 }
 
 /* With one node: every reason, the fields they come from, and preemption. */
-static void print_node_story(const json_t *doc)
+static void print_node_story(const ctx *c, const json_t *doc)
 {
 	json_t *row = json_array_get(json_object_get(doc, "rows"), 0);
 	json_t *all = json_array(), *r;
@@ -272,21 +318,21 @@ static void print_node_story(const json_t *doc)
 		json_array_extend(all, json_object_get(row, "scheduler"));
 	json_array_foreach(all, i, r)
 	{
-		printf("\n%s: %s\n", str(r, "plugin"), str(r, "message"));
+		say(c, 2, "\n%s: %s\n", str(r, "plugin"), str(r, "message"));
 		if (json_object_get(r, "detail"))
-			printf("  detail: %s\n", str(r, "detail"));
-		printf("  field:  %s\n", str(r, "field"));
+			say(c, 2, "  detail: %s\n", str(r, "detail"));
+		say(c, 2, "  field:  %s\n", str(r, "field"));
 		if (json_object_get(r, "nodeField"))
-			printf("  node:   %s\n", str(r, "nodeField"));
+			say(c, 2, "  node:   %s\n", str(r, "nodeField"));
 	}
 	json_t *pre = json_object_get(row, "preemption");
 	if (pre) {
-		printf("\npreemption: %s\n",
-		       json_is_true(json_object_get(pre, "possible")) ? "possible" : "not possible");
+		say(c, 2, "\npreemption: %s\n",
+		    json_is_true(json_object_get(pre, "possible")) ? "possible" : "not possible");
 		json_t *v;
 		json_array_foreach(json_object_get(pre, "victims"), i, v)
-			printf("  victim %s/%s (priority %lld)\n", str(v, "namespace"), str(v, "name"),
-			       (long long)json_integer_value(json_object_get(v, "priority")));
+			say(c, 2, "  victim %s/%s (priority %lld)\n", str(v, "namespace"), str(v, "name"),
+			    (long long)json_integer_value(json_object_get(v, "priority")));
 	}
 	json_decref(all);
 }
@@ -331,9 +377,9 @@ int cmd_explain(ctx *c)
 	size_t shown = json_array_size(json_object_get(doc, "rows"));
 	long long total = json_integer_value(json_object_get(doc, "nodes"));
 	if ((long long)shown == total)
-		printf("DaemonSet %s/%s over %lld nodes\n\n", ns, name, total);
+		say(c, 2, "DaemonSet %s/%s over %lld nodes\n\n", ns, name, total);
 	else
-		printf("DaemonSet %s/%s: %zu of %lld nodes\n\n", ns, name, shown, total);
+		say(c, 2, "DaemonSet %s/%s: %zu of %lld nodes\n\n", ns, name, shown, total);
 	table *t = c->wide ? table_new(6, "NODE", "STATUS", "SHOULD-RUN", "PODS", "PLUGIN", "WHY")
 			   : table_new(5, "NODE", "STATUS", "SHOULD-RUN", "PODS", "WHY");
 	size_t i;
@@ -356,11 +402,14 @@ int cmd_explain(ctx *c)
 	}
 	table_print(t, c);
 	if (c->argc == 2)
-		print_node_story(doc);
+		print_node_story(c, doc);
 	else if (shown > 1)
 		print_tally(c, doc);
+	json_t *bare = rows_without_allocatable(doc);
+	allocatable_hint(c, bare);
+	json_decref(bare);
 	if (json_object_get(doc, "warning"))
-		printf("\n%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"), str(doc, "warning"));
+		say(c, 2, "\n%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"), str(doc, "warning"));
 	json_decref(doc);
 	return EXIT_OK;
 }
@@ -368,7 +417,7 @@ int cmd_explain(ctx *c)
 int cmd_fit(ctx *c)
 {
 	size_t len;
-	char *buf = read_file(c->argv[0], &len);
+	char *buf = read_file(c, c->argv[0], &len);
 	if (!buf)
 		return EXIT_ERROR;
 	const char *node = node_arg(c->argv[1]);
@@ -382,18 +431,25 @@ int cmd_fit(ctx *c)
 	int p = print_structured(c, doc);
 	if (!p) {
 		int fits = json_is_true(json_object_get(doc, "fits"));
-		printf("%s%s%s on %s\n", colour(c, fits ? "ok" : "bad"), fits ? "fits" : "does not fit",
-		       colour(c, "reset"), node);
+		say(c, 2, "%s%s%s on %s\n", colour(c, fits ? "ok" : "bad"), fits ? "fits" : "does not fit",
+		    colour(c, "reset"), node);
 		size_t i;
 		json_t *r;
+		json_t *bare = json_array();
 		json_array_foreach(json_object_get(doc, "reasons"), i, r)
-			printf("  %s: %s\n", str(r, "plugin"), str(r, "message"));
+		{
+			say(c, 2, "  %s: %s\n", str(r, "plugin"), str(r, "message"));
+			if (no_allocatable_pods(r) && !json_array_size(bare))
+				json_array_append_new(bare, json_string(node));
+		}
+		allocatable_hint(c, bare);
+		json_decref(bare);
 		json_t *pre = json_object_get(doc, "preemption");
 		if (pre) {
-			printf("preemption: %s\n",
-			       json_is_true(json_object_get(pre, "possible")) ? "possible, evicting:" : "not possible");
+			say(c, 2, "preemption: %s\n",
+			    json_is_true(json_object_get(pre, "possible")) ? "possible, evicting:" : "not possible");
 			json_array_foreach(json_object_get(pre, "victims"), i, r)
-				printf("  %s/%s\n", str(r, "namespace"), str(r, "name"));
+				say(c, 2, "  %s/%s\n", str(r, "namespace"), str(r, "name"));
 		}
 	}
 	json_decref(doc);

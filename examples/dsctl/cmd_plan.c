@@ -47,17 +47,17 @@ int cmd_plan(ctx *c)
 		rc = rc < 0 ? EXIT_ERROR : EXIT_OK;
 		goto done;
 	}
-	printf("One sync of DaemonSet %s/%s (revision hash %s)\n", ns, name,
-	       json_string_value(json_object_get(doc, "hash")) ? json_string_value(json_object_get(doc, "hash")) : "-");
+	say(c, 2, "One sync of DaemonSet %s/%s (revision hash %s)\n", ns, name,
+	    json_string_value(json_object_get(doc, "hash")) ? json_string_value(json_object_get(doc, "hash")) : "-");
 	if (json_object_get(doc, "skipped")) {
-		printf("\nThe controller does nothing: %s\n", json_string_value(json_object_get(doc, "skipped")));
+		say(c, 2, "\nThe controller does nothing: %s\n", json_string_value(json_object_get(doc, "skipped")));
 		goto events;
 	}
 	size_t i, nc = ds_plan_create_count(plan), nd = ds_plan_delete_count(plan);
 	/* with -l, the headings count what is shown */
 	size_t shown_c = json_array_size(json_object_get(doc, "creates")),
 	       shown_d = json_array_size(json_object_get(doc, "deletes"));
-	printf("\n");
+	say(c, 2, "\n");
 	heading(c, shown_c ? "Create" : sel && nc ? "Create: nothing on the selected nodes" : "Create: nothing");
 	if (shown_c) {
 		table *t = table_new(3, "NODE", "REASON", "BATCH");
@@ -72,7 +72,7 @@ int cmd_plan(ctx *c)
 		}
 		table_print(t, c);
 	}
-	printf("\n");
+	say(c, 2, "\n");
 	heading(c, shown_d ? "Delete" : sel && nd ? "Delete: nothing on the selected nodes" : "Delete: nothing");
 	if (shown_d) {
 		table *t = table_new(3, "POD", "NODE", "REASON");
@@ -89,39 +89,40 @@ int cmd_plan(ctx *c)
 	}
 	json_t *def = json_object_get(doc, "deferred");
 	if (def)
-		printf("(%lld creates and %lld deletes wait for later syncs: burstReplicas)\n",
-		       (long long)json_integer_value(json_object_get(def, "creates")),
-		       (long long)json_integer_value(json_object_get(def, "deletes")));
+		say(c, 2, "(%lld creates and %lld deletes wait for later syncs: burstReplicas)\n",
+		    (long long)json_integer_value(json_object_get(def, "creates")),
+		    (long long)json_integer_value(json_object_get(def, "deletes")));
 	json_t *ru = json_object_get(doc, "rollingUpdate");
-	printf("\n");
+	say(c, 2, "\n");
 	if (json_is_true(json_object_get(ru, "ran")))
-		printf("Rolling update: maxUnavailable %lld, maxSurge %lld, %lld desired\n",
-		       (long long)json_integer_value(json_object_get(ru, "maxUnavailable")),
-		       (long long)json_integer_value(json_object_get(ru, "maxSurge")),
-		       (long long)json_integer_value(json_object_get(ru, "desired")));
+		say(c, 2, "Rolling update: maxUnavailable %lld, maxSurge %lld, %lld desired\n",
+		    (long long)json_integer_value(json_object_get(ru, "maxUnavailable")),
+		    (long long)json_integer_value(json_object_get(ru, "maxSurge")),
+		    (long long)json_integer_value(json_object_get(ru, "desired")));
 	else
-		printf("Rolling update: waits for this sync's creates and deletes to be observed\n");
+		say(c, 2, "Rolling update: waits for this sync's creates and deletes to be observed\n");
 	json_t *h = json_object_get(doc, "history");
 	if (json_object_get(h, "create"))
-		printf("History: create ControllerRevision %s\n", json_string_value(json_object_get(h, "current")));
+		say(c, 2, "History: create ControllerRevision %s\n", json_string_value(json_object_get(h, "current")));
 	if (json_object_get(h, "delete"))
-		printf("History: delete %zu old ControllerRevision(s)\n",
-		       json_array_size(json_object_get(h, "delete")));
+		say(c, 2, "History: delete %zu old ControllerRevision(s)\n",
+		    json_array_size(json_object_get(h, "delete")));
 	json_t *st = json_object_get(doc, "status");
-	printf("\nStatus%s: desired %lld, current %lld, updated %lld, ready %lld, available %lld, misscheduled %lld\n",
-	       json_is_true(json_object_get(doc, "statusChanged")) ? " (written)" : " (unchanged)",
-	       (long long)json_integer_value(json_object_get(st, "desiredNumberScheduled")),
-	       (long long)json_integer_value(json_object_get(st, "currentNumberScheduled")),
-	       (long long)json_integer_value(json_object_get(st, "updatedNumberScheduled")),
-	       (long long)json_integer_value(json_object_get(st, "numberReady")),
-	       (long long)json_integer_value(json_object_get(st, "numberAvailable")),
-	       (long long)json_integer_value(json_object_get(st, "numberMisscheduled")));
+	say(c, 2,
+	    "\nStatus%s: desired %lld, current %lld, updated %lld, ready %lld, available %lld, misscheduled %lld\n",
+	    json_is_true(json_object_get(doc, "statusChanged")) ? " (written)" : " (unchanged)",
+	    (long long)json_integer_value(json_object_get(st, "desiredNumberScheduled")),
+	    (long long)json_integer_value(json_object_get(st, "currentNumberScheduled")),
+	    (long long)json_integer_value(json_object_get(st, "updatedNumberScheduled")),
+	    (long long)json_integer_value(json_object_get(st, "numberReady")),
+	    (long long)json_integer_value(json_object_get(st, "numberAvailable")),
+	    (long long)json_integer_value(json_object_get(st, "numberMisscheduled")));
 	if (ds_plan_requeue_after(plan) >= 0)
-		printf("Sync again in %.1fs\n", (double)ds_plan_requeue_after(plan) / 1000.0);
+		say(c, 2, "Sync again in %.1fs\n", (double)ds_plan_requeue_after(plan) / 1000.0);
 events:;
 	json_t *ev;
-	json_array_foreach(json_object_get(doc, "events"), i, ev) printf(
-		"Event %s %s: %s\n", json_string_value(json_object_get(ev, "type")),
+	json_array_foreach(json_object_get(doc, "events"), i, ev) say(
+		c, 2, "Event %s %s: %s\n", json_string_value(json_object_get(ev, "type")),
 		json_string_value(json_object_get(ev, "reason")), json_string_value(json_object_get(ev, "message")));
 	rc = EXIT_OK;
 done:
@@ -182,22 +183,29 @@ static void print_assumptions(const ctx *c, const json_t *doc)
 	const json_t *v;
 	const char *k;
 	size_t i;
-	printf("\n%sAssumptions%s (--set simReadyAfter=, simTerminateAfter=, simFailNodes=, simMaxTime= change "
-	       "them):\n",
-	       colour(c, "bold"), colour(c, "reset"));
+	say(c, 2,
+	    "\n%sAssumptions%s (--set simReadyAfter=, simTerminateAfter=, simFailNodes=, simMaxTime= change "
+	    "them):\n",
+	    colour(c, "bold"), colour(c, "reset"));
 	json_object_foreach((json_t *)json_object_get(doc, "assumptions"), k, v)
 	{
 		char *s = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-		printf("  %s: %s\n", k, s ? s : json_string_value(v));
+		say(c, 2, "  %s: %s\n", k, s ? s : json_string_value(v));
 		free(s);
 	}
 	json_array_foreach(json_object_get(doc, "warnings"), i, v)
-		printf("%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
-		       json_is_string(v) ? json_string_value(v) : json_string_value(json_object_get(v, "message")));
+		say(c, 2, "%swarning:%s %s\n", colour(c, "warn"), colour(c, "reset"),
+		    json_is_string(v) ? json_string_value(v) : json_string_value(json_object_get(v, "message")));
 }
 
 int cmd_rollout(ctx *c)
 {
+	if (c->sub && strcmp(c->sub, "status") == 0)
+		return cmd_rollout_status(c);
+	if (c->sub && strcmp(c->sub, "history") == 0)
+		return cmd_rollout_history(c);
+	if (c->sub && strcmp(c->sub, "undo") == 0)
+		return cmd_rollback(c);
 	char ns[DSCTL_NAME_MAX], name[DSCTL_NAME_MAX];
 	const char *plot = c->out == OUT_SVG ? "-" : flag_value(c, "plot");
 	if (plot && !*plot)
@@ -223,29 +231,29 @@ int cmd_rollout(ctx *c)
 	}
 	const char *result = json_string_value(json_object_get(doc, "result"));
 	int ok = strcmp(result, "complete") == 0;
-	printf("Rollout of %s/%s: %s%s%s after %.0fs (%lld syncs, %lld creates, %lld deletes)\n", ns, name,
-	       colour(c, ok ? "ok" : "bad"), result, colour(c, "reset"),
-	       json_real_value(json_object_get(doc, "durationSeconds")),
-	       (long long)json_integer_value(json_object_get(doc, "syncs")),
-	       (long long)json_integer_value(json_object_get(doc, "creates")),
-	       (long long)json_integer_value(json_object_get(doc, "deletes")));
+	say(c, 2, "Rollout of %s/%s: %s%s%s after %.0fs (%lld syncs, %lld creates, %lld deletes)\n", ns, name,
+	    colour(c, ok ? "ok" : "bad"), result, colour(c, "reset"),
+	    json_real_value(json_object_get(doc, "durationSeconds")),
+	    (long long)json_integer_value(json_object_get(doc, "syncs")),
+	    (long long)json_integer_value(json_object_get(doc, "creates")),
+	    (long long)json_integer_value(json_object_get(doc, "deletes")));
 	long long mu = json_integer_value(json_object_get(doc, "maxUnavailable"));
 	long long ms = json_integer_value(json_object_get(doc, "maxSurge"));
-	printf("Budget: maxUnavailable %lld (at most %lld unavailable seen), maxSurge %lld (at most %lld nodes with "
-	       "two pods)%s\n",
-	       mu, (long long)json_integer_value(json_object_get(doc, "maxUnavailableSeen")), ms,
-	       (long long)json_integer_value(json_object_get(doc, "maxSurgeSeen")),
-	       json_is_true(json_object_get(doc, "budgetExceeded")) ? " - EXCEEDED" : "");
+	say(c, 2,
+	    "Budget: maxUnavailable %lld (at most %lld unavailable seen), maxSurge %lld (at most %lld nodes with "
+	    "two pods)%s\n",
+	    mu, (long long)json_integer_value(json_object_get(doc, "maxUnavailableSeen")), ms,
+	    (long long)json_integer_value(json_object_get(doc, "maxSurgeSeen")),
+	    json_is_true(json_object_get(doc, "budgetExceeded")) ? " - EXCEEDED" : "");
 	json_t *stall = json_object_get(doc, "stall");
 	if (stall) {
-		printf("Stalled: %s", json_string_value(json_object_get(stall, "reason")));
-		size_t i;
-		json_t *n;
-		json_array_foreach(json_object_get(stall, "nodes"), i, n)
-			printf("%s%s", i ? ", " : " (", json_string_value(n));
-		printf("%s\n", json_array_size(json_object_get(stall, "nodes")) ? ")" : "");
+		/* hundreds of nodes can stall: a few names and a count */
+		char *nodes = join_list(json_object_get(stall, "nodes"), NULL, ", ", 20);
+		say(c, 2, "Stalled: %s%s%s%s\n", json_string_value(json_object_get(stall, "reason")),
+		    nodes && *nodes ? " (" : "", nodes ? nodes : "", nodes && *nodes ? ")" : "");
+		free(nodes);
 	}
-	printf("\n");
+	say(c, 2, "\n");
 	/* a wave can touch hundreds of nodes: the first few by name and a count (-o wide: each node's time) */
 	table *t = table_new(3, "AT", "CREATE ON", "DELETE");
 	size_t i;
@@ -268,7 +276,7 @@ int cmd_rollout(ctx *c)
 		json_object_foreach(times, key, v) if (nodes) nodes[n++] = (node_time){key, json_string_value(v)};
 		if (n > 1)
 			qsort(nodes, n, sizeof(*nodes), by_update_time);
-		printf("\n");
+		say(c, 2, "\n");
 		t = table_new(2, "NODE", "UPDATED AT");
 		for (size_t k = 0; k < n; k++)
 			table_row(t, nodes[k].node, nodes[k].at);

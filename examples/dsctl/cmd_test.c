@@ -17,6 +17,16 @@ int cmd_test(ctx *c)
 		json_t *doc = take_json(text);
 		size_t k;
 		json_t *s;
+		if (!json_array_size(json_object_get(doc, "scenarios"))) {
+			/* an empty file or directory tests nothing: that is not a pass */
+			fprintf(stderr,
+				"error: %s: no scenarios: a scenario file holds YAML documents with now: and checks: "
+				"(daemonset-scenario(5)); a directory, such files\n",
+				c->argv[i]);
+			json_decref(doc);
+			json_decref(all);
+			return EXIT_ERROR;
+		}
 		json_array_foreach(json_object_get(doc, "scenarios"), k, s)
 		{
 			int ok = json_is_true(json_object_get(s, "passed"));

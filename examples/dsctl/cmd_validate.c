@@ -161,7 +161,7 @@ static int validate_update(ctx *c, json_t *files, const char *old_path, unsigned
 				   json_array_size(files));
 	const char *file = json_string_value(json_array_get(files, 0));
 	size_t len, old_len;
-	char *text = read_file(file, &len), *old = text ? read_file(old_path, &old_len) : NULL, *out;
+	char *text = read_file(c, file, &len), *old = text ? read_file(c, old_path, &old_len) : NULL, *out;
 	if (!old) {
 		free(text);
 		return EXIT_ERROR;
@@ -238,7 +238,7 @@ int cmd_validate(ctx *c)
 		{
 			const char *file = json_string_value(f);
 			size_t len;
-			char *text = read_file(file, &len), *out;
+			char *text = read_file(c, file, &len), *out;
 			ds_error err;
 			if (!text) {
 				rc = EXIT_ERROR;
@@ -247,16 +247,7 @@ int cmd_validate(ctx *c)
 			int r = ds_daemonset_validate_stream(text, len, flags, c->opts, &out, &err);
 			free(text);
 			if (r < 0) { /* the text is not YAML or JSON at all */
-				if (!err.source[0] || strncmp(err.source, "document", 8) == 0) {
-					char src[2 * sizeof(err.source) + 8];
-					snprintf(src, sizeof(src), "%s%s%s", strcmp(file, "-") == 0 ? "<stdin>" : file,
-						 err.source[0] ? ", " : "", err.source);
-					/* the tail, where the document number is, if it is long */
-					size_t l = strlen(src);
-					memcpy(err.source,
-					       src + (l >= sizeof(err.source) ? l - sizeof(err.source) + 1 : 0),
-					       (l >= sizeof(err.source) ? sizeof(err.source) - 1 : l) + 1);
-				}
+				name_source(&err, file);
 				fail("cannot read the input", &err);
 				t.errors++;
 				continue;
@@ -326,10 +317,12 @@ int cmd_defaults(ctx *c)
 	{
 		const char *file = json_string_value(f);
 		size_t len;
-		char *text = read_file(file, &len), *out;
+		char *text = read_file(c, file, &len), *out;
 		if (!text || ds_daemonset_validate_stream(text, len, 0, c->opts, &out, &err) < 0) {
-			if (text)
+			if (text) {
+				name_source(&err, file);
 				fail("cannot read the input", &err);
+			}
 			free(text);
 			rc = EXIT_ERROR;
 			break;

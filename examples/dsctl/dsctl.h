@@ -47,13 +47,18 @@ typedef struct ctx {
 	int no_headers;      /* --no-headers */
 	int allow_missing;   /* --allow-missing-template-keys (default true) */
 	int color;           /* ANSI colours on stdout */
+	char *out_text;      /* the text of -o jsonpath-file= or custom-columns-file= (owned) */
+	size_t width;        /* the terminal's width for tables and their notes (COLUMNS, else the tty's); 0: none */
 	int validate;        /* --validate given: 0 no, else 1 + the level's index in "strict, warn, ignore" */
 	ds_time now;         /* --now, else the clock */
 	ds_options *opts;    /* --set name=value */
 	ds_cluster *cluster;
+	char *stdin_text; /* standard input as loaded, kept for get's objects (owned) */
+	size_t stdin_len;
 	given *given; /* the command's flags as given, in order */
 	int ngiven;
-	int argc; /* the command's arguments (flags taken out) */
+	const char *sub; /* rollout's subcommand (status, history, undo), taken out of argv */
+	int argc;        /* the command's arguments (flags taken out) */
 	char **argv;
 } ctx;
 
@@ -70,6 +75,7 @@ typedef struct command {
 				 * (NULL: the result is one row) */
 	int needs_cluster;
 	int (*run)(ctx *c);
+	const char *suggest_for; /* other words that suggest this command, blank-separated (cobra's SuggestFor) */
 } command;
 
 extern const command dsctl_commands[];
@@ -88,6 +94,8 @@ int cmd_rollback(ctx *c);
 int cmd_audit(ctx *c);
 int cmd_demo(ctx *c);
 int cmd_rollout(ctx *c);
+int cmd_rollout_status(ctx *c);  /* rollout status DAEMONSET */
+int cmd_rollout_history(ctx *c); /* rollout history DAEMONSET */
 int cmd_set(ctx *c);
 int cmd_test(ctx *c);
 int cmd_validate(ctx *c);
@@ -122,8 +130,18 @@ int fail(const char *what, const ds_error *err);
 int usage_error(const char *cmd, const char *fmt, ...);
 /* Load every -f input into c->cluster (progress on stderr for slow loads). */
 int load_inputs(ctx *c);
-/* Read a file ("-": standard input) whole; NULL after a message. */
-char *read_file(const char *path, size_t *len);
+/* Read a file ("-": standard input) whole, at most the option maxDocumentBytes of c's options (read in
+ * pieces: a larger input stops being read at the limit); NULL after a message. */
+char *read_file(const ctx *c, const char *path, size_t *len);
+/* "FILE" (or "<stdin>" for "-") into err->source when the library did not name one, so that a syntax
+ * error says where it is; a document number the library gave stays after it ("FILE, document 2"). */
+void name_source(ds_error *err, const char *file);
+/* An object the loaded inputs do not have, in kubectl's words but not "from server" (there is none):
+ * 'error: daemonsets.apps "x" not found', then the loaded names close to it. kind: "DaemonSet" or
+ * "Node" (ns NULL: any namespace). Returns EXIT_ERROR. */
+int not_found(ctx *c, const char *kind, const char *ns, const char *name);
+/* Whether node is in the snapshot (a node argument is checked before anything is computed for it). */
+int node_exists(ctx *c, const char *node);
 /* Resolve "ns/name", "ds/name" (daemonset[s][.apps]/) or "name" (with -n, or unique across
  * namespaces) to a DaemonSet. */
 #define DSCTL_NAME_MAX 256
@@ -144,6 +162,33 @@ int apply_edits(ctx *c, const char *ns, const char *name);
 /* Parse a library JSON result (takes ownership of text, frees it with ds_free). */
 json_t *take_json(char *text);
 
+/* ---- "did you mean" (suggest.c) --------------------------------------------------------------- */
+
+#define DSCTL_SUGGESTIONS 8
+typedef struct suggestions {
+	char *items[DSCTL_SUGGESTIONS];
+	size_t n, more;
+} suggestions;
+/* cobra's rule (SuggestionsFor): Levenshtein distance at most 2 ignoring case, or a prefix. */
+int suggestion_matches(const char *typed, const char *candidate);
+void suggestions_init(suggestions *s);
+/* Keep candidate (each once, the first DSCTL_SUGGESTIONS; the rest counted). */
+void suggestions_push(suggestions *s, const char *candidate);
+/* Keep candidate when it matches typed. */
+void suggestions_add(suggestions *s, const char *typed, const char *candidate);
+/* "\nDid you mean this?\n\tX\n..." when there are any; frees them. */
+void suggestions_print(suggestions *s, FILE *f);
+/* usage_error with suggestions printed between the error and the pointer to --help. */
+int usage_error_suggest(const char *cmd, suggestions *s, const char *fmt, ...);
+
+/* ---- get (cmd_get.c) -------------------------------------------------------------------------- */
+
+/* The kinds get knows by kubectl's names; NULL when name is none of them. */
+typedef struct resource_type resource_type;
+const resource_type *resource_type_named(const char *name);
+/* Suggestions for a resource type name that is not one. */
+void suggest_resource_types(suggestions *s, const char *typed);
+
 /* ---- output (output.c) ------------------------------------------------------------------------ */
 
 void print_json(const json_t *v);
@@ -159,6 +204,12 @@ void table_row(table *t, ...);
  * unless --no-headers, a last column too long for the terminal wrapped under itself. */
 void table_print(table *t, const ctx *c);
 const char *colour(const ctx *c, const char *what); /* "ok", "warn", "bad", "dim", "bold", "reset" */
+/* The terminal's width: COLUMNS when set to a number, else the width of the terminal on standard
+ * output, else 0 (no limit). */
+size_t terminal_width(void);
+/* printf for the lines around a table: in table output with a width, each line that is too long is
+ * broken between words, its continuations indented under its text and hang columns further. */
+void say(const ctx *c, size_t hang, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void heading(const ctx *c, const char *text);
 /* The strings of arr (or of member k of its objects) joined with sep; when more than max (0: no
  * limit), the first max and "(+N more)". Returns a malloc'ed string. */

@@ -52,7 +52,7 @@ static int edit_images(ctx *c, json_t *ds, const char *const *pairs, int n)
 static int edit_template(ctx *c, json_t *ds, const char *path)
 {
 	size_t len;
-	char *text = read_file(path, &len), *out;
+	char *text = read_file(c, path, &len), *out;
 	if (!text)
 		return EXIT_ERROR;
 	ds_error err;
@@ -192,12 +192,12 @@ int apply_edits(ctx *c, const char *ns, const char *name)
 		else if (c->out == OUT_TABLE && json_is_true(json_object_get(result, "templateChanged")))
 			printf("daemonset.apps/%s image updated\n", name);
 	} else if (c->out == OUT_TABLE) {
-		printf("%s# daemonset.apps/%s updated in the snapshot: generation %lld -> %lld%s%s\n\n",
-		       colour(c, "dim"), name,
-		       (long long)json_integer_value(json_object_get(result, "previousGeneration")),
-		       (long long)json_integer_value(json_object_get(result, "generation")),
-		       json_is_true(json_object_get(result, "templateChanged")) ? ", new template" : "",
-		       colour(c, "reset"));
+		say(c, 2, "%s# daemonset.apps/%s updated in the snapshot: generation %lld -> %lld%s%s\n\n",
+		    colour(c, "dim"), name,
+		    (long long)json_integer_value(json_object_get(result, "previousGeneration")),
+		    (long long)json_integer_value(json_object_get(result, "generation")),
+		    json_is_true(json_object_get(result, "templateChanged")) ? ", new template" : "",
+		    colour(c, "reset"));
 	}
 	json_decref(result);
 	return rc;

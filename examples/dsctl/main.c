@@ -26,15 +26,35 @@ int fail(const char *what, const ds_error *err)
 	return EXIT_ERROR;
 }
 
+static int vusage_error(const char *cmd, suggestions *s, const char *fmt, va_list ap)
+{
+	fputs("error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (s && s->n) {
+		suggestions_print(s, stderr);
+		fputc('\n', stderr);
+	}
+	fprintf(stderr, "See 'dsctl %s%s--help' for usage.\n", cmd ? cmd : "", cmd ? " " : "");
+	return EXIT_USAGE;
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("error: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	int rc = vusage_error(cmd, NULL, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nSee 'dsctl %s%s--help' for usage.\n", cmd ? cmd : "", cmd ? " " : "");
-	return EXIT_USAGE;
+	return rc;
+}
+
+int usage_error_suggest(const char *cmd, suggestions *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vusage_error(cmd, s, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 json_t *take_json(char *text)
@@ -45,36 +65,124 @@ json_t *take_json(char *text)
 	return v;
 }
 
-char *read_file(const char *path, size_t *len)
+/* The option maxDocumentBytes: the most any one input may hold. */
+static size_t input_limit(const ctx *c)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	char *v = NULL;
+	size_t max = (size_t)256 << 20;
+	if (c && c->opts && ds_options_get(c->opts, "maxDocumentBytes", &v, NULL) == 0 && v) {
+		unsigned long long n = strtoull(v, NULL, 10);
+		if (n > 0 && n < SIZE_MAX)
+			max = (size_t)n;
+	}
+	ds_free(v);
+	return max;
+}
+
+char *read_file(const ctx *c, const char *path, size_t *len)
+{
+	int is_stdin = strcmp(path, "-") == 0;
+	const char *what = is_stdin ? "standard input" : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	if (!f) {
 		fprintf(stderr, "error: cannot open %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
-	size_t cap = 1 << 16, n = 0, got;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "error: cannot read %s: it is a directory\n", what);
+		if (!is_stdin)
+			fclose(f);
+		return NULL;
+	}
+	/* read in pieces up to the limit, so that an endless pipe costs the limit, not all memory */
+	size_t max = input_limit(c), cap = 1 << 16, n = 0, got;
 	char *buf = malloc(cap + 1);
+	int too_big = 0;
 	while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
 		n += got;
+		if (n > max) {
+			too_big = 1;
+			break;
+		}
 		if (n == cap) {
-			char *nb = realloc(buf, 2 * cap + 1);
-			if (!nb)
+			size_t ncap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			char *nb = ncap > cap ? realloc(buf, ncap + 1) : NULL;
+			if (!nb) {
 				free(buf);
+				buf = NULL;
+				break;
+			}
 			buf = nb;
-			cap *= 2;
+			cap = ncap;
 		}
 	}
 	int bad = ferror(f);
-	if (f != stdin)
+	if (!is_stdin)
 		fclose(f);
+	if (too_big) {
+		fprintf(stderr,
+			"error: %s is larger than the limit of %zu bytes (the option maxDocumentBytes: --set "
+			"maxDocumentBytes=N raises it)\n",
+			what, max);
+		free(buf);
+		return NULL;
+	}
 	if (!buf || bad) {
-		fprintf(stderr, "error: cannot read %s\n", strcmp(path, "-") == 0 ? "standard input" : path);
+		fprintf(stderr, "error: cannot read %s%s%s\n", what, bad && errno ? ": " : "",
+			bad && errno ? strerror(errno) : "");
 		free(buf);
 		return NULL;
 	}
 	buf[n] = '\0';
 	*len = n;
 	return buf;
+}
+
+void name_source(ds_error *err, const char *file)
+{
+	if (err->source[0] && strncmp(err->source, "document", 8) != 0)
+		return;
+	char src[2 * sizeof(err->source) + 8];
+	snprintf(src, sizeof(src), "%s%s%s", strcmp(file, "-") == 0 ? "<stdin>" : file, err->source[0] ? ", " : "",
+		 err->source);
+	/* the tail, where the document number is, if it is long */
+	size_t l = strlen(src), keep = l >= sizeof(err->source) ? sizeof(err->source) - 1 : l;
+	memmove(err->source, src + (l - keep), keep + 1);
+}
+
+int node_exists(ctx *c, const char *node)
+{
+	char *text = NULL;
+	ds_error err;
+	int ok = ds_cluster_get(c->cluster, "Node", "", node, &text, &err) == 0;
+	ds_free(text);
+	return ok;
+}
+
+int not_found(ctx *c, const char *kind, const char *ns, const char *name)
+{
+	int is_ds = strcmp(kind, "DaemonSet") == 0;
+	/* kubectl's NotFound, without "from server": dsctl reads files, there is no server */
+	fprintf(stderr, "error: %s \"%s\" not found%s%s%s\n", is_ds ? "daemonsets.apps" : "nodes", name,
+		ns ? " in namespace \"" : "", ns ? ns : "", ns ? "\"" : "");
+	suggestions s;
+	suggestions_init(&s);
+	if (is_ds) {
+		const char *dns, *dname;
+		for (size_t i = 0; ds_cluster_daemonset_at(c->cluster, i, &dns, &dname, NULL) == 0; i++) {
+			char full[2 * DSCTL_NAME_MAX + 2];
+			snprintf(full, sizeof(full), "%s/%s", dns, dname);
+			/* close to the name, or the name in another namespace: the full name says where */
+			if (suggestion_matches(name, dname) || (strcmp(dname, name) == 0 && ns && strcmp(dns, ns) != 0))
+				suggestions_push(&s, full);
+		}
+	} else {
+		for (size_t i = 0; i < ds_cluster_count(c->cluster, "Node"); i++)
+			suggestions_add(&s, name, ds_cluster_node_at(c->cluster, i));
+	}
+	suggestions_print(&s, stderr);
+	return EXIT_ERROR;
 }
 
 static double elapsed(const struct timespec *a)
@@ -125,7 +233,7 @@ static int validate_input(ctx *c, const char *path, const char *text, size_t len
 	json_array_foreach(files, i, f)
 	{
 		size_t n;
-		char *t = read_file(json_string_value(f), &n);
+		char *t = read_file(c, json_string_value(f), &n);
 		int r = t ? check_fields(c, json_string_value(f), t, n) : EXIT_ERROR;
 		free(t);
 		if (r > rc)
@@ -161,7 +269,11 @@ int load_inputs(ctx *c)
 		int rc;
 		if (strcmp(files[i], "-") == 0) {
 			size_t len;
-			char *text = read_file("-", &len);
+			if (c->stdin_text) { /* "-f - -f -": standard input is read once */
+				fprintf(stderr, "error: standard input (-f -) can be given only once\n");
+				return EXIT_USAGE;
+			}
+			char *text = read_file(c, "-", &len);
 			if (!text)
 				return EXIT_ERROR;
 			if (checks && (rc = validate_input(c, "-", text, len)) != EXIT_OK) {
@@ -169,7 +281,9 @@ int load_inputs(ctx *c)
 				return rc;
 			}
 			rc = ds_cluster_load(c->cluster, text, len, &count, &err);
-			free(text);
+			/* get prints the objects themselves: it reads them again from the text */
+			c->stdin_text = text;
+			c->stdin_len = len;
 			if (rc < 0 && !err.source[0])
 				snprintf(err.source, sizeof(err.source), "<stdin>");
 		} else {
@@ -188,6 +302,19 @@ int load_inputs(ctx *c)
 	}
 	if (progress && elapsed(&start) > 1.0)
 		fprintf(stderr, "\rloaded %zu objects from %d inputs in %.1fs\n", total, n, elapsed(&start));
+	if (total == 0) { /* nothing to answer about: say so rather than print empty tables */
+		if (c->nfiles == 0)
+			fprintf(stderr,
+				"error: no objects in standard input: give -f FILE|DIR, or pipe a dump (kubectl get "
+				"nodes,pods,ds,controllerrevisions -A -o yaml | dsctl ...)\n");
+		else
+			fprintf(stderr,
+				"error: no objects in %s%s: dsctl reads JSON or YAML objects, a List, or a "
+				"directory of *.json, *.yaml and *.yml files\n",
+				strcmp(files[0], "-") == 0 ? "standard input" : files[0],
+				n > 1 ? " and the other inputs" : "");
+		return EXIT_ERROR;
+	}
 	return EXIT_OK;
 }
 
@@ -236,10 +363,8 @@ int resolve_ds(ctx *c, const char *arg, char ns[DSCTL_NAME_MAX], char name[DSCTL
 			snprintf(ns, DSCTL_NAME_MAX, "%s", dns);
 	if (found == 1)
 		return EXIT_OK;
-	if (found == 0) {
-		fprintf(stderr, "Error from server (NotFound): daemonsets.apps \"%s\" not found\n", name);
-		return EXIT_ERROR;
-	}
+	if (found == 0)
+		return not_found(c, "DaemonSet", NULL, name);
 	fprintf(stderr, "error: daemonset \"%s\" exists in %zu namespaces: use NAMESPACE/NAME or -n\n", name, found);
 	return EXIT_USAGE;
 }
@@ -283,13 +408,8 @@ int select_nodes(ctx *c, int first_arg, int all_if_none, const char ***names, si
 	}
 	for (size_t i = 0; i < named; i++) {
 		const char *node = node_arg(c->argv[first_arg + (int)i]);
-		char *text;
-		ds_error err;
-		if (ds_cluster_get(c->cluster, "Node", "", node, &text, &err) < 0) {
-			fprintf(stderr, "Error from server (NotFound): nodes \"%s\" not found\n", node);
-			return EXIT_ERROR;
-		}
-		ds_free(text);
+		if (!node_exists(c, node))
+			return not_found(c, "Node", NULL, node);
 		(*names)[(*n)++] = node;
 	}
 	if (!named && (sel || all_if_none))
@@ -328,8 +448,8 @@ int main(int argc, char **argv)
 	}
 	ds_cluster_free(c.cluster);
 	ds_options_free(c.opts);
-	if (flag_value(&c, "output") && c.out_arg && strstr(flag_value(&c, "output"), "-file="))
-		free((char *)c.out_arg);
+	free(c.out_text);
+	free(c.stdin_text);
 	free(c.files);
 	free(c.given);
 	free(c.argv);

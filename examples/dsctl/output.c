@@ -162,48 +162,260 @@ static size_t width(const char *s)
 	return n;
 }
 
-/* The terminal's width when stdout is one (else COLUMNS when set), 0: do not wrap. */
-static size_t terminal_width(void)
+size_t terminal_width(void)
 {
+	/* COLUMNS first, as less, ls and git do: a user sets it to ask for a width */
+	const char *cols = getenv("COLUMNS");
+	char *end;
+	long n = cols ? strtol(cols, &end, 10) : 0;
+	if (cols && *cols && !*end && n > 0)
+		return (size_t)n;
 	struct winsize ws;
 	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
 		return ws.ws_col;
-	const char *cols = getenv("COLUMNS");
-	long n = cols ? strtol(cols, NULL, 10) : 0;
-	return n > 0 ? (size_t)n : 0;
+	return 0;
 }
 
-/* Print s in lines of at most room characters, broken after a blank or a comma where it can be,
- * each line after the first indented by indent. */
-static void print_wrapped(const char *s, size_t room, size_t indent)
+/*
+ * The end of the first line of s that fits in room characters: after the last blank, or else the
+ * last ',', '/', '.', '-', '=' or ':', that the room holds; a word longer than the room is cut
+ * between characters. Colour codes take no room. *next is where the next line starts (blanks
+ * skipped). Returns the length of the line's text (trailing blanks left out).
+ */
+static size_t fit_line(const char *s, size_t room, const char **next)
 {
-	while (width(s) > room) {
-		size_t cut = 0, chars = 0, i = 0;
-		for (; s[i] && chars < room; i++) {
-			if (((unsigned char)s[i] & 0xC0) != 0x80)
-				chars++;
-			if (s[i] == ' ' || s[i] == ',')
-				cut = i + 1;
-		}
-		if (!cut) /* one word longer than the room: cut it, between characters */
-			while (((unsigned char)s[i] & 0xC0) == 0x80)
+	size_t chars = 0, i = 0, blank = 0, punct = 0;
+	while (s[i] && s[i] != '\n') {
+		if (s[i] == '\033' && s[i + 1] == '[') {
+			while (s[i] && s[i] != 'm')
 				i++;
-		size_t end = cut ? cut : i;
-		size_t shown = end;
-		while (shown > 0 && s[shown - 1] == ' ')
-			shown--;
-		printf("%.*s\n%*s", (int)shown, s, (int)indent, "");
-		s += end;
-		while (*s == ' ')
-			s++;
+			if (s[i])
+				i++;
+			continue;
+		}
+		if (((unsigned char)s[i] & 0xC0) != 0x80) {
+			if (chars == room)
+				break;
+			chars++;
+		}
+		if (s[i] == ' ')
+			blank = i + 1;
+		else if (strchr(",/.-=:", s[i]))
+			punct = i + 1;
+		i++;
 	}
-	fputs(s, stdout);
+	size_t end = i;
+	if (s[i] && s[i] != '\n' && s[i] != ' ')
+		end = blank ? blank : punct ? punct : i;
+	if (end == 0) /* room 0: one character all the same, so that the text moves on */
+		end = s[0] ? 1 : 0;
+	while (end < i && ((unsigned char)s[end] & 0xC0) == 0x80)
+		end++;
+	size_t shown = end;
+	while (shown > 0 && s[shown - 1] == ' ')
+		shown--;
+	const char *n = s + end;
+	while (*n == ' ')
+		n++;
+	if (*n == '\n') /* a cell's own line break */
+		n++;
+	*next = n;
+	return shown;
+}
+
+void say(const ctx *c, size_t hang, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *text = NULL;
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	text = malloc((size_t)n + 1);
+	if (!text)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	size_t term = c->out == OUT_TABLE ? c->width : 0;
+	for (const char *line = text; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line), lead = strspn(line, " ");
+		char *one = strndup(line, len);
+		if (!one)
+			break;
+		/* a continuation is indented under the line's text, hang columns further */
+		size_t indent = lead + hang;
+		if (!term || width(one) <= term || indent + 8 > term) {
+			fputs(one, stdout);
+		} else {
+			const char *s = one, *next;
+			size_t room = term;
+			while (*s) {
+				size_t shown = fit_line(s, room, &next);
+				if (s != one)
+					printf("\n%*s", (int)indent, "");
+				fwrite(s, 1, shown, stdout);
+				s = next;
+				room = term - indent;
+			}
+		}
+		free(one);
+		if (nl)
+			fputc('\n', stdout);
+		line = nl ? nl + 1 : line + len;
+	}
+	free(text);
+}
+
+/* The lines of cell s at most room characters wide: their starts and lengths (NULL, 0 past the end). */
+typedef struct cell_lines {
+	const char *at[64];
+	size_t len[64], n;
+} cell_lines;
+
+static void split_cell(const char *s, size_t room, cell_lines *out)
+{
+	out->n = 0;
+	if (!room || width(s) <= room) {
+		out->at[0] = s;
+		out->len[0] = strlen(s);
+		out->n = 1;
+		return;
+	}
+	while (*s && out->n < 64) {
+		const char *next;
+		size_t shown = fit_line(s, room, &next);
+		out->at[out->n] = s;
+		out->len[out->n++] = shown;
+		s = next;
+	}
+	if (*s && out->n == 64) /* more than 64 lines: the rest on the last one */
+		out->len[63] = strlen(out->at[63]);
+}
+
+/* The longest word of a header: a header may wrap between its words ("NODE SELECTOR") and after a
+ * hyphen ("UP-TO-DATE"), not inside a word. */
+static size_t longest_word(const char *s)
+{
+	size_t best = 0;
+	while (*s) {
+		size_t n = strcspn(s, " -");
+		n += s[n] == '-'; /* the hyphen stays on its line */
+		if (n > best)
+			best = n;
+		s += n + (s[n] == ' ');
+	}
+	return best;
+}
+
+/*
+ * The widths that fit term (cw), from the natural widths w: the widest columns narrowed to one cap,
+ * none below its header's longest word; then a column that the cap cuts by only a little gets its
+ * width back from the widest, if that one keeps at least 16. When even the headers do not fit, the
+ * natural widths stay: the lines pass the edge, as kubectl's wide tables do, rather than every column
+ * being cut to a few letters. Returns the space between columns: 3 as kubectl's, 2 where that makes
+ * the headers fit.
+ */
+/* Water-filling: the largest cap under which the columns, each at least its floor, fit budget; the
+ * widths in cw and the cap returned, 0 when even the floors do not fit. */
+static size_t water_fill(const size_t *w, const size_t *floor, int ncols, size_t budget, size_t *cw)
+{
+	size_t lo = 1, hi = 0, cap = 0;
+	for (int i = 0; i < ncols; i++)
+		hi = w[i] > hi ? w[i] : hi;
+	while (lo <= hi) {
+		size_t mid = (lo + hi) / 2, sum = 0;
+		for (int i = 0; i < ncols; i++) {
+			size_t x = w[i] < mid ? w[i] : mid;
+			sum += x > floor[i] ? x : floor[i];
+		}
+		if (sum <= budget) {
+			cap = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	for (int i = 0; i < ncols; i++) {
+		size_t x = w[i] < (cap ? cap : 1) ? w[i] : (cap ? cap : 1);
+		cw[i] = x > floor[i] ? x : floor[i];
+	}
+	return cap;
+}
+
+static size_t fit_widths(const size_t *w, char *const *header, int ncols, size_t term, size_t *cw)
+{
+	size_t total = 0, gap = 3;
+	size_t *floor = calloc((size_t)ncols, sizeof(*floor)), *alt = calloc((size_t)ncols, sizeof(*alt));
+	if (!floor || !alt)
+		abort();
+	for (int i = 0; i < ncols; i++) {
+		cw[i] = w[i];
+		total += w[i];
+		floor[i] = longest_word(header[i]) < w[i] ? longest_word(header[i]) : w[i];
+	}
+	size_t gaps3 = 3 * (size_t)(ncols - 1), gaps2 = 2 * (size_t)(ncols - 1);
+	size_t cap3 = 0, cap2 = 0;
+	if (term && total + gaps3 > term) {
+		cap3 = term > gaps3 ? water_fill(w, floor, ncols, term - gaps3, cw) : 0;
+		/* kubectl's 3 spaces between columns, or 2 when that cuts the columns less */
+		cap2 = term > gaps2 ? water_fill(w, floor, ncols, term - gaps2, alt) : 0;
+		if (cap2 > cap3) {
+			memcpy(cw, alt, (size_t)ncols * sizeof(*cw));
+			gap = 2;
+		}
+	}
+	free(alt);
+	if (!term || total + gaps3 <= term || (!cap3 && !cap2)) {
+		for (int i = 0; i < ncols; i++)
+			cw[i] = w[i];
+		free(floor);
+		return 3;
+	}
+	size_t budget = term - (gap == 2 ? gaps2 : gaps3), used = 0;
+	for (int i = 0; i < ncols; i++)
+		used += cw[i];
+	size_t spare = budget > used ? budget - used : 0;
+	for (int pass = 0; pass < ncols; pass++) { /* the last bits of room, then near misses, to the smallest cut */
+		int widest = -1, near = -1;
+		for (int i = 0; i < ncols; i++) {
+			if (w[i] <= cw[i])
+				continue;
+			if (widest < 0 || cw[i] > cw[widest] || (cw[i] == cw[widest] && w[i] > w[widest]))
+				widest = i;
+			if (w[i] - cw[i] <= 8 && (near < 0 || w[i] - cw[i] < w[near] - cw[near]))
+				near = i;
+		}
+		if (near < 0)
+			break;
+		size_t need = w[near] - cw[near];
+		if (spare >= need) {
+			spare -= need;
+		} else if (near != widest && cw[widest] >= 16 + need - spare) {
+			cw[widest] -= need - spare;
+			spare = 0;
+		} else {
+			break;
+		}
+		cw[near] = w[near];
+	}
+	for (int i = 0; spare && i < ncols; i++) /* what is left, to the columns still cut */
+		if (w[i] > cw[i]) {
+			size_t more = w[i] - cw[i] < spare ? w[i] - cw[i] : spare;
+			cw[i] += more;
+			spare -= more;
+		}
+	free(floor);
+	return gap;
 }
 
 void table_print(table *t, const ctx *c)
 {
-	size_t *w = calloc((size_t)t->ncols, sizeof(size_t));
-	if (!w)
+	size_t *w = calloc((size_t)t->ncols, sizeof(size_t)), *cw = calloc((size_t)t->ncols, sizeof(size_t));
+	cell_lines *lines = calloc((size_t)t->ncols, sizeof(cell_lines));
+	if (!w || !cw || !lines)
 		abort();
 	for (size_t r = c->no_headers ? 1 : 0; r < t->nrows; r++)
 		for (int i = 0; i < t->ncols; i++) {
@@ -211,34 +423,44 @@ void table_print(table *t, const ctx *c)
 			if (l > w[i])
 				w[i] = l;
 		}
-	size_t term = terminal_width(), start = 0;
-	for (int i = 0; i + 1 < t->ncols; i++)
-		start += w[i] + 3;
-	/* wrap the last column when the terminal leaves it a useful width */
-	size_t room = term && start + 24 <= term ? term - start : 0;
+	/* columns that would pass the terminal's edge are narrowed, and their cells wrap in place */
+	size_t gap = fit_widths(w, t->cells, t->ncols, c->out == OUT_TABLE ? c->width : 0, cw);
 	for (size_t r = c->no_headers ? 1 : 0; r < t->nrows; r++) {
-		if (r == 0)
-			fputs(colour(c, "bold"), stdout);
-		/* no padding after the last non-empty cell: lines end without blanks */
-		int last = t->ncols - 1;
-		while (last > 0 && !*t->cells[r * (size_t)t->ncols + (size_t)last])
-			last--;
-		for (int i = 0; i <= last; i++) {
-			const char *s = t->cells[r * (size_t)t->ncols + (size_t)i];
-			if (i < last)
-				printf("%s%*s", s, (int)(w[i] - width(s) + 3), "");
-			else if (i == t->ncols - 1 && room && !strchr(s, '\033'))
-				print_wrapped(s, room, start);
-			else
-				fputs(s, stdout);
+		char **row = t->cells + r * (size_t)t->ncols;
+		size_t height = 1;
+		for (int i = 0; i < t->ncols; i++) {
+			split_cell(row[i], cw[i] < w[i] ? cw[i] : 0, &lines[i]);
+			if (lines[i].n > height)
+				height = lines[i].n;
 		}
-		if (r == 0)
-			fputs(colour(c, "reset"), stdout);
-		fputc('\n', stdout);
+		/* no padding after the last non-empty cell: lines end without blanks */
+		for (size_t k = 0; k < height; k++) {
+			int last = t->ncols - 1;
+			while (last > 0 && (k >= lines[last].n || !lines[last].len[k]))
+				last--;
+			if (r == 0)
+				fputs(colour(c, "bold"), stdout);
+			for (int i = 0; i <= last; i++) {
+				const char *s = k < lines[i].n ? lines[i].at[k] : "";
+				size_t len = k < lines[i].n ? lines[i].len[k] : 0;
+				char *piece = strndup(s, len);
+				if (!piece)
+					abort();
+				fputs(piece, stdout);
+				if (i < last)
+					printf("%*s", (int)(cw[i] - width(piece) + gap), "");
+				free(piece);
+			}
+			if (r == 0)
+				fputs(colour(c, "reset"), stdout);
+			fputc('\n', stdout);
+		}
 	}
 	for (size_t i = 0; i < t->nrows * (size_t)t->ncols; i++)
 		free(t->cells[i]);
 	free(t->cells);
 	free(w);
+	free(cw);
+	free(lines);
 	free(t);
 }

@@ -10,13 +10,13 @@
 
 #include "dsctl.h"
 
-/* The result of ds_rollout_simulate(3) over time: updated, available and unavailable pods and surge as steps,
+/* The result of ds_daemonset_rollout(3) over time: updated, available and unavailable pods and surge as steps,
  * the maxUnavailable and maxSurge budgets and desired as lines, each wave marked (with the pods it created and
  * deleted in a tooltip), the stall or the end, axes and a legend. Returns 0, or -1 when the document is not a
  * simulation (message on stderr) or writing fails. */
 int plot_rollout_svg(FILE *out, const json_t *simulation, const char *title);
 
-/* The result of ds_explain(3) as a node map: one tile per row, in the rows' order, coloured by status, the
+/* The result of ds_daemonset_explain(3) as a node map: one tile per row, in the rows' order, coloured by status, the
  * node's name inside when it fits, a tooltip with its first reason, and a legend with the count of each
  * status. Tiles shrink with the number of nodes (5,000 nodes fit in about 1100 x 800 pixels). Returns 0 or -1
  * as plot_rollout_svg. */

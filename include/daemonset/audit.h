@@ -53,7 +53,7 @@ DS_EXTERN int ds_audit_sarif(const char *reports, size_t size, const ds_options 
 
 /*
  * Evaluate the Pod Security Standards for one object (same kinds as
- * ds_audit) at level ("privileged", "baseline", "restricted") and version
+ * ds_object_audit) at level ("privileged", "baseline", "restricted") and version
  * ("latest" or "v1.N"); NULL takes the option, then restricted / latest.
  * opts may be NULL. *json_out receives the verdict, the violations and
  * the admission texts (free with ds_free).
@@ -62,7 +62,10 @@ DS_EXTERN int ds_pod_security_evaluate(const char *text, size_t size, const char
 				       const ds_options *opts, char **json_out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_audit(const char *text, size_t size, const ds_options *opts, char **report_json, ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_object_audit") int ds_audit(const char *text, size_t size, const ds_options *opts,
+							char **report_json, ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

@@ -20,6 +20,19 @@ extern "C" {
 #define DS_EXTERN
 #endif
 
+/*
+ * The 24 names of 1.0 that 1.1 superseded (daemonset(7), CONVENTIONS) stay exported for the life of
+ * SONAME 1 and are declared deprecated: calling one warns and names its successor. A program that
+ * keeps calling them on purpose defines DS_NO_DEPRECATION_WARNINGS before including <daemonset.h>;
+ * one that wants to be sure it uses none defines DS_NO_DEPRECATED, which hides their declarations
+ * (as libgit2's GIT_DEPRECATE_HARD does).
+ */
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(DS_NO_DEPRECATION_WARNINGS)
+#define DS_DEPRECATED(successor) __attribute__((deprecated("use " successor)))
+#else
+#define DS_DEPRECATED(successor)
+#endif
+
 /* Version of the headers. ds_version_number() gives the library's. */
 #define DS_VERSION_MAJOR 1
 #define DS_VERSION_MINOR 2
@@ -139,10 +152,13 @@ DS_EXTERN int ds_options_set_all(ds_options *opts, const char *text, size_t size
 DS_EXTERN int ds_options_get(const ds_options *opts, const char *name, char **out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+#ifndef DS_NO_DEPRECATED
 /* ds_options_create without an error report. */
-DS_EXTERN int ds_options_new(ds_options **out);
+DS_EXTERN DS_DEPRECATED("ds_options_create") int ds_options_new(ds_options **out);
 /* ds_options_set_all on a NUL-terminated object. */
-DS_EXTERN int ds_options_set_json(ds_options *opts, const char *json, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_options_set_all") int ds_options_set_json(ds_options *opts, const char *json,
+								      ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

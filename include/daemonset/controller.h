@@ -4,7 +4,7 @@
  * The library decides; the host moves bytes. A host supplies a transport (a
  * table of callbacks that talk to the API server) and an event loop; the
  * driver keeps a snapshot fed by watch events, the expectations, the work
- * queue and the retry state, plans every sync with ds_plan_sync(3) and turns
+ * queue and the retry state, plans every sync with ds_daemonset_plan(3) and turns
  * the plan into API calls through the transport. No threads, no clocks:
  * time is always a parameter. See ds_transport(3) and ds_controller_new(3).
  * SPDX-License-Identifier: Apache-2.0
@@ -104,7 +104,7 @@ typedef struct ds_controller_config {
  * A driver over transport (copied; user_data must outlive the controller).
  * opts (may be NULL: the defaults) is copied; the copy is read at every
  * sync: burstReplicas, slowStartInitialBatchSize, backoffInitial, backoffMax,
- * expectationsTimeout and everything ds_plan_sync(3) reads. config may be NULL.
+ * expectationsTimeout and everything ds_daemonset_plan(3) reads. config may be NULL.
  */
 DS_EXTERN int ds_controller_new(const ds_transport *transport, const ds_options *opts,
 				const ds_controller_config *config, ds_controller **out, ds_error *err);
@@ -157,7 +157,7 @@ DS_EXTERN int ds_controller_run(ds_controller *ctrl, ds_time now, int64_t *wait_
 /* The expectations of namespace/name: {"add","del","satisfied","expired","set"}. */
 DS_EXTERN int ds_controller_expectations(const ds_controller *ctrl, const char *namespace_, const char *name,
 					 ds_time now, char **json_out, ds_error *err);
-/* The driver's snapshot, for reads (ds_explain, ds_cluster_get, ...) between
+/* The driver's snapshot, for reads (ds_daemonset_explain, ds_cluster_get, ...) between
  * calls; it changes with every resync and event. NULL when ctrl is NULL. */
 DS_EXTERN const ds_cluster *ds_controller_cluster(const ds_controller *ctrl);
 
@@ -264,14 +264,19 @@ DS_EXTERN int ds_controller_stop(ds_controller *ctrl, ds_time now, ds_error *err
 DS_EXTERN int ds_controller_loop_status(const ds_controller *ctrl, ds_time now, char **json_out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_reply_append(ds_reply *reply, const char *data, size_t size); /* ds_reply_write */
-DS_EXTERN int ds_reply_set_message(ds_reply *reply, const char *message);      /* ds_reply_set_error */
-DS_EXTERN int ds_lease_decide(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
-			      char **json_out, ds_error *err);
-DS_EXTERN int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const char *state_json, ds_time now,
-			       char **json_out, ds_error *err);
-DS_EXTERN int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader,
-				 ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_reply_write") int ds_reply_append(ds_reply *reply, const char *data, size_t size);
+DS_EXTERN DS_DEPRECATED("ds_reply_set_error") int ds_reply_set_message(ds_reply *reply, const char *message);
+DS_EXTERN DS_DEPRECATED("ds_lease_try_acquire_or_renew") int ds_lease_decide(const ds_lease_config *cfg,
+									     const char *lease_json,
+									     const char *state_json, ds_time now,
+									     char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_lease_try_release") int ds_lease_release(const ds_lease_config *cfg, const char *lease_json,
+								     const char *state_json, ds_time now,
+								     char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_lease_leading") int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json,
+								   ds_time now, int *leader, ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

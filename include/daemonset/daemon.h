@@ -83,14 +83,22 @@ DS_EXTERN int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *na
 				       const char *pod_name, const ds_options *opts, int *updated, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-			    const ds_options *opts, char **json_out, ds_error *err);
-DS_EXTERN int ds_daemon_history(const ds_cluster *cluster, const char *namespace_, const char *name,
-				const ds_options *opts, char **json_out, ds_error *err);
-DS_EXTERN int ds_daemon_rollback(const ds_cluster *cluster, const char *namespace_, const char *name,
-				 int64_t to_revision, const ds_options *opts, char **json_out, ds_error *err);
-DS_EXTERN int ds_daemon_pod_updated(const ds_cluster *cluster, const char *namespace_, const char *name,
-				    const char *pod_name, int *updated, ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_daemonset_pod") int ds_daemon_pod(const ds_cluster *cluster, const char *namespace_,
+							      const char *name, const char *node,
+							      const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_history") int ds_daemon_history(const ds_cluster *cluster, const char *namespace_,
+								      const char *name, const ds_options *opts,
+								      char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_rollback") int ds_daemon_rollback(const ds_cluster *cluster,
+									const char *namespace_, const char *name,
+									int64_t to_revision, const ds_options *opts,
+									char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_pod_updated") int ds_daemon_pod_updated(const ds_cluster *cluster,
+									      const char *namespace_, const char *name,
+									      const char *pod_name, int *updated,
+									      ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

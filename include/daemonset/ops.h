@@ -53,12 +53,15 @@ DS_EXTERN int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *n
 				 ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_cordon(const ds_cluster *cluster, const char *node, int desired, const ds_options *opts,
-			char **json_out, ds_error *err);
-DS_EXTERN int ds_drain(const ds_cluster *cluster, const char *node, ds_time now, const ds_options *opts,
-		       char **json_out, ds_error *err);
-DS_EXTERN int ds_upgrade(const ds_cluster *cluster, const char *const *nodes, size_t nnodes, const char *selector,
-			 ds_time now, const ds_options *opts, char **json_out, ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_node_cordon") int ds_cordon(const ds_cluster *cluster, const char *node, int desired,
+							const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_node_drain") int ds_drain(const ds_cluster *cluster, const char *node, ds_time now,
+						      const ds_options *opts, char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_cluster_upgrade") int ds_upgrade(const ds_cluster *cluster, const char *const *nodes,
+							     size_t nnodes, const char *selector, ds_time now,
+							     const ds_options *opts, char **json_out, ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

@@ -50,14 +50,22 @@ DS_EXTERN int ds_pod_fit(const ds_cluster *cluster, const char *pod, size_t size
 			 const ds_options *opts, char **json_out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_should_run(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-			    const ds_options *opts, int *should_run, int *should_continue_running, ds_error *err);
-DS_EXTERN int ds_should_run_json(const ds_cluster *cluster, const char *namespace_, const char *name, const char *node,
-				 const ds_options *opts, char **json_out, ds_error *err);
-DS_EXTERN int ds_explain(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,
-			 char **json_out, ds_error *err);
-DS_EXTERN int ds_fit(const ds_cluster *cluster, const char *pod, size_t size, const char *node, const ds_options *opts,
-		     char **json_out, ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_daemonset_should_run") int ds_should_run(const ds_cluster *cluster, const char *namespace_,
+								     const char *name, const char *node,
+								     const ds_options *opts, int *should_run,
+								     int *should_continue_running, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_should_run") int ds_should_run_json(const ds_cluster *cluster,
+									  const char *namespace_, const char *name,
+									  const char *node, const ds_options *opts,
+									  char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_explain") int ds_explain(const ds_cluster *cluster, const char *namespace_,
+							       const char *name, const ds_options *opts,
+							       char **json_out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_pod_fit") int ds_fit(const ds_cluster *cluster, const char *pod, size_t size,
+						 const char *node, const ds_options *opts, char **json_out,
+						 ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

@@ -116,12 +116,19 @@ DS_EXTERN int ds_daemonset_rollout(const ds_cluster *cluster, const char *namesp
 				   const ds_options *opts, char **json_out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_plan_sync(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
-			   const ds_options *opts, const char *backoff_json, ds_plan **out, ds_error *err);
-DS_EXTERN int ds_status_compute(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time now,
-				const ds_options *opts, ds_status *out, ds_error *err);
-DS_EXTERN int ds_rollout_simulate(const ds_cluster *cluster, const char *namespace_, const char *name, ds_time start,
-				  const ds_options *opts, char **json_out, ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_daemonset_plan") int ds_plan_sync(const ds_cluster *cluster, const char *namespace_,
+							      const char *name, ds_time now, const ds_options *opts,
+							      const char *backoff_json, ds_plan **out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_status") int ds_status_compute(const ds_cluster *cluster, const char *namespace_,
+								     const char *name, ds_time now,
+								     const ds_options *opts, ds_status *out,
+								     ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_daemonset_rollout") int ds_rollout_simulate(const ds_cluster *cluster,
+									const char *namespace_, const char *name,
+									ds_time start, const ds_options *opts,
+									char **json_out, ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

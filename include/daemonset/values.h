@@ -50,7 +50,7 @@ DS_EXTERN int ds_quantity_compare(const char *a, const char *b, int *result, ds_
  * a is zero). DS_ELIMIT when the exact sum exceeds the representation. */
 DS_EXTERN int ds_quantity_add(const char *a, const char *b, char **sum, ds_error *err);
 
-/* ---- IntOrString: ds_intstr_scaled(3) -------------------------------------- */
+/* ---- IntOrString: ds_intstr_scale(3) --------------------------------------- */
 
 /* GetScaledValueFromIntOrPercent: the value is JSON (or YAML) text, 3 or "25%";
  * "3" (a string) is an error, as upstream; "null" or nothing is a nil value.
@@ -65,7 +65,7 @@ DS_EXTERN int ds_label_value_validate(const char *value, ds_error *err);
 DS_EXTERN int ds_dns1123_subdomain_validate(const char *name, ds_error *err);
 DS_EXTERN int ds_dns1123_label_validate(const char *name, ds_error *err);
 
-/* ---- label selectors: ds_selector_matches(3) ----------------------------------- */
+/* ---- label selectors: ds_selector_match(3) ------------------------------------ */
 
 /*
  * selector: a LabelSelector as JSON ({"matchLabels": ..., "matchExpressions":
@@ -78,7 +78,7 @@ DS_EXTERN int ds_selector_match(const char *selector, size_t selector_size, cons
 /* Selector.String(): the canonical string form (free with ds_free). */
 DS_EXTERN int ds_selector_format(const char *selector, size_t size, char **out, ds_error *err);
 
-/* ---- node selectors: ds_node_selector_matches(3) -------------------------------- */
+/* ---- node selectors: ds_node_selector_match(3) --------------------------------- */
 
 /*
  * node_selector: a core/v1 NodeSelector as JSON or YAML ({"nodeSelectorTerms":
@@ -92,10 +92,16 @@ DS_EXTERN int ds_node_selector_match(const char *node_selector, size_t selector_
 				     size_t node_size, int *out, ds_error *err);
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
-DS_EXTERN int ds_intstr_scaled(const char *value, int total, int round_up, int *out, ds_error *err);
-DS_EXTERN int ds_selector_matches(const char *selector, const char *labels, int *out, ds_error *err);
-DS_EXTERN int ds_selector_string(const char *selector, char **out, ds_error *err);
-DS_EXTERN int ds_node_selector_matches(const char *node_selector, const char *node, int *out, ds_error *err);
+#ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_intstr_scale") int ds_intstr_scaled(const char *value, int total, int round_up, int *out,
+								ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_selector_match") int ds_selector_matches(const char *selector, const char *labels, int *out,
+								     ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_selector_format") int ds_selector_string(const char *selector, char **out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_node_selector_match") int ds_node_selector_matches(const char *node_selector,
+									       const char *node, int *out,
+									       ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

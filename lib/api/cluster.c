@@ -379,16 +379,15 @@ int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_
 	if (!o || k == DSI_KIND_OTHER || k == DSI_KIND_PRIORITY_CLASS)
 		return dsi_error_set(err, o ? DS_EARG : DS_ENOTFOUND, NULL,
 				     o ? "%s objects are not kept in full" : "%s %s not found", kind, name);
-	json_t *v = NULL;
+	/* the stored JSON is the snapshot's, which other threads may be reading: dumped as it is */
 	switch (k) {
-	case DSI_KIND_NODE: v = dsi_node_to_json(&c->atoms, o); break;
-	case DSI_KIND_POD: v = pod_json(c, o); break;
-	case DSI_KIND_DAEMONSET: v = json_incref(((dsi_daemonset *)o)->obj); break;
-	case DSI_KIND_REVISION: v = json_incref(((dsi_revision *)o)->obj); break;
-	case DSI_KIND_PDB: v = json_incref(((dsi_pdb *)o)->obj); break;
-	default: break;
+	case DSI_KIND_NODE: return emit(dsi_node_to_json(&c->atoms, o), json_out, err);
+	case DSI_KIND_POD: return emit(pod_json(c, o), json_out, err);
+	case DSI_KIND_DAEMONSET: return dsi_json_emit_shared(((dsi_daemonset *)o)->obj, json_out, err);
+	case DSI_KIND_REVISION: return dsi_json_emit_shared(((dsi_revision *)o)->obj, json_out, err);
+	case DSI_KIND_PDB: return dsi_json_emit_shared(((dsi_pdb *)o)->obj, json_out, err);
+	default: return emit(NULL, json_out, err);
 	}
-	return emit(v, json_out, err);
 }
 
 int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out, ds_error *err)

@@ -181,12 +181,12 @@ int ds_controller_next(ds_controller *ctrl, ds_time now, char **key_out, int64_t
 	if (rc < 0)
 		return rc;
 	dsi_dsstate *s = dsi_queue_first(&ctrl->table);
-	if (s && s->due <= now) {
+	if (s && dsi_queue_due(s) <= now) {
 		if (!(*key_out = dsi_strdup(s->key))) {
 			ctrl->busy = 0;
 			return dsi_error_nomem(err);
 		}
-		s->queued = 0;
+		dsi_queue_take(s, now);
 		rc = 1;
 	}
 	if (wait_ms)

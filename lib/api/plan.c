@@ -107,7 +107,7 @@ int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error 
 	if (i >= ds_plan_create_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i,
 				     ds_plan_create_count(plan));
-	return dsi_json_emit(json_incref(plan->p.creates[i].pod), json_out, err);
+	return dsi_json_emit_shared(plan->p.creates[i].pod, json_out, err); /* a plan may be read by several threads */
 }
 
 int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)

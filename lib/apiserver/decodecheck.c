@@ -112,7 +112,7 @@ static int check_time(checker *c, const json_t *v)
 	}
 	ds_time t;
 	ds_error e;
-	ds_error_clear(&e);
+	dsi_error_clear(&e);
 	if (dsi_time_parse(json_string_value(v), json_string_length(v), &t, &e) < 0) {
 		dsi_rd_fail(&c->rd, NULL, e.code, "%s", e.message);
 		return stop(c);
@@ -260,7 +260,7 @@ int dsi_decode_check(const json_t *v, int type, ds_error *err)
 {
 	checker c;
 	memset(&c, 0, sizeof(c));
-	ds_error_clear(&c.scratch);
+	dsi_error_clear(&c.scratch);
 	dsi_rd_init(&c.rd, &c.scratch);
 	c.err = err;
 	int rc = check(&c, v, type);

@@ -215,7 +215,7 @@ static json_t *encoded(json_t *v, int type, unsigned flags)
 			return json_incref(v);
 		/* Time.MarshalJSON: t.UTC().Format(time.RFC3339), whole seconds */
 		t -= (t % 1000 + 1000) % 1000;
-		return ds_time_format(t, buf, sizeof(buf)) > 0 ? json_string(buf) : json_incref(v);
+		return dsi_time_format(t, buf, sizeof(buf)) > 0 ? json_string(buf) : json_incref(v);
 	}
 	default: return json_incref(v);
 	}

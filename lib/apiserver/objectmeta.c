@@ -9,6 +9,7 @@
 #include "apiserver/defaults.h"
 #include "core/alloc.h"
 #include "core/sort.h"
+#include "core/time.h"
 #include "model/intstr.h"
 #include "model/labels.h"
 #include "model/labelvalid.h"
@@ -241,7 +242,7 @@ static int read_time(dsi_vctx *c, const json_t *meta, const char *key, ds_time *
 	if (rc < 0 || !n)
 		return rc;
 	ds_error tmp;
-	if (ds_time_parse(s, t, &tmp) < 0)
+	if (dsi_time_parse(s, strlen(s), t, &tmp) < 0)
 		return dsi_rd_fail(&c->rd, key, DS_EVALUE, "%s", tmp.message);
 	*set = 1;
 	return 0;
@@ -257,7 +258,7 @@ static void time_shown(dsi_strbuf *b, json_t **val, ds_time t, int set)
 	}
 	ds_time whole = t - ((t % 1000) + 1000) % 1000;
 	char buf[40];
-	ds_time_format(whole, buf, sizeof(buf));
+	dsi_time_format(whole, buf, sizeof(buf));
 	dsi_strbuf_printf(b, "\"%s\"", buf);
 	*val = json_string(buf);
 }

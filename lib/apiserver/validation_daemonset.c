@@ -211,7 +211,7 @@ static int selector_matches_template(dsi_vctx *c, const json_t *sel, const json_
 	if (!sel)
 		return 0; /* nil: labels.Nothing() */
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	dsi_rd rd;
 	dsi_rd_init(&rd, &tmp);
 	dsi_selector s;

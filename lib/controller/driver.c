@@ -102,7 +102,7 @@ int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out,
 	size_t nkeys = 0, cap = 0;
 	for (;;) {
 		dsi_dsstate *s = dsi_queue_first(&c->table);
-		if (!s || s->due > now || seen_key(keys, nkeys, s->key))
+		if (!s || dsi_queue_due(s) > now || seen_key(keys, nkeys, s->key))
 			break;
 		char *key = dsi_strdup(s->key);
 		if (!key || DSI_GROW(keys, cap, nkeys + 1) < 0) {
@@ -111,7 +111,7 @@ int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out,
 			break;
 		}
 		keys[nkeys++] = key;
-		s->queued = 0;
+		dsi_queue_take(s, now);
 		char *ns = dsi_strdup(key); /* "ns/name" split in a copy: key stays whole */
 		if (!ns) {
 			rc = dsi_error_nomem(err);

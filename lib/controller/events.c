@@ -3,6 +3,7 @@
 
 #include "controller/sync.h"
 #include "controller/transport.h"
+#include "core/time.h"
 
 /* recorder.generateEvent / makeEvent (client-go tools/record/event.go): named
  * "<object>.<unix nanoseconds in hex>"; our sequence keeps events of one
@@ -16,7 +17,7 @@ int dsi_record_event(dsi_sync *s, const char *type, const char *reason, const ch
 	if (!c->tp.record_event)
 		return 0;
 	char when[40], name[600];
-	ds_time_format(s->now - s->now % 1000, when, sizeof(when));
+	dsi_time_format(s->now - s->now % 1000, when, sizeof(when));
 	unsigned long long nanos = (unsigned long long)s->now * 1000000ull + (c->event_seq++ % 1000000ull);
 	snprintf(name, sizeof(name), "%s.%llx", s->name, nanos);
 	const char *rv = dsi_cstr(c->cluster, s->ds->meta.resource_version);
@@ -43,7 +44,7 @@ int dsi_record_event(dsi_sync *s, const char *type, const char *reason, const ch
 void dsi_go_time_string(ds_time t, char *buf, size_t size)
 {
 	char iso[40];
-	ds_time_format(t, iso, sizeof(iso)); /* 2006-01-02T15:04:05Z or ...05.123Z */
+	dsi_time_format(t, iso, sizeof(iso)); /* 2006-01-02T15:04:05Z or ...05.123Z */
 	size_t n = strlen(iso);
 	if (n && iso[n - 1] == 'Z')
 		iso[--n] = '\0';

@@ -46,7 +46,7 @@ static json_t *micro_time(ds_time t)
 	if (ms < 0)
 		ms += 1000;
 	char buf[48];
-	ds_time_format(t - ms, buf, sizeof(buf)); /* "...:05Z" */
+	dsi_time_format(t - ms, buf, sizeof(buf)); /* "...:05Z" */
 	size_t n = strlen(buf);
 	if (n && buf[n - 1] == 'Z')
 		snprintf(buf + n - 1, sizeof(buf) - n + 1, ".%03d000Z", (int)ms);
@@ -138,7 +138,7 @@ static int read_state(const json_t *state, observed *o, ds_error *err)
 static json_t *state_json(const json_t *rec, ds_time t)
 {
 	char when[40];
-	ds_time_format(t, when, sizeof(when));
+	dsi_time_format(t, when, sizeof(when));
 	return json_pack("{s:O, s:s}", "observedRecord", rec, "observedTime", when);
 }
 

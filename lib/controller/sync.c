@@ -199,7 +199,7 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	int have_plan = 0, rc = 0;
 	dsi_dsstate *st = dsi_dstable_get(&c->table, key);
 	if (st)
-		st->queued = 0;                  /* taken off the queue: processing */
+		dsi_queue_take(st, now);         /* taken off the queue: processing */
 	c->call_log = out ? json_array() : NULL; /* the calls are only reported in the document */
 	c->failed_calls = 0;
 	const dsi_daemonset *ds = dsi_cluster_daemonset(c->cluster, ns, name);
@@ -228,7 +228,7 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	s.ds = ds;
 	s.uid = dsi_cstr(c->cluster, ds->meta.uid);
 	ds_error perr;
-	ds_error_clear(&perr);
+	dsi_error_clear(&perr);
 	rc = dsi_plan_sync(c->cluster, ds, now, &c->sync_cfg, &st->backoff, &plan, &perr);
 	if (rc == DS_ENOMEM) {
 		*err = perr;
@@ -278,7 +278,8 @@ done:
 		rep->deletes = s.deletes;
 		rep->failed_calls = c->failed_calls;
 		rep->status_written = s.status_written;
-		rep->requeue_after_ms = st && st->queued ? (st->due > now ? st->due - now : 0) : -1;
+		ds_time due = st ? dsi_queue_due(st) : -1;
+		rep->requeue_after_ms = due < 0 ? -1 : due > now ? due - now : 0;
 		rep->error = o.error; /* handed over */
 		o.error = NULL;
 	}

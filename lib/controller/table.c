@@ -65,7 +65,7 @@ dsi_dsstate *dsi_dstable_ensure(dsi_dstable *t, const char *key)
 
 void dsi_dstable_gc(dsi_dstable *t, dsi_dsstate *s)
 {
-	if (!s || s->exp_set || s->queued || s->failures || s->backoff.n)
+	if (!s || s->exp_set || s->queued || s->waiting || s->failures || s->backoff.n)
 		return;
 	uint64_t h = key_hash(s->key);
 	dsi_dsstate *head = dsi_map_get(&t->by_hash, h), **pp = &head;

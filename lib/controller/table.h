@@ -19,9 +19,10 @@ typedef struct dsi_dsstate {
 	uint8_t exp_set;
 	int64_t exp_add, exp_del;
 	ds_time exp_time;
-	/* the work queue */
-	uint8_t queued;
-	ds_time due;
+	/* the work queue: queued (due at due) is the queue itself; waiting (due at wait_due) the
+	 * delaying queue's entry of AddAfter, which is apart from it and outlives a sync */
+	uint8_t queued, waiting;
+	ds_time due, wait_due;
 	uint32_t failures; /* ItemExponentialFailureRateLimiter */
 	dsi_backoff backoff;
 	uint32_t index;            /* in the table's list */

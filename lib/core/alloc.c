@@ -80,6 +80,3 @@ int dsi_grow(void **items, size_t *cap, size_t need, size_t esz)
 	*cap = ncap;
 	return 0;
 }
-
-/* ds_free: the one function callers use for memory the library returned. */
-void ds_free(void *ptr) { dsi_free(ptr); }

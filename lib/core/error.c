@@ -13,7 +13,7 @@ static void copy_trunc(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-void ds_error_clear(ds_error *err)
+void dsi_error_clear(ds_error *err)
 {
 	if (!err)
 		return;
@@ -95,27 +95,5 @@ void dsi_error_set_position(ds_error *err, int line, int column)
 	if (err) {
 		err->line = line;
 		err->column = column;
-	}
-}
-
-const char *ds_strerror(int code)
-{
-	switch (code) {
-	case DS_OK: return "DS_OK: success";
-	case DS_ENOMEM: return "DS_ENOMEM: out of memory";
-	case DS_EARG: return "DS_EARG: invalid argument";
-	case DS_ESYNTAX: return "DS_ESYNTAX: malformed JSON or YAML";
-	case DS_ETYPE: return "DS_ETYPE: field has the wrong type";
-	case DS_EVALUE: return "DS_EVALUE: field has a value that is not allowed";
-	case DS_EMISSING: return "DS_EMISSING: required field is missing";
-	case DS_ENOTFOUND: return "DS_ENOTFOUND: object not found";
-	case DS_ELIMIT: return "DS_ELIMIT: limit exceeded";
-	case DS_EUNSUPPORTED: return "DS_EUNSUPPORTED: unsupported kind or version";
-	case DS_EINVALID: return "DS_EINVALID: object is invalid";
-	case DS_EIO: return "DS_EIO: input/output error";
-	case DS_ECONFLICT: return "DS_ECONFLICT: conflict";
-	case DS_ETRANSPORT: return "DS_ETRANSPORT: transport failed";
-	case DS_ESTATE: return "DS_ESTATE: not valid in this state";
-	default: return "unknown error code";
 	}
 }

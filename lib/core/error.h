@@ -10,6 +10,8 @@
 #define DSI_PRINTF(a, b)
 #endif
 
+/* Reset err (may be NULL) to DS_OK with empty strings. */
+void dsi_error_clear(ds_error *err);
 /* Set code, path (may be NULL) and a formatted message; returns code. err may be NULL. */
 int dsi_error_set(ds_error *err, int code, const char *path, const char *fmt, ...) DSI_PRINTF(4, 5);
 /* Out of memory: a fixed message, no allocation. */
@@ -27,6 +29,6 @@ void dsi_error_set_position(ds_error *err, int line, int column);
 	ds_error dsi_local_err_;                                                                                       \
 	if (!(err))                                                                                                    \
 		(err) = &dsi_local_err_;                                                                               \
-	ds_error_clear(err)
+	dsi_error_clear(err)
 
 #endif

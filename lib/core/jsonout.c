@@ -19,9 +19,15 @@ char *dsi_json_dumps(const json_t *v, size_t flags)
 	return dsi_strbuf_detach(&b);
 }
 
-int dsi_json_emit(json_t *v, char **out, ds_error *err)
+int dsi_json_emit_shared(const json_t *v, char **out, ds_error *err)
 {
 	*out = dsi_json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(v);
 	return *out ? 0 : dsi_error_nomem(err);
+}
+
+int dsi_json_emit(json_t *v, char **out, ds_error *err)
+{
+	int rc = dsi_json_emit_shared(v, out, err);
+	json_decref(v);
+	return rc;
 }

@@ -12,5 +12,8 @@
 char *dsi_json_dumps(const json_t *v, size_t flags);
 /* Dump v into *out (and release v); DS_ENOMEM when v is NULL or dumping fails. */
 int dsi_json_emit(json_t *v, char **out, ds_error *err);
+/* The same for a value the caller keeps, which other threads may be reading: no reference count is
+ * touched (jansson's json_incref reads the count non-atomically). */
+int dsi_json_emit_shared(const json_t *v, char **out, ds_error *err);
 
 #endif

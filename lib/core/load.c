@@ -178,7 +178,7 @@ static int list_whole(walker *w, const char *data, size_t size, size_t pos, size
 	json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, je);
 	if (!v) {
 		if (failed)
-			ds_error_clear(err); /* the syntax error replaces fn's, all of it */
+			dsi_error_clear(err); /* the syntax error replaces fn's, all of it */
 		return LIST_SYNTAX;
 	}
 	/* parses after all: fn's error stands, or the items the scanner could not split */
@@ -330,7 +330,7 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
 		ds_error jerr;
-		ds_error_clear(&jerr);
+		dsi_error_clear(&jerr);
 		int rc = parse_json_stream(&w, data, size, start, &jerr, &first_failed);
 		if (rc == 0 || !first_failed || jerr.code != DS_ESYNTAX) {
 			if (rc < 0 && err)
@@ -341,7 +341,7 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		if (w.count && w.undo)
 			w.undo(ctx); /* what a streamed List handed out before its syntax error */
 		ds_error yerr;
-		ds_error_clear(&yerr);
+		dsi_error_clear(&yerr);
 		w.count = 0;
 		w.yaml = 1;
 		void *args[2] = {&w, &yerr};
@@ -445,11 +445,11 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 		    json_error_code(&je) != json_error_premature_end_of_input)
 			return json_error_to_ds(&je, err);
 		ds_error jerr;
-		ds_error_clear(&jerr);
+		dsi_error_clear(&jerr);
 		json_error_to_ds(&je, &jerr);
 		one_ctx c = {NULL, 0};
 		ds_error yerr;
-		ds_error_clear(&yerr);
+		dsi_error_clear(&yerr);
 		int rc = dsi_yaml_parse_observed(data, size, lim, obs, keep_one, &c, &yerr);
 		if (rc == 0 && c.count == 1) {
 			*out = c.doc;

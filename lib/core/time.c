@@ -117,15 +117,7 @@ int dsi_time_parse(const char *s, size_t n, ds_time *out, ds_error *err)
 	return 0;
 }
 
-int ds_time_parse(const char *text, ds_time *out, ds_error *err)
-{
-	DSI_ERR_BEGIN(err);
-	if (!text || !out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and out must not be NULL");
-	return dsi_time_parse(text, strlen(text), out, err);
-}
-
-int ds_time_format(ds_time t, char *buf, size_t size)
+int dsi_time_format(ds_time t, char *buf, size_t size)
 {
 	if (!buf || size < 32)
 		return DS_EARG;

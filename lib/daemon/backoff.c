@@ -160,7 +160,7 @@ json_t *dsi_backoff_to_json(const dsi_backoff *b)
 	json_t *arr = json_array();
 	for (size_t i = 0; arr && i < b->n; i++) {
 		char t[40], d[40];
-		ds_time_format(b->v[i].last_update, t, sizeof(t));
+		dsi_time_format(b->v[i].last_update, t, sizeof(t));
 		snprintf(d, sizeof(d), "%lldms", (long long)b->v[i].delay_ms);
 		json_array_append_new(arr,
 				      json_pack("{s:s, s:s, s:s}", "key", b->v[i].key, "delay", d, "lastUpdate", t));

@@ -106,12 +106,13 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const c
 	snprintf(name, sizeof(name), "%s-%s", dsi_cstr(c, ds->meta.name), hash);
 	json_t *ann = json_object_get(json_object_get(ds->obj, "metadata"), "annotations");
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
-	h->create = json_pack("{s:s, s:s, s:{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}, s:O, s:I}",
-			      "apiVersion", "apps/v1", "kind", "ControllerRevision", "metadata", "name", name,
-			      "namespace", dsi_cstr(c, ds->meta.ns), "labels", labels ? labels : json_object(),
-			      "ownerReferences", "apiVersion", api ? api : "apps/v1", "kind", "DaemonSet", "name",
-			      dsi_cstr(c, ds->meta.name), "uid", dsi_cstr(c, ds->meta.uid), "controller", 1,
-			      "blockOwnerDeletion", 1, "data", h->patch, "revision", (json_int_t)h->next_revision);
+	/* data is a copy: the patch is the snapshot's, which other threads may be reading */
+	h->create = json_pack(
+		"{s:s, s:s, s:{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}, s:o, s:I}", "apiVersion", "apps/v1",
+		"kind", "ControllerRevision", "metadata", "name", name, "namespace", dsi_cstr(c, ds->meta.ns), "labels",
+		labels ? labels : json_object(), "ownerReferences", "apiVersion", api ? api : "apps/v1", "kind",
+		"DaemonSet", "name", dsi_cstr(c, ds->meta.name), "uid", dsi_cstr(c, ds->meta.uid), "controller", 1,
+		"blockOwnerDeletion", 1, "data", json_deep_copy(h->patch), "revision", (json_int_t)h->next_revision);
 	/* the revision carries the DaemonSet's annotations */
 	if (h->create && json_is_object(ann) && json_object_size(ann))
 		json_object_set_new(json_object_get(h->create, "metadata"), "annotations", json_deep_copy(ann));

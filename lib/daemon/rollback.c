@@ -102,8 +102,9 @@ int dsi_rollback(const dsi_cluster *c, const dsi_daemonset *ds, int64_t to_revis
 		json_object_set_new(spec, "template", t);
 	else
 		json_decref(t);
-	*out = json_pack("{s:s, s:I, s:b, s:O, s:o}", "message", msg, "toRevision", (json_int_t)to->revision, "skipped",
-			 skipped, "patch", to->data, "daemonSet", result);
+	/* patch is a copy: the revision's data is the snapshot's, which other threads may be reading */
+	*out = json_pack("{s:s, s:I, s:b, s:o, s:o}", "message", msg, "toRevision", (json_int_t)to->revision, "skipped",
+			 skipped, "patch", json_deep_copy(to->data), "daemonSet", result);
 	if (!*out)
 		rc = dsi_error_nomem(err);
 	return rc;

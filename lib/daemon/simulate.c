@@ -17,6 +17,7 @@
 
 #include "core/alloc.h"
 #include "core/sort.h"
+#include "core/time.h"
 #include "daemon/availability.h"
 #include "daemon/syncplan.h"
 #include "daemon/status.h"
@@ -303,7 +304,7 @@ static int apply_plan(sim *s, const dsi_plan *p)
 	uint32_t nc = p->ncreates < p->burst ? p->ncreates : p->burst;
 	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	char now[40];
-	ds_time_format(s->now, now, sizeof(now));
+	dsi_time_format(s->now, now, sizeof(now));
 	json_t *wave = json_pack("{s:s, s:[], s:[]}", "at", now, "creates", "deletes");
 	for (uint32_t i = 0; i < nc; i++) {
 		json_t *pod = json_deep_copy(p->creates[i].pod);
@@ -389,7 +390,7 @@ static int sample(sim *s, int32_t *updated_available, int32_t *desired)
 	if (surge > s->max_surge_seen)
 		s->max_surge_seen = surge;
 	char now[40];
-	ds_time_format(s->now, now, sizeof(now));
+	dsi_time_format(s->now, now, sizeof(now));
 	json_array_append_new(s->timeline,
 			      json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "at", now, "unavailable",
 					st.number_unavailable, "unavailableForBudget", unavailable, "updated",
@@ -701,8 +702,8 @@ int dsi_simulate(const dsi_cluster *c, const dsi_daemonset *ds0, ds_time start, 
 	}
 	if (rc == 0) {
 		char a[40], b[40];
-		ds_time_format(start, a, sizeof(a));
-		ds_time_format(s.now, b, sizeof(b));
+		dsi_time_format(start, a, sizeof(a));
+		dsi_time_format(s.now, b, sizeof(b));
 		/* budgetExceeded: rollingUpdate (update.go) counts every unavailable node against
 		 * maxUnavailable and replaces an unavailable old pod without counting it against
 		 * maxSurge, so only what goes beyond the budget and the state at the start is the

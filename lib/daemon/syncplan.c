@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/sort.h"
+#include "core/time.h"
 #include "daemon/availability.h"
 #include "daemon/newpod.h"
 #include "daemon/status.h"
@@ -202,7 +203,7 @@ static int scaled(pass *s, const dsi_intstr *v, int has, const char *field, int 
 		return 0;
 	int r;
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	if (dsi_intstr_scaled(v, total, 1, &r, &tmp) < 0)
 		return dsi_error_set(s->err, DS_EVALUE, field, "%s", tmp.message);
 	*out = r;
@@ -463,7 +464,7 @@ static int advanced_init(pass *s, advanced *a)
 			a->selector = &k->rollout_selector;
 	}
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	if (o->paused >= 0)
 		a->paused = o->paused;
 	if (o->partition) {
@@ -1129,8 +1130,8 @@ static json_t *history_json(const dsi_plan_history *h)
 			      h->current);
 	if (!o)
 		return NULL;
-	if (h->create)
-		json_object_set(o, "create", h->create);
+	if (h->create) /* copies: the plan may be read by several threads, and its values' counts are not atomic */
+		json_object_set_new(o, "create", json_deep_copy(h->create));
 	if (h->bump)
 		json_object_set_new(o, "bumpRevision",
 				    json_pack("{s:s, s:I}", "name", h->current, "revision", (json_int_t)h->revision));
@@ -1150,7 +1151,7 @@ static json_t *history_json(const dsi_plan_history *h)
 json_t *dsi_plan_to_json(const dsi_plan *p)
 {
 	char now[40];
-	ds_time_format(p->now, now, sizeof(now));
+	dsi_time_format(p->now, now, sizeof(now));
 	json_t *doc = json_pack("{s:{s:s, s:s, s:s}, s:s}", "daemonSet", "namespace", p->ns, "name", p->name, "uid",
 				p->uid, "now", now);
 	if (!doc)
@@ -1167,9 +1168,9 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	json_t *creates = json_array(), *deletes = json_array(), *batches = json_array();
 	for (uint32_t i = 0; creates && i < nc; i++)
-		json_array_append_new(creates, json_pack("{s:s, s:s, s:O}", "node", p->creates[i].node, "reason",
+		json_array_append_new(creates, json_pack("{s:s, s:s, s:o}", "node", p->creates[i].node, "reason",
 							 dsi_create_reason_name(p->creates[i].reason), "pod",
-							 p->creates[i].pod));
+							 json_deep_copy(p->creates[i].pod)));
 	for (uint32_t i = 0; deletes && i < nd; i++) {
 		const dsi_plan_delete *d = &p->deletes[i];
 		json_array_append_new(deletes,

@@ -27,7 +27,7 @@ int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint
 	if (rc < 0 || !s || !*s) /* metav1.Time reads "" as the zero time */
 		return rc;
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	if (dsi_time_parse(s, strlen(s), t, &tmp) < 0)
 		return dsi_rd_fail(rd, key, DS_EVALUE, "%s", tmp.message);
 	*present = 1;

@@ -740,7 +740,7 @@ static int value_quantity(dsi_rd *rd, const char *key, const json_t *v, char *nu
 	if (rc < 0)
 		return rc;
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	rc = dsi_quantity_parse(*text, *len, q, &tmp);
 	if (rc < 0)
 		return rc == DS_ENOMEM ? dsi_error_nomem(rd->err) : dsi_rd_fail(rd, key, rc, "%s", tmp.message);

@@ -36,7 +36,7 @@ static int serve_member(walk *w, json_t *obj, const char *key)
 	if (!wrap)
 		return dsi_error_nomem(w->rd.err);
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	int rc = dsi_quantity_normalize_json(wrap, &tmp);
 	if (rc == 0 && json_object_set(obj, key, json_object_get(wrap, key)) < 0)
 		rc = tmp.code = DS_ENOMEM;
@@ -53,7 +53,7 @@ static int resource_list(walk *w, json_t *obj, const char *key)
 		return 0;
 	size_t m = dsi_rd_push(&w->rd, key);
 	ds_error tmp;
-	ds_error_clear(&tmp);
+	dsi_error_clear(&tmp);
 	int rc = dsi_quantity_normalize_json(map, &tmp); /* all or nothing: the common case in one pass */
 	if (rc < 0 && rc != DS_ENOMEM && !w->strict) {
 		/* some member does not parse: rewrite the others one by one */

@@ -280,7 +280,7 @@ static int add_requirement(parser *p, const token *key, dsi_selector_op op, cons
 		return -1;
 	}
 	dsi_req_errs errs;
-	static const char *none[1];
+	static const char *const none[1] = {NULL};
 	static const size_t nolen[1];
 	int rc = dsi_req_build(p->atoms, NULL, key->lit, key->len, op, vals ? vals->v : none, vals ? vals->len : nolen,
 			       vals ? vals->n : 0, 0, &errs, &p->reqs[p->nreqs]);

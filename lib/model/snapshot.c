@@ -1084,12 +1084,16 @@ int dsi_cluster_bind_pod(dsi_cluster *c, dsi_pod *p, dsi_atom node)
 
 /* ---- copy ---- */
 
-/* A new object equal to so, in dst (whose atom table is a copy of the source's, so ids agree). */
+/* A new object equal to so, in dst (whose atom table is a copy of the source's, so ids agree). The
+ * objects that keep their JSON get a deep copy of it: the source may be read by other threads while it
+ * is copied, and sharing its values would touch their reference counts, which jansson does not read
+ * atomically; the copy owns all it holds. */
 static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *err)
 {
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	void *o = NULL;
+	json_t *own = NULL;
 	int rc = -1;
 	switch (k) {
 	case DSI_KIND_NODE:
@@ -1103,19 +1107,20 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 	case DSI_KIND_DAEMONSET: { /* keeps its JSON: read it again */
 		const dsi_daemonset *sd = so;
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
-		if ((o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
-		    (rc = dsi_daemonset_read(&rd, &dst->atoms, sd->obj, api, sd->legacy != 0, dst->core.gates, o)) == 0)
+		if ((own = json_deep_copy(sd->obj)) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
+		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, api, sd->legacy != 0, dst->core.gates, o)) == 0)
 			((dsi_daemonset *)o)->manifest =
 				sd->manifest; /* what loading it gave it, which its JSON does not say */
 		break;
 	}
 	case DSI_KIND_REVISION:
-		if ((o = dsi_calloc(1, sizeof(dsi_revision))))
-			rc = dsi_revision_read(&rd, &dst->atoms, ((const dsi_revision *)so)->obj, o);
+		if ((own = json_deep_copy(((const dsi_revision *)so)->obj)) &&
+		    (o = dsi_calloc(1, sizeof(dsi_revision))))
+			rc = dsi_revision_read(&rd, &dst->atoms, own, o);
 		break;
 	case DSI_KIND_PDB:
-		if ((o = dsi_calloc(1, sizeof(dsi_pdb))))
-			rc = dsi_pdb_read(&rd, &dst->atoms, ((const dsi_pdb *)so)->obj, o);
+		if ((own = json_deep_copy(((const dsi_pdb *)so)->obj)) && (o = dsi_calloc(1, sizeof(dsi_pdb))))
+			rc = dsi_pdb_read(&rd, &dst->atoms, own, o);
 		break;
 	case DSI_KIND_PRIORITY_CLASS:
 		if ((o = dsi_calloc(1, sizeof(dsi_priority_class)))) {
@@ -1133,6 +1138,7 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		}
 		break;
 	}
+	json_decref(own); /* the object holds its own reference */
 	if (rc < 0) {
 		dsi_free(o);
 		if (!err->code)

@@ -10,7 +10,6 @@
 
 #include "core/hash.h"
 #include "core/optparse.h"
-#include "daemonset/cluster.h"
 #include "model/model_options.h"
 #include "model/dsobject.h"
 #include "model/node.h"

@@ -90,8 +90,8 @@ static int cmp_ds(const void *a, const void *b, void *ctx)
 }
 
 /* One DaemonSet's row, or json_null() when the change does not concern it. */
-static json_t *ds_row(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_node *before, const dsi_node *after,
-		      const dsi_ops_cfg *o, int *oom)
+static json_t *daemonset_row(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_node *before,
+			     const dsi_node *after, const dsi_ops_cfg *o, int *oom)
 {
 	dsi_placement p;
 	if (dsi_placement_init(&p, c, ds, o->core) < 0) {
@@ -149,7 +149,7 @@ int dsi_cordon_json(const dsi_cluster *c, const dsi_node *node, int desired, con
 			memcpy(dss, c->objs[DSI_KIND_DAEMONSET].v, n * sizeof(*dss));
 		dsi_sort_ptrs(dss, n, cmp_ds, (void *)c);
 		for (size_t i = 0; i < n && !oom; i++) {
-			json_t *row = ds_row(c, dss[i], node, &after, o, &oom);
+			json_t *row = daemonset_row(c, dss[i], node, &after, o, &oom);
 			if (row && !json_is_null(row))
 				oom = json_array_append_new(rows, row) < 0;
 			else

@@ -8,6 +8,7 @@
 #include "core/alloc.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
+#include "core/time.h"
 #include "daemon/shouldrun.h"
 #include "ops/cordon.h"
 
@@ -703,7 +704,7 @@ int dsi_drain_json(const dsi_drain_cfg *cfg, const dsi_node *node, ds_time now, 
 	json_t *tr = oom ? NULL : transcript(cfg, &p, cordon, warning, errors, error, &oom);
 	if (!oom) {
 		char when[40];
-		ds_time_format(now, when, sizeof(when));
+		dsi_time_format(now, when, sizeof(when));
 		const char *verdict = p.has_errors || p.nfailed ? "failed" : p.nretry ? "blocked" : "drained";
 		json_t *dopts = cfg->grace_period_seconds >= 0 ? json_pack("{s:I}", "gracePeriodSeconds",
 									   (json_int_t)cfg->grace_period_seconds)

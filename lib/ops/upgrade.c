@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/sort.h"
 #include "core/strbuf.h"
+#include "core/time.h"
 #include "daemon/availability.h"
 #include "daemon/dspods.h"
 #include "daemon/shouldrun.h"
@@ -105,7 +106,7 @@ int dsi_upgrade_select(const dsi_cluster *c, const char *const *names, size_t nn
 
 /* ---- per DaemonSet: where it should run and where it is available ---- */
 
-typedef struct ds_info {
+typedef struct dset_info {
 	const dsi_daemonset *ds;
 	uint8_t *run;   /* per node index: NodeShouldRunDaemonPod's shouldRun */
 	uint8_t *avail; /* per node index: one of its pods there is available */
@@ -114,9 +115,9 @@ typedef struct ds_info {
 	int has_budget; /* RollingUpdate with a usable maxUnavailable */
 	int max_unavailable;
 	char budget_error[DS_ERROR_MESSAGE_MAX];
-} ds_info;
+} dset_info;
 
-static void ds_info_release(ds_info *d)
+static void dset_info_release(dset_info *d)
 {
 	dsi_free(d->run);
 	dsi_free(d->avail);
@@ -133,7 +134,8 @@ static int cmp_ds(const void *a, const void *b, void *ctx)
 
 /* UnavailableCount (pkg/controller/daemon/util/daemonset_util.go): maxUnavailable
  * scaled against desiredNumberScheduled, rounding up; OnDelete has no budget. */
-static int ds_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_ops_cfg *o, ds_info *d)
+static int dset_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_ops_cfg *o,
+			  dset_info *d)
 {
 	memset(d, 0, sizeof(*d));
 	d->ds = ds;
@@ -172,7 +174,7 @@ static int ds_info_init(const dsi_cluster *c, const dsi_daemonset *ds, ds_time n
 	dsi_placement_release(&pl);
 	if (ds->strategy == DSI_STRATEGY_ROLLING_UPDATE && ds->has_max_unavailable) {
 		ds_error e;
-		ds_error_clear(&e);
+		dsi_error_clear(&e);
 		if (dsi_intstr_scaled(&ds->max_unavailable, d->desired, 1, &d->max_unavailable, &e) == 0)
 			d->has_budget = 1;
 		else
@@ -241,7 +243,7 @@ typedef struct upgrade {
 	const dsi_ops_cfg *o;
 	dsi_drain_cfg cfg;
 	ds_time now;
-	ds_info *ds;
+	dset_info *ds;
 	size_t nds;
 	pdb_info *pdbs;
 	size_t npdbs;
@@ -255,7 +257,7 @@ static void add(upgrade *u, json_t *arr, json_t *v)
 		u->oom = 1;
 }
 
-static json_t *ds_warning(upgrade *u, const ds_info *d, const dsi_node *const *nodes, size_t n)
+static json_t *daemonset_warning(upgrade *u, const dset_info *d, const dsi_node *const *nodes, size_t n)
 {
 	const dsi_cluster *c = u->c;
 	int lost = 0;
@@ -421,7 +423,7 @@ static json_t *plan_batch(upgrade *u, size_t index, const dsi_node *const *nodes
 	}
 	dsi_free(budgets);
 	for (size_t i = 0; i < u->nds && !u->oom && *rc == 0; i++) {
-		json_t *w = ds_warning(u, &u->ds[i], nodes, n);
+		json_t *w = daemonset_warning(u, &u->ds[i], nodes, n);
 		if (w) {
 			add(u, warnings, w);
 			u->total_warnings++;
@@ -478,7 +480,7 @@ static int upgrade_init(upgrade *u, const dsi_cluster *c, ds_time now, const dsi
 	dsi_sort_ptrs(dss, nds, cmp_ds, (void *)c);
 	for (size_t i = 0; i < nds; i++) {
 		u->nds++;
-		if (ds_info_init(c, dss[i], now, o, &u->ds[i]) < 0) {
+		if (dset_info_init(c, dss[i], now, o, &u->ds[i]) < 0) {
 			dsi_free(dss);
 			return dsi_error_nomem(err);
 		}
@@ -502,7 +504,7 @@ static int upgrade_init(upgrade *u, const dsi_cluster *c, ds_time now, const dsi
 static void upgrade_release(upgrade *u)
 {
 	for (size_t i = 0; i < u->nds; i++)
-		ds_info_release(&u->ds[i]);
+		dset_info_release(&u->ds[i]);
 	dsi_free(u->ds);
 	dsi_free(u->pdbs);
 	dsi_drain_cfg_release(&u->cfg);
@@ -534,7 +536,7 @@ int dsi_upgrade_json(const dsi_cluster *c, const dsi_node *const *nodes, size_t 
 		i += len;
 	}
 	char when[40];
-	ds_time_format(now, when, sizeof(when));
+	dsi_time_format(now, when, sizeof(when));
 	json_t *doc = NULL;
 	if (!u.oom && rc == 0) {
 		size_t failed = 0, blocked = 0;

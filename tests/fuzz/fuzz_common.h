@@ -10,6 +10,9 @@
 #ifndef DS_FUZZ_COMMON_H
 #define DS_FUZZ_COMMON_H
 
+/* The targets also fuzz the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -67,8 +70,7 @@ static inline ds_options *fuzz_options(const char *json)
 {
 	ds_options *o = NULL;
 	ds_error err;
-	ds_error_clear(&err);
-	if (ds_options_new(&o) < 0 || (json && ds_options_set_json(o, json, &err) < 0)) {
+	if (ds_options_create(&o, &err) < 0 || (json && ds_options_set_all(o, json, strlen(json), &err) < 0)) {
 		fprintf(stderr, "fuzz_options(%s): %s\n", json ? json : "NULL", err.message);
 		abort();
 	}

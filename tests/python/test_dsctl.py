@@ -48,6 +48,7 @@ def run(*args, cluster=True, stdin=None):
         argv += ["-f", CLUSTER]
     argv += list(args)
     env = dict(os.environ, NO_COLOR="1")
+    env.pop("COLUMNS", None)  # tables and notes wrap at COLUMNS: the tests compare unwrapped lines
     p = subprocess.run(argv, input=stdin if stdin is not None else "", capture_output=True, text=True, env=env,
                        cwd=ROOT, timeout=60)
     return p.returncode, p.stdout, p.stderr
@@ -120,9 +121,12 @@ class TestExistingCommands(unittest.TestCase):
         self.assertIn("Loaded 6 nodes, 9 pods, 3 DaemonSets, 2 ControllerRevisions, 1 PodDisruptionBudgets", out)
         self.assertRegex(out, r"kube-system +fluentd-logging +4 +3 +3 +2 +3\n")
         self.assertIn("Nodes: cp-1, gpu-1, worker-1, worker-2, worker-3, worker-4\n", out)
+        # with -o, get prints the objects (a List), not the summary
         s = run_json(self, "get")
-        self.assertEqual(s["nodeNames"], ["cp-1", "gpu-1", "worker-1", "worker-2", "worker-3", "worker-4"])
-        self.assertEqual(sorted(d["name"] for d in s["daemonSets"]),
+        self.assertEqual((s["kind"], s["apiVersion"]), ("List", "v1"))
+        self.assertEqual(sorted(o["metadata"]["name"] for o in s["items"] if o["kind"] == "Node"),
+                         ["cp-1", "gpu-1", "worker-1", "worker-2", "worker-3", "worker-4"])
+        self.assertEqual(sorted(o["metadata"]["name"] for o in s["items"] if o["kind"] == "DaemonSet"),
                          ["fluentd-logging", "node-exporter", "nvidia-device-plugin"])
 
     def test_explain(self):
@@ -479,9 +483,9 @@ class TestCordon(unittest.TestCase):
 
     def test_errors(self):
         rc, out, err = run("cordon", "nope")
-        self.assertEqual((rc, err), (1, 'Error from server (NotFound): nodes "nope" not found\n'))
+        self.assertEqual((rc, err), (1, 'error: nodes "nope" not found\n'))
         rc, out, err = run("uncordon", "worker-1", "b")  # kubectl checks every node before it changes one
-        self.assertEqual((rc, out, err), (1, "", 'Error from server (NotFound): nodes "b" not found\n'))
+        self.assertEqual((rc, out, err), (1, "", 'error: nodes "b" not found\n'))
         for args in [("cordon",), ("cordon", "--force", "worker-1"), ("cordon", "worker-1", "-l", "a=b")]:
             with self.subTest(args=args):
                 rc, out, err = run(*args)
@@ -567,7 +571,7 @@ class TestDrain(unittest.TestCase):
 
     def test_errors(self):
         rc, out, err = run("drain", "nope")
-        self.assertEqual((rc, err), (1, 'Error from server (NotFound): nodes "nope" not found\n'))
+        self.assertEqual((rc, err), (1, 'error: nodes "nope" not found\n'))
         rc, out, err = run("drain", "worker-2", "--pod-selector", "app in (")
         self.assertEqual(rc, 2)
         self.assertTrue(err.startswith("error: --pod-selector=<pod_selector> must be a valid label selector"), err)
@@ -614,7 +618,7 @@ class TestUpgrade(unittest.TestCase):
 
     def test_errors(self):
         rc, out, err = run("upgrade", "nope")
-        self.assertEqual((rc, err), (1, 'Error from server (NotFound): nodes "nope" not found\n'))
+        self.assertEqual((rc, err), (1, 'error: nodes "nope" not found\n'))
         for args, message in [(("worker-1", "-l", "a=b"), "cannot specify both a node name and a --selector option"),
                               (("--batch-size", "0"), 'invalid argument "0" for "--batch-size" flag'),
                               (("--selector",), "flag needs an argument: --selector"),

@@ -21,8 +21,11 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 def raw(*args, stdin="", env=None):
     """dsctl with exactly these arguments (no -f or --now added)."""
+    full = dict(os.environ, **(env or {}))
+    if "COLUMNS" not in (env or {}):
+        full.pop("COLUMNS", None)  # the tests compare unwrapped lines
     p = subprocess.run([DSCTL] + list(args), input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60,
-                       env=dict(os.environ, **(env or {})))
+                       env=full)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -80,7 +83,8 @@ class FlagErrors(unittest.TestCase):
             (("-o", "bogus", "get"), 'unable to match a printer suitable for the output format "bogus"'),
             (("-o", "svg", "get"), 'output format "svg"'),  # svg is explain's and rollout's
             (("-o", "jsonpath=", "get"), "jsonpath format specified but no template given"),
-            (("get", "foo", "bar"), 'unexpected argument "foo"'),
+            (("get", "ds", "ds/x"), "there is no need to specify a resource type as a separate argument"),
+            (("version", "foo"), 'unexpected argument "foo"'),
             (("explain",), "explain needs DAEMONSET [NODE]"),
             (("frobnicate",), 'unknown command "frobnicate" for "dsctl"'),
             (("--validate=maybe", "get"), 'invalid - validate option "maybe"'),
@@ -240,8 +244,8 @@ class Templates(unittest.TestCase):
             self.assertEqual((rc, out), (0, "kube-system/fluentd-logging"), err)
             cols = os.path.join(d, "c.txt")
             with open(cols, "w") as f:
-                f.write("NAME   DESIRED\n.name  .status.desiredNumberScheduled\n")
-            rc, out, err = run("get", "-o", "custom-columns-file=" + cols)
+                f.write("NAME   DESIRED\n.metadata.name  .status.desiredNumberScheduled\n")
+            rc, out, err = run("get", "ds", "-o", "custom-columns-file=" + cols)
             self.assertEqual(rc, 0, err)
             self.assertEqual(out.splitlines()[0].split(), ["NAME", "DESIRED"])
             self.assertEqual([line.split()[0] for line in out.splitlines()[1:]],

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the library and tests/tsan/tsan_test.c with ThreadSanitizer (clang) and run the test.
 #
-#   sh tests/tsan/run.sh [tsan_test options: -t THREADS -i ITERATIONS -n NODES]
+#   sh tests/tsan/run.sh [tsan_test options: -t THREADS -i ITERATIONS -n NODES]   (default 8, 2, 200)
 #
 # Environment: CC (default clang), TSAN_BUILD (default build/tsan). The library is compiled from
 # lib/*/*.c here with -fsanitize=thread (no other build directory is reused). TSan halts on the

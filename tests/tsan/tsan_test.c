@@ -1,22 +1,22 @@
 /*
- * Thread-safety test, run under ThreadSanitizer by tests/tsan/run.sh.
+ * Thread-safety test, run under ThreadSanitizer by tests/tsan/run.sh (make tsan).
  *
- * One shared snapshot (examples/cluster plus a generated cluster of a few
- * hundred nodes, several DaemonSets and their pods) is read by N worker
- * threads at once: ds_should_run (and _json), ds_explain, ds_plan_sync,
- * ds_status_compute, ds_fit, ds_audit, ds_drain and ds_cordon for every
- * DaemonSet and a sample of nodes, with shared read-only options. Every
- * result must be byte-identical to the one computed before the threads
- * started, in every thread and iteration. Meanwhile a mutator thread works
- * on snapshots of its own: loads, watch events, removals, copies of the
- * shared snapshot (a copy only reads its source) and plans on them.
+ * One shared snapshot (examples/cluster plus a generated cluster of a few hundred nodes, several
+ * DaemonSets and their pods), one shared plan and one shared options set are read by N worker threads
+ * at once, through every call that daemonset(7) (THREAD SAFETY) lets threads share: the snapshot's
+ * readers (explain, should-run, plan, status, audit, history, rollback, the pod, pod-updated, the
+ * rollout, get, summary and the accessors, fit, drain, cordon, upgrade, and ds_cluster_copy, whose copy
+ * the thread then changes), the reads of a plan, and the functions of no snapshot (upstream's functions,
+ * validation and defaults, the PSS evaluation and the audit, SARIF, value types, time, leases, a
+ * scenario file). Every result must be byte-identical to the one computed before the threads started,
+ * in every thread and iteration. Meanwhile a mutator thread works on snapshots of its own: loads,
+ * watch events, removals, copies of the shared snapshot and plans on them.
  *
- *   tsan_test [-t THREADS] [-i ITERATIONS] [-n NODES] [-C DIR]
+ *   tsan_test [-t THREADS] [-i ITERATIONS] [-n NODES] [-C DIR]     (default: 8 threads, 2, 200)
  *
- * Uses the public API only (and jansson to read ds_cluster_summary). Prints
- * one summary line; exit 0 when every
- * result matched (ThreadSanitizer reports make the process exit non-zero
- * on their own: TSAN_OPTIONS=halt_on_error=1 in run.sh).
+ * Uses the public API only (and jansson to read ds_cluster_summary). Prints one summary line; exit 0
+ * when every result matched (ThreadSanitizer reports make the process exit non-zero on their own:
+ * TSAN_OPTIONS=halt_on_error=1 in run.sh).
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <pthread.h>
@@ -206,25 +206,62 @@ static char *generate(const char *prefix, int nodes)
 
 /* ---- the work every reader thread repeats --------------------------------------------- */
 
-typedef struct job {
-	char label[160];
-	char *golden; /* the result computed before the threads started */
-} job;
+enum { MAX_DS = 16, MAX_NODES = 64 };
 
 typedef struct shared {
 	const ds_cluster *cluster;
 	const ds_options *opts;
-	const char *nodes[64];
+	const char *nodes[MAX_NODES];
+	char *node_text[MAX_NODES]; /* each sampled node as ds_cluster_get gives it, for the pure functions */
 	size_t nnodes;
-	const char *dss[16][2];
+	const char *dss[MAX_DS][2];
+	char *ds_text[MAX_DS];   /* each DaemonSet's stored JSON */
+	char *tmpl_text[MAX_DS]; /* its spec.template */
 	size_t ndss;
-	char *ds_text[16]; /* each DaemonSet's stored JSON, for ds_audit */
-	job *jobs;
-	size_t njobs;
-	int iterations;
+	const ds_plan *plan; /* made before the threads start, then read by all of them */
+	char *reports;       /* an audit report, for ds_audit_sarif */
+	const char *scenario;
 	int stop; /* the mutator's stop flag, written under lock */
 	pthread_mutex_t lock;
 } shared;
+
+/* A job: one kind of call (or a few related ones) on one DaemonSet and/or node. */
+typedef enum kind {
+	/* per DaemonSet */
+	K_EXPLAIN,
+	K_PLAN,
+	K_STATUS,
+	K_DS_AUDIT,
+	K_HISTORY,
+	K_ROLLBACK,
+	K_POD,
+	K_POD_UPDATED,
+	K_ROLLOUT,
+	K_GET_DS,
+	K_PURE_DS,
+	K_PER_DS,
+	/* per DaemonSet and node */
+	K_SHOULD_RUN = K_PER_DS,
+	/* per node */
+	K_FIT,
+	K_DRAIN,
+	K_CORDON,
+	K_GET_NODE,
+	K_PURE_NODE,
+	/* once */
+	K_COPY,
+	K_READ,
+	K_UPGRADE,
+	K_SHARED_PLAN,
+	K_VALUES,
+	K_SCENARIO
+} kind;
+
+typedef struct job {
+	kind k;
+	size_t d, n;  /* DaemonSet and node index */
+	char *golden; /* the result computed before the threads started */
+} job;
 
 static const char fit_pod[] =
 	"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"probe\",\"namespace\":\"gen\"},\"spec\":{"
@@ -232,78 +269,335 @@ static const char fit_pod[] =
 	"\"p\",\"image\":\"p\",\"ports\":[{\"containerPort\":9100,\"hostPort\":9100}],\"resources\":{\"requests\":"
 	"{\"cpu\":\"3\",\"memory\":\"1Gi\"}}}]}}";
 
-/* Result k of the job list as text (new string), or an "error ..." text. */
-static char *run_job(const shared *s, size_t k)
+/* Append a call's outcome: its JSON (freed) or its error. */
+static void put(buf *b, const char *what, int rc, char *out, const ds_error *err)
 {
-	char *out = NULL;
-	ds_error err;
-	int rc = 0;
-	size_t per_ds = 4 + s->nnodes; /* explain, plan, status, audit, then should_run per node */
-	size_t nds_jobs = s->ndss * per_ds;
-	if (k < nds_jobs) {
-		size_t d = k / per_ds, w = k % per_ds;
-		const char *ns = s->dss[d][0], *name = s->dss[d][1];
-		if (w == 0) {
-			rc = ds_explain(s->cluster, ns, name, s->opts, &out, &err);
-		} else if (w == 1) {
-			ds_plan *p = NULL;
-			rc = ds_plan_sync(s->cluster, ns, name, NOW, s->opts, NULL, &p, &err);
-			if (rc == 0)
-				rc = ds_plan_to_json(p, &out, &err);
-			ds_plan_free(p);
-		} else if (w == 2) {
-			ds_status st;
-			memset(&st, 0, sizeof(st));
-			st.size = sizeof(st);
-			rc = ds_status_compute(s->cluster, ns, name, NOW, s->opts, &st, &err);
-			if (rc == 0) {
-				buf b = {0};
-				bprintf(&b, "%d %d %d %d %d %d %d %lld %d", st.desired_number_scheduled,
-					st.current_number_scheduled, st.number_misscheduled, st.number_ready,
-					st.updated_number_scheduled, st.number_available, st.number_unavailable,
-					(long long)st.observed_generation, st.collision_count);
-				out = b.p;
-			}
-		} else if (w == 3) {
-			rc = ds_audit(s->ds_text[d], strlen(s->ds_text[d]), s->opts, &out, &err);
-		} else {
-			int sr = -1, scr = -1;
-			rc = ds_should_run(s->cluster, ns, name, s->nodes[w - 4], s->opts, &sr, &scr, &err);
-			char *json = NULL;
-			if (rc == 0)
-				rc = ds_should_run_json(s->cluster, ns, name, s->nodes[w - 4], s->opts, &json, &err);
-			if (rc == 0) {
-				buf b = {0};
-				bprintf(&b, "%d %d %s", sr, scr, json);
-				ds_free(json);
-				return b.p;
-			}
-		}
-	} else {
-		size_t i = (k - nds_jobs) / 3, w = (k - nds_jobs) % 3;
-		if (w == 0)
-			rc = ds_fit(s->cluster, fit_pod, sizeof(fit_pod) - 1, s->nodes[i], s->opts, &out, &err);
-		else if (w == 1)
-			rc = ds_drain(s->cluster, s->nodes[i], NOW, s->opts, &out, &err);
-		else
-			rc = ds_cordon(s->cluster, s->nodes[i], 1, s->opts, &out, &err);
-	}
-	if (rc < 0) {
-		buf b = {0};
-		bprintf(&b, "error %d %s %s", rc, err.path, err.message);
-		return b.p;
-	}
-	/* library strings are freed with ds_free: copy into our own */
-	char *copy = strdup(out ? out : "");
+	if (rc < 0)
+		bprintf(b, "%s: error %d %s %s\n", what, rc, err->path, err->message);
+	else
+		bprintf(b, "%s: %s\n", what, out ? out : "");
 	ds_free(out);
-	if (!copy)
+}
+
+static size_t len(const char *s) { return s ? strlen(s) : 0; }
+
+static void plan_readout(buf *b, const ds_plan *p)
+{
+	ds_error err;
+	char *out = NULL;
+	int rc = ds_plan_to_json(p, &out, &err);
+	put(b, "plan", rc, out, &err);
+	for (size_t i = 0; i < ds_plan_create_count(p); i++) {
+		ds_plan_create c = DS_PLAN_CREATE_INIT;
+		if (ds_plan_get_create(p, i, &c, &err) == 0)
+			bprintf(b, "create %zu %s %s %zu\n", i, c.node, c.reason, c.batch);
+		if (i < 3) { /* the pods are in the plan's JSON too */
+			rc = ds_plan_create_pod(p, i, &out, &err);
+			put(b, "pod", rc, out, &err);
+		}
+	}
+	for (size_t i = 0; i < ds_plan_delete_count(p); i++) {
+		ds_plan_delete d = DS_PLAN_DELETE_INIT;
+		if (ds_plan_get_delete(p, i, &d, &err) == 0)
+			bprintf(b, "delete %s/%s %s %s %s\n", d.namespace_, d.name, d.uid, d.node, d.reason);
+	}
+	for (size_t i = 0; i < ds_plan_event_count(p); i++) {
+		ds_plan_event e = DS_PLAN_EVENT_INIT;
+		if (ds_plan_get_event(p, i, &e, &err) == 0)
+			bprintf(b, "event %s %s %s\n", e.type, e.reason, e.message);
+	}
+	ds_status st = DS_STATUS_INIT;
+	int changed = -1;
+	rc = ds_plan_get_status(p, &st, &changed, &err);
+	bprintf(b, "status %d %d %d %d %lld\n", rc, st.desired_number_scheduled, st.number_ready, changed,
+		(long long)ds_plan_requeue_after(p));
+	rc = ds_plan_backoff(p, &out, &err);
+	put(b, "backoff", rc, out, &err);
+}
+
+/* The calls on DaemonSet d alone, without the snapshot (upstream's functions and the validation). */
+static void pure_daemonset(buf *b, const shared *s, size_t d)
+{
+	const char *t = s->ds_text[d], *tmpl = s->tmpl_text[d], *node = s->node_text[0];
+	size_t n = strlen(t);
+	const ds_options *o = s->opts;
+	ds_error err;
+	char *out = NULL, hash[64];
+	int rc, sr = -1, scr = -1;
+	rc = ds_object_audit(t, n, o, &out, &err);
+	put(b, "audit", rc, out, &err);
+	rc = ds_pod_security_evaluate(t, n, "baseline", "latest", o, &out, &err);
+	put(b, "pss", rc, out, &err);
+	rc = ds_daemonset_validate(t, n, 0, o, &out, &err);
+	put(b, "validate", rc, out, &err);
+	rc = ds_daemonset_validate_update(t, n, t, n, 0, o, &out, &err);
+	put(b, "validate update", rc, out, &err);
+	rc = ds_daemonset_defaults(t, n, o, &out, &err);
+	put(b, "defaults", rc, out, &err);
+	rc = ds_manifest_check_fields(t, n, o, &out, &err);
+	put(b, "fields", rc, out, &err);
+	rc = ds_template_hash(tmpl, len(tmpl), 0, hash, sizeof(hash), &err);
+	bprintf(b, "hash %d %s\n", rc, rc < 0 ? err.message : hash);
+	rc = ds_daemonset_new_pod(t, n, s->nodes[0], NULL, o, &out, &err);
+	put(b, "new pod", rc, out, &err);
+	rc = ds_daemonset_node_should_run(t, n, node, len(node), o, &sr, &scr, &out, &err);
+	bprintf(b, "node should run %d %d ", sr, scr);
+	put(b, "", rc, out, &err);
+	rc = ds_daemonset_rolling_update(t, n, node, len(node), NULL, NOW, o, &out, &err);
+	put(b, "rolling update", rc, out, &err);
+	rc = ds_podspec_add_daemon_tolerations(tmpl, len(tmpl), &out, &err);
+	put(b, "tolerations", rc, out, &err);
+	rc = ds_affinity_replace_node_name(NULL, 0, s->nodes[0], &out, &err);
+	put(b, "affinity", rc, out, &err);
+}
+
+/* The pure calls about node n: the scheduler's filters, taints, affinity. */
+static void pure_node(buf *b, const shared *s, size_t i)
+{
+	const char *node = s->node_text[i];
+	size_t n = len(node);
+	const ds_options *o = s->opts;
+	ds_error err;
+	char *out = NULL;
+	int rc, found = -1, m = -1;
+	static const char tols[] = "[{\"key\":\"dedicated\",\"operator\":\"Exists\"}]";
+	static const char taint[] = "{\"key\":\"maintenance\",\"effect\":\"NoExecute\"}";
+	static const char tol[] = "{\"key\":\"maintenance\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"}";
+	static const char sel[] = "{\"nodeSelectorTerms\":[{\"matchExpressions\":[{\"key\":\"topology.kubernetes.io/"
+				  "zone\",\"operator\":\"In\",\"values\":[\"zone-a\"]}]}]}";
+	json_t *nj = json_loadb(node, n, 0, NULL);
+	char *taints = json_dumps(json_object_get(json_object_get(nj, "spec"), "taints"), JSON_ENCODE_ANY);
+	json_decref(nj);
+	rc = ds_taints_find_untolerated(taints, len(taints), tols, sizeof(tols) - 1, DS_TAINT_EFFECT_NO_SCHEDULE, o,
+					&found, &out, &err);
+	bprintf(b, "untolerated %d ", found);
+	put(b, "", rc, out, &err);
+	free(taints);
+	rc = ds_toleration_tolerates_taint(tol, sizeof(tol) - 1, taint, sizeof(taint) - 1, o, &m, &err);
+	bprintf(b, "tolerates %d %d\n", rc, m);
+	rc = ds_pod_required_node_affinity_match(fit_pod, sizeof(fit_pod) - 1, node, n, &m, &err);
+	bprintf(b, "affinity %d %d\n", rc, m);
+	rc = ds_node_selector_match(sel, sizeof(sel) - 1, node, n, &m, &err);
+	bprintf(b, "node selector %d %d\n", rc, m);
+	rc = ds_scheduler_filter(fit_pod, sizeof(fit_pod) - 1, node, n, NULL, 0, o, &out, &err);
+	put(b, "filter", rc, out, &err);
+	rc = ds_preemption_select_victims(fit_pod, sizeof(fit_pod) - 1, node, n, NULL, 0, o, &out, &err);
+	put(b, "victims", rc, out, &err);
+}
+
+/* The value types, time, options and the other functions of no snapshot. */
+static void values(buf *b, const shared *s)
+{
+	ds_error err;
+	char *out = NULL;
+	int rc, m = -1;
+	ds_quantity_info qi = DS_QUANTITY_INFO_INIT;
+	rc = ds_quantity_parse("1.5Gi", &out, &qi, &err);
+	bprintf(b, "quantity %lld %lld ", (long long)qi.value, (long long)qi.milli_value);
+	put(b, "", rc, out, &err);
+	rc = ds_quantity_compare("100m", "0.1", &m, &err);
+	bprintf(b, "compare %d %d\n", rc, m);
+	rc = ds_quantity_add("1Gi", "512Mi", &out, &err);
+	put(b, "add", rc, out, &err);
+	rc = ds_intstr_scale("25%", 3, 7, 1, &m, &err);
+	bprintf(b, "intstr %d %d\n", rc, m);
+	bprintf(b, "labels %d %d %d %d\n", ds_label_key_validate("example.com/a", &err),
+		ds_label_value_validate("-bad", &err), ds_dns1123_subdomain_validate("a.b", &err),
+		ds_dns1123_label_validate("A", &err));
+	static const char sel[] = "{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"In\",\"values\":[\"a\"]}]}";
+	rc = ds_selector_match(sel, sizeof(sel) - 1, "{\"app\":\"a\"}", 11, &m, &err);
+	bprintf(b, "selector %d %d\n", rc, m);
+	rc = ds_selector_format(sel, sizeof(sel) - 1, &out, &err);
+	put(b, "selector", rc, out, &err);
+	ds_time t = 0;
+	char when[40];
+	rc = ds_time_parse("2026-12-02T16:04:05.250+01:00", &t, &err);
+	bprintf(b, "time %d %d %s %s\n", rc, ds_time_format(t, when, sizeof(when)), when, ds_strerror(DS_ELIMIT));
+	rc = ds_options_get(s->opts, "burstReplicas", &out, &err);
+	put(b, "option", rc, out, &err);
+	rc = ds_objects_parse(s->ds_text[0], strlen(s->ds_text[0]), s->opts, &out, &err);
+	put(b, "objects", rc, out, &err);
+	rc = ds_daemonset_validate_stream(s->ds_text[0], strlen(s->ds_text[0]), 0, s->opts, &out, &err);
+	put(b, "stream", rc, out, &err);
+	int line = 0, col = 0, exact = 0;
+	rc = ds_manifest_locate(s->ds_text[0], strlen(s->ds_text[0]), 0, "spec.template.spec", &line, &col, &exact,
+				&err);
+	bprintf(b, "locate %d %d %d %d\n", rc, line, col, exact);
+	rc = ds_audit_sarif(s->reports, strlen(s->reports), s->opts, &out, &err);
+	put(b, "sarif", rc, out, &err);
+	ds_lease_config lc = DS_LEASE_CONFIG_INIT;
+	lc.identity = "me";
+	lc.namespace_ = "kube-system";
+	lc.name = "lease";
+	lc.lease_duration_ms = 15000;
+	lc.renew_deadline_ms = 10000;
+	rc = ds_lease_try_acquire_or_renew(&lc, NULL, 0, NULL, 0, NOW, &out, &err);
+	put(b, "lease", rc, out, &err);
+	rc = ds_lease_leading(&lc, NULL, 0, NOW, &m, &err);
+	bprintf(b, "leading %d %d %s %d\n", rc, m, ds_version(), ds_version_number());
+}
+
+/* Result of job j as text (new string); errors are results too ("error ..."). */
+static char *run_job(const shared *s, const job *j)
+{
+	buf b = {0};
+	ds_error err;
+	char *out = NULL;
+	int rc = 0;
+	const ds_cluster *c = s->cluster;
+	const ds_options *o = s->opts;
+	const char *ns = s->dss[j->d][0], *name = s->dss[j->d][1], *node = s->nodes[j->n];
+	bprintf(&b, "%s", "");
+	switch (j->k) {
+	case K_EXPLAIN:
+		rc = ds_daemonset_explain(c, ns, name, o, &out, &err);
+		put(&b, "explain", rc, out, &err);
+		break;
+	case K_PLAN: {
+		ds_plan *p = NULL;
+		rc = ds_daemonset_plan(c, ns, name, NOW, o, NULL, 0, &p, &err);
+		if (rc < 0)
+			put(&b, "plan", rc, NULL, &err);
+		else
+			plan_readout(&b, p);
+		ds_plan_free(p);
+		break;
+	}
+	case K_STATUS: {
+		ds_status st = DS_STATUS_INIT;
+		rc = ds_daemonset_status(c, ns, name, NOW, o, &st, &err);
+		bprintf(&b, "%d %d %d %d %d %d %d %d %lld %d", rc, st.desired_number_scheduled,
+			st.current_number_scheduled, st.number_misscheduled, st.number_ready,
+			st.updated_number_scheduled, st.number_available, st.number_unavailable,
+			(long long)st.observed_generation, st.collision_count);
+		break;
+	}
+	case K_DS_AUDIT:
+		rc = ds_daemonset_audit(c, ns, name, o, &out, &err);
+		put(&b, "audit", rc, out, &err);
+		break;
+	case K_HISTORY:
+		rc = ds_daemonset_history(c, ns, name, o, &out, &err);
+		put(&b, "history", rc, out, &err);
+		break;
+	case K_ROLLBACK:
+		rc = ds_daemonset_rollback(c, ns, name, 0, o, &out, &err);
+		put(&b, "rollback", rc, out, &err);
+		break;
+	case K_POD:
+		rc = ds_daemonset_pod(c, ns, name, s->nodes[j->d % s->nnodes], o, &out, &err);
+		put(&b, "pod", rc, out, &err);
+		break;
+	case K_POD_UPDATED:
+		for (int i = 0; i < 2; i++) {
+			char pod[200];
+			int updated = -1;
+			snprintf(pod, sizeof(pod), "%s-%03d", name, i);
+			rc = ds_daemonset_pod_updated(c, ns, name, pod, o, &updated, &err);
+			bprintf(&b, "%s %d %d\n", pod, rc, updated);
+		}
+		break;
+	case K_ROLLOUT:
+		rc = ds_daemonset_rollout(c, ns, name, NOW, o, &out, &err);
+		put(&b, "rollout", rc, out, &err);
+		break;
+	case K_GET_DS:
+		rc = ds_cluster_get(c, "DaemonSet", ns, name, &out, &err);
+		put(&b, "get", rc, out, &err);
+		break;
+	case K_PURE_DS: pure_daemonset(&b, s, j->d); break;
+	case K_SHOULD_RUN: {
+		int sr = -1, scr = -1;
+		rc = ds_daemonset_should_run(c, ns, name, node, o, &sr, &scr, &out, &err);
+		bprintf(&b, "%d %d ", sr, scr);
+		put(&b, "", rc, out, &err);
+		break;
+	}
+	case K_FIT:
+		rc = ds_pod_fit(c, fit_pod, sizeof(fit_pod) - 1, node, o, &out, &err);
+		put(&b, "fit", rc, out, &err);
+		break;
+	case K_DRAIN:
+		rc = ds_node_drain(c, node, NOW, o, &out, &err);
+		put(&b, "drain", rc, out, &err);
+		break;
+	case K_CORDON:
+		rc = ds_node_cordon(c, node, 1, o, &out, &err);
+		put(&b, "cordon", rc, out, &err);
+		break;
+	case K_GET_NODE:
+		rc = ds_cluster_get(c, "Node", NULL, node, &out, &err);
+		put(&b, "get", rc, out, &err);
+		break;
+	case K_PURE_NODE: pure_node(&b, s, j->n); break;
+	case K_COPY: {
+		/* a copy reads its source while the others do; the copy is this thread's to change */
+		ds_cluster *copy = NULL;
+		rc = ds_cluster_copy(c, &copy, &err);
+		if (rc == 0)
+			rc = ds_cluster_remove(copy, "DaemonSet", s->dss[0][0], s->dss[0][1], &err);
+		if (rc == 0)
+			rc = ds_cluster_summary(copy, &out, &err);
+		put(&b, "copy", rc, out, &err);
+		out = NULL;
+		rc = copy ? ds_daemonset_explain(copy, s->dss[1][0], s->dss[1][1], o, &out, &err) : rc;
+		put(&b, "explain", rc, out, &err);
+		ds_cluster_free(copy);
+		break;
+	}
+	case K_READ: {
+		rc = ds_cluster_summary(c, &out, &err);
+		put(&b, "summary", rc, out, &err);
+		bprintf(&b, "%zu %zu %zu %zu\n", ds_cluster_count(c, "Node"), ds_cluster_count(c, "Pod"),
+			ds_cluster_count(c, "DaemonSet"), ds_cluster_count(c, "Other"));
+		for (size_t i = 0; ds_cluster_node_at(c, i); i += 37)
+			bprintf(&b, "%s\n", ds_cluster_node_at(c, i));
+		const char *dns, *dname;
+		for (size_t i = 0; ds_cluster_daemonset_at(c, i, &dns, &dname, &err) == 0; i++)
+			bprintf(&b, "%s/%s\n", dns, dname);
+		break;
+	}
+	case K_UPGRADE:
+		rc = ds_cluster_upgrade(c, NULL, 0, "pool=gpu", NOW, o, &out, &err);
+		put(&b, "upgrade", rc, out, &err);
+		break;
+	case K_SHARED_PLAN: plan_readout(&b, s->plan); break;
+	case K_VALUES: values(&b, s); break;
+	case K_SCENARIO:
+		rc = ds_scenario_run_file(s->scenario, o, &out, &err);
+		put(&b, "scenario", rc, out, &err);
+		break;
+	}
+	return b.p;
+}
+
+/* Every job once: per DaemonSet, per DaemonSet and node, per node, then the single ones. */
+static job *make_jobs(const shared *s, size_t *count)
+{
+	size_t n = s->ndss * (K_PER_DS + s->nnodes) + s->nnodes * (K_PURE_NODE - K_FIT + 1) + (K_SCENARIO - K_COPY + 1);
+	job *jobs = calloc(n, sizeof(*jobs)), *j = jobs;
+	if (!jobs)
 		die("out of memory");
-	return copy;
+	for (size_t d = 0; d < s->ndss; d++) {
+		for (int k = 0; k < K_PER_DS; k++)
+			*j++ = (job){.k = (kind)k, .d = d};
+		for (size_t i = 0; i < s->nnodes; i++)
+			*j++ = (job){.k = K_SHOULD_RUN, .d = d, .n = i};
+	}
+	for (size_t i = 0; i < s->nnodes; i++)
+		for (int k = K_FIT; k <= K_PURE_NODE; k++)
+			*j++ = (job){.k = (kind)k, .n = i};
+	for (int k = K_COPY; k <= K_SCENARIO; k++)
+		*j++ = (job){.k = (kind)k};
+	*count = (size_t)(j - jobs);
+	return jobs;
 }
 
 typedef struct worker {
-	shared *s;
-	int id;
+	const shared *s;
+	const job *jobs;
+	size_t njobs;
+	int id, iterations;
 	size_t calls, mismatches;
 	char first_mismatch[200];
 } worker;
@@ -311,17 +605,15 @@ typedef struct worker {
 static void *reader(void *arg)
 {
 	worker *w = arg;
-	const shared *s = w->s;
-	for (int it = 0; it < s->iterations; it++)
-		for (size_t j = 0; j < s->njobs; j++) {
+	for (int it = 0; it < w->iterations; it++)
+		for (size_t i = 0; i < w->njobs; i++) {
 			/* each thread starts at another job so that different calls overlap */
-			size_t k = (j + (size_t)w->id * 7 + (size_t)it * 3) % s->njobs;
-			char *r = run_job(s, k);
+			size_t k = (i + (size_t)w->id * 7 + (size_t)it * 3) % w->njobs;
+			char *r = run_job(w->s, &w->jobs[k]);
 			w->calls++;
-			if (strcmp(r, s->jobs[k].golden) != 0) {
-				if (!w->mismatches++)
-					snprintf(w->first_mismatch, sizeof(w->first_mismatch), "%s", s->jobs[k].label);
-			}
+			if (strcmp(r, w->jobs[k].golden) != 0 && !w->mismatches++)
+				snprintf(w->first_mismatch, sizeof(w->first_mismatch), "job %zu (kind %d): %s", k,
+					 (int)w->jobs[k].k, w->jobs[k].golden);
 			free(r);
 		}
 	return NULL;
@@ -392,10 +684,10 @@ static void *mutate(void *arg)
 		if (ds_cluster_remove(c, "DaemonSet", "mut", "surge", &err) < 0)
 			fail(m, "remove daemonset", &err);
 		ds_plan *p = NULL;
-		if (ds_plan_sync(c, "mut", "agent", NOW, m->s->opts, NULL, &p, &err) < 0)
+		if (ds_daemonset_plan(c, "mut", "agent", NOW, m->s->opts, NULL, 0, &p, &err) < 0)
 			fail(m, "plan", &err);
 		ds_plan_free(p);
-		/* a copy of the shared snapshot reads it while the readers do; the copy is ours to change */
+		/* a copy of the shared snapshot, changed as this thread likes */
 		if (ds_cluster_copy(m->s->cluster, &copy, &err) < 0) {
 			fail(m, "copy", &err);
 		} else {
@@ -405,10 +697,6 @@ static void *mutate(void *arg)
 				fail(m, "load into copy", &err);
 			if (ds_cluster_apply_events(copy, ev, 0, &n, &err) < 0)
 				fail(m, "empty events", &err);
-			char *out = NULL;
-			if (ds_explain(copy, "gen", "agent", m->s->opts, &out, &err) < 0)
-				fail(m, "explain on copy", &err);
-			ds_free(out);
 			ds_cluster_free(copy);
 		}
 		ds_cluster_free(c);
@@ -419,9 +707,18 @@ static void *mutate(void *arg)
 
 /* ---- main ------------------------------------------------------------------------------ */
 
+/* Member path of a JSON text as text (new string), or NULL. */
+static char *member_text(const char *text, const char *k1, const char *k2)
+{
+	json_t *v = json_loads(text, 0, NULL);
+	char *out = json_dumps(json_object_get(json_object_get(v, k1), k2), JSON_ENCODE_ANY | JSON_COMPACT);
+	json_decref(v);
+	return out;
+}
+
 int main(int argc, char **argv)
 {
-	int threads = 4, iterations = 5, nodes = 400;
+	int threads = 8, iterations = 2, nodes = 200;
 	const char *dir = "examples/cluster";
 	int opt;
 	while ((opt = getopt(argc, argv, "t:i:n:C:")) != -1) {
@@ -439,13 +736,11 @@ int main(int argc, char **argv)
 	shared s;
 	memset(&s, 0, sizeof(s));
 	pthread_mutex_init(&s.lock, NULL);
-	s.iterations = iterations;
 	ds_error err;
 	ds_options *opts = NULL;
-	if (ds_options_new(&opts) < 0 ||
-	    ds_options_set_json(opts,
-				"{\"ignoreDaemonSets\": true, \"deleteEmptyDirData\": true, \"burstReplicas\": 40}",
-				&err) < 0)
+	static const char settings[] =
+		"{\"ignoreDaemonSets\": true, \"deleteEmptyDirData\": true, \"burstReplicas\": 40}";
+	if (ds_options_create(&opts, &err) < 0 || ds_options_set_all(opts, settings, strlen(settings), &err) < 0)
 		die("options: %s", err.message);
 	s.opts = opts;
 	ds_cluster *c = NULL;
@@ -459,6 +754,7 @@ int main(int argc, char **argv)
 	loaded += n;
 	free(gen);
 	s.cluster = c;
+	s.scenario = "examples/scenarios/03-gpu-nodes.yaml";
 
 	/* names: every DaemonSet, and a spread of nodes (all of examples/cluster's, every 10th generated) */
 	char *summary = NULL;
@@ -472,36 +768,47 @@ int main(int argc, char **argv)
 		die("unexpected summary");
 	json_array_foreach(dss, i, v)
 	{
-		if (s.ndss == 16)
+		if (s.ndss == MAX_DS)
 			break;
 		s.dss[s.ndss][0] = json_string_value(json_object_get(v, "namespace"));
 		s.dss[s.ndss][1] = json_string_value(json_object_get(v, "name"));
 		if (ds_cluster_get(c, "DaemonSet", s.dss[s.ndss][0], s.dss[s.ndss][1], &s.ds_text[s.ndss], &err) < 0)
 			die("get DaemonSet: %s", err.message);
+		s.tmpl_text[s.ndss] = member_text(s.ds_text[s.ndss], "spec", "template");
 		s.ndss++;
 	}
 	json_array_foreach(nodenames, i, v)
 	{
 		const char *name = json_string_value(v);
-		if (s.nnodes < 64 && (strncmp(name, "gen-node-", 9) != 0 || i % 10 == 0))
+		if (s.nnodes < MAX_NODES && (strncmp(name, "gen-node-", 9) != 0 || i % 10 == 0)) {
+			if (ds_cluster_get(c, "Node", NULL, name, &s.node_text[s.nnodes], &err) < 0)
+				die("get Node: %s", err.message);
 			s.nodes[s.nnodes++] = name;
+		}
 	}
+	if (s.ndss < 2 || !s.nnodes)
+		die("the snapshot has too few DaemonSets or nodes");
+	ds_plan *plan = NULL;
+	if (ds_daemonset_plan(c, "gen", "agent", NOW, opts, NULL, 0, &plan, &err) < 0 || !ds_plan_create_count(plan))
+		die("the shared plan: %s (or no creates)", err.message);
+	s.plan = plan;
+	if (ds_object_audit(s.ds_text[0], strlen(s.ds_text[0]), opts, &s.reports, &err) < 0)
+		die("audit: %s", err.message);
 
 	/* the golden results, single-threaded */
-	s.njobs = s.ndss * (4 + s.nnodes) + 3 * s.nnodes;
-	s.jobs = calloc(s.njobs, sizeof(*s.jobs));
-	if (!s.jobs)
-		die("out of memory");
-	size_t errors = 0;
-	for (size_t k = 0; k < s.njobs; k++) {
-		s.jobs[k].golden = run_job(&s, k);
-		if (strncmp(s.jobs[k].golden, "error ", 6) == 0)
+	size_t njobs;
+	job *jobs = make_jobs(&s, &njobs);
+	size_t errors = 0, kinds_seen = 0;
+	int seen[K_SCENARIO + 1] = {0};
+	for (size_t k = 0; k < njobs; k++) {
+		jobs[k].golden = run_job(&s, &jobs[k]);
+		if (strstr(jobs[k].golden, ": error -"))
 			errors++;
-		snprintf(s.jobs[k].label, sizeof(s.jobs[k].label), "job %zu (%s)", k, s.jobs[k].golden);
+		kinds_seen += !seen[jobs[k].k]++;
 		/* the same call again, still alone: a difference here is not about threads */
-		char *again = run_job(&s, k);
-		if (strcmp(again, s.jobs[k].golden) != 0)
-			die("%s differs when called twice in one thread", s.jobs[k].label);
+		char *again = run_job(&s, &jobs[k]);
+		if (strcmp(again, jobs[k].golden) != 0)
+			die("job %zu (kind %d) differs when called twice in one thread", k, (int)jobs[k].k);
 		free(again);
 	}
 
@@ -518,8 +825,7 @@ int main(int argc, char **argv)
 	if (pthread_create(&mt, NULL, mutate, &m) != 0)
 		die("pthread_create");
 	for (int t = 0; t < threads; t++) {
-		ws[t].s = &s;
-		ws[t].id = t;
+		ws[t] = (worker){.s = &s, .jobs = jobs, .njobs = njobs, .id = t, .iterations = iterations};
 		if (pthread_create(&tids[t], NULL, reader, &ws[t]) != 0)
 			die("pthread_create");
 	}
@@ -537,11 +843,12 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&s.lock);
 	pthread_join(mt, NULL);
 
-	printf("tsan: shared snapshot of %zu objects (%zu DaemonSets, %zu sampled nodes); %d threads x %d iterations x "
-	       "%zu calls = %zu calls (%zu of the %zu results are errors, compared as such): %zu differ from the "
-	       "single-threaded result; mutator: %zu rounds, %zu watch events, %zu failures\n",
-	       loaded, s.ndss, s.nnodes, threads, iterations, s.njobs, calls, errors, s.njobs, mismatches, m.rounds,
-	       m.events, m.failures);
+	printf("tsan: shared snapshot of %zu objects (%zu DaemonSets, %zu sampled nodes), a shared plan and options; "
+	       "%d threads x %d iterations x %zu jobs (%zu kinds) = %zu jobs (%zu of the %zu results hold an error, "
+	       "compared as such): %zu differ from the single-threaded result; mutator: %zu rounds, %zu watch events, "
+	       "%zu failures\n",
+	       loaded, s.ndss, s.nnodes, threads, iterations, njobs, kinds_seen, calls, errors, njobs, mismatches,
+	       m.rounds, m.events, m.failures);
 	int bad = 0;
 	if (mismatches) {
 		printf("tsan: FAILED: first difference: %.200s\n", first);
@@ -551,17 +858,24 @@ int main(int argc, char **argv)
 		printf("tsan: FAILED: mutator: %s\n", m.first_failure);
 		bad = 1;
 	}
-	if (errors * 4 > s.njobs) {
-		printf("tsan: FAILED: %zu of %zu golden results are errors: the workload does not exercise the "
-		       "library\n",
-		       errors, s.njobs);
+	if (kinds_seen != K_SCENARIO + 1 || errors * 4 > njobs) {
+		printf("tsan: FAILED: %zu kinds of job of %d; %zu of %zu golden results hold an error: the workload "
+		       "does "
+		       "not exercise the library\n",
+		       kinds_seen, K_SCENARIO + 1, errors, njobs);
 		bad = 1;
 	}
-	for (size_t k = 0; k < s.njobs; k++)
-		free(s.jobs[k].golden);
-	free(s.jobs);
-	for (size_t d = 0; d < s.ndss; d++)
+	for (size_t k = 0; k < njobs; k++)
+		free(jobs[k].golden);
+	free(jobs);
+	for (size_t d = 0; d < s.ndss; d++) {
 		ds_free(s.ds_text[d]);
+		free(s.tmpl_text[d]);
+	}
+	for (size_t k = 0; k < s.nnodes; k++)
+		ds_free(s.node_text[k]);
+	ds_free(s.reports);
+	ds_plan_free(plan);
 	free(tids);
 	free(ws);
 	json_decref(sum);

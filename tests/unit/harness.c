@@ -1,3 +1,6 @@
+/* This file also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include "harness.h"
 
 #include <stdio.h>

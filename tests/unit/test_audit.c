@@ -1,4 +1,7 @@
 /* The security audit: admission texts on real-world shapes, risk findings, reports and bad inputs. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

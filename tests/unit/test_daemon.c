@@ -1,5 +1,8 @@
 /* The public daemon calls (include/daemonset/daemon.h): the template hash, the pod for a node, revision history,
  * rollback and IsPodUpdated, on the sample cluster (examples/cluster) and on small hand-written snapshots. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

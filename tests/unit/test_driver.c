@@ -5,6 +5,9 @@
  * the adoption race, requeue with backoff, the transport contract, and a whole
  * rollout of the sample cluster.
  */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -626,7 +629,7 @@ static int reentering_list(void *ud, const char *resource, const char *ns, const
 	(void)sel;
 	ds_error err;
 	reenter_rc = ds_controller_sync(reenter_ctrl, "a", "b", 0, NULL, NULL, &err);
-	ds_reply_set_message(reply, "no");
+	ds_reply_set_error(reply, "no", NULL);
 	return DS_TRANSPORT_TRANSIENT;
 }
 
@@ -639,7 +642,7 @@ static int weird_list(void *ud, const char *resource, const char *ns, const char
 	(void)ns;
 	(void)sel;
 	if (weird_body)
-		ds_reply_append(reply, weird_body, strlen(weird_body));
+		ds_reply_write(reply, weird_body, strlen(weird_body), NULL);
 	return weird_result;
 }
 

@@ -8,6 +8,9 @@
  * updated, running pod per eligible node, never have had two pods of a
  * DaemonSet on one node, and have the final status written.
  */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

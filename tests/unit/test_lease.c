@@ -1,4 +1,7 @@
 /* Leader election on a Lease as pure functions (client-go tryAcquireOrRenew / tryRelease). */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,7 @@
 /* ds_options: typed named settings, validated when set, all-or-nothing JSON. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,7 @@
 /* Rollouts: the advanced controls (partition, paused, rollout selector, update order) and the simulator. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>

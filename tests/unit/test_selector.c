@@ -1,6 +1,9 @@
 /* Label selectors: labels.Parse, NewRequirement, LabelSelectorAsSelector, Matches, String
  * (tests/vectors/values/selector.json, label_selector.json); node selectors through the ABI,
  * ds_node_selector_matches(3) (MatchNodeSelectorTerms). */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,7 @@
 /* The snapshot: loading dumps, indexes, watch events, atomic failure, copies, error paths. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,6 +527,92 @@ START_TEST(copy_is_independent)
 }
 END_TEST
 
+/* The reference counts of every value of the snapshot's stored JSON, in a fixed order. */
+static void counts_of(const json_t *v, size_t *out, size_t *n, size_t cap)
+{
+	if (*n < cap)
+		out[*n] = v->refcount;
+	(*n)++;
+	const char *k;
+	json_t *x;
+	size_t i;
+	if (json_is_object(v))
+		json_object_foreach((json_t *)v, k, x) counts_of(x, out, n, cap);
+	else if (json_is_array(v))
+		json_array_foreach(v, i, x) counts_of(x, out, n, cap);
+}
+
+static size_t snapshot_counts(const ds_cluster *c, size_t *out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_DAEMONSET); i++) {
+		const dsi_daemonset *ds = c->objs[DSI_KIND_DAEMONSET].v[i];
+		counts_of(ds->obj, out, &n, cap);
+		counts_of(ds->patch, out, &n, cap);
+	}
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_REVISION); i++)
+		counts_of(((const dsi_revision *)c->objs[DSI_KIND_REVISION].v[i])->obj, out, &n, cap);
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_PDB); i++)
+		counts_of(((const dsi_pdb *)c->objs[DSI_KIND_PDB].v[i])->obj, out, &n, cap);
+	return n;
+}
+
+/* Threads may share a snapshot and a plan (daemonset(7), THREAD SAFETY), and jansson reads a reference count
+ * non-atomically before changing it: no read-only call may keep (or take) a reference to the snapshot's JSON.
+ * A copy, plans and the results built from them leave every count as it was (make tsan sees the transient ones
+ * that our own code takes; this sees those kept inside jansson's containers too). */
+START_TEST(reads_leave_reference_counts)
+{
+	ds_cluster *c = dsi_test_load_sample(), *copy = NULL;
+	ds_error err;
+	/* a DaemonSet without a ControllerRevision: its plan creates one from the DaemonSet's patch */
+	static const char extra[] =
+		"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"extra\",\"namespace\":"
+		"\"default\",\"uid\":\"u-extra\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"x\"}},"
+		"\"template\":{\"metadata\":{\"labels\":{\"app\":\"x\"}},\"spec\":{\"containers\":[{\"name\":\"c\","
+		"\"image\":\"i\"}]}}}}";
+	ck_assert_msg(ds_cluster_load(c, extra, sizeof(extra) - 1, NULL, &err) == 0, "%s", err.message);
+	enum { CAP = 20000 };
+	size_t *before = calloc(CAP, sizeof(size_t)), *after = calloc(CAP, sizeof(size_t));
+	ck_assert_ptr_nonnull(before);
+	ck_assert_ptr_nonnull(after);
+	size_t n = snapshot_counts(c, before, CAP);
+	ck_assert_uint_gt(n, 100);
+	ck_assert_uint_le(n, CAP);
+	ck_assert_int_eq(ds_cluster_copy(c, &copy, &err), 0);
+	ds_plan *plans[8] = {NULL};
+	size_t nplans = 0;
+	const char *ns, *name;
+	for (size_t i = 0; nplans < 8 && ds_cluster_daemonset_at(c, i, &ns, &name, &err) == 0; i++) {
+		ck_assert_int_eq(ds_daemonset_plan(c, ns, name, 1796223600000LL, NULL, NULL, 0, &plans[nplans], &err),
+				 0);
+		char *out = NULL;
+		ck_assert_int_eq(ds_plan_to_json(plans[nplans++], &out, &err), 0);
+		ds_free(out);
+		ck_assert_int_eq(ds_cluster_get(c, "DaemonSet", ns, name, &out, &err), 0);
+		ds_free(out);
+		ck_assert_int_eq(ds_daemonset_history(c, ns, name, NULL, &out, &err), 0);
+		ds_free(out);
+		if (ds_daemonset_rollback(c, ns, name, 0, NULL, &out, &err) == 0)
+			ds_free(out);
+	}
+	char *plan_json = NULL;
+	ck_assert_int_eq(ds_plan_to_json(plans[nplans - 1], &plan_json, &err), 0);
+	ck_assert_ptr_nonnull(strstr(plan_json, "\"create\":{\"apiVersion\":\"apps/v1\",\"data\""));
+	ds_free(plan_json);
+	ck_assert_uint_eq(snapshot_counts(c, after, CAP), n);
+	for (size_t i = 0; i < n; i++)
+		ck_assert_msg(after[i] == before[i], "value %zu of the stored JSON: %zu references, %zu before", i,
+			      after[i], before[i]);
+	for (size_t i = 0; i < nplans; i++)
+		ds_plan_free(plans[i]);
+	ds_cluster_free(copy);
+	free(before);
+	free(after);
+	ds_cluster_free(c);
+}
+END_TEST
+
 START_TEST(legacy_daemonsets_with_option)
 {
 	ds_options *o;
@@ -651,6 +740,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, failed_load_changes_nothing);
 	tcase_add_test(tc, wrong_types_have_paths);
 	tcase_add_test(tc, copy_is_independent);
+	tcase_add_test(tc, reads_leave_reference_counts);
 	tcase_add_test(tc, legacy_daemonsets_with_option);
 	tcase_add_test(tc, many_nodes_in_pages);
 	tcase_add_test(tc, load_json_does_not_keep_host_values);

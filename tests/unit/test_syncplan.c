@@ -4,6 +4,9 @@
  * unbound pods of vanished nodes, the event iterator, and the preferred
  * node-affinity score of ds_fit and ds_explain.
  */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,8 @@
 /* DaemonSet validation: upstream's table (validation_daemonset.json), every rule with its exact field, type and
  * detail, the API server's preparation (defaults, registry), updates, status, and bad input. */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -23,6 +23,9 @@
  * Rows with featureGates (TestRestartableInitContainers: SidecarContainers)
  * read the pod, and call ds_fit, with those gates over upstream's defaults.
  */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,6 +5,9 @@
  * ds_should_run_json (which must agree), then cross-checked against the
  * internal verdict (lib/daemon/shouldrun.h) and its reason.
  */
+/* This suite also calls the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <stdlib.h>
 #include <string.h>
 
