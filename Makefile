@@ -212,12 +212,13 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(UNIT_SUPPORT_OBJS) $(STLIB)
 
 # The driver's suites run it against the in-memory cluster of examples/controller (dsrun's own),
 # linked in rather than included.
-$(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults $(BUILD)/tests/test_watchloop $(BUILD)/tests/test_watchloop_faults: $(BUILD)/obj/examples/controller/memtransport.o
+$(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examples/controller/memtransport.o
 
 # The fake API server of tests/support (fakeapi.h, fakehost.h): in the suites that run the controller
 # against it.
-FAKE_OBJS := $(addprefix $(BUILD)/obj/tests/support/,fakeapi.o fakecluster.o fakepatch.o fakehost.o)
-FAKE_SUITES := $(addprefix $(BUILD)/tests/,test_fakeapi test_upstream_integration test_upstream_e2e)
+FAKE_OBJS := $(addprefix $(BUILD)/obj/tests/support/,fakeapi.o fakecluster.o fakepatch.o fakehost.o fakeloop.o)
+FAKE_SUITES := $(addprefix $(BUILD)/tests/,test_fakeapi test_upstream_integration test_upstream_e2e test_watchloop \
+	test_watchloop_faults)
 $(filter $(UNIT_BINS),$(FAKE_SUITES)): $(FAKE_OBJS)
 # The replays of upstream's DaemonSet tests share tests/support/replay.c.
 $(filter $(UNIT_BINS),$(addprefix $(BUILD)/tests/,test_upstream_integration test_upstream_e2e)): \

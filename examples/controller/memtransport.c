@@ -9,7 +9,7 @@
 typedef struct fault {
 	char *op, *resource, *message;
 	long skip, count, seen;
-	int kind, result, status, executed;
+	int result, executed;
 } fault;
 
 /* A watch event kept for the watches: its resourceVersion, resource, namespace and line. */
@@ -31,11 +31,7 @@ typedef struct mem_call {
 	int status_sent;
 	char *out; /* bytes still to send */
 	size_t len, pos;
-	size_t cut;   /* answers: send no more than this, then end ((size_t)-1: all) */
-	int reset;    /* end the answer with a dropped connection */
-	int silent;   /* the status, then nothing */
 	int finished; /* an end is due once out is sent */
-	const char *end_error;
 	/* watches */
 	unsigned long long cursor;
 	ds_time deadline, next_bookmark;
@@ -59,7 +55,6 @@ struct mem_cluster {
 	json_t *calls;                      /* "op" and "op resource" -> count */
 	fault *faults;
 	size_t nfaults;
-	long faults_hit;
 	mem_call *open; /* the loop's calls */
 };
 
@@ -738,41 +733,6 @@ static fault *fault_for(mem_cluster *m, const char *op, const char *resource)
 	return hit;
 }
 
-/* The transport result an HTTP status means (httptransport.c's result_of). */
-static int result_of_status(int status)
-{
-	return status >= 200 && status < 300                   ? DS_TRANSPORT_OK
-	       : status == 404                                 ? DS_TRANSPORT_NOT_FOUND
-	       : status == 409                                 ? DS_TRANSPORT_CONFLICT
-	       : status == 422                                 ? DS_TRANSPORT_INVALID
-	       : status == 429 || status >= 500 || status == 0 ? DS_TRANSPORT_TRANSIENT
-							       : DS_TRANSPORT_FATAL;
-}
-
-/* A fault's write takes effect before its answer goes wrong. */
-static int fault_executes(const fault *f) { return f->executed || f->kind == MEM_FAULT_TRUNCATED; }
-
-/* What a callback hit by f answers. */
-static int fault_answer(mem_cluster *m, const fault *f, ds_reply *reply)
-{
-	m->faults_hit++;
-	switch (f->kind) {
-	case MEM_FAULT_STATUS: return fail(reply, result_of_status(f->status), "%s", f->message);
-	case MEM_FAULT_RESET: return fail(reply, DS_TRANSPORT_TRANSIENT, "connection reset by peer: %s", f->message);
-	case MEM_FAULT_SILENT:
-		return fail(reply, DS_TRANSPORT_TRANSIENT,
-			    "context deadline exceeded (Client.Timeout exceeded while awaiting headers): %s",
-			    f->message);
-	case MEM_FAULT_TRUNCATED: { /* the reply's first bytes, then the end */
-		static const char cut[] = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metad";
-		if (reply)
-			ds_reply_write(reply, cut, sizeof(cut) - 1, NULL);
-		return DS_TRANSPORT_OK;
-	}
-	default: return fail(reply, f->result, "%s", f->message);
-	}
-}
-
 /* Runs op (unless the fault stops it first) and answers as the fault says. */
 #define WITH_FAULTS(m, opname, resource, reply, call)                                                                  \
 	do {                                                                                                           \
@@ -781,11 +741,11 @@ static int fault_answer(mem_cluster *m, const fault *f, ds_reply *reply)
 		if (!r_)                                                                                               \
 			return fail(reply, DS_TRANSPORT_FATAL, "the server could not find the requested resource %s",  \
 				    resource ? resource : "");                                                         \
-		if (f_ && !fault_executes(f_))                                                                         \
-			return fault_answer(m, f_, reply);                                                             \
+		if (f_ && !f_->executed)                                                                               \
+			return fail(reply, f_->result, "%s", f_->message);                                             \
 		ds_reply *out_ = f_ ? NULL : reply;                                                                    \
 		int rc_ = call;                                                                                        \
-		return f_ ? fault_answer(m, f_, reply) : rc_;                                                          \
+		return f_ ? fail(reply, f_->result, "%s", f_->message) : rc_;                                          \
 	} while (0)
 
 static int tp_list(void *ud, const char *resource, const char *ns, const char *selector, ds_reply *reply)
@@ -1058,7 +1018,8 @@ int mem_patch(mem_cluster *m, const char *resource, const char *ns, const char *
 	return rc;
 }
 
-void mem_add_fault_spec(mem_cluster *m, const mem_fault_spec *spec)
+void mem_add_fault(mem_cluster *m, const char *op, const char *resource, long skip, long count, int result,
+		   int executed, const char *message)
 {
 	fault *p = realloc(m->faults, (m->nfaults + 1) * sizeof(*p));
 	if (!p)
@@ -1066,25 +1027,14 @@ void mem_add_fault_spec(mem_cluster *m, const mem_fault_spec *spec)
 	m->faults = p;
 	fault *f = &p[m->nfaults++];
 	memset(f, 0, sizeof(*f));
-	f->op = spec->op ? strdup(spec->op) : NULL;
-	f->resource = spec->resource ? strdup(spec->resource) : NULL;
-	f->message = strdup(spec->message ? spec->message : "injected fault");
-	f->skip = spec->skip;
-	f->count = spec->count;
-	f->kind = spec->kind;
-	f->result = spec->result;
-	f->status = spec->status;
-	f->executed = spec->executed;
+	f->op = op ? strdup(op) : NULL;
+	f->resource = resource ? strdup(resource) : NULL;
+	f->message = strdup(message ? message : "injected fault");
+	f->skip = skip;
+	f->count = count;
+	f->result = result;
+	f->executed = executed;
 }
-
-void mem_add_fault(mem_cluster *m, const char *op, const char *resource, long skip, long count, int result,
-		   int executed, const char *message)
-{
-	mem_fault_spec f = {op, resource, skip, count, MEM_FAULT_RESULT, result, 0, executed, message};
-	mem_add_fault_spec(m, &f);
-}
-
-long mem_faults_hit(const mem_cluster *m) { return m->faults_hit; }
 
 void mem_clear_faults(mem_cluster *m)
 {
@@ -1226,7 +1176,6 @@ int mem_start(mem_cluster *m, const ds_io *io)
 	c->id = io->id;
 	c->op = io->op;
 	c->r = r;
-	c->cut = (size_t)-1;
 	c->ns = io->namespace_ ? strdup(io->namespace_) : NULL;
 	c->next = m->open;
 	m->open = c;
@@ -1235,27 +1184,10 @@ int mem_start(mem_cluster *m, const ds_io *io)
 			 : io->op == DS_IO_GET    ? "get"
 			 : io->op == DS_IO_CREATE ? "create"
 						  : "update";
-	fault *f = fault_for(m, op, io->resource ? io->resource : "");
+	count_call(m, op, io->resource ? io->resource : "");
 	if (!r) {
 		answer(c, 404, status_doc(404, "NotFound", "the server could not find the requested resource"));
 		return 0;
-	}
-	if (f && !fault_executes(f)) {
-		m->faults_hit++;
-		if (f->kind == MEM_FAULT_SILENT) { /* headers, then nothing */
-			c->status = 200;
-			c->silent = 1;
-			return 0;
-		}
-		int code = f->kind == MEM_FAULT_STATUS   ? f->status
-			   : f->kind == MEM_FAULT_RESULT ? status_of_result(f->result, 0)
-							 : 0;
-		if (code) {
-			answer(c, code, status_doc(code, reason_of(code), f->message));
-			return 0;
-		}
-	} else if (f) {
-		m->faults_hit++;
 	}
 	if (io->op == DS_IO_LIST) {
 		answer(c, 200, list_json(m, r, io->namespace_, NULL));
@@ -1281,24 +1213,6 @@ int mem_start(mem_cluster *m, const ds_io *io)
 		}
 	} else {
 		lease_call(m, c, io);
-	}
-	if (f && (f->kind == MEM_FAULT_RESET || f->kind == MEM_FAULT_TRUNCATED || f->kind == MEM_FAULT_SILENT)) {
-		if (f->kind == MEM_FAULT_SILENT) {
-			c->silent = 1;
-		} else if (io->op == DS_IO_WATCH) { /* the watch breaks in its first event */
-			c->cut = 0;
-			c->reset = f->kind == MEM_FAULT_RESET;
-		} else {
-			c->cut = c->len / 2;
-			c->reset = f->kind == MEM_FAULT_RESET;
-		}
-	} else if (f && f->kind != MEM_FAULT_RESULT && f->kind != MEM_FAULT_STATUS) {
-		(void)0; /* event faults do not apply to calls */
-	} else if (f) {  /* executed, then its answer is lost: a server error after the fact */
-		int code = f->kind == MEM_FAULT_STATUS ? f->status : status_of_result(f->result, 0);
-		free(c->out);
-		c->out = NULL;
-		answer(c, code, status_doc(code, reason_of(code), f->message));
 	}
 	return 0;
 }
@@ -1329,7 +1243,7 @@ long mem_open_calls(const mem_cluster *m)
 	return n;
 }
 
-/* A watch's new events (and faults on them) into its bytes to send; its bookmark and end. */
+/* A watch's new events into its bytes to send; its bookmark and end. */
 static void watch_fill(mem_cluster *m, mem_call *c)
 {
 	for (size_t i = 0; i < m->nhist && !c->finished; i++) {
@@ -1339,42 +1253,7 @@ static void watch_fill(mem_cluster *m, mem_call *c)
 		c->cursor = h->rv;
 		if (h->resource != c->r->resource || (c->ns && (!h->ns || strcmp(c->ns, h->ns) != 0)))
 			continue;
-		fault *f = fault_for(m, "event", h->resource);
-		if (f)
-			m->faults_hit++;
-		int kind = f ? f->kind : -1;
-		if (kind == MEM_FAULT_DROP)
-			continue;
-		if (kind == MEM_FAULT_MALFORMED) {
-			static const char bad[] = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Pod\",}}\n";
-			append_out(c, bad, sizeof(bad) - 1);
-			continue;
-		}
-		if (kind == MEM_FAULT_GONE) {
-			char msg[160];
-			snprintf(msg, sizeof(msg), "too old resource version: %llu (%llu)", h->rv - 1, h->rv);
-			json_t *ev =
-				json_pack("{s:s, s:o}", "type", "ERROR", "object", status_doc(410, "Expired", msg));
-			char *line = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
-			if (line) {
-				append_out(c, line, strlen(line));
-				append_out(c, "\n", 1);
-			}
-			free(line);
-			json_decref(ev);
-			c->finished = 1;
-			break;
-		}
-		if (kind == MEM_FAULT_RESET || kind == MEM_FAULT_TRUNCATED) {
-			c->cut = c->len + h->len / 2; /* half of this event, then the end */
-			c->reset = kind == MEM_FAULT_RESET;
-			append_out(c, h->line, h->len);
-			c->finished = 1;
-			break;
-		}
 		append_out(c, h->line, h->len);
-		if (kind == MEM_FAULT_DUPLICATE)
-			append_out(c, h->line, h->len);
 	}
 	if (c->finished)
 		return;
@@ -1407,16 +1286,13 @@ static int send_call(mem_cluster *m, mem_call *c, ds_controller *ctrl, int *gone
 			return rc < 0 ? rc : n;
 		}
 	}
-	if (c->silent)
-		return n;
 	if (c->op == DS_IO_WATCH)
 		watch_fill(m, c);
-	size_t limit = c->cut < c->len ? c->cut : c->len;
-	while (c->pos < limit) {
+	while (c->pos < c->len) {
 		m->chunks = m->chunks * 1103515245u + 12345u;
 		size_t chunk = 1 + (m->chunks >> 8) % 3000;
-		if (chunk > limit - c->pos)
-			chunk = limit - c->pos;
+		if (chunk > c->len - c->pos)
+			chunk = c->len - c->pos;
 		n++;
 		rc = ds_controller_io_data(ctrl, c->id, c->out + c->pos, chunk, m->now, err);
 		c->pos += chunk;
@@ -1430,10 +1306,10 @@ static int send_call(mem_cluster *m, mem_call *c, ds_controller *ctrl, int *gone
 		c->out = NULL;
 		c->len = c->pos = 0;
 	}
-	if (c->finished && c->pos >= limit) {
+	if (c->finished && c->pos >= c->len) {
 		n++;
 		*gone = 1;
-		rc = ds_controller_io_end(ctrl, c->id, c->reset ? "connection reset by peer" : NULL, m->now, err);
+		rc = ds_controller_io_end(ctrl, c->id, NULL, m->now, err);
 		return rc < 0 ? rc : n;
 	}
 	return n;
@@ -1500,7 +1376,7 @@ static ds_time next_due(mem_cluster *m)
 			DUE(created + m->o.ready_after_ms);
 	}
 	for (const mem_call *c = m->open; c; c = c->next)
-		if (c->op == DS_IO_WATCH && !c->silent && !c->finished) {
+		if (c->op == DS_IO_WATCH && !c->finished) {
 			DUE(c->next_bookmark);
 			DUE(c->deadline);
 		}

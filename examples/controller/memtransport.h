@@ -4,9 +4,10 @@
  * generateName, creation timestamps, 404/409/422 answers, lists and watches
  * served as bytes (in chunks of random sizes, with bookmarks, 410 Gone for a
  * resourceVersion older than the history it keeps), a scheduler and a kubelet
- * that make pods Running and Ready, virtual time, and fault injection at any
- * call or watch event. The tests and the host program drive the controller
- * with it; it uses only the public API of libdaemonset and jansson.
+ * that make pods Running and Ready, virtual time, and faults in the transport's
+ * calls. dsrun and the driver's suites drive the controller with it (the loop's
+ * fault matrix runs on the fuller fake of tests/support); it uses only the
+ * public API of libdaemonset and jansson.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DS_EXAMPLE_MEMTRANSPORT_H
@@ -65,35 +66,8 @@ void mem_add_fault(mem_cluster *m, const char *op, const char *resource, long sk
 		   int executed, const char *message);
 void mem_clear_faults(mem_cluster *m);
 /* Calls made so far (op and resource may be NULL: any). The loop's calls count as "list",
- * "watch" and "get"/"create"/"update" (leases); "event" counts the watch events sent. */
+ * "watch" and "get"/"create"/"update" (leases); faults hit the transport's callbacks only. */
 long mem_calls(const mem_cluster *m, const char *op, const char *resource);
-
-/* What a fault does to the call (or watch event) it hits. */
-typedef enum mem_fault_kind {
-	MEM_FAULT_RESULT = 0, /* answer result (a ds_transport_result; the loop's calls its HTTP status) */
-	MEM_FAULT_STATUS,     /* answer HTTP status (the transport's callbacks: the matching result) */
-	MEM_FAULT_RESET,      /* part of the answer, then the connection drops */
-	MEM_FAULT_TRUNCATED,  /* part of the answer, then it ends as if complete */
-	MEM_FAULT_SILENT,     /* the loop's calls: headers (200), then nothing; callbacks: a timeout */
-	MEM_FAULT_MALFORMED,  /* watch events ("event"): a line that is not JSON instead */
-	MEM_FAULT_DROP,       /* watch events: never sent */
-	MEM_FAULT_DUPLICATE,  /* watch events: sent twice */
-	MEM_FAULT_GONE        /* watch events: an ERROR event (410, too old resource version) ends the watch */
-} mem_fault_kind;
-
-typedef struct mem_fault_spec {
-	const char *op;       /* as mem_calls counts them ("event": a watch event); NULL: any call */
-	const char *resource; /* NULL: any */
-	long skip, count;     /* pass skip matching calls, then hit count (-1: all) */
-	int kind;             /* mem_fault_kind */
-	int result;           /* MEM_FAULT_RESULT */
-	int status;           /* MEM_FAULT_STATUS */
-	int executed;         /* a write takes effect first: only its answer is lost or damaged */
-	const char *message;
-} mem_fault_spec;
-void mem_add_fault_spec(mem_cluster *m, const mem_fault_spec *f);
-/* Faults that hit so far. */
-long mem_faults_hit(const mem_cluster *m);
 
 /* ---- the list-watch loop's calls (ds_controller_step(3)) ---- */
 

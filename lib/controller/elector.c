@@ -442,7 +442,6 @@ json_t *dsi_elector_status(const dsi_elector *e, ds_time now)
 		json_string_value(json_object_get(json_object_get(e->state, "observedRecord"), "holderIdentity"));
 	return json_pack("{s:s, s:s, s:b, s:b, s:b, s:s, s:I, s:I, s:I}", "identity", e->identity, "lease", e->name,
 			 "leading", dsi_elector_leading(e, now), "acquired", e->led, "lost", e->lost, "holder",
-			 holder ? holder : "",
-			 "attempts", (json_int_t)e->attempts, "failures", (json_int_t)e->failures, "retryPeriodMs",
-			 (json_int_t)e->retry_ms);
+			 holder ? holder : "", "attempts", (json_int_t)e->attempts, "failures", (json_int_t)e->failures,
+			 "retryPeriodMs", (json_int_t)e->retry_ms);
 }
