@@ -16,7 +16,8 @@ Modules: core (options, times), errors (one exception per error code),
 values (quantities, selectors), cluster (snapshots), placement, daemon (the
 pod for a node, template hash, history, rollback), plan (one sync, status,
 rollout simulation), validate, ops (cordon, drain, upgrade), audit,
-scenario (offline scenario tests), controller (the driver, leases) and pure
+scenario (offline scenario tests), controller (the driver, leases), watchloop
+(a host of the library's list-watch loop over HTTP) and pure
 (every function that needs no snapshot). Functions that share a module's
 name are reached through the module (daemonset.plan.plan), so the module
 stays importable.
@@ -39,6 +40,7 @@ from . import core, errors, values  # noqa: F401
 from . import audit  # noqa: F401
 from . import cluster, placement, plan  # noqa: F401
 from . import controller  # noqa: F401
+from . import watchloop  # noqa: F401
 from . import daemon, scenario  # noqa: F401
 from . import ops  # noqa: F401
 from . import validate  # noqa: F401

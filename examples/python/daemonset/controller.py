@@ -79,6 +79,7 @@ class _Config(ctypes.Structure):
         ("retry_base_ms", ctypes.c_int64),
         ("retry_max_ms", ctypes.c_int64),
         ("component", _P),
+        ("lease", _V),  # const ds_lease_config * (1.2): leader election in the loop
     ]
 
 
@@ -96,7 +97,7 @@ class _SyncResult(ctypes.Structure):
 
 
 class LeaseConfig(ctypes.Structure):
-    """ds_lease_config: LeaseConfig("replica-1", "kube-system", "my-controller", 15000, 10000)."""
+    """ds_lease_config: LeaseConfig("replica-1", "kube-system", "my-controller", 15000, 10000, 2000)."""
 
     _fields_ = [
         ("size", ctypes.c_size_t),
@@ -105,12 +106,15 @@ class LeaseConfig(ctypes.Structure):
         ("name", _P),
         ("lease_duration_ms", ctypes.c_int64),
         ("renew_deadline_ms", ctypes.c_int64),
+        ("retry_period_ms", ctypes.c_int64),  # 1.2: the loop's elector (0: renew_deadline_ms / 5)
     ]
 
     def __init__(self, identity: str, namespace: str, name: str, lease_duration_ms: int = 15000,
-                 renew_deadline_ms: int = 10000) -> None:
-        super().__init__(ctypes.sizeof(LeaseConfig), encode(identity), encode(namespace), encode(name),
-                         lease_duration_ms, renew_deadline_ms)
+                 renew_deadline_ms: int = 10000, retry_period_ms: int = 0) -> None:
+        # the strings are kept here: the structure holds only pointers into them
+        self._keep = (encode(identity), encode(namespace), encode(name))
+        super().__init__(ctypes.sizeof(LeaseConfig), *self._keep, lease_duration_ms, renew_deadline_ms,
+                         retry_period_ms)
 
 
 lib.ds_reply_write.argtypes = [_V, _P, ctypes.c_size_t, _ERR]
@@ -200,11 +204,13 @@ def _answer(reply: Any, fn: Any, *args: Any) -> int:
 
 class Controller:
     """ds_controller over a Python transport (see the module documentation).
-    options: a dict or daemonset.Options, read at every sync. Close it with
-    close() or a with block."""
+    options: a dict or daemonset.Options, read at every sync; lease: a
+    LeaseConfig to lead before listing, for the list-watch loop
+    (daemonset.watchloop). Close it with close() or a with block."""
 
     def __init__(self, transport: Any, options: OptionsArg = None, namespace: Optional[str] = None,
-                 retry_base_ms: int = 0, retry_max_ms: int = 0, component: Optional[str] = None) -> None:
+                 retry_base_ms: int = 0, retry_max_ms: int = 0, component: Optional[str] = None,
+                 lease: Optional[LeaseConfig] = None) -> None:
         self._transport = transport
         # kept alive: the driver reads it at every sync (a dict is converted once, here)
         self._options = options_arg(options)
@@ -224,7 +230,9 @@ class Controller:
         self._table = _Transport(ctypes.sizeof(_Transport), None, *self._callbacks)
         self._ns = encode(namespace)
         self._component = encode(component)
-        cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component)
+        self._lease = lease  # copied by the library, kept for the strings' sake anyway
+        cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component,
+                      ctypes.cast(ctypes.pointer(lease), _V) if lease is not None else None)
         handle = ctypes.c_void_p()
         call(lib.ds_controller_new, ctypes.byref(self._table), self._options, ctypes.byref(cfg),
              ctypes.byref(handle))
@@ -315,6 +323,13 @@ class Controller:
         out = ctypes.c_void_p()
         call(lib.ds_controller_expectations, self, encode(namespace), encode(required(name, "name")),
              _time(required(now, "now")), ctypes.byref(out))
+        return take_json(out.value)
+
+    def summary(self) -> Dict[str, Any]:
+        """The driver's snapshot in brief (ds_cluster_summary(3)): counts, node names, DaemonSets."""
+        from . import cluster  # noqa: F401 - declares ds_cluster_summary
+        out = ctypes.c_void_p()
+        call(lib.ds_cluster_summary, lib.ds_controller_cluster(self), ctypes.byref(out))
         return take_json(out.value)
 
     def get(self, kind: str, namespace: Optional[str], name: Optional[str] = None) -> Optional[Dict[str, Any]]:
