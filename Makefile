@@ -84,7 +84,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
-.PHONY: FORCE all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
+.PHONY: FORCE all lib examples tests check unit python-tests sanitize faults demo install uninstall clean help \
 	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint rules
 
 all: deps-check lib examples
@@ -100,6 +100,7 @@ help:
 	@echo "make tsan       the thread-safety test under ThreadSanitizer (clang)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
 	@echo "make bench      the benchmark (prints JSON and a table)"
+	@echo "make faults     the list-watch loop's whole fault matrix and its long HTTP tests (~20 min)"
 	@echo "make abi-check  compare the ABI with the baselines in tests/abi/ (abidiff)"
 	@echo "make lint       the rules of lib/README.md (includes, calls, names, exports), clang-format, cppcheck"
 	@echo "make WERROR=1   warnings are errors (CI, make check and make sanitize set it)"
@@ -260,8 +261,17 @@ check: deps
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_BUILD ?= build/san
 sanitize: deps
-	@DS_DIFF_CASES=$${DS_DIFF_CASES:-30000} $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" \
-		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
+	@DS_DIFF_CASES=$${DS_DIFF_CASES:-30000} DS_FAULT_RUNS=$${DS_FAULT_RUNS:-1} $(MAKE) --no-print-directory \
+		BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
+
+# The list-watch loop's fault matrix at every call and event index (make check runs 4 of each,
+# make sanitize 1), then the HTTP tests in their long forms (a 60-second storm of 500s).
+faults: deps
+	@$(MAKE) --no-print-directory lib examples $(BUILD)/tests/test_watchloop_faults
+	@DS_FAULT_RUNS=0 CK_FORK=no $(BUILD)/tests/test_watchloop_faults
+	@DS_FAULTS_FULL=1 DSRUN=$(abspath $(DSRUN)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) \
+		PYTHONPATH=$(abspath examples/python) $(PYTHON) -m unittest discover -s tests/python -t tests/python \
+		-p 'test_loop_http.py'
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -165,14 +165,15 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "dsrun: %s%s%s\n", err.source, err.source[0] ? ": " : "", err.message), 1;
 	char identity[320];
 	ds_lease_config lease;
-	ds_controller_config cfg = DS_CONTROLLER_CONFIG_INIT;
-	if (elect) { /* lead before listing, as kube-controller-manager starts its informers */
-		leader_config(&lo, identity, sizeof(identity), &lease);
-		cfg.lease = &lease;
-	}
+	if (elect && leader_config(&lo, identity, sizeof(identity), &lease, opts) < 0)
+		return be.close(be.self), 1;
 	ds_controller *ctrl;
-	if (ds_controller_new(&be.transport, opts, &cfg, &ctrl, &err) < 0) {
-		fprintf(stderr, "dsrun: %s%s%s\n", elect ? "--leader-elect: " : "", err.message, "");
+	if (ds_controller_new(&be.transport, opts, NULL, &ctrl, &err) < 0)
+		return fprintf(stderr, "dsrun: %s\n", err.message), be.close(be.self), 1;
+	/* lead before listing, as kube-controller-manager starts its informers */
+	if (elect && ds_controller_set_lease(ctrl, &lease, &err) < 0) {
+		fprintf(stderr, "dsrun: --leader-elect: %s\n", err.message);
+		ds_controller_free(ctrl);
 		return be.close(be.self), 1;
 	}
 	ds_time until = be.now(be.self) + (ds_time)atoi(timeout) * 1000;

@@ -55,7 +55,7 @@ int leader_flag(leader_options *o, const char *flag, const char *value)
 	return 1;
 }
 
-void leader_config(const leader_options *o, char *identity, size_t size, ds_lease_config *out)
+int leader_config(const leader_options *o, char *identity, size_t size, ds_lease_config *out, ds_options *opts)
 {
 	if (o->identity)
 		snprintf(identity, size, "%s", o->identity);
@@ -67,6 +67,13 @@ void leader_config(const leader_options *o, char *identity, size_t size, ds_leas
 	c.name = o->name;
 	c.lease_duration_ms = o->lease_ms;
 	c.renew_deadline_ms = o->renew_ms;
-	c.retry_period_ms = o->retry_ms;
 	*out = c;
+	char retry[32];
+	snprintf(retry, sizeof(retry), "%lldms", (long long)o->retry_ms);
+	ds_error err;
+	if (ds_options_set(opts, "leaseRetryPeriod", retry, &err) < 0) {
+		fprintf(stderr, "dsrun: --retry-period: %s\n", err.message);
+		return -1;
+	}
+	return 0;
 }

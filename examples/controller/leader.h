@@ -1,7 +1,7 @@
 /*
  * dsrun --leader-elect: the flags of kube-controller-manager's leader election, and the
  * ds_lease_config they make. The election itself runs in the library's loop
- * (ds_controller_step(3) with ds_controller_config.lease): client-go's LeaderElector
+ * (ds_controller_step(3) after ds_controller_set_lease(3)): client-go's LeaderElector
  * (tools/leaderelection) with a LeaseLock, the Lease calls performed by the host like any other.
  * SPDX-License-Identifier: Apache-2.0
  */
@@ -29,7 +29,8 @@ typedef struct leader_options {
  * them, 0 when it is not, -1 (with a message on stderr) for a bad value. */
 int leader_flag(leader_options *o, const char *flag, const char *value);
 
-/* The lease configuration of o; identity (size bytes) holds the identity it names. */
-void leader_config(const leader_options *o, char *identity, size_t size, ds_lease_config *out);
+/* The lease configuration of o (its retry period is the option leaseRetryPeriod, set in opts);
+ * identity (size bytes) holds the identity it names. 0, or -1 with a message on stderr. */
+int leader_config(const leader_options *o, char *identity, size_t size, ds_lease_config *out, ds_options *opts);
 
 #endif

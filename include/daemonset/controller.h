@@ -95,8 +95,6 @@ typedef struct ds_controller_config {
 	int64_t retry_base_ms;  /* requeue after a failed sync: base * 2^failures; 0: 5 ms */
 	int64_t retry_max_ms;   /* ... capped here; 0: 1000 s (workqueue.DefaultControllerRateLimiter) */
 	const char *component;  /* the Event source; NULL: "daemonset-controller" */
-	/* 1.2: lead before listing (ds_controller_step(3)); NULL: no leader election. Copied. */
-	const struct ds_lease_config *lease;
 } ds_controller_config;
 #define DS_CONTROLLER_CONFIG_INIT DS_SIZED_INIT(ds_controller_config)
 
@@ -170,7 +168,6 @@ typedef struct ds_lease_config {
 	const char *name;
 	int64_t lease_duration_ms; /* 15 s in kube-controller-manager */
 	int64_t renew_deadline_ms; /* 10 s; less than the lease duration */
-	int64_t retry_period_ms;   /* 1.2, the loop's elector: 2 s; 0: renew_deadline_ms / 5 */
 } ds_lease_config;
 #define DS_LEASE_CONFIG_INIT DS_SIZED_INIT(ds_lease_config)
 
@@ -194,7 +191,7 @@ DS_EXTERN int ds_lease_try_release(const ds_lease_config *cfg, const char *lease
 DS_EXTERN int ds_lease_leading(const ds_lease_config *cfg, const char *state, size_t state_size, ds_time now,
 			       int *leader, ds_error *err);
 
-/* ---- 1.2: the list-watch loop (ds_controller_step(3), ds_watch_loop(7)) --------
+/* ---- 1.2: the list-watch loop (ds_controller_step(3), daemonset-watch-loop(7)) --------
  *
  * The library decides what I/O comes next; the host performs it and hands the
  * answers back. Each step returns one action: start a call (LIST, WATCH, GET,
@@ -254,6 +251,10 @@ DS_EXTERN int ds_controller_io_data(ds_controller *ctrl, uint64_t id, const char
 /* Call id ended: error NULL when the answer ended as the server sent it,
  * else what failed (a reset, a timeout, a TLS error: for the log). */
 DS_EXTERN int ds_controller_io_end(ds_controller *ctrl, uint64_t id, const char *error, ds_time now, ds_error *err);
+/* Lead before listing: leader election on the Lease cfg names (copied), run by
+ * the loop with the retry period of the option leaseRetryPeriod. Before the
+ * first step (else DS_ESTATE). */
+DS_EXTERN int ds_controller_set_lease(ds_controller *ctrl, const ds_lease_config *cfg, ds_error *err);
 /* Stop: close every call, give the lease up when held (ReleaseOnCancel); the
  * steps that follow return the closes and the release, then DS_IO_STOPPED. */
 DS_EXTERN int ds_controller_stop(ds_controller *ctrl, ds_time now, ds_error *err);

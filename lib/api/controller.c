@@ -40,13 +40,11 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 		return dsi_error_set(err, DS_EARG, "transport", "transport must not be NULL; set transport->size");
 	if (config && !DSI_SIZE_COVERS(config, ds_controller_config, namespace_))
 		return dsi_error_set(err, DS_EARG, "config", "set config->size to sizeof(ds_controller_config)");
-	const ds_lease_config *lease =
-		config && DSI_SIZE_COVERS(config, ds_controller_config, lease) ? config->lease : NULL;
 	ds_controller *c = dsi_calloc(1, sizeof(*c));
 	if (!c)
 		return dsi_error_nomem(err);
 	dsi_ctrl_settings set = {dsi_o_core(opts), dsi_o_model(opts), dsi_o_daemon(opts), dsi_o_ctrl(opts)};
-	int rc = dsi_ctrl_init(c, transport, &set, config, lease, err);
+	int rc = dsi_ctrl_init(c, transport, &set, config, err);
 	if (rc < 0) {
 		dsi_free(c);
 		return rc;
@@ -279,6 +277,17 @@ int ds_controller_io_end(ds_controller *ctrl, uint64_t id, const char *error, ds
 	if (rc < 0)
 		return rc;
 	rc = dsi_loop_end(ctrl, id, error, now, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_set_lease(ds_controller *ctrl, const ds_lease_config *cfg, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_set_lease(ctrl, cfg, err);
 	ctrl->busy = 0;
 	return rc;
 }

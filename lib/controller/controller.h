@@ -53,7 +53,7 @@ typedef struct dsi_ctrl_settings {
 	const dsi_ctrl_options *ctrl;
 } dsi_ctrl_settings;
 int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_settings *set,
-		  const ds_controller_config *cfg, const ds_lease_config *lease, ds_error *err);
+		  const ds_controller_config *cfg, ds_error *err);
 void dsi_ctrl_destroy(dsi_controller *c);
 /* resync.c */
 int dsi_ctrl_resync(dsi_controller *c, ds_time now, json_t **out, ds_error *err);

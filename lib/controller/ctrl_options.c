@@ -36,6 +36,7 @@ static const dsi_opt_def defs[] = {
 	{"reflectorBackoffReset", DSI_OPT_DURATION, O(backoff_reset_ms), 0, INT64_MAX / 4, NULL, NULL, NULL},
 	{"relistPeriod", DSI_OPT_DURATION, O(relist_period_ms), 0, INT64_MAX / 4, NULL, NULL, NULL},
 	{"seed", DSI_OPT_INT64, O(seed), INT64_MIN, INT64_MAX, NULL, NULL, NULL},
+	{"leaseRetryPeriod", DSI_OPT_DURATION, O(lease_retry_ms), 0, INT64_MAX / 4, NULL, NULL, NULL},
 };
 #undef O
 

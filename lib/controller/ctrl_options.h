@@ -18,6 +18,7 @@ typedef struct dsi_ctrl_options {
 	int64_t backoff_reset_ms;     /* and the quiet period after which it starts over */
 	int64_t relist_period_ms;     /* list again this long after the last list; 0: never */
 	int64_t seed;                 /* the controller's randomness; 0: from the first step's time */
+	int64_t lease_retry_ms;       /* leader election's retry period; 0: the renew deadline / 5 */
 } dsi_ctrl_options;
 
 extern const dsi_opt_table dsi_ctrl_option_table;

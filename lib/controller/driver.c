@@ -24,7 +24,7 @@ char *dsi_ctrl_key(const char *ns, const char *name)
 }
 
 int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_settings *set,
-		  const ds_controller_config *cfg, const ds_lease_config *lease, ds_error *err)
+		  const ds_controller_config *cfg, ds_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	/* the host's table may be older (smaller) than ours: the rest stays NULL */
@@ -62,10 +62,8 @@ int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_sett
 		dsi_ctrl_destroy(c);
 		return dsi_error_nomem(err);
 	}
-	int rc = dsi_loop_init(c, lease, err);
-	if (rc < 0)
-		dsi_ctrl_destroy(c);
-	return rc;
+	dsi_loop_init(c);
+	return 0;
 }
 
 void dsi_ctrl_destroy(dsi_controller *c)

@@ -39,7 +39,7 @@ struct dsi_elector {
 
 static char *dup_or_null(const char *s) { return s ? dsi_strdup(s) : NULL; }
 
-int dsi_elector_new(const ds_lease_config *cfg, dsi_elector **out, ds_error *err)
+int dsi_elector_new(const ds_lease_config *cfg, int64_t retry_ms, dsi_elector **out, ds_error *err)
 {
 	*out = NULL;
 	dsi_lease_cfg c;
@@ -48,14 +48,12 @@ int dsi_elector_new(const ds_lease_config *cfg, dsi_elector **out, ds_error *err
 		return rc;
 	if (!c.ns || !*c.ns || !c.name || !*c.name)
 		return dsi_error_set(err, DS_EARG, "lease", "the Lease needs a namespace and a name");
-	int64_t retry = DSI_SIZE_COVERS(cfg, ds_lease_config, retry_period_ms) && cfg->retry_period_ms > 0
-				? cfg->retry_period_ms
-				: c.renew_deadline_ms / 5;
+	int64_t retry = retry_ms > 0 ? retry_ms : c.renew_deadline_ms / 5;
 	if (retry < 1)
 		retry = 1;
 	/* NewLeaderElector (leaderelection.go) */
 	if ((double)c.renew_deadline_ms <= JITTER_FACTOR * (double)retry)
-		return dsi_error_set(err, DS_EVALUE, "lease.retry_period_ms",
+		return dsi_error_set(err, DS_EVALUE, "leaseRetryPeriod",
 				     "renewDeadline must be greater than retryPeriod*JitterFactor");
 	dsi_elector *e = dsi_calloc(1, sizeof(*e));
 	if (!e)

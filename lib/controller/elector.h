@@ -9,8 +9,9 @@
 
 #include "controller/controller.h"
 
-/* From the caller's config (copied; checked as NewLeaderElector checks it). */
-int dsi_elector_new(const ds_lease_config *cfg, dsi_elector **out, ds_error *err);
+/* From the caller's config (copied; checked as NewLeaderElector checks it); retry_ms 0:
+ * the renew deadline / 5. */
+int dsi_elector_new(const ds_lease_config *cfg, int64_t retry_ms, dsi_elector **out, ds_error *err);
 void dsi_elector_free(dsi_elector *e);
 void dsi_elector_start(dsi_elector *e, ds_time now);
 /* We hold the lease and renewed it within the renew deadline. */

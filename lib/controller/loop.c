@@ -159,15 +159,26 @@ void dsi_loop_status_reason(const dsi_iocall *call, char *buf, size_t size)
 
 /* ---- lifetime ---- */
 
-int dsi_loop_init(dsi_controller *c, const ds_lease_config *lease, ds_error *err)
+void dsi_loop_init(dsi_controller *c)
 {
 	dsi_loop *l = &c->loop;
 	memset(l, 0, sizeof(*l));
 	for (int i = 0; i < DSI_NREFLECTORS; i++)
 		dsi_refl_init(&l->refl[i], i);
 	dsi_retry_init(&l->backoff, c->ctrl.backoff_initial_ms, c->ctrl.backoff_max_ms, c->ctrl.backoff_reset_ms);
-	if (lease)
-		return dsi_elector_new(lease, &l->elector, err);
+}
+
+int dsi_loop_set_lease(dsi_controller *c, const ds_lease_config *cfg, ds_error *err)
+{
+	dsi_loop *l = &c->loop;
+	if (l->started)
+		return dsi_error_set(err, DS_ESTATE, NULL, "set the lease before the first step");
+	dsi_elector *e;
+	int rc = dsi_elector_new(cfg, c->ctrl.lease_retry_ms, &e, err);
+	if (rc < 0)
+		return rc;
+	dsi_elector_free(l->elector);
+	l->elector = e;
 	return 0;
 }
 

@@ -101,7 +101,9 @@ typedef struct dsi_loop {
 struct ds_controller;
 
 /* loop.c: the entry points behind ds_controller_step and the ds_controller_io_* calls */
-int dsi_loop_init(struct ds_controller *c, const ds_lease_config *lease, ds_error *err);
+void dsi_loop_init(struct ds_controller *c);
+/* Leader election before listing (before the first step, else DS_ESTATE). */
+int dsi_loop_set_lease(struct ds_controller *c, const ds_lease_config *cfg, ds_error *err);
 void dsi_loop_destroy(dsi_loop *l);
 int dsi_loop_step(struct ds_controller *c, ds_time now, ds_io *io, ds_error *err);
 int dsi_loop_response(struct ds_controller *c, uint64_t id, int status, ds_time now, ds_error *err);

@@ -236,8 +236,9 @@ class PythonHostTest(GoalCheck, unittest.TestCase):
 
     def test_leader_election(self):
         """The Lease first, then the lists; given up when the loop stops."""
-        lease = controller.LeaseConfig("python-host", "kube-system", "watchloop", 15000, 10000, 2000)
-        with watchloop.WatchLoop(self.server.url, lease=lease, log=self.log) as loop:
+        lease = controller.LeaseConfig("python-host", "kube-system", "watchloop", 15000, 10000)
+        with watchloop.WatchLoop(self.server.url, options={"leaseRetryPeriod": "2s"}, lease=lease,
+                                 log=self.log) as loop:
             done = loop.run(stop=loop.converged, timeout=60)
         self.assertTrue(done, self.lines)
         first_lease = self.store.requests.index(("POST", "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases"))

@@ -659,11 +659,19 @@ START_TEST(test_arguments)
 	lc.name = "l";
 	lc.lease_duration_ms = 15000;
 	lc.renew_deadline_ms = 10000;
-	lc.retry_period_ms = 9000;
-	ds_controller_config cfg = DS_CONTROLLER_CONFIG_INIT;
-	cfg.lease = &lc;
-	ck_assert_int_eq(ds_controller_new(&tp, NULL, &cfg, &ctrl, &err), DS_EVALUE);
+	ck_assert_int_eq(ds_options_create(&opts, &err), 0);
+	ck_assert_int_eq(ds_options_set(opts, "leaseRetryPeriod", "9s", &err), 0);
+	ck_assert_int_eq(ds_controller_new(&tp, opts, NULL, &ctrl, &err), 0);
+	ck_assert_int_eq(ds_controller_set_lease(ctrl, &lc, &err), DS_EVALUE);
 	ck_assert_str_eq(err.message, "renewDeadline must be greater than retryPeriod*JitterFactor");
+	ds_controller_free(ctrl);
+	ds_options_free(opts);
+	/* the lease is set before the loop starts, not after */
+	ck_assert_int_eq(ds_controller_new(&tp, NULL, NULL, &ctrl, &err), 0);
+	ds_io io2 = DS_IO_INIT;
+	ck_assert_int_ge(ds_controller_step(ctrl, LW_T0, &io2, &err), 0);
+	ck_assert_int_eq(ds_controller_set_lease(ctrl, &lc, &err), DS_ESTATE);
+	ds_controller_free(ctrl);
 }
 END_TEST
 
@@ -678,8 +686,7 @@ START_TEST(test_leader_election)
 	lc.name = "dsrun";
 	lc.lease_duration_ms = 15000;
 	lc.renew_deadline_ms = 10000;
-	lc.retry_period_ms = 2000;
-	static const char *const opts[] = {"seed", "4", NULL};
+	static const char *const opts[] = {"seed", "4", "leaseRetryPeriod", "2s", NULL};
 	lworld w;
 	lw_init_with(&w, "examples/cluster", &fo, opts, &lc);
 	ds_io io;

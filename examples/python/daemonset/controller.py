@@ -79,7 +79,6 @@ class _Config(ctypes.Structure):
         ("retry_base_ms", ctypes.c_int64),
         ("retry_max_ms", ctypes.c_int64),
         ("component", _P),
-        ("lease", _V),  # const ds_lease_config * (1.2): leader election in the loop
     ]
 
 
@@ -97,7 +96,7 @@ class _SyncResult(ctypes.Structure):
 
 
 class LeaseConfig(ctypes.Structure):
-    """ds_lease_config: LeaseConfig("replica-1", "kube-system", "my-controller", 15000, 10000, 2000)."""
+    """ds_lease_config: LeaseConfig("replica-1", "kube-system", "my-controller", 15000, 10000)."""
 
     _fields_ = [
         ("size", ctypes.c_size_t),
@@ -106,15 +105,12 @@ class LeaseConfig(ctypes.Structure):
         ("name", _P),
         ("lease_duration_ms", ctypes.c_int64),
         ("renew_deadline_ms", ctypes.c_int64),
-        ("retry_period_ms", ctypes.c_int64),  # 1.2: the loop's elector (0: renew_deadline_ms / 5)
     ]
 
     def __init__(self, identity: str, namespace: str, name: str, lease_duration_ms: int = 15000,
-                 renew_deadline_ms: int = 10000, retry_period_ms: int = 0) -> None:
-        # the strings are kept here: the structure holds only pointers into them
-        self._keep = (encode(identity), encode(namespace), encode(name))
-        super().__init__(ctypes.sizeof(LeaseConfig), *self._keep, lease_duration_ms, renew_deadline_ms,
-                         retry_period_ms)
+                 renew_deadline_ms: int = 10000) -> None:
+        super().__init__(ctypes.sizeof(LeaseConfig), encode(identity), encode(namespace), encode(name),
+                         lease_duration_ms, renew_deadline_ms)
 
 
 lib.ds_reply_write.argtypes = [_V, _P, ctypes.c_size_t, _ERR]
@@ -146,6 +142,8 @@ lib.ds_cluster_get.argtypes = [_V, _P, _P, _P, _OUT, _ERR]
 lib.ds_cluster_get.restype = ctypes.c_int
 lib.ds_objects_parse.argtypes = [_P, ctypes.c_size_t, _V, _OUT, _ERR]
 lib.ds_objects_parse.restype = ctypes.c_int
+lib.ds_controller_set_lease.argtypes = [_V, ctypes.c_void_p, _ERR]
+lib.ds_controller_set_lease.restype = ctypes.c_int
 lib.ds_lease_decide.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
 lib.ds_lease_decide.restype = ctypes.c_int
 lib.ds_lease_release.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
@@ -206,7 +204,8 @@ class Controller:
     """ds_controller over a Python transport (see the module documentation).
     options: a dict or daemonset.Options, read at every sync; lease: a
     LeaseConfig to lead before listing, for the list-watch loop
-    (daemonset.watchloop). Close it with close() or a with block."""
+    (daemonset.watchloop; the option leaseRetryPeriod is its retry period).
+    Close it with close() or a with block."""
 
     def __init__(self, transport: Any, options: OptionsArg = None, namespace: Optional[str] = None,
                  retry_base_ms: int = 0, retry_max_ms: int = 0, component: Optional[str] = None,
@@ -230,13 +229,17 @@ class Controller:
         self._table = _Transport(ctypes.sizeof(_Transport), None, *self._callbacks)
         self._ns = encode(namespace)
         self._component = encode(component)
-        self._lease = lease  # copied by the library, kept for the strings' sake anyway
-        cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component,
-                      ctypes.cast(ctypes.pointer(lease), _V) if lease is not None else None)
+        cfg = _Config(ctypes.sizeof(_Config), self._ns, retry_base_ms, retry_max_ms, self._component)
         handle = ctypes.c_void_p()
         call(lib.ds_controller_new, ctypes.byref(self._table), self._options, ctypes.byref(cfg),
              ctypes.byref(handle))
         self._as_parameter_: Optional[ctypes.c_void_p] = handle
+        if lease is not None:  # leader election in the loop (option leaseRetryPeriod: its retry period)
+            try:
+                call(lib.ds_controller_set_lease, self, ctypes.byref(lease))
+            except BaseException:
+                self.close()
+                raise
 
     def close(self) -> None:
         """Free the driver (idempotent)."""
