@@ -146,12 +146,19 @@ $(STLIB): $(LIB_OBJS)
 
 # Rewritten on every run when its text changes, so that `make install PREFIX=...`
 # after a plain `make` installs a .pc that names the new prefix.
+# A libdir the dynamic loader does not search by itself (anything but /lib, /usr/lib and their
+# lib64 and multiarch forms: /usr/local/lib needs ldconfig first, a PREFIX of one's own is never
+# searched) gets an rpath in Libs, so that a program built with `pkg-config --libs daemonset` runs
+# without LD_LIBRARY_PATH or ldconfig (tests/python/test_install.py).
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+LOADER_DIRS := /lib /usr/lib /lib64 /usr/lib64 $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
+PC_RPATH = $(if $(filter $(LOADER_DIRS),$(patsubst %/,%,$(libdir))),,-Wl,-rpath,$${libdir} )
 $(PCFILE): FORCE
 	@mkdir -p $(dir $@)
 	@printf '%s\n' 'prefix=$(prefix)' 'exec_prefix=$(exec_prefix)' 'libdir=$(libdir)' \
 	  'includedir=$(includedir)' '' 'Name: daemonset' \
 	  'Description: Kubernetes DaemonSet semantics as pure functions behind a stable C ABI' \
-	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} -ldaemonset' \
+	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} $(PC_RPATH)-ldaemonset' \
 	  'Libs.private: -lpthread -lm' 'Cflags: -I$${includedir}' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
@@ -240,19 +247,27 @@ $(JSONPATHECHO): $(BUILD)/obj/tests/support/jsonpathecho.o $(BUILD)/obj/examples
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-tests: lib examples $(UNIT_BINS) $(YAMLECHO) $(JSONPATHECHO)
+# fakeapiserver serves the fake API server of tests/support over HTTP, for kubectl, dsrun --url and kubectl-ds.
+FAKEAPISERVER := $(BUILD)/tests/support/fakeapiserver
+$(FAKEAPISERVER): $(BUILD)/obj/tests/support/fakeserver.o $(filter-out %/fakehost.o %/fakeloop.o,$(FAKE_OBJS)) $(STLIB)
+	@mkdir -p $(dir $@)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(STLIB) $(PKG_LIBS) -lpthread -lm
+
+tests: lib examples $(UNIT_BINS) $(YAMLECHO) $(JSONPATHECHO) $(FAKEAPISERVER)
 
 # Each suite prints Check's own summary line; the runner adds a total.
 unit: tests
 	@BUILD=$(BUILD) sh tests/run-unit.sh $(UNIT_BINS)
 
-python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO)
-	@DSRUN=$(abspath $(DSRUN)) YAMLECHO=$(abspath $(YAMLECHO)) JSONPATHECHO=$(abspath $(JSONPATHECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
+python-tests: lib examples $(YAMLECHO) $(JSONPATHECHO) $(FAKEAPISERVER)
+	@DSRUN=$(abspath $(DSRUN)) FAKEAPISERVER=$(abspath $(FAKEAPISERVER)) YAMLECHO=$(abspath $(YAMLECHO)) JSONPATHECHO=$(abspath $(JSONPATHECHO)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) PYTHONPATH=$(abspath examples/python) \
 		$(PYTHON) -m unittest discover -s tests/python -t tests/python -p 'test_*.py'
 
 check: deps
 	@sh tests/tools.sh browser || echo "(without chromium the SVG rendering tests are skipped)"
 	@sh tests/tools.sh shells || echo "(without zsh and tmux the zsh completion and terminal tests are skipped)"
+	@sh tests/tools.sh typing || echo "(without mypy the mypy --strict tests of the Python package are skipped)"
 	@$(MAKE) --no-print-directory rules
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory python-tests

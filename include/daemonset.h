@@ -13,6 +13,7 @@
 #include "daemonset/cluster.h"    /* the snapshot: loading objects and watch events */
 #include "daemonset/placement.h"  /* should-run, explain, fit, preemption */
 #include "daemonset/upstream.h"   /* upstream's decisions one by one, on plain JSON */
+#include "daemonset/object.h"     /* parsed objects, and the decisions on them */
 #include "daemonset/daemon.h"     /* pod generation and revision history */
 #include "daemonset/validate.h"   /* the API server's defaults and validation for DaemonSets */
 #include "daemonset/plan.h"       /* one sync planned, status, rollout simulation */

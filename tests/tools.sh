@@ -1,7 +1,7 @@
 #!/bin/sh
 # What a make target needs, installed when missing: the one place that calls apt-get.
 #
-#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells
+#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing
 #
 #   build     the build dependencies of `make`, `make check` and `make demo`: a C compiler, make,
 #             pkg-config, jansson, libyaml, Check, python3 with venv, libcurl (the example
@@ -15,6 +15,7 @@
 #   abi       abidw and abidiff (abigail-tools)
 #   browser   a headless Chromium for the SVG tests (Debian package chromium)
 #   shells    zsh and tmux: dsctl's zsh completion script is checked with zsh, its tables in a tmux pane
+#   typing    mypy (Debian package mypy): the Python package and its quick start under mypy --strict
 #
 # Each tool is probed by using it, not by asking the package manager, so another distribution's
 # packages serve as well. As root with apt-get the missing packages are installed; otherwise the
@@ -95,8 +96,9 @@ missing() {
 		have tmux || m="$m tmux"
 		echo "$m"
 		;;
+	typing) { have mypy && mypy --version >/dev/null 2>&1; } || echo mypy ;;
 	*)
-		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells" >&2
+		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing" >&2
 		exit 2
 		;;
 	esac

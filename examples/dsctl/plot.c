@@ -88,7 +88,10 @@ typedef struct series {
 	double width, opacity;
 } series;
 
-/* Drawn in this order: updated is a wide, pale band under the others, which often follow it. */
+/* Drawn in this order: updated is a wide, pale band under the others, which often follow it. The first two
+ * are drawn against the number of nodes (the upper panel), the last two against the budgets (the lower
+ * panel, scaled to maxUnavailable and maxSurge: on a thousand nodes a budget of 1 would otherwise be a
+ * flat line at the bottom). */
 static const series rollout_series[] = {
 	{"updated", "updated (new revision)", "#1f77b4", NULL, 7, 0.45},
 	{"available", "available", "#2ca02c", NULL, 2.5, 1},
@@ -96,29 +99,31 @@ static const series rollout_series[] = {
 	{"surge", "surge (nodes with two pods)", "#9467bd", "6 3", 2.5, 1},
 };
 #define NSERIES (sizeof(rollout_series) / sizeof(rollout_series[0]))
+#define LOWER_FIRST 2 /* the series of the lower panel start here */
 
-/* A tick step for counts: 1, 2 or 5 times a power of ten, at most 8 steps. */
-static long long count_step(long long span)
+/* A tick step for counts: 1, 2 or 5 times a power of ten, at most max_steps steps. */
+static long long count_step(long long span, long long max_steps)
 {
 	for (long long base = 1;; base *= 10) {
-		if (span <= 8 * base)
+		if (span <= max_steps * base)
 			return base;
-		if (span <= 16 * base)
+		if (span <= 2 * max_steps * base)
 			return 2 * base;
-		if (span <= 40 * base)
+		if (span <= 5 * max_steps * base)
 			return 5 * base;
 	}
 }
 
-static double time_step(double span)
+/* A tick step for time: at most max_steps steps over span seconds. */
+static double time_step(double span, double max_steps)
 {
 	static const double steps[] = {0.001, 0.002, 0.005, 0.01,  0.02,  0.05,  0.1,   0.2,    0.5,    1,
 				       2,     5,     10,    15,    30,    60,    120,   300,    600,    900,
 				       1800,  3600,  7200,  10800, 21600, 43200, 86400, 172800, 432000, 864000};
 	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		if (span / steps[i] <= 10)
+		if (span / steps[i] <= max_steps)
 			return steps[i];
-	return span / 10;
+	return span / max_steps;
 }
 
 /* "250ms", "45s", "2m", "1m30s", "3h", "1h15m", "2d" */
@@ -175,9 +180,79 @@ static void name_list(FILE *f, const json_t *arr)
 	}
 }
 
+/* A panel of the chart: its top and bottom, the value at its top, its tick step. */
+typedef struct panel {
+	const char *name;
+	double top, bottom, vmax, step;
+} panel;
+
+static double panel_y(const panel *p, double v) { return p->bottom - v / p->vmax * (p->bottom - p->top); }
+
+/* The scale of a panel for values up to top: a little headroom, a round value at the top, at most
+ * max_steps ticks (so that their labels, 14 px high, are apart). */
+static void panel_scale(panel *p, long long top, long long max_steps)
+{
+	long long want = top + (top / 10 > 0 ? top / 10 : 1), step = count_step(want, max_steps);
+	p->step = (double)step;
+	p->vmax = (double)((want + step - 1) / step * step);
+}
+
+/* Its grid lines, y axis and tick labels (class ytick, data-panel: the panel's name). */
+static void panel_axes(FILE *f, const panel *p, int x0, int x1, const char *ylabel)
+{
+	fputs("<g class=\"grid\" stroke=\"#e3e3e3\" stroke-width=\"1\">\n", f);
+	for (double v = 0; v <= p->vmax + 1e-9; v += p->step)
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", x0, panel_y(p, v), x1,
+			panel_y(p, v));
+	fputs("</g>\n<g class=\"axes\" fill=\"#333333\">\n", f);
+	fprintf(f, "<path d=\"M%d %.1f V%.1f H%d\" fill=\"none\" stroke=\"#555555\" stroke-width=\"1.5\"/>\n", x0,
+		p->top, p->bottom, x1);
+	for (double v = 0; v <= p->vmax + 1e-9; v += p->step)
+		fprintf(f,
+			"<text class=\"ytick\" data-panel=\"%s\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n",
+			p->name, x0 - 8, panel_y(p, v) + 5, v);
+	fprintf(f,
+		"<text class=\"ylabel\" transform=\"translate(%d %.1f) rotate(-90)\" text-anchor=\"middle\" "
+		"font-size=\"13\">%s</text>\n</g>\n",
+		22, (p->top + p->bottom) / 2, ylabel);
+}
+
+/* Budget lines across a panel, labelled at the right, the labels pushed apart where they meet but kept
+ * within the panel. */
+static void budget_lines(FILE *f, label *labels, size_t n, const char *const *dashes, int x0, int x1, const panel *p)
+{
+	for (size_t k = 0; k < n; k++)
+		fprintf(f,
+			"<line class=\"budget\" data-budget=\"%s\" data-panel=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\" opacity=\"0.9\"/>\n",
+			labels[k].text, p->name, x0, labels[k].y, x1, labels[k].y, labels[k].colour, dashes[k]);
+	label sorted[3];
+	memcpy(sorted, labels, n * sizeof(sorted[0]));
+	qsort(sorted, n, sizeof(sorted[0]), by_y);
+	for (size_t k = 1; k < n; k++)
+		if (sorted[k].y < sorted[k - 1].y + 16)
+			sorted[k].y = sorted[k - 1].y + 16;
+	if (n && sorted[n - 1].y > p->bottom) { /* not below the axis: push up instead */
+		sorted[n - 1].y = p->bottom;
+		for (size_t k = n - 1; k-- > 0;)
+			if (sorted[k].y > sorted[k + 1].y - 16)
+				sorted[k].y = sorted[k + 1].y - 16;
+	}
+	for (size_t k = 0; k < n; k++)
+		fprintf(f, "<text class=\"budget-label\" x=\"%d\" y=\"%.1f\" fill=\"%s\" font-size=\"13\">%s %lld</text>\n",
+			x1 + 8, sorted[k].y + 4, sorted[k].colour, sorted[k].text, sorted[k].value);
+}
+
+/* The instants with creates or deletes, each with its pods. */
+typedef struct instant {
+	const char *at;
+	double x;
+	size_t first, last, creates, deletes; /* waves [first, last) */
+} instant;
+
 int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 {
-	const json_t *timeline = json_object_get(sim, "timeline");
+	const json_t *timeline = json_object_get(sim, "timeline"), *waves = json_object_get(sim, "waves");
 	ds_time start, end, t;
 	ds_error err;
 	if (!json_is_array(timeline) || !json_array_size(timeline) ||
@@ -185,33 +260,38 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 		fprintf(stderr, "error: cannot plot: not the result of a rollout simulation (timeline, start, end)\n");
 		return -1;
 	}
-	const int W = 1100, H = 700, X0 = 80, X1 = 930, Y0 = 138, Y1 = 560;
-	size_t n = json_array_size(timeline), i, k;
+	/* an upper panel for the nodes, a lower one for the budgets, a strip of waves above them */
+	const int W = 1100, H = 740, X0 = 80, X1 = 930, STRIP = 104;
+	panel upper = {"nodes", 138, 430, 1, 1}, lower = {"budget", 470, 600, 1, 1};
+	const int AXIS = 600; /* the time axis, under the lower panel */
+	size_t i, k;
 	json_t *s, *w;
 	/* the spans of both axes */
 	double span = (double)(end - start) / 1000.0;
-	long long top = num(sim, "desired");
 	long long mu = num(sim, "maxUnavailable"), ms = num(sim, "maxSurge");
-	top = top > mu ? top : mu;
-	top = top > ms ? top : ms;
+	long long top = num(sim, "desired"), btop = mu > ms ? mu : ms;
+	btop = btop > num(sim, "maxUnavailableSeen") ? btop : num(sim, "maxUnavailableSeen");
+	btop = btop > num(sim, "maxSurgeSeen") ? btop : num(sim, "maxSurgeSeen");
 	json_array_foreach(timeline, i, s)
 	{
 		if (ds_time_parse(str(s, "at"), &t, &err) == 0 && (double)(t - start) / 1000.0 > span)
 			span = (double)(t - start) / 1000.0;
-		for (k = 0; k < NSERIES; k++)
-			if (num(s, rollout_series[k].key) > top)
-				top = num(s, rollout_series[k].key);
+		for (k = 0; k < NSERIES; k++) {
+			long long v = num(s, rollout_series[k].key);
+			if (k < LOWER_FIRST && v > top)
+				top = v;
+			if (k >= LOWER_FIRST && v > btop)
+				btop = v;
+		}
 	}
+	panel_scale(&upper, top, 8);
+	panel_scale(&lower, btop, 4);
 	/* the simulated time; the axis goes a little further, where the last state holds (10s when the
 	 * simulation ended where it started) */
 	double run = span;
 	span = span > 0 ? span * 1.05 : 10;
-	/* headroom above the highest line: a twentieth, at least one */
-	long long want = top + (top / 20 > 0 ? top / 20 : 1), ystepi = count_step(want);
-	double ystep = (double)ystepi, ytop = (double)((want + ystepi - 1) / ystepi * ystepi);
-	double tstep = time_step(run > 0 ? run : span);
+	double tstep = time_step(run > 0 ? run : span, 8);
 #define XT(sec) ((double)X0 + (sec) / span * (double)(X1 - X0))
-#define YV(v) ((double)Y1 - (double)(v) / ytop * (double)(Y1 - Y0))
 
 	svg_open(f, W, H, title);
 	const char *result = str(sim, "result");
@@ -231,52 +311,61 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 		num(sim, "maxUnavailableSeen"), mu, num(sim, "maxSurgeSeen"), ms,
 		json_is_true(json_object_get(sim, "budgetExceeded")) ? ": budget EXCEEDED" : "");
 
-	/* grid and axes */
+	/* the panels, and the time axis under both */
+	panel_axes(f, &upper, X0, X1, "nodes");
+	panel_axes(f, &lower, X0, X1, "unavailable, surge");
 	fputs("<g class=\"grid\" stroke=\"#e3e3e3\" stroke-width=\"1\">\n", f);
-	for (double v = 0; v <= ytop + 1e-9; v += ystep)
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\"/>\n", X0, YV(v), X1, YV(v));
 	for (double sec = 0; sec <= span + 1e-9; sec += tstep)
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n", XT(sec), Y0, XT(sec), Y1);
+		fprintf(f,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/><line x1=\"%.1f\" y1=\"%.1f\" "
+			"x2=\"%.1f\" y2=\"%.1f\"/>\n",
+			XT(sec), upper.top, XT(sec), upper.bottom, XT(sec), lower.top, XT(sec), lower.bottom);
 	fputs("</g>\n<g class=\"axes\" fill=\"#333333\">\n", f);
-	fprintf(f, "<path d=\"M%d %d V%d H%d\" fill=\"none\" stroke=\"#555555\" stroke-width=\"1.5\"/>\n", X0, Y0, Y1,
-		X1);
-	for (double v = 0; v <= ytop + 1e-9; v += ystep)
-		fprintf(f, "<text class=\"ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", X0 - 8,
-			YV(v) + 5, v);
 	for (double sec = 0; sec <= span + 1e-9; sec += tstep) {
 		char l[32];
 		duration_label(sec, l, sizeof(l));
 		fprintf(f, "<text class=\"xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", XT(sec),
-			Y1 + 22, l);
+			AXIS + 22, l);
 	}
 	fprintf(f, "<text class=\"xlabel\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">time after ", (X0 + X1) / 2,
-		Y1 + 48);
+		AXIS + 48);
 	xml_text(f, str(sim, "start"), 40);
-	fprintf(f,
-		"</text>\n<text class=\"ylabel\" transform=\"translate(%d %d) rotate(-90)\" text-anchor=\"middle\">"
-		"nodes</text>\n</g>\n",
-		24, (Y0 + Y1) / 2);
+	fputs("</text>\n</g>\n", f);
 
-	/* the waves: a mark per instant with creates or deletes, the pods in its tooltip */
-	fputs("<g class=\"waves\">\n", f);
-	double last_label[2] = {-1e9, -1e9}; /* two staggered rows of counts */
-	size_t nw = json_array_size(json_object_get(sim, "waves"));
+	/* the instants with creates or deletes */
+	size_t nw = json_array_size(waves), ni = 0;
+	instant *inst = calloc(nw + 1, sizeof(*inst));
+	if (!inst)
+		return -1;
 	for (i = 0; i < nw;) {
-		json_t *first = json_array_get(json_object_get(sim, "waves"), i);
-		const char *at = str(first, "at");
-		size_t j = i, creates = 0, deletes = 0;
-		for (; j < nw && strcmp(str(json_array_get(json_object_get(sim, "waves"), j), "at"), at) == 0; j++) {
-			w = json_array_get(json_object_get(sim, "waves"), j);
-			creates += json_array_size(json_object_get(w, "creates"));
-			deletes += json_array_size(json_object_get(w, "deletes"));
+		const char *at = str(json_array_get(waves, i), "at");
+		instant *in = &inst[ni++];
+		in->at = at;
+		in->first = i;
+		for (; i < nw && strcmp(str(json_array_get(waves, i), "at"), at) == 0; i++) {
+			w = json_array_get(waves, i);
+			in->creates += json_array_size(json_object_get(w, "creates"));
+			in->deletes += json_array_size(json_object_get(w, "deletes"));
 		}
-		double x = ds_time_parse(at, &t, &err) == 0 ? XT((double)(t - start) / 1000.0) : X0;
+		in->last = i;
+		in->x = ds_time_parse(at, &t, &err) == 0 ? XT((double)(t - start) / 1000.0) : X0;
+	}
+	/* a mark per instant while they are apart; closer than 14 px, a strip of bars instead (pods created
+	 * above, deleted below, per 5 px of time), where a mark per instant would be a black band */
+	double gap = 1e9;
+	for (i = 1; i < ni; i++)
+		gap = inst[i].x - inst[i - 1].x < gap ? inst[i].x - inst[i - 1].x : gap;
+	int dense = ni > 1 && gap < 14;
+	fprintf(f, "<g class=\"waves\" data-style=\"%s\">\n", dense ? "strip" : "marks");
+	double last_label[2] = {-1e9, -1e9}, last_width[2] = {0, 0}; /* two staggered rows of counts */
+	for (i = 0; i < ni; i++) {
+		instant *in = &inst[i];
 		fputs("<g class=\"wave\" data-at=\"", f);
-		xml_text(f, at, 40);
+		xml_text(f, in->at, 40);
 		fputs("\"><title>", f);
-		xml_text(f, at, 40);
-		for (k = i; k < j; k++) {
-			w = json_array_get(json_object_get(sim, "waves"), k);
+		xml_text(f, in->at, 40);
+		for (k = in->first; k < in->last; k++) {
+			w = json_array_get(waves, k);
 			if (json_array_size(json_object_get(w, "creates"))) {
 				fputs("\ncreate on", f);
 				name_list(f, json_object_get(w, "creates"));
@@ -286,27 +375,104 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 				name_list(f, json_object_get(w, "deletes"));
 			}
 		}
+		fputs("</title>\n", f);
+		if (dense) { /* only a target for the tooltip: the strip below shows the counts */
+			fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"2\" height=\"28\" fill=\"#ffffff\" opacity=\"0\"/>\n",
+				in->x - 1, STRIP);
+			fputs("</g>\n", f);
+			continue;
+		}
 		fprintf(f,
-			"</title>\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#777777\" "
-			"stroke-width=\"1\" "
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" stroke-width=\"1\" "
 			"stroke-dasharray=\"3 3\" opacity=\"0.6\"/>\n"
-			"<path d=\"M%.1f %d l-6 -9 h12 z\" fill=\"#555555\"/>\n",
-			x, Y0, x, Y1, x, Y0 - 2);
-		int row = x - last_label[0] >= 50 ? 0 : x - last_label[1] >= 50 ? 1 : -1;
-		if (row >= 0) { /* counts above the mark when there is room */
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"12\">", x,
-				Y0 - 16 - 15 * row);
-			if (creates)
-				fprintf(f, "<tspan fill=\"#1f77b4\">+%zu</tspan>", creates);
-			if (deletes)
-				fprintf(f, "%s<tspan fill=\"#d62728\">\xE2\x88\x92%zu</tspan>", creates ? " " : "",
-					deletes);
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777777\" stroke-width=\"1\" "
+			"stroke-dasharray=\"3 3\" opacity=\"0.6\"/>\n"
+			"<path d=\"M%.1f %.1f l-6 -9 h12 z\" fill=\"#555555\"/>\n",
+			in->x, upper.top, in->x, upper.bottom, in->x, lower.top, in->x, lower.bottom, in->x,
+			upper.top - 2);
+		/* its counts above the mark, where they do not meet the last ones of a row */
+		char text[64];
+		int len = snprintf(text, sizeof(text), "%s%zu%s%s%zu", in->creates ? "+" : "", in->creates,
+				   in->creates && in->deletes ? " " : "", in->deletes ? "-" : "", in->deletes);
+		(void)text;
+		double width = 7.0 * (double)len;
+		int row = -1;
+		for (int r = 0; r < 2 && row < 0; r++)
+			if (in->x - width / 2 >= last_label[r] + last_width[r] / 2 + 6)
+				row = r;
+		if (row >= 0) {
+			fprintf(f,
+				"<text class=\"wave-count\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+				"font-size=\"12\">",
+				in->x, upper.top - 16 - 15 * row);
+			if (in->creates)
+				fprintf(f, "<tspan fill=\"#1f77b4\">+%zu</tspan>", in->creates);
+			if (in->deletes)
+				fprintf(f, "%s<tspan fill=\"#d62728\">\xE2\x88\x92%zu</tspan>", in->creates ? " " : "",
+					in->deletes);
 			fputs("</text>\n", f);
-			last_label[row] = x;
+			last_label[row] = in->x;
+			last_width[row] = width;
 		}
 		fputs("</g>\n", f);
-		i = j;
 	}
+	fputs("</g>\n", f);
+	if (dense) {
+		/* pods created (up) and deleted (down) per 5 px of time, the tallest bin 12 px each way */
+		enum { BIN = 5 };
+		size_t nbins = (size_t)(X1 - X0) / BIN + 1, most = 1;
+		size_t *cr = calloc(nbins, sizeof(*cr)), *de = calloc(nbins, sizeof(*de));
+		if (!cr || !de) {
+			free(cr);
+			free(de);
+			free(inst);
+			return -1;
+		}
+		for (i = 0; i < ni; i++) {
+			size_t b = (size_t)((inst[i].x - X0) / BIN);
+			b = b < nbins ? b : nbins - 1;
+			cr[b] += inst[i].creates;
+			de[b] += inst[i].deletes;
+		}
+		for (size_t b = 0; b < nbins; b++) {
+			most = cr[b] > most ? cr[b] : most;
+			most = de[b] > most ? de[b] : most;
+		}
+		double mid = STRIP + 14;
+		fprintf(f, "<g class=\"wave-strip\" data-bin-px=\"%d\" data-most=\"%zu\">\n", BIN, most);
+		fprintf(f,
+			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#bbbbbb\" stroke-width=\"1\"/>\n",
+			X0, mid, X1, mid);
+		for (size_t b = 0; b < nbins; b++) {
+			double x = X0 + (double)(b * BIN);
+			if (cr[b])
+				fprintf(f,
+					"<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#1f77b4\"/>\n",
+					x, mid - 1 - 12.0 * (double)cr[b] / (double)most, BIN - 1,
+					12.0 * (double)cr[b] / (double)most);
+			if (de[b])
+				fprintf(f,
+					"<rect x=\"%.1f\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" fill=\"#d62728\"/>\n",
+					x, mid + 1, BIN - 1, 12.0 * (double)de[b] / (double)most);
+		}
+		fprintf(f,
+			"<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" font-size=\"11\" fill=\"#555555\">pods</text>\n"
+			"<text x=\"%d\" y=\"%.1f\" font-size=\"11\" fill=\"#555555\">up to %zu per %d "
+			"px</text>\n</g>\n",
+			X0 - 8, mid + 4, X1 + 8, mid + 4, most, BIN);
+		free(cr);
+		free(de);
+	}
+	free(inst);
+
+	/* the budget lines (under the series, which often run along them): desired over the nodes, maxUnavailable and maxSurge over the budgets */
+	label ulabels[1] = {{panel_y(&upper, (double)num(sim, "desired")), "desired", "#555555", num(sim, "desired")}};
+	label llabels[2] = {{panel_y(&lower, (double)mu), "maxUnavailable", "#ff7f0e", mu},
+			    {panel_y(&lower, (double)ms), "maxSurge", "#e377c2", ms}};
+	static const char *const dashes[] = {"2 4", "10 5", "10 5"};
+	fputs("<g class=\"budgets\">\n", f);
+	budget_lines(f, ulabels, 1, dashes, X0, X1, &upper);
+	budget_lines(f, llabels, 2, dashes + 1, X0, X1, &lower);
 	fputs("</g>\n", f);
 
 	/* the series as steps: a value holds until the next sample, and after the last one where nothing more
@@ -314,51 +480,22 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	double xend = XT(run), xlast = strcmp(result, "timeout") == 0 ? xend : XT(span);
 	for (k = 0; k < NSERIES; k++) {
 		const series *sr = &rollout_series[k];
+		const panel *p = k < LOWER_FIRST ? &upper : &lower;
 		fprintf(f,
-			"<path class=\"series\" data-series=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%g\" "
-			"stroke-linejoin=\"round\" opacity=\"%g\"%s%s%s d=\"",
-			sr->key, sr->colour, sr->width, sr->opacity, sr->dash ? " stroke-dasharray=\"" : "",
+			"<path class=\"series\" data-series=\"%s\" data-panel=\"%s\" fill=\"none\" stroke=\"%s\" "
+			"stroke-width=\"%g\" stroke-linejoin=\"round\" opacity=\"%g\"%s%s%s d=\"",
+			sr->key, p->name, sr->colour, sr->width, sr->opacity, sr->dash ? " stroke-dasharray=\"" : "",
 			sr->dash ? sr->dash : "", sr->dash ? "\"" : "");
 		json_array_foreach(timeline, i, s)
 		{
 			double x = ds_time_parse(str(s, "at"), &t, &err) == 0 ? XT((double)(t - start) / 1000.0) : X0;
 			if (i == 0)
-				fprintf(f, "M%.1f %.1f", x, YV(num(s, sr->key)));
+				fprintf(f, "M%.1f %.1f", x, panel_y(p, (double)num(s, sr->key)));
 			else
-				fprintf(f, " H%.1f V%.1f", x, YV(num(s, sr->key)));
+				fprintf(f, " H%.1f V%.1f", x, panel_y(p, (double)num(s, sr->key)));
 		}
 		fprintf(f, " H%.1f\"/>\n", xlast);
 	}
-	(void)n;
-
-	/* budget lines, labelled at the right, labels pushed apart where they meet */
-	label labels[3] = {{YV(num(sim, "desired")), "desired", "#555555", num(sim, "desired")},
-			   {YV(mu), "maxUnavailable", "#ff7f0e", mu},
-			   {YV(ms), "maxSurge", "#e377c2", ms}};
-	static const char *const dashes[] = {"2 4", "10 5", "10 5"};
-	fputs("<g class=\"budgets\">\n", f);
-	for (k = 0; k < 3; k++)
-		fprintf(f,
-			"<line class=\"budget\" data-budget=\"%s\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			"stroke=\"%s\" "
-			"stroke-width=\"2\" stroke-dasharray=\"%s\" opacity=\"0.9\"/>\n",
-			labels[k].text, X0, labels[k].y, X1, labels[k].y, labels[k].colour, dashes[k]);
-	label sorted[3];
-	memcpy(sorted, labels, sizeof(sorted));
-	qsort(sorted, 3, sizeof(sorted[0]), by_y);
-	for (k = 1; k < 3; k++)
-		if (sorted[k].y < sorted[k - 1].y + 16)
-			sorted[k].y = sorted[k - 1].y + 16;
-	if (sorted[2].y > Y1) { /* not below the axis: push up instead */
-		sorted[2].y = Y1;
-		for (k = 2; k-- > 0;)
-			if (sorted[k].y > sorted[k + 1].y - 16)
-				sorted[k].y = sorted[k + 1].y - 16;
-	}
-	for (k = 0; k < 3; k++)
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" fill=\"%s\" font-size=\"13\">%s %lld</text>\n", X1 + 8,
-			sorted[k].y + 4, sorted[k].colour, sorted[k].text, sorted[k].value);
-	fputs("</g>\n", f);
 
 	/* how it ended */
 	const json_t *stall = json_object_get(sim, "stall");
@@ -366,9 +503,9 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	const char *endc = complete ? "#2ca02c" : "#b71c1c";
 	int right = xend > (X0 + X1) / 2.0;
 	fprintf(f,
-		"<g class=\"%s\">\n<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" "
+		"<g class=\"%s\">\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
 		"stroke-width=\"%s\"%s/>\n",
-		complete ? "end" : "stall", xend, Y0, xend, Y1, endc, complete ? "1.5" : "2.5",
+		complete ? "end" : "stall", xend, upper.top, xend, lower.bottom, endc, complete ? "1.5" : "2.5",
 		complete ? " stroke-dasharray=\"5 4\"" : "");
 	/* its label: the result, the reason wrapped at about 48 characters, the nodes; on a white box */
 	char lines[7][320];
@@ -410,21 +547,20 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	for (int l = 0; l < nl; l++)
 		widest = utf8_len(lines[l]) > widest ? utf8_len(lines[l]) : widest;
 	double bw = 7.6 * (double)widest + 16, bx = right ? xend - 4 - bw : xend + 4;
-	fprintf(f,
-		"<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" rx=\"4\" fill=\"#ffffff\" opacity=\"0.88\"/>\n",
-		bx, Y0 + 6, bw, 12 + 18 * nl);
+	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" rx=\"4\" fill=\"#ffffff\" opacity=\"0.88\"/>\n",
+		bx, upper.top + 6, bw, 12 + 18 * nl);
 	for (int l = 0; l < nl; l++) {
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"%s\" fill=\"%s\"%s>", right ? xend - 12 : xend + 12,
-			Y0 + 24 + 18 * l, right ? "end" : "start", endc,
+		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" fill=\"%s\"%s>",
+			right ? xend - 12 : xend + 12, upper.top + 24 + 18 * l, right ? "end" : "start", endc,
 			l == 0 ? " font-weight=\"bold\"" : " font-size=\"13\"");
 		xml_text(f, lines[l], 0);
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n\n", f);
 
-	/* the legend, in two rows under the chart */
+	/* the legend, in rows under the chart */
 	fputs("<g class=\"legend\" font-size=\"13\" fill=\"#222222\">\n", f);
-	int lx = X0, ly = Y1 + 82;
+	int lx = X0, ly = AXIS + 82;
 	for (k = 0; k < NSERIES; k++) {
 		const series *sr = &rollout_series[k];
 		int wdt = 40 + 7 * (int)strlen(sr->label) + 24;
@@ -444,24 +580,34 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	lx = X0;
 	ly += 26;
 	static const char *const budget_text[] = {"desired", "maxUnavailable budget", "maxSurge budget"};
+	static const char *const budget_key[] = {"desired", "maxUnavailable", "maxSurge"};
+	static const char *const budget_colour[] = {"#555555", "#ff7f0e", "#e377c2"};
 	for (k = 0; k < 3; k++) {
 		fprintf(f,
 			"<g class=\"legend-item\" data-budget=\"%s\"><line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 			"stroke=\"%s\" "
 			"stroke-width=\"1.8\" stroke-dasharray=\"%s\"/><text x=\"%d\" y=\"%d\">%s</text></g>\n",
-			labels[k].text, lx, ly - 5, lx + 32, ly - 5, labels[k].colour, dashes[k], lx + 40, ly,
+			budget_key[k], lx, ly - 5, lx + 32, ly - 5, budget_colour[k], dashes[k], lx + 40, ly,
 			budget_text[k]);
 		lx += 40 + 7 * (int)strlen(budget_text[k]) + 24;
 	}
-	fprintf(f,
-		"<g class=\"legend-item\" data-mark=\"wave\"><path d=\"M%d %d l-6 -9 h12 z\" fill=\"#555555\"/>"
-		"<text x=\"%d\" y=\"%d\">a wave: <tspan fill=\"#1f77b4\">+created</tspan> "
-		"<tspan fill=\"#d62728\">\xE2\x88\x92"
-		"deleted</tspan> pods</text></g>\n",
-		lx + 16, ly, lx + 40, ly);
+	if (dense)
+		fprintf(f,
+			"<g class=\"legend-item\" data-mark=\"wave\"><rect x=\"%d\" y=\"%d\" width=\"4\" height=\"8\" "
+			"fill=\"#1f77b4\"/><rect x=\"%d\" y=\"%d\" width=\"4\" height=\"8\" fill=\"#d62728\"/>"
+			"<text x=\"%d\" y=\"%d\">pods <tspan fill=\"#1f77b4\">created</tspan> / <tspan "
+			"fill=\"#d62728\">"
+			"deleted</tspan> over time</text></g>\n",
+			lx + 10, ly - 12, lx + 16, ly - 4, lx + 40, ly);
+	else
+		fprintf(f,
+			"<g class=\"legend-item\" data-mark=\"wave\"><path d=\"M%d %d l-6 -9 h12 z\" fill=\"#555555\"/>"
+			"<text x=\"%d\" y=\"%d\">a wave: <tspan fill=\"#1f77b4\">+created</tspan> "
+			"<tspan fill=\"#d62728\">\xE2\x88\x92"
+			"deleted</tspan> pods</text></g>\n",
+			lx + 16, ly, lx + 40, ly);
 	fputs("</g>\n", f);
 #undef XT
-#undef YV
 	return svg_close(f);
 }
 

@@ -19,6 +19,11 @@ extern "C" {
  * not kept): one object, a List or any *List kind, or an array of objects. */
 DS_EXTERN int ds_cluster_load_json(ds_cluster *cluster, const json_t *value, size_t *count, ds_error *err);
 
+/* ds_object_parse(3) for a value the host parsed with jansson (not modified,
+ * not kept: the object reads a copy). */
+DS_EXTERN int ds_object_from_json(const char *type, const json_t *value, const ds_options *opts, ds_object **out,
+				  ds_error *err);
+
 #ifdef __cplusplus
 }
 #endif

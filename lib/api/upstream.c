@@ -15,6 +15,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/docs.h"
 #include "api/lookup.h"
 #include "apiserver/decodecheck.h"
 #include "apiserver/goencode.h"
@@ -31,251 +32,8 @@
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
 
-/* ---- reading ------------------------------------------------------------------------------ */
-
-/* One JSON or YAML document; "null" or nothing gives *out NULL. Errors name what as their source. */
-static int parse_doc(const char *text, size_t size, const char *what, json_t **out, ds_error *err)
-{
-	*out = NULL;
-	if (!text && size)
-		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
-	int rc = dsi_parse_one(text ? text : "", size, &dsi_core_options_default()->limits, out, err);
-	if (rc == DS_EMISSING) { /* no document */
-		ds_error_clear(err);
-		return 0;
-	}
-	if (rc == 0 && json_is_null(*out)) {
-		json_decref(*out);
-		*out = NULL;
-	}
-	if (rc < 0)
-		dsi_error_set_source(err, what);
-	return rc;
-}
-
-/* v (owned) as Go's decoder takes it into type: DS_ETYPE or DS_EVALUE where it refuses it
- * (decodecheck.h), else v with its null elements made the zero values they decode into. */
-static int go_decode(json_t *v, int type, ds_error *err)
-{
-	int rc = dsi_decode_check(v, type, err);
-	if (rc == 0 && dsi_decode_zero_nulls(v, type) < 0)
-		rc = dsi_error_nomem(err);
-	return rc;
-}
-
-/* The Go type a Pod argument decodes into: a Pod (or a PodTemplateSpec: the same fields but status)
- * when it has a spec, else a bare PodSpec (what spec_of takes). */
-static int pod_type(const json_t *obj)
-{
-	const json_t *spec = json_object_get(obj, "spec");
-	return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod") : dsi_decode_type_named("PodSpec");
-}
-
-/* The named core/v1 type an argument decodes into, by name: "Pod" (or a PodSpec, see pod_type). */
-static int go_type(const char *name, const json_t *v)
-{
-	return strcmp(name, "Pod") == 0 ? pod_type(v) : dsi_decode_type_named(name);
-}
-
-/* One document that must be an object (what: its name in errors) that Go's decoder takes as the
- * core/v1 type named type_name (NULL: not checked here). */
-static int parse_object(const char *text, size_t size, const char *what, const char *type_name, json_t **out,
-			ds_error *err)
-{
-	int rc = parse_doc(text, size, what, out, err);
-	if (rc == 0 && !*out)
-		rc = dsi_error_set(err, DS_EMISSING, NULL, "expected %s object, got nothing", what);
-	else if (rc == 0 && !json_is_object(*out))
-		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected %s object, got %s", what, dsi_json_type_name(*out));
-	else if (rc == 0 && type_name)
-		rc = go_decode(*out, go_type(type_name, *out), err);
-	if (rc < 0) {
-		json_decref(*out);
-		*out = NULL;
-		dsi_error_set_source(err, what);
-	}
-	return rc;
-}
-
-static void lenient_rd(dsi_rd *rd, ds_error *err)
-{
-	dsi_rd_init(rd, err);
-	rd->lenient = 1;
-}
-
-/* A private snapshot whose loads read leniently. */
-static int scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
-{
-	dsi_model_options m = *dsi_o_model(opts);
-	m.lenient = 1;
-	return dsi_cluster_init(c, dsi_o_core(opts), &m) < 0 ? dsi_error_nomem(err) : 0;
-}
-
-/* The objects of text (a JSON array of objects, or what the loader reads: one object, a List, a
- * stream) in arr, and in where the place of each in text, for error paths: "[2]" in an array,
- * "items[2]" in a List, "" for an object alone or a document of a stream (*documents: how many). */
-typedef struct origins {
-	json_t *arr, *where;
-	size_t documents;
-} origins;
-
-static int collect(void *ctx, const dsi_loaded *it, ds_error *err)
-{
-	origins *o = ctx;
-	if (!json_is_object(it->obj))
-		return dsi_error_set(err, DS_ETYPE, it->path, "expected an object, got %s",
-				     dsi_json_type_name(it->obj));
-	json_t *obj = dsi_loaded_object(it);
-	if (!obj)
-		return dsi_error_nomem(err);
-	if (json_array_append_new(o->arr, obj) < 0 ||
-	    json_array_append_new(o->where,
-				  json_pack("{s:s, s:I}", "path", it->path, "document", (json_int_t)it->document)) < 0)
-		return dsi_error_nomem(err);
-	if (it->document + 1 > o->documents)
-		o->documents = it->document + 1;
-	return 0;
-}
-
-static int objects_of(const char *text, size_t size, const dsi_limits *lim, origins *o, ds_error *err)
-{
-	o->arr = json_array();
-	o->where = json_array();
-	o->documents = 0;
-	if (!o->arr || !o->where)
-		return dsi_error_nomem(err);
-	size_t i = 0;
-	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
-		i++;
-	int rc = 0;
-	if (!(i < size && text[i] == '[')) {
-		/* a YAML sequence of objects reads as the JSON array does */
-		json_t *one = NULL;
-		ds_error ignored;
-		if (dsi_parse_one(text, size, lim, &one, &ignored) < 0 || !json_is_array(one)) {
-			json_decref(one);
-			return dsi_load_text(text, size, lim, collect, o, err);
-		}
-		json_decref(o->arr);
-		o->arr = one;
-	} else {
-		json_decref(o->arr);
-		rc = dsi_parse_one(text, size, lim, &o->arr, err);
-	}
-	json_t *v;
-	json_array_foreach(rc == 0 ? o->arr : NULL, i, v)
-	{
-		char at[32];
-		snprintf(at, sizeof(at), "[%zu]", i);
-		if (!json_is_object(v))
-			return dsi_error_set(err, DS_ETYPE, at, "expected an object, got %s", dsi_json_type_name(v));
-		if (json_array_append_new(o->where, json_pack("{s:s, s:i}", "path", at, "document", 0)) < 0)
-			return dsi_error_nomem(err);
-	}
-	return rc;
-}
-
-/* An error of the List scratch_add loads names "items[i]..." of that List: name the object's own
- * place in the text instead. Returns the object's document (1-based) in a stream of several, or 0. */
-static size_t error_at_origin(ds_error *err, const origins *o)
-{
-	char *end;
-	if (strncmp(err->path, "items[", 6) != 0)
-		return 0;
-	unsigned long i = strtoul(err->path + 6, &end, 10);
-	const json_t *w = json_array_get(o->where, i);
-	if (*end != ']' || !w)
-		return 0;
-	const char *rest = end + 1, *at = json_string_value(json_object_get(w, "path"));
-	if (!*at && *rest == '.')
-		rest++;
-	char path[DS_ERROR_PATH_MAX];
-	snprintf(path, sizeof(path), "%s%.*s", at, (int)(sizeof(path) - 1 - strlen(at)), rest);
-	memcpy(err->path, path, sizeof(path));
-	return o->documents > 1 ? (size_t)json_integer_value(json_object_get(w, "document")) + 1 : 0;
-}
-
-/* err's source: what, and where in it when the loader or error_at_origin said. */
-static void error_source(ds_error *err, const char *what, size_t document)
-{
-	char src[DS_ERROR_SOURCE_MAX];
-	if (document)
-		snprintf(src, sizeof(src), "%s, document %zu", what, document);
-	else if (err->source[0])
-		snprintf(src, sizeof(src), "%s, %.*s", what, (int)(sizeof(src) - 3 - strlen(what)), err->source);
-	else
-		snprintf(src, sizeof(src), "%s", what);
-	dsi_error_set_source(err, src);
-}
-
-/* Load the objects of text (one object, a List or a stream) into c, each object without a kind taken
- * as kind/api_version; bind (when not NULL) sets spec.nodeName of pods that have none. exactly: the
- * text must hold one object. Errors name their field as a path in text, with what as the source. */
-static int scratch_add(dsi_cluster *c, const char *text, size_t size, const char *kind, const char *api_version,
-		       const char *bind, int exactly, const char *what, ds_error *err)
-{
-	if (!text && size)
-		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
-	origins o;
-	size_t document = 0;
-	int rc = objects_of(text ? text : "", size, &c->core.limits, &o, err);
-	json_t *arr = o.arr;
-	if (rc == 0 && exactly && json_array_size(arr) != 1)
-		rc = dsi_error_set(err, json_array_size(arr) ? DS_EARG : DS_EMISSING, NULL, "expected one %s, got %zu",
-				   kind, json_array_size(arr));
-	size_t i;
-	json_t *obj;
-	/* each object as Go decodes it into its kind's type (a kind given but not a string is the
-	 * decoder's error, not the default kind) */
-	json_array_foreach(rc == 0 ? arr : NULL, i, obj)
-	{
-		const json_t *k = json_object_get(obj, "kind");
-		const char *kn = json_is_string(k) ? json_string_value(k) : kind;
-		if ((rc = go_decode(obj, dsi_decode_type_of_kind(kn), err)) < 0) {
-			const json_t *w = json_array_get(o.where, i);
-			dsi_error_prefix_path(err, json_string_value(json_object_get(w, "path")));
-			if (o.documents > 1)
-				document = (size_t)json_integer_value(json_object_get(w, "document")) + 1;
-			break;
-		}
-	}
-	json_array_foreach(rc == 0 ? arr : NULL, i, obj)
-	{
-		if (!json_string_value(json_object_get(obj, "kind"))) {
-			json_object_set_new(obj, "kind", json_string(kind));
-			if (!json_object_get(obj, "apiVersion"))
-				json_object_set_new(obj, "apiVersion", json_string(api_version));
-		}
-		const char *k = json_string_value(json_object_get(obj, "kind"));
-		json_t *spec = json_object_get(obj, "spec");
-		if (bind && strcmp(k, "Pod") == 0 && json_is_object(spec) &&
-		    !json_string_value(json_object_get(spec, "nodeName")))
-			json_object_set_new(spec, "nodeName", json_string(bind));
-	}
-	if (rc == 0) { /* a List without an apiVersion: its items keep theirs, or have none (a kind of the
-			* library without one is read as its own group's, as the snapshot reads it) */
-		json_t *list = json_pack("{s:s, s:O}", "kind", "List", "items", arr);
-		rc = list ? dsi_cluster_load_value(c, list, NULL, err) : dsi_error_nomem(err);
-		json_decref(list);
-		if (rc < 0)
-			document = error_at_origin(err, &o);
-	}
-	json_decref(o.arr);
-	json_decref(o.where);
-	if (rc < 0)
-		error_source(err, what, document);
-	return rc;
-}
-
 /* The only object of a kind in a scratch snapshot. */
 static void *only(const dsi_cluster *c, dsi_kind k) { return dsi_cluster_count(c, k) ? c->objs[k].v[0] : NULL; }
-
-/* A Pod's or a PodTemplateSpec's spec, or obj itself when it is a bare PodSpec. */
-static const json_t *spec_of(const json_t *obj)
-{
-	const json_t *spec = json_object_get(obj, "spec");
-	return json_is_object(spec) ? spec : obj;
-}
 
 /* ---- taints and tolerations ----------------------------------------------------------------- */
 
@@ -288,15 +46,15 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
 	json_t *jtol, *jtaint = NULL;
-	int rc = parse_object(toleration, toleration_size, "toleration", "Toleration", &jtol, err);
+	int rc = dsi_api_parse_object(toleration, toleration_size, "toleration", "Toleration", &jtol, err);
 	if (rc == 0)
-		rc = parse_object(taint, taint_size, "taint", "Taint", &jtaint, err);
+		rc = dsi_api_parse_object(taint, taint_size, "taint", "Taint", &jtaint, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_toleration tol = {0};
 	dsi_taint t = {0};
 	dsi_rd rd;
-	lenient_rd(&rd, err);
+	dsi_api_lenient_rd(&rd, err);
 	if (rc == 0 && (rc = dsi_toleration_read(&rd, &atoms, jtol, &tol)) < 0)
 		dsi_error_set_source(err, "toleration");
 	else if (rc == 0 && (rc = dsi_taint_read(&rd, &atoms, jtaint, &t)) < 0) {
@@ -313,27 +71,6 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 	json_decref(jtaint);
 	dsi_atoms_free(&atoms);
 	return rc;
-}
-
-/* An array document (nothing or "null": empty) of the array type type, wrapped as {"v": array}
- * for the list readers. */
-static int parse_list(const char *text, size_t size, const char *what, int type, json_t **wrapped, ds_error *err)
-{
-	json_t *v;
-	int rc = parse_doc(text, size, what, &v, err);
-	if (rc < 0)
-		return rc;
-	if (v && !json_is_array(v))
-		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected an array of %s, got %s", what, dsi_json_type_name(v));
-	else if (v)
-		rc = go_decode(v, type, err);
-	if (rc < 0) {
-		dsi_error_set_source(err, what);
-		json_decref(v);
-		return rc;
-	}
-	*wrapped = json_pack("{s:o}", "v", v ? v : json_array());
-	return *wrapped ? 0 : dsi_error_nomem(err);
 }
 
 /* The public effect bits as the internal mask. */
@@ -380,15 +117,16 @@ int ds_taints_find_untolerated(const char *taints, size_t taints_size, const cha
 			DS_TAINT_EFFECT_OTHER))
 		return dsi_error_set(err, DS_EARG, NULL, "unknown effect bits 0x%x", effects);
 	json_t *jt = NULL, *jl = NULL;
-	int rc = parse_list(taints, taints_size, "taints", dsi_decode_type_taints(), &jt, err);
+	int rc = dsi_api_parse_list(taints, taints_size, "taints", dsi_decode_type_taints(), &jt, err);
 	if (rc == 0)
-		rc = parse_list(tolerations, tolerations_size, "tolerations", dsi_decode_type_tolerations(), &jl, err);
+		rc = dsi_api_parse_list(tolerations, tolerations_size, "tolerations", dsi_decode_type_tolerations(),
+					&jl, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_taints ts = {0};
 	dsi_tolerations tl = {0};
 	dsi_rd rd;
-	lenient_rd(&rd, err);
+	dsi_api_lenient_rd(&rd, err);
 	/* paths as the lists' own: "[2].effect" */
 	if (rc == 0 && (rc = dsi_taints_read(&rd, &atoms, jt, "v", &ts)) < 0)
 		dsi_error_set_source(err, "taints");
@@ -432,9 +170,9 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = 0;
 	json_t *jpod, *jnode = NULL;
-	int rc = parse_object(pod, pod_size, "pod", "Pod", &jpod, err);
+	int rc = dsi_api_parse_object(pod, pod_size, "pod", "Pod", &jpod, err);
 	if (rc == 0)
-		rc = parse_object(node, node_size, "node", "Node", &jnode, err);
+		rc = dsi_api_parse_object(node, node_size, "node", "Node", &jnode, err);
 	dsi_atoms atoms;
 	dsi_atoms_init(&atoms);
 	dsi_podspec spec;
@@ -442,10 +180,10 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 	memset(&spec, 0, sizeof(spec));
 	memset(&n, 0, sizeof(n));
 	dsi_rd rd;
-	lenient_rd(&rd, err);
+	dsi_api_lenient_rd(&rd, err);
 	int have_spec = 0, have_node = 0;
 	if (rc == 0) {
-		const json_t *s = spec_of(jpod);
+		const json_t *s = dsi_api_spec_of(jpod);
 		size_t m = s != jpod ? dsi_rd_push(&rd, "spec") : 0;
 		rc = dsi_podspec_read(&rd, &atoms, s, DSI_PODSPEC_PLACEMENT, dsi_core_options_default()->gates, &spec);
 		dsi_rd_pop(&rd, m);
@@ -483,12 +221,12 @@ int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const 
 static int ds_scratch(dsi_cluster *c, const char *ds, size_t ds_size, const char *node, size_t node_size,
 		      const ds_options *opts, const dsi_daemonset **d, const dsi_node **n, ds_error *err)
 {
-	int rc = scratch_init(c, opts, err);
+	int rc = dsi_api_scratch_init(c, opts, err);
 	if (rc < 0)
 		return rc;
-	rc = scratch_add(c, ds, ds_size, "DaemonSet", "apps/v1", NULL, 1, "daemonset", err);
+	rc = dsi_api_scratch_add(c, ds, ds_size, "DaemonSet", "apps/v1", NULL, 1, "daemonset", err);
 	if (rc == 0 && node)
-		rc = scratch_add(c, node, node_size, "Node", "v1", NULL, 1, "node", err);
+		rc = dsi_api_scratch_add(c, node, node_size, "Node", "v1", NULL, 1, "node", err);
 	if (rc == 0 && !(*d = only(c, DSI_KIND_DAEMONSET)))
 		rc = dsi_error_set(err, DS_EVALUE, "kind", "expected a DaemonSet");
 	if (rc == 0 && node && !(*n = dsi_cluster_count(c, DSI_KIND_NODE) ? dsi_cluster_node_at(c, 0) : NULL))
@@ -562,11 +300,11 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
 	*json_out = NULL;
 	json_t *obj;
-	int rc = parse_object(podspec, size, "podspec", "Pod", &obj, err);
+	int rc = dsi_api_parse_object(podspec, size, "podspec", "Pod", &obj, err);
 	if (rc < 0)
 		return rc;
-	json_t *spec = json_deep_copy(spec_of(obj));
-	int nested = spec_of(obj) != obj; /* errors name the field in what was given */
+	json_t *spec = json_deep_copy(dsi_api_spec_of(obj));
+	int nested = dsi_api_spec_of(obj) != obj; /* errors name the field in what was given */
 	json_decref(obj);
 	if (!spec)
 		return dsi_error_nomem(err);
@@ -578,7 +316,7 @@ int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **j
 		if ((pinned[i] = dsi_atom_intern_cstr(&atoms, dsi_well_known_taint_keys[i])) == DSI_ATOM_ERROR)
 			rc = dsi_error_nomem(err);
 	dsi_rd rd;
-	lenient_rd(&rd, err);
+	dsi_api_lenient_rd(&rd, err);
 	dsi_tolerations tols = {0}, merged = {0};
 	int host_network = 0;
 	if (rc == 0)
@@ -623,8 +361,8 @@ int ds_affinity_replace_node_name(const char *affinity, size_t size, const char 
 		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
 	*json_out = NULL;
 	json_t *aff;
-	int rc = parse_doc(affinity, size, "affinity", &aff, err);
-	if (rc == 0 && aff && (rc = go_decode(aff, dsi_decode_type_named("Affinity"), err)) < 0) {
+	int rc = dsi_api_parse_doc(affinity, size, "affinity", &aff, err);
+	if (rc == 0 && aff && (rc = dsi_api_go_decode(aff, dsi_decode_type_named("Affinity"), err)) < 0) {
 		dsi_error_set_source(err, "affinity");
 		json_decref(aff);
 	}
@@ -632,7 +370,7 @@ int ds_affinity_replace_node_name(const char *affinity, size_t size, const char 
 		return rc;
 	/* the Go types: each level an object (a pointer: null reads as nil) */
 	dsi_rd rd;
-	lenient_rd(&rd, err);
+	dsi_api_lenient_rd(&rd, err);
 	json_t *na = NULL, *req = NULL;
 	if (aff && (rc = dsi_rd_expect_object(&rd, aff)) == 0 &&
 	    (rc = dsi_rd_object(&rd, aff, "nodeAffinity", &na)) == 0 && na) {
@@ -669,7 +407,7 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 	int rc = ds_scratch(&c, daemonset, daemonset_size, NULL, 0, opts, &d, NULL, err);
 	if (rc < 0)
 		return rc;
-	if ((rc = scratch_add(&c, objects, objects_size, "Pod", "v1", NULL, 0, "objects", err)) < 0) {
+	if ((rc = dsi_api_scratch_add(&c, objects, objects_size, "Pod", "v1", NULL, 0, "objects", err)) < 0) {
 		dsi_cluster_destroy(&c);
 		return rc;
 	}
@@ -738,33 +476,34 @@ static int sched_in_load(sched_in *s, const char *pod, size_t pod_size, const ch
 {
 	memset(s, 0, sizeof(*s));
 	json_t *jpod, *jnode;
-	int rc = parse_object(pod, pod_size, "pod", NULL, &jpod, err);
-	if (rc == 0 && (rc = go_decode(jpod, dsi_schema_root_type("v1", "Pod"), err)) < 0) {
+	int rc = dsi_api_parse_object(pod, pod_size, "pod", NULL, &jpod, err);
+	if (rc == 0 && (rc = dsi_api_go_decode(jpod, dsi_schema_root_type("v1", "Pod"), err)) < 0) {
 		dsi_error_set_source(err, "pod");
 		json_decref(jpod);
 	}
 	if (rc < 0)
 		return rc;
 	/* the node is checked where the snapshot loads it */
-	if ((rc = parse_object(node, node_size, "node", NULL, &jnode, err)) < 0) {
+	if ((rc = dsi_api_parse_object(node, node_size, "node", NULL, &jnode, err)) < 0) {
 		json_decref(jpod);
 		return rc;
 	}
 	const char *name = json_string_value(json_object_get(json_object_get(jnode, "metadata"), "name"));
-	if ((rc = scratch_init(&s->c, opts, err)) < 0) {
+	if ((rc = dsi_api_scratch_init(&s->c, opts, err)) < 0) {
 		json_decref(jpod);
 		json_decref(jnode);
 		return rc;
 	}
-	if ((rc = scratch_add(&s->c, node, node_size, "Node", "v1", NULL, 1, "node", err)) == 0)
-		rc = scratch_add(&s->c, objects, objects_size, "Pod", "v1", name ? name : "", 0, "objects", err);
+	if ((rc = dsi_api_scratch_add(&s->c, node, node_size, "Node", "v1", NULL, 1, "node", err)) == 0)
+		rc = dsi_api_scratch_add(&s->c, objects, objects_size, "Pod", "v1", name ? name : "", 0, "objects",
+					 err);
 	json_decref(jnode);
 	if (rc == 0 && !(s->node = dsi_cluster_count(&s->c, DSI_KIND_NODE) == 1 ? dsi_cluster_node_at(&s->c, 0) : NULL))
 		rc = dsi_error_set(err, DS_EVALUE, NULL, "objects: expected no Node besides the node argument");
 	if (rc == 0) {
 		dsi_atoms_init_overlay(&s->atoms, &s->c.atoms);
 		dsi_rd rd;
-		lenient_rd(&rd, err);
+		dsi_api_lenient_rd(&rd, err);
 		if ((rc = dsi_pod_read_for_fit(&rd, &s->atoms, jpod, s->c.core.gates, &s->meta, &s->spec)) < 0) {
 			dsi_atoms_free(&s->atoms);
 			dsi_error_set_source(err, "pod");

@@ -15,14 +15,19 @@ void dsi_atoms_init(dsi_atoms *a) { memset(a, 0, sizeof(*a)); }
  * resourceVersion) while the parser's tree of that pod is alive; one malloc each scatters the
  * snapshot's strings among the tree's chunks, and once the tree is freed malloc's free lists are
  * full of holes between them: a 20k-node ingest then spent more time in malloc than parsing.
- * Short strings are therefore carved from 64 KiB blocks the table owns (freed ones reused by
- * size); long ones, and every one in AddressSanitizer builds, are malloc'ed.
+ * Short strings are therefore carved from blocks the table owns (freed ones reused by size);
+ * long ones, and every one in AddressSanitizer builds, are malloc'ed. The first block is small
+ * and each next one twice the last, up to 64 KiB (mapped from the system, dsi_block_alloc): a
+ * table that holds one object's strings (a parsed object, a pure function's private table) costs
+ * a malloc of a few hundred bytes, not a 64 KiB mapping and its unmapping.
  */
 typedef struct dsi_atom_block {
 	struct dsi_atom_block *next;
+	size_t bytes; /* as allocated, header included */
 	max_align_t data[];
 } dsi_atom_block;
 
+#define ATOM_BLOCK_FIRST ((size_t)512)
 #define ATOM_BLOCK_BYTES ((size_t)64 * 1024)
 
 /* A freed slot holds the next free one of its class (slots are 8-byte aligned, 8 bytes at least). */
@@ -51,13 +56,17 @@ static char *str_alloc(dsi_atoms *a, const char *s, size_t n)
 		a->free_slots[cls] = ((free_slot *)(void *)p)->next;
 	} else {
 		if (a->bump_left < sz) {
-			dsi_atom_block *b = dsi_block_alloc(ATOM_BLOCK_BYTES);
+			size_t bytes = a->blocks ? a->blocks->bytes * 2 : ATOM_BLOCK_FIRST;
+			if (bytes > ATOM_BLOCK_BYTES)
+				bytes = ATOM_BLOCK_BYTES;
+			dsi_atom_block *b = dsi_block_alloc(bytes);
 			if (!b)
 				return NULL;
 			b->next = a->blocks;
+			b->bytes = bytes;
 			a->blocks = b;
 			a->bump = (char *)b->data;
-			a->bump_left = ATOM_BLOCK_BYTES - offsetof(dsi_atom_block, data);
+			a->bump_left = bytes - offsetof(dsi_atom_block, data);
 		}
 		p = a->bump;
 		a->bump += sz;
@@ -93,7 +102,7 @@ void dsi_atoms_free(dsi_atoms *a)
 			dsi_free(a->ents[i].str);
 	while (a->blocks) {
 		dsi_atom_block *next = a->blocks->next;
-		dsi_block_free(a->blocks, ATOM_BLOCK_BYTES);
+		dsi_block_free(a->blocks, a->blocks->bytes);
 		a->blocks = next;
 	}
 	dsi_free(a->ents);
@@ -148,7 +157,13 @@ static uint32_t to_slot(const dsi_atoms *a, dsi_atom id) { return a->parent ? id
 
 dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n)
 {
-	uint32_t h = hash32(s, n);
+	return dsi_atom_lookup_hashed(a, s, n, hash32(s, n));
+}
+
+dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s) { return dsi_atom_lookup(a, s, strlen(s)); }
+
+dsi_atom dsi_atom_lookup_hashed(const dsi_atoms *a, const char *s, size_t n, uint32_t h)
+{
 	if (a->parent) {
 		uint32_t p = find(a->parent, s, n, h);
 		if (p)
@@ -157,7 +172,17 @@ dsi_atom dsi_atom_lookup(const dsi_atoms *a, const char *s, size_t n)
 	return to_id(a, find(a, s, n, h));
 }
 
-dsi_atom dsi_atom_lookup_cstr(const dsi_atoms *a, const char *s) { return dsi_atom_lookup(a, s, strlen(s)); }
+dsi_atom dsi_atom_carry(dsi_atoms *to, const dsi_atoms *from, dsi_atom id)
+{
+	if (id == DSI_ATOM_NONE)
+		return id;
+	if (to == from) {
+		dsi_atom_ref(to, id);
+		return id;
+	}
+	const dsi_atom_entry *e = dsi_atom_entry_of(from, id);
+	return dsi_atom_intern(to, e->str, e->len);
+}
 
 dsi_atom dsi_atom_intern(dsi_atoms *a, const char *s, size_t n)
 {

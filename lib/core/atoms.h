@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/numfmt.h"
 
@@ -90,6 +91,49 @@ static inline const char *dsi_atom_str(const dsi_atoms *a, dsi_atom id)
 	return id && id != DSI_ATOM_ERROR ? dsi_atom_entry_of(a, id)->str : NULL;
 }
 static inline size_t dsi_atom_len(const dsi_atoms *a, dsi_atom id) { return id ? dsi_atom_entry_of(a, id)->len : 0; }
+/*
+ * Two tables. Objects parsed on their own (a ds_object each) keep their strings in tables of their
+ * own, and a decision between two of them compares strings across tables: by content, with the
+ * hashes both entries keep first. Same table: the ids, as everywhere else (callers pass the same
+ * pointer twice and the compiler folds the test away).
+ */
+/* A string the table does not hold, from dsi_atom_rebase: equal to no id of it, no label key of
+ * it; it has no entry (dsi_atom_str gives NULL; never ask its length). */
+#define DSI_ATOM_FOREIGN DSI_ATOM_ERROR
+/* Find s[0..n) whose hash32 is h (the hash an entry keeps): DSI_ATOM_NONE when not interned. */
+dsi_atom dsi_atom_lookup_hashed(const dsi_atoms *a, const char *s, size_t n, uint32_t h);
+/* The same string in another table: id when to == from, else to's id for it, DSI_ATOM_FOREIGN
+ * when to lacks it; DSI_ATOM_NONE stays NONE. Read-only on both. */
+static inline dsi_atom dsi_atom_rebase(const dsi_atoms *from, dsi_atom id, const dsi_atoms *to)
+{
+	if (from == to || id == DSI_ATOM_NONE)
+		return id;
+	const dsi_atom_entry *e = dsi_atom_entry_of(from, id);
+	dsi_atom r = dsi_atom_lookup_hashed(to, e->str, e->len, e->hash);
+	return r ? r : DSI_ATOM_FOREIGN;
+}
+/* Atom a of table ta and atom b of tb are the same string (NONE only equals NONE). */
+static inline int dsi_atom_eq_x(const dsi_atoms *ta, dsi_atom a, const dsi_atoms *tb, dsi_atom b)
+{
+	if (ta == tb || a == DSI_ATOM_NONE || b == DSI_ATOM_NONE)
+		return a == b;
+	const dsi_atom_entry *x = dsi_atom_entry_of(ta, a), *y = dsi_atom_entry_of(tb, b);
+	return x->hash == y->hash && x->len == y->len && memcmp(x->str, y->str, x->len) == 0;
+}
+/* Atom id of table from, interned in to with a reference (to == from: the reference only).
+ * DSI_ATOM_ERROR without memory. */
+dsi_atom dsi_atom_carry(dsi_atoms *to, const dsi_atoms *from, dsi_atom id);
+/* The same for copies that carry many atoms: a failure is recorded in *failed and gives
+ * DSI_ATOM_NONE, so that releasing what was built drops exactly the references taken. */
+static inline dsi_atom dsi_atom_carry_or_none(dsi_atoms *to, const dsi_atoms *from, dsi_atom id, int *failed)
+{
+	dsi_atom a = dsi_atom_carry(to, from, id);
+	if (a != DSI_ATOM_ERROR)
+		return a;
+	*failed = 1;
+	return DSI_ATOM_NONE;
+}
+
 /* Integer value per Go strconv.ParseInt(s, 10, 64); returns 1 when it parses. */
 static inline int dsi_atom_int(const dsi_atoms *a, dsi_atom id, int64_t *out)
 {

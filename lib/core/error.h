@@ -29,6 +29,15 @@ void dsi_error_set_position(ds_error *err, int line, int column);
 	ds_error dsi_local_err_;                                                                                       \
 	if (!(err))                                                                                                    \
 		(err) = &dsi_local_err_;                                                                               \
-	dsi_error_clear(err)
+	dsi_error_reset(err)
+
+/* DS_OK with empty strings, as ds_error_clear leaves it, without writing the whole struct: a call
+ * that takes nanoseconds (a decision on parsed objects) would spend them clearing 700 bytes. */
+static inline void dsi_error_reset(ds_error *err)
+{
+	err->code = DS_OK;
+	err->line = err->column = err->reserved = 0;
+	err->source[0] = err->path[0] = err->message[0] = '\0';
+}
 
 #endif

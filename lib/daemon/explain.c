@@ -23,38 +23,46 @@ static json_t *reason(const char *plugin, const char *message, const char *detai
 	return r;
 }
 
-/* Which nodeSelector pair the node lacks. */
-static void selector_detail(const dsi_cluster *c, const dsi_podspec *spec, const dsi_node *node, dsi_strbuf *b)
+/* The string of an atom of table a, "" for none. */
+static const char *str(const dsi_atoms *a, dsi_atom id)
+{
+	const char *s = dsi_atom_str(a, id);
+	return s ? s : "";
+}
+
+/* Which nodeSelector pair the node lacks (the spec's strings in ta, the node's in tb). */
+static void selector_detail(const dsi_atoms *ta, const dsi_podspec *spec, const dsi_atoms *tb, const dsi_node *node,
+			    dsi_strbuf *b)
 {
 	for (uint32_t i = 0; i < spec->node_selector.n; i++) {
 		const dsi_label *l = &spec->node_selector.v[i];
-		dsi_atom have = dsi_labels_get(&node->meta.labels, l->key);
-		if (have == l->value)
+		dsi_atom have = dsi_labels_get(&node->meta.labels, dsi_atom_rebase(ta, l->key, tb));
+		if (have && dsi_atom_eq_x(tb, have, ta, l->value))
 			continue;
 		if (!have)
-			dsi_strbuf_printf(b, "node has no label %s (nodeSelector wants %s=%s)", dsi_cstr(c, l->key),
-					  dsi_cstr(c, l->key), dsi_cstr(c, l->value));
+			dsi_strbuf_printf(b, "node has no label %s (nodeSelector wants %s=%s)", str(ta, l->key),
+					  str(ta, l->key), str(ta, l->value));
 		else
-			dsi_strbuf_printf(b, "label %s is \"%s\", nodeSelector wants \"%s\"", dsi_cstr(c, l->key),
-					  dsi_cstr(c, have), dsi_cstr(c, l->value));
+			dsi_strbuf_printf(b, "label %s is \"%s\", nodeSelector wants \"%s\"", str(ta, l->key),
+					  str(tb, have), str(ta, l->value));
 		return;
 	}
 }
 
-/* The TaintToleration reason for taint t of the node; note ends the detail. */
-static json_t *taint_reason(const dsi_cluster *c, const dsi_node *node, const dsi_taint *t, const char *note)
+/* The TaintToleration reason for taint t of the node (its strings in tb); note ends the detail. */
+static json_t *taint_reason(const dsi_atoms *tb, const dsi_node *node, const dsi_taint *t, const char *note)
 {
 	dsi_strbuf d = DSI_STRBUF_INIT, f = DSI_STRBUF_INIT;
 	/* upstream's older message named the taint; keep that as the detail */
-	dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", dsi_cstr(c, t->key),
-			  dsi_cstr(c, t->value), dsi_effect_text(&c->atoms, t->effect), note);
+	dsi_strbuf_printf(&d, "node(s) had untolerated taint {%s: %s} (effect %s%s)", str(tb, t->key),
+			  str(tb, t->value), dsi_effect_text(tb, t->effect), note);
 	dsi_strbuf_printf(&f, "%s.tolerations", tmpl_spec);
 	json_t *r = reason("TaintToleration", dsi_why_message(DSI_WHY_TAINT), d.data, f.data);
 	if (r) {
 		char nf[64];
 		snprintf(nf, sizeof(nf), "spec.taints[%u]", (unsigned)(t - node->taints.v));
 		json_object_set_new(r, "nodeField", json_string(nf));
-		json_object_set_new(r, "taint", dsi_taint_to_json(&c->atoms, t));
+		json_object_set_new(r, "taint", dsi_taint_to_json(tb, t));
 	}
 	dsi_strbuf_free(&d);
 	dsi_strbuf_free(&f);
@@ -63,7 +71,12 @@ static json_t *taint_reason(const dsi_cluster *c, const dsi_node *node, const ds
 
 json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v)
 {
-	const dsi_cluster *c = p->c;
+	return dsi_verdict_reasons_x(p, p->atoms, node, v);
+}
+
+json_t *dsi_verdict_reasons_x(const dsi_placement *p, const dsi_atoms *tb, const dsi_node *node, const dsi_verdict *v)
+{
+	const dsi_atoms *ta = p->atoms;
 	const dsi_podspec *spec = &p->ds->tspec;
 	json_t *arr = json_array();
 	if (!arr || v->why == DSI_WHY_OK)
@@ -72,12 +85,12 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 	json_t *r = NULL;
 	switch (v->why) {
 	case DSI_WHY_NODE_NAME:
-		dsi_strbuf_printf(&d, "the template sets nodeName %s", dsi_cstr(c, spec->node_name));
+		dsi_strbuf_printf(&d, "the template sets nodeName %s", str(ta, spec->node_name));
 		dsi_strbuf_printf(&f, "%s.nodeName", tmpl_spec);
 		r = reason("NodeName", dsi_why_message(v->why), d.data, f.data);
 		break;
 	case DSI_WHY_NODE_SELECTOR:
-		selector_detail(c, spec, node, &d);
+		selector_detail(ta, spec, tb, node, &d);
 		dsi_strbuf_printf(&f, "%s.nodeSelector", tmpl_spec);
 		r = reason("NodeAffinity", dsi_why_message(v->why), d.data, f.data);
 		break;
@@ -101,18 +114,18 @@ json_t *dsi_verdict_reasons(const dsi_placement *p, const dsi_node *node, const 
 		break;
 	}
 	case DSI_WHY_TAINT: {
+		static const dsi_effect_filter no_execute = {DSI_EFFECTS_NOEXECUTE, NULL, 0};
 		const dsi_taint *t = v->taint;
-		r = taint_reason(c, node, t, v->should_continue ? ": existing pods may stay, no new ones" : "");
+		r = taint_reason(tb, node, t, v->should_continue ? ": existing pods may stay, no new ones" : "");
 		/* The first untolerated taint (NodeShouldRunDaemonPod's) may be a NoSchedule one while
 		 * a later NoExecute taint is what evicts running pods: name that one too. */
-		const dsi_taint *evict =
-			!v->should_continue && t->effect != DSI_EFFECT_NO_EXECUTE
-				? dsi_find_untolerated_taint(&c->atoms, &node->taints, &p->tolerations,
-							     DSI_EFFECTS_NOEXECUTE, p->comparison_ops, NULL)
-				: NULL;
+		const dsi_taint *evict = !v->should_continue && t->effect != DSI_EFFECT_NO_EXECUTE
+						 ? dsi_find_untolerated_taint_x(tb, &node->taints, ta, &p->tolerations,
+										&no_execute, p->comparison_ops, NULL)
+						 : NULL;
 		if (r && evict) {
 			json_array_append_new(arr, r);
-			r = taint_reason(c, node, evict, ": running pods are evicted");
+			r = taint_reason(tb, node, evict, ": running pods are evicted");
 		}
 		break;
 	}
@@ -319,8 +332,15 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	return rc;
 }
 
+json_t *dsi_verdict_json_x(const dsi_placement *p, const dsi_atoms *node_atoms, const dsi_node *node,
+			   const dsi_verdict *v)
+{
+	return json_pack("{s:s, s:b, s:b, s:o}", "node", str(node_atoms, node->meta.name), "shouldRun", v->should_run,
+			 "shouldContinueRunning", v->should_continue, "reasons",
+			 dsi_verdict_reasons_x(p, node_atoms, node, v));
+}
+
 json_t *dsi_verdict_json(const dsi_placement *p, const dsi_node *node, const dsi_verdict *v)
 {
-	return json_pack("{s:s, s:b, s:b, s:o}", "node", dsi_cstr(p->c, node->meta.name), "shouldRun", v->should_run,
-			 "shouldContinueRunning", v->should_continue, "reasons", dsi_verdict_reasons(p, node, v));
+	return dsi_verdict_json_x(p, p->atoms, node, v);
 }

@@ -57,9 +57,16 @@ void dsi_pods_prefix(const char *name, char *out, size_t size)
 	snprintf(out, size, ok ? "%s-" : "%s", name);
 }
 
+/* The string of an atom, "" for none. */
+static const char *cstr(const dsi_atoms *atoms, dsi_atom a)
+{
+	const char *s = dsi_atom_str(atoms, a);
+	return s ? s : "";
+}
+
 json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *err)
 {
-	const dsi_cluster *c = p->c;
+	const dsi_atoms *atoms = p->atoms;
 	const dsi_daemonset *ds = p->ds;
 	json_t *tmpl = ds->template;
 	json_t *tmeta = json_object_get(tmpl, "metadata");
@@ -93,18 +100,18 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 	}
 	json_t *tols = json_array();
 	for (uint32_t i = 0; tols && i < p->tolerations.n; i++)
-		json_array_append_new(tols, dsi_toleration_to_json(&c->atoms, &p->tolerations.v[i]));
+		json_array_append_new(tols, dsi_toleration_to_json(atoms, &p->tolerations.v[i]));
 	json_object_set_new(spec, "tolerations", tols);
 	char prefix[300];
-	dsi_pods_prefix(dsi_cstr(c, ds->meta.name), prefix, sizeof(prefix));
+	dsi_pods_prefix(cstr(atoms, ds->meta.name), prefix, sizeof(prefix));
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
 	json_t *meta =
 		json_pack("{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}", "generateName", prefix, "namespace",
-			  dsi_cstr(c, ds->meta.ns), "labels", labels, "ownerReferences", "apiVersion",
-			  api ? api : "apps/v1", "kind", "DaemonSet", "name", dsi_cstr(c, ds->meta.name), "uid",
-			  dsi_cstr(c, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1);
+			  cstr(atoms, ds->meta.ns), "labels", labels, "ownerReferences", "apiVersion",
+			  api ? api : "apps/v1", "kind", "DaemonSet", "name", cstr(atoms, ds->meta.name), "uid",
+			  cstr(atoms, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1);
 	/* ObjectMeta.Namespace is omitempty (a DaemonSet read without one) */
-	if (meta && !*dsi_cstr(c, ds->meta.ns))
+	if (meta && !*cstr(atoms, ds->meta.ns))
 		json_object_del(meta, "namespace");
 	/* GetPodFromTemplate copies annotations and finalizers too */
 	json_t *ann = json_object_get(tmeta, "annotations"), *fin = json_object_get(tmeta, "finalizers");

@@ -8,12 +8,21 @@
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
 
-int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o)
+int dsi_placement_init_atoms(dsi_placement *p, const dsi_atoms *atoms, const dsi_daemonset *ds,
+			     const dsi_core_options *o)
 {
-	p->c = c;
+	p->c = NULL;
+	p->atoms = atoms;
 	p->ds = ds;
 	p->comparison_ops = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
-	return dsi_daemon_tolerations(&c->atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations);
+	return dsi_daemon_tolerations(atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations);
+}
+
+int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o)
+{
+	int rc = dsi_placement_init_atoms(p, &c->atoms, ds, o);
+	p->c = c;
+	return rc;
 }
 
 void dsi_placement_release(dsi_placement *p)
@@ -34,26 +43,30 @@ typedef struct node_pass {
 /* NodeShouldRunDaemonPod (pkg/controller/daemon/daemon_controller.go): nodeName,
  * then required node affinity (nodeSelector and terms), then taints. An
  * untolerated NoSchedule taint stops new pods but keeps a running one; an
- * untolerated NoExecute taint evicts it. */
-static inline void should_run(const dsi_placement *p, const node_pass *np, const dsi_node *node, dsi_verdict *out)
+ * untolerated NoExecute taint evicts it. The node's strings are in tb (p->atoms in a pass). */
+static inline void should_run(const dsi_placement *p, const node_pass *np, const dsi_atoms *tb, const dsi_node *node,
+			      dsi_verdict *out)
 {
 	const dsi_podspec *spec = &p->ds->tspec;
-	const dsi_atoms *atoms = &p->c->atoms;
+	const dsi_atoms *ta = p->atoms;
 	out->should_run = out->should_continue = 0;
 	out->taint = NULL;
-	if (spec->node_name && spec->node_name != node->meta.name) {
+	if (spec->node_name && !dsi_atom_eq_x(ta, spec->node_name, tb, node->meta.name)) {
 		out->why = DSI_WHY_NODE_NAME;
 		return;
 	}
 	int which;
-	if (!dsi_required_affinity_matches_with(atoms, &spec->node_selector, np->required, np->exprs, node, &which)) {
+	if (!dsi_required_affinity_matches_with_x(ta, &spec->node_selector, np->required, np->exprs, tb, node,
+						  &which)) {
 		out->why = which == 1 ? DSI_WHY_NODE_SELECTOR : DSI_WHY_NODE_AFFINITY;
 		return;
 	}
-	const dsi_taint *t = node->taints.n ? dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations,
-									 DSI_EFFECTS_NOSCHEDULE_NOEXECUTE,
-									 p->comparison_ops, np->taints)
-					    : NULL;
+	static const dsi_effect_filter no_schedule_execute = {DSI_EFFECTS_NOSCHEDULE_NOEXECUTE, NULL, 0},
+				       no_execute = {DSI_EFFECTS_NOEXECUTE, NULL, 0};
+	const dsi_taint *t = node->taints.n
+				     ? dsi_find_untolerated_taint_x(tb, &node->taints, ta, &p->tolerations,
+								    &no_schedule_execute, p->comparison_ops, np->taints)
+				     : NULL;
 	if (!t) {
 		out->should_run = out->should_continue = 1;
 		out->why = DSI_WHY_OK;
@@ -62,14 +75,20 @@ static inline void should_run(const dsi_placement *p, const node_pass *np, const
 	out->why = DSI_WHY_TAINT;
 	out->taint = t;
 	out->should_continue = t->effect != DSI_EFFECT_NO_EXECUTE &&
-			       !dsi_find_untolerated_taint(atoms, &node->taints, &p->tolerations, DSI_EFFECTS_NOEXECUTE,
-							   p->comparison_ops, np->taints);
+			       !dsi_find_untolerated_taint_x(tb, &node->taints, ta, &p->tolerations, &no_execute,
+							     p->comparison_ops, np->taints);
 }
 
 void dsi_node_should_run(const dsi_placement *p, const dsi_node *node, dsi_verdict *out)
 {
 	const node_pass one = {&p->ds->tspec.required, NULL, NULL};
-	should_run(p, &one, node, out);
+	should_run(p, &one, p->atoms, node, out);
+}
+
+void dsi_node_should_run_x(const dsi_placement *p, const dsi_atoms *node_atoms, const dsi_node *node, dsi_verdict *out)
+{
+	const node_pass one = {&p->ds->tspec.required, NULL, NULL};
+	should_run(p, &one, node_atoms, node, out);
 }
 
 /* Starts loading what dsi_node_should_run reads of a node: its labels and taints (the node itself
@@ -107,7 +126,7 @@ void dsi_node_should_run_all(const dsi_placement *p, dsi_verdict *verdict, uint3
 		if (i + DSI_PREFETCH_AHEAD < nn)
 			prefetch_node_data(dsi_cluster_node_at(c, i + DSI_PREFETCH_AHEAD));
 		const dsi_node *node = dsi_cluster_node_at(c, i);
-		should_run(p, &np, node, &verdict[node->index]);
+		should_run(p, &np, p->atoms, node, &verdict[node->index]);
 		if (order)
 			order[i] = node->index;
 	}

@@ -110,7 +110,8 @@ void dsi_kv_array_disown(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz)
 	*n = 0;
 }
 
-int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n)
+int dsi_kv_array_copy_x(dsi_atoms *to, const dsi_atoms *from, const void *src, uint32_t n, size_t esz, void **dst,
+			uint32_t *dst_n, int *failed)
 {
 	*dst_n = 0;
 	*dst = NULL;
@@ -120,8 +121,18 @@ int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz,
 		return -1;
 	memcpy(*dst, src, n * esz);
 	*dst_n = n;
-	kv_atoms(atoms, src, n, esz, dsi_atom_ref);
+	for (uint32_t i = 0; i < n; i++) {
+		dsi_atom *kv = (dsi_atom *)(void *)((char *)*dst + (size_t)i * esz);
+		kv[0] = dsi_atom_carry_or_none(to, from, kv[0], failed);
+		kv[1] = dsi_atom_carry_or_none(to, from, kv[1], failed);
+	}
 	return 0;
+}
+
+int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n)
+{
+	int failed = 0; /* one table: references only, which cannot fail */
+	return dsi_kv_array_copy_x(atoms, atoms, src, n, esz, dst, dst_n, &failed);
 }
 
 _Static_assert(offsetof(dsi_label, key) == 0 && offsetof(dsi_label, value) == sizeof(dsi_atom),
@@ -132,9 +143,23 @@ void dsi_labels_release(dsi_atoms *atoms, dsi_labels *l)
 	dsi_kv_array_release(atoms, (void **)&l->v, &l->n, sizeof(*l->v));
 }
 
+int dsi_labels_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_labels *src, dsi_labels *dst)
+{
+	int failed = 0;
+	if (dsi_kv_array_copy_x(to, from, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n, &failed) < 0)
+		return -1;
+	if (failed) {
+		dsi_labels_release(to, dst);
+		return -1;
+	}
+	if (to != from && dst->n > 1)
+		qsort(dst->v, dst->n, sizeof(dsi_label), by_key);
+	return 0;
+}
+
 int dsi_labels_copy(dsi_atoms *atoms, const dsi_labels *src, dsi_labels *dst)
 {
-	return dsi_kv_array_copy(atoms, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n);
+	return dsi_labels_copy_x(atoms, atoms, src, dst);
 }
 
 int dsi_labels_subset(const dsi_labels *sub, const dsi_labels *l)
@@ -142,6 +167,18 @@ int dsi_labels_subset(const dsi_labels *sub, const dsi_labels *l)
 	for (uint32_t i = 0; i < sub->n; i++)
 		if (dsi_labels_get(l, sub->v[i].key) != sub->v[i].value)
 			return 0;
+	return 1;
+}
+
+int dsi_labels_subset_x(const dsi_atoms *ta, const dsi_labels *sub, const dsi_atoms *tb, const dsi_labels *l)
+{
+	if (ta == tb)
+		return dsi_labels_subset(sub, l);
+	for (uint32_t i = 0; i < sub->n; i++) {
+		dsi_atom have = dsi_labels_get(l, dsi_atom_rebase(ta, sub->v[i].key, tb));
+		if (!have || !dsi_atom_eq_x(ta, sub->v[i].value, tb, have))
+			return 0;
+	}
 	return 1;
 }
 

@@ -25,6 +25,8 @@ int dsi_labels_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char 
 int dsi_labels_from_object(dsi_rd *rd, dsi_atoms *atoms, const json_t *map, dsi_labels *out);
 void dsi_labels_release(dsi_atoms *atoms, dsi_labels *l);
 int dsi_labels_copy(dsi_atoms *atoms, const dsi_labels *src, dsi_labels *dst);
+/* A copy of labels of table from in table to (sorted again by to's ids); -1 without memory. */
+int dsi_labels_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_labels *src, dsi_labels *dst);
 
 /* Arrays *v of *n elements, esz bytes each, that begin with an interned key and value
  * (dsi_label, dsi_taint, dsi_toleration): what their release and copy functions share. */
@@ -36,6 +38,10 @@ void dsi_kv_array_disown(dsi_atoms *atoms, void **v, uint32_t *n, size_t esz);
 /* *dst a copy of the n elements of src (NULL when n is 0) with its own references, *dst_n n;
  * 0, or -1 when out of memory (then *dst is NULL and *dst_n 0). */
 int dsi_kv_array_copy(dsi_atoms *atoms, const void *src, uint32_t n, size_t esz, void **dst, uint32_t *dst_n);
+/* The same from an array whose atoms are in table from into table to (interned there when the
+ * tables differ); *failed set when an atom could not be interned (its place then NONE). */
+int dsi_kv_array_copy_x(dsi_atoms *to, const dsi_atoms *from, const void *src, uint32_t n, size_t esz, void **dst,
+			uint32_t *dst_n, int *failed);
 
 /* Where key is in l, or would go (the first label whose key is not below it). */
 static inline uint32_t dsi_labels_position(const dsi_labels *l, dsi_atom key)
@@ -76,6 +82,8 @@ static inline dsi_atom dsi_labels_get_hinted(const dsi_labels *l, dsi_atom key, 
 
 /* Every pair of sub is in l (labels.SelectorFromSet(sub).Matches(l)). */
 int dsi_labels_subset(const dsi_labels *sub, const dsi_labels *l);
+/* The same with sub's strings in table ta and l's in tb (objects parsed apart). */
+int dsi_labels_subset_x(const dsi_atoms *ta, const dsi_labels *sub, const dsi_atoms *tb, const dsi_labels *l);
 /* The same set, as a JSON object (new reference). */
 json_t *dsi_labels_to_json(const dsi_atoms *atoms, const dsi_labels *l);
 

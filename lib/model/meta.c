@@ -127,33 +127,50 @@ out:
 	return rc;
 }
 
-/* Take (dsi_atom_ref) or drop (dsi_atom_unref) a reference on every atom of m but its labels. */
-static void meta_atoms(dsi_atoms *atoms, const dsi_meta *m, void (*fn)(dsi_atoms *, dsi_atom))
+/* Every atom of m but its labels. */
+#define META_ATOMS 8
+static void meta_atom_ptrs(dsi_meta *m, dsi_atom *a[META_ATOMS])
 {
-	fn(atoms, m->ns);
-	fn(atoms, m->name);
-	fn(atoms, m->uid);
-	fn(atoms, m->resource_version);
-	fn(atoms, m->controller.api_version);
-	fn(atoms, m->controller.kind);
-	fn(atoms, m->controller.name);
-	fn(atoms, m->controller.uid);
+	a[0] = &m->ns;
+	a[1] = &m->name;
+	a[2] = &m->uid;
+	a[3] = &m->resource_version;
+	a[4] = &m->controller.api_version;
+	a[5] = &m->controller.kind;
+	a[6] = &m->controller.name;
+	a[7] = &m->controller.uid;
 }
 
 void dsi_meta_release(dsi_atoms *atoms, dsi_meta *m)
 {
-	meta_atoms(atoms, m, dsi_atom_unref);
+	dsi_atom *a[META_ATOMS];
+	meta_atom_ptrs(m, a);
+	for (size_t i = 0; i < META_ATOMS; i++)
+		dsi_atom_unref(atoms, *a[i]);
 	dsi_labels_release(atoms, &m->labels);
 	memset(m, 0, sizeof(*m));
 }
 
-int dsi_meta_copy(dsi_atoms *atoms, const dsi_meta *src, dsi_meta *dst)
+int dsi_meta_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_meta *src, dsi_meta *dst)
 {
 	*dst = *src;
-	if (dsi_labels_copy(atoms, &src->labels, &dst->labels) < 0) {
+	if (dsi_labels_copy_x(to, from, &src->labels, &dst->labels) < 0) {
 		memset(dst, 0, sizeof(*dst));
 		return -1;
 	}
-	meta_atoms(atoms, dst, dsi_atom_ref);
+	int failed = 0;
+	dsi_atom *a[META_ATOMS];
+	meta_atom_ptrs(dst, a);
+	for (size_t i = 0; i < META_ATOMS; i++)
+		*a[i] = dsi_atom_carry_or_none(to, from, *a[i], &failed);
+	if (failed) {
+		dsi_meta_release(to, dst);
+		return -1;
+	}
 	return 0;
+}
+
+int dsi_meta_copy(dsi_atoms *atoms, const dsi_meta *src, dsi_meta *dst)
+{
+	return dsi_meta_copy_x(atoms, atoms, src, dst);
 }

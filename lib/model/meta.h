@@ -38,6 +38,8 @@ typedef struct dsi_meta {
 int dsi_meta_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, int need_name, dsi_meta *out);
 void dsi_meta_release(dsi_atoms *atoms, dsi_meta *m);
 int dsi_meta_copy(dsi_atoms *atoms, const dsi_meta *src, dsi_meta *dst);
+/* The same from table from into table to. */
+int dsi_meta_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_meta *src, dsi_meta *dst);
 
 /* Read an optional RFC 3339 member into *t; *present says whether it was there. */
 int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint8_t *present);

@@ -106,15 +106,15 @@ void dsi_node_release(dsi_atoms *atoms, dsi_node *n)
 	memset(n, 0, sizeof(*n));
 }
 
-int dsi_node_copy(dsi_atoms *atoms, const dsi_node *src, dsi_node *dst)
+int dsi_node_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_node *src, dsi_node *dst)
 {
 	memset(dst, 0, sizeof(*dst));
-	if (dsi_meta_copy(atoms, &src->meta, &dst->meta) < 0)
+	if (dsi_meta_copy_x(to, from, &src->meta, &dst->meta) < 0)
 		return -1;
 	dst->unschedulable = src->unschedulable;
 	dst->has_allocatable = src->has_allocatable;
-	if (dsi_taints_copy(atoms, &src->taints, &dst->taints) < 0 ||
-	    dsi_resources_copy(atoms, &src->allocatable, &dst->allocatable) < 0)
+	if (dsi_taints_copy_x(to, from, &src->taints, &dst->taints) < 0 ||
+	    dsi_resources_copy_x(to, from, &src->allocatable, &dst->allocatable) < 0)
 		goto fail;
 	if (src->nconditions) {
 		dst->conditions = dsi_malloc(src->nconditions * sizeof(dsi_condition));
@@ -122,13 +122,21 @@ int dsi_node_copy(dsi_atoms *atoms, const dsi_node *src, dsi_node *dst)
 			goto fail;
 		memcpy(dst->conditions, src->conditions, src->nconditions * sizeof(dsi_condition));
 		dst->nconditions = src->nconditions;
+		int failed = 0;
 		for (uint32_t i = 0; i < src->nconditions; i++)
-			dsi_atom_ref(atoms, src->conditions[i].type);
+			dst->conditions[i].type = dsi_atom_carry_or_none(to, from, src->conditions[i].type, &failed);
+		if (failed)
+			goto fail;
 	}
 	return 0;
 fail:
-	dsi_node_release(atoms, dst);
+	dsi_node_release(to, dst);
 	return -1;
+}
+
+int dsi_node_copy(dsi_atoms *atoms, const dsi_node *src, dsi_node *dst)
+{
+	return dsi_node_copy_x(atoms, atoms, src, dst);
 }
 
 json_t *dsi_resources_to_json(const dsi_atoms *atoms, const dsi_resources *r)

@@ -36,6 +36,8 @@ typedef struct dsi_node {
 int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out);
 void dsi_node_release(dsi_atoms *atoms, dsi_node *n);
 int dsi_node_copy(dsi_atoms *atoms, const dsi_node *src, dsi_node *dst);
+/* A copy of a node of table from in table to (a node parsed on its own from a snapshot's). */
+int dsi_node_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_node *src, dsi_node *dst);
 json_t *dsi_node_to_json(const dsi_atoms *atoms, const dsi_node *n);
 
 /* Conditions are read the same way for nodes and pods. */

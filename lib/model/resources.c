@@ -135,7 +135,7 @@ void dsi_resources_release(dsi_atoms *atoms, dsi_resources *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int dsi_resources_copy(dsi_atoms *atoms, const dsi_resources *src, dsi_resources *dst)
+int dsi_resources_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_resources *src, dsi_resources *dst)
 {
 	*dst = *src;
 	dst->scalars = NULL;
@@ -146,9 +146,17 @@ int dsi_resources_copy(dsi_atoms *atoms, const dsi_resources *src, dsi_resources
 		return -1;
 	}
 	memcpy(dst->scalars, src->scalars, src->nscalars * sizeof(dsi_scalar));
+	int failed = 0;
 	for (uint32_t i = 0; i < src->nscalars; i++)
-		dsi_atom_ref(atoms, src->scalars[i].name);
-	return 0;
+		dst->scalars[i].name = dsi_atom_carry_or_none(to, from, src->scalars[i].name, &failed);
+	if (failed)
+		dsi_resources_release(to, dst);
+	return failed ? -1 : 0;
+}
+
+int dsi_resources_copy(dsi_atoms *atoms, const dsi_resources *src, dsi_resources *dst)
+{
+	return dsi_resources_copy_x(atoms, atoms, src, dst);
 }
 
 int64_t dsi_resources_scalar(const dsi_resources *r, dsi_atom name)

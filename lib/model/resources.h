@@ -49,6 +49,7 @@ typedef struct dsi_resources {
 
 void dsi_resources_release(dsi_atoms *atoms, dsi_resources *r);
 int dsi_resources_copy(dsi_atoms *atoms, const dsi_resources *src, dsi_resources *dst);
+int dsi_resources_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_resources *src, dsi_resources *dst);
 int64_t dsi_resources_scalar(const dsi_resources *r, dsi_atom name);
 /* Convert a ResourceList the way the scheduler's Resource.Add does: cpu to
  * milli, memory/ephemeral-storage/scalars to Value(), pods to the count,

@@ -109,6 +109,18 @@ static inline int dsi_requirement_matches_value(const dsi_atoms *atoms, const ds
 	default: return dsi_requirement_matches_slow(atoms, r, v);
 	}
 }
+/* The same with the requirement's strings in table ra and the label value v in table va (objects
+ * parsed apart: ds_object): v is looked up in ra for the set operators, read as an integer in va
+ * for Gt and Lt. */
+static inline int dsi_requirement_matches_value_x(const dsi_atoms *ra, const dsi_requirement *r, const dsi_atoms *va,
+						  dsi_atom v)
+{
+	if (ra == va)
+		return dsi_requirement_matches_value(ra, r, v);
+	if (r->op == DSI_SEL_GT || r->op == DSI_SEL_LT)
+		return dsi_requirement_matches_slow(va, r, v);
+	return dsi_requirement_matches_value(ra, r, dsi_atom_rebase(va, v, ra));
+}
 void dsi_requirement_release(dsi_atoms *atoms, dsi_requirement *r);
 int dsi_requirement_copy(dsi_atoms *atoms, const dsi_requirement *src, dsi_requirement *dst);
 /* Requirement.String: "k in (a,b)", "!k", "k>3", ... appended to out. */

@@ -396,7 +396,7 @@ static dsi_atom group_kind_atom(dsi_atoms *atoms, const char *api, const char *k
 	return a;
 }
 
-static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi_kind *out, int *legacy)
+int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, dsi_rd *rd, dsi_kind *out, int *legacy)
 {
 	*legacy = 0;
 	*out = DSI_KIND_OTHER;
@@ -414,7 +414,7 @@ static int classify(batch *b, const char *kind, const char *api, dsi_rd *rd, dsi
 			return 0;
 		}
 		if (strcmp(api, "extensions/v1beta1") == 0 || strcmp(api, "apps/v1beta2") == 0) {
-			if (!b->c->model.legacy_daemonsets)
+			if (!legacy_daemonsets)
 				return dsi_rd_fail(
 					rd, "apiVersion", DS_EUNSUPPORTED,
 					"no matches for kind \"DaemonSet\" in version \"%s\": DaemonSets are served "
@@ -489,7 +489,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return dsi_rd_fail(&rd, "kind", DS_EMISSING, "required value: every object needs a kind");
 	dsi_kind k;
 	int legacy, rc;
-	if ((rc = classify(b, kind, api, &rd, &k, &legacy)) < 0)
+	if ((rc = dsi_classify_kind(kind, api, c->model.legacy_daemonsets, &rd, &k, &legacy)) < 0)
 		return rc;
 	if (DSI_GROW(b->v, b->cap, b->n + 1) < 0)
 		return dsi_error_nomem(err);

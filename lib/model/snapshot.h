@@ -99,6 +99,12 @@ int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, co
  * directly; binding a pod moves it between node lists, so it goes through here. */
 int dsi_cluster_bind_pod(dsi_cluster *c, dsi_pod *p, dsi_atom node); /* -1: no memory, nothing changed */
 
+/* Which kind of ours an object of kind and api (apiVersion, may be NULL) is, as loading classifies it
+ * (DSI_KIND_OTHER: another kind, or one of ours from another group); *legacy: a DaemonSet of a
+ * legacy group (extensions/v1beta1, apps/v1beta2), which only legacy_daemonsets lets through (else
+ * DS_EUNSUPPORTED at rd's path + "apiVersion"). */
+int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, dsi_rd *rd, dsi_kind *out, int *legacy);
+
 /* Kind names as the API uses them ("Node", "Pod", ...); -1 when not one of ours. */
 int dsi_kind_from_name(const char *kind);
 const char *dsi_kind_name(dsi_kind k);

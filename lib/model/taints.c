@@ -263,20 +263,46 @@ int dsi_tolerations_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const 
 	return rc;
 }
 
+/* An unknown effect or operator (base + atom) of table from, carried into table to. */
+static uint32_t carry_other(dsi_atoms *to, const dsi_atoms *from, uint32_t v, uint32_t base, int *failed)
+{
+	return v < base ? v : base + dsi_atom_carry_or_none(to, from, v - base, failed);
+}
+
+int dsi_tolerations_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_tolerations *src, dsi_tolerations *dst)
+{
+	int failed = 0;
+	if (dsi_kv_array_copy_x(to, from, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n, &failed) < 0)
+		return -1;
+	for (uint32_t i = 0; i < dst->n; i++) {
+		dst->v[i].effect = carry_other(to, from, dst->v[i].effect, DSI_EFFECT_OTHER, &failed);
+		dst->v[i].op = carry_other(to, from, dst->v[i].op, DSI_TOL_OTHER, &failed);
+	}
+	if (failed)
+		dsi_tolerations_release(to, dst);
+	return failed ? -1 : 0;
+}
+
+int dsi_taints_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_taints *src, dsi_taints *dst)
+{
+	int failed = 0;
+	if (dsi_kv_array_copy_x(to, from, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n, &failed) < 0)
+		return -1;
+	for (uint32_t i = 0; i < dst->n; i++)
+		dst->v[i].effect = carry_other(to, from, dst->v[i].effect, DSI_EFFECT_OTHER, &failed);
+	if (failed)
+		dsi_taints_release(to, dst);
+	return failed ? -1 : 0;
+}
+
 int dsi_tolerations_copy(dsi_atoms *atoms, const dsi_tolerations *src, dsi_tolerations *dst)
 {
-	if (dsi_kv_array_copy(atoms, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n) < 0)
-		return -1;
-	toleration_others(atoms, dst->v, dst->n, dsi_atom_ref);
-	return 0;
+	return dsi_tolerations_copy_x(atoms, atoms, src, dst);
 }
 
 int dsi_taints_copy(dsi_atoms *atoms, const dsi_taints *src, dsi_taints *dst)
 {
-	if (dsi_kv_array_copy(atoms, src->v, src->n, sizeof(*src->v), (void **)&dst->v, &dst->n) < 0)
-		return -1;
-	taint_others(atoms, dst->v, dst->n, dsi_atom_ref);
-	return 0;
+	return dsi_taints_copy_x(atoms, atoms, src, dst);
 }
 
 int dsi_taint_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *v, dsi_taint *out)

@@ -106,6 +106,9 @@ void dsi_taints_release(dsi_atoms *atoms, dsi_taints *t);
 void dsi_tolerations_release(dsi_atoms *atoms, dsi_tolerations *t);
 int dsi_tolerations_copy(dsi_atoms *atoms, const dsi_tolerations *src, dsi_tolerations *dst);
 int dsi_taints_copy(dsi_atoms *atoms, const dsi_taints *src, dsi_taints *dst);
+/* The same two from table from into table to; -1 without memory. */
+int dsi_tolerations_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_tolerations *src, dsi_tolerations *dst);
+int dsi_taints_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_taints *src, dsi_taints *dst);
 
 /* Taint.ToString: key=value:effect, key:effect, ... */
 json_t *dsi_taint_to_json(const dsi_atoms *atoms, const dsi_taint *t);

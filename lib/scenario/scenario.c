@@ -89,6 +89,104 @@ static int load_cluster(const json_t *sc, const char *base_dir, const ds_options
 	return rc;
 }
 
+/* ---- steps: edits of the cluster before the checks ------------------------------ */
+
+/* RFC 7386 JSON merge patch (what kubectl patch --type merge sends, applied as the API server's
+ * jsonpatch.MergePatch applies it): mappings merge, null deletes a member, anything else replaces.
+ * Returns the new value (a new reference); target is not changed. */
+static json_t *merge_patch(const json_t *target, const json_t *patch)
+{
+	if (!json_is_object(patch))
+		return json_deep_copy(patch);
+	json_t *out = json_is_object(target) ? json_deep_copy(target) : json_object();
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)patch, key, v)
+	{
+		if (!out)
+			break;
+		if (json_is_null(v)) {
+			json_object_del(out, key);
+			continue;
+		}
+		json_t *merged = merge_patch(json_object_get(out, key), v);
+		if (!merged || json_object_set_new(out, key, merged) < 0) {
+			json_decref(out);
+			out = NULL;
+		}
+	}
+	return out;
+}
+
+/* A step's DaemonSet "namespace/name" ("name": option defaultNamespace's "default"). */
+static int step_ref(const char *s, char *ns, size_t nsz, char *name, size_t namesz)
+{
+	const char *slash = strchr(s, '/');
+	snprintf(ns, nsz, "%.*s", slash ? (int)(slash - s) : 7, slash ? s : "default");
+	snprintf(name, namesz, "%s", slash ? slash + 1 : s);
+	return 0;
+}
+
+/* One step, through the public API as a host would make it: setImage is ds_daemonset_set_image (kubectl set
+ * image); patch is the merge patch of the stored DaemonSet, then ds_daemonset_update (a PUT: generation and
+ * template generation bumped, validation). A refused update is the API server's message. */
+static int apply_step(ds_cluster *c, const json_t *step, const ds_options *o, ds_error *err)
+{
+	const char *ref = json_string_value(json_object_get(step, "setImage"));
+	char ns[DS_ERROR_PATH_MAX], name[DS_ERROR_PATH_MAX];
+	char *out = NULL;
+	int rc;
+	if (ref) {
+		const char *container = json_string_value(json_object_get(step, "container"));
+		step_ref(ref, ns, sizeof(ns), name, sizeof(name));
+		rc = ds_daemonset_set_image(c, ns, name, container ? container : "*",
+					    json_string_value(json_object_get(step, "image")), o, &out, err);
+	} else {
+		ref = json_string_value(json_object_get(step, "patch"));
+		step_ref(ref, ns, sizeof(ns), name, sizeof(name));
+		char *stored = NULL;
+		if ((rc = ds_cluster_get(c, "DaemonSet", ns, name, &stored, err)) < 0)
+			return rc;
+		json_error_t je;
+		json_t *obj = json_loads(stored, 0, &je);
+		ds_free(stored);
+		json_t *patched = obj ? merge_patch(obj, json_object_get(step, "merge")) : NULL;
+		json_decref(obj);
+		char *text = patched ? dsi_json_dumps(patched, JSON_COMPACT) : NULL;
+		json_decref(patched);
+		if (!text)
+			return dsi_error_nomem(err);
+		rc = ds_daemonset_update(c, text, strlen(text), o, &out, err);
+		dsi_free(text);
+	}
+	if (rc == DS_EINVALID && out) { /* the API server's 422, as kubectl prints it */
+		json_error_t je;
+		json_t *res = json_loads(out, 0, &je);
+		const char *msg = json_string_value(json_object_get(res, "message"));
+		if (msg)
+			dsi_error_set(err, DS_EINVALID, NULL, "%s", msg);
+		json_decref(res);
+	}
+	ds_free(out);
+	return rc;
+}
+
+static int apply_steps(ds_cluster *c, const json_t *sc, const ds_options *o, ds_error *err)
+{
+	size_t i;
+	json_t *step;
+	json_array_foreach(json_object_get(sc, "steps"), i, step)
+	{
+		if (apply_step(c, step, o, err) < 0) {
+			char where[32];
+			snprintf(where, sizeof(where), "steps[%zu]", i);
+			dsi_error_prefix_path(err, where);
+			return err->code;
+		}
+	}
+	return 0;
+}
+
 /* "path: message", or the message alone. */
 static void error_text(const ds_error *e, const char *prefix, char *buf, size_t size)
 {
@@ -183,6 +281,8 @@ static json_t *run_scenario(const json_t *sc, const char *file, size_t doc, cons
 		error_text(&err, "", problem, sizeof(problem));
 	} else if (load_cluster(sc, base_dir, so, &c, &err) < 0) {
 		error_text(&err, "loading the cluster: ", problem, sizeof(problem));
+	} else if (apply_steps(c, sc, so, &err) < 0) {
+		error_text(&err, "editing the cluster: ", problem, sizeof(problem));
 	} else {
 		size_t i;
 		json_t *chk;

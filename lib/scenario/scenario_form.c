@@ -30,6 +30,8 @@ typedef enum ftype {
 	F_LOAD,        /* a path or a list of paths */
 	F_OBJECTS,     /* a list of Kubernetes objects */
 	F_CHECKS,      /* a non-empty list of checks */
+	F_STEPS,       /* a list of edits of the cluster: setImage, patch */
+	F_PATCH,       /* a mapping: a JSON merge patch */
 } ftype;
 
 typedef struct field {
@@ -122,8 +124,19 @@ static const struct kind {
 /* Every check also takes these. */
 static const field common_fields[] = {{"name", F_STRING}, {"options", F_OPTIONS}, {"now", F_TIME}};
 
-static const field top_fields[] = {{"name", F_STRING}, {"load", F_LOAD},       {"objects", F_OBJECTS},
-				   {"now", F_TIME},    {"options", F_OPTIONS}, {"checks", F_CHECKS}};
+static const field top_fields[] = {{"name", F_STRING},  {"load", F_LOAD}, {"objects", F_OBJECTS},
+				   {"steps", F_STEPS},  {"now", F_TIME},  {"options", F_OPTIONS},
+				   {"checks", F_CHECKS}};
+
+/* The steps: each names its DaemonSet under its kind's key, with these fields (required first). */
+static const struct step_kind {
+	const char *name;
+	field fields[2];
+	const char *required, *required_why;
+} step_kinds[] = {
+	{"setImage", {{"container", F_STRING}, {"image", F_STRING}}, "image", "the image to set (as kubectl set image)"},
+	{"patch", {{"merge", F_PATCH}, {NULL, F_STRING}}, "merge", "a JSON merge patch of the DaemonSet"},
+};
 
 /* The statuses of ds_daemonset_explain's rows (lib/daemon/explain.c). */
 static const char *const explain_statuses[] = {"placed",        "create",           "evict",      "kept", "pending",
@@ -325,6 +338,48 @@ static int check_path(dsi_rd *rd, const json_t *v)
 
 static int check_field(dsi_rd *rd, const json_t *v, ftype t, const char *ref_what);
 
+static int check_step(dsi_rd *rd, const json_t *step)
+{
+	if (!json_is_object(step))
+		return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected a mapping with setImage or patch, got %s",
+				   type_of(step));
+	const struct step_kind *k = NULL;
+	for (size_t i = 0; !k && i < DSI_ARRAY_LEN(step_kinds); i++)
+		if (json_object_get(step, step_kinds[i].name))
+			k = &step_kinds[i];
+	if (!k)
+		return dsi_rd_fail(rd, NULL, DS_EMISSING, "expected setImage or patch naming its DaemonSet");
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)step, key, v)
+	{
+		size_t m = dsi_rd_push(rd, key);
+		if (strcmp(key, k->name) == 0) {
+			if (check_field(rd, v, F_REF, "namespace/name of a DaemonSet") < 0)
+				return rd->err->code;
+			dsi_rd_pop(rd, m);
+			continue;
+		}
+		const field *f = NULL;
+		for (size_t i = 0; !f && i < DSI_ARRAY_LEN(k->fields); i++)
+			if (k->fields[i].name && strcmp(k->fields[i].name, key) == 0)
+				f = &k->fields[i];
+		if (!f) {
+			dsi_rd_pop(rd, m);
+			return dsi_rd_fail(rd, key, DS_EVALUE, "unknown field of a %s step (expected %s%s%s)", k->name,
+					   k->fields[0].name, k->fields[1].name ? " or " : "",
+					   k->fields[1].name ? k->fields[1].name : "");
+		}
+		if (check_field(rd, v, f->type, NULL) < 0)
+			return rd->err->code;
+		dsi_rd_pop(rd, m);
+	}
+	if (!json_object_get(step, k->required))
+		return dsi_rd_fail(rd, NULL, DS_EMISSING, "a %s step needs %s: %s", k->name, k->required,
+				   k->required_why);
+	return 0;
+}
+
 static int check_check(dsi_rd *rd, const json_t *chk)
 {
 	char list[320];
@@ -447,6 +502,25 @@ static int check_field(dsi_rd *rd, const json_t *v, ftype t, const char *ref_wha
 				return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected a Kubernetes object, got %s",
 						   type_of(x));
 			}
+		}
+		return 0;
+	}
+	case F_PATCH:
+		if (!json_is_object(v))
+			return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected a mapping (a JSON merge patch), got %s",
+					   type_of(v));
+		return 0;
+	case F_STEPS: {
+		if (!json_is_array(v))
+			return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected a list of steps, got %s", type_of(v));
+		size_t i;
+		json_t *x;
+		json_array_foreach(v, i, x)
+		{
+			size_t m = dsi_rd_push_index(rd, i);
+			if (check_step(rd, x) < 0)
+				return rd->err->code;
+			dsi_rd_pop(rd, m);
 		}
 		return 0;
 	}

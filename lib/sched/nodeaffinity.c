@@ -4,32 +4,41 @@
 
 #include "core/alloc.h"
 
-static int field_matches(const dsi_atoms *atoms, const dsi_field_req *f, const dsi_node *node)
+static int field_matches(const dsi_atoms *ta, const dsi_field_req *f, const dsi_atoms *tb, const dsi_node *node)
 {
 	/* metadata.name is the only node field; any other key reads as "" */
 	int eq;
 	if (f->is_name)
-		eq = node->meta.name == f->value;
+		eq = dsi_atom_eq_x(tb, node->meta.name, ta, f->value);
 	else
-		eq = dsi_atom_len(atoms, f->value) == 0;
+		eq = dsi_atom_len(ta, f->value) == 0;
 	return f->not_in ? !eq : eq;
 }
 
 /* The term's matchFields (a node without a name has no fields: they are skipped, as upstream). */
-static int fields_match(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node)
+static int fields_match(const dsi_atoms *ta, const dsi_ns_term *t, const dsi_atoms *tb, const dsi_node *node)
 {
 	if (node->meta.name)
 		for (uint32_t i = 0; i < t->nfields; i++)
-			if (!field_matches(atoms, &t->fields[i], node))
+			if (!field_matches(ta, &t->fields[i], tb, node))
 				return 0;
 	return 1;
 }
 
 /* nodeSelectorTerm match (component-helpers nodeaffinity.go nodeSelectorTerm.match) */
-int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node)
+int dsi_term_matches_x(const dsi_atoms *ta, const dsi_ns_term *t, const dsi_atoms *tb, const dsi_node *node)
 {
 	if (t->invalid || t->empty)
 		return 0;
+	if (ta != tb) { /* the expressions are in ta's key order: each key looked up in the node */
+		for (uint32_t i = 0; i < t->nexprs; i++) {
+			const dsi_requirement *r = &t->exprs[i];
+			dsi_atom v = dsi_labels_get(&node->meta.labels, dsi_atom_rebase(ta, r->key, tb));
+			if (!dsi_requirement_matches_value_x(ta, r, tb, v))
+				return 0;
+		}
+		return fields_match(ta, t, tb, node);
+	}
 	/* expressions and labels are both sorted by key atom: one merge pass */
 	/* no labels: v is NULL, and NULL + 0 is undefined behaviour in C */
 	const dsi_label *l = node->meta.labels.v, *end = node->meta.labels.n ? l + node->meta.labels.n : l;
@@ -37,19 +46,30 @@ int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_nod
 		const dsi_requirement *r = &t->exprs[i];
 		while (l < end && l->key < r->key)
 			l++;
-		if (!dsi_requirement_matches_value(atoms, r, l < end && l->key == r->key ? l->value : DSI_ATOM_NONE))
+		if (!dsi_requirement_matches_value(ta, r, l < end && l->key == r->key ? l->value : DSI_ATOM_NONE))
 			return 0;
 	}
-	return fields_match(atoms, t, node);
+	return fields_match(ta, t, tb, node);
+}
+
+int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node)
+{
+	return dsi_term_matches_x(atoms, t, atoms, node);
 }
 
 /* NodeSelector.Match / LazyErrorNodeSelector.Match (component-helpers nodeaffinity.go) */
-int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node)
+int dsi_node_selector_matches_x(const dsi_atoms *ta, const dsi_node_selector *s, const dsi_atoms *tb,
+				const dsi_node *node)
 {
 	for (uint32_t i = 0; i < s->n; i++)
-		if (dsi_term_matches(atoms, &s->terms[i], node))
+		if (dsi_term_matches_x(ta, &s->terms[i], tb, node))
 			return 1;
 	return 0;
+}
+
+int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node)
+{
+	return dsi_node_selector_matches_x(atoms, s, atoms, node);
 }
 
 int dsi_node_selector_pass_init(const dsi_node_selector *s, dsi_expr_pass **out)
@@ -93,7 +113,7 @@ static int term_matches_pass(const dsi_atoms *atoms, const dsi_ns_term *t, const
 		if (e[i].general ? !dsi_requirement_matches_value(atoms, &t->exprs[i], v) : (v == e[i].cmp) == e[i].neg)
 			return 0;
 	}
-	return fields_match(atoms, t, node);
+	return fields_match(atoms, t, atoms, node);
 }
 
 int dsi_node_selector_matches_pass(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node,
@@ -108,9 +128,15 @@ int dsi_node_selector_matches_pass(const dsi_atoms *atoms, const dsi_node_select
 }
 
 /* RequiredNodeAffinity.Match (component-helpers nodeaffinity.go) */
+int dsi_required_affinity_matches_x(const dsi_atoms *ta, const dsi_podspec *spec, const dsi_atoms *tb,
+				    const dsi_node *node, int *which)
+{
+	return dsi_required_affinity_matches_with_x(ta, &spec->node_selector, &spec->required, NULL, tb, node, which);
+}
+
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which)
 {
-	return dsi_required_affinity_matches_with(atoms, &spec->node_selector, &spec->required, NULL, node, which);
+	return dsi_required_affinity_matches_x(atoms, spec, atoms, node, which);
 }
 
 int dsi_node_selector_fold(const dsi_node_selector *s, const dsi_cluster *c, dsi_node_selector *out)

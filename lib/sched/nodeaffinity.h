@@ -12,6 +12,11 @@
 int dsi_term_matches(const dsi_atoms *atoms, const dsi_ns_term *t, const dsi_node *node);
 /* NodeSelector.Match: any term matches (a present selector with no terms matches nothing). */
 int dsi_node_selector_matches(const dsi_atoms *atoms, const dsi_node_selector *s, const dsi_node *node);
+/* The same two with the selector's strings in table ta and the node's in tb (objects parsed
+ * apart, ds_object: each key is looked up in the node's table, and values compared as strings). */
+int dsi_term_matches_x(const dsi_atoms *ta, const dsi_ns_term *t, const dsi_atoms *tb, const dsi_node *node);
+int dsi_node_selector_matches_x(const dsi_atoms *ta, const dsi_node_selector *s, const dsi_atoms *tb,
+				const dsi_node *node);
 /* An expression of a required selector as a pass over many nodes evaluates it. */
 typedef struct dsi_expr_pass {
 	uint32_t hint;   /* where its key was, or would go, in the node before (dsi_labels_get_hinted) */
@@ -29,27 +34,37 @@ int dsi_node_selector_matches_pass(const dsi_atoms *atoms, const dsi_node_select
 /* RequiredNodeAffinity.Match: nodeSelector labels, then the required terms.
  * *which (may be NULL) gets 1 when nodeSelector failed, 2 when the affinity did. */
 int dsi_required_affinity_matches(const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_node *node, int *which);
+int dsi_required_affinity_matches_x(const dsi_atoms *ta, const dsi_podspec *spec, const dsi_atoms *tb,
+				    const dsi_node *node, int *which);
 /* The same with the required terms given (a folded copy of spec->required, below) and, in a pass
- * over many nodes, their dsi_expr_pass (NULL: none). Inline: a pod without a nodeSelector or
- * required affinity costs placement no call. */
-static inline int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
-						     const dsi_node_selector *required, dsi_expr_pass *pass,
-						     const dsi_node *node, int *which)
+ * over many nodes, their dsi_expr_pass (NULL: none); the pod's strings in table ta, the node's in
+ * tb (the same table but for objects parsed apart; a pass needs one table). Inline: a pod without
+ * a nodeSelector or required affinity costs placement no call. */
+static inline int dsi_required_affinity_matches_with_x(const dsi_atoms *ta, const dsi_labels *node_selector,
+						       const dsi_node_selector *required, dsi_expr_pass *pass,
+						       const dsi_atoms *tb, const dsi_node *node, int *which)
 {
 	if (which)
 		*which = 0;
-	if (node_selector->n && !dsi_labels_subset(node_selector, &node->meta.labels)) {
+	if (node_selector->n && !(ta == tb ? dsi_labels_subset(node_selector, &node->meta.labels)
+					   : dsi_labels_subset_x(ta, node_selector, tb, &node->meta.labels))) {
 		if (which)
 			*which = 1;
 		return 0;
 	}
-	if (required->present && !(pass ? dsi_node_selector_matches_pass(atoms, required, node, pass)
-					: dsi_node_selector_matches(atoms, required, node))) {
+	if (required->present && !(pass ? dsi_node_selector_matches_pass(ta, required, node, pass)
+					: dsi_node_selector_matches_x(ta, required, tb, node))) {
 		if (which)
 			*which = 2;
 		return 0;
 	}
 	return 1;
+}
+static inline int dsi_required_affinity_matches_with(const dsi_atoms *atoms, const dsi_labels *node_selector,
+						     const dsi_node_selector *required, dsi_expr_pass *pass,
+						     const dsi_node *node, int *which)
+{
+	return dsi_required_affinity_matches_with_x(atoms, node_selector, required, pass, atoms, node, which);
 }
 /* The required selector s as the nodes of snapshot c see it. A requirement on a label key that
  * none of c's nodes has reads an absent label on each of them, so it is decided here, once:

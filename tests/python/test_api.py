@@ -463,8 +463,16 @@ class DiscoveryTest(unittest.TestCase):
         got = self.candidates(environ=env, recorded="/opt/ds/lib", prefix="/venv", here=os.path.dirname(_native.__file__))
         hows = [h for h, _ in got]
         self.assertEqual(got[0], ("DAEMONSET_LIB", "/x/libdaemonset.so.1"))
-        self.assertEqual(got[1], ("recorded at install", "/opt/ds/lib/libdaemonset.so.1"))
-        self.assertEqual(got[2], ("loader path", "libdaemonset.so.1"))
+        # a checkout's package carries no copy (a wheel does: daemonset/_lib, second)
+        self.assertEqual(got[1], ("bundled in the package (none: not installed from a wheel that carries it)", ""))
+        self.assertEqual(got[2], ("recorded at install", "/opt/ds/lib/libdaemonset.so.1"))
+        self.assertEqual(got[3], ("loader path", "libdaemonset.so.1"))
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "_lib"))
+            open(os.path.join(d, "_lib", "libdaemonset.so.1"), "w").close()
+            carried = self.candidates(environ={}, recorded="/opt/ds/lib", prefix="/venv", here=d)
+            self.assertEqual(carried[1], ("bundled in the package", os.path.join(d, "_lib", "libdaemonset.so.1")))
+            self.assertEqual(carried[2][0], "recorded at install")
         self.assertIn(("pkg-config (no-such-pkg-config not found)", ""), got)
         self.assertLess(hows.index("pkg-config (no-such-pkg-config not found)"), hows.index("sys.prefix"))
         self.assertIn(("sys.prefix", "/venv/lib/libdaemonset.so.1"), got)
@@ -474,6 +482,7 @@ class DiscoveryTest(unittest.TestCase):
         got = self.candidates(environ={}, recorded=None, prefix="/venv", here="/usr/lib/python3/dist-packages/daemonset")
         self.assertEqual(got[0], ("DAEMONSET_LIB (not set)", ""))
         self.assertEqual(got[1][1], "")
+        self.assertEqual(got[2][1], "")
         self.assertNotIn("source checkout", [h for h, _ in got])
 
     def test_pkg_config(self):

@@ -231,9 +231,9 @@ class TestExistingCommands(unittest.TestCase):
     def test_test(self):
         rc, out, err = run("test", SCENARIOS, cluster=False)
         self.assertEqual(rc, 0, out + err)
-        self.assertTrue(out.endswith("6 passed, 0 failed\n"), out)
+        self.assertTrue(out.endswith("7 passed, 0 failed\n"), out)
         doc = run_json(self, "test", SCENARIOS, cluster=False)
-        self.assertEqual((doc["passed"], doc["failed"]), (6, 0))
+        self.assertEqual((doc["passed"], doc["failed"]), (7, 0))
 
     def test_usage_errors(self):
         for args, message in [(("plan",), "plan needs DAEMONSET"),

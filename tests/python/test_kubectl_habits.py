@@ -217,6 +217,44 @@ class KubectlHabits(unittest.TestCase):
             rc, out, err = dsctl("get", "ds")  # a dump's objects carry no marker
             self.assertNotIn("(manifest)", out)
 
+    def test_sarif_points_at_the_daemonset_that_was_loaded(self):
+        """Two files of a directory hold the same DaemonSet: the later one replaces the earlier when loaded (as
+        in the snapshot), and the SARIF results point at it, with its lines."""
+        ds = ("apiVersion: apps/v1\nkind: DaemonSet\nmetadata:\n  name: agent\n  namespace: default\nspec:\n"
+              "  selector: {matchLabels: {app: a}}\n  template:\n    metadata: {labels: {app: a}}\n    spec:\n"
+              "      hostNetwork: true\n      containers:\n      - name: a\n        image: a:1\n")
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "a.yaml"), "w") as f:
+                f.write(ds)
+            with open(os.path.join(d, "b.yaml"), "w") as f:
+                f.write("# the same DaemonSet, moved down by these lines\n#\n#\n" + ds)
+            rc, out, err = dsctl("-f", d, "audit", "-o", "sarif", cluster=False)
+            self.assertEqual(rc, 3, err)
+            results = json.loads(out)["runs"][0]["results"]
+            host = [r for r in results if r["ruleId"] == "hostNetwork"]
+            self.assertEqual(len(host), 1)
+            loc = host[0]["locations"][0]["physicalLocation"]
+            self.assertTrue(loc["artifactLocation"]["uri"].endswith("b.yaml"), loc)
+            self.assertEqual(loc["region"]["startLine"], 14)  # hostNetwork in b.yaml (line 11 in a.yaml)
+            for r in results:
+                for l in r.get("locations", []):
+                    self.assertTrue(l["physicalLocation"]["artifactLocation"]["uri"].endswith("b.yaml"), l)
+
+    def test_kubectl_ds_without_kubectl(self):
+        plugin = os.path.join(ROOT, "examples", "dsctl", "kubectl-ds")
+        env = dict(os.environ, KUBECTL="/nonexistent/kubectl", DSCTL=DSCTL)
+        p = subprocess.run(["sh", plugin, "explain", "fluentd-logging"], capture_output=True, text=True, env=env,
+                           timeout=60)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("kubectl-ds: /nonexistent/kubectl not found: the plugin reads the live cluster with kubectl",
+                      p.stderr)
+        self.assertIn("dsctl -f dump.yaml explain fluentd-logging", p.stderr)
+        self.assertNotRegex(p.stderr, r"(?m)^(sh|/bin/sh|.*kubectl-ds): \d+: ")
+        env = dict(os.environ, KUBECTL="/nonexistent/kubectl", DSCTL="/nonexistent/dsctl")
+        p = subprocess.run(["sh", plugin, "version"], capture_output=True, text=True, env=env, timeout=60)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("kubectl-ds: dsctl not found", p.stderr)
+
     def test_a_node_without_allocatable_gets_a_hint(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "hand.yaml")

@@ -4,22 +4,29 @@
   examples/python/pyproject.toml, daemonset.__version__, the wheel's METADATA
   and the built library.
 - The build backend (examples/python/tools/daemonset_build.py) makes a wheel
-  with every module, py.typed and a RECORD that verifies; the same bytes twice.
-- `pip install --no-index ./examples/python` into a fresh virtual environment,
-  with each Python here (the python3 on PATH and Debian's /usr/bin/python3),
-  then a unittest script run by that environment's Python with no
-  DAEMONSET_LIB, PYTHONPATH, LD_LIBRARY_PATH or PKG_CONFIG_PATH: the installed
-  package finds the library by itself. The library is installed into the
-  environment's prefix (the library part of `make install PREFIX=$VIRTUAL_ENV`),
-  where the package looks (<sys.prefix>/lib); then the package is reinstalled
-  with `--config-settings libdir=DIR`, which records the library's directory,
-  and finds it there. `pip uninstall` removes it again.
+  with every module, py.typed, its own copy of libdaemonset.so.1 (built by
+  `make lib`) and a RECORD that verifies; the same bytes twice; with
+  libdir=DIR, no copy and the library's directory recorded. The sdist carries
+  the C sources.
+- `pip install --no-index ./examples/python` into a fresh virtual environment
+  on a machine where nothing was installed (no `make install`), with each
+  Python here (the python3 on PATH and Debian's /usr/bin/python3), then a
+  unittest script run by that environment's Python with no DAEMONSET_LIB,
+  PYTHONPATH, LD_LIBRARY_PATH or PKG_CONFIG_PATH: the installed package loads
+  the library it carries. Then the README's Python quick start, run there, prints
+  what its comments say, and `mypy --strict` accepts it against the installed
+  package. The package is reinstalled with `--config-settings libdir=DIR`,
+  which records the library's directory, and finds it there. `pip uninstall`
+  removes it again.
+- `mypy --strict` on the package itself finds nothing (Debian's mypy: sh
+  tests/tools.sh typing).
 - `make install DESTDIR=...` puts the package where that Python imports from for
   the prefix, with $(libdir) recorded, and `make uninstall` removes it.
 """
 
 import base64
 import csv
+import platform
 import hashlib
 import importlib.util
 import io
@@ -124,11 +131,25 @@ class VersionTest(unittest.TestCase):
         self.assertEqual(ref["build-system"]["requires"], [])  # nothing to fetch from an index
 
 
+def readme_quick_start():
+    """The ```python block of the README's "## Python quick start"."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    section = text[text.index("## Python quick start"):]
+    return section[section.index("```python\n") + 10:section.index("\n```", section.index("```python\n"))] + "\n"
+
+
+def mypy():
+    """The mypy command, or None (skipped unless CI, where make check installs it)."""
+    return shutil.which("mypy")
+
+
 class WheelTest(unittest.TestCase):
     def test_wheel(self):
         with tempfile.TemporaryDirectory() as d:
             name = BACKEND.build_wheel(d)
-            self.assertEqual(name, "daemonset-%s-py3-none-any.whl" % header_version())
+            # a wheel with a C library is for this platform, not py3-none-any
+            self.assertEqual(name, "daemonset-%s-py3-none-linux_%s.whl" % (header_version(), platform.machine()))
             with open(os.path.join(d, name), "rb") as f:
                 first = f.read()
             os.remove(os.path.join(d, name))
@@ -140,16 +161,29 @@ class WheelTest(unittest.TestCase):
                 names = set(z.namelist())
                 z.extractall(os.path.join(d, "x"))
                 meta = z.read(info + "/METADATA").decode()
-            want = {"daemonset/" + m for m in source_modules()} | {"daemonset/py.typed"}
+                wheel = z.read(info + "/WHEEL").decode()
+                mode = z.getinfo("daemonset/_lib/libdaemonset.so.1").external_attr >> 16
+            want = {"daemonset/" + m for m in source_modules()} | {"daemonset/py.typed", "daemonset/_lib/libdaemonset.so.1"}
             want |= {info + "/" + n for n in ("METADATA", "WHEEL", "RECORD", "top_level.txt")}
             self.assertEqual(names, want)
             self.assertIn("\nVersion: %s\n" % header_version(), meta)
             self.assertIn("\nRequires-Python: >=3.8\n", meta)
+            self.assertIn("Root-Is-Purelib: false\nTag: py3-none-linux_%s\n" % platform.machine(), wheel)
+            self.assertEqual(mode, 0o755)
             verify_record(self, os.path.join(d, "x"), info)
+            # the library the wheel carries is the one make built from this tree, and it loads
+            with open(os.path.join(d, "x", "daemonset", "_lib", "libdaemonset.so.1"), "rb") as f, \
+                    open(os.path.join(ROOT, "build", "lib", "libdaemonset.so.1"), "rb") as g:
+                self.assertEqual(f.read(), g.read())
+            r = run([sys.executable, "-c", "import ctypes, sys; print(ctypes.CDLL(sys.argv[1]).ds_version)",
+                     os.path.join(d, "x", "daemonset", "_lib", "libdaemonset.so.1")])
+            self.assertEqual(r.returncode, 0, r.stderr)
 
             name = BACKEND.build_wheel(d, {"libdir": "/opt/ds/lib"})
+            self.assertEqual(name, "daemonset-%s-py3-none-any.whl" % header_version())  # no copy: pure Python
             with zipfile.ZipFile(os.path.join(d, name)) as z:
                 self.assertEqual(z.read("daemonset/_config.py").decode().splitlines()[-1], "LIBDIR = '/opt/ds/lib'")
+                self.assertNotIn("daemonset/_lib/libdaemonset.so.1", z.namelist())
 
     def test_editable_and_sdist(self):
         with tempfile.TemporaryDirectory() as d:
@@ -161,6 +195,9 @@ class WheelTest(unittest.TestCase):
             for n in ["pyproject.toml", "README.md", "PKG-INFO", "tools/daemonset_build.py", "daemonset/py.typed"] + [
                     "daemonset/" + m for m in source_modules()]:
                 self.assertIn(base + n, names)
+            # the C sources, so that a wheel built from the sdist carries the library too
+            for n in ["Makefile", "LICENSE", "include/daemonset.h", "lib/api/libdaemonset.map", "lib/core/load.c"]:
+                self.assertIn(base + "csrc/" + n, names)
 
 
 def interpreters():
@@ -220,11 +257,6 @@ class VenvInstallTest(unittest.TestCase):
                     self.fail(why)  # make deps installs python3-venv: CI must run this test, not skip it
                 self.skipTest(why)
             py = os.path.join(venv, "bin", "python")
-            # the library part of `make install PREFIX=$VIRTUAL_ENV`
-            real = os.path.realpath(LIB)
-            os.makedirs(os.path.join(venv, "lib"), exist_ok=True)
-            shutil.copy2(real, os.path.join(venv, "lib", os.path.basename(real)))
-            os.symlink(os.path.basename(real), os.path.join(venv, "lib", "libdaemonset.so.1"))
             script = os.path.join(tmp, "test_installed.py")
             with open(script, "w") as f:
                 f.write(INSTALLED_TEST)
@@ -239,14 +271,38 @@ class VenvInstallTest(unittest.TestCase):
                 self.assertIn("OK", r.stderr)
 
             pip("install", "--no-index", PKG_SRC)
-            check(os.path.join(venv, "lib", "libdaemonset.so.1"), "sys.prefix")
+            r = run([py, "-c", "import sysconfig; print(sysconfig.get_path('platlib'))"])
+            site = r.stdout.strip()
+            check(os.path.join(site, "daemonset", "_lib", "libdaemonset.so.1"), "bundled in the package")
+            self.run_quick_start(py, tmp)
             pip("install", "--no-index", "--force-reinstall", "--config-settings",
                 "libdir=" + os.path.dirname(LIB), PKG_SRC)
             check(os.path.join(os.path.dirname(LIB), "libdaemonset.so.1"), "recorded at install")
             pip("uninstall", "-y", "daemonset")
             r = run([py, "-c", "import daemonset"], cwd=tmp)
             self.assertIn("No module named 'daemonset'", r.stderr)
-            self.assertEqual(sorted(os.listdir(tmp)), ["test_installed.py", "venv"])
+            self.assertEqual(sorted(os.listdir(tmp)), ["quick.py", "test_installed.py", "venv"])
+
+    def run_quick_start(self, py, tmp):
+        """The README's Python quick start, run by the environment's Python from the checkout, prints what its
+        comments say; mypy --strict accepts it against the package installed there."""
+        quick = os.path.join(tmp, "quick.py")
+        with open(quick, "w") as f:
+            f.write(readme_quick_start())
+        r = run([py, quick], cwd=ROOT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = r.stdout.splitlines()
+        self.assertEqual(lines[0], "(False, True)")
+        self.assertEqual(lines[1:7], ["cp-1 not-placed", "gpu-1 not-placed", "worker-1 placed", "worker-2 placed",
+                                      "worker-3 placed", "worker-4 create"])
+        self.assertEqual(lines[7:], ["['worker-4']", "blocked", 'DS_ENOTFOUND daemonsets.apps "nope" not found'])
+        if not mypy():
+            if os.environ.get("CI"):
+                self.fail("mypy is not installed (sh tests/tools.sh typing)")
+            return
+        r = run([mypy(), "--strict", "--cache-dir", os.devnull, "--python-executable", py, quick], cwd=tmp)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("Success: no issues found in 1 source file", r.stdout)
 
     def test_each_python(self):
         found = interpreters()
@@ -259,6 +315,28 @@ class VenvInstallTest(unittest.TestCase):
         """pip builds in the source tree: nothing may be left there (no build/, no *.egg-info)."""
         left = sorted(n for n in os.listdir(PKG_SRC) if n in ("build", "dist") or n.endswith(".egg-info"))
         self.assertEqual(left, [])
+
+
+class TypingTest(unittest.TestCase):
+    def test_the_package_under_mypy_strict(self):
+        """Every module, with explicit re-exports (daemonset.Cluster), checks under mypy --strict."""
+        if not mypy():
+            if os.environ.get("CI"):
+                self.fail("mypy is not installed (sh tests/tools.sh typing)")
+            self.skipTest("mypy is not installed (sh tests/tools.sh typing)")
+        with tempfile.TemporaryDirectory() as tmp:
+            r = run([mypy(), "--strict", "--cache-dir", tmp, "-p", "daemonset"], cwd=PKG_SRC,
+                    env=clean_env(MYPYPATH=PKG_SRC))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            self.assertRegex(r.stdout, r"Success: no issues found in \d+ source files")
+            # and a use of each re-exported name, as a user's program has it
+            use = os.path.join(tmp, "use.py")
+            with open(use, "w") as f:
+                f.write("import daemonset\n\ndef f(c: daemonset.Cluster) -> None:\n"
+                        "    print(daemonset.library_path(), daemonset.NotFound, daemonset.Quantity, daemonset.Options,\n"
+                        "          daemonset.placement.explain(c, 'gpu-agent'), daemonset.DaemonSetError)\n")
+            r = run([mypy(), "--strict", "--cache-dir", tmp, use], cwd=tmp, env=clean_env(MYPYPATH=PKG_SRC))
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
 
 
 class SitedirTest(unittest.TestCase):

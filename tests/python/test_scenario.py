@@ -32,7 +32,7 @@ checks:
 class RunFileTest(unittest.TestCase):
     def test_examples(self):
         r = scenario.run_file(SCENARIOS)
-        self.assertEqual((r["passed"], r["failed"]), (6, 0))
+        self.assertEqual((r["passed"], r["failed"]), (7, 0))
         files = sorted(f for f in os.listdir(SCENARIOS) if f.endswith((".yaml", ".yml", ".json")))
         self.assertEqual([os.path.basename(s["file"]) for s in r["scenarios"]], files)  # in name order
         self.assertEqual(r["scenarios"][1]["name"], "control-plane nodes need an explicit toleration")
@@ -123,7 +123,7 @@ class RunTest(unittest.TestCase):
         self.assertEqual((r["passed"], r["failed"]), (0, 2))
         typo, unnamed = r["scenarios"]
         self.assertEqual((typo["name"], typo["checks"]), ("typo", []))
-        self.assertEqual(typo["error"], "objcts: unknown field (expected name, load, objects, now, options or checks)")
+        self.assertEqual(typo["error"], "objcts: unknown field (expected name, load, objects, steps, now, options or checks)")
         self.assertEqual(unnamed["name"], "scenario#2")
         self.assertEqual(unnamed["error"], "loading the cluster: cannot open %s/../cluster: No such file or directory"
                          % HERE)

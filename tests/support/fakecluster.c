@@ -498,7 +498,12 @@ static void gc(fake_api *api)
 			size_t n = json_array_size(refs), absent = 0;
 			const char *gone = NULL;
 			for (size_t j = 0; j < n; j++) {
-				const char *u = json_string_value(json_object_get(json_array_get(refs, j), "uid"));
+				const json_t *ref = json_array_get(refs, j);
+				const char *u = json_string_value(json_object_get(ref, "uid"));
+				/* an owner of a kind not served here cannot be looked up: it is left alone */
+				if (!fake_res_by_kind(json_string_value(json_object_get(ref, "apiVersion")),
+						      json_string_value(json_object_get(ref, "kind"))))
+					continue;
 				if (u && !json_object_get(uids, u)) {
 					absent++;
 					gone = u;

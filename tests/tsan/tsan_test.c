@@ -14,7 +14,13 @@
  *
  *   tsan_test [-t THREADS] [-i ITERATIONS] [-n NODES] [-C DIR]     (default: 8 threads, 2, 200)
  *
- * Uses the public API only (and jansson to read ds_cluster_summary). Prints one summary line; exit 0
+ * Then parsed objects (ds_object) shared by OBJ_THREADS (8) threads: the DaemonSets parsed from their
+ * JSON and taken from the snapshot, nodes taken from it, tolerations and taints parsed from text; every
+ * thread takes and drops references on the objects it uses and asks ds_daemonset_node_should_run_obj
+ * and ds_toleration_tolerates_taint_obj about them; the last reference of one object is dropped by
+ * whichever thread finishes last.
+ *
+ * Uses the public API only (and jansson to read ds_cluster_summary). Prints one summary line per phase; exit 0
  * when every result matched (ThreadSanitizer reports make the process exit non-zero on their own:
  * TSAN_OPTIONS=halt_on_error=1 in run.sh).
  * SPDX-License-Identifier: Apache-2.0
@@ -707,6 +713,159 @@ static void *mutate(void *arg)
 
 /* ---- main ------------------------------------------------------------------------------ */
 
+/* ---- parsed objects shared by threads -------------------------------------------------------- */
+
+#define OBJ_THREADS 8
+
+static const char *const obj_tolerations[] = {
+	"{\"key\":\"dedicated\",\"operator\":\"Exists\"}",
+	"{\"key\":\"dedicated\",\"operator\":\"Equal\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}",
+	"{\"operator\":\"Exists\",\"effect\":\"noschedule\"}",
+	"{\"key\":\"n\",\"operator\":\"Gt\",\"value\":\"5\"}",
+};
+static const char *const obj_taints[] = {
+	"{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}",
+	"{\"key\":\"n\",\"value\":\"7\",\"effect\":\"NoExecute\"}",
+	"{\"key\":\"other\",\"effect\":\"noschedule\"}",
+};
+#define NTOL (sizeof(obj_tolerations) / sizeof(obj_tolerations[0]))
+#define NTAINT (sizeof(obj_taints) / sizeof(obj_taints[0]))
+
+typedef struct objects {
+	const ds_options *opts;
+	ds_object *ds[32], *nodes[64], *tols[NTOL], *taints[NTAINT];
+	size_t nds, nnodes;
+	ds_object *last; /* its last reference is dropped by the thread that finishes last */
+	char **golden;
+	size_t njobs;
+	int iterations;
+} objects;
+
+/* Result k as text (new string). */
+static char *obj_job(const objects *o, size_t k)
+{
+	ds_error err;
+	buf b = {0};
+	int rc;
+	if (k < o->nds * o->nnodes) {
+		ds_object *d = ds_object_ref(o->ds[k / o->nnodes]), *n = ds_object_ref(o->nodes[k % o->nnodes]);
+		int sr = -1, scr = -1;
+		char *json = NULL;
+		rc = ds_daemonset_node_should_run_obj(d, n, o->opts, &sr, &scr, &json, &err);
+		if (rc == 0)
+			bprintf(&b, "%d %d %s", sr, scr, json);
+		ds_free(json);
+		ds_object_free(d);
+		ds_object_free(n);
+	} else {
+		k -= o->nds * o->nnodes;
+		ds_object *t = ds_object_ref(o->tols[k / NTAINT]), *x = ds_object_ref(o->taints[k % NTAINT]);
+		int v = -1;
+		rc = ds_toleration_tolerates_taint_obj(t, x, o->opts, &v, &err);
+		if (rc == 0)
+			bprintf(&b, "%d %s", v, ds_object_type(o->last));
+		ds_object_free(t);
+		ds_object_free(x);
+	}
+	if (rc < 0)
+		bprintf(&b, "error %d %s %s", rc, err.path, err.message);
+	return b.p;
+}
+
+typedef struct obj_worker {
+	const objects *o;
+	int id;
+	size_t calls, mismatches;
+} obj_worker;
+
+static void *obj_reader(void *arg)
+{
+	obj_worker *w = arg;
+	const objects *o = w->o;
+	for (int it = 0; it < o->iterations; it++)
+		for (size_t j = 0; j < o->njobs; j++) {
+			size_t k = (j + (size_t)w->id * 5 + (size_t)it) % o->njobs;
+			char *r = obj_job(o, k);
+			w->calls++;
+			w->mismatches += strcmp(r, o->golden[k]) != 0;
+			free(r);
+		}
+	ds_object_free(o->last); /* one reference per thread */
+	return NULL;
+}
+
+/* The objects phase; returns 1 when a result differed between threads. */
+static int objects_phase(const shared *s, const ds_cluster *c, int iterations)
+{
+	objects o;
+	memset(&o, 0, sizeof(o));
+	o.opts = s->opts;
+	o.iterations = iterations;
+	ds_error err;
+	for (size_t d = 0; d < s->ndss; d++) {
+		if (ds_object_parse("DaemonSet", s->ds_text[d], strlen(s->ds_text[d]), s->opts, &o.ds[o.nds++], &err) <
+			    0 ||
+		    ds_cluster_get_object(c, "DaemonSet", s->dss[d][0], s->dss[d][1], &o.ds[o.nds++], &err) < 0)
+			die("objects: DaemonSet %s: %s", s->dss[d][1], err.message);
+	}
+	for (size_t i = 0; i < s->nnodes && o.nnodes < 16; i += 4)
+		if (ds_cluster_get_object(c, "Node", NULL, s->nodes[i], &o.nodes[o.nnodes++], &err) < 0)
+			die("objects: node %s: %s", s->nodes[i], err.message);
+	for (size_t i = 0; i < NTOL; i++)
+		if (ds_object_parse("Toleration", obj_tolerations[i], strlen(obj_tolerations[i]), NULL, &o.tols[i],
+				    &err) < 0)
+			die("objects: toleration: %s", err.message);
+	for (size_t i = 0; i < NTAINT; i++)
+		if (ds_object_parse("Taint", obj_taints[i], strlen(obj_taints[i]), NULL, &o.taints[i], &err) < 0)
+			die("objects: taint: %s", err.message);
+	if (ds_object_parse("Taint", obj_taints[0], strlen(obj_taints[0]), NULL, &o.last, &err) < 0)
+		die("objects: %s", err.message);
+	o.njobs = o.nds * o.nnodes + NTOL * NTAINT;
+	o.golden = calloc(o.njobs, sizeof(char *));
+	if (!o.golden)
+		die("out of memory");
+	size_t placed = 0;
+	for (size_t k = 0; k < o.njobs; k++) {
+		o.golden[k] = obj_job(&o, k);
+		if (strncmp(o.golden[k], "error ", 6) == 0)
+			die("objects: job %zu: %s", k, o.golden[k]);
+		placed += o.golden[k][0] == '1';
+	}
+	pthread_t tids[OBJ_THREADS];
+	obj_worker ws[OBJ_THREADS];
+	for (int t = 0; t < OBJ_THREADS; t++)
+		ds_object_ref(o.last);
+	ds_object_free(o.last); /* the threads hold the only references now */
+	for (int t = 0; t < OBJ_THREADS; t++) {
+		ws[t] = (obj_worker){&o, t, 0, 0};
+		if (pthread_create(&tids[t], NULL, obj_reader, &ws[t]) != 0)
+			die("pthread_create");
+	}
+	size_t calls = 0, mismatches = 0;
+	for (int t = 0; t < OBJ_THREADS; t++) {
+		pthread_join(tids[t], NULL);
+		calls += ws[t].calls;
+		mismatches += ws[t].mismatches;
+	}
+	printf("tsan: %zu parsed objects shared by %d threads x %d iterations x %zu calls = %zu calls (%zu placed or "
+	       "tolerated): %zu differ from the single-threaded result\n",
+	       o.nds + o.nnodes + NTOL + NTAINT + 1, OBJ_THREADS, iterations, o.njobs, calls, placed, mismatches);
+	for (size_t k = 0; k < o.njobs; k++)
+		free(o.golden[k]);
+	free(o.golden);
+	for (size_t i = 0; i < o.nds; i++)
+		ds_object_free(o.ds[i]);
+	for (size_t i = 0; i < o.nnodes; i++)
+		ds_object_free(o.nodes[i]);
+	for (size_t i = 0; i < NTOL; i++)
+		ds_object_free(o.tols[i]);
+	for (size_t i = 0; i < NTAINT; i++)
+		ds_object_free(o.taints[i]);
+	if (mismatches)
+		printf("tsan: FAILED: parsed objects gave other results in threads\n");
+	return mismatches != 0;
+}
+
 /* Member path of a JSON text as text (new string), or NULL. */
 static char *member_text(const char *text, const char *k1, const char *k2)
 {
@@ -865,6 +1024,7 @@ int main(int argc, char **argv)
 		       kinds_seen, K_SCENARIO + 1, errors, njobs);
 		bad = 1;
 	}
+	bad |= objects_phase(&s, c, iterations);
 	for (size_t k = 0; k < njobs; k++)
 		free(jobs[k].golden);
 	free(jobs);

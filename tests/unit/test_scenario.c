@@ -151,7 +151,7 @@ static const struct {
 	 "checks[0].outcomes.web-1: expected evict, delete, skip, ignore or error, got \"evicted\""},
 	/* unknown keys, kinds and fields */
 	{HEAD "objcts: []\nchecks:\n- plan: " FLUENTD "\n",
-	 "objcts: unknown field (expected name, load, objects, now, options or checks)"},
+	 "objcts: unknown field (expected name, load, objects, steps, now, options or checks)"},
 	{HEAD "checks:\n- plan: " FLUENTD "\n- frobnicate: x\n",
 	 "checks[1]: expected one of explain, shouldRunOn, plan, status, pod, rollout, drain or audit naming its "
 	 "DaemonSet (or node, for drain)"},
@@ -186,7 +186,32 @@ static const struct {
 	{"load: ../cluster\nchecks: [{plan: x}]\n",
 	 "a scenario needs now: the time its plans are computed at (RFC 3339)"},
 	{HEAD "name: no checks\n", "a scenario needs a non-empty list of checks"},
-	{"[1, 2]\n", "expected a mapping with name, load, objects, now, options and checks, got a list"},
+	{"[1, 2]\n", "expected a mapping with name, load, objects, steps, now, options and checks, got a list"},
+	/* steps: their form, then what the API server says to them */
+	{HEAD "steps: {setImage: x}\nchecks: [{plan: x}]\n", "steps: expected a list of steps, got a mapping"},
+	{HEAD "steps: [3]\nchecks: [{plan: x}]\n",
+	 "steps[0]: expected a mapping with setImage or patch, got an integer"},
+	{HEAD "steps: [{image: x}]\nchecks: [{plan: x}]\n",
+	 "steps[0]: expected setImage or patch naming its DaemonSet"},
+	{HEAD "steps:\n- setImage: " FLUENTD "\n  imag: x\nchecks: [{plan: x}]\n",
+	 "steps[0].imag: unknown field of a setImage step (expected container or image)"},
+	{HEAD "steps:\n- setImage: " FLUENTD "\nchecks: [{plan: x}]\n",
+	 "steps[0]: a setImage step needs image: the image to set (as kubectl set image)"},
+	{HEAD "steps:\n- setImage: " FLUENTD "\n  image: 3\nchecks: [{plan: x}]\n",
+	 "steps[0].image: expected a string, got an integer"},
+	{HEAD "steps:\n- patch: " FLUENTD "\n  merge: [1]\nchecks: [{plan: x}]\n",
+	 "steps[0].merge: expected a mapping (a JSON merge patch), got a list"},
+	{HEAD "steps:\n- patch: " FLUENTD "\nchecks: [{plan: x}]\n",
+	 "steps[0]: a patch step needs merge: a JSON merge patch of the DaemonSet"},
+	{HEAD "steps:\n- setImage: kube-system/nope\n  image: x\nchecks: [{plan: x}]\n",
+	 "editing the cluster: steps[0]: daemonsets.apps \"nope\" not found"},
+	{HEAD "steps:\n- setImage: " FLUENTD "\n  image: a:1\n- setImage: " FLUENTD "\n  container: nope\n  image: x\n"
+	      "checks: [{plan: x}]\n",
+	 "editing the cluster: steps[1]: unable to find container named \"nope\""},
+	{HEAD "steps:\n- patch: " FLUENTD "\n  merge: {spec: {template: {spec: {containers: null}}}}\n"
+	      "checks: [{plan: x}]\n",
+	 "editing the cluster: steps[0]: DaemonSet.apps \"fluentd-logging\" is invalid: "
+	 "spec.template.spec.containers: Required value"},
 	/* values read when the scenario is prepared */
 	{"load: ../cluster\nnow: yesterday\nchecks: [{plan: x}]\n",
 	 "now: expected an RFC 3339 time such as 2006-01-02T15:04:05Z, got \"yesterday\""},
@@ -234,7 +259,7 @@ START_TEST(long_texts_stay_utf8)
 	ck_assert_ptr_nonnull(e);
 	ck_assert_msg(strncmp(e, "xy\xc3\xa9\xc3\xa9", 6) == 0, "%s", e);
 	ck_assert_ptr_nonnull(strstr(e, "\xc3\xa9?: unknown field"));
-	ck_assert_ptr_nonnull(strstr(e, "unknown field (expected name, load, objects, now, options or checks)"));
+	ck_assert_ptr_nonnull(strstr(e, "unknown field (expected name, load, objects, steps, now, options or checks)"));
 	json_decref(j);
 }
 END_TEST

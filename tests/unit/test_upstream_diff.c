@@ -13,6 +13,8 @@
  *                                   ds_podspec_add_daemon_tolerations' list)
  *   ds_pod_required_node_affinity_match
  *                                 vs ds_daemonset_should_run on an untainted node
+ * and each function's _obj form (include/daemonset/object.h), on objects parsed from the same
+ * texts and on objects taken from the snapshot, gives the text form's answer.
  *   ds_scheduler_filter           vs ds_pod_fit (a snapshot with the node and its pods)
  *   ds_preemption_select_victims  vs ds_pod_fit's "preemption" where ds_pod_fit computes it
  *   ds_daemonset_rolling_update   vs ds_daemonset_plan where manage has nothing to do
@@ -397,7 +399,46 @@ static void snapshot_verdict(diff_ctx *d, const placement *p, const json_t *node
 		*js = take(out);
 }
 
-/* ds_daemonset_node_should_run vs ds_daemonset_should_run */
+/* A parsed object of the type, from text (NULL: fails the case). */
+static ds_object *parse_obj(diff_ctx *d, const char *type, const char *text, const ds_options *opts)
+{
+	ds_object *o = NULL;
+	ds_error err;
+	int rc = ds_object_parse(type, text, strlen(text), opts, &o, &err);
+	ok_or_fail(d, vt_fmt("ds_object_parse(%s)", type), rc, &err);
+	return o;
+}
+
+/* An object of the snapshot of p, as ds_cluster_get_object gives it. */
+static ds_object *snapshot_obj(diff_ctx *d, const placement *p, const char *kind, const char *name)
+{
+	ds_object *o = NULL;
+	ds_error err;
+	int rc = ds_cluster_get_object(p->c, kind, "default", name, &o, &err);
+	ok_or_fail(d, vt_fmt("ds_cluster_get_object(%s)", kind), rc, &err);
+	return o;
+}
+
+/* ds_daemonset_node_should_run_obj on objects of ds and node: the booleans and the JSON want. */
+static void obj_verdict(diff_ctx *d, const char *what, const ds_object *ds, const ds_object *node,
+			const ds_options *opts, const json_t *want_bools, const json_t *want_json)
+{
+	int run = -1, cont = -1;
+	char *out = NULL;
+	ds_error err;
+	int rc = ds_daemonset_node_should_run_obj(ds, node, opts, &run, &cont, &out, &err);
+	ok_or_fail(d, vt_fmt("ds_daemonset_node_should_run_obj (%s)", what), rc, &err);
+	json_t *js = take(out);
+	json_t *b = json_pack("{s:b, s:b}", "shouldRun", run, "shouldContinueRunning", cont);
+	expect_same(d, vt_fmt("the booleans of the objects (%s)", what), b, want_bools);
+	expect_same(d, vt_fmt("the JSON of the objects (%s)", what), js, want_json);
+	json_decref(b);
+	json_decref(js);
+	d->compared++;
+}
+
+/* ds_daemonset_node_should_run vs ds_daemonset_should_run; its _obj form on parsed objects and on
+ * objects of the snapshot too */
 static unsigned diff_should_run(diff_ctx *d)
 {
 	rng *r = &d->r;
@@ -413,6 +454,7 @@ static unsigned diff_should_run(diff_ctx *d)
 	placement p;
 	placement_load(d, &p, gen_daemonset(r, spec), nodes, gate_options(gate, NULL));
 	char *dt = dump(p.ds);
+	ds_object *hd = parse_obj(d, "DaemonSet", dt, p.opts), *sd = snapshot_obj(d, &p, "DaemonSet", "ds");
 	size_t i;
 	json_t *node;
 	json_array_foreach(p.nodes, i, node)
@@ -430,6 +472,13 @@ static unsigned diff_should_run(diff_ctx *d)
 		json_t *b = json_pack("{s:b, s:b}", "shouldRun", run, "shouldContinueRunning", cont);
 		expect_same(d, "the booleans", a, b);
 		expect_same(d, "the JSON", pj, js);
+		/* objects parsed apart (two tables of strings), and taken from the snapshot */
+		ds_object *hn = parse_obj(d, "Node", nt, p.opts), *sn = snapshot_obj(d, &p, "Node", node_name(node));
+		obj_verdict(d, "parsed", hd, hn, p.opts, b, js);
+		obj_verdict(d, "the DaemonSet of the snapshot", sd, hn, p.opts, b, js);
+		obj_verdict(d, "the node of the snapshot", hd, sn, p.opts, b, js);
+		ds_object_free(hn);
+		ds_object_free(sn);
 		d->positives += run;
 		json_decref(a);
 		json_decref(b);
@@ -437,6 +486,8 @@ static unsigned diff_should_run(diff_ctx *d)
 		json_decref(js);
 		free(nt);
 	}
+	ds_object_free(hd);
+	ds_object_free(sd);
 	free(dt);
 	placement_free(&p);
 	return (unsigned)i;
@@ -524,18 +575,23 @@ static void taint_scenario(diff_ctx *d, placement *p, json_t **tols)
 	*tols = effective_tolerations(d, spec);
 }
 
-/* ds_toleration_tolerates_taint, pair by pair, vs the snapshot's verdict */
+/* ds_toleration_tolerates_taint, pair by pair, vs the snapshot's verdict; its _obj form on the
+ * parsed toleration and taint gives the same answer */
 static unsigned diff_tolerates(diff_ctx *d)
 {
 	placement p;
 	json_t *tols;
 	taint_scenario(d, &p, &tols);
 	char **lt = calloc(json_array_size(tols) + 1, sizeof(char *));
+	ds_object **ht = calloc(json_array_size(tols) + 1, sizeof(ds_object *));
 	ck_assert_ptr_nonnull(lt);
+	ck_assert_ptr_nonnull(ht);
 	size_t n, i, j;
 	json_t *node, *t;
-	for (j = 0; j < json_array_size(tols); j++)
+	for (j = 0; j < json_array_size(tols); j++) {
 		lt[j] = dump(json_array_get(tols, j));
+		ht[j] = parse_obj(d, "Toleration", lt[j], p.opts);
+	}
 	json_array_foreach(p.nodes, n, node)
 	{
 		int run, cont;
@@ -549,16 +605,23 @@ static unsigned diff_tolerates(diff_ctx *d)
 			if (!strcmp(e, "PreferNoSchedule"))
 				continue;
 			char *tt = dump(t);
+			ds_object *htaint = parse_obj(d, "Taint", tt, p.opts);
 			int tolerated = 0;
 			for (j = 0; j < json_array_size(tols); j++) {
-				int v = -1;
+				int v = -1, vo = -1;
 				ds_error err;
 				int rc = ds_toleration_tolerates_taint(lt[j], strlen(lt[j]), tt, strlen(tt), p.opts, &v,
 								       &err);
 				ok_or_fail(d, "ds_toleration_tolerates_taint", rc, &err);
+				rc = ds_toleration_tolerates_taint_obj(ht[j], htaint, p.opts, &vo, &err);
+				ok_or_fail(d, "ds_toleration_tolerates_taint_obj", rc, &err);
+				if (vo != v)
+					diff_fail(d, vt_fmt("toleration %s, taint %s: text %d, objects %d", lt[j], tt,
+							    v, vo));
 				tolerated |= v;
 				d->compared++;
 			}
+			ds_object_free(htaint);
 			free(tt);
 			if (!tolerated) {
 				want_run = 0;
@@ -572,9 +635,12 @@ static unsigned diff_tolerates(diff_ctx *d)
 					 want_run, want_cont, run, cont));
 		d->positives += !run;
 	}
-	for (j = 0; j < json_array_size(tols); j++)
+	for (j = 0; j < json_array_size(tols); j++) {
 		free(lt[j]);
+		ds_object_free(ht[j]);
+	}
 	free(lt);
+	free(ht);
 	json_decref(tols);
 	placement_free(&p);
 	return (unsigned)n;

@@ -32,20 +32,22 @@ from __future__ import annotations
 
 __version__ = "1.2.0"
 
+# Every name is re-exported explicitly ("X as X", or a module's __all__ through *), as mypy --strict
+# and other type checkers require of a typed package (no implicit re-export).
 from .errors import *  # noqa: F401,F403
-from .errors import DaemonSetError  # noqa: F401
+from .errors import DaemonSetError as DaemonSetError
 from .core import *  # noqa: F401,F403
-from ._native import library_path, Document  # noqa: F401
-from . import core, errors, values  # noqa: F401
-from . import audit  # noqa: F401
-from . import cluster, placement, plan  # noqa: F401
-from . import controller  # noqa: F401
-from . import watchloop  # noqa: F401
-from . import daemon, scenario  # noqa: F401
-from . import ops  # noqa: F401
-from . import validate  # noqa: F401
-from . import pure  # noqa: F401
-from .cluster import Cluster  # noqa: F401
+from ._native import library_path as library_path, Document as Document
+from . import core as core, errors as errors, values as values
+from . import audit as audit
+from . import cluster as cluster, placement as placement, plan as plan
+from . import controller as controller
+from . import watchloop as watchloop
+from . import daemon as daemon, scenario as scenario
+from . import ops as ops
+from . import validate as validate
+from . import pure as pure
+from .cluster import Cluster as Cluster
 from .values import *  # noqa: F401,F403
 
 __all__ = ["__version__", "Cluster", "Document", "library_path"] + errors.__all__ + core.__all__ + values.__all__

@@ -11,18 +11,21 @@ that loads wins; library_path() says which one did):
    library would silently shadow the one asked for by name); for the same
    reason, when it cannot be loaded, that is the error: no other candidate
    is tried;
-2. the library directory recorded when ``make install`` installed this
+2. the copy a wheel carries (``daemonset/_lib/libdaemonset.so.1``: `pip
+   install ./examples/python` builds the library and puts it there), which
+   is the library this package was built with;
+3. the library directory recorded when ``make install`` installed this
    package (``daemonset/_config.py``, also written by
    ``pip install -C libdir=DIR``): the library installed with the package;
-3. the dynamic loader's path: ``libdaemonset.so.1`` through dlopen
+4. the dynamic loader's path: ``libdaemonset.so.1`` through dlopen
    (LD_LIBRARY_PATH, /etc/ld.so.cache, /lib, /usr/lib), then
    ``ctypes.util.find_library("daemonset")`` when it names SONAME 1;
-4. ``pkg-config --variable=libdir daemonset`` (``$PKG_CONFIG`` if set):
+5. ``pkg-config --variable=libdir daemonset`` (``$PKG_CONFIG`` if set):
    finds a library installed under /usr/local before ldconfig has run, or
    under any prefix on PKG_CONFIG_PATH;
-5. ``<sys.prefix>/lib``: a library installed into the running Python
+6. ``<sys.prefix>/lib``: a library installed into the running Python
    environment (``make install PREFIX=$VIRTUAL_ENV``, or a conda env);
-6. ``build/lib`` of the source checkout this file sits in, when it does.
+7. ``build/lib`` of the source checkout this file sits in, when it does.
 
 When none loads, OSError lists every candidate and why it failed.
 
@@ -108,6 +111,12 @@ def library_candidates(environ: Optional[Mapping[str, str]] = None, recorded: Op
     env = os.environ if environ is None else environ
     explicit = env.get("DAEMONSET_LIB")
     yield ("DAEMONSET_LIB", explicit) if explicit else ("DAEMONSET_LIB (not set)", "")
+    here = os.path.dirname(os.path.abspath(__file__)) if here is None else here
+    bundled = os.path.join(here, "_lib", SONAME)
+    if os.path.isfile(bundled):
+        yield "bundled in the package", bundled
+    else:
+        yield "bundled in the package (none: not installed from a wheel that carries it)", ""
     libdir = _recorded_libdir() if recorded == "auto" else recorded
     if libdir:
         yield "recorded at install", os.path.join(libdir, SONAME)
@@ -122,7 +131,6 @@ def library_candidates(environ: Optional[Mapping[str, str]] = None, recorded: Op
     yield ("pkg-config" if pc_libdir else "pkg-config (" + why + ")"), (
         os.path.join(pc_libdir, SONAME) if pc_libdir else "")
     yield "sys.prefix", os.path.join(sys.prefix if prefix is None else prefix, "lib", SONAME)
-    here = os.path.dirname(os.path.abspath(__file__)) if here is None else here
     root = os.path.normpath(os.path.join(here, "..", "..", ".."))
     # only from a source checkout: elsewhere ../../.. is an unrelated directory
     if os.path.isfile(os.path.join(root, "include", "daemonset", "common.h")):
@@ -166,17 +174,33 @@ lib.ds_error_clear.restype = None
 
 
 def encode(text: Optional[Union[str, bytes]]) -> Optional[bytes]:
-    """str or bytes to bytes (UTF-8); None stays None."""
+    """A C string argument (a name, a selector, an option): str (as UTF-8) or
+    bytes; None stays None. ValueError for an embedded NUL: C reads a string
+    up to its first NUL, so "node-1\\x00-evil" would silently be "node-1".
+
+    >>> encode("worker-1")
+    b'worker-1'
+    >>> encode("node-1\\x00-evil")
+    Traceback (most recent call last):
+    ...
+    ValueError: embedded null character in 'node-1\\x00-evil': a C string ends at its first NUL
+    """
     if text is None:
         return None
-    return text if isinstance(text, bytes) else text.encode("utf-8")
+    data = text if isinstance(text, bytes) else text.encode("utf-8")
+    if b"\0" in data:
+        raise ValueError("embedded null character in %r: a C string ends at its first NUL" % (text,))
+    return data
 
 
 def document(data: Optional[Document]) -> Optional[bytes]:
     """A document argument as bytes: str and bytes as they are (JSON or YAML),
-    a dict or list (any Mapping or non-text Sequence) serialised as JSON. None stays None."""
-    if data is None or isinstance(data, (str, bytes)):
-        return encode(data)
+    a dict or list (any Mapping or non-text Sequence) serialised as JSON. None stays None.
+    (Passed with its size: a NUL in it is the parser's to refuse, not cut.)"""
+    if data is None or isinstance(data, bytes):
+        return data
+    if isinstance(data, str):
+        return data.encode("utf-8")
     if isinstance(data, bytearray):
         return bytes(data)
     if isinstance(data, Mapping):
@@ -239,17 +263,70 @@ def split_key(key: str) -> Tuple[str, str]:
     return ns, name
 
 
+# kubectl's names for the DaemonSet resource, which "ds/NAME" may start with (as dsctl takes them)
+_DS_TYPES = ("ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps")
+
+lib.ds_cluster_daemonset_at.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_char_p),
+                                        ctypes.POINTER(ctypes.c_char_p), ctypes.c_void_p]
+lib.ds_cluster_daemonset_at.restype = ctypes.c_int
+
+
+def _namespaces_of(snapshot: Any, name: str) -> List[str]:
+    """The namespaces in which the snapshot (a Cluster or its ctypes handle) has a DaemonSet named name."""
+    h = getattr(snapshot, "_h", None)
+    handle = h() if callable(h) else snapshot
+    found: List[str] = []
+    ns, nm = ctypes.c_char_p(), ctypes.c_char_p()
+    i = 0
+    while lib.ds_cluster_daemonset_at(handle, i, ctypes.byref(ns), ctypes.byref(nm), None) == 0:
+        if (nm.value or b"").decode("utf-8") == name:
+            found.append((ns.value or b"").decode("utf-8"))
+        i += 1
+    return found
+
+
+def resolve_name(snapshot: Any, name: str) -> Tuple[str, str]:
+    """A DaemonSet named without its namespace, found as dsctl finds it: the
+    one namespace of the snapshot that has a DaemonSet of that name.
+    NotFound (kubectl's daemonsets.apps "NAME" not found) when none has;
+    InvalidArgument naming the namespaces when several have. snapshot is a
+    Cluster or a ctypes handle of one."""
+    found = _namespaces_of(snapshot, name)
+    if len(found) == 1:
+        return found[0], name
+    if not found:
+        raise DaemonSetError(-7, "", 'daemonsets.apps "%s" not found' % name)
+    raise DaemonSetError(-2, "", 'daemonset "%s" exists in %d namespaces (%s): name it as "NAMESPACE/NAME"'
+                         % (name, len(found), ", ".join(found)))
+
+
 def namespaced(index: int) -> Callable[[F], F]:
-    """Let a function that takes (..., namespace, name, ...) be called with
-    one "namespace/name" argument in their place: when the positional
-    argument at index is a str with a slash, it is split in two and every
-    later positional argument moves one place on. Namespaces cannot contain
-    a slash, so the old two-argument form is never misread."""
+    """Let a function that takes (snapshot, ..., namespace, name, ...) be
+    called with one argument in their place, as dsctl takes a DaemonSet:
+    "namespace/name" is split in two; "ds/name" (kubectl's daemonset,
+    daemonsets.apps, ...) or a bare name, with no name argument after it, is
+    looked up in the snapshot (the first argument): the namespace that has
+    a DaemonSet of that name (resolve_name). Every later positional argument
+    moves one place on. Namespaces cannot contain a slash, so the
+    two-argument form is never misread."""
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def inner(*args: Any, **kwargs: Any) -> Any:
-            if len(args) > index and isinstance(args[index], str) and "/" in args[index]:
-                args = args[:index] + split_key(args[index]) + args[index + 1:]
+            if len(args) > index and isinstance(args[index], str):
+                key = args[index]
+                typed, sep, rest = key.partition("/")
+                if sep and typed in _DS_TYPES and rest and "/" not in rest:
+                    args = args[:index] + resolve_name(args[0], rest) + args[index + 1:]
+                elif "/" in key:
+                    args = args[:index] + split_key(key) + args[index + 1:]
+                elif key and "name" not in kwargs and hasattr(args[0], "_h"):
+                    after = args[index + 1] if len(args) > index + 1 else None
+                    if after is None:  # (snapshot, "name"): no name argument
+                        args = args[:index] + resolve_name(args[0], key) + args[index + 2:]
+                    elif not (isinstance(after, str) and key in _namespaces_of(args[0], after)) \
+                            and _namespaces_of(args[0], key):
+                        # (snapshot, "name", node, ...): not a namespace and a name, but a name the snapshot has
+                        args = args[:index] + resolve_name(args[0], key) + args[index + 1:]
             return fn(*args, **kwargs)
         return inner  # type: ignore[return-value]
     return wrap

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, cast
 
 import ctypes
 
@@ -35,7 +35,7 @@ def audit(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
     level, requested, findings (id, severity, path, message, remediation),
     summary. options: a dict or daemonset.Options (podSecurityLevel,
     podSecurityVersion, ...)."""
-    return _audit(text, options)
+    return cast("Dict[str, Any]", _audit(text, options))
 
 
 @namespaced(1)
@@ -48,13 +48,13 @@ def daemonset_audit(cluster: Cluster, namespace: Optional[str], name: Optional[s
     out = ctypes.c_void_p()
     call(lib.ds_daemonset_audit, cluster._h(), encode(namespace), encode(required(name, "name")),
          options_arg(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def audit_sarif(reports: Any, options: OptionsArg = None) -> Dict[str, Any]:
     """SARIF 2.1.0 (a dict) for one report or a list of reports; a report's
     "file" member names its manifest."""
-    return _audit_sarif(reports, options)
+    return cast("Dict[str, Any]", _audit_sarif(reports, options))
 
 
 def pod_security_evaluate(text: Document, level: Optional[str] = None, version: Optional[str] = None,
@@ -63,4 +63,4 @@ def pod_security_evaluate(text: Document, level: Optional[str] = None, version: 
     ("privileged", "baseline", "restricted") and version ("latest", "v1.N");
     None takes the options' values (restricted, latest). Returns a dict with
     allowed, violations, warning, and error (Pods) or pods (templates)."""
-    return _pod_security_evaluate(text, level, version, options)
+    return cast("Dict[str, Any]", _pod_security_evaluate(text, level, version, options))

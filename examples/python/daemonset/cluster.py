@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union, cast
 
 from ._native import lib, call, take_json, encode, document, Document, split_key
 from .core import OptionsArg, options_arg as _opts
@@ -160,7 +160,7 @@ class Cluster:
     def count(self, kind: str) -> int:
         """Number of objects of a kind ("Node", ..., or "Other"); 0 for an
         unknown kind."""
-        return lib.ds_cluster_count(self._h(), encode(kind))
+        return cast("int", lib.ds_cluster_count(self._h(), encode(kind)))
 
     def summary(self) -> Dict[str, Any]:
         """{"nodes", "pods", "daemonSetCount", "controllerRevisions",
@@ -168,7 +168,7 @@ class Cluster:
         "daemonSets"}."""
         out = ctypes.c_void_p()
         call(lib.ds_cluster_summary, self._h(), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     def get(self, kind: str, namespace: Optional[str], name: Optional[str] = None) -> Dict[str, Any]:
         """The stored object of a DaemonSet, ControllerRevision or
@@ -179,7 +179,7 @@ class Cluster:
         ns, nm = _object_key(namespace, name)
         out = ctypes.c_void_p()
         call(lib.ds_cluster_get, self._h(), encode(kind), encode(ns), encode(nm), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     def copy(self) -> "Cluster":
         """An independent copy (for what-if planning)."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast, overload
 
 from ._native import lib, call, take_json, take_string, encode, document, Document, namespaced, required
 from . import errors
@@ -260,7 +260,7 @@ class Controller:
         """List everything through the transport: {"resourceVersions", "counts", "queued"}."""
         out = ctypes.c_void_p()
         call(lib.ds_controller_resync, self, _time(now), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     def apply_events(self, events: Union[str, bytes, List[Mapping[str, Any]]], now: Time) -> Dict[str, Any]:
         """Watch events: newline-delimited text, or a list of {"type", "object"} dicts."""
@@ -271,7 +271,7 @@ class Controller:
         count = ctypes.c_size_t()
         call(lib.ds_controller_apply_events, self, data, len(data), _time(now), ctypes.byref(count),
              ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     @overload
     def sync(self, key: str, /, now: Time) -> Dict[str, Any]: ...
@@ -286,7 +286,7 @@ class Controller:
         res = _SyncResult(ctypes.sizeof(_SyncResult))
         call(lib.ds_controller_sync, self, encode(namespace), encode(required(name, "name")),
              _time(required(now, "now")), ctypes.byref(res), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     @overload
     def enqueue(self, key: str, /, now: Time, after_ms: int = 0) -> None: ...
@@ -326,7 +326,7 @@ class Controller:
         out = ctypes.c_void_p()
         call(lib.ds_controller_expectations, self, encode(namespace), encode(required(name, "name")),
              _time(required(now, "now")), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     def summary(self) -> Dict[str, Any]:
         """The driver's snapshot in brief (ds_cluster_summary(3)): counts, node names, DaemonSets."""
@@ -346,7 +346,7 @@ class Controller:
                  encode(nm), ctypes.byref(out))
         except errors.DaemonSetError:
             return None
-        return take_json(out.value)
+        return cast("Optional[Dict[str, Any]]", take_json(out.value))
 
 
 def parse_objects(text: Document) -> List[Dict[str, Any]]:
@@ -358,7 +358,7 @@ def parse_objects(text: Document) -> List[Dict[str, Any]]:
     data = document(text)
     out = ctypes.c_void_p()
     call(lib.ds_objects_parse, data, 0 if data is None else len(data), None, ctypes.byref(out))
-    return take_json(out.value)
+    return cast("List[Dict[str, Any]]", take_json(out.value))
 
 
 LeaseDoc = Optional[Union[str, bytes, Mapping[str, Any]]]
@@ -367,7 +367,7 @@ LeaseDoc = Optional[Union[str, bytes, Mapping[str, Any]]]
 def _lease(fn: Any, cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     out = ctypes.c_void_p()
     call(fn, ctypes.byref(cfg), _text(lease), _text(state), _time(now), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def lease_decide(cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ctypes
 import json
 import math
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Union, cast
 
 from ._native import lib, call, take_string, encode
 
@@ -51,12 +51,12 @@ lib.ds_time_format.restype = ctypes.c_int
 def version() -> str:
     """The loaded library's version, "MAJOR.MINOR.PATCH" (daemonset.__version__
     is the package's; a newer library of the same SONAME may be loaded)."""
-    return lib.ds_version().decode()
+    return cast("str", lib.ds_version().decode())
 
 
 def version_number() -> int:
     """The library's version as 0xMMmmpp."""
-    return lib.ds_version_number()
+    return cast("int", lib.ds_version_number())
 
 
 def _option_value(name: str, value: Any) -> Any:

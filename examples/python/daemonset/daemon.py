@@ -19,7 +19,7 @@ Every function only reads the snapshot.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Optional, overload
+from typing import Any, Dict, Optional, cast, overload
 
 from ._native import lib, call, take_json, encode, document, Document, namespaced, required
 from .cluster import Cluster
@@ -78,7 +78,7 @@ def pod(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None, 
     out = ctypes.c_void_p()
     call(lib.ds_daemon_pod, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          encode(required(node, "node")), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def template_hash(template: Document, collision_count: Optional[int] = None) -> str:
@@ -108,7 +108,7 @@ def history(cluster: Cluster, namespace: Optional[str], name: Optional[str] = No
     out = ctypes.c_void_p()
     call(lib.ds_daemon_history, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 @overload
@@ -129,7 +129,7 @@ def rollback(cluster: Cluster, namespace: Optional[str], name: Any = None, to_re
     out = ctypes.c_void_p()
     call(lib.ds_daemon_rollback, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          _int(to_revision, "to_revision", 64), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 @overload

@@ -15,7 +15,7 @@ nothing is changed.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, cast
 
 from ._native import lib, call, take_json, encode
 from .core import OptionsArg, Time, parse_time, options_arg as _opts
@@ -52,7 +52,7 @@ def cordon(cluster: Any, node: str, desired: bool = True, options: OptionsArg = 
     and what each DaemonSet does on the node afterwards."""
     out = ctypes.c_void_p()
     call(lib.ds_cordon, _cluster(cluster), encode(node), 1 if desired else 0, _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def uncordon(cluster: Any, node: str, options: OptionsArg = None) -> Dict[str, Any]:
@@ -68,7 +68,7 @@ def drain(cluster: Any, node: str, now: Time, options: OptionsArg = None) -> Dic
     daemonset.Options (force, ignoreDaemonSets, deleteEmptyDirData, ...)."""
     out = ctypes.c_void_p()
     call(lib.ds_drain, _cluster(cluster), encode(node), _now(now), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def upgrade(cluster: Any, nodes: Optional[Sequence[str]] = None, selector: Optional[str] = None, now: Time = 0,
@@ -80,4 +80,4 @@ def upgrade(cluster: Any, nodes: Optional[Sequence[str]] = None, selector: Optio
     arr = (ctypes.c_char_p * len(names))(*names) if names else None
     out = ctypes.c_void_p()
     call(lib.ds_upgrade, _cluster(cluster), arr, len(names), encode(selector), _now(now), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))

@@ -16,7 +16,7 @@ A DaemonSet is named by namespace and name, or by one "namespace/name":
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Optional, Tuple, overload
+from typing import Any, Dict, Optional, Tuple, cast, overload
 
 from ._native import lib, call, take_json, encode, document, Document, namespaced, required
 from .cluster import Cluster
@@ -79,7 +79,7 @@ def should_run_json(cluster: Cluster, namespace: Optional[str], name: Optional[s
     out = ctypes.c_void_p()
     call(lib.ds_should_run_json, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          encode(required(node, "node")), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 @overload
@@ -97,7 +97,7 @@ def explain(cluster: Cluster, namespace: Optional[str], name: Optional[str] = No
     out = ctypes.c_void_p()
     call(lib.ds_explain, _cluster(cluster), encode(namespace), encode(required(name, "name")), _opts(options),
          ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def fit(cluster: Cluster, pod: Document, node: str, options: OptionsArg = None) -> Dict[str, Any]:
@@ -109,4 +109,4 @@ def fit(cluster: Cluster, pod: Document, node: str, options: OptionsArg = None) 
     out = ctypes.c_void_p()
     call(lib.ds_fit, _cluster(cluster), data, 0 if data is None else len(data), encode(node), _opts(options),
          ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))

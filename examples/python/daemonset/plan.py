@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, List, Mapping, Optional, Union, overload
+from typing import Any, Dict, List, Mapping, Optional, Union, cast, overload
 
 from ._native import lib, call, take_json, take_string, encode, namespaced, required
 from .cluster import Cluster
@@ -208,7 +208,7 @@ class Plan:
 
     def to_dict(self) -> Dict[str, Any]:
         """The whole plan as ds_plan_to_json(3) writes it."""
-        return json.loads(self._json)
+        return cast("Dict[str, Any]", json.loads(self._json))
 
     def __repr__(self) -> str:
         return "<Plan creates=%d deletes=%d requeue_after=%r>" % (
@@ -281,4 +281,4 @@ def simulate(cluster: Cluster, namespace: Optional[str], name: Any = None, start
     out = ctypes.c_void_p()
     call(lib.ds_rollout_simulate, cluster._h(), encode(namespace), encode(required(name, "name")),
          _time(required(start, "start"), "start"), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))

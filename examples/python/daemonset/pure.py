@@ -46,7 +46,7 @@ libdaemonset.so.1.
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, cast
 
 from ._native import declare, Document, TEXT, CSTR, INT, INT64, UINT, OPTIONS, JSON, BOOL  # noqa: F401
 from .core import OptionsArg  # noqa: F401
@@ -132,7 +132,7 @@ def find_untolerated_taint(taints: Document, tolerations: Document, effects: int
                    _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
     o = _opts(options)
     _call(fn, t, tn, l, ln, effects, o, None, _ct.byref(out))
-    return _take_json(out.value)
+    return cast("Optional[Dict[str, Any]]", _take_json(out.value))
 
 
 def required_node_affinity_match(pod: Document, node: Document) -> bool:
@@ -166,7 +166,7 @@ def node_should_run(daemonset: Document, node: Document, options: OptionsArg = N
                    _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
     o = _opts(options)
     _call(fn, d, dn, n, nn, o, None, None, _ct.byref(out))
-    return _take_json(out.value)
+    return cast("Dict[str, Any]", _take_json(out.value))
 
 
 def new_pod(daemonset: Document, node_name: str, revision_hash: Optional[str] = None,
@@ -185,7 +185,7 @@ def new_pod(daemonset: Document, node_name: str, revision_hash: Optional[str] = 
         >>> new_pod({**ds, "spec": {"template": {**ds["spec"]["template"], "spec": {"hostNetwork": False}}}},
         ...         "node-1", "abc")["spec"].get("hostNetwork")
     """
-    return _new_pod(daemonset, node_name, revision_hash, options)
+    return cast("Dict[str, Any]", _new_pod(daemonset, node_name, revision_hash, options))
 
 
 def add_daemon_tolerations(podspec: Document) -> Dict[str, Any]:
@@ -198,14 +198,14 @@ def add_daemon_tolerations(podspec: Document) -> Dict[str, Any]:
         >>> add_daemon_tolerations(spec)["tolerations"][0]
         {'effect': 'NoExecute', 'key': 'node.kubernetes.io/not-ready', 'operator': 'Exists'}
     """
-    return _add_tolerations(podspec)
+    return cast("Dict[str, Any]", _add_tolerations(podspec))
 
 
 def replace_node_name_affinity(affinity: Optional[Document], node_name: str) -> Dict[str, Any]:
     """ReplaceDaemonSetPodNodeNameNodeAffinity (ds_affinity_replace_node_name(3)):
     the Affinity with its required node affinity replaced by the
     metadata.name pin to node_name (None: a nil Affinity)."""
-    return _replace_affinity(affinity, node_name)
+    return cast("Dict[str, Any]", _replace_affinity(affinity, node_name))
 
 
 def rolling_update(daemonset: Document, objects: Document, revision_hash: Optional[str] = None, now: int = 0,
@@ -214,7 +214,7 @@ def rolling_update(daemonset: Document, objects: Document, revision_hash: Option
     DaemonSet, nodes and pods given (objects: a list, List or stream), the old
     pods it deletes and the surge pods it creates now. now: milliseconds since
     the epoch."""
-    return _rolling_update(daemonset, objects, revision_hash, now, options)
+    return cast("Dict[str, Any]", _rolling_update(daemonset, objects, revision_hash, now, options))
 
 
 def scheduler_filter(pod: Document, node: Document, objects: Optional[Document] = None,
@@ -223,14 +223,14 @@ def scheduler_filter(pod: Document, node: Document, objects: Optional[Document] 
     (ds_scheduler_filter(3)): {"fits", "reasons": [{"plugin", "code",
     "message", ...}], "priority", "preemption", ...}; code is
     "Unschedulable" or "UnschedulableAndUnresolvable"."""
-    return _scheduler_filter(pod, node, objects, options)
+    return cast("Dict[str, Any]", _scheduler_filter(pod, node, objects, options))
 
 
 def select_victims(pod: Document, node: Document, objects: Optional[Document] = None,
                    options: OptionsArg = None) -> Dict[str, Any]:
     """DefaultPreemption's SelectVictimsOnNode (ds_preemption_select_victims(3)):
     {"possible", "victims": [{"namespace", "name"}], "pdbViolations", "message"}."""
-    return _select_victims(pod, node, objects, options)
+    return cast("Dict[str, Any]", _select_victims(pod, node, objects, options))
 
 
 __all__ += ["NO_SCHEDULE", "PREFER_NO_SCHEDULE", "NO_EXECUTE", "OTHER_EFFECT", "tolerates_taint",

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-from typing import Any, Dict, Optional, Union
+from typing import Any, Dict, Optional, Union, cast
 
 from ._native import lib, call, take_json, encode, document, Document
 from .core import OptionsArg, options_arg as _opts
@@ -56,7 +56,7 @@ def run(text: Document, base_dir: Optional[PathLike] = None, options: OptionsArg
     out = ctypes.c_void_p()
     call(lib.ds_scenario_run, data, 0 if data is None else len(data), _path(base_dir), _opts(options),
          ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))
 
 
 def run_file(path: PathLike, options: OptionsArg = None) -> Dict[str, Any]:
@@ -67,4 +67,4 @@ def run_file(path: PathLike, options: OptionsArg = None) -> Dict[str, Any]:
     path cannot be read."""
     out = ctypes.c_void_p()
     call(lib.ds_scenario_run_file, _path(path), _opts(options), ctypes.byref(out))
-    return take_json(out.value)
+    return cast("Dict[str, Any]", take_json(out.value))

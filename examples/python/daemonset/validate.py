@@ -18,7 +18,7 @@ Documents are JSON or YAML text, or a dict:
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Tuple
+from typing import Any, Dict, Tuple, cast
 
 from ._native import declare, Document, TEXT, UINT, OPTIONS, call, document as _document, lib as _lib
 from .core import OptionsArg
@@ -37,7 +37,7 @@ _check_fields = declare("ds_manifest_check_fields", TEXT, OPTIONS)
 def defaults(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
     """The DaemonSet (JSON or YAML text, or a dict) with the API server's
     defaults applied, as a dict."""
-    return _defaults(text, options)
+    return cast("Dict[str, Any]", _defaults(text, options))
 
 
 def validate(text: Document, as_is: bool = False, options: OptionsArg = None) -> Dict[str, Any]:
@@ -47,7 +47,7 @@ def validate(text: Document, as_is: bool = False, options: OptionsArg = None) ->
     defaulting and the registry's preparation (upstream's ValidateDaemonSet
     alone). Input the API server could not decode raises DaemonSetError
     (ParseError, TypeMismatch, ...)."""
-    return _validate(text, VALIDATE_AS_IS if as_is else 0, options)
+    return cast("Dict[str, Any]", _validate(text, VALIDATE_AS_IS if as_is else 0, options))
 
 
 def validate_update(text: Document, old_text: Document, as_is: bool = False, status: bool = False,
@@ -55,7 +55,7 @@ def validate_update(text: Document, old_text: Document, as_is: bool = False, sta
     """Validate an update from old_text to text (status=True: a write to
     the status subresource). Same result as validate()."""
     flags = (VALIDATE_AS_IS if as_is else 0) | (VALIDATE_STATUS if status else 0)
-    return _validate_update(text, old_text, flags, options)
+    return cast("Dict[str, Any]", _validate_update(text, old_text, flags, options))
 
 
 def check_fields(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
@@ -66,7 +66,7 @@ def check_fields(text: Document, options: OptionsArg = None) -> Dict[str, Any]:
     "field", "message", "suggestion", "line", "column"}) are errors with the
     option fieldValidation Strict (the default), warnings with Warn, none with
     Ignore."""
-    return _check_fields(text, options)
+    return cast("Dict[str, Any]", _check_fields(text, options))
 
 
 def locate(text: Document, document: int, path: str) -> Tuple[int, int, bool]:

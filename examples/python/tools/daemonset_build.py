@@ -4,9 +4,19 @@ installer for `make install`. Standard library only, so that
 environment has nothing to install (pyproject.toml: requires = []).
 
 Hooks: build_wheel, build_editable, build_sdist, and the get_requires_*
-hooks (nothing). One config setting: libdir=DIR (pip install -C libdir=DIR)
-writes daemonset/_config.py into the wheel, recording where libdaemonset.so.1
-is, so the package finds it first (daemonset/_native.py).
+hooks (nothing). A wheel carries its own copy of the C library: build_wheel
+runs `make lib` in the source tree the package sits in (examples/python of a
+checkout: the repository's Makefile and build/, as `make` itself builds it;
+an sdist carries the C sources under csrc/) and puts libdaemonset.so.1 into
+daemonset/_lib/, where the package looks first, so that `pip install
+./examples/python` into a fresh virtual environment is all a Python user does
+(the wheel is then tagged for this platform). Building it needs what `make`
+needs: a C compiler, make, pkg-config, jansson and libyaml (Debian:
+gcc make pkg-config libjansson-dev libyaml-dev). One config setting:
+libdir=DIR (pip install -C libdir=DIR) writes daemonset/_config.py into the
+wheel, recording where an installed libdaemonset.so.1 is, and leaves the
+library out (the package then loads that one; daemonset/_native.py).
+Editable installs carry no copy either: they use build/lib of the checkout.
 
 Command line (the Makefile's install and uninstall rules):
     python3 daemonset_build.py sitedir PREFIX
@@ -30,6 +40,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import sys
 import sysconfig
 import tarfile
@@ -39,6 +50,10 @@ import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.dirname(HERE)  # examples/python
+SONAME = "libdaemonset.so.1"
+BUNDLED = "daemonset/_lib/" + SONAME  # where a wheel carries the library (daemonset/_native.py looks there)
+# What make needs of the tree to build the library, and what an sdist carries of it under csrc/
+C_SOURCES = ("Makefile", "LICENSE", "include", "lib")
 
 
 # ---- pyproject.toml ------------------------------------------------------------------------
@@ -153,7 +168,7 @@ def _package_files(packages):
     for pkg in packages:
         root = os.path.join(SOURCE, pkg)
         for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "_lib"))
             for name in sorted(filenames):
                 if name.endswith((".pyc", ".pyo")) or (dirpath == root and name == "_config.py"):
                     continue
@@ -180,11 +195,63 @@ def _zip_time():
     return (1980, 1, 1, 0, 0, 0)
 
 
-def _wheel_entries(config_settings, editable=False):
-    """[(archive path, bytes)] of the wheel, RECORD last."""
+# ---- the C library ---------------------------------------------------------------------------
+
+def c_source_root():
+    """The tree to build libdaemonset from: csrc/ of an sdist, or the checkout examples/python sits in.
+    None when there is neither."""
+    for root in (os.path.join(SOURCE, "csrc"), os.path.normpath(os.path.join(SOURCE, "..", ".."))):
+        if all(os.path.exists(os.path.join(root, p))
+               for p in ("Makefile", os.path.join("include", "daemonset.h"), os.path.join("lib", "api", "libdaemonset.map"))):
+            return root
+    return None
+
+
+def build_library():
+    """`make lib` in the C source tree (its build/, as a plain `make` builds it); the path of the shared
+    library built, a regular file. RuntimeError with what is missing when it cannot be built."""
+    root = c_source_root()
+    if root is None:
+        raise RuntimeError("cannot build libdaemonset for the wheel: no C sources (neither csrc/ of an sdist nor "
+                           "the libdaemonset checkout around %s)" % SOURCE)
+    make = os.environ.get("MAKE") or shutil.which("make")
+    if not make:
+        raise RuntimeError("building the daemonset wheel runs `make lib` to build libdaemonset: make is not "
+                           "installed (Debian: apt-get install make gcc pkg-config libjansson-dev libyaml-dev)")
+    # the flags of an enclosing make (make check running pip) would change this one's behaviour
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    cmd = [make, "-C", root, "--no-print-directory", "-j2", "lib"]
+    # pip shows a backend's output with -v, and all of it when the build fails
+    proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    sys.stderr.write(proc.stdout)
+    if proc.returncode != 0:
+        raise RuntimeError("`%s` failed (exit status %d); libdaemonset needs a C compiler, make, pkg-config, "
+                           "jansson and libyaml (Debian: apt-get install gcc make pkg-config libjansson-dev "
+                           "libyaml-dev; in the checkout, sh tests/tools.sh build says what is missing)"
+                           % (" ".join(cmd), proc.returncode))
+    path = os.path.realpath(os.path.join(root, "build", "lib", SONAME))
+    if not os.path.isfile(path):
+        raise RuntimeError("`make lib` built no %s" % os.path.join(root, "build", "lib", SONAME))
+    return path
+
+
+def platform_tag():
+    """The wheel platform tag of this machine (linux_x86_64): a wheel with a C library is not py3-none-any."""
+    return re.sub(r"[^A-Za-z0-9]", "_", sysconfig.get_platform())
+
+
+def _bundles(config_settings, editable):
+    """Whether the wheel carries the library: not for an editable install, not with libdir=DIR (the package
+    then loads the library installed there), and not when there are no C sources to build it from."""
+    return not editable and not (config_settings or {}).get("libdir") and c_source_root() is not None
+
+
+def _wheel_entries(config_settings, editable=False, bundle=None):
+    """(dist, version, dist-info, [(archive path, bytes)] with RECORD last, tag) of the wheel."""
     project, packages = _project()
     dist = _dist_name(project)
     info = "%s-%s.dist-info" % (dist, project["version"])
+    bundle = _bundles(config_settings, editable) if bundle is None else bundle
     entries = []
     if editable:
         # PEP 660 through a .pth line: the source directory goes on sys.path
@@ -198,11 +265,15 @@ def _wheel_entries(config_settings, editable=False):
         if editable:
             raise ValueError("libdir is for installed copies; an editable install reads _config.py from the source")
         entries.append(("%s/_config.py" % packages[0], _config_py(libdir).encode("utf-8")))
+    if bundle:
+        with open(build_library(), "rb") as f:
+            entries.append((BUNDLED, f.read()))
+    tag = "py3-none-" + platform_tag() if bundle else "py3-none-any"
     entries.append(("%s/METADATA" % info, metadata(project).encode("utf-8")))
-    entries.append(("%s/WHEEL" % info, ("Wheel-Version: 1.0\nGenerator: daemonset_build\nRoot-Is-Purelib: true\n"
-                                        "Tag: py3-none-any\n").encode("utf-8")))
+    entries.append(("%s/WHEEL" % info, ("Wheel-Version: 1.0\nGenerator: daemonset_build\nRoot-Is-Purelib: %s\n"
+                                        "Tag: %s\n" % ("false" if bundle else "true", tag)).encode("utf-8")))
     entries.append(("%s/top_level.txt" % info, ("\n".join(packages) + "\n").encode("utf-8")))
-    return dist, project["version"], info, entries
+    return dist, project["version"], info, entries, tag
 
 
 def _record(info, entries, extra=()):
@@ -215,15 +286,15 @@ def _record(info, entries, extra=()):
 
 
 def _write_wheel(wheel_directory, config_settings, editable):
-    dist, version, info, entries = _wheel_entries(config_settings, editable)
-    name = "%s-%s-py3-none-any.whl" % (dist, version)
+    dist, version, info, entries, tag = _wheel_entries(config_settings, editable)
+    name = "%s-%s-%s.whl" % (dist, version, tag)
     entries.append(("%s/RECORD" % info, _record(info, entries)))
     stamp = _zip_time()
     path = os.path.join(wheel_directory, name)
     with zipfile.ZipFile(path + ".tmp", "w", zipfile.ZIP_DEFLATED) as z:
         for arc, data in entries:
             zi = zipfile.ZipInfo(arc, stamp)
-            zi.external_attr = 0o644 << 16
+            zi.external_attr = (0o755 if arc == BUNDLED else 0o644) << 16
             zi.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(zi, data)
     os.replace(path + ".tmp", path)
@@ -258,6 +329,20 @@ def build_sdist(sdist_directory, config_settings=None):
     if project.get("readme"):
         files.append((project["readme"], os.path.join(SOURCE, project["readme"])))
     files += _package_files(packages)
+    # the C library's sources, so that a wheel built from the sdist carries the library too
+    root = c_source_root()
+    if root is not None:
+        for top in C_SOURCES:
+            full = os.path.join(root, top)
+            if os.path.isfile(full):
+                files.append(("csrc/" + top, full))
+                continue
+            for dirpath, dirnames, filenames in os.walk(full):
+                dirnames.sort()
+                for name in sorted(filenames):
+                    if name.endswith((".c", ".h", ".map")):
+                        path = os.path.join(dirpath, name)
+                        files.append(("csrc/" + os.path.relpath(path, root).replace(os.sep, "/"), path))
     mtime = int(os.environ.get("SOURCE_DATE_EPOCH", "315532800"))
     name = base + ".tar.gz"
     with tarfile.open(os.path.join(sdist_directory, name), "w:gz", format=tarfile.PAX_FORMAT) as t:
@@ -304,7 +389,8 @@ def install(prefix, root="", libdir=None, pythondir=None):
     pythondir = pythondir or sitedir(prefix)
     target = os.path.normpath(root + "/" + pythondir) if root else pythondir
     project, packages = _project()
-    dist, version, info, entries = _wheel_entries({"libdir": libdir} if libdir else None)
+    # make install installs the library itself and records its libdir: no copy in the package
+    dist, version, info, entries, tag = _wheel_entries({"libdir": libdir} if libdir else None, bundle=False)
     installer = (info + "/INSTALLER", b"make\n")
     entries.append(installer)
     entries.append(("%s/RECORD" % info, _record(info, entries)))
