@@ -331,6 +331,7 @@ class InClusterTest(GoalCheck, unittest.TestCase):
         self.assertEqual(set(store.authorizations), {"Bearer " + self.TOKEN})
         self.assertEqual(len(store.authorizations), len(store.requests))
         self.assertEqual(store.unauthorized, 0)
+        self.assertNotIn(self.TOKEN, out)  # the bearer token is never printed
 
     @unittest.skipUnless(has_ipv6_loopback(), "no IPv6 loopback here")
     def test_ipv6_host(self):

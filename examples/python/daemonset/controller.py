@@ -333,7 +333,7 @@ class Controller:
         from . import cluster  # noqa: F401 - declares ds_cluster_summary
         out = ctypes.c_void_p()
         call(lib.ds_cluster_summary, lib.ds_controller_cluster(self), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     def get(self, kind: str, namespace: Optional[str], name: Optional[str] = None) -> Optional[Dict[str, Any]]:
         """An object of the driver's snapshot (ds_cluster_get(3)), named as in

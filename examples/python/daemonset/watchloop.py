@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import urllib.parse
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, cast
 
 from ._native import lib, call, take_json, encode
 from . import controller
@@ -113,6 +113,7 @@ class _Server:
             self.headers["Authorization"] = "Bearer " + token
 
     def connect(self, timeout: Optional[float]) -> http.client.HTTPConnection:
+        """A new connection to the server (TLS verified for https)."""
         if self.https:
             return http.client.HTTPSConnection(self.host, self.port, timeout=timeout, context=self.context)
         return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
@@ -190,26 +191,33 @@ class HttpTransport:
         raise controller.TransportError(result, message)
 
     def list(self, resource: str, namespace: Optional[str], selector: Optional[str]) -> Any:
+        """GET the collection (for ds_controller_resync)."""
         query = "?labelSelector=" + urllib.parse.quote(selector, safe="") if selector else ""
         return self._do("GET", self._path(resource, namespace) + query)
 
     def get(self, resource: str, namespace: Optional[str], name: str) -> Any:
+        """GET one object."""
         return self._do("GET", self._path(resource, namespace, name))
 
     def create(self, resource: str, namespace: Optional[str], body: Any) -> Any:
+        """POST to the collection."""
         return self._do("POST", self._path(resource, namespace), body)
 
     def delete(self, resource: str, namespace: Optional[str], name: str, uid: Optional[str]) -> Any:
+        """DELETE, with the uid as a precondition when given."""
         body = {"kind": "DeleteOptions", "apiVersion": "v1", "preconditions": {"uid": uid}} if uid else None
         return self._do("DELETE", self._path(resource, namespace, name), body)
 
     def update_status(self, resource: str, namespace: Optional[str], name: str, body: Any) -> Any:
+        """PUT the status subresource."""
         return self._do("PUT", self._path(resource, namespace, name, "status"), body)
 
     def patch(self, resource: str, namespace: Optional[str], name: str, patch_type: str, body: Any) -> Any:
+        """PATCH with patch_type as the Content-Type."""
         return self._do("PATCH", self._path(resource, namespace, name), body, patch_type)
 
     def record_event(self, namespace: Optional[str], body: Any) -> Any:
+        """POST a core/v1 Event."""
         return self._do("POST", self._path("events", namespace), body)
 
 
@@ -223,6 +231,7 @@ class _Call:
         self.lock = threading.Lock()
 
     def close(self) -> None:
+        """Shut the connection down: its reader wakes and ends."""
         with self.lock:
             self.closed = True
             conn = self.conn
@@ -372,7 +381,7 @@ class WatchLoop:
         """The loop's state (ds_controller_loop_status(3))."""
         out = ctypes.c_void_p()
         call(lib.ds_controller_loop_status, self.controller, _now_ms(), ctypes.byref(out))
-        return take_json(out.value)
+        return cast("Dict[str, Any]", take_json(out.value))
 
     def converged(self) -> bool:
         """Every DaemonSet the controller knows reports its current generation rolled out (from its
@@ -391,6 +400,7 @@ class WatchLoop:
         return True
 
     def close(self) -> None:
+        """Abort every call and free the controller."""
         for id in list(self._calls):
             self._close(id)
         self.controller.close()
