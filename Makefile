@@ -279,7 +279,7 @@ sanitize: deps
 	@DS_DIFF_CASES=$${DS_DIFF_CASES:-30000} DS_FAULT_RUNS=$${DS_FAULT_RUNS:-1} $(MAKE) --no-print-directory \
 		BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
 
-# The list-watch loop's fault matrix at every call and event index (make check runs 4 of each,
+# The list-watch loop's fault matrix at every call and event index (make check runs 3 of each,
 # make sanitize 1), then the HTTP tests in their long forms (a 60-second storm of 500s).
 faults: deps
 	@$(MAKE) --no-print-directory lib examples $(BUILD)/tests/test_watchloop_faults

@@ -22,6 +22,8 @@ from daemonset import watchloop
 from test_http_transport import ROOT, GoalCheck, dsrun_path, has_http, make_certificates, sample_objects
 
 FULL = os.environ.get("DS_FAULTS_FULL") == "1"
+# a shorter back-off where the test is about what happens, not how long it waits
+FAST = ("--option", "reflectorBackoffInitial=100ms", "--option", "reflectorBackoffMax=1s")
 HTTP = dsrun_path() and has_http(dsrun_path())
 
 
@@ -71,7 +73,7 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
         apiserver.inject_mode(store, "GET", "/apis/apps/v1/daemonsets?allowWatchBookmarks", "silent")
         apiserver.inject_mode(store, "GET", "/api/v1/pods?allowWatchBookmarks", "malformed", after=1)
         code, out, err, _ = self.dsrun(server, "--restart", "kube-system/fluentd-logging", "--timeout", "60",
-                                       "--option", "watchIdleTimeout=2s")
+                                       "--option", "watchIdleTimeout=1s", *FAST)
         self.assertEqual(code, 0, out + err)
         self.check_goal(store)
         self.assertIn("restart kube-system/fluentd-logging: patched", out)
@@ -84,7 +86,7 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
             self.assertTrue(300 <= int(q["timeoutSeconds"]) < 600, p)
         self.assertGreater(store.bookmarks, 0)
         self.assertIn("failed to list pods: ", err)  # the reset
-        self.assertIn("watch of daemonsets sent nothing for 2.000s (watchIdleTimeout): closing it", err)
+        self.assertIn("watch of daemonsets sent nothing for 1.000s (watchIdleTimeout): closing it", err)
         offset = store.malformed_offsets[0]
         self.assertRegex(err, "malformed watch event at byte offset %d of the watch on pods: not JSON" % offset)
         self.assertGreater(len([p for p in paths if p.startswith("/api/v1/pods?resourceVersion=")]), 1)
@@ -94,7 +96,7 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
         requests come no faster than the shared back-off lets them (0.8 s doubling to 30 s, plus
         up to as much again). With DS_FAULTS_FULL=1 the server then heals and the controller
         converges (the back-off may first make it wait up to a minute)."""
-        storm = 60 if FULL else 10
+        storm = 60 if FULL else 8
         store, server = self.serve(ready_after=0.2)
         apiserver.inject(store, "GET", "watch=true", 500, -1)
         proc = subprocess.Popen([dsrun_path(), "--url", server.url, "--timeout", str(storm + 90)], cwd=ROOT,
@@ -138,8 +140,8 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
         store, server = self.serve(ready_after=0.2)
         limit = 32 << 20
         apiserver.inject_mode(store, "GET", "/api/v1/nodes?resourceVersion", "huge", -1, size=1 << 30)
-        proc = subprocess.Popen([dsrun_path(), "--url", server.url, "--timeout", "6", "--option",
-                                 "maxDocumentBytes=%d" % limit], cwd=ROOT, stdout=subprocess.PIPE,
+        proc = subprocess.Popen([dsrun_path(), "--url", server.url, "--timeout", "3", "--option",
+                                 "maxDocumentBytes=%d" % limit, *FAST], cwd=ROOT, stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True)
         peak = 0
         while proc.poll() is None:
@@ -158,7 +160,7 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
         other_store, other = self.serve()
         store, server = self.serve(ready_after=0.2)
         apiserver.inject_mode(store, "GET", "/api/v1/nodes?resourceVersion", "redirect", 1, to=other.url)
-        code, out, err, _ = self.dsrun(server, "--timeout", "30")
+        code, out, err, _ = self.dsrun(server, "--timeout", "30", *FAST)
         self.assertEqual(code, 0, out + err)
         self.assertIn("failed to list nodes: the server answered HTTP 302", err)
         self.assertEqual(other_store.requests, [])
@@ -172,7 +174,7 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
             server = apiserver.serve(store, certfile=os.path.join(tmp, "server.crt"),
                                      keyfile=os.path.join(tmp, "server.key"))
             self.servers.append(server)
-            code, out, err, _ = self.dsrun(server, "--timeout", "3")
+            code, out, err, _ = self.dsrun(server, "--timeout", "2")
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         self.assertNotEqual(code, 0)
@@ -219,13 +221,14 @@ class PythonHostTest(GoalCheck, unittest.TestCase):
             restarted.append(True)
             return False
 
-        with watchloop.WatchLoop(self.server.url, options={"seed": "3"}, log=self.log) as loop:
+        with watchloop.WatchLoop(self.server.url, options={"seed": "3", "reflectorBackoffInitial": "100ms",
+                                                           "reflectorBackoffMax": "1s"}, log=self.log) as loop:
             done = loop.run(stop=goal, timeout=60)
             status = loop.status()
         self.assertTrue(done, self.lines)
         self.check_goal(self.store)
         text = "\n".join(m for (_, m) in self.lines)
-        self.assertIn("failed to list daemonsets: injected fault 500; listing again in ", text)
+        self.assertIn("failed to list daemonsets: injected fault 500; listing again in 0.", text)
         self.assertIn("failed to list nodes: ", text)
         self.assertRegex(text, "malformed watch event at byte offset %d of the watch on pods: not JSON"
                          % self.store.malformed_offsets[0])

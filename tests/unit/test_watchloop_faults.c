@@ -11,7 +11,7 @@
  * pod of the current revision on each node that should run one, none
  * elsewhere, never two on one node at any write, the status written).
  *
- * DS_FAULT_RUNS=N runs N evenly spaced indices per fault (default 4: make check;
+ * DS_FAULT_RUNS=N runs N evenly spaced indices per fault (default 3: make check;
  * make sanitize sets 1); 0 runs every index (make faults). The figures are printed.
  */
 #include <jansson.h>
@@ -177,7 +177,7 @@ static outcome scenario(const char *text, const fault_case *fc, long index)
 static long runs_wanted(void)
 {
 	const char *e = getenv("DS_FAULT_RUNS");
-	return e && *e ? atol(e) : 4;
+	return e && *e ? atol(e) : 3;
 }
 
 START_TEST(test_clean)
