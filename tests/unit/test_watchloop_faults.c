@@ -168,7 +168,7 @@ static outcome scenario(const char *text, const fault_case *fc, long index)
 	o.lists = fake_calls(w.api, "list", NULL);
 	o.watches = fake_calls(w.api, "watch", NULL);
 	o.events = fake_loop_events(w.loop);
-	o.hits = fake_loop_link_hits(w.loop);
+	o.hits = fake_loop_link_hits(w.loop) + fake_fault_hits(w.api);
 	o.watch_calls = json_deep_copy(fake_loop_watch_calls(w.loop));
 	lw_free(&w);
 	return o;
@@ -220,8 +220,7 @@ START_TEST(test_matrix)
 			outcome o = scenario(text, fc, index);
 			json_decref(o.watch_calls);
 			runs++;
-			/* the fault was there: the run went otherwise than the clean one */
-			bit += o.calls != clean.calls || o.events != clean.events || o.hits > 0 || o.took != clean.took;
+			bit += o.hits > 0; /* the fault was there (the fake or the link counted it) */
 			if (o.took > slowest)
 				slowest = o.took;
 			if (o.problem) {
@@ -231,10 +230,11 @@ START_TEST(test_matrix)
 			}
 		}
 		static const char *const spaces[] = {"call", "list", "watch", "watch", "event"};
-		printf("faults: %-32s at %4ld of %4ld %s indices: %ld did not converge, slowest %.0f virtual s\n",
-		       fc->name, runs, n, spaces[fc->at], failures, (double)slowest / 1000);
+		printf("faults: %-32s at %4ld of %4ld %s indices: %ld did not converge, slowest %.0f virtual s%s\n",
+		       fc->name, runs, n, spaces[fc->at], failures, (double)slowest / 1000,
+		       bit < runs ? " (some indices were never reached)" : "");
 		fflush(stdout);
-		ck_assert_msg(bit > 0, "%s: no run differed from the clean one: the fault was not injected", fc->name);
+		ck_assert_msg(bit > 0, "%s: no run met the fault", fc->name);
 		total_runs += runs;
 		total_failures += failures;
 	}
