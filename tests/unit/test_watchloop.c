@@ -226,7 +226,7 @@ static void listed(lworld *w, const char *const *opts, uint64_t ids[4])
 	for (int i = 0; i < 4; i++) {
 		ck_assert_int_eq(act(w, LW_T0, &io), DS_IO_WATCH);
 		ids[i] = io.id;
-		char rv[8];
+		char rv[16];
 		snprintf(rv, sizeof(rv), "%d", 10 + i);
 		ck_assert_str_eq(io.resource_version, rv);
 	}
