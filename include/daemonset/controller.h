@@ -141,7 +141,8 @@ typedef struct ds_sync_result {
 DS_EXTERN int ds_controller_sync(ds_controller *ctrl, const char *namespace_, const char *name, ds_time now,
 				 ds_sync_result *result, char **json_out, ds_error *err);
 
-/* Queue namespace/name after after_ms (0: now). */
+/* Queue namespace/name after after_ms (0: now); a delayed entry waits apart
+ * from the queue, so a sync in between does not cancel it (workqueue AddAfter). */
 DS_EXTERN int ds_controller_enqueue(ds_controller *ctrl, const char *namespace_, const char *name, ds_time now,
 				    int64_t after_ms, ds_error *err);
 /* Take the next DaemonSet due at now: returns 1 and "namespace/name" in

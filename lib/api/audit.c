@@ -88,9 +88,11 @@ int ds_daemonset_audit(const ds_cluster *cluster, const char *namespace_, const 
 		return rc;
 	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts);
 	json_t *report;
-	/* the text is gone: unknown fields of the stored object (repeated keys were resolved when it was read) */
+	/* the text is gone: unknown fields of the object as it was given (repeated keys were resolved when it
+	 * was read; its canonical form has only the fields the API knows) */
 	dsi_strict_findings f = {0};
-	if (dsi_field_validation_of(dsi_o_apiserver(opts)) != DSI_FV_IGNORE && dsi_strict_check(ds->obj, &f) < 0)
+	if (dsi_field_validation_of(dsi_o_apiserver(opts)) != DSI_FV_IGNORE &&
+	    dsi_strict_check(ds->given ? ds->given : ds->obj, &f) < 0)
 		return dsi_error_nomem(err);
 	size_t n;
 	dsi_audit_field *u = unknown_fields(&f, &n);

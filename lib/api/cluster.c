@@ -5,7 +5,7 @@
 #include "daemonset.h"
 #include "daemonset/jansson.h"
 #include "api/api_options.h"
-#include "apiserver/defaults.h"
+#include "apiserver/canonical.h"
 #include "core/alloc.h"
 #include "core/files.h"
 #include "core/jsonout.h"
@@ -15,18 +15,6 @@
 #include "core/yaml.h"
 #include "model/snapshot.h"
 
-/* The loader's hook for a DaemonSet or Pod from a manifest: the API server's defaults (the API
- * server layer is above the snapshot's). 1: applied. */
-static int api_defaults(json_t *obj, int kind, ds_error *err)
-{
-	const char *api = json_string_value(json_object_get(obj, "apiVersion"));
-	const char *want = kind == DSI_KIND_DAEMONSET ? "apps/v1" : "v1";
-	if (api && *api && strcmp(api, want) != 0)
-		return 0; /* OpenKruise's and legacy groups have defaults of their own */
-	int rc = kind == DSI_KIND_DAEMONSET ? dsi_daemonset_set_defaults(obj, err) : dsi_pod_set_defaults(obj, err);
-	return rc < 0 ? rc : 1;
-}
-
 int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
@@ -34,7 +22,7 @@ int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
 	*out = NULL;
 	dsi_model_options model = *dsi_o_model(opts);
-	model.prepare = api_defaults;
+	model.prepare = dsi_canonical_prepare; /* objects as the API server holds them */
 	ds_cluster *c = dsi_calloc(1, sizeof(*c));
 	if (!c || dsi_cluster_init(c, dsi_o_core(opts), &model) < 0) {
 		dsi_free(c);

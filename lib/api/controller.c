@@ -4,6 +4,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "apiserver/canonical.h"
 #include "controller/controller.h"
 #include "controller/lease.h"
 #include "controller/queue.h"
@@ -43,7 +44,9 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 	ds_controller *c = dsi_calloc(1, sizeof(*c));
 	if (!c)
 		return dsi_error_nomem(err);
-	dsi_ctrl_settings set = {dsi_o_core(opts), dsi_o_model(opts), dsi_o_daemon(opts), dsi_o_ctrl(opts)};
+	dsi_model_options model = *dsi_o_model(opts);
+	model.prepare = dsi_canonical_prepare; /* watch events as the API server holds the objects */
+	dsi_ctrl_settings set = {dsi_o_core(opts), &model, dsi_o_daemon(opts), dsi_o_ctrl(opts)};
 	int rc = dsi_ctrl_init(c, transport, &set, config, err);
 	if (rc < 0) {
 		dsi_free(c);

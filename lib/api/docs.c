@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "api/api_options.h"
+#include "apiserver/canonical.h"
 #include "apiserver/decodecheck.h"
 #include "apiserver/schema.h"
 #include "core/alloc.h"
@@ -308,6 +309,7 @@ int dsi_api_scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
 {
 	dsi_model_options m = *dsi_o_model(opts);
 	m.lenient = 1;
+	m.prepare = dsi_canonical_prepare; /* the template hashed in canonical form */
 	return dsi_cluster_init(c, dsi_o_core(opts), &m) < 0 ? dsi_error_nomem(err) : 0;
 }
 

@@ -12,6 +12,7 @@
 #include "api/api_options.h"
 #include "api/docs.h"
 #include "api/lookup.h"
+#include "apiserver/canonical.h"
 #include "core/alloc.h"
 
 static const char *const type_names[DSI_OT_COUNT] = {"Toleration", "Taint", "Node", "DaemonSet"};
@@ -19,14 +20,15 @@ static const char *const type_names[DSI_OT_COUNT] = {"Toleration", "Taint", "Nod
 /* The name of an argument of type t in errors, as the text functions name theirs. */
 static const char *const type_args[DSI_OT_COUNT] = {"toleration", "taint", "node", "daemonset"};
 
-static ds_object *object_new(dsi_otype t, unsigned gates)
+static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
 {
 	ds_object *o = dsi_calloc(1, sizeof(*o));
 	if (!o)
 		return NULL;
 	atomic_init(&o->refs, 1);
 	o->type = t;
-	o->gates = gates;
+	o->gates = core->gates;
+	o->k8s_minor = core->k8s_minor;
 	dsi_atoms_init(&o->atoms);
 	return o;
 }
@@ -192,9 +194,15 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		}
 	} else if (rc == 0) {
 		o->type = DSI_OT_DAEMONSET;
+		/* read as the Go function receives it, its template hashed in canonical form */
+		dsi_prepared prep;
 		if ((rc = ds_prepare(o, err)) == 0 &&
-		    (rc = dsi_daemonset_read(&rd, &o->atoms, obj, av, legacy, o->gates, &o->u.ds.d)) == 0)
-			rc = ds_place(o, err);
+		    (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0) {
+			if ((rc = dsi_daemonset_read(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
+						     o->k8s_minor, &o->u.ds.d)) == 0)
+				rc = ds_place(o, err);
+			json_decref(prep.hashed);
+		}
 	}
 	if (rc < 0 && obj) {
 		dsi_error_prefix_path(err, objs.where[0].path);
@@ -210,7 +218,7 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 static int make(dsi_otype t, const input *in, const ds_options *opts, const char *what, ds_object **out, ds_error *err)
 {
 	*out = NULL;
-	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts)->gates);
+	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
 	if (!o)
 		return dsi_error_nomem(err);
 	int rc;
@@ -293,7 +301,7 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 		const dsi_node *n;
 		if ((rc = dsi_api_find_node(cluster, name, NULL, &n, err)) < 0)
 			return rc;
-		ds_object *o = object_new(DSI_OT_NODE, cluster->core.gates);
+		ds_object *o = object_new(DSI_OT_NODE, &cluster->core);
 		if (!o)
 			return dsi_error_nomem(err);
 		if (dsi_node_copy_x(&o->atoms, &cluster->atoms, n, &o->u.node) < 0) {
@@ -308,10 +316,11 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	const dsi_daemonset *d;
 	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &d, err)) < 0)
 		return rc;
-	ds_object *o = object_new(DSI_OT_DAEMONSET, cluster->core.gates);
+	ds_object *o = object_new(DSI_OT_DAEMONSET, &cluster->core);
 	/* the snapshot's JSON is the snapshot's: the object reads a copy of its own */
-	json_t *copy = o ? json_deep_copy(d->obj) : NULL;
-	if (!copy) {
+	json_t *copy = o ? json_deep_copy(d->obj) : NULL, *hashed = d->hashed ? json_deep_copy(d->hashed) : NULL;
+	if (!copy || (d->hashed && !hashed)) {
+		json_decref(copy);
 		if (o)
 			object_destroy(o);
 		return dsi_error_nomem(err);
@@ -321,11 +330,13 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	rd.lenient = cluster->model.lenient;
 	const char *api = json_string_value(json_object_get(copy, "apiVersion"));
 	if ((rc = ds_prepare(o, err)) == 0 &&
-	    (rc = dsi_daemonset_read(&rd, &o->atoms, copy, api, d->legacy != 0, o->gates, &o->u.ds.d)) == 0) {
+	    (rc = dsi_daemonset_read(&rd, &o->atoms, copy, hashed, api, d->legacy != 0, o->gates, o->k8s_minor,
+				     &o->u.ds.d)) == 0) {
 		o->u.ds.d.manifest = d->manifest; /* what loading gave it, which its JSON does not say */
 		rc = ds_place(o, err);
 	}
 	json_decref(copy);
+	json_decref(hashed);
 	if (rc < 0) {
 		object_destroy(o);
 		return rc;

@@ -18,6 +18,7 @@ struct ds_object {
 	atomic_size_t refs;
 	dsi_otype type;
 	unsigned gates;  /* the featureGates it was read with */
+	int k8s_minor;   /* the kubernetesVersion it was read with (a DaemonSet's template hash) */
 	dsi_atoms atoms; /* its strings */
 	union {
 		dsi_toleration tol;

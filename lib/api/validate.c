@@ -35,16 +35,12 @@ int ds_daemonset_defaults(const char *text, size_t size, const ds_options *opts,
 	int rc = parse(text, size, o, &obj, err);
 	if (rc < 0)
 		return rc;
-	dsi_vds ds;
-	if ((rc = dsi_vds_decode(obj, &ds, err)) == 0) {
-		dsi_vds_release(&ds); /* the kind, apiVersion and annotation checks of the decoder */
-		rc = dsi_daemonset_set_defaults(obj, err);
-	}
-	if (rc < 0) {
-		json_decref(obj);
+	json_t *served;
+	rc = dsi_daemonset_served(obj, &served, err);
+	json_decref(obj);
+	if (rc < 0)
 		return rc;
-	}
-	return dsi_json_emit(obj, json_out, err);
+	return dsi_json_emit(served, json_out, err);
 }
 
 /* A finding (dsi_strict_finding_json's shape) turned into an entry of a validation result, in the
@@ -298,20 +294,12 @@ static int stream_item(void *ctx, const dsi_loaded *it, ds_error *err)
 	} else {
 		ds_error derr;
 		ds_error_clear(&derr);
-		json_t *result = NULL, *copy = json_deep_copy(it->obj);
-		int vrc = copy ? dsi_daemonset_validate_json(it->obj, NULL, DSI_VALIDATE_CREATE,
-							     (s->flags & DS_VALIDATE_AS_IS) != 0, s->o, &result, &derr)
-			       : dsi_error_nomem(&derr);
+		json_t *result = NULL, *served;
+		int vrc = dsi_daemonset_validate_json(it->obj, NULL, DSI_VALIDATE_CREATE,
+						      (s->flags & DS_VALIDATE_AS_IS) != 0, s->o, &result, &derr);
 		/* the defaulted object beside the verdict (ds_daemonset_defaults of this document) */
-		if (vrc == 0 && copy) {
-			dsi_vds d;
-			if (dsi_vds_decode(copy, &d, &derr) == 0) {
-				dsi_vds_release(&d);
-				if (dsi_daemonset_set_defaults(copy, &derr) == 0)
-					json_object_set(e, "defaulted", copy);
-			}
-		}
-		json_decref(copy);
+		if (vrc == 0 && (vrc = dsi_daemonset_served(it->obj, &served, &derr)) == 0)
+			json_object_set_new(e, "defaulted", served);
 		if (vrc == DS_ENOMEM) {
 			json_decref(e);
 			return dsi_error_nomem(err);

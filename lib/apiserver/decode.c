@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiserver/canonical.h"
+#include "apiserver/decodecheck.h"
 #include "apiserver/defaults.h"
+#include "apiserver/schema.h"
 #include "core/alloc.h"
 #include "core/sort.h"
 #include "model/intstr.h"
@@ -42,6 +45,9 @@ int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
 			"expected apiVersion \"apps/v1\", got \"%s\" (extensions/v1beta1 and apps/v1beta2 are "
 			"no longer served)",
 			av);
+	/* what Go's decoder refuses (types, integer ranges, quantities) before anything reads it */
+	if ((rc = dsi_decode_check(obj, dsi_schema_root_type("apps/v1", "DaemonSet"), err)) < 0)
+		return rc;
 	json_t *meta, *ann;
 	if ((rc = dsi_rd_object(&rd, obj, "metadata", &meta)) < 0)
 		return rc;
@@ -82,5 +88,26 @@ int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
 		}
 	}
 	json_object_del(json_object_get(json_object_get(out->obj, "metadata"), "annotations"), TEMPLATE_GENERATION_KEY);
+	return 0;
+}
+
+int dsi_daemonset_served(const json_t *obj, json_t **out, ds_error *err)
+{
+	*out = NULL;
+	dsi_vds ds;
+	int rc = dsi_vds_decode(obj, &ds, err); /* the kind, apiVersion and annotation checks of the decoder */
+	if (rc < 0)
+		return rc;
+	dsi_vds_release(&ds);
+	json_t *c;
+	if ((rc = dsi_canonical(obj, dsi_schema_root_type("apps/v1", "DaemonSet"), DSI_CANON_SERVED, &c, err)) < 0)
+		return rc;
+	/* served with its TypeMeta, whatever the request left out */
+	if (json_object_set_new(c, "apiVersion", json_string("apps/v1")) < 0 ||
+	    json_object_set_new(c, "kind", json_string("DaemonSet")) < 0) {
+		json_decref(c);
+		return dsi_error_nomem(err);
+	}
+	*out = c;
 	return 0;
 }

@@ -63,20 +63,13 @@ static int wrong_type(checker *c, const char *want, const json_t *v)
 /* An int32 or int64 field (literalStore: strconv.ParseInt of the literal, then OverflowInt). */
 static int check_integer(checker *c, const json_t *v, const char *format)
 {
-	char num[40];
-	if (json_is_real(v)) {
-		number_text(v, num, sizeof(num));
-		dsi_rd_fail(&c->rd, NULL, DS_ETYPE, "expected an integer, got %s", num);
-		return save(c);
-	}
-	if (!json_is_integer(v))
+	char msg[96];
+	if (!json_is_number(v))
 		return wrong_type(c, "integer", v);
-	json_int_t i = json_integer_value(v);
-	if (strcmp(format, "int32") == 0 && (i < INT32_MIN || i > INT32_MAX)) {
-		dsi_rd_fail(&c->rd, NULL, DS_ETYPE, "expected a 32-bit integer, got %lld", (long long)i);
-		return save(c);
-	}
-	return 0;
+	if (!dsi_go_int_refusal(v, strcmp(format, "int32") == 0 ? 32 : 64, msg, sizeof(msg)))
+		return 0;
+	dsi_rd_fail(&c->rd, NULL, DS_ETYPE, "%s", msg);
+	return save(c);
 }
 
 /* IntOrString.UnmarshalJSON (apimachinery util/intstr): a string, or json.Unmarshal into its int32. */

@@ -684,6 +684,9 @@ static int on_spec(json_t *obj, int (*fn)(dsi_rd *rd, json_t *spec), ds_error *e
 /* SetObjectDefaults_DaemonSet (pkg/apis/apps/v1/zz_generated.defaults.go) */
 int dsi_daemonset_set_defaults(json_t *obj, ds_error *err) { return on_spec(obj, daemonset_spec, err); }
 
+/* The pod template part of SetObjectDefaults_DaemonSet: SetDefaults_PodSpec and below on tmpl.spec */
+int dsi_template_set_defaults(json_t *tmpl, ds_error *err) { return on_spec(tmpl, pod_spec, err); }
+
 /* SetDefaults_Pod (pkg/apis/core/v1/defaults.go): a container's limits are its requests where it
  * names none; only for a Pod, not a pod template (the template's pods get it when created). */
 static int requests_from_limits(dsi_rd *rd, json_t *c)

@@ -16,6 +16,9 @@
  * and an unparsable quantity DS_EVALUE, with the path in err; obj is then
  * partly defaulted. */
 int dsi_daemonset_set_defaults(json_t *obj, ds_error *err);
+/* The defaults SetObjectDefaults_DaemonSet gives its spec.template (a PodTemplateSpec object; the
+ * pod spec's, not SetDefaults_Pod's), on tmpl in place; paths from the template ("spec.containers[0]"). */
+int dsi_template_set_defaults(json_t *tmpl, ds_error *err);
 /* SetObjectDefaults_Pod on a v1 Pod object, in place: SetDefaults_Pod (requests from limits) and the
  * pod spec's defaults, as for a DaemonSet's template. Errors as above. */
 int dsi_pod_set_defaults(json_t *obj, ds_error *err);

@@ -231,3 +231,112 @@ int dsi_go_encode(json_t *v, int type)
 	json_decref(r); /* v itself: objects and arrays are rewritten in place */
 	return 0;
 }
+
+/* ---- the whole struct, as encoding/json prints it (dsi_go_print) ------------------------------- */
+
+static json_t *print_value(const json_t *v, int type, unsigned kind, unsigned opts);
+
+/* The Go value a member decodes into is nil (or, for a value kind, zero): absent or null, and, after
+ * the storage round trip, an empty slice or map (protobuf keeps no empty repeated field or map). */
+static int decodes_nil(const json_t *v, unsigned kind, unsigned opts)
+{
+	if (!v || json_is_null(v))
+		return 1;
+	if (!(opts & DSI_GO_STORAGE))
+		return 0;
+	if (kind == DSI_GO_SLICE)
+		return (json_is_array(v) && json_array_size(v) == 0) || (json_is_string(v) && !json_string_length(v));
+	if (kind == DSI_GO_MAP)
+		return json_is_object(v) && json_object_size(v) == 0;
+	return 0;
+}
+
+/* Every field of the struct type (obj: its JSON, NULL for the zero struct) printed or left out. */
+static json_t *print_struct(const json_t *obj, int type, unsigned opts)
+{
+	json_t *out = json_object();
+	size_t n = dsi_schema_nfields_of(type);
+	for (size_t i = 0; out && i < n; i++) {
+		const char *name = dsi_schema_field_name(type, i);
+		int ft = dsi_schema_field_type_at(type, i);
+		unsigned flags = dsi_schema_field_flags_at(type, i), kind = flags & DSI_GO_KIND_MASK;
+		const json_t *m = json_is_object(obj) ? json_object_get(obj, name) : NULL;
+		int nil = decodes_nil(m, kind, opts);
+		json_t *r;
+		if (nil && kind != DSI_GO_VALUE && kind != DSI_GO_STRUCT) {
+			if (flags & (DSI_SF_OMITEMPTY | DSI_SF_OMITZERO))
+				continue; /* nil is both empty and zero */
+			r = json_null();
+		} else {
+			const json_t *val = nil ? NULL : m; /* NULL: the zero value (a struct is never empty) */
+			if (((flags & DSI_SF_OMITEMPTY) && (val ? is_empty(val, kind) : kind != DSI_GO_STRUCT)) ||
+			    ((flags & DSI_SF_OMITZERO) && (!val || is_zero(val, ft, kind))))
+				continue;
+			/* the element kinds of a slice or map ride in the flags of the field */
+			r = print_value(val, ft, kind | (flags & DSI_SF_ELEM_NIL), opts);
+		}
+		if (!r || json_object_set_new(out, name, r) < 0) {
+			json_decref(out);
+			return NULL;
+		}
+	}
+	return out;
+}
+
+/* What Go prints for v (NULL: the zero value) decoded into type, of Go kind kind (with the
+ * DSI_SF_ELEM_NIL bit for slices and maps). A new value, NULL when out of memory. */
+static json_t *print_value(const json_t *v, int type, unsigned kind, unsigned opts)
+{
+	unsigned k = kind & DSI_GO_KIND_MASK;
+	dsi_schema_kind sk = dsi_schema_kind_of(type);
+	if (!v || json_is_null(v)) {
+		if (k == DSI_GO_STRUCT && sk == DSI_SK_OBJECT)
+			return print_struct(NULL, type, opts);
+		return dsi_go_zero(type, k);
+	}
+	switch (sk) {
+	case DSI_SK_OBJECT: return json_is_object(v) ? print_struct(v, type, opts) : json_deep_copy(v);
+	case DSI_SK_ARRAY:
+	case DSI_SK_MAP: {
+		if (decodes_nil(v, k, opts))
+			return json_null();
+		int et = dsi_schema_elem(type);
+		unsigned ek = elem_kind(type, kind);
+		if (json_is_array(v)) {
+			json_t *out = json_array();
+			for (size_t i = 0; out && i < json_array_size(v); i++)
+				if (json_array_append_new(out, print_value(json_array_get(v, i), et, ek, opts)) < 0) {
+					json_decref(out);
+					out = NULL;
+				}
+			return out;
+		}
+		if (json_is_object(v)) {
+			json_t *out = json_object(), *m;
+			const char *key;
+			json_object_foreach((json_t *)v, key, m)
+			{
+				if (out && json_object_set_new(out, key, print_value(m, et, ek, opts)) < 0) {
+					json_decref(out);
+					out = NULL;
+				}
+			}
+			return out;
+		}
+		return json_deep_copy(v); /* []byte: its base64 text */
+	}
+	default: {
+		/* scalars: encoded() rewrites no scalar in place */
+		json_t *c = json_deep_copy(v), *r = c ? encoded(c, type, k) : NULL;
+		json_decref(c);
+		return r;
+	}
+	}
+}
+
+json_t *dsi_go_print(const json_t *v, int type, unsigned opts)
+{
+	if (type < 0)
+		return json_deep_copy(v);
+	return print_value(v, type, DSI_GO_STRUCT, opts);
+}

@@ -25,6 +25,24 @@
  */
 int dsi_go_encode(json_t *v, int type);
 
+/* dsi_go_print's options. */
+#define DSI_GO_STORAGE                                                                                                 \
+	1u /* after the API server's storage round trip (protobuf): an empty slice or map                              \
+	    * (and an empty []byte) comes back nil, so it prints as a nil one does */
+
+/*
+ * What encoding/json prints for the Go struct that v decodes into (type: its schema type): every
+ * field of the struct, not only those v has. A field v lacks (or has null) is its zero value, which
+ * is printed unless omitempty or omitzero leaves it out: "resources": {} for a container (a struct
+ * value, never empty), "selector": null (a pointer without omitempty), 0 for an int32 without
+ * omitempty. Fields Go does not have are dropped, null elements of slices and maps print the zero
+ * value of their type (null for pointers), Quantities and Times are printed as their MarshalJSON
+ * does. Members of types the schema does not know (RawExtension) are copied as they are. v is
+ * expected to have passed dsi_decode_check; a member of the wrong JSON type is copied as it is.
+ * Returns a new value, NULL when out of memory; type -1: a copy of v.
+ */
+json_t *dsi_go_print(const json_t *v, int type, unsigned opts);
+
 /* What Go prints for the zero value of a type of Go kind kind (dsi_go_kind): "", 0, false, {} for
  * a struct, "0" for a Quantity, 0 for an IntOrString; null for nil and for Time. New reference. */
 json_t *dsi_go_zero(int type, unsigned kind);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiserver/canonical.h"
+#include "apiserver/schema.h"
 #include "apiserver/defaults.h"
 #include "core/alloc.h"
 #include "core/sort.h"
@@ -104,10 +106,12 @@ static int prepare_update(dsi_vds *d, const dsi_vds *old, int status, ds_error *
 	json_t *spec = json_object_get(d->obj, "spec"), *ospec = json_object_get(old->obj, "spec");
 	json_t *ogen = json_object_get(ometa, "generation");
 	json_int_t gen = json_is_integer(ogen) ? json_integer_value(ogen) : 0;
-	if (!dsi_semantic_equal(json_object_get(spec, "template"), json_object_get(ospec, "template"), 0)) {
+	if (!dsi_semantic_equal_as(json_object_get(spec, "template"), json_object_get(ospec, "template"),
+				   dsi_canonical_template_type())) {
 		d->template_generation = old->template_generation + 1;
 		rc |= json_object_set_new(meta, "generation", json_integer(gen + 1));
-	} else if (!dsi_semantic_equal(spec, ospec, 0)) {
+	} else if (!dsi_semantic_equal_as(spec, ospec,
+					  dsi_schema_at(dsi_schema_root_type("apps/v1", "DaemonSet"), "spec"))) {
 		rc |= json_object_set_new(meta, "generation", json_integer(gen + 1));
 	}
 	return rc ? dsi_error_nomem(err) : 0;
@@ -288,8 +292,9 @@ int dsi_daemonset_update_json(const json_t *obj, const json_t *old, const dsi_co
 	    (rc = dsi_daemonset_set_defaults(ods.obj, err)) == 0 && (rc = prepare_update(&ds, &ods, 0, err)) == 0) {
 		if (encode_template_generation(&ds) < 0)
 			rc = dsi_error_nomem(err);
-		else
-			*stored = json_incref(ds.obj);
+		else /* as the API server stores it and serves it back (canonical.h) */
+			rc = dsi_canonical(ds.obj, dsi_schema_root_type("apps/v1", "DaemonSet"), DSI_CANON_STORAGE,
+					   stored, err);
 	}
 	dsi_vds_release(&ds);
 	dsi_vds_release(&ods);

@@ -154,6 +154,10 @@ typedef struct dsi_vds {
  * that is not an int64 is DS_EVALUE (the conversion fails upstream). */
 int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err);
 void dsi_vds_release(dsi_vds *d);
+/* The DaemonSet obj (any spelling) as the API server serves it after decoding and defaulting it
+ * (canonical.h, without what the registry adds on create): *out, a new object, or an error of
+ * dsi_vds_decode or of the decoding. */
+int dsi_daemonset_served(const json_t *obj, json_t **out, ds_error *err);
 
 /* Upstream's functions, on objects as given (no defaulting): */
 /* ValidateDaemonSet (pkg/apis/apps/validation/validation.go) */
@@ -185,7 +189,8 @@ int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, in
 /* An update of old to obj through the API server's path (defaults, BeforeUpdate and PrepareForUpdate:
  * generation and template generation bumped as the template and spec changed, status kept), then
  * ValidateDaemonSetUpdate: *result as dsi_daemonset_validate_json's, and when it is valid *stored, the
- * object the server would store (apps/v1, the template generation in its annotation). */
+ * object the server would store (apps/v1, the template generation in its annotation), in canonical
+ * form (canonical.h). */
 int dsi_daemonset_update_json(const json_t *obj, const json_t *old, const dsi_core_options *o, json_t **stored,
 			      json_t **result, ds_error *err);
 

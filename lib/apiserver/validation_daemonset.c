@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiserver/canonical.h"
+#include "apiserver/schema.h"
 #include "apiserver/defaults.h"
 #include "core/alloc.h"
 #include "core/sort.h"
@@ -323,7 +325,8 @@ static void daemonset_spec_update(dsi_vctx *c, const json_t *spec, const json_t 
 {
 	if (tg < old_tg)
 		dsi_v_int(c, "templateGeneration", DSI_FE_INVALID, tg, "must not be decremented");
-	int updated = !dsi_semantic_equal(json_object_get(spec, "template"), json_object_get(old_spec, "template"), 0);
+	int updated = !dsi_semantic_equal_as(json_object_get(spec, "template"), json_object_get(old_spec, "template"),
+					     dsi_canonical_template_type());
 	if (tg == old_tg && updated)
 		dsi_v_int(c, "templateGeneration", DSI_FE_INVALID, tg, "must be incremented upon template update");
 	else if (tg > old_tg && !updated)

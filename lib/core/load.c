@@ -441,8 +441,11 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 			*out = v;
 			return 0;
 		}
+		/* as the loader does: a too big integer falls back to YAML, which reads it as the API
+		 * server's untyped view does (a float64), so that its typed field refuses it with its path */
+		int too_big = json_error_code(&je) == json_error_numeric_overflow && !strstr(je.text, "real number");
 		if (json_error_code(&je) != json_error_invalid_syntax &&
-		    json_error_code(&je) != json_error_premature_end_of_input)
+		    json_error_code(&je) != json_error_premature_end_of_input && !too_big)
 			return json_error_to_ds(&je, err);
 		ds_error jerr;
 		dsi_error_clear(&jerr);

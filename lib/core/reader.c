@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/numfmt.h"
+
 void dsi_rd_init(dsi_rd *rd, ds_error *err)
 {
 	rd->err = err;
@@ -148,6 +150,31 @@ int dsi_rd_bool(dsi_rd *rd, const json_t *obj, const char *key, int *out, int *p
 	return 0;
 }
 
+const char *dsi_go_int_refusal(const json_t *v, int bits, char *buf, size_t size)
+{
+	if (json_is_integer(v)) {
+		json_int_t i = json_integer_value(v);
+		if (bits == 64 || (i >= INT32_MIN && i <= INT32_MAX))
+			return NULL;
+		snprintf(buf, size, "expected a 32-bit integer, got %lld", (long long)i);
+		return buf;
+	}
+	if (!json_is_real(v))
+		return NULL;
+	/* a real: written with a fraction or an exponent, or too large for an int64 (a YAML uint64) */
+	double d = json_real_value(v);
+	char num[40];
+	dsi_format_go_json_float(d, num, sizeof(num));
+	if (d >= 9223372036854775808.0 || d <= -9223372036854775808.0) {
+		/* whole numbers at that size, in full: what the text said, as far as a float64 holds it */
+		snprintf(buf, size, "expected a %d-bit integer, got %.0f", bits, d);
+		return buf;
+	}
+	/* "2.0" for a float without a fraction (the JSON had one) */
+	snprintf(buf, size, "expected an integer, got %s%s", num, strpbrk(num, ".eEnN") ? "" : ".0");
+	return buf;
+}
+
 int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, int *present)
 {
 	json_t *v = member(obj, key);
@@ -156,25 +183,29 @@ int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, i
 		*present = v != NULL;
 	if (!v)
 		return 0;
-	if (!json_is_integer(v)) {
-		if (json_is_real(v))
-			return dsi_rd_fail(rd, key, DS_ETYPE, "expected an integer, got %g", json_real_value(v));
+	char msg[96];
+	if (!json_is_number(v))
 		return wrong(rd, key, "integer", v);
-	}
+	if (dsi_go_int_refusal(v, 64, msg, sizeof(msg)))
+		return dsi_rd_fail(rd, key, DS_ETYPE, "%s", msg);
 	*out = (int64_t)json_integer_value(v);
 	return 0;
 }
 
 int dsi_rd_int32(dsi_rd *rd, const json_t *obj, const char *key, int32_t *out, int *present)
 {
-	int64_t v;
-	int rc = dsi_rd_int64(rd, obj, key, &v, present);
+	json_t *v = member(obj, key);
 	*out = 0;
-	if (rc < 0)
-		return rc;
-	if (v < INT32_MIN || v > INT32_MAX)
-		return dsi_rd_fail(rd, key, DS_EVALUE, "expected a 32-bit integer, got %lld", (long long)v);
-	*out = (int32_t)v;
+	if (present)
+		*present = v != NULL;
+	if (!v)
+		return 0;
+	char msg[96];
+	if (!json_is_number(v))
+		return wrong(rd, key, "integer", v);
+	if (dsi_go_int_refusal(v, 32, msg, sizeof(msg)))
+		return dsi_rd_fail(rd, key, DS_ETYPE, "%s", msg);
+	*out = (int32_t)json_integer_value(v);
 	return 0;
 }
 

@@ -44,9 +44,15 @@ int dsi_rd_object(dsi_rd *rd, const json_t *obj, const char *key, json_t **out);
 int dsi_rd_array(dsi_rd *rd, const json_t *obj, const char *key, json_t **out);
 int dsi_rd_string(dsi_rd *rd, const json_t *obj, const char *key, const char **out);
 int dsi_rd_bool(dsi_rd *rd, const json_t *obj, const char *key, int *out, int *present);
+/* int64 and int32 fields: what Go's decoder refuses (dsi_go_int_refusal) is DS_ETYPE. */
 int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, int *present);
-/* int32 fields (Go int32): values outside its range are DS_EVALUE. */
 int dsi_rd_int32(dsi_rd *rd, const json_t *obj, const char *key, int32_t *out, int *present);
+/* Whether encoding/json decodes the number v into a Go int of bits (32 or 64): NULL, or the
+ * message of its UnmarshalTypeError in our words (in buf): a fraction or an exponent ("expected an
+ * integer, got 1.5"), a value out of range ("expected a 64-bit integer, got 9223372036854775808",
+ * the digits of a YAML uint64 or a JSON number beyond int64). Every path (decoding, validation,
+ * loading, the pure functions) refuses integers through it. NULL for what is not a number. */
+const char *dsi_go_int_refusal(const json_t *v, int bits, char *buf, size_t size);
 /* Same checks for an already-fetched element (path is the current one). */
 int dsi_rd_expect_object(dsi_rd *rd, const json_t *v);
 int dsi_rd_expect_string(dsi_rd *rd, const json_t *v, const char **out);

@@ -13,6 +13,8 @@ void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds)
 	if (ds->adv.has_rollout_selector)
 		dsi_selector_release(atoms, &ds->adv.rollout_selector);
 	json_decref(ds->patch);
+	json_decref(ds->hashed);
+	json_decref(ds->given);
 	json_decref(ds->obj);
 	memset(ds, 0, sizeof(*ds));
 }
@@ -132,11 +134,12 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 	return 0;
 }
 
-int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, const char *api_version, int legacy, unsigned gates,
-		       dsi_daemonset *out)
+int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version, int legacy,
+		       unsigned gates, int k8s_minor, dsi_daemonset *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->obj = json_incref(obj);
+	out->hashed = json_incref(hashed);
 	out->kruise = api_version && strncmp(api_version, "apps.kruise.io/", 15) == 0;
 	if (legacy)
 		out->legacy = (uint8_t)(api_version && strcmp(api_version, "extensions/v1beta1") == 0 ? 1 : 2);
@@ -209,10 +212,11 @@ pop:
 	if ((rc = read_status(rd, obj, &out->status)) < 0)
 		goto fail;
 	/* what every sync compares against, computed once per object (per generation) */
-	out->patch = dsi_daemonset_patch(out->template);
+	const json_t *ht = out->hashed ? out->hashed : out->template;
+	out->patch = dsi_daemonset_patch(ht);
 	if (!out->patch || dsi_json_digest(out->patch, &out->patch_digest) < 0 ||
-	    dsi_template_hash(out->template, out->status.has_collision_count, out->status.collision_count, out->hash) <
-		    0) {
+	    dsi_template_hash(ht, k8s_minor, out->status.has_collision_count, out->status.collision_count, out->hash,
+			      NULL) < 0) {
 		rc = dsi_error_nomem(rd->err);
 		goto fail;
 	}

@@ -34,11 +34,14 @@ typedef struct dsi_ds_advanced {
 
 typedef struct dsi_daemonset {
 	dsi_meta meta;
-	json_t *obj;             /* the object as loaded (owned) */
+	json_t *obj;             /* the object as the API server holds it (owned; apiserver/canonical.h) */
+	json_t *given;           /* owned or NULL: the object as it was given, when obj is its canonical form
+				  * (only it has the fields the API does not know, which the audit reports) */
 	json_t *template;        /* borrowed: spec.template */
+	json_t *hashed;          /* owned or NULL: the template in canonical form when obj's is not (lenient reads) */
 	json_t *patch;           /* owned: getPatch, what the current ControllerRevision's data equals */
 	uint32_t patch_digest;   /* dsi_json_digest(patch) */
-	char hash[DSI_HASH_MAX]; /* dsi_template_hash(template, status.collisionCount) */
+	char hash[DSI_HASH_MAX]; /* dsi_template_hash(template, kubernetesVersion, status.collisionCount) */
 	dsi_selector selector;
 	uint8_t selector_empty;   /* spec.selector is {} (the controller refuses: SelectingAll) */
 	uint8_t selector_missing; /* no spec.selector: matches nothing */
@@ -62,9 +65,13 @@ typedef struct dsi_daemonset {
 /* Read a DaemonSet (apps/v1; apps.kruise.io/v1alpha1|v1beta1; legacy groups
  * when legacy is set). API defaults are applied to the typed view as the API
  * server would (RollingUpdate, maxUnavailable 1, maxSurge 0, revisionHistoryLimit 10);
- * the JSON is kept as given. obj gains a reference. */
-int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, const char *api_version, int legacy, unsigned gates,
-		       dsi_daemonset *out);
+ * the JSON is kept as given. obj gains a reference. The hash and the patch are
+ * computed over hashed (the template in canonical form, apiserver/canonical.h;
+ * gains a reference) or, when it is NULL, over obj's spec.template (which the
+ * snapshot has made canonical): ComputeHash as the controller of Kubernetes
+ * 1.<k8s_minor> computes it. */
+int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version, int legacy,
+		       unsigned gates, int k8s_minor, dsi_daemonset *out);
 void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);
 /* getPatch (update.go): {"spec":{"template":{...tmpl, "$patch":"replace"}}} (new reference, NULL: no memory) */
 json_t *dsi_daemonset_patch(const json_t *tmpl);

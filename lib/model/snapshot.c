@@ -451,29 +451,37 @@ static int namespaced(dsi_kind k)
 	return k == DSI_KIND_POD || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION || k == DSI_KIND_PDB;
 }
 
-/* An object from a manifest, not from an API server (which gives every object a uid), is given what
- * the server would give it: kubectl's namespace when it names none, and the API server's defaults.
- * What was done is returned as DSI_MANIFEST_* bits. */
-static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, ds_error *err)
+/* Every object is read as the API server holds it: the API layer's prepare (decoding, defaults, the
+ * canonical form) gives it to the readers. An object from a manifest, not from an API server
+ * (which gives every object a uid), is first given kubectl's namespace when it names none. What
+ * was done to a manifest is returned as DSI_MANIFEST_* bits; *prep holds what prepare made. */
+static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, int event, dsi_prepared *prep, ds_error *err)
 {
+	memset(prep, 0, sizeof(*prep));
 	json_t *meta = json_object_get(obj, "metadata");
 	const char *uid = json_string_value(json_object_get(meta, "uid"));
-	if (c->model.lenient || (meta && !json_is_object(meta)) || (uid && *uid))
-		return 0; /* a wrong type is the reader's to report */
-	int done = DSI_MANIFEST;
-	const char *ns = json_string_value(json_object_get(meta, "namespace"));
-	if (namespaced(k) && c->default_ns[0] && (!ns || !*ns) && !(json_object_get(meta, "namespace") && !ns)) {
-		if (!meta && (!(meta = json_object()) || json_object_set_new(obj, "metadata", meta) < 0))
-			return dsi_error_nomem(err);
-		if (json_object_set_new(meta, "namespace", json_string(c->default_ns)) < 0)
-			return dsi_error_nomem(err);
-		done |= DSI_MANIFEST_NAMESPACE;
+	unsigned how =
+		(c->model.lenient ? DSI_PREPARE_LENIENT : 0) | (c->model.apply_defaults ? DSI_PREPARE_DEFAULTS : 0);
+	int done = 0;
+	/* a watch event comes from a server; a wrong type of metadata is the reader's to report */
+	if (!event && !c->model.lenient && (!meta || json_is_object(meta)) && !(uid && *uid)) {
+		done = DSI_MANIFEST;
+		how |= DSI_PREPARE_MANIFEST;
+		const char *ns = json_string_value(json_object_get(meta, "namespace"));
+		if (namespaced(k) && c->default_ns[0] && (!ns || !*ns) &&
+		    !(json_object_get(meta, "namespace") && !ns)) {
+			if (!meta && (!(meta = json_object()) || json_object_set_new(obj, "metadata", meta) < 0))
+				return dsi_error_nomem(err);
+			if (json_object_set_new(meta, "namespace", json_string(c->default_ns)) < 0)
+				return dsi_error_nomem(err);
+			done |= DSI_MANIFEST_NAMESPACE;
+		}
 	}
-	if (c->model.prepare && c->model.apply_defaults && (k == DSI_KIND_DAEMONSET || k == DSI_KIND_POD)) {
-		int rc = c->model.prepare(obj, k, err);
+	if (c->model.prepare && k != DSI_KIND_OTHER) {
+		int rc = c->model.prepare(obj, k, how, prep, err);
 		if (rc < 0)
 			return rc;
-		if (rc > 0)
+		if (prep->defaulted && done)
 			done |= DSI_MANIFEST_DEFAULTS;
 	}
 	return done;
@@ -522,16 +530,22 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return dsi_error_nomem(err);
 	}
 	unsigned gates = c->core.gates;
-	int manifest = b->events ? 0 : as_served(c, k, obj, err); /* a watch event comes from a server */
+	dsi_prepared prep;
+	int manifest = as_served(c, k, obj, b->events, &prep, err);
 	if (manifest < 0) {
 		dsi_free(o);
 		dsi_atom_unref(&c->atoms, s->gk);
 		return manifest;
 	}
+	json_t *given = obj;
+	if (prep.obj)
+		obj = prep.obj;
 	switch (k) {
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
-	case DSI_KIND_DAEMONSET: rc = dsi_daemonset_read(&rd, &c->atoms, obj, api, legacy, gates, o); break;
+	case DSI_KIND_DAEMONSET:
+		rc = dsi_daemonset_read(&rd, &c->atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
+		break;
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, &c->atoms, obj, o); break;
 	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, &c->atoms, obj, o); break;
@@ -541,14 +555,18 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		s->gk = 0; /* the object holds the reference now */
 		break;
 	}
+	json_decref(prep.obj); /* the reader keeps what it needs */
+	json_decref(prep.hashed);
 	if (rc < 0) {
 		dsi_free(o);
 		dsi_atom_unref(&c->atoms, s->gk);
 		return rc;
 	}
 	clear_cluster_scoped_namespace(c, k, meta_of(k, o));
-	if (k == DSI_KIND_DAEMONSET)
+	if (k == DSI_KIND_DAEMONSET) {
 		((dsi_daemonset *)o)->manifest = (uint8_t)manifest;
+		((dsi_daemonset *)o)->given = prep.obj ? json_incref(given) : NULL;
+	}
 	s->obj = o;
 	b->count[k]++;
 	b->n++;
@@ -1107,10 +1125,18 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 	case DSI_KIND_DAEMONSET: { /* keeps its JSON: read it again */
 		const dsi_daemonset *sd = so;
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
-		if ((own = json_deep_copy(sd->obj)) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
-		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, api, sd->legacy != 0, dst->core.gates, o)) == 0)
-			((dsi_daemonset *)o)->manifest =
-				sd->manifest; /* what loading it gave it, which its JSON does not say */
+		json_t *hashed = NULL, *given = NULL; /* copies too: threads never share a count */
+		if ((own = json_deep_copy(sd->obj)) && (!sd->hashed || (hashed = json_deep_copy(sd->hashed))) &&
+		    (!sd->given || (given = json_deep_copy(sd->given))) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
+		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, hashed, api, sd->legacy != 0, dst->core.gates,
+					     dst->core.k8s_minor, o)) == 0) {
+			/* what loading it gave it, which its JSON does not say */
+			((dsi_daemonset *)o)->manifest = sd->manifest;
+			((dsi_daemonset *)o)->given = given;
+			given = NULL;
+		}
+		json_decref(hashed);
+		json_decref(given);
 		break;
 	}
 	case DSI_KIND_REVISION:

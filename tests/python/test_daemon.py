@@ -34,13 +34,15 @@ def pin(node):
     return {"nodeSelectorTerms": [{"matchFields": [{"key": "metadata.name", "operator": "In", "values": [node]}]}]}
 
 
-def revision_template(revision):
-    """The pod template stored in the sample's ControllerRevision number revision."""
+def revision_template(c, revision):
+    """The pod template of the sample's ControllerRevision number revision, as the snapshot holds it (in the
+    canonical form the API server serves, whatever the file's spelling)."""
     with open(os.path.join(SAMPLE, "controllerrevisions.json")) as f:
         items = json.load(f)["items"]
     for item in items:
         if item["metadata"]["ownerReferences"][0]["name"] == "fluentd-logging" and item["revision"] == revision:
-            template = dict(item["data"]["spec"]["template"])
+            held = c.get("ControllerRevision", item["metadata"]["namespace"], item["metadata"]["name"])
+            template = dict(held["data"]["spec"]["template"])
             del template["$patch"]
             return template
     raise KeyError(revision)
@@ -126,7 +128,7 @@ class RollbackTest(SampleCase):
         r = daemon.rollback(self.c, "kube-system", "fluentd-logging", 1)
         self.assertEqual(r["message"], "daemonset.apps/fluentd-logging rolled back")
         self.assertEqual((r["toRevision"], r["skipped"]), (1, False))
-        old = revision_template(1)
+        old = revision_template(self.c, 1)
         self.assertEqual(old["spec"]["containers"][0]["image"], "fluent/fluentd:v1.16")
         # the patch kubectl sends is the revision's data; the DaemonSet gets the old template back
         self.assertEqual(r["patch"]["spec"]["template"]["$patch"], "replace")

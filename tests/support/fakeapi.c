@@ -543,6 +543,9 @@ static int call_begin(fake_api *api, call *c, const char *op, const char *resour
 	return 0;
 }
 
+/* The fault wants the write done a second time. */
+static int twice(const call *c) { return c->hit && c->hit->f.duplicate; }
+
 static int call_end(call *c, int rc, const char *name, char **out)
 {
 	if (!c->hit || c->hit->f.code == 0)
@@ -820,6 +823,13 @@ int fake_create(fake_api *api, const char *resource, const char *ns, const char 
 			    "application/json, application/yaml");
 	else
 		rc = do_create(api, c.r, ns, obj, out);
+	if (twice(&c)) {
+		json_t *again = parse_object(body);
+		char *o2 = NULL;
+		do_create(api, c.r, ns, again, &o2);
+		free(o2);
+		json_decref(again);
+	}
 	rc = call_end(&c, rc, name, out);
 	json_decref(obj);
 	return rc;
@@ -1041,6 +1051,11 @@ int fake_update(fake_api *api, const char *resource, const char *ns, const char 
 		rc = status(out, 404, "NotFound", NULL, NULL, "the server could not find the requested resource");
 	else
 		rc = do_update(api, c.r, ns, name, status_only, body, out);
+	if (twice(&c)) {
+		char *o2 = NULL;
+		do_update(api, c.r, ns, name, status_only, body, &o2);
+		free(o2);
+	}
 	return call_end(&c, rc, name, out);
 }
 
@@ -1093,6 +1108,11 @@ int fake_patch(fake_api *api, const char *resource, const char *ns, const char *
 		rc = status(out, 404, "NotFound", NULL, NULL, "the server could not find the requested resource");
 	else
 		rc = do_patch(api, c.r, ns, name, status_only, patch_type, body, out);
+	if (twice(&c)) {
+		char *o2 = NULL;
+		do_patch(api, c.r, ns, name, status_only, patch_type, body, &o2);
+		free(o2);
+	}
 	return call_end(&c, rc, name, out);
 }
 
@@ -1226,6 +1246,11 @@ int fake_delete(fake_api *api, const char *resource, const char *ns, const char 
 		char key[600];
 		fake_key(c.r, ns, name, key, sizeof(key));
 		rc = fake_delete_obj(api, c.r, key, opts, out);
+		if (twice(&c)) {
+			char *o2 = NULL;
+			fake_delete_obj(api, c.r, key, opts, &o2);
+			free(o2);
+		}
 	}
 	json_decref(opts);
 	return call_end(&c, rc, name, out);
@@ -1364,6 +1389,11 @@ int fake_evict(fake_api *api, const char *ns, const char *name, const char *body
 		rc = status(out, 400, "BadRequest", NULL, NULL, "the Eviction is not a JSON object");
 	else
 		rc = do_evict(api, c.r, ns, name, ev, out);
+	if (twice(&c)) {
+		char *o2 = NULL;
+		do_evict(api, c.r, ns, name, ev, &o2);
+		free(o2);
+	}
 	json_decref(ev);
 	return call_end(&c, rc, name, out);
 }

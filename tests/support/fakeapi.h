@@ -153,7 +153,8 @@ int fake_pod_set_ready(fake_api *api, const char *ns, const char *name, int read
  * on resource (NULL: any): it lets skip of them pass, then hits the next count (-1: all).
  * A hit call answers code (an HTTP code with a Status body, or FAKE_E*) - after doing
  * its work when executed is set (the answer is lost, not the write) - and delay_ms of
- * virtual time passes first (code 0: only the delay; the call answers as it would). */
+ * virtual time passes first (code 0: only the delay, or only the duplicate; the call
+ * answers as it would). */
 typedef struct fake_fault {
 	const char *op, *resource;
 	long skip, count;
@@ -161,6 +162,8 @@ typedef struct fake_fault {
 	int executed;
 	int64_t delay_ms;
 	const char *message; /* the Status message (NULL: one naming the fault) */
+	int duplicate;       /* a write reaches the server twice (repeated on the way): it is done twice, the
+			      * first answer comes back (a create with generateName makes two objects) */
 } fake_fault;
 void fake_add_fault(fake_api *api, const fake_fault *f);
 

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "apiserver/defaults.h"
+#include "apiserver/goencode.h"
+#include "apiserver/schema.h"
 #include "harness.h"
 
 #define VECTORS "tests/vectors/upstream/validation_daemonset.json"
@@ -60,7 +62,9 @@ START_TEST(upstream_table)
 			continue;
 		char *in = json_dumps(json_object_get(c, "daemonset"), 0);
 		json_t *out = defaults_text(in);
-		json_t *want = json_object_get(json_object_get(c, "expect"), "spec");
+		/* the table's expected struct as Go prints it (the served form prints every field of it) */
+		json_t *want = dsi_go_print(json_object_get(json_object_get(c, "expect"), "spec"),
+					    dsi_schema_at(dsi_schema_root_type("apps/v1", "DaemonSet"), "spec"), 0);
 		char *g = json_dumps(json_object_get(out, "spec"), JSON_SORT_KEYS | JSON_COMPACT);
 		char *w = json_dumps(want, JSON_SORT_KEYS | JSON_COMPACT);
 		ck_assert_msg(json_equal(json_object_get(out, "spec"), want), "%s:\n got  %s\n want %s",
@@ -69,6 +73,7 @@ START_TEST(upstream_table)
 		free(w);
 		free(in);
 		json_decref(out);
+		json_decref(want);
 		run++;
 	}
 	ck_assert_uint_eq(run, 4);
@@ -92,10 +97,13 @@ START_TEST(strategy_defaults)
 	expect_json(v, "spec.updateStrategy",
 		    "{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":1,\"maxSurge\":0}}");
 	json_decref(v);
-	/* an object without spec gets one; other fields are untouched */
+	/* an object without spec gets one; other fields are untouched, and served as Go prints them: the
+	 * status counters without omitempty are there (DaemonSetStatus in k8s.io/api apps/v1 types.go) */
 	v = defaults_text("kind: DaemonSet\nmetadata: {name: x, labels: {a: b}}\nstatus: {numberReady: 2}\n");
 	expect_json(v, "metadata", "{\"name\":\"x\",\"labels\":{\"a\":\"b\"}}");
-	expect_json(v, "status", "{\"numberReady\":2}");
+	expect_json(v, "status",
+		    "{\"currentNumberScheduled\":0,\"numberMisscheduled\":0,\"desiredNumberScheduled\":0,"
+		    "\"numberReady\":2}");
 	expect_json(v, "spec.revisionHistoryLimit", "10");
 	expect_json(v, "spec.template.spec.schedulerName", "\"default-scheduler\"");
 	json_decref(v);
@@ -115,7 +123,7 @@ START_TEST(pod_template_defaults)
 				  "      - name: a\n"
 				  "        image: nginx\n"
 				  "        ports: [{containerPort: 80}, {containerPort: 53, protocol: UDP}]\n"
-				  "        env: [{name: N, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]\n"
+				  "        env: [{name: NODE, valueFrom: {fieldRef: {fieldPath: spec.nodeName}}}]\n"
 				  "        livenessProbe: {httpGet: {port: 80}}\n"
 				  "        readinessProbe: {grpc: {port: 9000}, periodSeconds: 5}\n"
 				  "        lifecycle: {preStop: {httpGet: {port: 80, path: /quit}}}\n"
@@ -146,10 +154,11 @@ START_TEST(pod_template_defaults)
 	expect_json(v, "spec.template.spec.containers[0].lifecycle.preStop.httpGet",
 		    "{\"port\":80,\"path\":\"/quit\",\"scheme\":\"HTTP\"}");
 	expect_json(v, "spec.template.spec.initContainers[0].imagePullPolicy", "\"Never\"");
-	/* a null element decodes as the zero container, which is then defaulted */
+	/* a null element decodes as the zero container, which is then defaulted and printed: its name has
+	 * no omitempty, its resources are a struct value */
 	expect_json(v, "spec.template.spec.initContainers[1]",
-		    "{\"imagePullPolicy\":\"IfNotPresent\",\"terminationMessagePath\":\"/dev/termination-log\","
-		    "\"terminationMessagePolicy\":\"File\"}");
+		    "{\"name\":\"\",\"imagePullPolicy\":\"IfNotPresent\",\"resources\":{},"
+		    "\"terminationMessagePath\":\"/dev/termination-log\",\"terminationMessagePolicy\":\"File\"}");
 	json_decref(v);
 	v = defaults_text(
 		"{\"spec\":{\"template\":{\"spec\":{\"serviceAccountName\":\"sa\",\"serviceAccount\":\"old\"}}}}");
@@ -184,17 +193,24 @@ START_TEST(volume_defaults)
 		    "{\"downwardAPI\":{\"items\":[{\"path\":\"p\",\"fieldRef\":{\"fieldPath\":\"metadata.name\","
 		    "\"apiVersion\":\"v1\"}}]}}]}");
 	expect_json(v, "spec.template.spec.volumes[5].emptyDir.sizeLimit", "\"1500M\"");
+	/* served as Go prints the structs (k8s.io/api core/v1 types.go): RBDVolumeSource's monitors, ISCSI's
+	 * targetPortal and lun, AzureDisk's diskURI, ScaleIO's gateway and secretRef have no omitempty */
 	expect_json(v, "spec.template.spec.volumes[6].rbd",
-		    "{\"image\":\"i\",\"pool\":\"rbd\",\"user\":\"admin\",\"keyring\":\"/etc/ceph/keyring\"}");
-	expect_json(v, "spec.template.spec.volumes[7].iscsi", "{\"iqn\":\"iqn.x\",\"iscsiInterface\":\"default\"}");
+		    "{\"image\":\"i\",\"pool\":\"rbd\",\"user\":\"admin\",\"keyring\":\"/etc/ceph/keyring\","
+		    "\"monitors\":null}");
+	expect_json(v, "spec.template.spec.volumes[7].iscsi",
+		    "{\"iqn\":\"iqn.x\",\"iscsiInterface\":\"default\",\"lun\":0,\"targetPortal\":\"\"}");
 	expect_json(v, "spec.template.spec.volumes[8].azureDisk",
 		    "{\"diskName\":\"d\",\"cachingMode\":\"ReadWrite\",\"fsType\":\"ext4\",\"readOnly\":false,\"kind\":"
-		    "\"Shared\"}");
+		    "\"Shared\",\"diskURI\":\"\"}");
 	expect_json(v, "spec.template.spec.volumes[9].scaleIO",
-		    "{\"system\":\"s\",\"storageMode\":\"ThinProvisioned\",\"fsType\":\"xfs\"}");
+		    "{\"system\":\"s\",\"storageMode\":\"ThinProvisioned\",\"fsType\":\"xfs\",\"gateway\":\"\","
+		    "\"secretRef\":null}");
 	expect_json(v, "spec.template.spec.volumes[10].downwardAPI", "{\"defaultMode\":420}");
-	expect_json(v, "spec.template.spec.volumes[11].ephemeral.volumeClaimTemplate.spec",
-		    "{\"volumeMode\":\"Filesystem\",\"resources\":{\"requests\":{\"storage\":\"1073741824\"}}}");
+	/* the claim template's metadata is an ObjectMeta value: {} */
+	expect_json(v, "spec.template.spec.volumes[11].ephemeral.volumeClaimTemplate",
+		    "{\"metadata\":{},\"spec\":{\"volumeMode\":\"Filesystem\",\"resources\":{\"requests\":{\"storage\":"
+		    "\"1073741824\"}}}}");
 	json_decref(v);
 }
 END_TEST

@@ -489,7 +489,12 @@ START_TEST(test_faults)
 	fake_api *api = new_fake(&(fake_options){.no_scheduler = 1}, nodes_yaml);
 	char *out;
 	/* the second create of pods fails with 500, untouched */
-	fake_add_fault(api, &(fake_fault){"create", "pods", 1, 1, 500, 0, 0, "fakePodFailAdmission error"});
+	fake_add_fault(api, &(fake_fault){.op = "create",
+					  .resource = "pods",
+					  .skip = 1,
+					  .count = 1,
+					  .code = 500,
+					  .message = "fakePodFailAdmission error"});
 	add_pod(api, "a", "n1", NULL);
 	json_t *st = expect(fake_create(api, "pods", "default",
 					"{\"metadata\":{\"name\":\"b\"},\"spec\":{\"containers\":[{\"name\":\"c\"}]}}",
@@ -500,18 +505,34 @@ START_TEST(test_faults)
 	ck_assert_ptr_null(fake_object(api, "pods", "default", "b"));
 	add_pod(api, "c", "n1", NULL);
 	/* a timeout after the write: no answer, but the pod exists */
-	fake_add_fault(api, &(fake_fault){"delete", NULL, 0, 1, FAKE_ETIMEDOUT, 1, 0, NULL});
+	fake_add_fault(api, &(fake_fault){.op = "delete", .count = 1, .code = FAKE_ETIMEDOUT, .executed = 1});
 	ck_assert_int_eq(fake_delete(api, "pods", "default", "a", "{\"gracePeriodSeconds\":0}", &out), FAKE_ETIMEDOUT);
 	ck_assert_ptr_null(out);
 	ck_assert_ptr_null(fake_object(api, "pods", "default", "a"));
 	ck_assert_int_eq(fake_transport_result(FAKE_ETIMEDOUT, NULL), DS_TRANSPORT_TRANSIENT);
 	/* a delay moves the clock */
 	ds_time t = fake_now(api);
-	fake_add_fault(api, &(fake_fault){"get", "nodes", 0, 1, 0, 0, 2500, NULL});
+	fake_add_fault(api, &(fake_fault){.op = "get", .resource = "nodes", .count = 1, .delay_ms = 2500});
 	json_decref(expect(fake_get(api, "nodes", NULL, "n1", &out), 200, &out));
 	ck_assert_int_eq(fake_now(api) - t, 2500);
 	ck_assert_int_eq(fake_calls(api, "create", "pods"), 3);
 	ck_assert_int_eq(fake_calls(api, NULL, "pods"), 4);
+	/* a create that reaches the server twice: two pods from one generateName */
+	fake_add_fault(api, &(fake_fault){.op = "create", .resource = "pods", .count = 1, .duplicate = 1});
+	json_t *one =
+		expect(fake_create(api, "pods", "default",
+				   "{\"metadata\":{\"generateName\":\"twice-\"},\"spec\":{\"containers\":[{\"name\":"
+				   "\"c\"}]}}",
+				   &out),
+		       201, &out);
+	int twins = 0;
+	const char *k;
+	json_t *p;
+	json_object_foreach((json_t *)fake_objects(api, "pods"), k, p) twins += !strncmp(k, "default/twice-", 14);
+	ck_assert_int_eq(twins, 2);
+	ck_assert_ptr_nonnull(fake_object(
+		api, "pods", "default", json_string_value(json_object_get(json_object_get(one, "metadata"), "name"))));
+	json_decref(one);
 	fake_clear_faults(api);
 	/* event faults: drop the first, duplicate the second, end the stream at the fourth */
 	char rv[32];

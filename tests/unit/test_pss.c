@@ -783,7 +783,7 @@ START_TEST(wrong_types_have_paths)
 		{"{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"ports\":[{\"hostPort\":\"80\"}]}]}}}}",
 		 DS_ETYPE, "spec.template.spec.containers[0].ports[0].hostPort"},
 		{"{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"ports\":[{\"containerPort\":4294967296}]}]}}}}",
-		 DS_EVALUE, "spec.template.spec.containers[0].ports[0].containerPort"},
+		 DS_ETYPE, "spec.template.spec.containers[0].ports[0].containerPort"},
 		{"{\"spec\":{\"template\":{\"spec\":{\"containers\":[{\"ports\":[{\"hostPort\":80.5}]}]}}}}", DS_ETYPE,
 		 "spec.template.spec.containers[0].ports[0].hostPort"},
 		{"{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"container.apparmor.security.beta."

@@ -459,7 +459,7 @@ START_TEST(wrong_types_have_paths)
 		 "spec.containers[0].ports[0].hostPort", DS_ETYPE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"priority\":"
 		 "3000000000}}",
-		 "spec.priority", DS_EVALUE},
+		 "spec.priority", DS_ETYPE},
 		{"{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"status\":{\"phase\":"
 		 "\"Sleeping\"}}",
 		 "status.phase", DS_EVALUE},

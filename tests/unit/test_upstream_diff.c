@@ -736,6 +736,12 @@ static void pod_scenario(diff_ctx *d, json_t **ds, const char **node, json_t **s
 	int rc = ds_daemonset_pod(c, "default", "ds", *node, NULL, &out, &err);
 	ok_or_fail(d, "ds_daemonset_pod", rc, &err);
 	*snap_pod = take(out);
+	/* the pure function is given the DaemonSet as the API server holds it (defaulted, in canonical
+	 * form), which is what the snapshot keeps of a served object and what upstream's NewPod receives */
+	rc = ds_cluster_get(c, "DaemonSet", "default", "ds", &out, &err);
+	ok_or_fail(d, "ds_cluster_get", rc, &err);
+	json_decref(*ds);
+	*ds = take(out);
 	ds_cluster_free(c);
 	char *dt = dump(*ds);
 	rc = ds_daemonset_new_pod(dt, strlen(dt), *node, NULL, NULL, &out, &err);

@@ -790,7 +790,12 @@ START_TEST(TestUpdateStatusDespitePodCreationFailure)
 		const char *ns = "update-status-despite-pod-failure";
 		snprintf(test, sizeof(test), "TestUpdateStatusDespitePodCreationFailure/%s", strategy_names[s]);
 		setup(&r, test, ns, &pl);
-		fake_add_fault(r.api, &(fake_fault){"create", "pods", 2, -1, 500, 0, 0, "fakePodFailAdmission error"});
+		fake_add_fault(r.api, &(fake_fault){.op = "create",
+						    .resource = "pods",
+						    .skip = 2,
+						    .count = -1,
+						    .code = 500,
+						    .message = "fakePodFailAdmission error"});
 		json_t *ds = new_daemon_set("foo", ns);
 		json_object_set_new(json_object_get(ds, "spec"), "updateStrategy", strategy(s));
 		json_decref(create_ds(&r, ds));

@@ -1051,7 +1051,7 @@ START_TEST(bad_input)
 		DS_ETYPE, "spec.template.spec.containers[0].ports[0].containerPort");
 	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{name: a, ports: [{containerPort: "
 		     "4294967296}]}]}}}",
-		     DS_VALIDATE_AS_IS, DS_EVALUE, "spec.template.spec.containers[0].ports[0].containerPort");
+		     DS_VALIDATE_AS_IS, DS_ETYPE, "spec.template.spec.containers[0].ports[0].containerPort");
 	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{resources: {limits: {cpu: 1x}}}]}}}", 0,
 		     DS_EVALUE, "spec.template.spec.containers[0].resources.limits.cpu");
 	expect_error("kind: DaemonSet\nspec: {template: {spec: {containers: [{resources: {limits: {cpu: 1x}}}]}}}",
