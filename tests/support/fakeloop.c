@@ -148,7 +148,7 @@ int fake_loop_start(fake_loop *l, const ds_io *io)
 	switch (io->op) {
 	case DS_IO_LIST: code = fake_list(l->api, io->resource, io->namespace_, NULL, &out); break;
 	case DS_IO_WATCH: {
-		fake_watch_opts o = {NULL, NULL, io->allow_watch_bookmarks, 0, io->timeout_seconds * 1000};
+		fake_watch_opts o = {.bookmarks = io->allow_watch_bookmarks, .timeout_ms = io->timeout_seconds * 1000};
 		c->w = fake_watch_open(l->api, io->resource, io->namespace_, io->resource_version, &o, &code, &out);
 		break;
 	}

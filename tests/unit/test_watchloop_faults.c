@@ -121,20 +121,19 @@ static outcome scenario(const char *text, const fault_case *fc, long index)
 	ck_assert_msg(fake_load(w.api, text, strlen(text), why, sizeof(why)) == 0, "%s", why);
 	if (fc && fc->hook == 0) {
 		static const char *const ops[] = {NULL, "list", "watch"};
-		fake_fault f = {ops[fc->at == AT_LIST ? 1 : fc->at == AT_WATCH ? 2 : 0],
-				NULL,
-				index,
-				1,
-				fc->code,
-				fc->executed,
-				0,
-				NULL};
+		fake_fault f = {.op = ops[fc->at == AT_LIST    ? 1
+					  : fc->at == AT_WATCH ? 2
+							       : 0],
+				.skip = index,
+				.count = 1,
+				.code = fc->code,
+				.executed = fc->executed};
 		fake_add_fault(w.api, &f);
 	} else if (fc && fc->hook == 1) {
-		fake_event_fault f = {NULL, index, 1, fc->code, 0};
+		fake_event_fault f = {.skip = index, .count = 1, .kind = fc->code};
 		fake_add_event_fault(w.api, &f);
 	} else if (fc) {
-		fake_link_fault f = {fc->at == AT_EVENT, index, fc->code};
+		fake_link_fault f = {.events = fc->at == AT_EVENT, .index = index, .kind = fc->code};
 		fake_loop_add_link_fault(w.loop, &f);
 	}
 	int phase = 0;
