@@ -274,7 +274,7 @@ static size_t write_data(char *p, size_t size, size_t n, void *ud)
 	long status = 0;
 	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	if (status >= 200 && status < 300) {
-		if (x->reply && ds_reply_write(x->reply, p, size * n, NULL) < 0) {
+		if (x->reply && ds_reply_append2(x->reply, p, size * n, NULL) < 0) {
 			x->over = 1;
 			return 0;
 		}
@@ -364,7 +364,7 @@ static int result_of(long status, const buf *errbody, ds_reply *reply)
 	const char *reason = json_string_value(json_object_get(st, "reason"));
 	char fallback[64];
 	snprintf(fallback, sizeof(fallback), "the server answered HTTP %ld", status);
-	ds_reply_set_error(reply, msg ? msg : fallback, NULL);
+	ds_reply_set_message2(reply, msg ? msg : fallback, NULL);
 	int r;
 	if (status == 404)
 		r = DS_TRANSPORT_NOT_FOUND;
@@ -388,7 +388,7 @@ static int request(http_client *h, const char *method, const char *url, const ch
 {
 	xfer *x = xfer_new(h, method, url, content_type, body, 0);
 	if (!x) {
-		ds_reply_set_error(reply, "out of memory", NULL);
+		ds_reply_set_message2(reply, "out of memory", NULL);
 		return DS_TRANSPORT_TRANSIENT;
 	}
 	x->reply = reply;
@@ -406,10 +406,11 @@ static int request(http_client *h, const char *method, const char *url, const ch
 		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
 	int r;
 	if (x->over) {
-		ds_reply_set_error(reply, "the reply is larger than maxDocumentBytes: it was not read further", NULL);
+		ds_reply_set_message2(reply, "the reply is larger than maxDocumentBytes: it was not read further",
+				      NULL);
 		r = DS_TRANSPORT_FATAL;
 	} else if (x->error) {
-		ds_reply_set_error(reply, x->error, NULL);
+		ds_reply_set_message2(reply, x->error, NULL);
 		r = DS_TRANSPORT_TRANSIENT; /* the request may or may not have arrived: try again later */
 	} else {
 		r = result_of(status, &x->errbody, reply);
@@ -422,7 +423,7 @@ static int request(http_client *h, const char *method, const char *url, const ch
 #define URL_OR_FAIL(...)                                                                                               \
 	char url[2048];                                                                                                \
 	if (url_for(__VA_ARGS__) < 0) {                                                                                \
-		ds_reply_set_error(reply, "no REST path for this resource", NULL);                                     \
+		ds_reply_set_message2(reply, "no REST path for this resource", NULL);                                  \
 		return DS_TRANSPORT_FATAL;                                                                             \
 	}
 

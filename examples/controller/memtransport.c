@@ -121,7 +121,7 @@ static int fail(ds_reply *reply, int result, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (reply)
-		ds_reply_set_error(reply, buf, NULL);
+		ds_reply_set_message2(reply, buf, NULL);
 	return result;
 }
 
@@ -132,7 +132,7 @@ static int send_json(ds_reply *reply, const json_t *v)
 	char *s = json_dumps(v, JSON_COMPACT);
 	if (!s)
 		return fail(reply, DS_TRANSPORT_TRANSIENT, "out of memory");
-	int rc = ds_reply_write(reply, s, strlen(s), NULL);
+	int rc = ds_reply_append2(reply, s, strlen(s), NULL);
 	free(s);
 	return rc < 0 ? fail(reply, DS_TRANSPORT_FATAL, "reply too large") : DS_TRANSPORT_OK;
 }

@@ -42,10 +42,10 @@ typedef struct ds_reply ds_reply;
 /* Append size bytes to the response body (JSON text), as they arrive: a body
  * beyond the option maxDocumentBytes is refused (DS_ELIMIT) at the append
  * that crosses it, so the host stops reading there. (1.2) */
-DS_EXTERN int ds_reply_write(ds_reply *reply, const char *data, size_t size, ds_error *err);
+DS_EXTERN int ds_reply_append2(ds_reply *reply, const char *data, size_t size, ds_error *err);
 /* Set the error message of a failed call (Status.message), copied; NULL
  * clears it. (1.2) */
-DS_EXTERN int ds_reply_set_error(ds_reply *reply, const char *message, ds_error *err);
+DS_EXTERN int ds_reply_set_message2(ds_reply *reply, const char *message, ds_error *err);
 
 /* Patch types for ds_transport.patch (the Content-Type to send). */
 #define DS_PATCH_MERGE "application/merge-patch+json"
@@ -267,8 +267,8 @@ DS_EXTERN int ds_controller_loop_status(const ds_controller *ctrl, ds_time now, 
 
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
 #ifndef DS_NO_DEPRECATED
-DS_EXTERN DS_DEPRECATED("ds_reply_write") int ds_reply_append(ds_reply *reply, const char *data, size_t size);
-DS_EXTERN DS_DEPRECATED("ds_reply_set_error") int ds_reply_set_message(ds_reply *reply, const char *message);
+DS_EXTERN DS_DEPRECATED("ds_reply_append2") int ds_reply_append(ds_reply *reply, const char *data, size_t size);
+DS_EXTERN DS_DEPRECATED("ds_reply_set_message2") int ds_reply_set_message(ds_reply *reply, const char *message);
 DS_EXTERN DS_DEPRECATED("ds_lease_try_acquire_or_renew") int ds_lease_decide(const ds_lease_config *cfg,
 									     const char *lease_json,
 									     const char *state_json, ds_time now,

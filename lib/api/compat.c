@@ -174,6 +174,9 @@ int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_ti
 	return ds_lease_leading(cfg, state_json, len(state_json), now, leader, err);
 }
 
-int ds_reply_append(ds_reply *reply, const char *data, size_t size) { return ds_reply_write(reply, data, size, NULL); }
+int ds_reply_append(ds_reply *reply, const char *data, size_t size)
+{
+	return ds_reply_append2(reply, data, size, NULL);
+}
 
-int ds_reply_set_message(ds_reply *reply, const char *message) { return ds_reply_set_error(reply, message, NULL); }
+int ds_reply_set_message(ds_reply *reply, const char *message) { return ds_reply_set_message2(reply, message, NULL); }

@@ -14,7 +14,7 @@
 #include "core/jsonout.h"
 #include "core/load.h"
 
-int ds_reply_write(ds_reply *reply, const char *data, size_t size, ds_error *err)
+int ds_reply_append2(ds_reply *reply, const char *data, size_t size, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!reply || (!data && size))
@@ -22,7 +22,7 @@ int ds_reply_write(ds_reply *reply, const char *data, size_t size, ds_error *err
 	return dsi_reply_write(reply, data, size, err);
 }
 
-int ds_reply_set_error(ds_reply *reply, const char *message, ds_error *err)
+int ds_reply_set_message2(ds_reply *reply, const char *message, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!reply)

@@ -1174,6 +1174,26 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 	return o;
 }
 
+int dsi_cluster_add_objects(dsi_cluster *c, const dsi_kind *kinds, void *const *objs, size_t n, ds_error *err)
+{
+	batch b = {.c = c, .events = 0};
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && DSI_GROW(b.v, b.cap, b.n + 1) < 0)
+			rc = dsi_error_nomem(err);
+		if (rc < 0) { /* the rest are freed as the batch's would be */
+			release_obj(c, kinds[i], objs[i]);
+			continue;
+		}
+		memset(&b.v[b.n], 0, sizeof(staged));
+		b.v[b.n].kind = kinds[i];
+		b.v[b.n].obj = objs[i];
+		b.count[kinds[i]]++;
+		b.n++;
+	}
+	return finish_batch(c, &b, rc, NULL, err);
+}
+
 int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 {
 	memset(dst, 0, sizeof(*dst));

@@ -58,14 +58,14 @@ static int broken_write(const fake_link_fault *f, int result, ds_reply *reply)
 	if (!f)
 		return result;
 	if (f->kind == FAKE_LINK_TRUNCATE) {
-		ds_reply_set_error(reply, "unexpected end of JSON input", NULL);
+		ds_reply_set_message2(reply, "unexpected end of JSON input", NULL);
 		return DS_TRANSPORT_FATAL;
 	}
-	ds_reply_set_error(reply,
-			   f->kind == FAKE_LINK_SILENT
-				   ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
-				   : "read: connection reset by peer",
-			   NULL);
+	ds_reply_set_message2(reply,
+			      f->kind == FAKE_LINK_SILENT
+				      ? "context deadline exceeded (Client.Timeout exceeded while awaiting headers)"
+				      : "read: connection reset by peer",
+			      NULL);
 	return DS_TRANSPORT_TRANSIENT;
 }
 

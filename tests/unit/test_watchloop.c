@@ -599,7 +599,7 @@ static int reenter(void *ud, const char *resource, const char *ns, const char *n
 	ds_io io = DS_IO_INIT;
 	ds_error err;
 	int rc = ds_controller_step(ud, LW_T0, &io, &err);
-	ds_reply_set_error(reply, rc == DS_ESTATE ? "refused" : "allowed", NULL);
+	ds_reply_set_message2(reply, rc == DS_ESTATE ? "refused" : "allowed", NULL);
 	return DS_TRANSPORT_FATAL;
 }
 
@@ -613,7 +613,7 @@ static int big_reply(void *ud, const char *resource, const char *ns, const char 
 	memset(buf, ' ', sizeof(buf));
 	ds_error err;
 	for (int i = 0; i < 3; i++)
-		if (ds_reply_write(reply, buf, sizeof(buf), &err) < 0)
+		if (ds_reply_append2(reply, buf, sizeof(buf), &err) < 0)
 			return err.code == DS_ELIMIT && i == 2 ? DS_TRANSPORT_TRANSIENT : DS_TRANSPORT_OK;
 	return DS_TRANSPORT_OK;
 }
@@ -642,14 +642,14 @@ START_TEST(test_arguments)
 	ck_assert(json_is_false(json_object_get(st, "started")));
 	json_decref(st);
 	ds_controller_free(ctrl);
-	/* ds_reply_write: maxDocumentBytes at the write that crosses it */
+	/* ds_reply_append2: maxDocumentBytes at the write that crosses it */
 	ds_options *opts;
 	ck_assert_int_eq(ds_options_create(&opts, &err), 0);
 	ck_assert_int_eq(ds_options_set(opts, "maxDocumentBytes", "1000", &err), 0);
 	tp.get = big_reply;
 	ck_assert_int_eq(ds_controller_new(&tp, opts, NULL, &ctrl, &err), 0);
-	ck_assert_int_eq(ds_reply_write(NULL, "x", 1, &err), DS_EARG);
-	ck_assert_int_eq(ds_reply_set_error(NULL, "x", &err), DS_EARG);
+	ck_assert_int_eq(ds_reply_append2(NULL, "x", 1, &err), DS_EARG);
+	ck_assert_int_eq(ds_reply_set_message2(NULL, "x", &err), DS_EARG);
 	ds_controller_free(ctrl);
 	ds_options_free(opts);
 	/* a lease configuration NewLeaderElector would refuse */

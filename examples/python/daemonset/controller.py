@@ -24,7 +24,7 @@ namespace is None for cluster-scoped resources and lists across namespaces.
         c.sync("kube-system/fluentd-logging", now)    # or c.sync("kube-system", "fluentd-logging", now)
 
 Times are RFC 3339 text or milliseconds since the epoch. The library copies
-every body a callback hands over (ds_reply_write), so Python owns its own
+every body a callback hands over (ds_reply_append2), so Python owns its own
 strings and the library its own: nothing crosses the boundary to be freed.
 """
 
@@ -113,10 +113,10 @@ class LeaseConfig(ctypes.Structure):
                          lease_duration_ms, renew_deadline_ms)
 
 
-lib.ds_reply_write.argtypes = [_V, _P, ctypes.c_size_t, _ERR]
-lib.ds_reply_write.restype = ctypes.c_int
-lib.ds_reply_set_error.argtypes = [_V, _P, _ERR]
-lib.ds_reply_set_error.restype = ctypes.c_int
+lib.ds_reply_append2.argtypes = [_V, _P, ctypes.c_size_t, _ERR]
+lib.ds_reply_append2.restype = ctypes.c_int
+lib.ds_reply_set_message2.argtypes = [_V, _P, _ERR]
+lib.ds_reply_set_message2.restype = ctypes.c_int
 lib.ds_controller_new.argtypes = [ctypes.POINTER(_Transport), _V, ctypes.POINTER(_Config), _OUT, _ERR]
 lib.ds_controller_new.restype = ctypes.c_int
 lib.ds_controller_free.argtypes = [_V]
@@ -187,15 +187,15 @@ def _answer(reply: Any, fn: Any, *args: Any) -> int:
     try:
         body = fn(*args)
     except TransportError as e:
-        lib.ds_reply_set_error(reply, encode(e.message or ""), None)
+        lib.ds_reply_set_message2(reply, encode(e.message or ""), None)
         return e.result
     except Exception as e:  # a bug in the transport is a failed call, never a crash
-        lib.ds_reply_set_error(reply, encode("%s: %s" % (type(e).__name__, e)), None)
+        lib.ds_reply_set_message2(reply, encode("%s: %s" % (type(e).__name__, e)), None)
         return FATAL
     if body is not None:
         data = _text(body) or b""
-        if lib.ds_reply_write(reply, data, len(data), None) < 0:
-            lib.ds_reply_set_error(reply, b"the reply is larger than maxDocumentBytes", None)
+        if lib.ds_reply_append2(reply, data, len(data), None) < 0:
+            lib.ds_reply_set_message2(reply, b"the reply is larger than maxDocumentBytes", None)
             return FATAL
     return OK
 
