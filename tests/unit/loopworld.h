@@ -192,7 +192,8 @@ static inline char *lw_goal(lworld *w)
 		const char *uid = json_string_value(json_object_get(meta, "uid"));
 		int desired = 0;
 		for (size_t n = 0; !problem && n < ds_cluster_count(c, "Node"); n++) {
-			const char *node = ds_cluster_node_at(c, n);
+			const char *node = NULL;
+			ck_assert_int_eq(ds_cluster_node_name_at(c, n, &node, &err), 0);
 			int run = 0, stay = 0;
 			if (ds_daemonset_should_run(c, ns, name, node, w->opts, &run, &stay, NULL, &err) < 0) {
 				problem = lw_problem("%s: %s", name, err.message);
