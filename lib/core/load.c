@@ -1,5 +1,6 @@
 #include "core/load.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,8 +18,9 @@ typedef struct walker {
 	void *ctx;
 	size_t count;
 	int yaml;
-	dsi_load_undo_fn undo; /* set: a List's items may be parsed one at a time (see stream_list) */
-	const dsi_keyobs *obs; /* set: keys are reported, repeated keys are no error (keyscan.h) */
+	dsi_load_undo_fn undo;   /* set: a List's items may be parsed one at a time (see stream_list) */
+	const dsi_keyobs *obs;   /* set: keys are reported, repeated keys are no error (keyscan.h) */
+	const dsi_load_par *par; /* set: a large List's items may be staged on several threads */
 } walker;
 
 static int is_list_kind(const char *kind)
@@ -54,12 +56,12 @@ static int emit(walker *w, json_t *obj, const char *path, const char *kind, cons
 	return w->fn(w->ctx, &item, err);
 }
 
-/* Item i of a list: an object, whose kind and apiVersion default to the list's. */
-static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, const char *api, size_t document,
-		     int line, ds_error *err)
+/* Item i of a list as fn gets it: an object, whose kind and apiVersion default to the list's. path
+ * holds at least 48 bytes. */
+static int item_loaded(json_t *item, size_t i, const char *item_kind, const char *api, size_t document, int line,
+		       char *path, dsi_loaded *out, ds_error *err)
 {
-	char path[48];
-	snprintf(path, sizeof(path), "items[%zu]", i);
+	snprintf(path, 48, "items[%zu]", i);
 	if (!json_is_object(item))
 		return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s",
 				     dsi_json_type_name(item));
@@ -70,7 +72,17 @@ static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, c
 		dsi_error_prefix_path(err, path);
 		return err->code;
 	}
-	return emit(w, item, path, ik ? ik : (item_kind[0] ? item_kind : NULL), ia ? ia : api, document, line, err);
+	*out = (dsi_loaded){item, path, ik ? ik : (item_kind[0] ? item_kind : NULL), ia ? ia : api, document, line};
+	return 0;
+}
+
+static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, const char *api, size_t document,
+		     int line, ds_error *err)
+{
+	char path[48];
+	dsi_loaded it;
+	int rc = item_loaded(item, i, item_kind, api, document, line, path, &it, err);
+	return rc < 0 ? rc : emit(w, item, path, it.kind, it.api_version, document, line, err);
 }
 
 /* The kind of a list's items: those of a NodeList are Nodes; of a plain List, anything. */
@@ -188,17 +200,114 @@ static int list_whole(walker *w, const char *data, size_t size, size_t pos, size
 	return rc;
 }
 
+/* ---- a List's items on several threads (dsi_load_par) ---- */
+
+/* Below this many items a List is staged on the caller's thread alone: threads would cost more than
+ * they save. Items are handed out in chunks of PAR_CHUNK, so that a thread that the machine slows
+ * down does not hold the others back. */
+#define PAR_MIN_ITEMS 64
+#define PAR_CHUNK 16
+
+typedef struct par_run {
+	const walker *w;
+	const char *data;
+	const dsi_jsonscan_items *items;
+	const char *item_kind, *api;
+	size_t document;
+	void **workers;
+	ds_error *errs; /* one per thread: a failure's report, which the serial load replaces */
+	atomic_size_t next;
+	atomic_int failed;
+} par_run;
+
+static void par_work(void *arg, unsigned t)
+{
+	par_run *p = arg;
+	const dsi_load_par *par = p->w->par;
+	char path[48];
+	for (;;) {
+		size_t from = atomic_fetch_add(&p->next, 1) * PAR_CHUNK;
+		if (from >= p->items->n || atomic_load(&p->failed))
+			return;
+		size_t to = from + PAR_CHUNK < p->items->n ? from + PAR_CHUNK : p->items->n;
+		for (size_t i = from; i < to; i++) {
+			size_t s = p->items->start[i], e = p->items->end[i];
+			json_error_t je;
+			json_t *item = json_loadb(p->data + s, e - s, DSI_JSON_FLAGS, &je);
+			dsi_loaded it;
+			int rc = item && (size_t)je.position == e - s
+					 ? item_loaded(item, i, p->item_kind, p->api, p->document, 0, path, &it,
+						       &p->errs[t])
+					 : -1;
+			if (rc == 0)
+				rc = par->item(p->workers[t], &it, i, &p->errs[t]);
+			json_decref(item);
+			if (rc < 0) {
+				atomic_store(&p->failed, 1);
+				return;
+			}
+		}
+	}
+}
+
+/* The items on the executor's threads: 0 when every one was staged and merged, 1 when the caller is
+ * to stage them on its own thread after all (a failure, which the serial load will report as it
+ * does, or no threads to be had). */
+static int par_items(const walker *w, const char *data, const dsi_jsonscan_items *items, const char *item_kind,
+		     const char *api, size_t document, ds_error *err)
+{
+	const dsi_load_par *par = w->par;
+	unsigned n = par->exec->threads(par->threads);
+	size_t chunks = (items->n + PAR_CHUNK - 1) / PAR_CHUNK;
+	if (n > chunks)
+		n = (unsigned)chunks;
+	if (n < 2)
+		return 1;
+	par_run p = {w,
+		     data,
+		     items,
+		     item_kind,
+		     api,
+		     document,
+		     dsi_calloc(n, sizeof(void *)),
+		     dsi_calloc(n, sizeof(ds_error)),
+		     0,
+		     0};
+	int rc = p.workers && p.errs ? 0 : 1;
+	for (unsigned t = 0; rc == 0 && t < n; t++)
+		if (!(p.workers[t] = par->worker_new(w->ctx)))
+			rc = 1;
+	if (rc == 0) {
+		par->exec->run(n, par_work, &p);
+		if (atomic_load(&p.failed) || par->merge(w->ctx, p.workers, n, err) < 0)
+			rc = 1;
+	}
+	for (unsigned t = 0; p.workers && t < n; t++)
+		if (p.workers[t])
+			par->worker_free(w->ctx, p.workers[t]);
+	dsi_free(p.workers);
+	dsi_free(p.errs);
+	if (rc)
+		dsi_error_clear(err);
+	return rc;
+}
+
 static int stream_list(walker *w, const char *data, size_t size, size_t pos, size_t document, size_t *end,
 		       json_error_t *je, ds_error *err)
 {
 	size_t open, close, vend;
-	if (!w->undo || !dsi_jsonscan_list(data, size, pos, &open, &close, &vend))
+	dsi_jsonscan_items items = {0};
+	if (!w->undo || dsi_jsonscan_list(data, size, pos, &open, &close, &vend, &items) != 1) {
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
+	}
 	/* the list with "items": [] */
 	size_t head = open - pos, tail = vend - close, n = head + 2 + tail;
 	char *text = dsi_malloc(n);
-	if (!text)
+	if (!text) {
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
+	}
 	memcpy(text, data + pos, head);
 	memcpy(text + head, "[]", 2);
 	memcpy(text + head + 2, data + close, tail);
@@ -208,22 +317,30 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	json_t *api = list ? json_object_get(list, "apiVersion") : NULL;
 	if (!list || (size_t)je->position != n || !kind || !is_list_kind(kind) || (api && !json_is_string(api))) {
 		json_decref(list);
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
 	}
 	char item_kind[128];
 	list_item_kind(kind, item_kind, sizeof(item_kind));
-	size_t i = dsi_jsonscan_space(data, size, open + 1), count = 0;
 	int rc = LIST_DONE;
-	while (data[i] != ']' || count) {
-		size_t item_end = data[i] == '{' ? dsi_jsonscan_skip(data, size, i) : 0;
-		json_t *item = item_end ? json_loadb(data + i, item_end - i, DSI_JSON_FLAGS, je) : NULL;
+	if (w->par && items.n >= PAR_MIN_ITEMS && w->count + items.n <= w->lim->max_objects &&
+	    par_items(w, data, &items, item_kind, json_string_value(api), document, err) == 0) {
+		w->count += items.n;
+		*end = vend;
+		json_decref(list);
+		dsi_jsonscan_items_free(&items);
+		return LIST_DONE;
+	}
+	for (size_t k = 0; k < items.n; k++) {
+		size_t s = items.start[k], e = items.end[k];
+		json_t *item = json_loadb(data + s, e - s, DSI_JSON_FLAGS, je);
 		/* on valid JSON the scanner and jansson agree where an item ends: checked, not assumed */
-		if (!item || (size_t)je->position != item_end - i) {
+		if (!item || (size_t)je->position != e - s) {
 			json_decref(item);
-			rc = count ? list_whole(w, data, size, pos, document, count, 0, end, je, err) : LIST_WHOLE;
+			rc = k ? list_whole(w, data, size, pos, document, k, 0, end, je, err) : LIST_WHOLE;
 			break;
 		}
-		int failed = emit_item(w, item, count, item_kind, json_string_value(api), document, 0, err);
+		int failed = emit_item(w, item, k, item_kind, json_string_value(api), document, 0, err);
 		json_decref(item);
 		if (failed < 0) {
 			json_error_t whole;
@@ -232,21 +349,11 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 				*je = whole;
 			break;
 		}
-		count++;
-		i = dsi_jsonscan_space(data, size, item_end);
-		if (data[i] == ']' && i + 1 == close) {
-			*end = vend;
-			break;
-		}
-		if (data[i] != ',') {
-			rc = list_whole(w, data, size, pos, document, count, 0, end, je, err);
-			break;
-		}
-		i = dsi_jsonscan_space(data, size, i + 1);
 	}
-	if (count == 0 && rc == LIST_DONE)
+	if (rc == LIST_DONE)
 		*end = vend;
 	json_decref(list);
+	dsi_jsonscan_items_free(&items);
 	return rc;
 }
 
@@ -318,14 +425,13 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 }
 
 static int load_text(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
-		     dsi_load_undo_fn undo, void *ctx, ds_error *err)
+		     dsi_load_undo_fn undo, const dsi_load_par *par, void *ctx, ds_error *err)
 {
 	if (size > lim->max_bytes)
-		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes",
-				     size, lim->max_bytes);
+		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
-	walker w = {data, size, lim, fn, ctx, 0, 0, obs ? NULL : undo, obs};
+	walker w = {data, size, lim, fn, ctx, 0, 0, obs ? NULL : undo, obs, obs || !undo ? NULL : par};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -357,24 +463,30 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, NULL, ctx, err);
+	return load_text(data, size, lim, NULL, fn, NULL, NULL, ctx, err);
 }
 
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
 			   void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, obs, fn, NULL, ctx, err);
+	return load_text(data, size, lim, obs, fn, NULL, NULL, ctx, err);
 }
 
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, undo, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, NULL, ctx, err);
+}
+
+int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+		      const dsi_load_par *par, void *ctx, ds_error *err)
+{
+	return load_text(data, size, lim, NULL, fn, undo, par, ctx, err);
 }
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL, NULL};
+	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL, NULL, NULL};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
 	return walk_value(&w, v, 0, 0, 0, err);
@@ -419,8 +531,7 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 {
 	*out = NULL;
 	if (size > lim->max_bytes)
-		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes",
-				     size, lim->max_bytes);
+		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
 	size_t start = data ? skip_space_and_bom(data, size) : 0;

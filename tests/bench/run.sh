@@ -4,7 +4,7 @@
 set -eu
 BUILD=${BUILD:-build/bench}
 sizes=${BENCH_SIZES:-1000,5000,20000,100000}
-cc -std=c11 -O2 -g -Iinclude $(pkg-config --cflags jansson) tests/bench/bench.c "$BUILD/lib/libdaemonset.a" \
+cc -std=c11 -O2 -g -Iinclude $(pkg-config --cflags jansson) tests/bench/bench.c tests/bench/gen.c "$BUILD/lib/libdaemonset.a" \
 	$(pkg-config --libs jansson yaml-0.1) -lpthread -lm -o "$BUILD/bench"
 "$BUILD/bench" -j -s "$sizes" > "$BUILD/bench.out"
 # the JSON document comes first, the tables after it
