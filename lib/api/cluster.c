@@ -386,9 +386,5 @@ int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char
 	if (!json_out || (!data && size))
 		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL, nor data when size > 0");
 	*json_out = NULL;
-	json_t *arr;
-	int rc = dsi_objects_parse(data ? data : "", size, &dsi_o_core(opts)->limits, &arr, err);
-	if (rc < 0)
-		return rc;
-	return dsi_json_emit(arr, json_out, err);
+	return dsi_objects_text(data ? data : "", size, &dsi_o_core(opts)->limits, json_out, err);
 }

@@ -3,7 +3,7 @@
 #ifndef DSI_API_EXEC_H
 #define DSI_API_EXEC_H
 
-#include "core/load.h"
+#include "core/exec.h"
 
 /* The executor the snapshots' loads use (dsi_model_options.exec). */
 extern const dsi_exec dsi_api_exec;

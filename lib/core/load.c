@@ -21,6 +21,14 @@ typedef struct walker {
 	dsi_load_undo_fn undo;   /* set: a List's items may be parsed one at a time (see stream_list) */
 	const dsi_keyobs *obs;   /* set: keys are reported, repeated keys are no error (keyscan.h) */
 	const dsi_load_par *par; /* set: a large List's items may be staged on several threads */
+	/* A YAML List's items handed out as they are read (yaml_item), for the document ydoc: those that
+	 * wait for the list's kind ([i, item] pairs, in order), and the error of the first that failed,
+	 * which stands once the rest of the document has been read. */
+	size_t ydoc;
+	int ystreamed;
+	json_t *ypending;
+	int yfailed;
+	ds_error yerr;
 } walker;
 
 static int is_list_kind(const char *kind)
@@ -120,16 +128,119 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, siz
 	return 0;
 }
 
+/* A document of a YAML stream that loads whole: yaml_doc says so when a document whose items were handed
+ * out one at a time turns out not to be a List after all (the load then starts again, without). */
+#define YAML_WHOLE (-1000)
+
+static void ystate_reset(walker *w, size_t doc)
+{
+	w->ydoc = doc;
+	w->ystreamed = 0;
+	w->yfailed = 0;
+	json_decref(w->ypending);
+	w->ypending = NULL;
+}
+
+/* The items of a document that were handed out one at a time, at its end: what walk_value would have
+ * done with them, in its order. */
+static int yaml_streamed_doc(walker *w, const json_t *doc, size_t index, int line, ds_error *err)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	const json_t *api = json_object_get(doc, "apiVersion");
+	if (!kind || !is_list_kind(kind) || (api && !json_is_null(api) && !json_is_string(api)))
+		return YAML_WHOLE; /* walk_value's own checks find what is wrong, or an object with items */
+	if (w->yfailed) {
+		if (err)
+			*err = w->yerr;
+		return w->yfailed;
+	}
+	char item_kind[128];
+	list_item_kind(kind, item_kind, sizeof(item_kind));
+	size_t i;
+	json_t *pair;
+	json_array_foreach(w->ypending, i, pair)
+	{
+		int rc = emit_item(w, json_array_get(pair, 1), (size_t)json_integer_value(json_array_get(pair, 0)),
+				   item_kind, json_string_value(api), index, line, err);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int yaml_doc(void *ctx, json_t *doc, size_t index, int line)
 {
 	void **args = ctx;
 	walker *w = args[0];
 	ds_error *err = args[1];
-	int rc = walk_value(w, doc, index, line, 0, err);
-	if (rc < 0)
+	int rc = w->ystreamed && w->ydoc == index ? yaml_streamed_doc(w, doc, index, line, err)
+						  : walk_value(w, doc, index, line, 0, err);
+	ystate_reset(w, index + 1);
+	if (rc < 0 && rc != YAML_WHOLE)
 		note_document(w, err, index, line, 1);
 	json_decref(doc);
 	return rc;
+}
+
+/* An item of a YAML List as soon as it has been read: handed out when what it needs of its list is known
+ * (its own kind, and its own apiVersion or the list's, which kubectl writes before the items), else kept
+ * until the document ends, as are all after it, so that they go out in order. An item that fails ends
+ * the handing out; its error waits for the end of the document, whose syntax errors come first. */
+static int yaml_item(void *ctx, const json_t *root, json_t *item, size_t i, size_t doc, int line)
+{
+	void **args = ctx;
+	walker *w = args[0];
+	if (w->ydoc != doc)
+		ystate_reset(w, doc);
+	w->ystreamed = 1;
+	if (w->yfailed) {
+		json_decref(item);
+		return 0;
+	}
+	const json_t *kind = json_object_get(item, "kind"), *api = json_object_get(item, "apiVersion");
+	const json_t *list_api = json_object_get(root, "apiVersion");
+	int ready = !w->ypending &&
+		    (!json_is_object(item) ||
+		     (kind && !json_is_null(kind) && ((api && !json_is_null(api)) || json_is_string(list_api))));
+	if (!ready) {
+		if ((!w->ypending && !(w->ypending = json_array())) ||
+		    json_array_append_new(w->ypending, json_pack("[I, o]", (json_int_t)i, item)) < 0)
+			return dsi_error_nomem(args[1]);
+		return 0;
+	}
+	dsi_error_clear(&w->yerr);
+	int rc = emit_item(w, item, i, "", json_string_value(list_api), doc, line, &w->yerr);
+	json_decref(item);
+	if (rc == DS_ENOMEM) {
+		if (args[1])
+			*(ds_error *)args[1] = w->yerr;
+		return rc;
+	}
+	if (rc < 0)
+		w->yfailed = rc;
+	return 0;
+}
+
+/* The YAML stream of the text through fn, a List's items one at a time when the caller stages (and so
+ * can forget what it was given when a document turns out to load whole after all). */
+static int load_yaml(walker *w, const char *data, size_t size, ds_error *err)
+{
+	void *args[2] = {w, err};
+	w->yaml = 1;
+	if (!w->undo || w->obs)
+		return dsi_yaml_parse_observed(data, size, w->lim, w->obs, yaml_doc, args, err);
+	ystate_reset(w, 0);
+	const dsi_exec *exec = w->par ? w->par->exec : NULL;
+	int rc = dsi_yaml_parse_items(data, size, w->lim, yaml_doc, yaml_item, exec, exec ? w->par->threads : 1, args,
+				      err);
+	ystate_reset(w, 0);
+	if (rc != YAML_WHOLE)
+		return rc;
+	if (w->count)
+		w->undo(w->ctx);
+	w->count = 0;
+	dsi_error_clear(err);
+	return dsi_yaml_parse_observed(data, size, w->lim, NULL, yaml_doc, args, err);
 }
 
 static size_t skip_space_and_bom(const char *data, size_t size)
@@ -278,8 +389,8 @@ static int par_items(const walker *w, const char *data, const dsi_jsonscan_items
 		if (!(p.workers[t] = par->worker_new(w->ctx)))
 			rc = 1;
 	if (rc == 0) {
-		par->exec->run(n, par_work, &p);
-		if (atomic_load(&p.failed) || par->merge(w->ctx, p.workers, n, err) < 0)
+		if (par->exec->run(n, par_work, &p) < 0 || atomic_load(&p.failed) ||
+		    par->merge(w->ctx, p.workers, n, err) < 0)
 			rc = 1;
 	}
 	for (unsigned t = 0; p.workers && t < n; t++)
@@ -431,7 +542,14 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
-	walker w = {data, size, lim, fn, ctx, 0, 0, obs ? NULL : undo, obs, obs || !undo ? NULL : par};
+	walker w = {.data = data,
+		    .size = size,
+		    .lim = lim,
+		    .fn = fn,
+		    .ctx = ctx,
+		    .undo = obs ? NULL : undo,
+		    .obs = obs,
+		    .par = obs || !undo ? NULL : par};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -449,16 +567,12 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		ds_error yerr;
 		dsi_error_clear(&yerr);
 		w.count = 0;
-		w.yaml = 1;
-		void *args[2] = {&w, &yerr};
-		rc = dsi_yaml_parse_observed(data, size, lim, obs, yaml_doc, args, &yerr);
+		rc = load_yaml(&w, data, size, &yerr);
 		if (rc < 0 && err)
 			*err = yerr.code == DS_ESYNTAX ? jerr : yerr;
 		return rc;
 	}
-	w.yaml = 1;
-	void *args[2] = {&w, err};
-	return dsi_yaml_parse_observed(data ? data : "", size, lim, obs, yaml_doc, args, err);
+	return load_yaml(&w, data ? data : "", size, err);
 }
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
@@ -486,7 +600,7 @@ int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL, NULL, NULL};
+	walker w = {.lim = lim, .fn = fn, .ctx = ctx};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
 	return walk_value(&w, v, 0, 0, 0, err);

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/exec.h"
 #include "core/keyscan.h"
 #include "core/limits.h"
 
@@ -37,18 +38,6 @@ int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load
 typedef void (*dsi_load_undo_fn)(void *ctx);
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err);
-
-/*
- * Threads, which the pure layers do not start themselves: the layer above supplies an executor
- * (lib/api/threads.c). threads(requested) is how many a call may use (requested: the option
- * loadThreads, 0 for the online CPUs); run calls work(arg, t) for every t < n, on n threads, the
- * caller's among them, and returns when every call has returned (on the caller's thread alone, one
- * after the other, when no thread can be started).
- */
-typedef struct dsi_exec {
-	unsigned (*threads)(unsigned requested);
-	void (*run)(unsigned n, void (*work)(void *arg, unsigned t), void *arg);
-} dsi_exec;
 
 /*
  * The items of a JSON List parsed and staged on several threads, for callers that can stage into

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "core/load.h"
+#include "core/exec.h"
 #include "core/optparse.h"
 
 /* How the snapshot came by an object (dsi_model_options.prepare's how). */
