@@ -85,7 +85,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
 .PHONY: FORCE all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
-	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint rules
+	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint rules oracle
 
 all: deps-check lib examples
 
@@ -103,6 +103,8 @@ help:
 	@echo "make abi-check  compare the ABI with the baselines in tests/abi/ (abidiff)"
 	@echo "make lint       the rules of lib/README.md (includes, calls, names, exports), clang-format, cppcheck"
 	@echo "make WERROR=1   warnings are errors (CI, make check and make sanitize set it)"
+	@echo "make oracle     upstream's template hash with Go and k8s.io/api v0.25-v0.29: rewrites the test"
+	@echo "                vectors (K8S_API_GIT, K8S_APIMACHINERY_GIT: see tests/oracle/run.sh)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
 
 # ---- build dependencies -----------------------------------------------------
@@ -325,6 +327,13 @@ lint: lib
 bench: deps
 	@$(MAKE) --no-print-directory BUILD=build/bench CFLAGS="-O2 -g" lib
 	@BUILD=build/bench sh tests/bench/run.sh
+
+# Upstream's template hash built from k8s.io/api's sources with Debian's Go (tests/oracle/run.sh): writes
+# tests/vectors/templatehash/vectors.json, which the unit tests check lib/model/gohash.c against. Needs
+# the network-free ingredients run.sh names; without them it says what is missing and succeeds.
+oracle:
+	@sh tests/tools.sh oracle || echo "(oracle: the Go toolchain could not be installed)"
+	@PYTHON=$(PYTHON) sh tests/oracle/run.sh
 
 # ---- documentation ------------------------------------------------------------------
 .PHONY: man-check

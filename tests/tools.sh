@@ -1,7 +1,7 @@
 #!/bin/sh
 # What a make target needs, installed when missing: the one place that calls apt-get.
 #
-#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing
+#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle
 #
 #   build     the build dependencies of `make`, `make check` and `make demo`: a C compiler, make,
 #             pkg-config, jansson, libyaml, Check, python3 with venv, libcurl (the example
@@ -16,6 +16,9 @@
 #   browser   a headless Chromium for the SVG tests (Debian package chromium)
 #   shells    zsh and tmux: dsctl's zsh completion script is checked with zsh, its tables in a tmux pane
 #   typing    mypy (Debian package mypy): the Python package and its quick start under mypy --strict
+#   oracle    Go and the Go libraries k8s.io/api and apimachinery v0.25-v0.29 import, as Debian packages
+#             them (GOPATH mode, /usr/share/gocode): `make oracle` builds upstream's template hash with
+#             them (tests/oracle/run.sh). Not needed by make check, which reads the vectors it wrote.
 #
 # Each tool is probed by using it, not by asking the package manager, so another distribution's
 # packages serve as well. As root with apt-get the missing packages are installed; otherwise the
@@ -96,9 +99,26 @@ missing() {
 		have tmux || m="$m tmux"
 		echo "$m"
 		;;
+	oracle)
+		m=""
+		have go || m="$m golang-go"
+		# a package each, probed by its source directory under Debian's GOPATH
+		for dp in github.com/davecgh/go-spew:golang-github-davecgh-go-spew-dev \
+			gopkg.in/inf.v0:golang-gopkg-inf.v0-dev \
+			github.com/google/gofuzz:golang-github-google-gofuzz-dev \
+			github.com/gogo/protobuf:golang-github-gogo-protobuf-dev \
+			golang.org/x/net:golang-golang-x-net-dev \
+			k8s.io/klog:golang-k8s-klog-dev \
+			k8s.io/utils:golang-k8s-utils-dev \
+			sigs.k8s.io/json:golang-k8s-sigs-json-dev \
+			sigs.k8s.io/structured-merge-diff:golang-k8s-sigs-structured-merge-diff-dev; do
+			[ -d "/usr/share/gocode/src/${dp%%:*}" ] || m="$m ${dp#*:}"
+		done
+		echo "$m"
+		;;
 	typing) { have mypy && mypy --version >/dev/null 2>&1; } || echo mypy ;;
 	*)
-		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing" >&2
+		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle" >&2
 		exit 2
 		;;
 	esac

@@ -231,13 +231,9 @@ static int by_namespace_and_name(const void *a, const void *b)
 static int labels_match(const char *sel, const json_t *o)
 {
 	json_t *labels = at(o, "metadata.labels");
-	char *text = json_dumps(labels ? labels : json_object(), JSON_ENCODE_ANY | JSON_COMPACT);
+	char *text = labels ? json_dumps(labels, JSON_ENCODE_ANY | JSON_COMPACT) : strdup("{}");
 	int m = 0;
 	ds_error err;
-	if (!labels) {
-		free(text);
-		text = strdup("{}");
-	}
 	if (text && ds_selector_match(sel, strlen(sel), text, strlen(text), &m, &err) < 0)
 		m = 0;
 	free(text);
@@ -956,8 +952,10 @@ static int parse_requests(ctx *c, request *reqs, size_t *nreqs)
 		for (size_t k = 0; k < *nreqs; k++)
 			dup |= reqs[k].type == t;
 		if (!dup) {
-			reqs[*nreqs] = (request){t, calloc((size_t)c->argc, sizeof(char *)), 0};
-			if (!reqs[*nreqs].names)
+			/* counted at once, so that the caller frees it whatever happens next */
+			request *r = &reqs[(*nreqs)++];
+			*r = (request){t, calloc((size_t)c->argc, sizeof(char *)), 0};
+			if (!r->names)
 				return EXIT_ERROR;
 			for (int i = 1; i < c->argc; i++) {
 				if (strchr(c->argv[i], '/'))
@@ -967,9 +965,8 @@ static int parse_requests(ctx *c, request *reqs, size_t *nreqs)
 							   "passing arguments in resource/name form (e.g. 'dsctl get "
 							   "resource/<resource_name>' "
 							   "instead of 'dsctl get resource resource/<resource_name>'");
-				reqs[*nreqs].names[reqs[*nreqs].nnames++] = c->argv[i];
+				r->names[r->nnames++] = c->argv[i];
 			}
-			(*nreqs)++;
 		}
 		p += len + (p[len] == ',');
 	}

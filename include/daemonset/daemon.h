@@ -26,12 +26,17 @@ DS_EXTERN int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_
 
 /*
  * The template hash for a pod template (JSON or YAML text of a
- * PodTemplateSpec), with collisionCount (-1 when not set). Ours differs from
- * upstream's Go hash by design (see daemonset(7)); it is deterministic and
- * uses upstream's alphabet. out needs 16 bytes.
+ * PodTemplateSpec), with collisionCount (-1 when not set): upstream's
+ * controller.ComputeHash, as the DaemonSet controller of the Kubernetes
+ * release the option kubernetesVersion names computes it (its Go types'
+ * print; see ds_template_hash(3) for which releases are verified). out
+ * needs 16 bytes. ds_template_hash is ds_template_hash_opts with the
+ * default options.
  */
 DS_EXTERN int ds_template_hash(const char *template_text, size_t size, int32_t collision_count, char *out,
 			       size_t out_size, ds_error *err);
+DS_EXTERN int ds_template_hash_opts(const char *template_text, size_t size, int32_t collision_count,
+				    const ds_options *opts, char *out, size_t out_size, ds_error *err);
 
 /*
  * The DaemonSet's revision history as the controller sees it: the current

@@ -35,6 +35,27 @@ extern "C" {
 DS_EXTERN int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size, const char *taint,
 					    size_t taint_size, const ds_options *opts, int *out, ds_error *err);
 
+/* The inclusion filter of FindMatchingUntoleratedTaint (upstream passes a
+ * function of the taint; every one it passes keeps taints by effect): a
+ * taint is considered when its effect is one of the count strings of
+ * effects, compared exactly ("" is a taint without an effect, "noschedule"
+ * an effect the API does not know). count 0 is a filter that keeps no taint;
+ * a NULL filter is upstream's nil filter: every taint. */
+typedef struct ds_taint_filter {
+	size_t size; /* sizeof(ds_taint_filter): DS_TAINT_FILTER_INIT */
+	const char *const *effects;
+	size_t count;
+} ds_taint_filter;
+#define DS_TAINT_FILTER_INIT DS_SIZED_INIT(ds_taint_filter)
+
+/* FindMatchingUntoleratedTaint: the first taint of taints (an array, in its
+ * order) that filter (may be NULL) keeps and no toleration of tolerations
+ * (an array) tolerates. *found (may be NULL) gets 1 or 0; *json_out (may be
+ * NULL) the taint as JSON, or "null". */
+DS_EXTERN int ds_taints_find_untolerated2(const char *taints, size_t taints_size, const char *tolerations,
+					  size_t tolerations_size, const ds_taint_filter *filter,
+					  const ds_options *opts, int *found, char **json_out, ds_error *err);
+
 /* Effect filters of ds_taints_find_untolerated: a taint is considered when
  * its effect's bit is set. 0 is a nil filter: every taint. */
 #define DS_TAINT_EFFECT_NO_SCHEDULE 0x1u
@@ -42,10 +63,8 @@ DS_EXTERN int ds_toleration_tolerates_taint(const char *toleration, size_t toler
 #define DS_TAINT_EFFECT_NO_EXECUTE 0x4u
 #define DS_TAINT_EFFECT_OTHER 0x8u /* an empty effect, or one the API does not know */
 
-/* FindMatchingUntoleratedTaint: the first taint of taints (an array, in its
- * order) that the filter keeps and no toleration of tolerations (an array)
- * tolerates. *found (may be NULL) gets 1 or 0; *json_out (may be NULL) the
- * taint as JSON, or "null". */
+/* ds_taints_find_untolerated2 with the filter as bits (which cannot say "no
+ * effect", nor one unknown effect apart from the others). */
 DS_EXTERN int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations,
 					 size_t tolerations_size, unsigned effects, const ds_options *opts, int *found,
 					 char **json_out, ds_error *err);
@@ -57,6 +76,9 @@ DS_EXTERN int ds_taints_find_untolerated(const char *taints, size_t taints_size,
  * against a Node. When no term matched and some term could not be parsed,
  * *out is 0 and the call returns DS_EVALUE with upstream's parse errors, as
  * Match returns them beside false. */
+DS_EXTERN int ds_pod_required_node_affinity_match2(const char *pod, size_t pod_size, const char *node, size_t node_size,
+						   const ds_options *opts, int *out, ds_error *err);
+/* The same with every option at its default. */
 DS_EXTERN int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size,
 						  int *out, ds_error *err);
 
@@ -81,11 +103,17 @@ DS_EXTERN int ds_daemonset_new_pod(const char *daemonset, size_t size, const cha
  * PodTemplateSpec is taken at its spec): the PodSpec with the default
  * DaemonSet tolerations merged in, as upstream merges them (every matching
  * entry is replaced, losing its tolerationSeconds). */
+DS_EXTERN int ds_podspec_add_daemon_tolerations2(const char *podspec, size_t size, const ds_options *opts,
+						 char **json_out, ds_error *err);
+/* The same with every option at its default. */
 DS_EXTERN int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **json_out, ds_error *err);
 
 /* ReplaceDaemonSetPodNodeNameNodeAffinity: the Affinity (an object, or
  * "null" / NULL for nil) with its required node affinity replaced by the
  * matchFields metadata.name pin to node_name. */
+DS_EXTERN int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char *node_name,
+					     const ds_options *opts, char **json_out, ds_error *err);
+/* The same with every option at its default. */
 DS_EXTERN int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name, char **json_out,
 					    ds_error *err);
 

@@ -35,8 +35,8 @@ int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const ch
 	return rc;
 }
 
-int ds_template_hash(const char *template_text, size_t size, int32_t collision_count, char *out, size_t out_size,
-		     ds_error *err)
+int ds_template_hash_opts(const char *template_text, size_t size, int32_t collision_count, const ds_options *opts,
+			  char *out, size_t out_size, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	if (!template_text)
@@ -52,8 +52,9 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 		return dsi_error_set(err, DS_EARG, NULL,
 				     "collision_count is %d: expected -1 (not set) or a non-negative count",
 				     (int)collision_count);
+	const dsi_core_options *core = dsi_o_core(opts);
 	json_t *t;
-	int rc = dsi_parse_one(template_text, size, &dsi_core_options_default()->limits, &t, err);
+	int rc = dsi_parse_one(template_text, size, &core->limits, &t, err);
 	if (rc < 0)
 		return rc;
 	if (!json_is_object(t)) {
@@ -70,12 +71,18 @@ int ds_template_hash(const char *template_text, size_t size, int32_t collision_c
 	if (rc < 0)
 		return rc;
 	char h[DSI_HASH_MAX];
-	rc = dsi_template_hash(c, collision_count >= 0, collision_count, h);
+	rc = dsi_template_hash(c, core->k8s_minor, collision_count >= 0, collision_count, h, NULL);
 	json_decref(c);
 	if (rc < 0)
 		return dsi_error_nomem(err);
 	memcpy(out, h, strlen(h) + 1);
 	return 0;
+}
+
+int ds_template_hash(const char *template_text, size_t size, int32_t collision_count, char *out, size_t out_size,
+		     ds_error *err)
+{
+	return ds_template_hash_opts(template_text, size, collision_count, NULL, out, out_size, err);
 }
 
 int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, const char *name, const ds_options *opts,

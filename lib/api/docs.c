@@ -34,19 +34,15 @@ int dsi_api_parse_doc(const char *text, size_t size, const char *what, json_t **
 	return rc;
 }
 
-int dsi_api_go_decode(json_t *v, int type, ds_error *err)
-{
-	int rc = dsi_decode_check(v, type, err);
-	if (rc == 0 && dsi_decode_zero_nulls(v, type) < 0)
-		rc = dsi_error_nomem(err);
-	return rc;
-}
+int dsi_api_go_decode(json_t *v, int type, ds_error *err) { return dsi_decode(v, type, err); }
 
 int dsi_api_pod_type(const json_t *obj)
 {
 	const json_t *spec = json_object_get(obj, "spec");
 	return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod") : dsi_decode_type_named("PodSpec");
 }
+
+int dsi_api_pod_type_strict(void) { return dsi_schema_root_type("v1", "Pod"); }
 
 /* The named core/v1 type an argument decodes into, by name: "Pod" (or a PodSpec, see pod_type). */
 static int go_type(const char *name, const json_t *v)
@@ -87,8 +83,17 @@ int dsi_api_parse_list(const char *text, size_t size, const char *what, int type
 	json_t *v;
 	*wrapped = NULL;
 	int rc = dsi_api_parse_doc(text, size, what, &v, err);
-	if (rc < 0)
-		return rc;
+	return rc < 0 ? rc : dsi_api_check_list(v, what, type, wrapped, err);
+}
+
+int dsi_api_check_list(json_t *v, const char *what, int type, json_t **wrapped, ds_error *err)
+{
+	int rc = 0;
+	*wrapped = NULL;
+	if (json_is_null(v)) {
+		json_decref(v);
+		v = NULL;
+	}
 	if (v && !json_is_array(v))
 		rc = dsi_error_set(err, DS_ETYPE, NULL, "expected an array of %s, got %s", what, dsi_json_type_name(v));
 	else if (v)
@@ -316,11 +321,19 @@ int dsi_api_scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err)
 int dsi_api_scratch_add(dsi_cluster *c, const char *text, size_t size, const char *kind, const char *api_version,
 			const char *bind, int exactly, const char *what, ds_error *err)
 {
-	if (!text && size)
+	return dsi_api_scratch_add_objects(c, text, size, NULL, kind, api_version, bind, exactly, NULL, what, err);
+}
+
+int dsi_api_scratch_add_objects(dsi_cluster *c, const char *text, size_t size, json_t *value, const char *kind,
+				const char *api_version, const char *bind, int exactly, dsi_api_objects *kept,
+				const char *what, ds_error *err)
+{
+	if (!value && !text && size)
 		return dsi_error_set(err, DS_EARG, NULL, "%s is NULL with size %zu", what, size);
 	dsi_api_objects o;
 	size_t document = 0;
-	int rc = dsi_api_objects_of(text ? text : "", size, &c->core.limits, &o, err);
+	int rc = value ? dsi_api_objects_of_value(value, &c->core.limits, &o, err)
+		       : dsi_api_objects_of(text ? text : "", size, &c->core.limits, &o, err);
 	json_t *arr = o.arr;
 	if (rc == 0 && exactly && json_array_size(arr) != 1)
 		rc = dsi_error_set(err, json_array_size(arr) ? DS_EARG : DS_EMISSING, NULL, "expected one %s, got %zu",
@@ -345,7 +358,10 @@ int dsi_api_scratch_add(dsi_cluster *c, const char *text, size_t size, const cha
 		if (rc < 0)
 			document = dsi_api_error_at_origin(err, &o);
 	}
-	dsi_api_objects_release(&o);
+	if (rc == 0 && kept)
+		*kept = o;
+	else
+		dsi_api_objects_release(&o);
 	if (rc < 0)
 		dsi_api_error_source(err, what, document);
 	return rc;

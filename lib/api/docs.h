@@ -23,6 +23,8 @@ int dsi_api_go_decode(json_t *v, int type, ds_error *err);
 /* The Go type a Pod argument decodes into: a Pod (or a PodTemplateSpec: the same fields but status)
  * when it has a spec, else a bare PodSpec. */
 int dsi_api_pod_type(const json_t *obj);
+/* A Pod, always (the scheduler's text functions). */
+int dsi_api_pod_type_strict(void);
 /* One document that must be an object (what: its name in errors) that Go's decoder takes as the
  * core/v1 type named type_name ("Pod": dsi_api_pod_type; NULL: not checked here). */
 int dsi_api_parse_object(const char *text, size_t size, const char *what, const char *type_name, json_t **out,
@@ -33,6 +35,8 @@ int dsi_api_check_object(json_t **v, const char *what, const char *type_name, ds
 /* An array document (nothing or "null": empty) of the array type type, wrapped as {"v": array}
  * for the list readers. */
 int dsi_api_parse_list(const char *text, size_t size, const char *what, int type, json_t **wrapped, ds_error *err);
+/* The part of dsi_api_parse_list after parsing, for a value (owned; NULL or "null": empty). */
+int dsi_api_check_list(json_t *v, const char *what, int type, json_t **wrapped, ds_error *err);
 /* A reader that reads as Go's decoder does (dsi_rd.lenient). */
 void dsi_api_lenient_rd(dsi_rd *rd, ds_error *err);
 /* A Pod's or a PodTemplateSpec's spec, or obj itself when it is a bare PodSpec. */
@@ -76,5 +80,10 @@ int dsi_api_scratch_init(dsi_cluster *c, const ds_options *opts, ds_error *err);
  * text must hold one object. Errors name their field as a path in text, with what as the source. */
 int dsi_api_scratch_add(dsi_cluster *c, const char *text, size_t size, const char *kind, const char *api_version,
 			const char *bind, int exactly, const char *what, ds_error *err);
+/* The same for text or (when not NULL) a value (owned: a copy no one else holds); kept (may be NULL)
+ * gets the objects as loaded, with kinds filled in (the caller releases them). */
+int dsi_api_scratch_add_objects(dsi_cluster *c, const char *text, size_t size, json_t *value, const char *kind,
+				const char *api_version, const char *bind, int exactly, dsi_api_objects *kept,
+				const char *what, ds_error *err);
 
 #endif

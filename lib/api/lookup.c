@@ -46,8 +46,14 @@ int dsi_api_emit_pod(const dsi_cluster *c, const dsi_daemonset *ds, const char *
 	dsi_placement p;
 	if (dsi_placement_init(&p, c, ds, dsi_o_core(opts)) < 0)
 		return dsi_error_nomem(err);
-	json_t *pod = dsi_new_pod(&p, node, hash, err);
+	int rc = dsi_api_emit_pod_placed(&p, node, hash, json_out, err);
 	dsi_placement_release(&p);
+	return rc;
+}
+
+int dsi_api_emit_pod_placed(const dsi_placement *p, const char *node, const char *hash, char **json_out, ds_error *err)
+{
+	json_t *pod = dsi_new_pod(p, node, hash, err);
 	if (!pod)
 		return err->code ? err->code : dsi_error_nomem(err);
 	if (dsi_go_encode(pod, dsi_schema_root_type("v1", "Pod")) < 0) {

@@ -2,6 +2,7 @@
 #ifndef DSI_API_LOOKUP_H
 #define DSI_API_LOOKUP_H
 
+#include "daemon/shouldrun.h"
 #include "model/nodeselector.h"
 #include "model/snapshot.h"
 
@@ -27,5 +28,7 @@ int dsi_api_node_selector_errors(const dsi_node_selector *s, ds_error *err);
  * ds_daemonset_new_pod. */
 int dsi_api_emit_pod(const dsi_cluster *c, const dsi_daemonset *ds, const char *node, const char *hash,
 		     const ds_options *opts, char **json_out, ds_error *err);
+/* The same for a DaemonSet's placement made already (a parsed object's). */
+int dsi_api_emit_pod_placed(const dsi_placement *p, const char *node, const char *hash, char **json_out, ds_error *err);
 
 #endif

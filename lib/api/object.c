@@ -1,33 +1,40 @@
 /*
  * Parsed objects (include/daemonset/object.h): made from text, from a jansson value or from a
  * snapshot, reference counted, never changed. Their documents are read as the text functions of
- * upstream.c read theirs (api/docs.h), into a table of strings of the object's own.
+ * upstream.c read theirs (api/docs.h), into a table of strings of the object's own; the text
+ * functions themselves parse their documents through here.
  */
 #include "api/object.h"
 
 #include <string.h>
 
 #include "daemonset/jansson.h"
-
 #include "api/api_options.h"
 #include "api/docs.h"
 #include "api/lookup.h"
 #include "apiserver/canonical.h"
+#include "apiserver/decodecheck.h"
 #include "core/alloc.h"
+#include "sched/fitreport.h"
 
-static const char *const type_names[DSI_OT_COUNT] = {"Toleration", "Taint", "Node", "DaemonSet"};
+static const char *const type_names[DSI_OT_COUNT] = {"Toleration", "Taint",     "[]Toleration", "[]Taint", "Node",
+						     "Pod",        "DaemonSet", "Affinity",     "List"};
 
 /* The name of an argument of type t in errors, as the text functions name theirs. */
-static const char *const type_args[DSI_OT_COUNT] = {"toleration", "taint", "node", "daemonset"};
+static const char *const type_args[DSI_OT_COUNT] = {"toleration", "taint",     "tolerations", "taints", "node",
+						    "pod",        "daemonset", "affinity",    "objects"};
 
-static ds_object *object_new(dsi_otype t, unsigned gates)
+const char *dsi_object_type_name(dsi_otype t) { return t < DSI_OT_COUNT ? type_names[t] : ""; }
+
+static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
 {
 	ds_object *o = dsi_calloc(1, sizeof(*o));
 	if (!o)
 		return NULL;
 	atomic_init(&o->refs, 1);
 	o->type = t;
-	o->gates = gates;
+	o->gates = core->gates;
+	o->k8s_minor = core->k8s_minor;
 	dsi_atoms_init(&o->atoms);
 	return o;
 }
@@ -38,15 +45,27 @@ static void object_destroy(ds_object *o)
 	switch (o->type) {
 	case DSI_OT_TOLERATION: dsi_toleration_release(&o->atoms, &o->u.tol); break;
 	case DSI_OT_TAINT: dsi_taint_release(&o->atoms, &o->u.taint); break;
+	case DSI_OT_TOLERATIONS: dsi_tolerations_release(&o->atoms, &o->u.tols); break;
+	case DSI_OT_TAINTS: dsi_taints_release(&o->atoms, &o->u.taints); break;
 	case DSI_OT_NODE: dsi_node_release(&o->atoms, &o->u.node); break;
+	case DSI_OT_POD:
+		dsi_meta_release(&o->atoms, &o->u.pod.meta);
+		dsi_podspec_release(&o->atoms, &o->u.pod.spec);
+		break;
 	case DSI_OT_DAEMONSET:
 		dsi_placement_release(&o->u.ds.place);
 		dsi_daemonset_release(&o->atoms, &o->u.ds.d);
-		for (int i = 0; i < DSI_N_WELL_KNOWN_TAINTS; i++)
-			dsi_atom_unref(&o->atoms, o->u.ds.pinned[i]);
+		break;
+	case DSI_OT_LIST:
+		dsi_cluster_destroy(&o->u.list.c);
+		dsi_free(o->u.list.unbound);
 		break;
 	default: break;
 	}
+	for (int i = 0; i < DSI_N_WELL_KNOWN_TAINTS; i++)
+		dsi_atom_unref(&o->atoms, o->pinned[i]);
+	json_decref(o->json);
+	dsi_free(o->times);
 	dsi_atoms_free(&o->atoms);
 	dsi_free(o);
 }
@@ -68,10 +87,7 @@ void ds_object_free(ds_object *obj)
 	object_destroy(obj);
 }
 
-const char *ds_object_type(const ds_object *obj)
-{
-	return obj && obj->type < DSI_OT_COUNT ? type_names[obj->type] : "";
-}
+const char *ds_object_type(const ds_object *obj) { return obj ? dsi_object_type_name(obj->type) : ""; }
 
 int dsi_object_want(const ds_object *obj, dsi_otype t, const char *what, ds_error *err)
 {
@@ -83,15 +99,48 @@ int dsi_object_want(const ds_object *obj, dsi_otype t, const char *what, ds_erro
 			     type_names[obj->type]);
 }
 
+const dsi_taints *dsi_object_taints(const ds_object *o, dsi_taints *one)
+{
+	switch (o ? o->type : DSI_OT_COUNT) {
+	case DSI_OT_TAINTS: return &o->u.taints;
+	case DSI_OT_NODE: return &o->u.node.taints;
+	case DSI_OT_TAINT:
+		one->v = (dsi_taint *)&o->u.taint;
+		one->n = 1;
+		return one;
+	default: return NULL;
+	}
+}
+
+const dsi_tolerations *dsi_object_tolerations(const ds_object *o, dsi_tolerations *one)
+{
+	switch (o ? o->type : DSI_OT_COUNT) {
+	case DSI_OT_TOLERATIONS: return &o->u.tols;
+	case DSI_OT_POD: return &o->u.pod.spec.tolerations;
+	case DSI_OT_DAEMONSET: return &o->u.ds.d.tspec.tolerations;
+	case DSI_OT_TOLERATION:
+		one->v = (dsi_toleration *)&o->u.tol;
+		one->n = 1;
+		return one;
+	default: return NULL;
+	}
+}
+
 /* ---- reading ------------------------------------------------------------------------------------ */
 
-/* The DaemonSet's placement (the default tolerations merged in), once: its keys are pinned first. */
-static int ds_prepare(ds_object *o, ds_error *err)
+/* What an object is made from: text, or a jansson value of the caller's. */
+typedef struct input {
+	const char *text;
+	size_t size;
+	const json_t *value; /* when not NULL */
+} input;
+
+/* The keys dsi_daemon_tolerations looks up, interned in o's table. */
+static int pin(ds_object *o, ds_error *err)
 {
 	for (int i = 0; i < DSI_N_WELL_KNOWN_TAINTS; i++)
-		if ((o->u.ds.pinned[i] = dsi_atom_intern_cstr(&o->atoms, dsi_well_known_taint_keys[i])) ==
-		    DSI_ATOM_ERROR) {
-			o->u.ds.pinned[i] = DSI_ATOM_NONE;
+		if ((o->pinned[i] = dsi_atom_intern_cstr(&o->atoms, dsi_well_known_taint_keys[i])) == DSI_ATOM_ERROR) {
+			o->pinned[i] = DSI_ATOM_NONE;
 			return dsi_error_nomem(err);
 		}
 	return 0;
@@ -105,30 +154,186 @@ static int ds_place(ds_object *o, ds_error *err)
 	return 0;
 }
 
-/* What an object is made from: text, or a jansson value of the caller's. */
-typedef struct input {
-	const char *text;
-	size_t size;
-	const json_t *value; /* when not NULL */
-} input;
+/* The timeAdded of taints[i] of the array arr (a taint object alone when arr is one), which the
+ * reader has checked to be a time (null: nil). */
+static int taint_times(ds_object *o, const json_t *arr, uint32_t n, ds_error *err)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const json_t *t = json_is_array(arr) ? json_array_get(arr, i) : arr;
+		const char *s = json_string_value(json_object_get(t, "timeAdded"));
+		ds_time at;
+		if (!s || !*s || ds_time_parse(s, &at, NULL) < 0)
+			continue;
+		if (!o->times && !(o->times = dsi_calloc(n, sizeof(*o->times))))
+			return dsi_error_nomem(err);
+		o->times[i].t = at;
+		o->times[i].has = 1;
+	}
+	return 0;
+}
+
+/* One object, decoded as its Go type (or a value of the caller's, copied), for the types that are one
+ * object: *out owned by the caller. */
+static int one_object(const input *in, const char *what, const char *type_name, json_t **out, ds_error *err)
+{
+	*out = NULL;
+	if (!in->value)
+		return dsi_api_parse_object(in->text, in->size, what, type_name, out, err);
+	if (!(*out = json_deep_copy(in->value)))
+		return dsi_error_nomem(err);
+	return dsi_api_check_object(out, what, type_name, err);
+}
 
 /* A toleration or a taint: one object, decoded as its Go type, read as Go's decoder reads it. */
 static int read_small(ds_object *o, const input *in, const char *what, ds_error *err)
 {
-	json_t *j = NULL;
-	int rc;
-	if (!in->value)
-		rc = dsi_api_parse_object(in->text, in->size, what, type_names[o->type], &j, err);
-	else if (!(j = json_deep_copy(in->value)))
-		rc = dsi_error_nomem(err);
-	else
-		rc = dsi_api_check_object(&j, what, type_names[o->type], err);
+	json_t *j;
+	int rc = one_object(in, what, type_names[o->type], &j, err);
 	if (rc < 0)
 		return rc;
 	dsi_rd rd;
 	dsi_api_lenient_rd(&rd, err);
-	rc = o->type == DSI_OT_TOLERATION ? dsi_toleration_read(&rd, &o->atoms, j, &o->u.tol)
-					  : dsi_taint_read(&rd, &o->atoms, j, &o->u.taint);
+	if (o->type == DSI_OT_TOLERATION) {
+		rc = dsi_toleration_read(&rd, &o->atoms, j, &o->u.tol);
+	} else if ((rc = dsi_taint_read(&rd, &o->atoms, j, &o->u.taint)) == 0) {
+		rc = taint_times(o, j, 1, err);
+	}
+	if (rc < 0)
+		dsi_error_set_source(err, what);
+	json_decref(j);
+	return rc;
+}
+
+/* []Toleration or []Taint: an array (nothing or null: empty), decoded, each element read. */
+static int read_array(ds_object *o, const input *in, const char *what, ds_error *err)
+{
+	int taints = o->type == DSI_OT_TAINTS;
+	int type = taints ? dsi_decode_type_taints() : dsi_decode_type_tolerations();
+	json_t *wrapped = NULL, *copy = NULL;
+	int rc;
+	if (!in->value)
+		rc = dsi_api_parse_list(in->text, in->size, what, type, &wrapped, err);
+	else if (!(copy = json_deep_copy(in->value)))
+		rc = dsi_error_nomem(err);
+	else
+		rc = dsi_api_check_list(copy, what, type, &wrapped, err);
+	if (rc < 0)
+		return rc;
+	dsi_rd rd;
+	dsi_api_lenient_rd(&rd, err);
+	/* paths as the list's own ("[2].effect"), not the wrapper's */
+	rc = taints ? dsi_taints_read(&rd, &o->atoms, wrapped, "v", &o->u.taints)
+		    : dsi_tolerations_read(&rd, &o->atoms, wrapped, "v", &o->u.tols);
+	if (rc == 0 && taints)
+		rc = taint_times(o, json_object_get(wrapped, "v"), o->u.taints.n, err);
+	if (rc < 0) {
+		if (strncmp(err->path, "v[", 2) == 0)
+			memmove(err->path, err->path + 1, strlen(err->path));
+		dsi_error_set_source(err, what);
+	}
+	json_decref(wrapped);
+	return rc;
+}
+
+/* A Pod's metadata and spec from its decoded JSON j: strict, a Pod's metadata and spec member, as the
+ * scheduler reads it (dsi_pod_read_for_fit); else a Pod or PodTemplateSpec (metadata and spec) or a
+ * bare PodSpec (nested 0). Both are released on failure. */
+static int pod_read(const json_t *j, int strict, unsigned gates, dsi_rd *rd, dsi_atoms *atoms, dsi_meta *meta,
+		    dsi_podspec *spec, uint8_t *nested)
+{
+	if (strict) {
+		*nested = 1;
+		return dsi_pod_read_for_fit(rd, atoms, j, gates, meta, spec);
+	}
+	int rc = 0;
+	const json_t *s = dsi_api_spec_of(j);
+	memset(meta, 0, sizeof(*meta));
+	memset(spec, 0, sizeof(*spec));
+	*nested = s != j;
+	if (*nested)
+		rc = dsi_meta_read(rd, atoms, j, 0, meta);
+	size_t m = *nested ? dsi_rd_push(rd, "spec") : 0;
+	if (rc == 0 && (rc = dsi_podspec_read(rd, atoms, s, DSI_PODSPEC_PLACEMENT, gates, spec)) < 0)
+		dsi_meta_release(atoms, meta);
+	dsi_rd_pop(rd, m);
+	return rc;
+}
+
+int dsi_object_pod_read(const ds_object *pod, dsi_rd *rd, dsi_atoms *atoms, dsi_meta *meta, dsi_podspec *spec)
+{
+	uint8_t nested;
+	return pod_read(pod->json, pod->u.pod.strict, pod->gates, rd, atoms, meta, spec, &nested);
+}
+
+/* A Pod, a PodTemplateSpec or a bare PodSpec (mode DSI_READ_POD_STRICT: a Pod, as the scheduler's
+ * text functions read theirs), decoded, its metadata and spec read with the placement parts. */
+static int read_pod(ds_object *o, const input *in, int mode, const char *what, ds_error *err)
+{
+	int strict = mode == DSI_READ_POD_STRICT;
+	json_t *j;
+	int rc = one_object(in, what, strict ? NULL : "Pod", &j, err);
+	if (rc == 0 && strict && (rc = dsi_api_go_decode(j, dsi_api_pod_type_strict(), err)) < 0) {
+		dsi_error_set_source(err, what);
+		json_decref(j);
+	}
+	if (rc < 0)
+		return rc;
+	o->u.pod.strict = (uint8_t)strict;
+	dsi_rd rd;
+	dsi_api_lenient_rd(&rd, err);
+	rc = pod_read(j, strict, o->gates, &rd, &o->atoms, &o->u.pod.meta, &o->u.pod.spec, &o->u.pod.nested);
+	if (rc == 0)
+		rc = pin(o, err);
+	if (rc < 0) {
+		dsi_error_set_source(err, what);
+		json_decref(j);
+		return rc;
+	}
+	o->json = j;
+	return 0;
+}
+
+/* An Affinity (nothing or null: nil), decoded, each level an object as the Go types say. */
+static int read_affinity(ds_object *o, const input *in, const char *what, ds_error *err)
+{
+	json_t *aff = NULL;
+	int rc = 0;
+	if (!in->value)
+		rc = dsi_api_parse_doc(in->text, in->size, what, &aff, err);
+	else if (!json_is_null(in->value) && !(aff = json_deep_copy(in->value)))
+		rc = dsi_error_nomem(err);
+	if (rc == 0 && aff)
+		rc = dsi_api_go_decode(aff, dsi_decode_type_named("Affinity"), err);
+	/* the Go types: each level an object (a pointer: null reads as nil) */
+	dsi_rd rd;
+	dsi_api_lenient_rd(&rd, err);
+	json_t *na = NULL, *req = NULL;
+	if (rc == 0 && aff && (rc = dsi_rd_expect_object(&rd, aff)) == 0 &&
+	    (rc = dsi_rd_object(&rd, aff, "nodeAffinity", &na)) == 0 && na) {
+		size_t m = dsi_rd_push(&rd, "nodeAffinity");
+		rc = dsi_rd_object(&rd, na, "requiredDuringSchedulingIgnoredDuringExecution", &req);
+		dsi_rd_pop(&rd, m);
+	}
+	if (rc < 0) {
+		dsi_error_set_source(err, what);
+		json_decref(aff);
+		return rc;
+	}
+	o->json = aff;
+	return 0;
+}
+
+/* A Node as ds_pod_required_node_affinity_match reads its node: one object decoded as a Node. */
+static int read_node_plain(ds_object *o, const input *in, const char *what, ds_error *err)
+{
+	json_t *j;
+	int rc = one_object(in, what, "Node", &j, err);
+	if (rc < 0)
+		return rc;
+	dsi_rd rd;
+	dsi_api_lenient_rd(&rd, err);
+	if ((rc = dsi_node_read(&rd, &o->atoms, j, &o->u.node)) == 0)
+		rc = taint_times(o, json_object_get(json_object_get(j, "spec"), "taints"), o->u.node.taints.n, err);
 	if (rc < 0)
 		dsi_error_set_source(err, what);
 	json_decref(j);
@@ -137,7 +342,7 @@ static int read_small(ds_object *o, const input *in, const char *what, ds_error 
 
 /* The one object of a document as the kind want (DSI_KIND_COUNT: a Node or a DaemonSet, whichever it
  * is), as the text functions load theirs into a snapshot (a List or a stream of one object, a kind
- * or apiVersion defaulted, read leniently), but straight into o. *type gets what it was. */
+ * or apiVersion defaulted, read leniently), but straight into o. */
 static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_options *opts, const char *what,
 		     ds_error *err)
 {
@@ -190,15 +395,17 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 			 * clear_cluster_scoped_namespace) */
 			dsi_atom_unref(&o->atoms, o->u.node.meta.ns);
 			o->u.node.meta.ns = DSI_ATOM_NONE;
+			rc = taint_times(o, json_object_get(json_object_get(obj, "spec"), "taints"), o->u.node.taints.n,
+					 err);
 		}
 	} else if (rc == 0) {
 		o->type = DSI_OT_DAEMONSET;
 		/* read as the Go function receives it, its template hashed in canonical form */
 		dsi_prepared prep;
-		if ((rc = ds_prepare(o, err)) == 0 &&
+		if ((rc = pin(o, err)) == 0 &&
 		    (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0) {
 			if ((rc = dsi_daemonset_read(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
-						     &o->u.ds.d)) == 0)
+						     o->k8s_minor, &o->u.ds.d)) == 0)
 				rc = ds_place(o, err);
 			json_decref(prep.hashed);
 		}
@@ -214,17 +421,68 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 	return rc;
 }
 
-static int make(dsi_otype t, const input *in, const ds_options *opts, const char *what, ds_object **out, ds_error *err)
+/* Any objects (a node's pods, a DaemonSet's nodes and pods), loaded leniently into a private snapshot,
+ * an object without a kind taken as a Pod, pods without a node left so. */
+static int read_list(ds_object *o, const input *in, const ds_options *opts, const char *what, ds_error *err)
+{
+	dsi_cluster *c = &o->u.list.c;
+	int rc = dsi_api_scratch_init(c, opts, err);
+	if (rc < 0)
+		return rc;
+	json_t *copy = NULL;
+	if (in->value && !json_is_null(in->value) && !(copy = json_deep_copy(in->value)))
+		return dsi_error_nomem(err);
+	dsi_api_objects kept;
+	rc = in->value && !copy
+		     ? 0
+		     : dsi_api_scratch_add_objects(c, in->text, in->size, copy, "Pod", "v1", NULL, 0, &kept, what, err);
+	if (rc < 0 || (in->value && !copy))
+		return rc;
+	/* which pods are not bound to the node a function is asked about (those that had no spec object or
+	 * a nodeName): the last object of a name is the one loaded */
+	size_t npods = dsi_cluster_count(c, DSI_KIND_POD), i;
+	json_t *obj;
+	if (npods && !(o->u.list.unbound = dsi_calloc(npods, 1)))
+		rc = dsi_error_nomem(err);
+	json_array_foreach(rc == 0 ? kept.arr : NULL, i, obj)
+	{
+		const json_t *meta = json_object_get(obj, "metadata");
+		dsi_atom ns = dsi_atom_lookup_id(&c->atoms, json_string_value(json_object_get(meta, "namespace")));
+		dsi_atom name = dsi_atom_lookup_id(&c->atoms, json_string_value(json_object_get(meta, "name")));
+		const char *api = json_string_value(json_object_get(obj, "apiVersion"));
+		const dsi_pod *p = strcmp(json_string_value(json_object_get(obj, "kind")), "Pod") == 0 &&
+						   (!api || !*api || strcmp(api, "v1") == 0)
+					   ? dsi_cluster_pod(c, ns, name)
+					   : NULL;
+		if (p)
+			o->u.list.unbound[p->index] =
+				!json_is_object(json_object_get(obj, "spec")) ||
+				json_string_value(json_object_get(json_object_get(obj, "spec"), "nodeName")) != NULL;
+	}
+	dsi_api_objects_release(&kept);
+	return rc;
+}
+
+static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what, ds_object **out,
+		ds_error *err)
 {
 	*out = NULL;
-	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts)->gates);
+	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
 	if (!o)
 		return dsi_error_nomem(err);
 	int rc;
 	switch (t) {
 	case DSI_OT_TOLERATION:
 	case DSI_OT_TAINT: rc = read_small(o, in, what, err); break;
-	case DSI_OT_NODE: rc = read_kind(o, DSI_KIND_NODE, in, opts, what, err); break;
+	case DSI_OT_TOLERATIONS:
+	case DSI_OT_TAINTS: rc = read_array(o, in, what, err); break;
+	case DSI_OT_POD: rc = read_pod(o, in, mode, what, err); break;
+	case DSI_OT_AFFINITY: rc = read_affinity(o, in, what, err); break;
+	case DSI_OT_LIST: rc = read_list(o, in, opts, what, err); break;
+	case DSI_OT_NODE:
+		rc = mode == DSI_READ_NODE_PLAIN ? read_node_plain(o, in, what, err)
+						 : read_kind(o, DSI_KIND_NODE, in, opts, what, err);
+		break;
 	case DSI_OT_DAEMONSET: rc = read_kind(o, DSI_KIND_DAEMONSET, in, opts, what, err); break;
 	default: rc = read_kind(o, DSI_KIND_COUNT, in, opts, what, err); break;
 	}
@@ -236,11 +494,11 @@ static int make(dsi_otype t, const input *in, const ds_options *opts, const char
 	return 0;
 }
 
-int dsi_object_parse_as(dsi_otype t, const char *text, size_t size, const ds_options *opts, const char *what,
+int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts, const char *what,
 			ds_object **out, ds_error *err)
 {
 	const input in = {text, size, NULL};
-	return make(t, &in, opts, what, out, err);
+	return make(t, mode, &in, opts, what, out, err);
 }
 
 /* The type named type (NULL: DSI_OT_COUNT, by the object's kind), else DS_EARG. */
@@ -252,7 +510,9 @@ static int type_of(const char *type, dsi_otype *t, ds_error *err)
 	for (*t = 0; *t < DSI_OT_COUNT; (*t)++)
 		if (strcmp(type, type_names[*t]) == 0)
 			return 0;
-	return dsi_error_set(err, DS_EARG, NULL, "unknown type \"%s\": expected Toleration, Taint, Node or DaemonSet",
+	return dsi_error_set(err, DS_EARG, NULL,
+			     "unknown type \"%s\": expected Toleration, Taint, []Toleration, []Taint, Node, Pod, "
+			     "DaemonSet, Affinity or List",
 			     type);
 }
 
@@ -267,7 +527,7 @@ int ds_object_parse(const char *type, const char *text, size_t size, const ds_op
 	*out = NULL;
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
-	return dsi_object_parse_as(t, text, size, opts, type ? type_args[t] : "object", out, err);
+	return dsi_object_parse_as(t, DSI_READ_DEFAULT, text, size, opts, type ? type_args[t] : "object", out, err);
 }
 
 int ds_object_from_json(const char *type, const json_t *value, const ds_options *opts, ds_object **out, ds_error *err)
@@ -281,7 +541,7 @@ int ds_object_from_json(const char *type, const json_t *value, const ds_options 
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
 	const input in = {NULL, 0, value ? value : json_null()};
-	return make(t, &in, opts, type ? type_args[t] : "object", out, err);
+	return make(t, DSI_READ_DEFAULT, &in, opts, type ? type_args[t] : "object", out, err);
 }
 
 /* ---- from a snapshot ---------------------------------------------------------------------------- */
@@ -300,7 +560,7 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 		const dsi_node *n;
 		if ((rc = dsi_api_find_node(cluster, name, NULL, &n, err)) < 0)
 			return rc;
-		ds_object *o = object_new(DSI_OT_NODE, cluster->core.gates);
+		ds_object *o = object_new(DSI_OT_NODE, &cluster->core);
 		if (!o)
 			return dsi_error_nomem(err);
 		if (dsi_node_copy_x(&o->atoms, &cluster->atoms, n, &o->u.node) < 0) {
@@ -315,7 +575,7 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	const dsi_daemonset *d;
 	if ((rc = dsi_api_find_ds(cluster, namespace_, name, &d, err)) < 0)
 		return rc;
-	ds_object *o = object_new(DSI_OT_DAEMONSET, cluster->core.gates);
+	ds_object *o = object_new(DSI_OT_DAEMONSET, &cluster->core);
 	/* the snapshot's JSON is the snapshot's: the object reads a copy of its own */
 	json_t *copy = o ? json_deep_copy(d->obj) : NULL, *hashed = d->hashed ? json_deep_copy(d->hashed) : NULL;
 	if (!copy || (d->hashed && !hashed)) {
@@ -328,8 +588,8 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 	dsi_rd_init(&rd, err);
 	rd.lenient = cluster->model.lenient;
 	const char *api = json_string_value(json_object_get(copy, "apiVersion"));
-	if ((rc = ds_prepare(o, err)) == 0 &&
-	    (rc = dsi_daemonset_read(&rd, &o->atoms, copy, hashed, api, d->legacy != 0, o->gates, &o->u.ds.d)) == 0) {
+	if ((rc = pin(o, err)) == 0 && (rc = dsi_daemonset_read(&rd, &o->atoms, copy, hashed, api, d->legacy != 0,
+								o->gates, o->k8s_minor, &o->u.ds.d)) == 0) {
 		o->u.ds.d.manifest = d->manifest; /* what loading gave it, which its JSON does not say */
 		rc = ds_place(o, err);
 	}

@@ -22,6 +22,7 @@ typedef struct checker {
 	int saved;
 	ds_error scratch;
 	int depth;
+	int elem_nulls; /* null elements of arrays and maps seen (what dsi_decode_zero_nulls replaces) */
 } checker;
 
 /* A type error Go saves (UnmarshalTypeError, base64's CorruptInputError): the first one is reported
@@ -223,6 +224,7 @@ static int check(checker *c, const json_t *v, int type)
 		}
 		for (size_t i = 0; rc == 0 && i < json_array_size(v); i++) {
 			size_t mark = dsi_rd_push_index(&c->rd, i);
+			c->elem_nulls += json_is_null(json_array_get(v, i));
 			rc = check(c, json_array_get(v, i), dsi_schema_elem(type));
 			dsi_rd_pop(&c->rd, mark);
 		}
@@ -237,6 +239,7 @@ static int check(checker *c, const json_t *v, int type)
 		json_object_foreach((json_t *)v, key, m)
 		{
 			size_t mark = dsi_rd_push(&c->rd, key);
+			c->elem_nulls += json_is_null(m);
 			rc = check(c, m, dsi_schema_elem(type));
 			dsi_rd_pop(&c->rd, mark);
 			if (rc < 0)
@@ -249,14 +252,18 @@ static int check(checker *c, const json_t *v, int type)
 	return rc;
 }
 
-int dsi_decode_check(const json_t *v, int type, ds_error *err)
+/* The check, and how many null elements it saw. */
+static int decode_check(const json_t *v, int type, int *elem_nulls, ds_error *err)
 {
-	checker c;
-	memset(&c, 0, sizeof(c));
-	dsi_error_clear(&c.scratch);
-	dsi_rd_init(&c.rd, &c.scratch);
+	checker c; /* 2 KB: its reports are written only on an error (c.first, once saved) */
 	c.err = err;
+	c.saved = 0;
+	c.depth = 0;
+	c.elem_nulls = 0;
+	dsi_error_reset(&c.scratch);
+	dsi_rd_init(&c.rd, &c.scratch);
 	int rc = check(&c, v, type);
+	*elem_nulls = c.elem_nulls;
 	if (rc < 0)
 		return rc;
 	if (c.saved) {
@@ -264,6 +271,20 @@ int dsi_decode_check(const json_t *v, int type, ds_error *err)
 		return c.first.code;
 	}
 	return 0;
+}
+
+int dsi_decode_check(const json_t *v, int type, ds_error *err)
+{
+	int nulls;
+	return decode_check(v, type, &nulls, err);
+}
+
+int dsi_decode(json_t *v, int type, ds_error *err)
+{
+	int nulls, rc = decode_check(v, type, &nulls, err);
+	if (rc == 0 && nulls && dsi_decode_zero_nulls(v, type) < 0)
+		rc = dsi_error_nomem(err);
+	return rc;
 }
 
 static int zero_nulls(json_t *v, int type, unsigned flags, int depth)
@@ -313,6 +334,18 @@ int dsi_decode_zero_nulls(json_t *v, int type) { return zero_nulls(v, type, DSI_
 
 int dsi_decode_type_named(const char *short_name)
 {
+	/* the types the pure functions decode, by their place under a root type (binary searches of
+	 * field names) rather than by a scan of every type's name, which took longer than a decision */
+	static const struct {
+		const char *name, *root, *path;
+	} placed[] = {
+		{"PodSpec", "Pod", "spec"},           {"Toleration", "Pod", "spec.tolerations[]"},
+		{"Affinity", "Pod", "spec.affinity"}, {"NodeSpec", "Node", "spec"},
+		{"Taint", "Node", "spec.taints[]"},
+	};
+	for (size_t i = 0; i < sizeof(placed) / sizeof(placed[0]); i++)
+		if (strcmp(short_name, placed[i].name) == 0)
+			return dsi_schema_at(dsi_schema_root_type("v1", placed[i].root), placed[i].path);
 	char name[128];
 	snprintf(name, sizeof(name), "io.k8s.api.core.v1.%s", short_name);
 	return dsi_schema_named(name);

@@ -27,6 +27,9 @@ int dsi_decode_check(const json_t *v, int type, ds_error *err);
  * so that readers see what the Go function sees. 0, or DS_ENOMEM (v then partly rewritten). */
 int dsi_decode_zero_nulls(json_t *v, int type);
 
+/* Both: v checked, then (when it passed and has null elements) made what Go decodes. */
+int dsi_decode(json_t *v, int type, ds_error *err);
+
 /* Schema types of what the pure functions decode, or -1. */
 int dsi_decode_type_named(const char *short_name); /* "PodSpec": io.k8s.api.core.v1.PodSpec, ... */
 int dsi_decode_type_taints(void);                  /* []Taint */

@@ -3,14 +3,22 @@
 
 #include <string.h>
 
+/* Two NUL-terminated strings are equal (inline: most differ at their first byte, and a call to
+ * strcmp would cost more than the comparison; every text function looks its types up). */
+static int same(const char *a, const char *b)
+{
+	while (*a && *a == *b)
+		a++, b++;
+	return *a == *b;
+}
+
 int dsi_schema_root_type(const char *api_version, const char *kind)
 {
 	if (!api_version || !kind)
 		return -1;
 	for (size_t i = 0; i < dsi_schema_nroots; i++) {
 		const dsi_schema_root *r = &dsi_schema_roots[i];
-		if (strcmp(dsi_schema_names + r->api_version, api_version) == 0 &&
-		    strcmp(dsi_schema_names + r->kind, kind) == 0)
+		if (same(dsi_schema_names + r->kind, kind) && same(dsi_schema_names + r->api_version, api_version))
 			return r->type;
 	}
 	return -1;
@@ -25,14 +33,18 @@ int dsi_schema_named(const char *name)
 	return -1;
 }
 
-/* name[0, len) against a NUL-terminated field name, in byte order. */
+/* name[0, len) against a NUL-terminated field name, in byte order (one pass: a decoding check
+ * compares every field of a document so). */
 static int name_cmp(const char *name, size_t len, const char *field)
 {
-	size_t flen = strlen(field);
-	int c = memcmp(name, field, len < flen ? len : flen);
-	if (c)
-		return c;
-	return len < flen ? -1 : len > flen;
+	const unsigned char *a = (const unsigned char *)name, *b = (const unsigned char *)field;
+	for (size_t i = 0; i < len; i++) {
+		if (!b[i])
+			return 1; /* field is a prefix of name */
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	}
+	return b[len] ? -1 : 0;
 }
 
 long dsi_schema_field_index(int type, const char *name, size_t len)

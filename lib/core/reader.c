@@ -14,29 +14,44 @@ void dsi_rd_init(dsi_rd *rd, ds_error *err)
 	rd->path[0] = '\0';
 }
 
-static int plain_key(const char *key)
+/* The length of key when it can be written plainly (a.b), else 0 (it is written ["a.b"]). */
+static size_t plain_key(const char *key, size_t *len)
 {
-	if (!*key)
-		return 0;
-	for (const char *p = key; *p; p++)
+	int plain = *key != '\0';
+	const char *p = key;
+	for (; *p; p++)
 		if (*p == '.' || *p == '[' || *p == ']' || *p == '"' || *p == ' ' || *p == '/')
-			return 0;
-	return 1;
+			plain = 0;
+	*len = (size_t)(p - key);
+	return plain;
+}
+
+/* Append n bytes of s to buf at *len, as far as they fit before its last byte (the paths are
+ * written at every step of every read, so with memcpy rather than snprintf; a path too long for
+ * its buffer is cut as snprintf would cut it). */
+static void put(char *buf, size_t size, size_t *len, const char *s, size_t n)
+{
+	size_t room = size - 1 - *len;
+	if (n > room)
+		n = room;
+	memcpy(buf + *len, s, n);
+	*len += n;
+	buf[*len] = '\0';
 }
 
 /* Append the path text for key to buf at *len (truncating safely). */
 static void append_key(char *buf, size_t size, size_t *len, const char *key)
 {
-	int n;
-	if (plain_key(key))
-		n = snprintf(buf + *len, size - *len, "%s%s", *len ? "." : "", key);
-	else
-		n = snprintf(buf + *len, size - *len, "[\"%s\"]", key);
-	if (n < 0)
-		return;
-	*len += (size_t)n;
-	if (*len >= size)
-		*len = size - 1;
+	size_t n;
+	if (plain_key(key, &n)) {
+		if (*len)
+			put(buf, size, len, ".", 1);
+		put(buf, size, len, key, n);
+	} else {
+		put(buf, size, len, "[\"", 2);
+		put(buf, size, len, key, n);
+		put(buf, size, len, "\"]", 2);
+	}
 }
 
 size_t dsi_rd_push(dsi_rd *rd, const char *key)
@@ -49,12 +64,14 @@ size_t dsi_rd_push(dsi_rd *rd, const char *key)
 size_t dsi_rd_push_index(dsi_rd *rd, size_t i)
 {
 	size_t mark = rd->len;
-	int n = snprintf(rd->path + rd->len, sizeof(rd->path) - rd->len, "[%zu]", i);
-	if (n > 0) {
-		rd->len += (size_t)n;
-		if (rd->len >= sizeof(rd->path))
-			rd->len = sizeof(rd->path) - 1;
-	}
+	char d[24];
+	size_t n = sizeof(d);
+	d[--n] = ']';
+	do
+		d[--n] = (char)('0' + i % 10);
+	while ((i /= 10) > 0);
+	d[--n] = '[';
+	put(rd->path, sizeof(rd->path), &rd->len, d + n, sizeof(d) - n);
 	return mark;
 }
 

@@ -135,7 +135,7 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 }
 
 int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version, int legacy,
-		       unsigned gates, dsi_daemonset *out)
+		       unsigned gates, int k8s_minor, dsi_daemonset *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->obj = json_incref(obj);
@@ -215,7 +215,8 @@ pop:
 	const json_t *ht = out->hashed ? out->hashed : out->template;
 	out->patch = dsi_daemonset_patch(ht);
 	if (!out->patch || dsi_json_digest(out->patch, &out->patch_digest) < 0 ||
-	    dsi_template_hash(ht, out->status.has_collision_count, out->status.collision_count, out->hash) < 0) {
+	    dsi_template_hash(ht, k8s_minor, out->status.has_collision_count, out->status.collision_count, out->hash,
+			      NULL) < 0) {
 		rc = dsi_error_nomem(rd->err);
 		goto fail;
 	}

@@ -41,7 +41,7 @@ typedef struct dsi_daemonset {
 	json_t *hashed;          /* owned or NULL: the template in canonical form when obj's is not (lenient reads) */
 	json_t *patch;           /* owned: getPatch, what the current ControllerRevision's data equals */
 	uint32_t patch_digest;   /* dsi_json_digest(patch) */
-	char hash[DSI_HASH_MAX]; /* dsi_template_hash(template, status.collisionCount) */
+	char hash[DSI_HASH_MAX]; /* dsi_template_hash(template, kubernetesVersion, status.collisionCount) */
 	dsi_selector selector;
 	uint8_t selector_empty;   /* spec.selector is {} (the controller refuses: SelectingAll) */
 	uint8_t selector_missing; /* no spec.selector: matches nothing */
@@ -68,9 +68,10 @@ typedef struct dsi_daemonset {
  * the JSON is kept as given. obj gains a reference. The hash and the patch are
  * computed over hashed (the template in canonical form, apiserver/canonical.h;
  * gains a reference) or, when it is NULL, over obj's spec.template (which the
- * snapshot has made canonical). */
+ * snapshot has made canonical): ComputeHash as the controller of Kubernetes
+ * 1.<k8s_minor> computes it. */
 int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version, int legacy,
-		       unsigned gates, dsi_daemonset *out);
+		       unsigned gates, int k8s_minor, dsi_daemonset *out);
 void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);
 /* getPatch (update.go): {"spec":{"template":{...tmpl, "$patch":"replace"}}} (new reference, NULL: no memory) */
 json_t *dsi_daemonset_patch(const json_t *tmpl);

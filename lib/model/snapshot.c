@@ -545,7 +545,9 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	switch (k) {
 	case DSI_KIND_NODE: rc = dsi_node_read(&rd, b->atoms, obj, o); break;
 	case DSI_KIND_POD: rc = dsi_pod_read(&rd, b->atoms, obj, gates, o); break;
-	case DSI_KIND_DAEMONSET: rc = dsi_daemonset_read(&rd, b->atoms, obj, prep.hashed, api, legacy, gates, o); break;
+	case DSI_KIND_DAEMONSET:
+		rc = dsi_daemonset_read(&rd, b->atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
+		break;
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, b->atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, b->atoms, obj, o); break;
 	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, b->atoms, obj, o); break;
@@ -1220,7 +1222,7 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 		if ((own = OWN(sd->obj)) && (!sd->hashed || (hashed = OWN(sd->hashed))) &&
 		    (!sd->given || (given = OWN(sd->given))) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
 		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, hashed, api, sd->legacy != 0, dst->core.gates,
-					     o)) == 0) {
+					     dst->core.k8s_minor, o)) == 0) {
 			/* what loading it gave it, which its JSON does not say */
 			((dsi_daemonset *)o)->manifest = sd->manifest;
 			((dsi_daemonset *)o)->given = given;
@@ -1267,6 +1269,26 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 		return NULL;
 	}
 	return o;
+}
+
+int dsi_cluster_add_objects(dsi_cluster *c, const dsi_kind *kinds, void *const *objs, size_t n, ds_error *err)
+{
+	batch b = {.c = c, .events = 0};
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (rc == 0 && DSI_GROW(b.v, b.cap, b.n + 1) < 0)
+			rc = dsi_error_nomem(err);
+		if (rc < 0) { /* the rest are freed as the batch's would be */
+			release_obj(c, kinds[i], objs[i]);
+			continue;
+		}
+		memset(&b.v[b.n], 0, sizeof(staged));
+		b.v[b.n].kind = kinds[i];
+		b.v[b.n].obj = objs[i];
+		b.count[kinds[i]]++;
+		b.n++;
+	}
+	return finish_batch(c, &b, rc, NULL, err);
 }
 
 int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)

@@ -91,6 +91,9 @@ dsi_batch *dsi_cluster_batch_begin(dsi_cluster *c);
 int dsi_cluster_batch_add_text(dsi_batch *b, const char *data, size_t size, ds_error *err);
 /* Commit (or, with rc < 0, discard) and free the batch; returns rc or the commit's error. */
 int dsi_cluster_batch_end(dsi_batch *b, int rc, size_t *count, ds_error *err);
+/* Add objects read or copied elsewhere into c's strings (heap objects of their kind's type, such as
+ * dsi_node_copy_x makes), as one batch: c owns them from then on, freed when the batch fails too. */
+int dsi_cluster_add_objects(dsi_cluster *c, const dsi_kind *kinds, void *const *objs, size_t n, ds_error *err);
 int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, const char *ns, const char *name,
 		       ds_error *err);
 

@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/jsonout.h"
+#include "model/gohash.h"
 
 void dsi_safe_encode(const char *in, char *out, size_t size)
 {
@@ -35,24 +36,14 @@ int dsi_json_digest(const json_t *v, uint32_t *out)
 	return 0;
 }
 
-/* ComputeHash (pkg/controller/controller_utils.go), over canonical JSON instead of a Go print */
-int dsi_template_hash(const json_t *tmpl, int has_collision_count, int32_t collision_count, char out[DSI_HASH_MAX])
+/* ComputeHash (pkg/controller/controller_utils.go): FNV-32a of DeepHashObject's go-spew print of the
+ * template (model/gohash.c), the collision count, then SafeEncodeString of the sum's decimal */
+int dsi_template_hash(const json_t *tmpl, int k8s_minor, int has_collision_count, int32_t collision_count,
+		      char out[DSI_HASH_MAX], unsigned *inexact)
 {
-	json_t *null_tmpl = NULL;
-	if (!tmpl)
-		tmpl = null_tmpl = json_object();
 	uint32_t h;
-	int rc = dsi_json_digest(tmpl, &h);
-	json_decref(null_tmpl);
-	if (rc < 0)
+	if (dsi_gohash_sum(tmpl, k8s_minor, has_collision_count, collision_count, &h, inexact) < 0)
 		return -1;
-	if (has_collision_count) {
-		unsigned char b[8] = {0};
-		uint32_t v = (uint32_t)collision_count;
-		for (int i = 0; i < 4; i++)
-			b[i] = (unsigned char)(v >> (8 * i));
-		h = fnv32a(h, b, sizeof(b));
-	}
 	char dec[16];
 	snprintf(dec, sizeof(dec), "%u", h);
 	dsi_safe_encode(dec, out, DSI_HASH_MAX);

@@ -9,14 +9,16 @@
 #define DSI_HASH_MAX 16
 
 /*
- * Our ComputeHash: upstream hashes a Go debug print of the template, which C
- * cannot reproduce. We hash the template's canonical JSON (keys sorted,
- * compact) with FNV-32a, then, when collisionCount is set, its value as 8
- * little-endian bytes (4 of them zero), as upstream does; the decimal of the
- * 32-bit sum is mapped through upstream's safe alphabet (rand.SafeEncodeString).
- * Deterministic in (template, collisionCount). Returns 0 or -1 (no memory).
+ * ComputeHash as the controller of Kubernetes 1.<k8s_minor> computes it: FNV-32a over go-spew's print
+ * of the template's Go value (model/gohash.h: the release's Go types, the template as the API
+ * server decodes and stores it), then, when collisionCount is set, its value as 8 little-endian
+ * bytes (4 of them zero); the decimal of the 32-bit sum is mapped through upstream's safe alphabet
+ * (rand.SafeEncodeString). tmpl should be what the API server serves (defaults applied: apiserver's
+ * canonical form); NULL is the zero template. *inexact (may be NULL): DSI_GOHASH_* bits of what
+ * could not be reproduced. Returns 0 or -1 (no memory).
  */
-int dsi_template_hash(const json_t *tmpl, int has_collision_count, int32_t collision_count, char out[DSI_HASH_MAX]);
+int dsi_template_hash(const json_t *tmpl, int k8s_minor, int has_collision_count, int32_t collision_count,
+		      char out[DSI_HASH_MAX], unsigned *inexact);
 
 /* FNV-32a of v's canonical JSON: equal values have equal digests, so a
  * differing digest proves inequality without json_equal. -1 on no memory. */

@@ -2,8 +2,11 @@
  * make bench: synthetic clusters shaped like real ones, measured through the
  * public API. Prints a table and, with -j, JSON.
  *
- *   bench [-j] [-s 1000,5000,20000,100000] [-q]
+ *   bench [-j] [-s 1000,5000,20000,100000] [-q] [-P | -S] [-I FILE]
  *         [-p plan|status|explain|drain|rollout|ingest|jansson [-r N]]
+ *
+ * The pure functions come first (tests/bench/pure.c): -P measures only them, -S skips them;
+ * -I FILE writes their inputs for tests/bench/pure.py.
  *
  * -p runs one operation N times (default 200) on the first size and nothing
  * else: a target for perf record or callgrind. It says on stderr when the
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include "daemonset.h"
+#include "pure.h"
 
 static double now_s(void)
 {
@@ -427,12 +431,19 @@ static json_t *upstream_status(int nodes, int affinity)
 
 int main(int argc, char **argv)
 {
-	int sizes[8] = {1000, 5000, 20000, 100000}, nsizes = 4, json = 0, quiet = 0;
+	int sizes[8] = {1000, 5000, 20000, 100000}, nsizes = 4, json = 0, quiet = 0, pure = 1, clusters = 1;
+	const char *inputs_file = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-j") == 0)
 			json = 1;
 		else if (strcmp(argv[i], "-q") == 0)
 			quiet = 1;
+		else if (strcmp(argv[i], "-P") == 0)
+			clusters = 0;
+		else if (strcmp(argv[i], "-S") == 0)
+			pure = 0;
+		else if (strcmp(argv[i], "-I") == 0 && i + 1 < argc)
+			inputs_file = argv[++i];
 		else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)
 			profile_op = argv[++i];
 		else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
@@ -444,15 +455,23 @@ int main(int argc, char **argv)
 		}
 	}
 	json_t *doc = json_pack("{s:s, s:[], s:[]}", "library", ds_version(), "upstreamStatusShape", "sizes");
-	for (int n = 1000; !profile_op && n <= 10000; n *= 10)
+	if (pure && !profile_op)
+		json_object_set_new(doc, "pure", bench_pure(quiet, inputs_file));
+	for (int n = 1000; clusters && !profile_op && n <= 10000; n *= 10)
 		for (int a = 0; a < 3; a++)
 			json_array_append_new(json_object_get(doc, "upstreamStatusShape"), upstream_status(n, a));
-	for (int i = 0; i < nsizes; i++)
+	for (int i = 0; clusters && i < nsizes; i++)
 		json_array_append_new(json_object_get(doc, "sizes"), measure(sizes[i], quiet));
 	if (json) {
 		char *s = json_dumps(doc, JSON_INDENT(2));
 		puts(s);
 		free(s);
+	}
+	if (json_object_get(doc, "pure"))
+		bench_pure_print(json_object_get(doc, "pure"));
+	if (!clusters) {
+		json_decref(doc);
+		return 0;
 	}
 	printf("\nUpstream BenchmarkUpdateDaemonSetStatus shape (status pass, no pods; target <= 25 ns/node):\n");
 	printf("%8s  %-9s  %12s  %10s\n", "NODES", "AFFINITY", "MICROSECONDS", "NS/NODE");

@@ -225,16 +225,53 @@ static void call(const char *fn, const json_t *cs, int with_err, outcome *o)
 	ds_options_free(opts);
 }
 
-/* Parse document name of cs as type (0), or fail o with the parse's error (-1). */
-static int obj_arg(const json_t *cs, const char *name, const char *type, const ds_options *opts, ds_error *err,
-		   outcome *o, ds_object **out)
+/* Parse document name of cs as type (0), or fail o with the parse's error (-1). A document the text
+ * function takes as none (NULL with size 0) is a NULL object where the _obj form takes one too
+ * (optional: an affinity, the objects). */
+static int obj_arg(const json_t *cs, const char *name, const char *type, int optional, const ds_options *opts,
+		   ds_error *err, outcome *o, ds_object **out)
 {
 	char *b;
 	size_t n;
 	const char *t = doc(cs, name, &n, &b);
+	*out = NULL;
+	if (optional && !t && !n)
+		return 0;
 	o->rc = ds_object_parse(type, t, n, opts, out, err);
+	/* the scheduler's text functions name their pod's errors as the Pod type does, and their
+	 * objects' as the List type does: the sources agree */
 	free(b);
 	return o->rc < 0 ? -1 : 0;
+}
+
+/* The filter of a case's effect names (NoSchedule, PreferNoSchedule, NoExecute, Other for "" and
+ * every unknown effect), as ds_taint_filter strings; NULL for a nil filter (none named). */
+static const ds_taint_filter *case_filter(const json_t *cs, ds_taint_filter *f, const char **names, size_t max)
+{
+	unsigned bits = effects(json_object_get(cs, "effects"));
+	if (!bits)
+		return NULL;
+	f->size = sizeof(*f);
+	f->effects = names;
+	f->count = 0;
+	static const char *const known[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
+	for (int i = 0; i < 3; i++)
+		if (bits & (1u << i))
+			names[f->count++] = known[i];
+	/* "Other": "" and the unknown effects the case's taints have */
+	if (bits & DS_TAINT_EFFECT_OTHER) {
+		names[f->count++] = "";
+		size_t i;
+		json_t *t;
+		json_array_foreach(json_object_get(cs, "taints"), i, t)
+		{
+			const char *e = json_string_value(json_object_get(t, "effect"));
+			if (e && *e && strcmp(e, "NoSchedule") && strcmp(e, "PreferNoSchedule") &&
+			    strcmp(e, "NoExecute") && f->count < max)
+				names[f->count++] = e;
+		}
+	}
+	return f;
 }
 
 /* Run case cs through the _obj form of fn (its documents parsed with ds_object_parse first, whose
@@ -250,29 +287,104 @@ static int call_obj(const char *fn, const json_t *cs, int with_err, outcome *o)
 	char *out = NULL;
 	int known = 1;
 	o->outputs = json_object();
+	ds_object *c = NULL;
+	char **jo = null_output(cs, "json_out") ? NULL : &out;
 	if (strcmp(fn, "ds_toleration_tolerates_taint") == 0) {
 		int v = -1;
-		if (obj_arg(cs, "toleration", "Toleration", opts, err, o, &a) == 0 &&
-		    obj_arg(cs, "taint", "Taint", opts, err, o, &b) == 0)
+		if (obj_arg(cs, "toleration", "Toleration", 0, opts, err, o, &a) == 0 &&
+		    obj_arg(cs, "taint", "Taint", 0, opts, err, o, &b) == 0)
 			o->rc = ds_toleration_tolerates_taint_obj(a, b, opts, null_output(cs, "out") ? NULL : &v, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "tolerates", json_boolean(v));
+	} else if (strcmp(fn, "ds_taints_find_untolerated") == 0) {
+		int found = -1;
+		ds_taint_filter f;
+		const char *names[16];
+		if (effects(json_object_get(cs, "effects")) >> 4) { /* bits beyond the four: the text form's error */
+			o->rc = ds_taints_find_untolerated(NULL, 0, NULL, 0, effects(json_object_get(cs, "effects")),
+							   opts, NULL, NULL, err);
+		} else if (obj_arg(cs, "taints", "[]Taint", 0, opts, err, o, &a) == 0 &&
+			   obj_arg(cs, "tolerations", "[]Toleration", 0, opts, err, o, &b) == 0) {
+			o->rc = ds_taints_find_untolerated_obj(a, b, case_filter(cs, &f, names, 16), opts,
+							       null_output(cs, "found") ? NULL : &found, jo, err);
+		}
+		if (o->rc == 0) {
+			json_object_set_new(o->outputs, "found", json_boolean(found));
+			json_object_set_new(o->outputs, "taint", out_json(out));
+			out = NULL;
+		}
+	} else if (strcmp(fn, "ds_pod_required_node_affinity_match") == 0) {
+		int v = -1;
+		if (obj_arg(cs, "pod", "Pod", 0, opts, err, o, &a) == 0 &&
+		    obj_arg(cs, "node", "Node", 0, opts, err, o, &b) == 0)
+			o->rc = ds_pod_required_node_affinity_match_obj(a, b, opts, null_output(cs, "out") ? NULL : &v,
+									err);
+		if (v >= 0)
+			json_object_set_new(o->outputs, "match", json_boolean(v));
 	} else if (strcmp(fn, "ds_daemonset_node_should_run") == 0) {
 		int run = -1, cont = -1;
-		if (obj_arg(cs, "daemonset", "DaemonSet", opts, err, o, &a) == 0 &&
-		    obj_arg(cs, "node", "Node", opts, err, o, &b) == 0)
-			o->rc = ds_daemonset_node_should_run_obj(a, b, opts, &run, &cont,
-								 null_output(cs, "json_out") ? NULL : &out, err);
+		if (obj_arg(cs, "daemonset", "DaemonSet", 0, opts, err, o, &a) == 0 &&
+		    obj_arg(cs, "node", "Node", 0, opts, err, o, &b) == 0)
+			o->rc = ds_daemonset_node_should_run_obj(a, b, opts, &run, &cont, jo, err);
 		if (o->rc == 0) {
 			json_object_set_new(o->outputs, "shouldRun", json_boolean(run));
 			json_object_set_new(o->outputs, "shouldContinueRunning", json_boolean(cont));
 			json_object_set_new(o->outputs, "result", out_json(out));
 			out = NULL;
 		}
+	} else if (strcmp(fn, "ds_daemonset_new_pod") == 0) {
+		if (!str(cs, "nodeName") || !jo)
+			o->rc = ds_daemonset_new_pod_obj(NULL, str(cs, "nodeName"), str(cs, "hash"), opts, jo, err);
+		else if (obj_arg(cs, "daemonset", "DaemonSet", 0, opts, err, o, &a) == 0)
+			o->rc = ds_daemonset_new_pod_obj(a, str(cs, "nodeName"), str(cs, "hash"), opts, jo, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "pod", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations") == 0) {
+		if (!jo)
+			o->rc = ds_podspec_add_daemon_tolerations_obj(NULL, opts, jo, err);
+		else if (obj_arg(cs, "podspec", "Pod", 0, opts, err, o, &a) == 0)
+			o->rc = ds_podspec_add_daemon_tolerations_obj(a, opts, jo, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "podspec", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_affinity_replace_node_name") == 0) {
+		if (!str(cs, "nodeName") || !jo)
+			o->rc = ds_affinity_replace_node_name_obj(NULL, str(cs, "nodeName"), opts, jo, err);
+		else if (obj_arg(cs, "affinity", "Affinity", 1, opts, err, o, &a) == 0)
+			o->rc = ds_affinity_replace_node_name_obj(a, str(cs, "nodeName"), opts, jo, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "affinity", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_daemonset_rolling_update") == 0) {
+		if (!jo)
+			o->rc = ds_daemonset_rolling_update_obj(NULL, NULL, NULL, 0, opts, jo, err);
+		else if (obj_arg(cs, "daemonset", "DaemonSet", 0, opts, err, o, &a) == 0 &&
+			 obj_arg(cs, "objects", "List", 1, opts, err, o, &b) == 0)
+			o->rc = ds_daemonset_rolling_update_obj(a, b, str(cs, "hash"), case_now(cs), opts, jo, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "result", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_scheduler_filter") == 0 || strcmp(fn, "ds_preemption_select_victims") == 0) {
+		int victims = strcmp(fn, "ds_preemption_select_victims") == 0;
+		if (!jo)
+			o->rc = ds_scheduler_filter_obj(NULL, NULL, NULL, opts, jo, err);
+		else if (obj_arg(cs, "pod", "Pod", 0, opts, err, o, &a) == 0 &&
+			 obj_arg(cs, "node", "Node", 0, opts, err, o, &b) == 0 &&
+			 obj_arg(cs, "objects", "List", 1, opts, err, o, &c) == 0)
+			o->rc = victims ? ds_preemption_select_victims_obj(a, b, c, opts, jo, err)
+					: ds_scheduler_filter_obj(a, b, c, opts, jo, err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "result", out_json(out)), out = NULL;
 	} else {
 		known = 0;
 	}
+	ds_object_free(c);
 	ck_assert_msg(out == NULL, "%s (objects): an output on failure", fn);
+	/* ds_object_parse names the argument after its type ("pod"); the text function names its own
+	 * "podspec": the same error otherwise */
+	if (strcmp(fn, "ds_podspec_add_daemon_tolerations") == 0 && strncmp(o->err.source, "pod", 3) == 0 &&
+	    strncmp(o->err.source, "podspec", 7) != 0) {
+		char src[sizeof(o->err.source)];
+		snprintf(src, sizeof(src), "podspec%s", o->err.source + 3);
+		memcpy(o->err.source, src, sizeof(src));
+	}
 	ds_object_free(a);
 	ds_object_free(b);
 	ds_options_free(opts);

@@ -14,7 +14,8 @@
  *   ds_pod_required_node_affinity_match
  *                                 vs ds_daemonset_should_run on an untainted node
  * and each function's _obj form (include/daemonset/object.h), on objects parsed from the same
- * texts and on objects taken from the snapshot, gives the text form's answer.
+ * texts and on objects taken from the snapshot, and its batch form give the text form's answer
+ * (in one scenario of OBJECTS_EVERY).
  *   ds_scheduler_filter           vs ds_pod_fit (a snapshot with the node and its pods)
  *   ds_preemption_select_victims  vs ds_pod_fit's "preemption" where ds_pod_fit computes it
  *   ds_daemonset_rolling_update   vs ds_daemonset_plan where manage has nothing to do
@@ -298,6 +299,7 @@ typedef struct diff_ctx {
 	json_t *inputs;     /* what the case was made of, printed on failure */
 	unsigned compared;  /* sub-comparisons (pairs, preemptions) */
 	unsigned positives; /* cases where the interesting outcome occurred */
+	unsigned scenario;  /* scenarios run so far */
 } diff_ctx;
 
 static void note(diff_ctx *d, const char *name, const json_t *v) { json_object_set(d->inputs, name, (json_t *)v); }
@@ -399,6 +401,12 @@ static void snapshot_verdict(diff_ctx *d, const placement *p, const json_t *node
 		*js = take(out);
 }
 
+/* Whether this scenario compares the _obj forms too: one in OBJECTS_EVERY (the objects' own
+ * decisions cost little, but parsing every input again, taking objects from the snapshot and the
+ * batches would double the run's time; make check's budget). */
+#define OBJECTS_EVERY 4
+static int with_objects(const diff_ctx *d) { return d->scenario % OBJECTS_EVERY == 0; }
+
 /* A parsed object of the type, from text (NULL: fails the case). */
 static ds_object *parse_obj(diff_ctx *d, const char *type, const char *text, const ds_options *opts)
 {
@@ -406,6 +414,15 @@ static ds_object *parse_obj(diff_ctx *d, const char *type, const char *text, con
 	ds_error err;
 	int rc = ds_object_parse(type, text, strlen(text), opts, &o, &err);
 	ok_or_fail(d, vt_fmt("ds_object_parse(%s)", type), rc, &err);
+	return o;
+}
+
+/* A parsed object of a JSON value. */
+static ds_object *obj_of(diff_ctx *d, const char *type, const json_t *v, const ds_options *opts)
+{
+	char *t = dump(v);
+	ds_object *o = parse_obj(d, type, t, opts);
+	free(t);
 	return o;
 }
 
@@ -454,7 +471,9 @@ static unsigned diff_should_run(diff_ctx *d)
 	placement p;
 	placement_load(d, &p, gen_daemonset(r, spec), nodes, gate_options(gate, NULL));
 	char *dt = dump(p.ds);
-	ds_object *hd = parse_obj(d, "DaemonSet", dt, p.opts), *sd = snapshot_obj(d, &p, "DaemonSet", "ds");
+	int objs = with_objects(d);
+	ds_object *hd = objs ? parse_obj(d, "DaemonSet", dt, p.opts) : NULL,
+		  *sd = objs ? snapshot_obj(d, &p, "DaemonSet", "ds") : NULL;
 	size_t i;
 	json_t *node;
 	json_array_foreach(p.nodes, i, node)
@@ -473,12 +492,15 @@ static unsigned diff_should_run(diff_ctx *d)
 		expect_same(d, "the booleans", a, b);
 		expect_same(d, "the JSON", pj, js);
 		/* objects parsed apart (two tables of strings), and taken from the snapshot */
-		ds_object *hn = parse_obj(d, "Node", nt, p.opts), *sn = snapshot_obj(d, &p, "Node", node_name(node));
-		obj_verdict(d, "parsed", hd, hn, p.opts, b, js);
-		obj_verdict(d, "the DaemonSet of the snapshot", sd, hn, p.opts, b, js);
-		obj_verdict(d, "the node of the snapshot", hd, sn, p.opts, b, js);
-		ds_object_free(hn);
-		ds_object_free(sn);
+		if (objs) {
+			ds_object *hn = parse_obj(d, "Node", nt, p.opts),
+				  *sn = snapshot_obj(d, &p, "Node", node_name(node));
+			obj_verdict(d, "parsed", hd, hn, p.opts, b, js);
+			obj_verdict(d, "the DaemonSet of the snapshot", sd, hn, p.opts, b, js);
+			obj_verdict(d, "the node of the snapshot", hd, sn, p.opts, b, js);
+			ds_object_free(hn);
+			ds_object_free(sn);
+		}
 		d->positives += run;
 		json_decref(a);
 		json_decref(b);
@@ -486,6 +508,47 @@ static unsigned diff_should_run(diff_ctx *d)
 		json_decref(js);
 		free(nt);
 	}
+	/* the batches: the nodes in one call, and the DaemonSet (parsed and the snapshot's) on each node */
+	size_t nn = objs ? json_array_size(p.nodes) : 0;
+	ds_object *hn[NODES];
+	ds_should_run_result res[NODES], one[2];
+	for (size_t k = 0; k < nn; k++) {
+		hn[k] = obj_of(d, "Node", json_array_get(p.nodes, k), p.opts);
+		res[k].size = sizeof(res[k]);
+	}
+	ds_error err;
+	if (nn)
+		ok_or_fail(d, "ds_daemonset_node_should_run_nodes",
+			   ds_daemonset_node_should_run_nodes(hd, (const ds_object *const *)hn, nn, p.opts, res, &err),
+			   &err);
+	for (size_t k = 0; k < nn; k++) {
+		const ds_object *both[2] = {hd, sd};
+		one[0].size = sizeof(one[0]);
+		ok_or_fail(d, "ds_daemonset_node_should_run_daemonsets",
+			   ds_daemonset_node_should_run_daemonsets(both, 2, hn[k], p.opts, one, &err), &err);
+		int run = -1, cont = -1;
+		char *out = NULL;
+		ok_or_fail(d, "ds_daemonset_node_should_run_obj",
+			   ds_daemonset_node_should_run_obj(hd, hn[k], p.opts, &run, &cont, &out, &err), &err);
+		json_t *js = take(out);
+		/* the reasons' first plugin and taint, as the batch says them */
+		const json_t *r0 = json_array_get(json_object_get(js, "reasons"), 0);
+		const char *nf = json_string_value(json_object_get(r0, "nodeField"));
+		int taint = nf ? atoi(nf + strlen("spec.taints[")) : -1;
+		for (int b = 0; b < 3; b++) {
+			const ds_should_run_result *x = b == 0 ? &res[k] : &one[b - 1];
+			if (x->size != sizeof(*x) || x->should_run != run || x->should_continue_running != cont ||
+			    (x->reason == DS_SHOULD_RUN_OK) != run || x->taint != taint ||
+			    (x->reason == DS_SHOULD_RUN_TAINT) != (taint >= 0))
+				diff_fail(d, vt_fmt("batch %d, node %zu: %d %d reason %d taint %d; the single call: %d "
+						    "%d %s",
+						    b, k, x->should_run, x->should_continue_running, x->reason,
+						    x->taint, run, cont, vt_dump(js)));
+		}
+		json_decref(js);
+		ds_object_free(hn[k]);
+	}
+	d->compared += (unsigned)nn;
 	ds_object_free(hd);
 	ds_object_free(sd);
 	free(dt);
@@ -511,29 +574,62 @@ static unsigned diff_affinity(diff_ctx *d)
 			    json_pack("{s:s, s:s, s:{s:s}, s:O}", "apiVersion", "v1", "kind", "Pod", "metadata", "name",
 				      "p", "spec", json_object_get(tmpl, "spec"))};
 	char *texts[3];
-	for (int f = 0; f < 3; f++)
+	ds_object *pods[3] = {NULL, NULL, NULL}, *nodes_obj[NODES];
+	int want[NODES], objs = with_objects(d);
+	for (int f = 0; f < 3; f++) {
 		texts[f] = dump(forms[f]);
+		if (objs)
+			pods[f] = parse_obj(d, "Pod", texts[f], NULL);
+	}
 	json_array_foreach(p.nodes, i, node)
 	{
 		int run = -1, cont = -1, match = -1;
 		snapshot_verdict(d, &p, node, &run, &cont, NULL);
 		char *nt = dump(node);
+		ds_object *hn = objs ? parse_obj(d, "Node", nt, NULL) : NULL,
+			  *sn = objs ? snapshot_obj(d, &p, "Node", node_name(node)) : NULL;
 		for (int f = 0; f < 3; f++) {
 			ds_error err;
 			int rc = ds_pod_required_node_affinity_match(texts[f], strlen(texts[f]), nt, strlen(nt), &match,
 								     &err);
 			ok_or_fail(d, "ds_pod_required_node_affinity_match", rc, &err);
+			for (int o = 0; objs && o < 2; o++) {
+				int mo = -1;
+				rc = ds_pod_required_node_affinity_match_obj(pods[f], o ? sn : hn, NULL, &mo, &err);
+				if (rc < 0 && rc != DS_EVALUE)
+					ok_or_fail(d, "ds_pod_required_node_affinity_match_obj", rc, &err);
+				if (mo != match)
+					diff_fail(d, vt_fmt("form %d, node %d: the objects match %d, the text %d", f, o,
+							    mo, match));
+			}
 			if (match != run || cont != run)
 				diff_fail(d, vt_fmt("form %d: match %d, the snapshot says shouldRun %d, "
 						    "shouldContinueRunning %d",
 						    f, match, run, cont));
 		}
+		nodes_obj[i] = sn;
+		want[i] = match;
+		ds_object_free(hn);
 		d->positives += match;
 		free(nt);
+	}
+	/* the nodes in one call */
+	int got[NODES];
+	ds_error err;
+	int rc = objs ? ds_pod_required_node_affinity_match_nodes(pods[0], (const ds_object *const *)nodes_obj, i, NULL,
+								  got, &err)
+		      : 0;
+	if (rc < 0 && rc != DS_EVALUE)
+		ok_or_fail(d, "ds_pod_required_node_affinity_match_nodes", rc, &err);
+	for (size_t k = 0; objs && k < i; k++) {
+		if (got[k] != want[k])
+			diff_fail(d, vt_fmt("node %zu: the batch matches %d, the single call %d", k, got[k], want[k]));
+		ds_object_free(nodes_obj[k]);
 	}
 	for (int f = 0; f < 3; f++) {
 		free(texts[f]);
 		json_decref(forms[f]);
+		ds_object_free(pods[f]);
 	}
 	placement_free(&p);
 	return (unsigned)i;
@@ -588,9 +684,10 @@ static unsigned diff_tolerates(diff_ctx *d)
 	ck_assert_ptr_nonnull(ht);
 	size_t n, i, j;
 	json_t *node, *t;
+	int objs = with_objects(d);
 	for (j = 0; j < json_array_size(tols); j++) {
 		lt[j] = dump(json_array_get(tols, j));
-		ht[j] = parse_obj(d, "Toleration", lt[j], p.opts);
+		ht[j] = objs ? parse_obj(d, "Toleration", lt[j], p.opts) : NULL;
 	}
 	json_array_foreach(p.nodes, n, node)
 	{
@@ -605,7 +702,7 @@ static unsigned diff_tolerates(diff_ctx *d)
 			if (!strcmp(e, "PreferNoSchedule"))
 				continue;
 			char *tt = dump(t);
-			ds_object *htaint = parse_obj(d, "Taint", tt, p.opts);
+			ds_object *htaint = objs ? parse_obj(d, "Taint", tt, p.opts) : NULL;
 			int tolerated = 0;
 			for (j = 0; j < json_array_size(tols); j++) {
 				int v = -1, vo = -1;
@@ -613,8 +710,12 @@ static unsigned diff_tolerates(diff_ctx *d)
 				int rc = ds_toleration_tolerates_taint(lt[j], strlen(lt[j]), tt, strlen(tt), p.opts, &v,
 								       &err);
 				ok_or_fail(d, "ds_toleration_tolerates_taint", rc, &err);
-				rc = ds_toleration_tolerates_taint_obj(ht[j], htaint, p.opts, &vo, &err);
-				ok_or_fail(d, "ds_toleration_tolerates_taint_obj", rc, &err);
+				if (objs) {
+					rc = ds_toleration_tolerates_taint_obj(ht[j], htaint, p.opts, &vo, &err);
+					ok_or_fail(d, "ds_toleration_tolerates_taint_obj", rc, &err);
+				} else {
+					vo = v;
+				}
 				if (vo != v)
 					diff_fail(d, vt_fmt("toleration %s, taint %s: text %d, objects %d", lt[j], tt,
 							    v, vo));
@@ -700,6 +801,32 @@ static unsigned diff_find(diff_ctx *d)
 			json_decref(got);
 		}
 		expect_same(d, "the first untolerated taint", first, want);
+		/* the same on objects, the filter as effect strings: the taints as a list and the node's */
+		static const char *const ns_ne[] = {"NoSchedule", "NoExecute"};
+		const ds_taint_filter filter = {sizeof(filter), ns_ne, 2};
+		int objs = with_objects(d);
+		ds_object *ot = objs ? parse_obj(d, "[]Taint", tt, p.opts) : NULL,
+			  *on = objs ? snapshot_obj(d, &p, "Node", node_name(node)) : NULL,
+			  *ol = objs ? parse_obj(d, "[]Toleration", lt, p.opts) : NULL;
+		for (int o = 0; objs && o < 2; o++) {
+			int fo = -1, idx = -2;
+			char *oo = NULL;
+			rc = ds_taints_find_untolerated_obj(o ? on : ot, ol, &filter, p.opts, &fo, &oo, &err);
+			ok_or_fail(d, "ds_taints_find_untolerated_obj", rc, &err);
+			json_t *got = take(oo);
+			if (fo != found)
+				diff_fail(d, vt_fmt("objects %d: found %d, the text %d", o, fo, found));
+			expect_same(d, "the first untolerated taint (objects)", got, first);
+			json_decref(got);
+			const ds_object *one[1] = {o ? on : ot};
+			rc = ds_taints_find_untolerated_nodes(one, 1, ol, &filter, p.opts, &fo, &idx, &err);
+			ok_or_fail(d, "ds_taints_find_untolerated_nodes", rc, &err);
+			if (fo != found || (idx >= 0) != found)
+				diff_fail(d, vt_fmt("the batch: found %d at %d, the text %d", fo, idx, found));
+		}
+		ds_object_free(ot);
+		ds_object_free(on);
+		ds_object_free(ol);
 		d->positives += found;
 		d->compared++;
 		json_decref(want);
@@ -742,11 +869,27 @@ static void pod_scenario(diff_ctx *d, json_t **ds, const char **node, json_t **s
 	ok_or_fail(d, "ds_cluster_get", rc, &err);
 	json_decref(*ds);
 	*ds = take(out);
-	ds_cluster_free(c);
 	char *dt = dump(*ds);
 	rc = ds_daemonset_new_pod(dt, strlen(dt), *node, NULL, NULL, &out, &err);
 	ok_or_fail(d, "ds_daemonset_new_pod", rc, &err);
 	*pure_pod = take(out);
+	/* on the DaemonSet parsed, and on the snapshot's */
+	ds_object *objs2[2] = {NULL, NULL};
+	if (with_objects(d)) {
+		objs2[0] = parse_obj(d, "DaemonSet", dt, NULL);
+		ok_or_fail(d, "ds_cluster_get_object",
+			   ds_cluster_get_object(c, "DaemonSet", "default", "ds", &objs2[1], &err), &err);
+	}
+	for (int o = 0; objs2[0] && o < 2; o++) {
+		rc = ds_daemonset_new_pod_obj(objs2[o], *node, NULL, NULL, &out, &err);
+		ok_or_fail(d, "ds_daemonset_new_pod_obj", rc, &err);
+		json_t *got = take(out);
+		expect_same(d, o ? "the pods (the snapshot's DaemonSet object)" : "the pods (a parsed DaemonSet)", got,
+			    *snap_pod);
+		json_decref(got);
+		ds_object_free(objs2[o]);
+	}
+	ds_cluster_free(c);
 	free(dt);
 }
 
@@ -771,8 +914,27 @@ static unsigned diff_add_tolerations(diff_ctx *d)
 	const json_t *tmpl = json_object_get(json_object_get(ds, "spec"), "template");
 	/* the PodTemplateSpec and its bare PodSpec: the same tolerations as the pod's */
 	for (int f = 0; f < 2; f++) {
-		json_t *t = effective_tolerations(d, f ? json_object_get(tmpl, "spec") : tmpl);
+		const json_t *form = f ? json_object_get(tmpl, "spec") : tmpl;
+		json_t *t = effective_tolerations(d, form);
 		expect_same(d, "the tolerations", t, json_object_get(json_object_get(sp, "spec"), "tolerations"));
+		/* on the parsed Pod object: the whole PodSpec as the text form gives it */
+		if (!with_objects(d)) {
+			json_decref(t);
+			continue;
+		}
+		char *st = dump(form), *o1 = NULL, *o2 = NULL;
+		ds_error err;
+		ok_or_fail(d, "ds_podspec_add_daemon_tolerations",
+			   ds_podspec_add_daemon_tolerations(st, strlen(st), &o1, &err), &err);
+		ds_object *po = parse_obj(d, "Pod", st, NULL);
+		ok_or_fail(d, "ds_podspec_add_daemon_tolerations_obj",
+			   ds_podspec_add_daemon_tolerations_obj(po, NULL, &o2, &err), &err);
+		json_t *a = take(o1), *b = take(o2);
+		expect_same(d, "the PodSpec (objects)", b, a);
+		json_decref(a);
+		json_decref(b);
+		ds_object_free(po);
+		free(st);
 		json_decref(t);
 	}
 	d->positives += json_array_size(json_object_get(json_object_get(tmpl, "spec"), "tolerations")) > 0;
@@ -795,6 +957,17 @@ static unsigned diff_replace_affinity(diff_ctx *d)
 	ok_or_fail(d, "ds_affinity_replace_node_name", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the affinity", got, json_object_get(json_object_get(sp, "spec"), "affinity"));
+	/* on the parsed Affinity (none: NULL, a nil Affinity), twice: the object is not changed */
+	ds_object *ao = at && with_objects(d) ? parse_obj(d, "Affinity", at, NULL) : NULL;
+	for (int k = 0; with_objects(d) && k < 2; k++) {
+		rc = ds_affinity_replace_node_name_obj(ao, k ? "other-node" : node, NULL, &out, &err);
+		ok_or_fail(d, "ds_affinity_replace_node_name_obj", rc, &err);
+		json_t *go = take(out);
+		if (!k)
+			expect_same(d, "the affinity (objects)", go, got);
+		json_decref(go);
+	}
+	ds_object_free(ao);
 	d->positives += aff && !json_is_null(aff);
 	json_decref(got);
 	free(at);
@@ -999,6 +1172,18 @@ static int compare_preemption(diff_ctx *d, const sched_case *s, const json_t *fi
 	json_t *got = take(out);
 	expect_same(d, "the preemption", got, pre);
 	json_decref(got);
+	if (with_objects(d)) {
+		ds_object *po = parse_obj(d, "Pod", pt, s->opts), *no = parse_obj(d, "Node", nt, s->opts),
+			  *lo = parse_obj(d, "List", ot, s->opts);
+		rc = ds_preemption_select_victims_obj(po, no, lo, s->opts, &out, &err);
+		ok_or_fail(d, "ds_preemption_select_victims_obj", rc, &err);
+		got = take(out);
+		expect_same(d, "the preemption (objects)", got, pre);
+		json_decref(got);
+		ds_object_free(po);
+		ds_object_free(no);
+		ds_object_free(lo);
+	}
 	free(pt);
 	free(nt);
 	free(ot);
@@ -1016,6 +1201,21 @@ static unsigned diff_filter(diff_ctx *d)
 	ok_or_fail(d, "ds_scheduler_filter", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the filter results", got, fit);
+	/* on objects, twice with the same ones (the call copies the node's pods: the List stays as it was) */
+	int objs = with_objects(d);
+	ds_object *po = objs ? parse_obj(d, "Pod", pt, s.opts) : NULL,
+		  *no = objs ? parse_obj(d, "Node", nt, s.opts) : NULL,
+		  *lo = objs ? parse_obj(d, "List", ot, s.opts) : NULL;
+	for (int k = 0; objs && k < 2; k++) {
+		rc = ds_scheduler_filter_obj(po, no, lo, s.opts, &out, &err);
+		ok_or_fail(d, "ds_scheduler_filter_obj", rc, &err);
+		json_t *go = take(out);
+		expect_same(d, "the filter results (objects)", go, fit);
+		json_decref(go);
+	}
+	ds_object_free(po);
+	ds_object_free(no);
+	ds_object_free(lo);
 	d->positives += json_is_true(json_object_get(fit, "fits"));
 	d->compared += compare_preemption(d, &s, fit);
 	json_decref(got);
@@ -1173,6 +1373,16 @@ static unsigned diff_rolling(diff_ctx *d)
 	ok_or_fail(d, "ds_daemonset_rolling_update", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the rolling update (pure) and the sync's (snapshot)", got, want);
+	if (with_objects(d)) {
+		ds_object *dobj = parse_obj(d, "DaemonSet", dt, opts), *lobj = parse_obj(d, "List", ot, opts);
+		rc = ds_daemonset_rolling_update_obj(dobj, lobj, NULL, now, opts, &out, &err);
+		ok_or_fail(d, "ds_daemonset_rolling_update_obj", rc, &err);
+		json_t *go = take(out);
+		expect_same(d, "the rolling update (objects)", go, want);
+		json_decref(go);
+		ds_object_free(dobj);
+		ds_object_free(lobj);
+	}
 	d->positives += json_array_size(creates) + json_array_size(deletes) > 0;
 	json_decref(got);
 	json_decref(want);
@@ -1233,6 +1443,7 @@ static void run_fn(size_t k)
 	for (d.index = 0; d.index < n;) {
 		d.inputs = json_object();
 		d.index += FNS[k].run(&d);
+		d.scenario++;
 		json_decref(d.inputs);
 	}
 	n = d.index;

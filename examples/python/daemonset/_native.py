@@ -346,15 +346,16 @@ def required(value: Any, what: str) -> Any:
 #   CSTR     a NUL-terminated string (names, selectors, quantities); None passes NULL
 #   INT      an int argument (C int); INT64 a 64-bit one; UINT an unsigned flags word
 #   OPTIONS  a const ds_options * from None, an Options or a dict (see core.Options)
+#   OBJECT   a const ds_object * from an objects.Object (None passes NULL)
 # Results (the outputs come after the arguments and before the ds_error, as the ABI orders them):
 #   out=JSON the char **json_out, returned parsed; out=BOOL an int *out, returned as bool;
 #   out=INT an int *out; out=None nothing but the return code.
 
-TEXT, CSTR, INT, INT64, UINT, OPTIONS = "text", "cstr", "int", "int64", "uint", "options"
+TEXT, CSTR, INT, INT64, UINT, OPTIONS, OBJECT = "text", "cstr", "int", "int64", "uint", "options", "object"
 JSON, BOOL = "json", "bool"
 
 _CTYPES: Dict[str, List[Any]] = {CSTR: [ctypes.c_char_p], INT: [ctypes.c_int], INT64: [ctypes.c_int64], UINT: [ctypes.c_uint],
-           TEXT: [ctypes.c_char_p, ctypes.c_size_t], OPTIONS: [ctypes.c_void_p]}
+           TEXT: [ctypes.c_char_p, ctypes.c_size_t], OPTIONS: [ctypes.c_void_p], OBJECT: [ctypes.c_void_p]}
 _OUT_CTYPES: Dict[Optional[str], List[Any]] = {JSON: [ctypes.POINTER(ctypes.c_void_p)], BOOL: [ctypes.POINTER(ctypes.c_int)],
                INT: [ctypes.POINTER(ctypes.c_int)], None: []}
 

@@ -1,0 +1,12 @@
+/* make bench, the pure functions (tests/bench/pure.c). */
+#ifndef BENCH_PURE_H
+#define BENCH_PURE_H
+
+#include <jansson.h>
+
+/* The measurements as JSON; inputs_file (may be NULL) gets the objects, for tests/bench/pure.py. */
+json_t *bench_pure(int quiet, const char *inputs_file);
+/* The table. */
+void bench_pure_print(const json_t *res);
+
+#endif
