@@ -1273,13 +1273,13 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 
 int dsi_cluster_add_objects(dsi_cluster *c, const dsi_kind *kinds, void *const *objs, size_t n, ds_error *err)
 {
-	batch b = {.c = c, .events = 0};
+	batch b = {.c = c, .atoms = &c->atoms, .events = 0};
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && DSI_GROW(b.v, b.cap, b.n + 1) < 0)
 			rc = dsi_error_nomem(err);
 		if (rc < 0) { /* the rest are freed as the batch's would be */
-			release_obj(c, kinds[i], objs[i]);
+			release_obj(&c->atoms, kinds[i], objs[i]);
 			continue;
 		}
 		memset(&b.v[b.n], 0, sizeof(staged));
