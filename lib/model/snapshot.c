@@ -357,17 +357,20 @@ typedef struct batch {
 	size_t ngroups;
 } batch;
 
+/* The table of a batch's atoms: a thread's own, or (atoms unset) the snapshot's. */
+static dsi_atoms *batch_atoms(const batch *b) { return b->atoms ? b->atoms : &b->c->atoms; }
+
 /* Drop the staged objects from index n on. */
 static void batch_truncate(batch *b, size_t n)
 {
 	for (size_t i = n; i < b->n; i++) {
 		staged *s = &b->v[i];
 		if (s->obj) {
-			release_obj(b->atoms, s->kind, s->obj);
+			release_obj(batch_atoms(b), s->kind, s->obj);
 			b->count[s->kind]--;
 		}
-		dsi_meta_release(b->atoms, &s->key);
-		dsi_atom_unref(b->atoms, s->gk);
+		dsi_meta_release(batch_atoms(b), &s->key);
+		dsi_atom_unref(batch_atoms(b), s->gk);
 	}
 	b->n = n;
 }
@@ -492,6 +495,7 @@ static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, int event, dsi_pre
 static int stage(batch *b, json_t *obj, const char *kind, const char *api, int remove, ds_error *err)
 {
 	dsi_cluster *c = b->c;
+	dsi_atoms *atoms = batch_atoms(b);
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	rd.lenient = c->model.lenient;
@@ -508,18 +512,18 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	s->kind = k;
 	s->remove = remove;
 	if (k == DSI_KIND_OTHER) {
-		s->gk = group_kind_atom(b->atoms, api, kind);
+		s->gk = group_kind_atom(atoms, api, kind);
 		if (s->gk == DSI_ATOM_ERROR) {
 			s->gk = 0;
 			return dsi_error_nomem(err);
 		}
 	}
 	if (remove) {
-		if ((rc = dsi_meta_read(&rd, b->atoms, obj, 1, &s->key)) < 0) {
-			dsi_atom_unref(b->atoms, s->gk);
+		if ((rc = dsi_meta_read(&rd, atoms, obj, 1, &s->key)) < 0) {
+			dsi_atom_unref(atoms, s->gk);
 			return rc;
 		}
-		clear_cluster_scoped_namespace(b->atoms, k, &s->key);
+		clear_cluster_scoped_namespace(atoms, k, &s->key);
 		b->n++;
 		return 0;
 	}
@@ -528,7 +532,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 						     sizeof(other_box)};
 	void *o = dsi_calloc(1, sizes[k]);
 	if (!o) {
-		dsi_atom_unref(b->atoms, s->gk);
+		dsi_atom_unref(atoms, s->gk);
 		return dsi_error_nomem(err);
 	}
 	unsigned gates = c->core.gates;
@@ -536,23 +540,23 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	int manifest = as_served(c, k, obj, b->events, &prep, err);
 	if (manifest < 0) {
 		dsi_free(o);
-		dsi_atom_unref(b->atoms, s->gk);
+		dsi_atom_unref(atoms, s->gk);
 		return manifest;
 	}
 	json_t *given = obj;
 	if (prep.obj)
 		obj = prep.obj;
 	switch (k) {
-	case DSI_KIND_NODE: rc = dsi_node_read(&rd, b->atoms, obj, o); break;
-	case DSI_KIND_POD: rc = dsi_pod_read(&rd, b->atoms, obj, gates, o); break;
+	case DSI_KIND_NODE: rc = dsi_node_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_POD: rc = dsi_pod_read(&rd, atoms, obj, gates, o); break;
 	case DSI_KIND_DAEMONSET:
-		rc = dsi_daemonset_read(&rd, b->atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
+		rc = dsi_daemonset_read(&rd, atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
 		break;
-	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, b->atoms, obj, o); break;
-	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, b->atoms, obj, o); break;
-	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, b->atoms, obj, o); break;
+	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, atoms, obj, o); break;
 	default:
-		rc = dsi_meta_read(&rd, b->atoms, obj, 1, &((other_box *)o)->o.meta);
+		rc = dsi_meta_read(&rd, atoms, obj, 1, &((other_box *)o)->o.meta);
 		((other_box *)o)->o.group_kind = s->gk;
 		s->gk = 0; /* the object holds the reference now */
 		break;
@@ -561,10 +565,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	json_decref(prep.hashed);
 	if (rc < 0) {
 		dsi_free(o);
-		dsi_atom_unref(b->atoms, s->gk);
+		dsi_atom_unref(atoms, s->gk);
 		return rc;
 	}
-	clear_cluster_scoped_namespace(b->atoms, k, meta_of(k, o));
+	clear_cluster_scoped_namespace(atoms, k, meta_of(k, o));
 	if (k == DSI_KIND_DAEMONSET) {
 		((dsi_daemonset *)o)->manifest = (uint8_t)manifest;
 		((dsi_daemonset *)o)->given = prep.obj ? json_incref(given) : NULL;
