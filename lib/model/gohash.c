@@ -24,13 +24,19 @@ typedef struct sink {
 	int oom;
 } sink;
 
+uint32_t dsi_fnv32a(uint32_t h, const void *data, size_t n)
+{
+	const unsigned char *u = data;
+	for (size_t i = 0; i < n; i++) {
+		h ^= u[i];
+		h *= 16777619u;
+	}
+	return h;
+}
+
 static void put(sink *s, const char *p, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)p;
-	for (size_t i = 0; i < n; i++) {
-		s->h ^= u[i];
-		s->h *= 16777619u;
-	}
+	s->h = dsi_fnv32a(s->h, p, n);
 	if (s->buf)
 		dsi_strbuf_append(s->buf, p, n);
 }
@@ -639,7 +645,7 @@ static int run(sink *s, const json_t *tmpl, int minor)
 
 int dsi_gohash_sum(const json_t *tmpl, int minor, int has_cc, int32_t cc, uint32_t *sum, unsigned *inexact)
 {
-	sink s = {2166136261u, NULL, 0, 0};
+	sink s = {DSI_FNV32A_INIT, NULL, 0, 0};
 	if (run(&s, tmpl, minor) < 0)
 		return -1;
 	if (has_cc) {
@@ -659,7 +665,7 @@ int dsi_gohash_sum(const json_t *tmpl, int minor, int has_cc, int32_t cc, uint32
 char *dsi_gohash_print(const json_t *tmpl, int minor, unsigned *inexact)
 {
 	dsi_strbuf b = DSI_STRBUF_INIT;
-	sink s = {2166136261u, &b, 0, 0};
+	sink s = {DSI_FNV32A_INIT, &b, 0, 0};
 	if (run(&s, tmpl, minor) < 0) {
 		dsi_strbuf_free(&b);
 		return NULL;

@@ -81,6 +81,10 @@ enum {
  */
 int dsi_gohash_sum(const json_t *tmpl, int minor, int has_cc, int32_t cc, uint32_t *sum, unsigned *inexact);
 
+/* FNV-32a (hash/fnv New32a): h continued over data[0..n); start from DSI_FNV32A_INIT. */
+#define DSI_FNV32A_INIT 2166136261u
+uint32_t dsi_fnv32a(uint32_t h, const void *data, size_t n);
+
 /* The print itself (for tests and diagnostics): a new string (dsi_free), NULL on no memory. */
 char *dsi_gohash_print(const json_t *tmpl, int minor, unsigned *inexact);
 

@@ -16,22 +16,12 @@ void dsi_safe_encode(const char *in, char *out, size_t size)
 	out[i] = '\0';
 }
 
-static uint32_t fnv32a(uint32_t h, const void *data, size_t n)
-{
-	const unsigned char *p = data;
-	for (size_t i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= 16777619u;
-	}
-	return h;
-}
-
 int dsi_json_digest(const json_t *v, uint32_t *out)
 {
 	char *text = dsi_json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);
 	if (!text)
 		return -1;
-	*out = fnv32a(2166136261u, text, strlen(text));
+	*out = dsi_fnv32a(DSI_FNV32A_INIT, text, strlen(text));
 	dsi_free(text);
 	return 0;
 }
