@@ -59,7 +59,9 @@ WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wshadow -Wstrict-prot
 	-Wpointer-arith -Wformat-security -Wundef
 STD := -std=c11 -D_POSIX_C_SOURCE=200809L
 ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -Ilib $(PKG_CFLAGS)
-LIB_CFLAGS = $(ALL_CFLAGS) -fPIC -fvisibility=hidden
+# The library alone also converts no integer silently (-Wconversion, which in C includes -Wsign-conversion).
+LIB_WARN := -Wconversion
+LIB_CFLAGS = $(ALL_CFLAGS) $(LIB_WARN) -fPIC -fvisibility=hidden
 LDLIBS_LIB = $(PKG_LIBS) -lpthread -lm
 
 SONAME := libdaemonset.so.$(MAJOR)

@@ -27,7 +27,7 @@ int main(int argc, char **argv)
 
 	/* The controller's verdict for each node, in name order. */
 	const char *node;
-	for (size_t i = 0; (node = ds_cluster_node_at(cluster, i)) != NULL; i++) {
+	for (size_t i = 0; ds_cluster_node_name_at(cluster, i, &node, NULL) == 0; i++) {
 		int run, keep;
 		if (ds_daemonset_should_run(cluster, ns, name, node, NULL, &run, &keep, NULL, &err) < 0) {
 			fprintf(stderr, "%s: %s\n", node, err.message);
@@ -47,12 +47,12 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < ds_plan_create_count(plan); i++) {
 		ds_plan_create c = DS_PLAN_CREATE_INIT;
-		ds_plan_get_create(plan, i, &c, NULL);
+		ds_plan_create_at(plan, i, &c, NULL);
 		printf("create a pod on %s (%s)\n", c.node, c.reason);
 	}
 	for (size_t i = 0; i < ds_plan_delete_count(plan); i++) {
 		ds_plan_delete d = DS_PLAN_DELETE_INIT;
-		ds_plan_get_delete(plan, i, &d, NULL);
+		ds_plan_delete_at(plan, i, &d, NULL);
 		printf("delete %s/%s on %s (%s)\n", d.namespace_, d.name, d.node, d.reason);
 	}
 	ds_plan_free(plan);

@@ -63,11 +63,11 @@ int cmd_plan(ctx *c)
 		table *t = table_new(3, "NODE", "REASON", "BATCH");
 		for (i = 0; i < nc; i++) {
 			ds_plan_create cr = DS_PLAN_CREATE_INIT;
-			ds_plan_get_create(plan, i, &cr, &err);
+			ds_plan_create_at(plan, i, &cr, &err);
 			if (sel && !node_selected(c, cr.node))
 				continue;
 			char b[16];
-			snprintf(b, sizeof(b), "%zu", cr.batch); /* 0-based, as ds_plan_get_create(3) and Python */
+			snprintf(b, sizeof(b), "%zu", cr.batch); /* 0-based, as ds_plan_create_at(3) and Python */
 			table_row(t, cr.node, cr.reason, b);
 		}
 		table_print(t, c);
@@ -78,7 +78,7 @@ int cmd_plan(ctx *c)
 		table *t = table_new(3, "POD", "NODE", "REASON");
 		for (i = 0; i < nd; i++) {
 			ds_plan_delete d = DS_PLAN_DELETE_INIT;
-			ds_plan_get_delete(plan, i, &d, &err);
+			ds_plan_delete_at(plan, i, &d, &err);
 			if (sel && d.node && !node_selected(c, d.node))
 				continue;
 			char pod[512];

@@ -162,8 +162,10 @@ static void offer_daemonsets(ctx *c, const char *prefix)
 static void offer_nodes(ctx *c, const char *prefix)
 {
 	size_t n = c->cluster ? ds_cluster_count(c->cluster, "Node") : 0;
+	const char *node;
 	for (size_t i = 0; i < n; i++)
-		offer(prefix, ds_cluster_node_at(c->cluster, i));
+		if (ds_cluster_node_name_at(c->cluster, i, &node, NULL) == 0)
+			offer(prefix, node);
 }
 
 /* The containers of a DaemonSet as "NAME=" (set image, --image). */

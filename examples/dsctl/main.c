@@ -178,8 +178,9 @@ int not_found(ctx *c, const char *kind, const char *ns, const char *name)
 				suggestions_push(&s, full);
 		}
 	} else {
-		for (size_t i = 0; i < ds_cluster_count(c->cluster, "Node"); i++)
-			suggestions_add(&s, name, ds_cluster_node_at(c->cluster, i));
+		const char *node;
+		for (size_t i = 0; ds_cluster_node_name_at(c->cluster, i, &node, NULL) == 0; i++)
+			suggestions_add(&s, name, node);
 	}
 	suggestions_print(&s, stderr);
 	return EXIT_ERROR;
@@ -414,8 +415,8 @@ int select_nodes(ctx *c, int first_arg, int all_if_none, const char ***names, si
 	}
 	if (!named && (sel || all_if_none))
 		for (size_t i = 0; i < nn; i++) {
-			const char *node = ds_cluster_node_at(c->cluster, i);
-			if (node_selected(c, node))
+			const char *node = NULL;
+			if (ds_cluster_node_name_at(c->cluster, i, &node, NULL) == 0 && node_selected(c, node))
 				(*names)[(*n)++] = node;
 		}
 	if (!named && !sel && !all_if_none)

@@ -465,7 +465,8 @@ int plot_rollout_svg(FILE *f, const json_t *sim, const char *title)
 	}
 	free(inst);
 
-	/* the budget lines (under the series, which often run along them): desired over the nodes, maxUnavailable and maxSurge over the budgets */
+	/* the budget lines (under the series, which often run along them): desired over the nodes, maxUnavailable and
+	 * maxSurge over the budgets */
 	label ulabels[1] = {{panel_y(&upper, (double)num(sim, "desired")), "desired", "#555555", num(sim, "desired")}};
 	label llabels[2] = {{panel_y(&lower, (double)mu), "maxUnavailable", "#ff7f0e", mu},
 			    {panel_y(&lower, (double)ms), "maxSurge", "#e377c2", ms}};

@@ -52,12 +52,12 @@ DS_EXTERN int ds_cluster_remove(ds_cluster *cluster, const char *kind, const cha
 /* Number of objects of a kind ("Node", ..., or "Other"). */
 DS_EXTERN size_t ds_cluster_count(const ds_cluster *cluster, const char *kind);
 /* The name of node i (0 <= i < ds_cluster_count(cluster, "Node")) in name
- * order, or NULL past the end. The string belongs to the snapshot and stays
+ * order; DS_EARG past the end. The string belongs to the snapshot and stays
  * valid until the snapshot next changes. */
-DS_EXTERN const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i);
+DS_EXTERN int ds_cluster_node_name_at(const ds_cluster *cluster, size_t i, const char **name, ds_error *err);
 /* The namespace and name of DaemonSet i (0 <= i < ds_cluster_count(cluster,
  * "DaemonSet")) in (namespace, name) order; DS_EARG past the end. The strings
- * belong to the snapshot, as for ds_cluster_node_at. */
+ * belong to the snapshot, as for ds_cluster_node_name_at. */
 DS_EXTERN int ds_cluster_daemonset_at(const ds_cluster *cluster, size_t i, const char **namespace_, const char **name,
 				      ds_error *err);
 /* A JSON summary: {"nodes":N,"pods":N,...,"nodeNames":[sorted],"daemonSets":[{"namespace","name"}]}. */
@@ -90,6 +90,12 @@ DS_EXTERN int ds_manifests_list(const char *path, char **json_out, ds_error *err
  * (or the text does not parse as far as it). */
 DS_EXTERN int ds_manifest_locate(const char *text, size_t size, size_t document, const char *path, int *line,
 				 int *column, int *exact, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+#ifndef DS_NO_DEPRECATED
+/* The name of node i, or NULL past the end (1.1; the accessor shape of 1.2 reports the end as DS_EARG). */
+DS_EXTERN DS_DEPRECATED("ds_cluster_node_name_at") const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i);
+#endif
 
 #ifdef __cplusplus
 }

@@ -78,18 +78,18 @@ typedef struct ds_status {
 } ds_status;
 #define DS_STATUS_INIT DS_SIZED_INIT(ds_status)
 
-/* The creates and deletes this sync executes (within burstReplicas). */
+/* The creates and deletes this sync executes (within burstReplicas); DS_EARG past the end. */
 DS_EXTERN size_t ds_plan_create_count(const ds_plan *plan);
-DS_EXTERN int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err);
+DS_EXTERN int ds_plan_create_at(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err);
 /* The Pod to POST for create i, as JSON (free with ds_free). */
 DS_EXTERN int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error *err);
 DS_EXTERN size_t ds_plan_delete_count(const ds_plan *plan);
-DS_EXTERN int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err);
+DS_EXTERN int ds_plan_delete_at(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err);
 /* The events the sync records, in plan order (also for a skipped plan). */
 DS_EXTERN size_t ds_plan_event_count(const ds_plan *plan);
-DS_EXTERN int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err);
+DS_EXTERN int ds_plan_event_at(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err);
 /* The status the sync computes, and whether the controller would write it. */
-DS_EXTERN int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err);
+DS_EXTERN int ds_plan_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err);
 /* Milliseconds after which the DaemonSet should be synced again, or -1. */
 DS_EXTERN int64_t ds_plan_requeue_after(const ds_plan *plan);
 /* The failed-pod backoff state after this sync, to pass to the next one. */
@@ -128,6 +128,15 @@ DS_EXTERN DS_DEPRECATED("ds_daemonset_rollout") int ds_rollout_simulate(const ds
 									const char *namespace_, const char *name,
 									ds_time start, const ds_options *opts,
 									char **json_out, ds_error *err);
+/* 1.1's accessors, superseded in 1.2 by those of the one accessor shape (daemonset(7), Accessors) */
+DS_EXTERN DS_DEPRECATED("ds_plan_create_at") int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out,
+								    ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_plan_delete_at") int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out,
+								    ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_plan_event_at") int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out,
+								  ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_plan_status") int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed,
+								 ds_error *err);
 #endif
 
 #ifdef __cplusplus

@@ -17,11 +17,13 @@ extern "C" {
 
 /* ---- resource.Quantity: ds_quantity_parse(3) ------------------------------- */
 
-/* The format a quantity remembers from its suffix (resource.Format). */
+/* The format a quantity remembers from its suffix (resource.Format). The last enumerator keeps the type
+ * as wide as an int under any compiler option (-fshort-enums), as ds_quantity_info's layout needs. */
 typedef enum ds_quantity_format {
-	DS_QUANTITY_DECIMAL_SI = 0,      /* no suffix, or n u m k M G T P E */
-	DS_QUANTITY_BINARY_SI = 1,       /* Ki Mi Gi Ti Pi Ei */
-	DS_QUANTITY_DECIMAL_EXPONENT = 2 /* e3, E-6, ... */
+	DS_QUANTITY_DECIMAL_SI = 0,       /* no suffix, or n u m k M G T P E */
+	DS_QUANTITY_BINARY_SI = 1,        /* Ki Mi Gi Ti Pi Ei */
+	DS_QUANTITY_DECIMAL_EXPONENT = 2, /* e3, E-6, ... */
+	DS_QUANTITY_FORMAT_INT_ = 0x7fffffff
 } ds_quantity_format;
 
 /*
@@ -30,11 +32,11 @@ typedef enum ds_quantity_format {
  */
 typedef struct ds_quantity_info {
 	size_t size;
-	int sign;           /* -1, 0, 1 */
-	int format;         /* ds_quantity_format */
-	int verbatim;       /* Kubernetes' String() returns the text unchanged */
-	int value_overflow; /* value does not fit in int64: value is INT64_MAX or INT64_MIN */
-	int milli_overflow; /* likewise for milli_value */
+	int sign;                  /* -1, 0, 1 */
+	ds_quantity_format format; /* int-sized: see ds_quantity_format */
+	int verbatim;              /* Kubernetes' String() returns the text unchanged */
+	int value_overflow;        /* value does not fit in int64: value is INT64_MAX or INT64_MIN */
+	int milli_overflow;        /* likewise for milli_value */
 	int reserved;
 	int64_t value;       /* Value(): rounded up, away from zero */
 	int64_t milli_value; /* MilliValue(): value * 1000 rounded up, away from zero */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/args.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/load.h"
@@ -87,8 +88,7 @@ int dsi_options_dup(const ds_options *src, ds_options **out)
 int ds_options_create(ds_options **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	return dsi_options_dup(NULL, out) < 0 ? dsi_error_nomem(err) : 0;
 }
 
@@ -110,8 +110,7 @@ static int unknown(ds_error *err, const char *name)
 int ds_options_set(ds_options *opts, const char *name, const char *value, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!opts || !name || !value)
-		return dsi_error_set(err, DS_EARG, NULL, "opts, name and value must not be NULL");
+	DSI_ARGS_NONNULL(err, opts, name, value);
 	const struct layer *l;
 	const dsi_opt_def *d = find(name, &l);
 	return d ? dsi_opt_set(d, LAYER(opts, l), value, err) : unknown(err, name);
@@ -151,8 +150,8 @@ static int set_member(ds_options *work, const char *k, json_t *v, ds_error *err)
 int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!opts || (!text && size))
-		return dsi_error_set(err, DS_EARG, NULL, "opts and text must not be NULL");
+	DSI_ARGS_NONNULL(err, opts);
+	DSI_ARG_DOC(err, text, size);
 	size_t i = 0;
 	while (i < size && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))
 		i++;
@@ -197,8 +196,7 @@ int ds_options_set_all(ds_options *opts, const char *text, size_t size, ds_error
 int ds_options_get(const ds_options *opts, const char *name, char **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!name || !out)
-		return dsi_error_set(err, DS_EARG, NULL, "name and out must not be NULL");
+	DSI_ARGS_NONNULL(err, name, out);
 	*out = NULL;
 	const struct layer *l;
 	const dsi_opt_def *d = find(name, &l);

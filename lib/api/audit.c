@@ -3,6 +3,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/error.h"
@@ -35,8 +36,7 @@ int ds_object_audit(const char *text, size_t size, const ds_options *opts, char 
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, json_out);
 	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *obj, *report;
 	dsi_strict_findings f = {0};
@@ -64,8 +64,7 @@ int ds_pod_security_evaluate(const char *text, size_t size, const char *level, c
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, json_out);
 	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *obj, *result;
 	int rc = parse(text, size, o, &obj, err);
@@ -109,8 +108,7 @@ int ds_audit_sarif(const char *reports, size_t size, const ds_options *opts, cha
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!reports || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "reports and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, reports, json_out);
 	const dsi_ops_cfg cfg = dsi_o_ops_cfg(opts), *o = &cfg;
 	json_t *in, *log;
 	int rc = parse(reports, size, o, &in, err);

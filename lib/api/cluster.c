@@ -5,6 +5,7 @@
 #include "daemonset.h"
 #include "daemonset/jansson.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/exec.h"
 #include "apiserver/canonical.h"
 #include "core/alloc.h"
@@ -19,8 +20,7 @@
 int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
 	dsi_model_options model = *dsi_o_model(opts);
 	model.prepare = dsi_canonical_prepare; /* objects as the API server holds them */
@@ -45,8 +45,7 @@ void ds_cluster_free(ds_cluster *cluster)
 int ds_cluster_copy(const ds_cluster *cluster, ds_cluster **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!cluster || !out)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and out must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, out);
 	*out = NULL;
 	ds_cluster *c = dsi_calloc(1, sizeof(*c));
 	if (!c)
@@ -65,8 +64,8 @@ int ds_cluster_load(ds_cluster *cluster, const char *data, size_t size, size_t *
 	DSI_ERR_BEGIN(err);
 	if (count)
 		*count = 0;
-	if (!cluster || (!data && size))
-		return dsi_error_set(err, DS_EARG, NULL, "cluster must not be NULL, nor data when size > 0");
+	DSI_ARGS_NONNULL(err, cluster);
+	DSI_ARG_DOC(err, data, size);
 	return dsi_cluster_load_text(cluster, data, size, count, err);
 }
 
@@ -75,8 +74,7 @@ int ds_cluster_load_json(ds_cluster *cluster, const json_t *value, size_t *count
 	DSI_ERR_BEGIN(err);
 	if (count)
 		*count = 0;
-	if (!cluster || !value)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and value must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, value);
 	/* The snapshot keeps some objects as JSON: copy them so that it never shares (and
 	 * never touches the reference counts of) the caller's values. */
 	json_t *own = json_deep_copy((const json_t *)value);
@@ -92,8 +90,8 @@ int ds_cluster_apply_events(ds_cluster *cluster, const char *data, size_t size, 
 	DSI_ERR_BEGIN(err);
 	if (count)
 		*count = 0;
-	if (!cluster || (!data && size))
-		return dsi_error_set(err, DS_EARG, NULL, "cluster must not be NULL, nor data when size > 0");
+	DSI_ARGS_NONNULL(err, cluster);
+	DSI_ARG_DOC(err, data, size);
 	return dsi_cluster_apply_events(cluster, data, size, count, err);
 }
 
@@ -130,8 +128,7 @@ int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, d
 	DSI_ERR_BEGIN(err);
 	if (count)
 		*count = 0;
-	if (!cluster || !path)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and path must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, path);
 	add_ctx a = {dsi_cluster_batch_begin(cluster), cluster->core.limits.max_bytes};
 	if (!a.b)
 		return dsi_error_nomem(err);
@@ -142,8 +139,7 @@ int ds_cluster_load_file(ds_cluster *cluster, const char *path, size_t *count, d
 static int parse_kind(const char *kind, dsi_kind *k, const char **gk, ds_error *err)
 {
 	*gk = NULL;
-	if (!kind)
-		return dsi_error_set(err, DS_EARG, NULL, "kind must not be NULL");
+	DSI_ARGS_NONNULL(err, kind);
 	int v = dsi_kind_from_name(kind);
 	if (v >= 0) {
 		*k = (dsi_kind)v;
@@ -169,8 +165,7 @@ int ds_cluster_remove(ds_cluster *cluster, const char *kind, const char *namespa
 	DSI_ERR_BEGIN(err);
 	dsi_kind k;
 	const char *gk;
-	if (!cluster || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, name);
 	int rc = parse_kind(kind, &k, &gk, err);
 	if (rc < 0)
 		return rc;
@@ -189,11 +184,16 @@ size_t ds_cluster_count(const ds_cluster *cluster, const char *kind)
 
 static int emit(json_t *v, char **out, ds_error *err) { return dsi_json_emit(v, out, err); }
 
-const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i)
+int ds_cluster_node_name_at(const ds_cluster *cluster, size_t i, const char **name, ds_error *err)
 {
-	if (!cluster || i >= dsi_cluster_count(cluster, DSI_KIND_NODE))
-		return NULL;
-	return dsi_cstr(cluster, dsi_cluster_node_at(cluster, i)->meta.name);
+	DSI_ERR_BEGIN(err);
+	DSI_ARGS_NONNULL(err, cluster, name);
+	*name = NULL;
+	size_t n = dsi_cluster_count(cluster, DSI_KIND_NODE);
+	if (i >= n)
+		return dsi_error_set(err, DS_EARG, NULL, "Node %zu out of range (%zu)", i, n);
+	*name = dsi_cstr(cluster, dsi_cluster_node_at(cluster, i)->meta.name);
+	return 0;
 }
 
 static int list_file(void *ctx, const char *path, ds_error *err)
@@ -204,8 +204,7 @@ static int list_file(void *ctx, const char *path, ds_error *err)
 int ds_manifests_list(const char *path, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!path || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "path and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, path, json_out);
 	*json_out = NULL;
 	json_t *files = json_array();
 	if (!files)
@@ -222,8 +221,8 @@ int ds_manifest_locate(const char *text, size_t size, size_t document, const cha
 		       int *exact, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if ((!text && size) || !path || !line || !column)
-		return dsi_error_set(err, DS_EARG, NULL, "text, path, line and column must not be NULL");
+	DSI_ARGS_NONNULL(err, path, line, column);
+	DSI_ARG_DOC(err, text, size);
 	if (document < 1)
 		return dsi_error_set(err, DS_EARG, NULL, "documents are numbered from 1");
 	*line = *column = 0;
@@ -266,8 +265,7 @@ int ds_cluster_daemonset_at(const ds_cluster *cluster, size_t i, const char **na
 		*namespace_ = NULL;
 	if (name)
 		*name = NULL;
-	if (!cluster)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster);
 	void **sorted;
 	size_t n;
 	if (sorted_daemonsets(cluster, &sorted, &n) < 0)
@@ -285,11 +283,11 @@ int ds_cluster_daemonset_at(const ds_cluster *cluster, size_t i, const char **na
 	return 0;
 }
 
-int ds_cluster_summary(const ds_cluster *c, char **json_out, ds_error *err)
+int ds_cluster_summary(const ds_cluster *cluster, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!c || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, json_out);
+	const dsi_cluster *c = cluster;
 	json_t *o = json_object(), *nodes = json_array(), *dss = json_array();
 	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++)
 		json_array_append_new(nodes, json_string(dsi_cstr(c, dsi_cluster_node_at(c, i)->meta.name)));
@@ -351,12 +349,12 @@ static json_t *pod_json(const dsi_cluster *c, const dsi_pod *p)
 	return o;
 }
 
-int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_, const char *name, char **json_out,
-		   ds_error *err)
+int ds_cluster_get(const ds_cluster *cluster, const char *kind, const char *namespace_, const char *name,
+		   char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!c || !name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster, name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, name, json_out);
+	const dsi_cluster *c = cluster;
 	*json_out = NULL;
 	dsi_kind k;
 	const char *gk;
@@ -383,8 +381,8 @@ int ds_cluster_get(const ds_cluster *c, const char *kind, const char *namespace_
 int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out || (!data && size))
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL, nor data when size > 0");
+	DSI_ARGS_NONNULL(err, json_out);
+	DSI_ARG_DOC(err, data, size);
 	*json_out = NULL;
 	return dsi_objects_text(data ? data : "", size, &dsi_o_core(opts)->limits, json_out, err);
 }

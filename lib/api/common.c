@@ -2,6 +2,7 @@
  * (dsi_error_clear, dsi_free, dsi_time_*); only api and scenario define ds_* names (lib/README.md). */
 #include <string.h>
 
+#include "api/args.h"
 #include "core/alloc.h"
 #include "core/error.h"
 #include "core/time.h"
@@ -41,8 +42,7 @@ void ds_free(void *ptr) { dsi_free(ptr); }
 int ds_time_parse(const char *text, ds_time *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!text || !out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, out);
 	return dsi_time_parse(text, strlen(text), out, err);
 }
 

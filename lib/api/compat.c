@@ -1,11 +1,13 @@
 /*
  * The names SONAME 1 keeps. Each public function of 1.0 whose name or
  * signature does not follow the conventions of daemonset(7) (ds_<noun>_<verb>,
- * every JSON or YAML document as text and size) has a successor; the old name
- * stays exported and calls it. Nothing here has behaviour of its own.
+ * every JSON or YAML document as text and size), and each accessor of 1.1
+ * not in the one accessor shape of 1.2, has a successor; the old name stays
+ * exported and calls it. Nothing here has behaviour of its own.
  */
 #include <string.h>
 
+#include "api/args.h"
 #include "core/error.h"
 #include "daemonset.h"
 
@@ -24,7 +26,7 @@ int ds_should_run_json(const ds_cluster *cluster, const char *namespace_, const 
 {
 	if (!json_out) {
 		DSI_ERR_BEGIN(err);
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+		DSI_ARGS_NONNULL(err, json_out);
 	}
 	return ds_daemonset_should_run(cluster, namespace_, name, node, opts, NULL, NULL, json_out, err);
 }
@@ -151,7 +153,7 @@ int ds_options_set_json(ds_options *opts, const char *json, ds_error *err)
 {
 	if (!json) {
 		DSI_ERR_BEGIN(err);
-		return dsi_error_set(err, DS_EARG, NULL, "opts and json must not be NULL");
+		DSI_ARGS_NONNULL(err, json);
 	}
 	return ds_options_set_all(opts, json, strlen(json), err);
 }
@@ -172,4 +174,32 @@ int ds_lease_release(const ds_lease_config *cfg, const char *lease_json, const c
 int ds_lease_is_leader(const ds_lease_config *cfg, const char *state_json, ds_time now, int *leader, ds_error *err)
 {
 	return ds_lease_leading(cfg, state_json, len(state_json), now, leader, err);
+}
+
+/* ---- 1.1's accessors ---- */
+
+int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
+{
+	return ds_plan_create_at(plan, i, out, err);
+}
+
+int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
+{
+	return ds_plan_delete_at(plan, i, out, err);
+}
+
+int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
+{
+	return ds_plan_event_at(plan, i, out, err);
+}
+
+int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
+{
+	return ds_plan_status(plan, out, changed, err);
+}
+
+const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i)
+{
+	const char *name = NULL;
+	return ds_cluster_node_name_at(cluster, i, &name, NULL) == 0 ? name : NULL;
 }

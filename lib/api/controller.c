@@ -4,6 +4,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/exec.h"
 #include "apiserver/canonical.h"
 #include "controller/controller.h"
@@ -38,11 +39,9 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 		      ds_controller **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
-	if (!transport || !DSI_SIZE_COVERS(transport, ds_transport, user_data))
-		return dsi_error_set(err, DS_EARG, "transport", "transport must not be NULL; set transport->size");
+	DSI_ARG_SIZED(err, transport, ds_transport, user_data);
 	if (config && !DSI_SIZE_COVERS(config, ds_controller_config, namespace_))
 		return dsi_error_set(err, DS_EARG, "config", "set config->size to sizeof(ds_controller_config)");
 	ds_controller *c = dsi_calloc(1, sizeof(*c));
@@ -72,8 +71,7 @@ void ds_controller_free(ds_controller *ctrl)
 /* Entry points that call the transport or change state: not from inside a callback. */
 static int enter(ds_controller *ctrl, ds_error *err)
 {
-	if (!ctrl)
-		return dsi_error_set(err, DS_EARG, NULL, "ctrl must not be NULL");
+	DSI_ARGS_NONNULL(err, ctrl);
 	if (ctrl->busy)
 		return dsi_error_set(err, DS_ESTATE, NULL,
 				     "a transport callback must not call back into the controller");
@@ -113,8 +111,7 @@ int ds_controller_apply_events(ds_controller *ctrl, const char *data, size_t siz
 		*count = 0;
 	if (json_out)
 		*json_out = NULL;
-	if (!data && size)
-		return dsi_error_set(err, DS_EARG, NULL, "data must not be NULL when size > 0");
+	DSI_ARG_DOC(err, data, size);
 	int rc = enter(ctrl, err);
 	if (rc < 0)
 		return rc;
@@ -130,8 +127,7 @@ int ds_controller_sync(ds_controller *ctrl, const char *namespace_, const char *
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!name || !*name)
-		return dsi_error_set(err, DS_EARG, NULL, "name must not be NULL or empty");
+	DSI_ARG_NAME(err, name);
 	if (result && !DSI_SIZE_COVERS(result, ds_sync_result, status_written))
 		return dsi_error_set(err, DS_EARG, NULL, "set result->size to sizeof(ds_sync_result)");
 	int rc = enter(ctrl, err);
@@ -147,8 +143,7 @@ int ds_controller_enqueue(ds_controller *ctrl, const char *namespace_, const cha
 			  ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!name || !*name)
-		return dsi_error_set(err, DS_EARG, NULL, "name must not be NULL or empty");
+	DSI_ARG_NAME(err, name);
 	int rc = enter(ctrl, err);
 	if (rc < 0)
 		return rc;
@@ -167,8 +162,7 @@ int ds_controller_next(ds_controller *ctrl, ds_time now, char **key_out, int64_t
 	DSI_ERR_BEGIN(err);
 	if (wait_ms)
 		*wait_ms = -1;
-	if (!key_out)
-		return dsi_error_set(err, DS_EARG, NULL, "key_out must not be NULL");
+	DSI_ARGS_NONNULL(err, key_out);
 	*key_out = NULL;
 	int rc = enter(ctrl, err);
 	if (rc < 0)
@@ -208,8 +202,7 @@ int ds_controller_expectations(const ds_controller *ctrl, const char *namespace_
 			       char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!ctrl || !name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "ctrl, name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, ctrl, name, json_out);
 	*json_out = NULL;
 	char *key = dsi_ctrl_key(namespace_, name);
 	if (!key)
@@ -248,8 +241,7 @@ typedef int (*lease_fn)(const dsi_lease_cfg *, const json_t *, const json_t *, d
 static int lease_call(lease_fn fn, const ds_lease_config *cfg, const char *lease_json, size_t lease_size,
 		      const char *state_json, size_t state_size, ds_time now, char **json_out, ds_error *err)
 {
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	dsi_lease_cfg c;
 	json_t *lease = NULL, *state = NULL, *doc = NULL;
@@ -289,8 +281,7 @@ int ds_lease_leading(const ds_lease_config *cfg, const char *state_json, size_t 
 		     ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!leader)
-		return dsi_error_set(err, DS_EARG, NULL, "leader must not be NULL");
+	DSI_ARGS_NONNULL(err, leader);
 	*leader = 0;
 	dsi_lease_cfg c;
 	json_t *state = NULL;

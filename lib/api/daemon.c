@@ -3,6 +3,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/lookup.h"
 #include "apiserver/canonical.h"
 #include "apiserver/goencode.h"
@@ -19,8 +20,8 @@ int ds_daemonset_pod(const ds_cluster *cluster, const char *namespace_, const ch
 		     const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out || !node || !*node)
-		return dsi_error_set(err, DS_EARG, NULL, "node and json_out must not be NULL or empty");
+	DSI_ARGS_NONNULL(err, json_out);
+	DSI_ARG_NAME(err, node);
 	*json_out = NULL;
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
@@ -122,10 +123,14 @@ int ds_daemonset_history(const ds_cluster *cluster, const char *namespace_, cons
 				dsi_revision_names(cluster, kill, nkill), "duplicates",
 				dsi_revision_names(cluster, h.dups, h.ndups), "revisionHistoryLimit",
 				ds->revision_history_limit);
-	char wbuf[600];
-	const char *w = dsi_history_warning(cluster, ds, &h, wbuf, sizeof(wbuf));
-	if (doc && w)
+	char *w = NULL;
+	if (dsi_history_warning(cluster, ds, &h, &w) < 0) {
+		json_decref(doc);
+		doc = NULL; /* dsi_json_emit: out of memory */
+	} else if (doc && w) {
 		json_object_set_new(doc, "warnings", json_pack("[s]", w));
+	}
+	dsi_free(w);
 	dsi_free(kill);
 	dsi_ds_pods_release(&pods);
 	dsi_history_release(&h);
@@ -151,8 +156,7 @@ int ds_daemonset_pod_updated(const ds_cluster *cluster, const char *namespace_, 
 			     const ds_options *opts, int *updated, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!updated)
-		return dsi_error_set(err, DS_EARG, NULL, "updated must not be NULL");
+	DSI_ARGS_NONNULL(err, updated);
 	*updated = 0;
 	if (!pod_name || !*pod_name)
 		return dsi_error_set(err, DS_EARG, NULL, "pod_name is %s: expected a pod name",

@@ -7,6 +7,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/lookup.h"
 #include "apiserver/validation.h"
 #include "core/jsonout.h"
@@ -88,8 +89,8 @@ int ds_daemonset_update(ds_cluster *cluster, const char *text, size_t size, cons
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!cluster || (!text && size))
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and text must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster);
+	DSI_ARG_DOC(err, text, size);
 	json_t *obj;
 	int rc = dsi_parse_one(text ? text : "", size, &cluster->core.limits, &obj, err);
 	if (rc < 0)
@@ -144,8 +145,8 @@ int ds_daemonset_set_image(ds_cluster *cluster, const char *namespace_, const ch
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!container || !*container || !image || !*image)
-		return dsi_error_set(err, DS_EARG, NULL, "container and image must not be NULL or empty");
+	DSI_ARG_NAME(err, container);
+	DSI_ARG_NAME(err, image);
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)

@@ -1,4 +1,5 @@
 #include "daemonset.h"
+#include "api/args.h"
 #include "api/lookup.h"
 
 #include "api/api_options.h"
@@ -10,8 +11,8 @@
 
 int dsi_api_find_ds(const ds_cluster *c, const char *ns, const char *name, const dsi_daemonset **out, ds_error *err)
 {
-	if (!c || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster and name must not be NULL");
+	const ds_cluster *cluster = c;
+	DSI_ARGS_NONNULL(err, cluster, name);
 	*out = dsi_cluster_daemonset(c, ns ? ns : "", name);
 	/* NewNotFound (apimachinery pkg/api/errors/errors.go): the API server's text, which names
 	 * no namespace */
@@ -34,8 +35,7 @@ int dsi_api_find_node(const ds_cluster *c, const char *name, const char *path, c
 int dsi_api_find_ds_json(const ds_cluster *c, const char *ns, const char *name, char **json_out,
 			 const dsi_daemonset **out, ds_error *err)
 {
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	return dsi_api_find_ds(c, ns, name, out, err);
 }

@@ -4,6 +4,7 @@
  * upstream.c read theirs (api/docs.h), into a table of strings of the object's own; the text
  * functions themselves parse their documents through here.
  */
+#include "api/args.h"
 #include "api/object.h"
 
 #include <string.h>
@@ -381,12 +382,14 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		rc = dsi_classify_kind(kn, av, dsi_o_model(opts)->legacy_daemonsets, &rd, &k, &legacy);
 	int wrong = rc == 0 && (want == DSI_KIND_COUNT ? k != DSI_KIND_NODE && k != DSI_KIND_DAEMONSET : k != want);
 	if (wrong) { /* as the text functions find their objects missing after loading */
+		/* the message first: kn is in the objects released next */
+		rc = want == DSI_KIND_COUNT ? dsi_error_set(err, DS_EUNSUPPORTED, "kind",
+							    "expected a Node or a DaemonSet (or a type for "
+							    "ds_object_parse), got %s",
+							    kn)
+					    : dsi_error_set(err, DS_EVALUE, "kind", "expected a %s", kind);
 		dsi_api_objects_release(&objs);
-		if (want == DSI_KIND_COUNT)
-			return dsi_error_set(err, DS_EUNSUPPORTED, "kind",
-					     "expected a Node or a DaemonSet (or a type for ds_object_parse), got %s",
-					     kn);
-		return dsi_error_set(err, DS_EVALUE, "kind", "expected a %s", kind);
+		return rc;
 	}
 	if (rc == 0 && k == DSI_KIND_NODE) {
 		o->type = DSI_OT_NODE;
@@ -522,8 +525,7 @@ int ds_object_parse(const char *type, const char *text, size_t size, const ds_op
 	DSI_ERR_BEGIN(err);
 	dsi_otype t;
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
@@ -535,8 +537,7 @@ int ds_object_from_json(const char *type, const json_t *value, const ds_options 
 	DSI_ERR_BEGIN(err);
 	dsi_otype t;
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
@@ -550,11 +551,9 @@ int ds_cluster_get_object(const ds_cluster *cluster, const char *kind, const cha
 			  ds_object **out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
-	if (!cluster || !kind || !name)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster, kind and name must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, kind, name);
 	int rc;
 	if (strcmp(kind, "Node") == 0) {
 		const dsi_node *n;

@@ -1,6 +1,7 @@
 /* Public wrappers for cordon, drain and upgrade planning (include/daemonset/ops.h). */
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/lookup.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
@@ -25,8 +26,7 @@ int ds_node_cordon(const ds_cluster *cluster, const char *node, int desired, con
 	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
 	if (json_out)
 		*json_out = NULL;
-	if (!cluster || !node || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster, node and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, node, json_out);
 	if (desired != 0 && desired != 1)
 		return dsi_error_set(err, DS_EARG, "desired", "expected 1 (cordon) or 0 (uncordon), got %d", desired);
 	const dsi_node *n;
@@ -46,8 +46,7 @@ int ds_node_drain(const ds_cluster *cluster, const char *node, ds_time now, cons
 	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
 	if (json_out)
 		*json_out = NULL;
-	if (!cluster || !node || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster, node and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, node, json_out);
 	const dsi_node *n;
 	int rc = find_node(cluster, node, &n, err);
 	if (rc < 0)
@@ -70,9 +69,8 @@ int ds_cluster_upgrade(const ds_cluster *cluster, const char *const *nodes, size
 	const dsi_ops_cfg ocfg = dsi_o_ops_cfg(opts);
 	if (json_out)
 		*json_out = NULL;
-	if (!cluster || !json_out || (nnodes && !nodes))
-		return dsi_error_set(err, DS_EARG, NULL,
-				     "cluster and json_out must not be NULL, nor nodes when nnodes > 0");
+	DSI_ARGS_NONNULL(err, cluster, json_out);
+	DSI_ARG_DOC(err, nodes, nnodes);
 	const dsi_node **v;
 	size_t n, ncp;
 	int rc = dsi_upgrade_select(cluster, nodes, nnodes, selector, &v, &n, &ncp, err);

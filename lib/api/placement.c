@@ -4,6 +4,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/lookup.h"
 #include "core/jsonout.h"
 #include "core/load.h"
@@ -70,8 +71,7 @@ int ds_pod_fit(const ds_cluster *cluster, const char *pod, size_t size, const ch
 	       char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!cluster || !pod || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "cluster, pod and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, cluster, pod, json_out);
 	*json_out = NULL;
 	const dsi_node *n;
 	int rc = find_node(cluster, node, &n, err);

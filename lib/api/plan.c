@@ -4,6 +4,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/lookup.h"
 #include "core/sized.h"
 #include "core/alloc.h"
@@ -21,8 +22,7 @@ int ds_daemonset_plan(const ds_cluster *cluster, const char *namespace_, const c
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = NULL;
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
@@ -57,8 +57,7 @@ void ds_plan_free(ds_plan *plan)
 int ds_plan_to_json(const ds_plan *plan, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "plan and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, plan, json_out);
 	return dsi_json_emit(dsi_plan_to_json(&plan->p), json_out, err);
 }
 
@@ -82,11 +81,11 @@ static size_t batch_of(size_t i, size_t start)
 
 /* The caller's struct may be older (smaller) than ours: fill only what it has room for. */
 
-int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
+int ds_plan_create_at(const ds_plan *plan, size_t i, ds_plan_create *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_create, node))
-		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
+	DSI_ARGS_NONNULL(err, plan);
+	DSI_ARG_SIZED(err, out, ds_plan_create, node);
 	if (i >= ds_plan_create_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i,
 				     ds_plan_create_count(plan));
@@ -102,19 +101,18 @@ int ds_plan_get_create(const ds_plan *plan, size_t i, ds_plan_create *out, ds_er
 int ds_plan_create_pod(const ds_plan *plan, size_t i, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "plan and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, plan, json_out);
 	if (i >= ds_plan_create_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "create %zu out of range (%zu)", i,
 				     ds_plan_create_count(plan));
 	return dsi_json_emit_shared(plan->p.creates[i].pod, json_out, err); /* a plan may be read by several threads */
 }
 
-int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
+int ds_plan_delete_at(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_delete, node))
-		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
+	DSI_ARGS_NONNULL(err, plan);
+	DSI_ARG_SIZED(err, out, ds_plan_delete, node);
 	if (i >= ds_plan_delete_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "delete %zu out of range (%zu)", i,
 				     ds_plan_delete_count(plan));
@@ -130,12 +128,12 @@ int ds_plan_get_delete(const ds_plan *plan, size_t i, ds_plan_delete *out, ds_er
 
 size_t ds_plan_event_count(const ds_plan *plan) { return plan ? plan->p.nevents : 0; }
 
-int ds_plan_get_event(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
+int ds_plan_event_at(const ds_plan *plan, size_t i, ds_plan_event *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	/* all three strings were there from the start: the smallest size covers them */
-	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_plan_event, message))
-		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
+	DSI_ARGS_NONNULL(err, plan);
+	DSI_ARG_SIZED(err, out, ds_plan_event, message);
 	if (i >= ds_plan_event_count(plan))
 		return dsi_error_set(err, DS_EARG, NULL, "event %zu out of range (%zu)", i, ds_plan_event_count(plan));
 	/* the plan's events never change once made: the strings live as long as the plan */
@@ -160,11 +158,11 @@ static void fill_status(const dsi_ds_status *st, ds_status *out)
 		out->collision_count = st->has_collision_count ? st->collision_count : -1;
 }
 
-int ds_plan_get_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
+int ds_plan_status(const ds_plan *plan, ds_status *out, int *changed, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !out || !DSI_SIZE_COVERS(out, ds_status, observed_generation))
-		return dsi_error_set(err, DS_EARG, NULL, "plan and out must not be NULL; set out->size");
+	DSI_ARGS_NONNULL(err, plan);
+	DSI_ARG_SIZED(err, out, ds_status, observed_generation);
 	fill_status(&plan->p.status, out);
 	if (changed)
 		*changed = plan->p.status_changed;
@@ -176,8 +174,7 @@ int64_t ds_plan_requeue_after(const ds_plan *plan) { return plan ? plan->p.reque
 int ds_plan_backoff(const ds_plan *plan, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!plan || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "plan and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, plan, json_out);
 	return dsi_json_emit(dsi_backoff_to_json(&plan->p.backoff), json_out, err);
 }
 
@@ -186,8 +183,7 @@ int ds_daemonset_status(const ds_cluster *cluster, const char *namespace_, const
 {
 	DSI_ERR_BEGIN(err);
 	const dsi_daemon_cfg dcfg = dsi_o_daemon_cfg(opts);
-	if (!out || !DSI_SIZE_COVERS(out, ds_status, observed_generation))
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL; set out->size");
+	DSI_ARG_SIZED(err, out, ds_status, observed_generation);
 	const dsi_daemonset *ds;
 	int rc = dsi_api_find_ds(cluster, namespace_, name, &ds, err);
 	if (rc < 0)

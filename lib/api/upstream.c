@@ -8,6 +8,7 @@
  */
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/decide.h"
 #include "api/docs.h"
 
@@ -25,8 +26,7 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 				  const ds_options *opts, int *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	ds_object *tol = NULL, *t = NULL;
 	int rc = parse(DSI_OT_TOLERATION, 0, toleration, toleration_size, opts, "toleration", &tol, err);
@@ -105,8 +105,7 @@ int ds_pod_required_node_affinity_match2(const char *pod, size_t pod_size, const
 					 const ds_options *opts, int *out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	ds_object *p = NULL, *n = NULL;
 	int rc = parse(DSI_OT_POD, DSI_READ_DEFAULT, pod, pod_size, opts, "pod", &p, err);
@@ -151,8 +150,7 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 			 const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!node_name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	ds_object *d = NULL;
 	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, size, opts, "daemonset", &d, err);
@@ -167,8 +165,7 @@ int ds_podspec_add_daemon_tolerations2(const char *podspec, size_t size, const d
 				       ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	ds_object *p = NULL;
 	int rc = parse(DSI_OT_POD, DSI_READ_DEFAULT, podspec, size, opts, "podspec", &p, err);
@@ -188,8 +185,7 @@ int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char
 				   char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!node_name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	ds_object *a = NULL;
 	int rc = parse(DSI_OT_AFFINITY, 0, affinity, size, opts, "affinity", &a, err);
@@ -211,8 +207,7 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 				const char *hash, ds_time now, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	ds_object *d = NULL, *l = NULL;
 	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, daemonset_size, opts, "daemonset", &d, err);
@@ -231,8 +226,7 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 static int scheduler(const char *pod, size_t pod_size, const char *node, size_t node_size, const char *objects,
 		     size_t objects_size, const ds_options *opts, int victims, char **json_out, ds_error *err)
 {
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	ds_object *p = NULL, *n = NULL, *l = NULL;
 	int rc = parse(DSI_OT_POD, DSI_READ_POD_STRICT, pod, pod_size, opts, "pod", &p, err);

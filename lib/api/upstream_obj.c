@@ -13,6 +13,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "api/decide.h"
 #include "api/docs.h"
 #include "api/lookup.h"
@@ -360,8 +361,7 @@ int ds_toleration_tolerates_taint_obj(const ds_object *toleration, const ds_obje
 {
 	DSI_ERR_BEGIN(err);
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	if ((rc = dsi_object_want(toleration, DSI_OT_TOLERATION, "toleration", err)) < 0 ||
 	    (rc = dsi_object_want(taint, DSI_OT_TAINT, "taint", err)) < 0)
@@ -418,8 +418,7 @@ int ds_pod_required_node_affinity_match_obj(const ds_object *pod, const ds_objec
 	DSI_ERR_BEGIN(err);
 	(void)opts; /* the objects were read with theirs; Match reads none */
 	int rc;
-	if (!out)
-		return dsi_error_set(err, DS_EARG, NULL, "out must not be NULL");
+	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
 	if ((rc = dsi_object_want(pod, DSI_OT_POD, "pod", err)) < 0 ||
 	    (rc = dsi_object_want(node, DSI_OT_NODE, "node", err)) < 0)
@@ -447,8 +446,7 @@ int ds_daemonset_new_pod_obj(const ds_object *daemonset, const char *node_name, 
 {
 	DSI_ERR_BEGIN(err);
 	int rc;
-	if (!node_name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	if ((rc = dsi_object_want(daemonset, DSI_OT_DAEMONSET, "daemonset", err)) < 0)
 		return rc;
@@ -462,8 +460,7 @@ int ds_podspec_add_daemon_tolerations_obj(const ds_object *podspec, const ds_opt
 	DSI_ERR_BEGIN(err);
 	(void)opts;
 	int rc;
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	if ((rc = dsi_object_want(podspec, DSI_OT_POD, "podspec", err)) < 0)
 		return rc;
@@ -477,8 +474,7 @@ int ds_affinity_replace_node_name_obj(const ds_object *affinity, const char *nod
 	DSI_ERR_BEGIN(err);
 	(void)opts;
 	int rc;
-	if (!node_name || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "node_name and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	if (affinity && (rc = dsi_object_want(affinity, DSI_OT_AFFINITY, "affinity", err)) < 0)
 		return rc;
@@ -497,8 +493,7 @@ int ds_daemonset_rolling_update_obj(const ds_object *daemonset, const ds_object 
 {
 	DSI_ERR_BEGIN(err);
 	int rc;
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	if ((rc = dsi_object_want(daemonset, DSI_OT_DAEMONSET, "daemonset", err)) < 0 ||
 	    (rc = want_list(objects, err)) < 0)
@@ -515,8 +510,7 @@ static int scheduler_obj(const ds_object *pod, const ds_object *node, const ds_o
 			 int victims, char **json_out, ds_error *err)
 {
 	int rc;
-	if (!json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	if ((rc = dsi_object_want(pod, DSI_OT_POD, "pod", err)) < 0 ||
 	    (rc = dsi_object_want(node, DSI_OT_NODE, "node", err)) < 0 || (rc = want_list(objects, err)) < 0)

@@ -7,6 +7,7 @@
 
 #include "daemonset.h"
 #include "api/api_options.h"
+#include "api/args.h"
 #include "core/error.h"
 #include "core/gostr.h"
 #include "core/jsonout.h"
@@ -28,8 +29,7 @@ int ds_daemonset_defaults(const char *text, size_t size, const ds_options *opts,
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, json_out);
 	const dsi_core_options *o = dsi_o_core(opts);
 	json_t *obj;
 	int rc = parse(text, size, o, &obj, err);
@@ -146,8 +146,7 @@ int ds_manifest_check_fields(const char *text, size_t size, const ds_options *op
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, json_out);
 	json_t *result;
 	int rc = dsi_manifest_check_fields(text, size, &dsi_o_core(opts)->limits,
 					   dsi_field_validation_of(dsi_o_apiserver(opts)), &result, err);
@@ -162,8 +161,7 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, json_out);
 	if (flags & ~DS_VALIDATE_AS_IS)
 		return dsi_error_set(err, DS_EARG, NULL,
 				     "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies to a create)",
@@ -187,8 +185,7 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !old_text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text, old_text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, old_text, json_out);
 	if (flags & ~(DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS))
 		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x",
 				     flags & ~(DS_VALIDATE_AS_IS | DS_VALIDATE_STATUS));
@@ -351,8 +348,8 @@ int ds_daemonset_validate_stream(const char *text, size_t size, unsigned flags, 
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if ((!text && size) || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, json_out);
+	DSI_ARG_DOC(err, text, size);
 	if (flags & ~DS_VALIDATE_AS_IS)
 		return dsi_error_set(err, DS_EARG, NULL, "unknown flags 0x%x (only DS_VALIDATE_AS_IS applies)",
 				     flags & ~DS_VALIDATE_AS_IS);

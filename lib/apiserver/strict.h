@@ -24,7 +24,8 @@
 
 enum { DSI_STRICT_UNKNOWN, DSI_STRICT_DUPLICATE };
 
-/* The decoder keeps this many strict errors of one object. */
+/* The decoder keeps this many strict errors of one object (saveStrictError, sigs.k8s.io/json
+ * internal/golang/encoding/json/decode.go: "prevent excessive numbers of accumulated errors"). */
 #define DSI_STRICT_MAX 100
 
 typedef struct dsi_strict_finding {

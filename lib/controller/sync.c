@@ -241,8 +241,8 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	have_plan = 1;
 	snprintf(o.hash, sizeof(o.hash), "%s", plan.hash);
 	if (plan.skipped) {
-		o.skipped = plan.skipped;
-		if (strcmp(plan.skipped, "SelectingAll") == 0)
+		o.skipped = dsi_plan_skip_name(plan.skipped);
+		if (plan.skipped == DSI_SKIP_SELECTING_ALL)
 			rc = record_plan_events(&s, &plan);
 		goto done;
 	}

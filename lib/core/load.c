@@ -93,12 +93,10 @@ static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, c
 	return rc < 0 ? rc : emit(w, item, path, it.kind, it.api_version, document, line, err);
 }
 
-/* The kind of a list's items: those of a NodeList are Nodes; of a plain List, anything. */
-static void list_item_kind(const char *kind, char *out, size_t size)
+/* The kind of a *List's items ("" for List), a new string (NULL without memory). */
+static char *list_item_kind(const char *kind)
 {
-	out[0] = '\0';
-	if (strcmp(kind, "List") != 0 && strlen(kind) - 4 < size)
-		snprintf(out, size, "%.*s", (int)(strlen(kind) - 4), kind);
+	return strcmp(kind, "List") != 0 ? dsi_strndup(kind, strlen(kind) - 4) : dsi_strdup("");
 }
 
 /* One document's top-level value: an object, or a list of objects whose
@@ -118,14 +116,14 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, siz
 		return emit(w, (json_t *)v, "", kind, api, document, line, err);
 	if (!json_is_array(items))
 		return dsi_rd_fail(&rd, "items", DS_ETYPE, "expected array, got %s", dsi_json_type_name(items));
-	char item_kind[128];
-	list_item_kind(kind, item_kind, sizeof(item_kind));
-	for (size_t i = first; i < json_array_size(items); i++) {
-		int rc = emit_item(w, json_array_get(items, i), i, item_kind, api, document, line, err);
-		if (rc < 0)
-			return rc;
-	}
-	return 0;
+	char *item_kind = list_item_kind(kind);
+	if (!item_kind)
+		return dsi_error_nomem(err);
+	int rc = 0;
+	for (size_t i = first; rc == 0 && i < json_array_size(items); i++)
+		rc = emit_item(w, json_array_get(items, i), i, item_kind, api, document, line, err);
+	dsi_free(item_kind);
+	return rc < 0 ? rc : 0;
 }
 
 /* A document of a YAML stream that loads whole: yaml_doc says so when a document whose items were handed
@@ -154,18 +152,21 @@ static int yaml_streamed_doc(walker *w, const json_t *doc, size_t index, int lin
 			*err = w->yerr;
 		return w->yfailed;
 	}
-	char item_kind[128];
-	list_item_kind(kind, item_kind, sizeof(item_kind));
+	char *item_kind = list_item_kind(kind);
+	if (!item_kind)
+		return dsi_error_nomem(err);
 	size_t i;
 	json_t *pair;
+	int rc = 0;
 	json_array_foreach(w->ypending, i, pair)
 	{
-		int rc = emit_item(w, json_array_get(pair, 1), (size_t)json_integer_value(json_array_get(pair, 0)),
-				   item_kind, json_string_value(api), index, line, err);
+		rc = emit_item(w, json_array_get(pair, 1), (size_t)json_integer_value(json_array_get(pair, 0)),
+			       item_kind, json_string_value(api), index, line, err);
 		if (rc < 0)
-			return rc;
+			break;
 	}
-	return 0;
+	dsi_free(item_kind);
+	return rc < 0 ? rc : 0;
 }
 
 static int yaml_doc(void *ctx, json_t *doc, size_t index, int line)
@@ -431,8 +432,12 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
 	}
-	char item_kind[128];
-	list_item_kind(kind, item_kind, sizeof(item_kind));
+	char *item_kind = list_item_kind(kind);
+	if (!item_kind) { /* the whole list's path reports it */
+		json_decref(list);
+		dsi_jsonscan_items_free(&items);
+		return LIST_WHOLE;
+	}
 	int rc = LIST_DONE;
 	if (w->par && items.n >= PAR_MIN_ITEMS && w->count + items.n <= w->lim->max_objects &&
 	    par_items(w, data, &items, item_kind, json_string_value(api), document, err) == 0) {
@@ -463,6 +468,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	}
 	if (rc == LIST_DONE)
 		*end = vend;
+	dsi_free(item_kind);
 	json_decref(list);
 	dsi_jsonscan_items_free(&items);
 	return rc;

@@ -14,8 +14,8 @@ void dsi_rd_init(dsi_rd *rd, ds_error *err)
 	rd->path[0] = '\0';
 }
 
-/* The length of key when it can be written plainly (a.b), else 0 (it is written ["a.b"]). */
-static size_t plain_key(const char *key, size_t *len)
+/* Whether key can be written plainly (a.b), else it is written ["a.b"]; *len gets its length. */
+static int plain_key(const char *key, size_t *len)
 {
 	int plain = *key != '\0';
 	const char *p = key;

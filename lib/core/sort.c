@@ -75,10 +75,15 @@ void dsi_sort_stable(void *items, size_t n, size_t esz, dsi_cmp_fn cmp, void *ct
 	if (n < 2)
 		return;
 	char *buf = dsi_reallocarray(NULL, n / 2 + 16, esz);
-	if (!buf) {
-		char small[256];
-		if (esz <= sizeof(small))
-			insertion(items, n, esz, cmp, ctx, small);
+	if (!buf) { /* no memory: a stable insertion sort by swapping neighbours, slow but with no buffer */
+		char *a = items;
+		for (size_t i = 1; i < n; i++)
+			for (size_t j = i; j > 0 && cmp(a + (j - 1) * esz, a + j * esz, ctx) > 0; j--)
+				for (size_t b = 0; b < esz; b++) {
+					char t = a[(j - 1) * esz + b];
+					a[(j - 1) * esz + b] = a[j * esz + b];
+					a[j * esz + b] = t;
+				}
 		return;
 	}
 	merge_sort(items, buf, n, esz, cmp, ctx);

@@ -55,6 +55,25 @@ void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...)
 	va_end(ap);
 }
 
+char *dsi_vformat(const char *fmt, va_list ap)
+{
+	dsi_strbuf b = DSI_STRBUF_INIT;
+	if (dsi_strbuf_vprintf(&b, fmt, ap) < 0) {
+		dsi_strbuf_free(&b);
+		return NULL;
+	}
+	return dsi_strbuf_detach(&b);
+}
+
+char *dsi_format(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = dsi_vformat(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
 void dsi_strbuf_truncate(dsi_strbuf *b, size_t len)
 {
 	if (b->data && len < b->len) {

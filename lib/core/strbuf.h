@@ -27,6 +27,10 @@ void dsi_strbuf_printf(dsi_strbuf *b, const char *fmt, ...) DSI_PRINTF(2, 3);
  * (nothing is added) or the buffer is out of memory. */
 int dsi_strbuf_vprintf(dsi_strbuf *b, const char *fmt, va_list ap) DSI_PRINTF(2, 0);
 void dsi_strbuf_truncate(dsi_strbuf *b, size_t len);
+/* A new formatted string of any length (free with dsi_free), NULL without memory: for texts that hold
+ * names from the input, which no fixed buffer bounds. */
+char *dsi_format(const char *fmt, ...) DSI_PRINTF(1, 2);
+char *dsi_vformat(const char *fmt, va_list ap) DSI_PRINTF(1, 0);
 /* Give the buffer away (never NULL unless OOM); the strbuf is reset. */
 char *dsi_strbuf_detach(dsi_strbuf *b);
 void dsi_strbuf_free(dsi_strbuf *b);

@@ -11,7 +11,7 @@ int64_t dsi_days_from_civil(int64_t y, unsigned m, unsigned d)
 	y -= m <= 2;
 	const int64_t era = (y >= 0 ? y : y - 399) / 400;
 	const unsigned yoe = (unsigned)(y - era * 400);
-	const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
 	const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + (int64_t)doe - 719468;
 }

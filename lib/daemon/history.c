@@ -4,6 +4,7 @@
 
 #include "core/alloc.h"
 #include "core/sort.h"
+#include "core/strbuf.h"
 #include "daemon/dspods.h"
 
 void dsi_history_release(dsi_history *h)
@@ -158,18 +159,18 @@ uint32_t dsi_history_cleanup(const dsi_cluster *c, const dsi_daemonset *ds, cons
 	return k;
 }
 
-const char *dsi_history_warning(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char *buf,
-				size_t size)
+int dsi_history_warning(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char **out)
 {
+	*out = NULL;
 	if (!h->edited_outside)
-		return NULL;
-	snprintf(buf, size,
-		 "the template of DaemonSet %s/%s matches none of its ControllerRevisions, yet its metadata.generation "
-		 "(%lld) is the one the controller last observed: the template was changed without the API server, "
-		 "which bumps metadata.generation and the deprecated.daemonset.template.generation annotation; pods "
-		 "may be counted as updated that are not (edit it with ds_daemonset_update(3) or dsctl set)",
-		 dsi_cstr(c, ds->meta.ns), dsi_cstr(c, ds->meta.name), (long long)ds->meta.generation);
-	return buf;
+		return 0;
+	*out = dsi_format(
+		"the template of DaemonSet %s/%s matches none of its ControllerRevisions, yet its metadata.generation "
+		"(%lld) is the one the controller last observed: the template was changed without the API server, "
+		"which bumps metadata.generation and the deprecated.daemonset.template.generation annotation; pods "
+		"may be counted as updated that are not (edit it with ds_daemonset_update(3) or dsctl set)",
+		dsi_cstr(c, ds->meta.ns), dsi_cstr(c, ds->meta.name), (long long)ds->meta.generation);
+	return *out ? 0 : -1;
 }
 
 json_t *dsi_revision_names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n)

@@ -47,9 +47,9 @@ static inline int dsi_revision_is_current(const dsi_daemonset *ds, const dsi_rev
 uint32_t dsi_history_cleanup(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h,
 			     const dsi_revision **out);
 
-/* The warning for h->edited_outside (NULL when it is not set), into buf. */
-const char *dsi_history_warning(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char *buf,
-				size_t size);
+/* The warning for h->edited_outside: *out a new string (dsi_free), or NULL when it is not set; -1
+ * without memory. */
+int dsi_history_warning(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char **out);
 
 /* The names of n revisions as a JSON array of strings (new reference, NULL when out of memory). */
 json_t *dsi_revision_names(const dsi_cluster *c, const dsi_revision *const *v, uint32_t n);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/strbuf.h"
 #include "model/labelvalid.h"
 #include "model/quantity_fields.h"
@@ -39,22 +40,21 @@ int dsi_pin_node_affinity(json_t *spec, const char *node)
 	return rc;
 }
 
-void dsi_pods_prefix(const char *name, char *out, size_t size)
+char *dsi_pods_prefix(const char *name)
 {
 	/* getPodsPrefix (controller_utils.go): "<name>-" when ValidatePodName(prefix, true) accepts it.
 	 * Its maskTrailingDash (apimachinery api/validation/generic.go) makes "<name>-" name[:len-2] + "a":
 	 * the name with its last character replaced by 'a', which must be a DNS subdomain (so a name of
 	 * 253 characters keeps its dash). An empty name makes upstream panic; here it gets no dash. */
 	size_t n = strlen(name);
-	char buf[512];
-	int ok = n >= 1 && n < sizeof(buf);
-	if (ok) {
-		memcpy(buf, name, n - 1);
-		buf[n - 1] = 'a';
-		buf[n] = '\0';
-		ok = dsi_validate_dns1123_subdomain(buf, n, NULL) == 0;
-	}
-	snprintf(out, size, ok ? "%s-" : "%s", name);
+	char *masked = n ? dsi_strdup(name) : NULL;
+	if (n && !masked)
+		return NULL;
+	if (masked)
+		masked[n - 1] = 'a';
+	int ok = masked && dsi_validate_dns1123_subdomain(masked, n, NULL) == 0;
+	dsi_free(masked);
+	return dsi_format(ok ? "%s-" : "%s", name);
 }
 
 /* The string of an atom, "" for none. */
@@ -102,14 +102,18 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 	for (uint32_t i = 0; tols && i < p->tolerations.n; i++)
 		json_array_append_new(tols, dsi_toleration_to_json(atoms, &p->tolerations.v[i]));
 	json_object_set_new(spec, "tolerations", tols);
-	char prefix[300];
-	dsi_pods_prefix(cstr(atoms, ds->meta.name), prefix, sizeof(prefix));
+	char *prefix = dsi_pods_prefix(cstr(atoms, ds->meta.name));
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
 	json_t *meta =
-		json_pack("{s:s, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}", "generateName", prefix, "namespace",
+		json_pack("{s:s?, s:s, s:o, s:[{s:s, s:s, s:s, s:s, s:b, s:b}]}", "generateName", prefix, "namespace",
 			  cstr(atoms, ds->meta.ns), "labels", labels, "ownerReferences", "apiVersion",
 			  api ? api : "apps/v1", "kind", "DaemonSet", "name", cstr(atoms, ds->meta.name), "uid",
 			  cstr(atoms, ds->meta.uid), "controller", 1, "blockOwnerDeletion", 1);
+	if (meta && !prefix) { /* out of memory */
+		json_decref(meta);
+		meta = NULL;
+	}
+	dsi_free(prefix);
 	/* ObjectMeta.Namespace is omitempty (a DaemonSet read without one) */
 	if (meta && !*cstr(atoms, ds->meta.ns))
 		json_object_del(meta, "namespace");

@@ -24,7 +24,7 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 json_t *dsi_new_pod_for(const json_t *proto, const char *node);
 
 /* getPodsPrefix (pkg/controller/controller_utils.go): "<name>-", or "<name>"
- * when the dash would make an invalid name prefix. */
-void dsi_pods_prefix(const char *name, char *out, size_t size);
+ * when the dash would make an invalid name prefix. A new string (dsi_free), NULL without memory. */
+char *dsi_pods_prefix(const char *name);
 
 #endif

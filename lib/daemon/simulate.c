@@ -17,6 +17,7 @@
 
 #include "core/alloc.h"
 #include "core/sort.h"
+#include "core/strbuf.h"
 #include "core/time.h"
 #include "daemon/availability.h"
 #include "daemon/syncplan.h"
@@ -288,11 +289,11 @@ static ds_time on_step(ds_time start, ds_time t, int64_t step)
 	return add_ms(start, d);
 }
 
-static char *new_pod_name(sim *s, const dsi_plan_create *cr, char *buf, size_t size)
+/* The name the API server gives the pod: its generateName and a suffix (new string, NULL without memory). */
+static char *new_pod_name(sim *s, const dsi_plan_create *cr)
 {
-	snprintf(buf, size, "%s%05d",
-		 json_string_value(json_object_get(json_object_get(cr->pod, "metadata"), "generateName")), s->seq++);
-	return buf;
+	const char *prefix = json_string_value(json_object_get(json_object_get(cr->pod, "metadata"), "generateName"));
+	return dsi_format("%s%05d", prefix ? prefix : "", s->seq++);
 }
 
 static int apply_plan(sim *s, const dsi_plan *p)
@@ -309,20 +310,27 @@ static int apply_plan(sim *s, const dsi_plan *p)
 	for (uint32_t i = 0; i < nc; i++) {
 		json_t *pod = json_deep_copy(p->creates[i].pod);
 		json_t *m = json_object_get(pod, "metadata");
-		char name[300], uid[320];
-		new_pod_name(s, &p->creates[i], name, sizeof(name));
-		snprintf(uid, sizeof(uid), "sim-%s", name);
+		char *name = new_pod_name(s, &p->creates[i]), *uid = name ? dsi_format("sim-%s", name) : NULL;
+		if (!uid) {
+			dsi_free(name);
+			json_decref(pod);
+			json_decref(wave);
+			return dsi_error_nomem(s->err);
+		}
 		json_object_set_new(m, "name", json_string(name));
 		json_object_set_new(m, "uid", json_string(uid));
 		json_object_set_new(m, "creationTimestamp", json_string(now));
 		json_object_set_new(pod, "status", json_pack("{s:s}", "phase", "Pending"));
 		int rc = dsi_cluster_load_value(c, pod, NULL, s->err);
 		json_decref(pod);
+		dsi_atom ns = dsi_atom_lookup_id(&c->atoms, p->ns), an = dsi_atom_lookup_id(&c->atoms, name);
+		dsi_free(name);
+		dsi_free(uid);
 		if (rc < 0) {
 			json_decref(wave);
 			return rc;
 		}
-		pending *t = track(s, dsi_atom_lookup_id(&c->atoms, p->ns), dsi_atom_lookup_id(&c->atoms, name));
+		pending *t = track(s, ns, an);
 		if (!t) {
 			json_decref(wave);
 			return dsi_error_nomem(s->err);

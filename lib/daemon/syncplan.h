@@ -1,6 +1,7 @@
 /*
  * One sync of the DaemonSet controller, planned as data (syncDaemonSet:
- * history, manage, rolling update, history cleanup, status).
+ * history, manage, rolling update, history cleanup, status): syncplan.c,
+ * manage.c, rollingupdate.c; planjson.c writes it out.
  */
 #ifndef DSI_PLAN_H
 #define DSI_PLAN_H
@@ -79,12 +80,22 @@ typedef struct dsi_plan_history {
 	dsi_plan_names remove;            /* cleanupHistory: old revisions beyond revisionHistoryLimit */
 } dsi_plan_history;
 
+/* Why a sync does nothing but record (syncDaemonSet's early returns). */
+typedef enum dsi_plan_skip {
+	DSI_SKIP_NONE,
+	DSI_SKIP_SELECTING_ALL, /* an empty selector: the SelectingAll event */
+	DSI_SKIP_DELETING,      /* the DaemonSet is being deleted */
+} dsi_plan_skip;
+
+/* "SelectingAll", "Deleting", NULL for DSI_SKIP_NONE. */
+const char *dsi_plan_skip_name(dsi_plan_skip k);
+
 typedef struct dsi_plan {
 	char *ns, *name, *uid;
 	char *owner_api; /* the apiVersion of the DaemonSet's controller references */
 	ds_time now;
 	char hash[DSI_HASH_MAX + 8];
-	const char *skipped; /* "SelectingAll", "Deleting": the controller does nothing else */
+	dsi_plan_skip skipped; /* the controller does nothing else */
 	dsi_plan_create *creates;
 	uint32_t ncreates; /* all the sync wants; the first `burst` are executed */
 	dsi_plan_delete *deletes;

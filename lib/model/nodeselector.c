@@ -40,12 +40,13 @@ static int term_error(dsi_rd *rd, dsi_ns_term *t, const char *text)
 	return 0;
 }
 
-/* The same for an error at rd's path: "<path>: <msg>". */
+/* The same for an error at rd's path: "<path>: <msg>", whole (it is a result, not a ds_error). */
 static int term_invalid(dsi_rd *rd, dsi_ns_term *t, const char *msg)
 {
-	char buf[DS_ERROR_PATH_MAX + DS_ERROR_MESSAGE_MAX + 4];
-	snprintf(buf, sizeof(buf), "%s: %s", rd->path, msg);
-	return term_error(rd, t, buf);
+	char *text = dsi_format("%s: %s", rd->path, msg);
+	int rc = text ? term_error(rd, t, text) : dsi_error_nomem(rd->err);
+	dsi_free(text);
+	return rc;
 }
 
 /* Values of a requirement: a string array; wrong types are real errors. */
@@ -95,13 +96,12 @@ static int expr_requirement(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, const
 		if (op && strcmp(op, ops[k].name) == 0)
 			break;
 	if (k == sizeof(ops) / sizeof(ops[0])) {
-		char msg[160];
 		size_t m3 = dsi_rd_push(rd, "operator");
-		snprintf(msg, sizeof(msg),
-			 "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\", \"Exists\", "
-			 "\"DoesNotExist\", \"Gt\", \"Lt\"",
-			 op ? op : "");
-		rc = term_invalid(rd, t, msg);
+		char *msg = dsi_format("Unsupported value: \"%s\": supported values: \"In\", \"NotIn\", \"Exists\", "
+				       "\"DoesNotExist\", \"Gt\", \"Lt\"",
+				       op ? op : "");
+		rc = msg ? term_invalid(rd, t, msg) : dsi_error_nomem(rd->err);
+		dsi_free(msg);
 		dsi_rd_pop(rd, m3);
 	} else {
 		/* labels.NewRequirement(..., field.WithPath(p)): every error names "<p>.key",
@@ -143,11 +143,10 @@ static int field_requirement(dsi_rd *rd, dsi_atoms *atoms, const json_t *e, cons
 	int rc = 0;
 	int in = op && strcmp(op, "In") == 0, notin = op && strcmp(op, "NotIn") == 0;
 	if (!in && !notin) {
-		char msg[200];
 		size_t m3 = dsi_rd_push(rd, "operator");
-		snprintf(msg, sizeof(msg), "Unsupported value: \"%.60s\": supported values: \"In\", \"NotIn\"",
-			 op ? op : "");
-		rc = term_invalid(rd, t, msg);
+		char *msg = dsi_format("Unsupported value: \"%s\": supported values: \"In\", \"NotIn\"", op ? op : "");
+		rc = msg ? term_invalid(rd, t, msg) : dsi_error_nomem(rd->err);
+		dsi_free(msg);
 		dsi_rd_pop(rd, m3);
 	} else if (nvals != 1) {
 		/* field.Invalid(path, expr.Values, ...): the values as json.Marshal prints them */

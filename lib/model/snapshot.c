@@ -483,7 +483,7 @@ static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, int event, dsi_pre
 		}
 	}
 	if (c->model.prepare && k != DSI_KIND_OTHER) {
-		int rc = c->model.prepare(obj, k, how, prep, err);
+		int rc = c->model.prepare(obj, (int)k, how, prep, err);
 		if (rc < 0)
 			return rc;
 		if (prep->defaulted && done)

@@ -24,7 +24,6 @@ const dsi_audit_rule *dsi_audit_rule_find(const char *id, size_t len);
 
 /* ---- findings ----------------------------------------------------------------------------- */
 
-char *dsi_audit_format(const char *fmt, ...) DSI_PRINTF(1, 2);
 /* Add a finding; path and message are taken over (NULL means out of memory, remembered in f->oom). */
 void dsi_findings_add_owned(dsi_findings *f, const char *id, int sev, char *path, char *message,
 			    const char *remediation);

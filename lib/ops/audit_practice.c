@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/strbuf.h"
 #include "ops/audit_internal.h"
 
 /* ---- containers ----------------------------------------------------------------------------- */
@@ -148,21 +149,21 @@ static int pod_checks(dsi_audit_ctx *a, dsi_rd *rd, const json_t *spec)
 		return rc;
 	if (a->is_daemonset && (!prio || !*prio))
 		dsi_findings_add(a->out, "priorityClassName", DSI_SEV_MEDIUM,
-				 dsi_audit_format("%s.priorityClassName", a->spec),
+				 dsi_format("%s.priorityClassName", a->spec),
 				 "Set priorityClassName: system-node-critical for agents the node needs (CNI, CSI, "
 				 "device plugins, kube-proxy), or a class of your own above your workloads.",
 				 "the pods have no priority class: on a full node the daemon pod cannot preempt others "
 				 "to get its place, and under node pressure it is evicted before higher-priority pods");
 	if (has_grace && grace == 0)
 		dsi_findings_add(a->out, "terminationGracePeriodSeconds", DSI_SEV_MEDIUM,
-				 dsi_audit_format("%s.terminationGracePeriodSeconds", a->spec),
+				 dsi_format("%s.terminationGracePeriodSeconds", a->spec),
 				 "Give the agent time to clean up (the default is 30 seconds).",
 				 "terminationGracePeriodSeconds is 0: the agent is killed at once on every update, "
 				 "drain and deletion, without a chance to clean up what it set up on the node");
 	else if (has_grace && grace > 600)
 		dsi_findings_add(
 			a->out, "terminationGracePeriodSeconds", DSI_SEV_LOW,
-			dsi_audit_format("%s.terminationGracePeriodSeconds", a->spec),
+			dsi_format("%s.terminationGracePeriodSeconds", a->spec),
 			"Keep the grace period to what the agent needs to stop: node drains, shutdowns and "
 			"each step of a rolling update wait for it.",
 			"terminationGracePeriodSeconds is %lld: every update, drain and node shutdown may wait "
@@ -170,7 +171,7 @@ static int pod_checks(dsi_audit_ctx *a, dsi_rd *rd, const json_t *spec)
 			(long long)grace);
 	if (a->pod->host_network && (!dns || strcmp(dns, "ClusterFirst") == 0))
 		dsi_findings_add(
-			a->out, "dnsPolicy", DSI_SEV_LOW, dsi_audit_format("%s.dnsPolicy", a->spec),
+			a->out, "dnsPolicy", DSI_SEV_LOW, dsi_format("%s.dnsPolicy", a->spec),
 			"Set dnsPolicy: ClusterFirstWithHostNet if the agent resolves cluster names (Services), "
 			"or Default to say that it uses the node's resolver on purpose.",
 			"the pods use hostNetwork with dnsPolicy %s, which the kubelet treats as Default: they "

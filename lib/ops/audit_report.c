@@ -270,8 +270,8 @@ int dsi_audit_daemonset(const dsi_cluster *c, const dsi_daemonset *ds, const dsi
 		const dsi_node *node = dsi_cluster_node_at(c, i);
 		int is_cp = cp != DSI_ATOM_NONE && dsi_labels_get(&node->meta.labels, cp) != DSI_ATOM_NONE;
 		int yes = v[node->index].should_run;
-		run += yes;
-		cps += is_cp;
+		run += yes != 0;
+		cps += is_cp != 0;
 		cp_run += is_cp && yes;
 	}
 	dsi_placement_release(&p);

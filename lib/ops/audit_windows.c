@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/strbuf.h"
 #include "ops/audit_internal.h"
 
 int dsi_audit_windows_path(const char *p)
@@ -287,7 +288,7 @@ int dsi_audit_windows(dsi_audit_ctx *a, ds_error *err)
 		dsi_strbuf b = DSI_STRBUF_INIT;
 		dsi_pss_containers_phrase(&b, &from_pod[hp]);
 		dsi_findings_add(a->out, "windowsRunAsUserName", sev,
-				 dsi_audit_format("%s.securityContext.windowsOptions.runAsUserName", a->spec), user_fix,
+				 dsi_format("%s.securityContext.windowsOptions.runAsUserName", a->spec), user_fix,
 				 "%s%s %.*s%s%s (the pod's runAsUserName)", hp ? "HostProcess " : "",
 				 b.data ? b.data : "", (int)strcspn(what, " "), what, from_pod[hp].n == 1 ? "s" : "",
 				 what + strcspn(what, " "));

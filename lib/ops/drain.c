@@ -95,10 +95,8 @@ static int set_text(char **dst, ds_error *err, const char *fmt, ...)
 	dsi_strbuf b = DSI_STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	char tmp[1024];
-	vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	dsi_strbuf_vprintf(&b, fmt, ap); /* whole: the names in it have no bound the message could assume */
 	va_end(ap);
-	dsi_strbuf_puts(&b, tmp);
 	if (b.oom) {
 		dsi_strbuf_free(&b);
 		return dsi_error_nomem(err);

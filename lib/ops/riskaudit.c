@@ -54,25 +54,6 @@ void dsi_findings_sort(dsi_findings *f)
 		qsort(f->v, f->n, sizeof(*f->v), cmp_finding);
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-	dsi_strbuf b = DSI_STRBUF_INIT;
-	if (dsi_strbuf_vprintf(&b, fmt, ap) < 0) {
-		dsi_strbuf_free(&b);
-		return NULL;
-	}
-	return dsi_strbuf_detach(&b);
-}
-
-char *dsi_audit_format(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	char *s = vformat(fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 void dsi_findings_add_owned(dsi_findings *f, const char *id, int sev, char *path, char *message,
 			    const char *remediation)
 {
@@ -90,12 +71,12 @@ void dsi_findings_add(dsi_findings *f, const char *id, int sev, char *path, cons
 {
 	va_list ap;
 	va_start(ap, fmt);
-	char *msg = vformat(fmt, ap);
+	char *msg = dsi_vformat(fmt, ap);
 	va_end(ap);
 	dsi_findings_add_owned(f, id, sev, path, msg, remediation);
 }
 
-#define format dsi_audit_format
+#define format dsi_format
 #define add dsi_findings_add
 #define add_owned dsi_findings_add_owned
 
@@ -143,6 +124,17 @@ static void clean_path(const char *in, char *out, size_t size)
 	if (n == 0 && size > 1)
 		out[n++] = '.';
 	out[n] = '\0';
+}
+
+/* path.Clean of in as a new string (dsi_free; NULL without memory): the result is never longer than
+ * in plus a "/" or a ".". */
+static char *cleaned(const char *in)
+{
+	size_t size = strlen(in) + 2;
+	char *out = dsi_malloc(size);
+	if (out)
+		clean_path(in, out, size);
+	return out;
 }
 
 /* a is b or one of its ancestors */
@@ -692,7 +684,8 @@ typedef struct vol_use {
 	dsi_pss_strs rw, ro;
 	int worst;
 	const host_path_risk *risk, *exact;
-	char eff[512];
+	char *eff; /* the mounted path of the worst mount (owned) */
+	int oom;
 } vol_use;
 
 static void host_path_volumes(audit_ctx *a)
@@ -703,25 +696,30 @@ static void host_path_volumes(audit_ctx *a)
 		if (!vol->has_host_path)
 			continue;
 		vol_use u = {.worst = DSI_SEV_COUNT};
-		char base[512];
 		int windows = dsi_audit_windows_path(vol->host_path);
-		if (windows)
-			snprintf(base, sizeof(base), "%s", vol->host_path);
-		else
-			clean_path(vol->host_path, base, sizeof(base));
-		snprintf(u.eff, sizeof(u.eff), "%s", base);
+		/* paths of any length, as the API server takes them */
+		char *base = windows ? dsi_strdup(vol->host_path) : cleaned(vol->host_path);
+		u.eff = base ? dsi_strdup(base) : NULL;
+		u.oom = !u.eff;
 		for (uint32_t i = 0; i < pod->n_containers; i++) {
 			const dsi_pss_container *c = &pod->containers[i];
 			for (uint32_t m = 0; m < c->n_mounts; m++) {
 				const dsi_pss_mount *mt = &c->mounts[m];
 				if (strcmp(mt->name, vol->name) != 0)
 					continue;
-				char eff[512], joined[1024];
+				char *joined = NULL, *eff = NULL;
+				if (u.oom)
+					continue;
 				if (*mt->sub_path && !mt->sub_path_expr && !windows) {
-					snprintf(joined, sizeof(joined), "%s/%s", base, mt->sub_path);
-					clean_path(joined, eff, sizeof(eff));
+					joined = dsi_format("%s/%s", base, mt->sub_path);
+					eff = joined ? cleaned(joined) : NULL;
+					dsi_free(joined);
 				} else {
-					snprintf(eff, sizeof(eff), "%s", base);
+					eff = dsi_strdup(base);
+				}
+				if (!eff) {
+					u.oom = 1;
+					continue;
 				}
 				int writable = !mt->read_only;
 				const host_path_risk *exact = NULL, *r = NULL;
@@ -744,8 +742,11 @@ static void host_path_volumes(audit_ctx *a)
 					u.worst = sev;
 					u.risk = r;
 					u.exact = exact;
-					snprintf(u.eff, sizeof(u.eff), "%s", eff);
+					dsi_free(u.eff);
+					u.eff = eff;
+					eff = NULL;
 				}
+				dsi_free(eff);
 			}
 		}
 		dsi_strbuf msg = DSI_STRBUF_INIT;
@@ -767,22 +768,24 @@ static void host_path_volumes(audit_ctx *a)
 				dsi_strbuf_puts(&msg, "; not mounted by any container");
 				sev = DSI_SEV_LOW;
 			}
-			if (u.rw.oom || u.ro.oom)
+			if (u.rw.oom || u.ro.oom || u.oom)
 				msg.oom = 1;
 			add_owned(a->out, id, sev, format("%s.volumes[%u].hostPath.path", a->spec, (unsigned)v),
 				  msg.oom ? (dsi_strbuf_free(&msg), NULL) : dsi_strbuf_detach(&msg), fix);
 			dsi_pss_strs_free(&u.rw);
 			dsi_pss_strs_free(&u.ro);
+			dsi_free(u.eff);
+			dsi_free(base);
 			continue;
 		}
-		if (u.worst == DSI_SEV_COUNT) {
+		if (u.worst == DSI_SEV_COUNT && base) {
 			/* not mounted: nothing is reachable, but the volume still names a host path */
 			const host_path_risk *exact, *r = rate_path(base, 0, &exact);
 			u.risk = r, u.exact = exact;
 			u.worst = DSI_SEV_LOW;
 		}
 		const char *what = u.exact ? u.exact->what : u.risk ? u.risk->what : "a host directory";
-		dsi_strbuf_printf(&msg, "hostPath volume \"%s\" mounts %s (%s)", vol->name, u.eff, what);
+		dsi_strbuf_printf(&msg, "hostPath volume \"%s\" mounts %s (%s)", vol->name, u.eff ? u.eff : "", what);
 		if (u.risk && u.risk != u.exact && !(u.exact && strcmp(u.exact->what, u.risk->what) == 0)) {
 			if (u.risk->socket)
 				dsi_strbuf_puts(&msg, ", which includes the container runtime's socket");
@@ -813,12 +816,14 @@ static void host_path_volumes(audit_ctx *a)
 			fix = "Narrow the path to the files the agent needs and keep it read-only; prefer a CSI or "
 			      "projected "
 			      "volume where one exists.";
-		if (u.rw.oom || u.ro.oom)
+		if (u.rw.oom || u.ro.oom || u.oom)
 			msg.oom = 1;
 		add_owned(a->out, "hostPath", u.worst, format("%s.volumes[%u].hostPath.path", a->spec, (unsigned)v),
 			  msg.oom ? (dsi_strbuf_free(&msg), NULL) : dsi_strbuf_detach(&msg), fix);
 		dsi_pss_strs_free(&u.rw);
 		dsi_pss_strs_free(&u.ro);
+		dsi_free(u.eff);
+		dsi_free(base);
 	}
 }
 

@@ -155,8 +155,8 @@ int dsi_audit_sarif(const json_t *reports, const char *tool_version, json_t **ou
 			const char *id = str_or(f, "id", ""), *sev = str_or(f, "severity", "info"),
 				   *path = str_or(f, "path", "");
 			json_int_t idx = rule_index(rules, id, sev);
-			char *fqn = dsi_audit_format("%s/%s%s%s/%s", kind, ns, *ns ? "/" : "", name, path);
-			char *object = dsi_audit_format("%s/%s%s%s", kind, ns, *ns ? "/" : "", name);
+			char *fqn = dsi_format("%s/%s%s%s/%s", kind, ns, *ns ? "/" : "", name, path);
+			char *object = dsi_format("%s/%s%s%s", kind, ns, *ns ? "/" : "", name);
 			json_t *logical = json_pack("{s:s, s:s?, s:s}", "name", path, "fullyQualifiedName", fqn, "kind",
 						    "member");
 			json_t *loc = json_pack("{s:[o]}", "logicalLocations", logical);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/args.h"
 #include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
@@ -259,9 +260,9 @@ static json_t *run_scenario(const json_t *sc, const char *file, size_t doc, cons
 	if (n) {
 		json_object_set_new(res, "name", json_string(n));
 	} else {
-		char name[600];
-		snprintf(name, sizeof(name), "%.500s#%zu", file ? file : "scenario", doc + 1);
-		json_object_set_new(res, "name", dsi_scenario_text(name));
+		char *name = dsi_format("%s#%zu", file ? file : "scenario", doc + 1);
+		json_object_set_new(res, "name", name ? dsi_scenario_text(name) : NULL);
+		dsi_free(name);
 	}
 	json_object_set_new(res, "file", dsi_scenario_text(file ? file : ""));
 	ds_error err;
@@ -435,8 +436,7 @@ int ds_scenario_run(const char *text, size_t size, const char *base_dir, const d
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!text || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "text and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, text, json_out);
 	collect k = {json_array(), NULL, base_dir, opts, err};
 	if (!k.scenarios)
 		return dsi_error_nomem(err);
@@ -503,8 +503,7 @@ int ds_scenario_run_file(const char *path, const ds_options *opts, char **json_o
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	if (!path || !json_out)
-		return dsi_error_set(err, DS_EARG, NULL, "path and json_out must not be NULL");
+	DSI_ARGS_NONNULL(err, path, json_out);
 	collect k = {json_array(), NULL, NULL, opts, err};
 	if (!k.scenarios)
 		return dsi_error_nomem(err);

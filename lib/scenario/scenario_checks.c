@@ -61,15 +61,16 @@ json_t *dsi_scenario_text(const char *s)
 static void failf(run *r, const char *fmt, ...) DSI_PRINTF(2, 3);
 static void failf(run *r, const char *fmt, ...)
 {
-	char buf[1024];
-	int n = r->name ? snprintf(buf, sizeof(buf), "%s: ", r->name) : 0;
-	if (n < 0 || (size_t)n >= sizeof(buf))
-		n = 0;
+	/* whole: a failure quotes values of the cluster, which have no bound */
+	dsi_strbuf b = DSI_STRBUF_INIT;
+	if (r->name)
+		dsi_strbuf_printf(&b, "%s: ", r->name);
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf + n, sizeof(buf) - (size_t)n, fmt, ap);
+	dsi_strbuf_vprintf(&b, fmt, ap);
 	va_end(ap);
-	json_array_append_new(r->failures, dsi_scenario_text(buf));
+	json_array_append_new(r->failures, dsi_scenario_text(b.oom ? "out of memory" : b.data ? b.data : ""));
+	dsi_strbuf_free(&b);
 }
 
 static json_t *parse_result(char *text)

@@ -76,9 +76,9 @@ static void plan(const ds_cluster *c, const char *ns, const char *name)
 		ds_plan_create cr;
 		memset(&cr, 0, sizeof(cr));
 		cr.size = sizeof(cr);
-		rc = ds_plan_get_create(p, i, &cr, &err);
-		fuzz_check_rc("ds_plan_get_create", rc, &err);
-		FUZZ_ASSERT((rc == 0) == (i < nc), "ds_plan_get_create(%zu) of %zu: %d", i, nc, rc);
+		rc = ds_plan_create_at(p, i, &cr, &err);
+		fuzz_check_rc("ds_plan_create_at", rc, &err);
+		FUZZ_ASSERT((rc == 0) == (i < nc), "ds_plan_create_at(%zu) of %zu: %d", i, nc, rc);
 		char *pod = NULL;
 		rc = ds_plan_create_pod(p, i, &pod, &err);
 		fuzz_check_rc("ds_plan_create_pod", rc, &err);
@@ -93,9 +93,9 @@ static void plan(const ds_cluster *c, const char *ns, const char *name)
 		ds_plan_delete d;
 		memset(&d, 0, sizeof(d));
 		d.size = sizeof(d);
-		rc = ds_plan_get_delete(p, i, &d, &err);
-		fuzz_check_rc("ds_plan_get_delete", rc, &err);
-		FUZZ_ASSERT((rc == 0) == (i < nd), "ds_plan_get_delete(%zu) of %zu: %d", i, nd, rc);
+		rc = ds_plan_delete_at(p, i, &d, &err);
+		fuzz_check_rc("ds_plan_delete_at", rc, &err);
+		FUZZ_ASSERT((rc == 0) == (i < nd), "ds_plan_delete_at(%zu) of %zu: %d", i, nd, rc);
 		if (rc == 0)
 			FUZZ_ASSERT(d.name && d.reason, "delete %zu without name or reason", i);
 	}
@@ -103,9 +103,9 @@ static void plan(const ds_cluster *c, const char *ns, const char *name)
 	memset(&st, 0, sizeof(st));
 	st.size = sizeof(st);
 	int changed = -1;
-	rc = ds_plan_get_status(p, &st, &changed, &err);
-	fuzz_check_rc("ds_plan_get_status", rc, &err);
-	FUZZ_ASSERT(changed == 0 || changed == 1, "ds_plan_get_status changed %d", changed);
+	rc = ds_plan_status(p, &st, &changed, &err);
+	fuzz_check_rc("ds_plan_status", rc, &err);
+	FUZZ_ASSERT(changed == 0 || changed == 1, "ds_plan_status changed %d", changed);
 	(void)ds_plan_requeue_after(p);
 
 	char *backoff = NULL;

@@ -94,7 +94,7 @@ class PodTest(SampleCase):
         with self.assertRaises(DaemonSetError) as cm:
             daemon.pod(self.c, "kube-system", "fluentd-logging", "")
         self.assertEqual((cm.exception.name, cm.exception.message),
-                         ("DS_EARG", "node and json_out must not be NULL or empty"))
+                         ("DS_EARG", "node must not be NULL or empty"))
 
 
 class HistoryTest(SampleCase):

@@ -223,7 +223,7 @@ class StructTest(unittest.TestCase):
                 self.assertEqual((full.node, full.reason, full.batch), (b"worker-4", b"missing", 2))
                 with self.assertRaises(DaemonSetError) as cm:
                     call(lib.ds_plan_get_create, h, 0, ctypes.byref(planner._PlanCreate()))  # size 0
-                self.assertEqual(cm.exception.message, "plan and out must not be NULL; set out->size")
+                self.assertEqual(cm.exception.message, "out must not be NULL; set out->size")
                 with self.assertRaises(DaemonSetError) as cm:
                     call(lib.ds_plan_get_create, h, 4, ctypes.byref(full))
                 self.assertEqual((cm.exception.name, cm.exception.message), ("DS_EARG", "create 4 out of range (4)"))
@@ -260,7 +260,7 @@ class StructTest(unittest.TestCase):
                 self.assertEqual((cm.exception.name, cm.exception.message), ("DS_EARG", "event 1 out of range (1)"))
                 with self.assertRaises(DaemonSetError) as cm:
                     call(lib.ds_plan_get_event, h, 0, ctypes.byref(planner._PlanEvent()))  # size 0
-                self.assertEqual(cm.exception.message, "plan and out must not be NULL; set out->size")
+                self.assertEqual(cm.exception.message, "out must not be NULL; set out->size")
             finally:
                 lib.ds_plan_free(h)
             self.assertEqual(lib.ds_plan_event_count(None), 0)

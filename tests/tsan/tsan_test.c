@@ -295,7 +295,7 @@ static void plan_readout(buf *b, const ds_plan *p)
 	put(b, "plan", rc, out, &err);
 	for (size_t i = 0; i < ds_plan_create_count(p); i++) {
 		ds_plan_create c = DS_PLAN_CREATE_INIT;
-		if (ds_plan_get_create(p, i, &c, &err) == 0)
+		if (ds_plan_create_at(p, i, &c, &err) == 0)
 			bprintf(b, "create %zu %s %s %zu\n", i, c.node, c.reason, c.batch);
 		if (i < 3) { /* the pods are in the plan's JSON too */
 			rc = ds_plan_create_pod(p, i, &out, &err);
@@ -304,17 +304,17 @@ static void plan_readout(buf *b, const ds_plan *p)
 	}
 	for (size_t i = 0; i < ds_plan_delete_count(p); i++) {
 		ds_plan_delete d = DS_PLAN_DELETE_INIT;
-		if (ds_plan_get_delete(p, i, &d, &err) == 0)
+		if (ds_plan_delete_at(p, i, &d, &err) == 0)
 			bprintf(b, "delete %s/%s %s %s %s\n", d.namespace_, d.name, d.uid, d.node, d.reason);
 	}
 	for (size_t i = 0; i < ds_plan_event_count(p); i++) {
 		ds_plan_event e = DS_PLAN_EVENT_INIT;
-		if (ds_plan_get_event(p, i, &e, &err) == 0)
+		if (ds_plan_event_at(p, i, &e, &err) == 0)
 			bprintf(b, "event %s %s %s\n", e.type, e.reason, e.message);
 	}
 	ds_status st = DS_STATUS_INIT;
 	int changed = -1;
-	rc = ds_plan_get_status(p, &st, &changed, &err);
+	rc = ds_plan_status(p, &st, &changed, &err);
 	bprintf(b, "status %d %d %d %d %lld\n", rc, st.desired_number_scheduled, st.number_ready, changed,
 		(long long)ds_plan_requeue_after(p));
 	rc = ds_plan_backoff(p, &out, &err);
@@ -556,8 +556,9 @@ static char *run_job(const shared *s, const job *j)
 		put(&b, "summary", rc, out, &err);
 		bprintf(&b, "%zu %zu %zu %zu\n", ds_cluster_count(c, "Node"), ds_cluster_count(c, "Pod"),
 			ds_cluster_count(c, "DaemonSet"), ds_cluster_count(c, "Other"));
-		for (size_t i = 0; ds_cluster_node_at(c, i); i += 37)
-			bprintf(&b, "%s\n", ds_cluster_node_at(c, i));
+		const char *node_name;
+		for (size_t i = 0; ds_cluster_node_name_at(c, i, &node_name, &err) == 0; i += 37)
+			bprintf(&b, "%s\n", node_name);
 		const char *dns, *dname;
 		for (size_t i = 0; ds_cluster_daemonset_at(c, i, &dns, &dname, &err) == 0; i++)
 			bprintf(&b, "%s/%s\n", dns, dname);

@@ -83,7 +83,7 @@ START_TEST(test_new_arguments)
 	ds_transport t;
 	memset(&t, 0, sizeof(t));
 	ck_assert_int_eq(ds_controller_new(&t, NULL, NULL, &c, &err), DS_EARG);
-	ck_assert_str_eq(err.path, "transport");
+	ck_assert_str_eq(err.message, "transport must not be NULL; set transport->size");
 	t.size = sizeof(t);
 	ds_controller_config cfg = {0};
 	ck_assert_int_eq(ds_controller_new(&t, NULL, &cfg, &c, &err), DS_EARG);

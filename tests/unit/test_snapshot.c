@@ -613,6 +613,31 @@ START_TEST(reads_leave_reference_counts)
 }
 END_TEST
 
+/* The accessors' shape (daemonset(7), Accessors): node i in name order, DS_EARG past the end; the 1.1 form
+ * returns NULL there. */
+START_TEST(node_names_by_index)
+{
+	ds_cluster *c = dsi_test_load_sample();
+	ds_error err;
+	const char *name = "x";
+	ck_assert_int_eq(ds_cluster_node_name_at(c, 0, &name, &err), 0);
+	ck_assert_str_eq(name, "cp-1");
+	ck_assert_int_eq(ds_cluster_node_name_at(c, 5, &name, &err), 0);
+	ck_assert_str_eq(name, "worker-4");
+	ck_assert_int_eq(ds_cluster_node_name_at(c, 6, &name, &err), DS_EARG);
+	ck_assert_ptr_null(name);
+	ck_assert_str_eq(err.message, "Node 6 out of range (6)");
+	ck_assert_int_eq(ds_cluster_node_name_at(NULL, 0, &name, &err), DS_EARG);
+	ck_assert_str_eq(err.message, "cluster must not be NULL");
+	ck_assert_int_eq(ds_cluster_node_name_at(c, 0, NULL, &err), DS_EARG);
+	ck_assert_str_eq(err.message, "name must not be NULL");
+	ck_assert_str_eq(ds_cluster_node_at(c, 1), "gpu-1");
+	ck_assert_ptr_null(ds_cluster_node_at(c, 6));
+	ck_assert_ptr_null(ds_cluster_node_at(NULL, 0));
+	ds_cluster_free(c);
+}
+END_TEST
+
 START_TEST(legacy_daemonsets_with_option)
 {
 	ds_options *o;
@@ -741,6 +766,7 @@ static Suite *cluster_suite(void)
 	tcase_add_test(tc, wrong_types_have_paths);
 	tcase_add_test(tc, copy_is_independent);
 	tcase_add_test(tc, reads_leave_reference_counts);
+	tcase_add_test(tc, node_names_by_index);
 	tcase_add_test(tc, legacy_daemonsets_with_option);
 	tcase_add_test(tc, many_nodes_in_pages);
 	tcase_add_test(tc, load_json_does_not_keep_host_values);

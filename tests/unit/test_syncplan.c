@@ -448,6 +448,76 @@ START_TEST(deletes_beyond_the_burst_are_deferred)
 }
 END_TEST
 
+/* podsShouldBeOnNode (daemon_controller.go) has no limit on the pods of a node: with 300 running pods of
+ * one DaemonSet on a node it keeps the oldest and deletes the other 299, the first burstReplicas of them
+ * this sync. */
+START_TEST(three_hundred_pods_on_a_node)
+{
+	enum { NPODS = 300 };
+	size_t cap = 4096 + NPODS * 512, n = 0;
+	char *text = malloc(cap);
+	ck_assert_ptr_nonnull(text);
+	n += (size_t)snprintf(text + n, cap - n,
+			      "apiVersion: v1\nkind: Node\nmetadata: {name: a}\n---\n"
+			      "apiVersion: apps/v1\nkind: DaemonSet\n"
+			      "metadata: {name: ds, namespace: default, uid: uid-ds, generation: 1}\n"
+			      "spec:\n  selector: {matchLabels: {app: agent}}\n"
+			      "  template:\n    metadata: {labels: {app: agent}}\n"
+			      "    spec: {containers: [{name: a, image: 'agent:v1'}]}\n");
+	/* p000 is the oldest; the names run against the ages so that no order but age picks p000 */
+	for (int i = 0; i < NPODS; i++)
+		n += (size_t)snprintf(
+			text + n, cap - n,
+			"---\napiVersion: v1\nkind: Pod\n"
+			"metadata:\n  name: p%03d\n  namespace: default\n  uid: u-%d\n"
+			"  creationTimestamp: '2026-11-%02dT%02d:%02d:00Z'\n"
+			"  labels: {app: agent}\n"
+			"  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: ds, uid: uid-ds, "
+			"controller: true}]\n"
+			"spec: {nodeName: a, containers: [{name: a, image: 'agent:v1'}]}\n"
+			"status: {phase: Running}\n",
+			i, i, 1 + i / 24 / 60, i / 60 % 24, i % 60);
+	ck_assert_uint_lt(n, cap);
+	ds_cluster *c = dsi_test_cluster_text(text);
+	free(text);
+	ck_assert_uint_eq(ds_cluster_count(c, "Pod"), NPODS);
+	ds_time now;
+	ds_error err;
+	ck_assert_int_eq(ds_time_parse(NOW, &now, &err), 0);
+	for (int burst = 0; burst < 2; burst++) {
+		ds_options *o = dsi_test_options(burst ? "{\"burstReplicas\": 1000}" : NULL);
+		ds_plan *p;
+		ck_assert_msg(ds_daemonset_plan(c, "default", "ds", now, o, NULL, 0, &p, &err) == 0, "%s", err.message);
+		json_t *j = to_json(p);
+		json_t *deletes = json_object_get(j, "deletes");
+		size_t shown = burst ? NPODS - 1 : 250; /* burstReplicas: 250 by default */
+		ck_assert_uint_eq(ds_plan_delete_count(p), shown);
+		ck_assert_uint_eq(json_array_size(deletes), shown);
+		ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(j, "deferred"), "deletes")),
+				 NPODS - 1 - (int)shown);
+		ck_assert_uint_eq(ds_plan_create_count(p), 0);
+		int seen[NPODS] = {0};
+		for (size_t i = 0; i < shown; i++) {
+			json_t *d = json_array_get(deletes, i);
+			ck_assert_str_eq(json_string_value(json_object_get(d, "reason")), "duplicate");
+			ck_assert_str_eq(json_string_value(json_object_get(d, "node")), "a");
+			int k = atoi(json_string_value(json_object_get(d, "name")) + 1);
+			ck_assert_int_gt(k, 0); /* never p000, the oldest */
+			ck_assert_int_eq(seen[k]++, 0);
+			ds_plan_delete pd = DS_PLAN_DELETE_INIT; /* the accessor agrees with the JSON */
+			ck_assert_int_eq(ds_plan_delete_at(p, i, &pd, &err), 0);
+			ck_assert_str_eq(pd.name, json_string_value(json_object_get(d, "name")));
+		}
+		ds_plan_delete past = DS_PLAN_DELETE_INIT;
+		ck_assert_int_eq(ds_plan_delete_at(p, shown, &past, &err), DS_EARG);
+		json_decref(j);
+		ds_plan_free(p);
+		ds_options_free(o);
+	}
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -462,6 +532,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, fit_preferred_score);
 	tcase_add_test(tc, explain_preferred_score_per_node);
 	tcase_add_test(tc, deletes_beyond_the_burst_are_deferred);
+	tcase_add_test(tc, three_hundred_pods_on_a_node);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -413,7 +413,9 @@ static ds_object *parse_obj(diff_ctx *d, const char *type, const char *text, con
 	ds_object *o = NULL;
 	ds_error err;
 	int rc = ds_object_parse(type, text, strlen(text), opts, &o, &err);
-	ok_or_fail(d, vt_fmt("ds_object_parse(%s)", type), rc, &err);
+	char *call = vt_fmt("ds_object_parse(%s)", type);
+	ok_or_fail(d, call, rc, &err);
+	free(call);
 	return o;
 }
 
@@ -432,7 +434,9 @@ static ds_object *snapshot_obj(diff_ctx *d, const placement *p, const char *kind
 	ds_object *o = NULL;
 	ds_error err;
 	int rc = ds_cluster_get_object(p->c, kind, "default", name, &o, &err);
-	ok_or_fail(d, vt_fmt("ds_cluster_get_object(%s)", kind), rc, &err);
+	char *call = vt_fmt("ds_cluster_get_object(%s)", kind);
+	ok_or_fail(d, call, rc, &err);
+	free(call);
 	return o;
 }
 
@@ -444,11 +448,16 @@ static void obj_verdict(diff_ctx *d, const char *what, const ds_object *ds, cons
 	char *out = NULL;
 	ds_error err;
 	int rc = ds_daemonset_node_should_run_obj(ds, node, opts, &run, &cont, &out, &err);
-	ok_or_fail(d, vt_fmt("ds_daemonset_node_should_run_obj (%s)", what), rc, &err);
+	char *texts[3] = {vt_fmt("ds_daemonset_node_should_run_obj (%s)", what),
+			  vt_fmt("the booleans of the objects (%s)", what),
+			  vt_fmt("the JSON of the objects (%s)", what)};
+	ok_or_fail(d, texts[0], rc, &err);
 	json_t *js = take(out);
 	json_t *b = json_pack("{s:b, s:b}", "shouldRun", run, "shouldContinueRunning", cont);
-	expect_same(d, vt_fmt("the booleans of the objects (%s)", what), b, want_bools);
-	expect_same(d, vt_fmt("the JSON of the objects (%s)", what), js, want_json);
+	expect_same(d, texts[1], b, want_bools);
+	expect_same(d, texts[2], js, want_json);
+	for (int i = 0; i < 3; i++)
+		free(texts[i]);
 	json_decref(b);
 	json_decref(js);
 	d->compared++;

@@ -880,7 +880,7 @@ START_TEST(TestDaemonSetRollingUpdateWithTolerations)
 			    json_pack("{s:s, s:{s:i, s:i}}", "type", "RollingUpdate", "rollingUpdate", "maxUnavailable",
 				      0, "maxSurge", 1));
 	for (int i = 0; i < 6; i++) { /* six nodes: zone-y, zone-z or zone-common */
-		char name[16];
+		char name[24];        /* "node-" and any int: gcc -O1 checks the bound */
 		snprintf(name, sizeof(name), "node-%d", i);
 		json_t *node = new_node(name, NULL);
 		json_object_set_new(node, "spec",

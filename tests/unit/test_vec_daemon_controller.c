@@ -255,7 +255,7 @@ static char *fake_sync(world *w, const json_t *expect, const char *label)
 	dsi_plan p1;
 	ck_assert_msg(dsi_plan_sync_ex(c, ds, w->now, &w->cfg, &w->backoff, DSI_SYNC_MANAGE_ONLY, &p1, &err) == 0,
 		      "%s: plan: %s", label, err.message);
-	int skipped = p1.skipped != NULL;
+	int skipped = p1.skipped != DSI_SKIP_NONE;
 	apply(w, &p1, &o);
 	dsi_plan_release(&p1);
 	ds_cluster_free(c);
