@@ -947,8 +947,8 @@ static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, 
 {
 	dsi_cluster *c = b->c;
 	b->mark = b->n;
-	const dsi_load_par par = {c->model.exec, c->core.load_threads, worker_new,
-				  worker_item,   merge_workers,        worker_free};
+	const dsi_load_par par = {c->model.exec, (unsigned)c->core.load_threads, worker_new, worker_item, merge_workers,
+				  worker_free};
 	return dsi_load_text_par(data, size, &c->core.limits, fn, unstage, c->model.exec && !b->events ? &par : NULL, b,
 				 err);
 }
