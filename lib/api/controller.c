@@ -5,6 +5,7 @@
 #include "daemonset.h"
 #include "api/api_options.h"
 #include "api/args.h"
+#include "api/exec.h"
 #include "apiserver/canonical.h"
 #include "controller/controller.h"
 #include "controller/lease.h"
@@ -48,6 +49,7 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 		return dsi_error_nomem(err);
 	dsi_model_options model = *dsi_o_model(opts);
 	model.prepare = dsi_canonical_prepare; /* watch events as the API server holds the objects */
+	model.exec = &dsi_api_exec;            /* a relist's List loads on several threads */
 	dsi_ctrl_settings set = {dsi_o_core(opts), &model, dsi_o_daemon(opts), dsi_o_ctrl(opts)};
 	int rc = dsi_ctrl_init(c, transport, &set, config, err);
 	if (rc < 0) {

@@ -74,6 +74,7 @@ typedef struct dsi_core_options {
 	int k8s_minor;  /* kubernetesVersion 1.<minor> */
 	unsigned gates; /* DSI_GATE_* */
 	dsi_limits limits;
+	int load_threads; /* loadThreads: threads a load may use, 0 for the online CPUs */
 } dsi_core_options;
 
 extern const dsi_opt_table dsi_core_option_table;

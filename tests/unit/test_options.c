@@ -175,7 +175,7 @@ START_TEST(options_copy_round_trips)
 	static const char every[] =
 		"{\"kubernetesVersion\": \"1.33\", \"featureGates\": \"TaintTolerationComparisonOperators=true,"
 		"PodLevelResources=false\", \"maxDocumentBytes\": 12345678, \"maxObjects\": 4321, \"maxAliasNodes\": "
-		"99,"
+		"99, \"loadThreads\": 3,"
 		"\"legacyDaemonSets\": true, \"fieldValidation\": \"Warn\", \"burstReplicas\": 17, "
 		"\"slowStartInitialBatchSize\": 3, "
 		"\"backoffInitial\": "
