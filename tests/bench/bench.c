@@ -64,7 +64,6 @@ static size_t heap_bytes(void)
 /* A growable text buffer. */
 #include "gen.h"
 
-
 typedef struct page {
 	char *text;
 	size_t len;

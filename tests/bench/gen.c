@@ -254,10 +254,9 @@ void gen_daemonsets(buf *b)
 /* A string go-yaml would write plain: nothing YAML would read as another type or as syntax. */
 static int plain_ok(const char *s, size_t n)
 {
-	static const char *const words[] = {"y",    "n",    "yes",  "no",   "on",   "off",  "true",
-					    "false", "null", "Y",    "N",    "Yes",  "No",   "On",
-					    "Off",  "True", "False", "Null", "YES",  "NO",   "ON",
-					    "OFF",  "TRUE", "FALSE", "NULL", "~",    NULL};
+	static const char *const words[] = {"y",   "n",  "yes", "no",  "on",   "off",   "true", "false", "null",
+					    "Y",   "N",  "Yes", "No",  "On",   "Off",   "True", "False", "Null",
+					    "YES", "NO", "ON",  "OFF", "TRUE", "FALSE", "NULL", "~",     NULL};
 	if (!n || strchr("-+.0123456789", s[0]))
 		return 0;
 	for (const char *const *w = words; *w; w++)

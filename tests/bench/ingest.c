@@ -77,7 +77,8 @@ static void gen_dump(int n, const char *json_path, const char *yaml_path)
 				free(y.p);
 				free(item.p);
 			}
-	fputs("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n", fj);
+	fputs("\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n",
+	      fj);
 	fputs("kind: List\nmetadata:\n  resourceVersion: \"\"\n", fy);
 	if (fclose(fj) || fclose(fy)) {
 		perror("ingest: dumps");
@@ -172,10 +173,7 @@ static json_t *fig(result r)
 			 "peakPerInputByte", (double)r.peak_kb * 1024.0 / (double)r.bytes);
 }
 
-static double mbps(const json_t *f)
-{
-	return json_is_object(f) ? json_real_value(json_object_get(f, "MBps")) : -1;
-}
+static double mbps(const json_t *f) { return json_is_object(f) ? json_real_value(json_object_get(f, "MBps")) : -1; }
 static double peak(const json_t *f)
 {
 	return json_is_object(f) ? json_real_value(json_object_get(f, "peakPerInputByte")) : -1;
@@ -234,7 +232,8 @@ int main(int argc, char **argv)
 		json_object_set_new(y, "oursOneThread", fig(measure("ingest_probe", "load", yp, "1", r)));
 		/* the baseline held a YAML dump as one tree, about 8x its size: not at 50,000 nodes */
 		json_object_set_new(y, "today",
-				    sizes[s] <= 10000 ? fig(measure("ingest_probe_base", "load", yp, "0", r)) : json_null());
+				    sizes[s] <= 10000 ? fig(measure("ingest_probe_base", "load", yp, "0", r))
+						      : json_null());
 		json_object_set_new(y, "libyamlEvents", fig(measure("ingest_probe", "libyaml", yp, "0", r)));
 		json_object_set_new(row, "json", j);
 		json_object_set_new(row, "yaml", y);
@@ -242,10 +241,10 @@ int main(int argc, char **argv)
 		if (s == 0) {
 			result ev = measure("ingest_probe", "events", jp, "0", 1);
 			result evb = measure("ingest_probe_base", "events", jp, "0", 1);
-			json_object_set_new(
-				doc, "events",
-				json_pack("{s:i, s:f, s:f, s:f, s:f}", "nodes", sizes[s], "fullUs", ev.seconds, "heartbeatUs",
-					  ev.out2, "todayFullUs", evb.seconds, "todayHeartbeatUs", evb.out2));
+			json_object_set_new(doc, "events",
+					    json_pack("{s:i, s:f, s:f, s:f, s:f}", "nodes", sizes[s], "fullUs",
+						      ev.seconds, "heartbeatUs", ev.out2, "todayFullUs", evb.seconds,
+						      "todayHeartbeatUs", evb.out2));
 		}
 	}
 	if (json) {
@@ -264,7 +263,8 @@ int main(int argc, char **argv)
 			json_t *x = json_object_get(row, f ? "yaml" : "json");
 			json_t *o = json_object_get(x, "ours"), *t = json_object_get(x, "today");
 			double mb = json_is_object(o) ? mbps(o) * json_real_value(json_object_get(o, "seconds")) : -1;
-			printf("%6lld %4s", (long long)json_integer_value(json_object_get(row, "nodes")), f ? "yaml" : "json");
+			printf("%6lld %4s", (long long)json_integer_value(json_object_get(row, "nodes")),
+			       f ? "yaml" : "json");
 			cell(mb, " %7.0f");
 			cell(mbps(o), " %7.1f");
 			cell(mbps(json_object_get(x, "oursOneThread")), " %7.1f");
