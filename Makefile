@@ -86,7 +86,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
-.PHONY: FORCE all lib examples tests check unit python-tests sanitize demo install uninstall clean help \
+.PHONY: FORCE all lib examples tests check unit python-tests sanitize faults demo install uninstall clean help \
 	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint rules oracle
 
 all: deps-check lib examples
@@ -102,6 +102,7 @@ help:
 	@echo "make tsan       the thread-safety test under ThreadSanitizer (clang)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
 	@echo "make bench      the benchmark (prints JSON and a table)"
+	@echo "make faults     the list-watch loop's whole fault matrix and its long HTTP tests (~20 min)"
 	@echo "make abi-check  compare the ABI with the baselines in tests/abi/ (abidiff)"
 	@echo "make lint       the rules of lib/README.md (includes, calls, names, exports), clang-format, cppcheck"
 	@echo "make WERROR=1   warnings are errors (CI, make check and make sanitize set it)"
@@ -227,8 +228,9 @@ $(BUILD)/tests/test_driver $(BUILD)/tests/test_driver_faults: $(BUILD)/obj/examp
 
 # The fake API server of tests/support (fakeapi.h, fakehost.h): in the suites that run the controller
 # against it.
-FAKE_OBJS := $(addprefix $(BUILD)/obj/tests/support/,fakeapi.o fakecluster.o fakepatch.o fakehost.o)
-FAKE_SUITES := $(addprefix $(BUILD)/tests/,test_fakeapi test_upstream_integration test_upstream_e2e)
+FAKE_OBJS := $(addprefix $(BUILD)/obj/tests/support/,fakeapi.o fakecluster.o fakepatch.o fakehost.o fakeloop.o)
+FAKE_SUITES := $(addprefix $(BUILD)/tests/,test_fakeapi test_upstream_integration test_upstream_e2e test_watchloop \
+	test_watchloop_faults)
 $(filter $(UNIT_BINS),$(FAKE_SUITES)): $(FAKE_OBJS)
 # The replays of upstream's DaemonSet tests share tests/support/replay.c.
 $(filter $(UNIT_BINS),$(addprefix $(BUILD)/tests/,test_upstream_integration test_upstream_e2e)): \
@@ -251,7 +253,7 @@ $(JSONPATHECHO): $(BUILD)/obj/tests/support/jsonpathecho.o $(BUILD)/obj/examples
 
 # fakeapiserver serves the fake API server of tests/support over HTTP, for kubectl, dsrun --url and kubectl-ds.
 FAKEAPISERVER := $(BUILD)/tests/support/fakeapiserver
-$(FAKEAPISERVER): $(BUILD)/obj/tests/support/fakeserver.o $(filter-out %/fakehost.o,$(FAKE_OBJS)) $(STLIB)
+$(FAKEAPISERVER): $(BUILD)/obj/tests/support/fakeserver.o $(filter-out %/fakehost.o %/fakeloop.o,$(FAKE_OBJS)) $(STLIB)
 	@mkdir -p $(dir $@)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(EXTRA_CFLAGS) $(EXTRA_LDFLAGS) -o $@ $(filter %.o,$^) $(STLIB) $(PKG_LIBS) -lpthread -lm
@@ -278,8 +280,17 @@ check: deps
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 SAN_BUILD ?= build/san
 sanitize: deps
-	@DS_DIFF_CASES=$${DS_DIFF_CASES:-30000} $(MAKE) --no-print-directory BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" \
-		EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
+	@DS_DIFF_CASES=$${DS_DIFF_CASES:-30000} DS_FAULT_RUNS=$${DS_FAULT_RUNS:-1} $(MAKE) --no-print-directory \
+		BUILD=$(SAN_BUILD) CFLAGS="-O1 -g" EXTRA_CFLAGS="$(SAN_FLAGS)" EXTRA_LDFLAGS="$(SAN_FLAGS)" CK_FORK=no unit
+
+# The list-watch loop's fault matrix at every call and event index (make check runs 3 of each,
+# make sanitize 1), then the HTTP tests in their long forms (a 60-second storm of 500s).
+faults: deps
+	@$(MAKE) --no-print-directory lib examples $(BUILD)/tests/test_watchloop_faults
+	@DS_FAULT_RUNS=0 CK_FORK=no $(BUILD)/tests/test_watchloop_faults
+	@DS_FAULTS_FULL=1 DSRUN=$(abspath $(DSRUN)) DAEMONSET_LIB=$(abspath $(BUILD)/lib/$(SONAME)) \
+		PYTHONPATH=$(abspath examples/python) $(PYTHON) -m unittest discover -s tests/python -t tests/python \
+		-p 'test_loop_http.py'
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -1,8 +1,9 @@
 /*
- * What a host loop needs from where the objects live, besides the transport:
- * the time, the watch, kubectl's own writes, and the host's own calls (the
- * Lease of leader election, leader.c). memtransport.c and
- * httptransport.c each provide one, so dsrun.c runs unchanged against both.
+ * What a host of the list-watch loop (ds_controller_step(3)) does, besides the
+ * transport of the syncs' writes: start the calls the library asks for, abort
+ * the ones it closes, hand back what arrives, and tell the time. kubectl's own
+ * write (dsrun --restart) is here too. memtransport.c (virtual time) and
+ * httptransport.c (libcurl) each provide one, so dsrun.c runs one loop over both.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DS_EXAMPLE_BACKEND_H
@@ -12,21 +13,20 @@
 #include <stddef.h>
 
 typedef struct host_backend {
-	ds_transport transport;
+	ds_transport transport; /* the syncs' writes */
 	void *self;
 	/* the clock: virtual in memory, real over HTTP */
 	ds_time (*now)(void *self);
-	/* up to wait_ms for watch events (newline-delimited, free()); *relist: list again */
-	char *(*wait)(void *self, long wait_ms, size_t *len, int *relist);
-	/* after a list: watch resource from resourceVersion rv (NULL: nothing to do) */
-	int (*watch)(void *self, const char *resource, const char *rv);
+	/* start the call io describes (LIST, WATCH, GET, CREATE, UPDATE); 0, or -1 when it cannot start
+	 * (then it is ended at once, as failed, by the next poll) */
+	int (*start)(void *self, const ds_io *io);
+	/* abort call id (the library closed it) */
+	void (*cancel)(void *self, uint64_t id);
+	/* wait up to wait_ms (-1: until something arrives) and hand what arrived to ctrl
+	 * (ds_controller_io_response, _io_data, _io_end); a negative ds_error_code from ctrl */
+	int (*poll)(void *self, ds_controller *ctrl, int64_t wait_ms, ds_error *err);
 	/* kubectl patch --type merge; returns a ds_transport_result */
 	int (*patch)(void *self, const char *resource, const char *ns, const char *name, const char *merge_patch);
-	/* the host's own call: "GET" or "PUT" (body: the whole object, metadata.resourceVersion set)
-	 * of ns/name, or "POST" (body) to the collection; returns a ds_transport_result, and in *out
-	 * the answer (the object, or a Status; free(); may be NULL) */
-	int (*request)(void *self, const char *method, const char *resource, const char *ns, const char *name,
-		       const char *body, char **out);
 	void (*close)(void *self);
 } host_backend;
 

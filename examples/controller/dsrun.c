@@ -1,8 +1,10 @@
-/* dsrun: a DaemonSet controller in one loop - a transport, libdaemonset's driver, and the
- * watch fed back. Runs every DaemonSet to its goal; --restart NS/NAME then rolls one out again.
+/* dsrun: a DaemonSet controller as a thin host of libdaemonset's list-watch loop
+ * (ds_controller_step(3)): the library decides every list, watch, wait, retry and Lease call;
+ * dsrun performs them and hands the bytes back. Runs every DaemonSet to its goal; --restart
+ * NS/NAME then rolls one out again.
  *   dsrun [--cluster DIR]                the in-memory cluster of memtransport.c, virtual time
  *   dsrun --url http://127.0.0.1:8001    kubectl proxy (or --in-cluster), httptransport.c
- *   dsrun --leader-elect ...             only while holding a Lease, leader.c
+ *   dsrun --leader-elect ...             only while holding a Lease
  * SPDX-License-Identifier: Apache-2.0 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,30 +20,15 @@ static host_backend be;
 
 static const char usage[] =
 	"usage: dsrun [--cluster DIR | --url URL | --in-cluster] [--restart NS/NAME] [--timeout S]\n"
-	"             [--leader-elect [--lease-namespace NS] [--lease-name NAME] [--identity ID]\n"
-	"                             [--lease-duration D] [--renew-deadline D] [--retry-period D]]\n"
+	"             [--option NAME=VALUE]... [--leader-elect [--lease-namespace NS] [--lease-name NAME]\n"
+	"             [--identity ID] [--lease-duration D] [--renew-deadline D] [--retry-period D]]\n"
+	"--option: a library option (ds_options_set(3)), e.g. maxDocumentBytes=33554432, relistPeriod=10m, seed=1.\n"
 	"--leader-elect: reconcile only while holding the coordination.k8s.io/v1 Lease NS/NAME, as client-go's\n"
 	"  leader election does: take it first (trying every retry period), renew it every retry period, exit 1\n"
 	"  with \"leaderelection lost\" when it was not renewed within the renew deadline, give it up on exit.\n"
 	"  Defaults: the Lease kube-system/dsrun (its own: kube-controller-manager holds kube-system/\n"
 	"  kube-controller-manager), ID hostname_UUID, and kube-controller-manager's 15s, 10s and 2s\n"
 	"  (--leader-elect-lease-duration, --leader-elect-renew-deadline, --leader-elect-retry-period).\n";
-
-/* List everything, then watch from where each list ended. */
-static int list_and_watch(ds_controller *ctrl)
-{
-	static const char *const kinds[] = {"nodes", "pods", "daemonsets", "controllerrevisions"};
-	char *out;
-	ds_error err;
-	if (ds_controller_resync(ctrl, be.now(be.self), &out, &err) < 0)
-		return fprintf(stderr, "dsrun: list: %s\n", err.message), -1;
-	json_t *doc = json_loads(out, 0, NULL);
-	for (size_t i = 0; be.watch && i < 4; i++)
-		be.watch(be.self, kinds[i],
-			 json_string_value(json_object_get(json_object_get(doc, "resourceVersions"), kinds[i])));
-	json_decref(doc), ds_free(out);
-	return 0;
-}
 
 static json_t *daemonset(ds_controller *ctrl, const char *ns, const char *name) /* from the snapshot */
 {
@@ -99,30 +86,73 @@ static json_int_t generation(ds_controller *ctrl, const char *key) /* as the sna
 	return g;
 }
 
+/* The leader election's state: whether we ever led, and whether that was lost. */
+static void election(ds_controller *ctrl, ds_time now, int *acquired, int *lost)
+{
+	char *text = NULL;
+	*acquired = *lost = 0;
+	if (ds_controller_loop_status(ctrl, now, &text, NULL) < 0)
+		return;
+	json_t *st = json_loads(text, 0, NULL);
+	json_t *le = json_object_get(st, "leaderElection");
+	*acquired = json_is_true(json_object_get(le, "acquired"));
+	*lost = json_is_true(json_object_get(le, "lost"));
+	json_decref(st);
+	ds_free(text);
+}
+
+/* kubectl rollout restart: the time (RFC 3339) on the template. */
+static void restart(ds_controller *ctrl, const char *key, json_int_t *old_generation)
+{
+	char ns[256], patch[200], at[32];
+	const char *name = split(key, ns, sizeof(ns));
+	ds_time_format(be.now(be.self) / 1000 * 1000, at, sizeof(at));
+	snprintf(patch, sizeof(patch),
+		 "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":{\"kubectl.kubernetes.io/"
+		 "restartedAt\":\"%s\"}}}}}",
+		 at);
+	*old_generation = generation(ctrl, key);
+	printf("restart %s: %s\n", key,
+	       be.patch(be.self, "daemonsets", ns, name, patch) == DS_TRANSPORT_OK ? "patched" : "failed");
+	fflush(stdout);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = "examples/cluster", *url = NULL, *again = NULL, *restarted = NULL, *timeout = "300";
-	int in_cluster = 0, syncs = 0, elect = 0, lost = 0, flag = 0;
+	int in_cluster = 0, elect = 0, flag = 0;
 	json_int_t old_generation = 0;
 	leader_options lo = LEADER_OPTIONS_INIT;
+	ds_options *opts = NULL;
+	ds_error err = {0};
+	if (ds_options_create(&opts, &err) < 0)
+		return fprintf(stderr, "dsrun: %s\n", err.message), 1;
 	for (int i = 1; i < argc; i++) {
 		const char **opt = !strcmp(argv[i], "--cluster")   ? &dir
 				   : !strcmp(argv[i], "--url")     ? &url
 				   : !strcmp(argv[i], "--restart") ? &again
 				   : !strcmp(argv[i], "--timeout") ? &timeout
 								   : NULL;
-		if (!strcmp(argv[i], "--in-cluster"))
+		if (!strcmp(argv[i], "--in-cluster")) {
 			in_cluster = 1;
-		else if (!strcmp(argv[i], "--leader-elect"))
+		} else if (!strcmp(argv[i], "--leader-elect")) {
 			elect = 1;
-		else if (opt && i + 1 < argc)
+		} else if (!strcmp(argv[i], "--option") && i + 1 < argc) {
+			char name[128];
+			const char *eq = strchr(argv[++i], '=');
+			snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - argv[i]) : 0, argv[i]);
+			if (!eq || ds_options_set(opts, name, eq + 1, &err) < 0)
+				return fprintf(stderr, "dsrun: --option %s: %s\n", argv[i],
+					       eq ? err.message : "expected NAME=VALUE"),
+				       2;
+		} else if (opt && i + 1 < argc) {
 			*opt = argv[++i];
-		else if ((flag = i + 1 < argc ? leader_flag(&lo, argv[i], argv[i + 1]) : 0) > 0)
+		} else if ((flag = i + 1 < argc ? leader_flag(&lo, argv[i], argv[i + 1]) : 0) > 0) {
 			i++;
-		else
+		} else {
 			return flag < 0 ? 2 : (fputs(usage, stderr), 2);
+		}
 	}
-	ds_error err = {0};
 	char why[256] = "built without libcurl";
 #ifdef DSRUN_HTTP
 	http_options ho = {url, in_cluster, 0};
@@ -132,52 +162,79 @@ int main(int argc, char **argv)
 #endif
 		return fprintf(stderr, "dsrun: %s\n", why), 1;
 	if (!url && !in_cluster && mem_backend(dir, 1796223600000LL /* 2026-12-02T15:00:00Z */, &be, &err) < 0)
-		return fprintf(stderr, "dsrun: %s: %s\n", dir, err.message), 1;
-	ds_time until = be.now(be.self) + (ds_time)atoi(timeout) * 1000;
-	leader *le = NULL; /* --leader-elect: lead before listing, as kube-controller-manager starts its informers */
-	if (elect && !(le = leader_acquire(&lo, &be, until)))
+		return fprintf(stderr, "dsrun: %s%s%s\n", err.source, err.source[0] ? ": " : "", err.message), 1;
+	char identity[320];
+	ds_lease_config lease;
+	if (elect && leader_config(&lo, identity, sizeof(identity), &lease, opts) < 0)
 		return be.close(be.self), 1;
 	ds_controller *ctrl;
-	if (ds_controller_new(&be.transport, NULL, NULL, &ctrl, &err) < 0 || list_and_watch(ctrl) < 0)
-		return leader_release(le, &be), 1;
-	while (be.now(be.self) < until) {
-		int64_t wait_ms;
-		if (le && (lost = !leader_keep(le, &be)))
-			break; /* not renewed within the renew deadline: stop reconciling at once */
-		if ((syncs = ds_controller_run(ctrl, be.now(be.self), &wait_ms, NULL, &err)) < 0)
-			break;
-		size_t len = 0;
-		int relist = 0;
-		long wait = leader_wait(le, &be, wait_ms < 0 || wait_ms > 1000 ? 1000 : (long)wait_ms);
-		char *ev = be.wait(be.self, wait, &len, &relist);
-		if (ev && ds_controller_apply_events(ctrl, ev, len, be.now(be.self), NULL, NULL, &err) < 0)
-			relist = 1; /* a watch ERROR, or an event the snapshot refused: list again */
-		free(ev);
-		if (relist && list_and_watch(ctrl) < 0)
-			break;
-		if (wait_ms == 0 || !converged(ctrl, 0) || (restarted && generation(ctrl, restarted) <= old_generation))
-			continue; /* work is due, the goal is not reached, or the watch has not shown the restart yet */
-		if (!again)
-			break;
-		char ns[256], patch[200], at[32]; /* kubectl rollout restart: the time (RFC 3339) on the template */
-		const char *name = split(again, ns, sizeof(ns));
-		ds_time_format(be.now(be.self) / 1000 * 1000, at, sizeof(at));
-		snprintf(patch, sizeof(patch),
-			 "{\"spec\":{\"template\":{\"metadata\":{\"annotations\":"
-			 "{\"kubectl.kubernetes.io/restartedAt\":\"%s\"}}}}}",
-			 at);
-		old_generation = generation(ctrl, again);
-		printf("restart %s: %s\n", again,
-		       be.patch(be.self, "daemonsets", ns, name, patch) == DS_TRANSPORT_OK ? "patched" : "failed");
-		restarted = again, again = NULL;
+	if (ds_controller_new(&be.transport, opts, NULL, &ctrl, &err) < 0)
+		return fprintf(stderr, "dsrun: %s\n", err.message), be.close(be.self), 1;
+	/* lead before listing, as kube-controller-manager starts its informers */
+	if (elect && ds_controller_set_lease(ctrl, &lease, &err) < 0) {
+		fprintf(stderr, "dsrun: --leader-elect: %s\n", err.message);
+		ds_controller_free(ctrl);
+		return be.close(be.self), 1;
 	}
-	leader_release(le, &be); /* as client-go's ReleaseOnCancel */
-	int done = !lost && !again && converged(ctrl, 1);
+	ds_time until = be.now(be.self) + (ds_time)atoi(timeout) * 1000;
+	int stopping = 0, done = 0;
+	for (;;) {
+		ds_time now = be.now(be.self);
+		if (!stopping && (now >= until || done)) {
+			ds_controller_stop(ctrl, now, NULL); /* closes every call, gives the lease up */
+			stopping = 1;
+		}
+		ds_io io = DS_IO_INIT;
+		int op = ds_controller_step(ctrl, now, &io, &err);
+		if (op < 0) {
+			fprintf(stderr, "dsrun: %s\n", err.message);
+			break;
+		}
+		if (op == DS_IO_LOG) {
+			fprintf(stderr, "dsrun: %s\n", io.message);
+			continue;
+		}
+		if (op == DS_IO_CLOSE) {
+			be.cancel(be.self, io.id);
+			continue;
+		}
+		if (op == DS_IO_STOPPED)
+			break;
+		if (op != DS_IO_WAIT) {
+			be.start(be.self, &io);
+			continue;
+		}
+		if (!stopping && converged(ctrl, 0) &&
+		    !(restarted &&
+		      generation(ctrl, restarted) <= old_generation)) { /* the goal, as the cache shows it */
+			if (again) {
+				restart(ctrl, again, &old_generation);
+				restarted = again, again = NULL;
+			} else {
+				done = 1;
+				continue;
+			}
+		}
+		int64_t wait = io.wait_ms < 0 || io.wait_ms > 1000 ? 1000 : io.wait_ms;
+		if (!stopping && until - now < wait)
+			wait = until - now > 0 ? until - now : 0;
+		if (be.poll(be.self, ctrl, wait, &err) < 0) {
+			fprintf(stderr, "dsrun: %s\n", err.message);
+			break;
+		}
+	}
+	int acquired = 0, lost = 0;
+	if (elect)
+		election(ctrl, be.now(be.self), &acquired, &lost);
+	int ok = done && !lost && converged(ctrl, 1);
 	if (lost)
 		fputs("dsrun: leaderelection lost\n", stderr);
+	else if (elect && !acquired)
+		fprintf(stderr, "dsrun: timed out waiting for leader lease %s/%s\n", lo.ns, lo.name);
 	else
-		printf("%s%s\n", done ? "converged" : "not converged ", syncs < 0 ? err.message : "");
+		printf("%s\n", ok ? "converged" : "not converged");
 	ds_controller_free(ctrl);
+	ds_options_free(opts);
 	be.close(be.self);
-	return done ? 0 : 1;
+	return ok ? 0 : 1;
 }

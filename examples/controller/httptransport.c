@@ -1,4 +1,5 @@
-/* The Kubernetes REST API behind ds_transport, with libcurl (see httptransport.h).
+/* The Kubernetes REST API for the list-watch loop and ds_transport, with libcurl's multi interface
+ * (see httptransport.h).
  *
  * In-cluster (http_options.in_cluster), as client-go's rest.InClusterConfig:
  * https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT (an IPv6 host in brackets), the
@@ -29,13 +30,26 @@ typedef struct buf {
 	size_t len, cap;
 } buf;
 
-typedef struct watch {
-	CURL *easy;
+/* A transfer on the multi handle: a call of the loop (id), or a write of a sync (reply). */
+typedef struct xfer {
+	http_client *h;
+	CURL *easy; /* NULL: it could not start (finished, with error) */
 	struct curl_slist *hdr;
-	char *resource, *ns, *rv;
-	buf line; /* the event being received */
-	long status;
-} watch;
+	char *body; /* the request body: curl reads it from here */
+	char errbuf[CURL_ERROR_SIZE];
+	int loop;        /* a call of the loop */
+	uint64_t id;     /* the loop's id */
+	int responded;   /* the loop was told the status */
+	int paused;      /* its bytes came while the controller was busy: they wait */
+	int given_up;    /* the library wants no more of it */
+	int finished;    /* curl is done with it */
+	CURLcode cc;     /* how it ended */
+	char *error;     /* why it failed, when it did */
+	ds_reply *reply; /* a write: where a 2xx body goes */
+	buf errbody;     /* a write's error reply, for its Status message (cut at STATUS_MAX) */
+	int over;        /* the reply went beyond maxDocumentBytes */
+	struct xfer *next;
+} xfer;
 
 struct http_client {
 	char base[512];
@@ -44,13 +58,14 @@ struct http_client {
 	int have_ca;                          /* ca_path was readable at start */
 	char *token;                          /* in-cluster: the last token read */
 	long timeout_ms;
-	CURL *easy;      /* requests, one at a time */
-	CURLM *multi;    /* watches */
-	watch **watches; /* each allocated on its own: curl keeps pointers to them */
-	size_t nwatches;
-	buf events; /* complete watch events not yet polled */
-	int relist;
+	CURL *escaper; /* for curl_easy_escape */
+	CURLM *multi;  /* every transfer */
+	xfer *xfers;
+	ds_controller *ctrl; /* during http_poll: where the loop's bytes go */
+	int busy;            /* a write runs inside a controller call: the loop's bytes wait */
 };
+
+#define STATUS_MAX ((size_t)64 << 10) /* an error reply's Status is small */
 
 static int buf_add(buf *b, const char *p, size_t n)
 {
@@ -67,8 +82,6 @@ static int buf_add(buf *b, const char *p, size_t n)
 	b->data[b->len] = '\0';
 	return 0;
 }
-
-static size_t to_buf(char *p, size_t size, size_t n, void *ud) { return buf_add(ud, p, size * n) ? 0 : size * n; }
 
 static const struct {
 	const char *resource, *prefix;
@@ -91,8 +104,8 @@ static int url_for(http_client *h, char *out, size_t size, const char *resource,
 			prefix = groups[i].prefix;
 	if (!prefix)
 		return -1;
-	char *ens = ns && *ns ? curl_easy_escape(h->easy, ns, 0) : NULL;
-	char *ename = name ? curl_easy_escape(h->easy, name, 0) : NULL;
+	char *ens = ns && *ns ? curl_easy_escape(h->escaper, ns, 0) : NULL;
+	char *ename = name ? curl_easy_escape(h->escaper, name, 0) : NULL;
 	int n = snprintf(out, size, "%s%s%s%s/%s%s%s%s%s%s%s", h->base, prefix, ens ? "/namespaces/" : "",
 			 ens ? ens : "", resource, ename ? "/" : "", ename ? ename : "", sub ? "/" : "", sub ? sub : "",
 			 query ? "?" : "", query ? query : "");
@@ -179,25 +192,179 @@ static void common_options(http_client *h, CURL *e)
 {
 	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+	/* verified TLS, no redirects (a 3xx is an answer like any other), http and https only */
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, 1L);
+	curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, 2L);
+	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
 	if (h->in_cluster && h->have_ca)
 		curl_easy_setopt(e, CURLOPT_CAINFO, h->ca_path);
 }
 
-/* The API's answer as a transport result: 2xx, 404, 409 (AlreadyExists or a conflict),
- * 422, then what may pass (429, 5xx, the network) and what will not. */
-static int result_of(long status, const char *body, ds_reply *reply)
+static ds_time wall_ms(void)
 {
-	if (status >= 200 && status < 300) {
-		if (body && reply && ds_reply_append(reply, body, strlen(body)) < 0)
-			return DS_TRANSPORT_FATAL;
-		return DS_TRANSPORT_OK;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (ds_time)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void xfer_free(http_client *h, xfer *x)
+{
+	if (x->easy) {
+		curl_multi_remove_handle(h->multi, x->easy);
+		curl_easy_cleanup(x->easy);
 	}
-	json_t *st = body ? json_loads(body, 0, NULL) : NULL;
+	curl_slist_free_all(x->hdr);
+	free(x->body);
+	free(x->error);
+	free(x->errbody.data);
+	free(x);
+}
+
+static void xfer_unlink(http_client *h, xfer *x)
+{
+	for (xfer **p = &h->xfers; *p; p = &(*p)->next)
+		if (*p == x) {
+			*p = x->next;
+			return;
+		}
+}
+
+/* The loop learns the status before the first bytes (or at the end, when there are none). */
+static int tell_status(http_client *h, xfer *x)
+{
+	if (x->responded)
+		return 0;
+	x->responded = 1;
+	long status = 0;
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (!status)
+		return 0; /* no answer: the end says why */
+	int rc = ds_controller_io_response(h->ctrl, x->id, (int)status, wall_ms(), NULL);
+	if (rc != 0)
+		x->given_up = 1;
+	return rc;
+}
+
+/* A loop call's bytes, straight to the library: no reply is collected here. */
+static size_t loop_data(char *p, size_t size, size_t n, void *ud)
+{
+	xfer *x = ud;
+	http_client *h = x->h;
+	if (x->given_up)
+		return 0;          /* abort the transfer */
+	if (h->busy || !h->ctrl) { /* inside a controller call: curl keeps the bytes until http_poll */
+		x->paused = 1;
+		return CURL_WRITEFUNC_PAUSE;
+	}
+	if (tell_status(h, x) != 0)
+		return 0;
+	if (ds_controller_io_data(h->ctrl, x->id, p, size * n, wall_ms(), NULL) != 0) {
+		x->given_up = 1;
+		return 0;
+	}
+	return size * n;
+}
+
+/* A write's bytes: a 2xx body into the library's reply as it arrives (refused beyond
+ * maxDocumentBytes: the transfer stops there), an error body kept for its Status message. */
+static size_t write_data(char *p, size_t size, size_t n, void *ud)
+{
+	xfer *x = ud;
+	long status = 0;
+	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	if (status >= 200 && status < 300) {
+		if (x->reply && ds_reply_append2(x->reply, p, size * n, NULL) < 0) {
+			x->over = 1;
+			return 0;
+		}
+		return size * n;
+	}
+	size_t keep = x->errbody.len < STATUS_MAX ? STATUS_MAX - x->errbody.len : 0;
+	if (keep > size * n)
+		keep = size * n;
+	if (keep && buf_add(&x->errbody, p, keep) < 0)
+		return 0;
+	return size * n;
+}
+
+static xfer *xfer_new(http_client *h, const char *method, const char *url, const char *content_type, const char *body,
+		      int loop)
+{
+	xfer *x = calloc(1, sizeof(*x));
+	if (!x)
+		return NULL;
+	x->h = h;
+	x->loop = loop;
+	x->next = h->xfers;
+	h->xfers = x;
+	if (body && !(x->body = strdup(body))) {
+		x->finished = 1;
+		x->error = strdup("out of memory");
+		return x;
+	}
+	x->easy = curl_easy_init();
+	if (!x->easy) {
+		x->finished = 1;
+		x->error = strdup("curl could not start a transfer");
+		return x;
+	}
+	common_options(h, x->easy);
+	x->hdr = headers(h, content_type);
+	curl_easy_setopt(x->easy, CURLOPT_ERRORBUFFER, x->errbuf);
+	curl_easy_setopt(x->easy, CURLOPT_URL, url);
+	curl_easy_setopt(x->easy, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->hdr);
+	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, loop ? loop_data : write_data);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
+	if (x->body)
+		curl_easy_setopt(x->easy, CURLOPT_POSTFIELDS, x->body);
+	if (!loop)
+		curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, h->timeout_ms);
+	if (curl_multi_add_handle(h->multi, x->easy) != CURLM_OK) {
+		x->finished = 1;
+		x->error = strdup("curl could not start a transfer");
+	}
+	return x;
+}
+
+/* Finished transfers: noted on each, to be reported by whoever waits for it. */
+static void collect(http_client *h)
+{
+	CURLMsg *msg;
+	int left;
+	while ((msg = curl_multi_info_read(h->multi, &left))) {
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		char *priv = NULL;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &priv);
+		xfer *x = (xfer *)priv;
+		if (!x)
+			continue;
+		x->finished = 1;
+		x->cc = msg->data.result;
+		if (x->cc != CURLE_OK && !x->error) { /* what failed, then curl's detail */
+			char m[CURL_ERROR_SIZE + 128];
+			snprintf(m, sizeof(m), "%s%s%s", curl_easy_strerror(x->cc), x->errbuf[0] ? ": " : "",
+				 x->errbuf);
+			x->error = strdup(m);
+		}
+	}
+}
+
+/* The API's answer as a transport result: 2xx, 404, 409 (AlreadyExists or a conflict), 422,
+ * then what may pass (429, 5xx, the network) and what will not. */
+static int result_of(long status, const buf *errbody, ds_reply *reply)
+{
+	if (status >= 200 && status < 300)
+		return DS_TRANSPORT_OK;
+	json_t *st = errbody->len ? json_loadb(errbody->data, errbody->len, 0, NULL) : NULL;
 	const char *msg = json_string_value(json_object_get(st, "message"));
 	const char *reason = json_string_value(json_object_get(st, "reason"));
 	char fallback[64];
 	snprintf(fallback, sizeof(fallback), "the server answered HTTP %ld", status);
-	ds_reply_set_message(reply, msg ? msg : fallback);
+	ds_reply_set_message2(reply, msg ? msg : fallback, NULL);
 	int r;
 	if (status == 404)
 		r = DS_TRANSPORT_NOT_FOUND;
@@ -214,56 +381,49 @@ static int result_of(long status, const char *body, ds_reply *reply)
 	return r;
 }
 
-/* One call; the answer goes into reply (may be NULL) and, when out is set, into *out (free()). */
-static int request_out(http_client *h, const char *method, const char *url, const char *content_type, const char *body,
-		       ds_reply *reply, char **out)
-{
-	CURL *e = h->easy;
-	curl_easy_reset(e);
-	common_options(h, e);
-	buf resp = {0};
-	struct curl_slist *hdr = headers(h, content_type);
-	char detail[CURL_ERROR_SIZE] = "";
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, detail);
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, h->timeout_ms);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, to_buf);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, &resp);
-	if (body)
-		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
-	CURLcode cc = curl_easy_perform(e);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, NULL); /* detail is about to go */
-	long status = 0;
-	int r;
-	if (cc != CURLE_OK) { /* what failed, then curl's detail (which certificate problem, ...) */
-		char msg[CURL_ERROR_SIZE + 128];
-		snprintf(msg, sizeof(msg), "%s%s%s", curl_easy_strerror(cc), detail[0] ? ": " : "", detail);
-		ds_reply_set_message(reply, msg);
-		r = DS_TRANSPORT_TRANSIENT; /* the request may or may not have arrived: try again later */
-	} else {
-		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-		r = result_of(status, resp.data, reply);
-	}
-	curl_slist_free_all(hdr);
-	if (out)
-		*out = resp.data;
-	else
-		free(resp.data);
-	return r;
-}
-
+/* One write, on the multi handle, until it is done (the loop's transfers go on meanwhile, their
+ * bytes held back). The answer goes into reply (may be NULL). */
 static int request(http_client *h, const char *method, const char *url, const char *content_type, const char *body,
 		   ds_reply *reply)
 {
-	return request_out(h, method, url, content_type, body, reply, NULL);
+	xfer *x = xfer_new(h, method, url, content_type, body, 0);
+	if (!x) {
+		ds_reply_set_message2(reply, "out of memory", NULL);
+		return DS_TRANSPORT_TRANSIENT;
+	}
+	x->reply = reply;
+	h->busy++;
+	while (!x->finished) {
+		int running = 0;
+		curl_multi_perform(h->multi, &running);
+		collect(h);
+		if (!x->finished)
+			curl_multi_poll(h->multi, NULL, 0, 100, NULL);
+	}
+	h->busy--;
+	long status = 0;
+	if (x->easy)
+		curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &status);
+	int r;
+	if (x->over) {
+		ds_reply_set_message2(reply, "the reply is larger than maxDocumentBytes: it was not read further",
+				      NULL);
+		r = DS_TRANSPORT_FATAL;
+	} else if (x->error) {
+		ds_reply_set_message2(reply, x->error, NULL);
+		r = DS_TRANSPORT_TRANSIENT; /* the request may or may not have arrived: try again later */
+	} else {
+		r = result_of(status, &x->errbody, reply);
+	}
+	xfer_unlink(h, x);
+	xfer_free(h, x);
+	return r;
 }
 
 #define URL_OR_FAIL(...)                                                                                               \
 	char url[2048];                                                                                                \
 	if (url_for(__VA_ARGS__) < 0) {                                                                                \
-		ds_reply_set_message(reply, "no REST path for this resource");                                         \
+		ds_reply_set_message2(reply, "no REST path for this resource", NULL);                                  \
 		return DS_TRANSPORT_FATAL;                                                                             \
 	}
 
@@ -272,7 +432,7 @@ static int tp_list(void *ud, const char *resource, const char *ns, const char *s
 	http_client *h = ud;
 	char query[600] = "";
 	if (selector && *selector) {
-		char *esc = curl_easy_escape(h->easy, selector, 0);
+		char *esc = curl_easy_escape(h->escaper, selector, 0);
 		snprintf(query, sizeof(query), "labelSelector=%s", esc ? esc : "");
 		curl_free(esc);
 	}
@@ -400,9 +560,9 @@ http_client *http_new(const http_options *o, char *errbuf, size_t errlen)
 		if (n && h->base[n - 1] == '/')
 			h->base[n - 1] = '\0';
 	}
-	h->easy = curl_easy_init();
+	h->escaper = curl_easy_init();
 	h->multi = curl_multi_init();
-	if (!h->easy || !h->multi) {
+	if (!h->escaper || !h->multi) {
 		snprintf(errbuf, errlen, "curl could not start");
 		http_free(h);
 		return NULL;
@@ -410,166 +570,83 @@ http_client *http_new(const http_options *o, char *errbuf, size_t errlen)
 	return h;
 }
 
-static void watch_stop(http_client *h, watch *w)
-{
-	if (w->easy) {
-		curl_multi_remove_handle(h->multi, w->easy);
-		curl_easy_cleanup(w->easy);
-		w->easy = NULL;
-	}
-	curl_slist_free_all(w->hdr);
-	w->hdr = NULL;
-	free(w->line.data);
-	memset(&w->line, 0, sizeof(w->line));
-}
-
-void http_unwatch(http_client *h)
-{
-	for (size_t i = 0; i < h->nwatches; i++) {
-		watch_stop(h, h->watches[i]);
-		free(h->watches[i]->resource);
-		free(h->watches[i]->ns);
-		free(h->watches[i]->rv);
-		free(h->watches[i]);
-	}
-	free(h->watches);
-	h->watches = NULL;
-	h->nwatches = 0;
-	h->relist = 0;
-}
-
 void http_free(http_client *h)
 {
 	if (!h)
 		return;
-	http_unwatch(h);
+	while (h->xfers) {
+		xfer *x = h->xfers;
+		h->xfers = x->next;
+		xfer_free(h, x);
+	}
 	if (h->multi)
 		curl_multi_cleanup(h->multi);
-	if (h->easy)
-		curl_easy_cleanup(h->easy);
-	free(h->events.data);
+	if (h->escaper)
+		curl_easy_cleanup(h->escaper);
 	free(h->token);
 	free(h);
 }
 
-/* A complete event: keep it, remember its resourceVersion, notice 410 Gone. */
-static void watch_line(http_client *h, watch *w, const char *line, size_t n)
+/* ---- the loop's calls ---- */
+
+int http_start(http_client *h, const ds_io *io)
 {
-	json_t *ev = json_loadb(line, n, 0, NULL);
-	if (!ev)
-		return;
-	const char *type = json_string_value(json_object_get(ev, "type"));
-	json_t *obj = json_object_get(ev, "object");
-	if (type && strcmp(type, "ERROR") == 0) {
-		if (json_integer_value(json_object_get(obj, "code")) == 410)
-			h->relist = 1; /* "too old resource version": list again */
-	} else {
-		const char *rv =
-			json_string_value(json_object_get(json_object_get(obj, "metadata"), "resourceVersion"));
-		if (rv) {
-			free(w->rv);
-			w->rv = strdup(rv);
-		}
-		if (type && strcmp(type, "BOOKMARK") != 0 && buf_add(&h->events, line, n) == 0)
-			buf_add(&h->events, "\n", 1);
+	char url[4096];
+	int n = snprintf(url, sizeof(url), "%s%s", h->base, io->path);
+	const char *ctype = io->body ? "application/json" : NULL;
+	xfer *x = xfer_new(h, io->method, n > 0 && (size_t)n < sizeof(url) ? url : "", ctype, io->body, 1);
+	if (!x)
+		return -1;
+	x->id = io->id;
+	if ((size_t)n >= sizeof(url) && !x->error) {
+		x->finished = 1;
+		x->error = strdup("the request path is too long");
 	}
-	json_decref(ev);
+	return x->finished ? -1 : 0;
 }
 
-static size_t watch_data(char *p, size_t size, size_t n, void *ud)
+void http_cancel(http_client *h, uint64_t id)
 {
-	watch *w = ud;
-	return buf_add(&w->line, p, size * n) ? 0 : size * n;
+	for (xfer *x = h->xfers; x; x = x->next)
+		if (x->loop && x->id == id) {
+			xfer_unlink(h, x);
+			xfer_free(h, x);
+			return;
+		}
 }
 
-static int watch_start(http_client *h, watch *w)
+int http_poll(http_client *h, ds_controller *ctrl, int64_t wait_ms, ds_error *err)
 {
-	char query[512], url[2048];
-	snprintf(query, sizeof(query), "watch=1&allowWatchBookmarks=true%s%s",
-		 w->rv && *w->rv ? "&resourceVersion=" : "", w->rv && *w->rv ? w->rv : "");
-	if (url_for(h, url, sizeof(url), w->resource, w->ns, NULL, NULL, query) < 0)
-		return -1;
-	w->easy = curl_easy_init();
-	if (!w->easy)
-		return -1;
-	common_options(h, w->easy);
-	w->hdr = headers(h, NULL); /* freed with the handle */
-	curl_easy_setopt(w->easy, CURLOPT_URL, url);
-	curl_easy_setopt(w->easy, CURLOPT_WRITEFUNCTION, watch_data);
-	curl_easy_setopt(w->easy, CURLOPT_WRITEDATA, w);
-	curl_easy_setopt(w->easy, CURLOPT_PRIVATE, w);
-	curl_easy_setopt(w->easy, CURLOPT_HTTPHEADER, w->hdr);
-	curl_multi_add_handle(h->multi, w->easy);
+	(void)err;
+	h->ctrl = ctrl;
+	for (xfer *x = h->xfers; x; x = x->next) /* bytes held back during a write go now */
+		if (x->paused && x->easy) {
+			x->paused = 0;
+			curl_easy_pause(x->easy, CURLPAUSE_CONT);
+		}
+	int running = 0, ended = 0;
+	curl_multi_perform(h->multi, &running);
+	collect(h);
+	for (xfer *x = h->xfers; x && !ended; x = x->next)
+		ended = x->loop && x->finished;
+	if (!ended && wait_ms != 0) {
+		curl_multi_poll(h->multi, NULL, 0, wait_ms < 0 || wait_ms > 60000 ? 60000 : (int)wait_ms, NULL);
+		curl_multi_perform(h->multi, &running);
+		collect(h);
+	}
+	for (xfer **p = &h->xfers; *p;) {
+		xfer *x = *p;
+		if (!x->loop || !x->finished) {
+			p = &x->next;
+			continue;
+		}
+		*p = x->next;
+		if (!x->given_up && (x->easy ? tell_status(h, x) == 0 : 1))
+			ds_controller_io_end(ctrl, x->id, x->error, wall_ms(), NULL);
+		xfer_free(h, x);
+	}
+	h->ctrl = NULL;
 	return 0;
-}
-
-int http_watch(http_client *h, const char *resource, const char *ns, const char *rv)
-{
-	watch **ws = realloc(h->watches, (h->nwatches + 1) * sizeof(*ws));
-	if (!ws)
-		return -1;
-	h->watches = ws;
-	watch *w = calloc(1, sizeof(*w));
-	if (!w)
-		return -1;
-	ws[h->nwatches++] = w;
-	w->resource = strdup(resource);
-	w->ns = ns ? strdup(ns) : NULL;
-	w->rv = strdup(rv ? rv : "");
-	return watch_start(h, w);
-}
-
-/* Split what a watch received into complete lines. */
-static void drain_lines(http_client *h, watch *w)
-{
-	size_t start = 0;
-	for (size_t i = 0; i < w->line.len; i++)
-		if (w->line.data[i] == '\n') {
-			if (i > start)
-				watch_line(h, w, w->line.data + start, i - start);
-			start = i + 1;
-		}
-	if (start) {
-		memmove(w->line.data, w->line.data + start, w->line.len - start);
-		w->line.len -= start;
-	}
-}
-
-char *http_poll(http_client *h, long timeout_ms, size_t *len, int *relist)
-{
-	int running = 0;
-	curl_multi_perform(h->multi, &running);
-	if (!h->events.len)
-		curl_multi_poll(h->multi, NULL, 0, (int)(timeout_ms > 0 ? timeout_ms : 0), NULL);
-	curl_multi_perform(h->multi, &running);
-	for (size_t i = 0; i < h->nwatches; i++)
-		drain_lines(h, h->watches[i]);
-	CURLMsg *msg;
-	int left;
-	while ((msg = curl_multi_info_read(h->multi, &left))) {
-		if (msg->msg != CURLMSG_DONE)
-			continue;
-		char *priv = NULL;
-		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &priv);
-		watch *w = (watch *)priv;
-		if (!w)
-			continue;
-		long status = 0;
-		curl_easy_getinfo(w->easy, CURLINFO_RESPONSE_CODE, &status);
-		drain_lines(h, w);
-		watch_stop(h, w);
-		if (status == 410)
-			h->relist = 1;
-		else
-			watch_start(h, w); /* the server ended it (timeout): go on from where it was */
-	}
-	if (relist)
-		*relist = h->relist;
-	char *out = h->events.data;
-	if (len)
-		*len = h->events.len;
-	memset(&h->events, 0, sizeof(h->events));
-	return out;
 }
 
 int http_patch(http_client *h, const char *resource, const char *ns, const char *name, const char *patch)
@@ -577,27 +654,7 @@ int http_patch(http_client *h, const char *resource, const char *ns, const char 
 	char url[2048];
 	if (url_for(h, url, sizeof(url), resource, ns, name, NULL, NULL) < 0)
 		return DS_TRANSPORT_FATAL;
-	CURL *e = h->easy;
-	curl_easy_reset(e);
-	common_options(h, e);
-	buf resp = {0};
-	struct curl_slist *hdr = headers(h, DS_PATCH_MERGE);
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, "PATCH");
-	curl_easy_setopt(e, CURLOPT_HTTPHEADER, hdr);
-	curl_easy_setopt(e, CURLOPT_POSTFIELDS, patch);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, to_buf);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, &resp);
-	CURLcode cc = curl_easy_perform(e);
-	long status = 0;
-	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-	curl_slist_free_all(hdr);
-	free(resp.data);
-	if (cc != CURLE_OK)
-		return DS_TRANSPORT_TRANSIENT;
-	return status >= 200 && status < 300 ? DS_TRANSPORT_OK
-	       : status == 404               ? DS_TRANSPORT_NOT_FOUND
-					     : DS_TRANSPORT_FATAL;
+	return request(h, "PATCH", url, DS_PATCH_MERGE, patch, NULL);
 }
 
 /* ---- as a host backend ---- */
@@ -605,34 +662,21 @@ int http_patch(http_client *h, const char *resource, const char *ns, const char 
 static ds_time be_now(void *self)
 {
 	(void)self;
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (ds_time)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return wall_ms();
 }
 
-static char *be_wait(void *self, long wait_ms, size_t *len, int *relist)
+static int be_start(void *self, const ds_io *io) { return http_start(self, io); }
+
+static void be_cancel(void *self, uint64_t id) { http_cancel(self, id); }
+
+static int be_poll(void *self, ds_controller *ctrl, int64_t wait_ms, ds_error *err)
 {
-	char *ev = http_poll(self, wait_ms, len, relist);
-	if (*relist)
-		http_unwatch(self); /* the host lists again and watches from there */
-	return ev;
+	return http_poll(self, ctrl, wait_ms, err);
 }
-
-static int be_watch(void *self, const char *resource, const char *rv) { return http_watch(self, resource, NULL, rv); }
 
 static int be_patch(void *self, const char *resource, const char *ns, const char *name, const char *patch)
 {
 	return http_patch(self, resource, ns, name, patch);
-}
-
-static int be_request(void *self, const char *method, const char *resource, const char *ns, const char *name,
-		      const char *body, char **out)
-{
-	char url[2048];
-	*out = NULL;
-	if (url_for(self, url, sizeof(url), resource, ns, strcmp(method, "POST") ? name : NULL, NULL, NULL) < 0)
-		return DS_TRANSPORT_FATAL;
-	return request_out(self, method, url, body ? "application/json" : NULL, body, NULL, out);
 }
 
 static void be_close(void *self) { http_free(self); }
@@ -646,10 +690,10 @@ int http_backend(const http_options *o, host_backend *b, char *errbuf, size_t er
 	http_transport(h, &b->transport);
 	b->self = h;
 	b->now = be_now;
-	b->wait = be_wait;
-	b->watch = be_watch;
+	b->start = be_start;
+	b->cancel = be_cancel;
+	b->poll = be_poll;
 	b->patch = be_patch;
-	b->request = be_request;
 	b->close = be_close;
 	return 0;
 }

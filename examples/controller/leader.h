@@ -1,14 +1,15 @@
 /*
- * Leader election for a host loop, as client-go's LeaderElector (tools/leaderelection) runs it
- * with a LeaseLock: ds_lease_try_acquire_or_renew(3) decides, this file does the GET and the create or update
- * of the coordination.k8s.io/v1 Lease through host_backend.request, and waits through
- * host_backend.wait (so the in-memory cluster's virtual time passes as the real one does).
+ * dsrun --leader-elect: the flags of kube-controller-manager's leader election, and the
+ * ds_lease_config they make. The election itself runs in the library's loop
+ * (ds_controller_step(3) after ds_controller_set_lease(3)): client-go's LeaderElector
+ * (tools/leaderelection) with a LeaseLock, the Lease calls performed by the host like any other.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DS_EXAMPLE_LEADER_H
 #define DS_EXAMPLE_LEADER_H
 
-#include "backend.h"
+#include <daemonset.h>
+#include <stddef.h>
 
 typedef struct leader_options {
 	const char *identity;                 /* NULL: hostname_UUID, as kube-controller-manager makes it */
@@ -23,22 +24,13 @@ typedef struct leader_options {
 		NULL, "kube-system", "dsrun", 15000, 10000, 2000                                                       \
 	}
 
-typedef struct leader leader;
-
 /* One of --identity, --lease-namespace, --lease-name, --lease-duration, --renew-deadline,
  * --retry-period with its value (durations: 15s, 500ms, or seconds): 1 when flag is one of
  * them, 0 when it is not, -1 (with a message on stderr) for a bad value. */
 int leader_flag(leader_options *o, const char *flag, const char *value);
 
-/* tryAcquireOrRenew every retry period until we hold the lease; NULL (with a message on
- * stderr) when the clock reaches until first, or for a bad configuration. */
-leader *leader_acquire(const leader_options *o, host_backend *be, ds_time until);
-/* Renew when due. 1 while we lead; 0 once the lease was not renewed within the renew
- * deadline (or another holder has it): stop at once. */
-int leader_keep(leader *l, host_backend *be);
-/* wait_ms, or less: the time until the next renewal. l may be NULL. */
-long leader_wait(const leader *l, host_backend *be, long wait_ms);
-/* Give the lease up if we hold it (client-go's ReleaseOnCancel) and free l. l may be NULL. */
-void leader_release(leader *l, host_backend *be);
+/* The lease configuration of o (its retry period is the option leaseRetryPeriod, set in opts);
+ * identity (size bytes) holds the identity it names. 0, or -1 with a message on stderr. */
+int leader_config(const leader_options *o, char *identity, size_t size, ds_lease_config *out, ds_options *opts);
 
 #endif

@@ -1,12 +1,10 @@
 /* An in-memory Kubernetes API behind ds_transport (see memtransport.h). */
 #include "memtransport.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 typedef struct fault {
 	char *op, *resource, *message;
@@ -14,19 +12,50 @@ typedef struct fault {
 	int result, executed;
 } fault;
 
+/* A watch event kept for the watches: its resourceVersion, resource, namespace and line. */
+typedef struct hist {
+	unsigned long long rv;
+	const char *resource; /* static */
+	char *ns;             /* NULL: cluster-scoped */
+	char *line;           /* with its newline */
+	size_t len;
+} hist;
+
+/* A call of the loop being answered. */
+typedef struct mem_call {
+	uint64_t id;
+	int op; /* DS_IO_LIST, ... */
+	const struct res_info *r;
+	char *ns;
+	int status; /* to send */
+	int status_sent;
+	char *out; /* bytes still to send */
+	size_t len, pos;
+	int finished; /* an end is due once out is sent */
+	/* watches */
+	unsigned long long cursor;
+	ds_time deadline, next_bookmark;
+	struct mem_call *next;
+} mem_call;
+
 struct mem_cluster {
 	ds_time now;
 	mem_options o;
 	json_t *store; /* resource -> {"ns/name": object} */
 	unsigned long long rv, uids;
-	unsigned rand;
+	unsigned rand, chunks;
 	char *log;
 	size_t log_len, log_cap;
-	json_t *broken;   /* node name -> true */
-	json_t *max_pods; /* owner uid -> most pods on one node at once */
-	json_t *calls;    /* "op" and "op resource" -> count */
+	int no_log; /* the loop's watches serve the events: no log for mem_take_events */
+	hist *hist;
+	size_t nhist, hist_cap, hist_start; /* a ring: hist_start is the oldest */
+	unsigned long long hist_dropped_rv; /* the newest resourceVersion dropped from the history */
+	json_t *broken;                     /* node name -> true */
+	json_t *max_pods;                   /* owner uid -> most pods on one node at once */
+	json_t *calls;                      /* "op" and "op resource" -> count */
 	fault *faults;
 	size_t nfaults;
+	mem_call *open; /* the loop's calls */
 };
 
 typedef struct res_info {
@@ -92,7 +121,7 @@ static int fail(ds_reply *reply, int result, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	if (reply)
-		ds_reply_set_message(reply, buf);
+		ds_reply_set_message2(reply, buf, NULL);
 	return result;
 }
 
@@ -103,7 +132,7 @@ static int send_json(ds_reply *reply, const json_t *v)
 	char *s = json_dumps(v, JSON_COMPACT);
 	if (!s)
 		return fail(reply, DS_TRANSPORT_TRANSIENT, "out of memory");
-	int rc = ds_reply_append(reply, s, strlen(s));
+	int rc = ds_reply_append2(reply, s, strlen(s), NULL);
 	free(s);
 	return rc < 0 ? fail(reply, DS_TRANSPORT_FATAL, "reply too large") : DS_TRANSPORT_OK;
 }
@@ -132,6 +161,48 @@ static void bump(mem_cluster *m, json_t *obj)
 	json_object_set_new(meta_of(obj), "resourceVersion", json_string(rv));
 }
 
+/* Keep an event for the watches; the oldest goes when the history is full. */
+static void remember(mem_cluster *m, const res_info *r, const json_t *obj, const char *line, size_t n)
+{
+	if (m->nhist == m->hist_cap && m->hist_cap < (size_t)m->o.history) {
+		size_t cap = m->hist_cap ? m->hist_cap * 2 : 1024;
+		if (cap > (size_t)m->o.history)
+			cap = (size_t)m->o.history;
+		hist *h = malloc(cap * sizeof(*h));
+		if (!h)
+			return;
+		for (size_t i = 0; i < m->nhist; i++) /* unroll the ring */
+			h[i] = m->hist[(m->hist_start + i) % m->hist_cap];
+		free(m->hist);
+		m->hist = h;
+		m->hist_cap = cap;
+		m->hist_start = 0;
+	}
+	if (m->nhist == m->hist_cap) { /* full: drop the oldest */
+		hist *old = &m->hist[m->hist_start];
+		m->hist_dropped_rv = old->rv;
+		free(old->ns);
+		free(old->line);
+		m->hist_start = (m->hist_start + 1) % m->hist_cap;
+		m->nhist--;
+	}
+	hist *h = &m->hist[(m->hist_start + m->nhist) % m->hist_cap];
+	const char *ns = meta_str(obj, "namespace");
+	h->rv = m->rv;
+	h->resource = r->resource;
+	h->ns = r->namespaced && ns ? strdup(ns) : NULL;
+	h->line = malloc(n + 2);
+	if (!h->line) {
+		free(h->ns);
+		return;
+	}
+	memcpy(h->line, line, n);
+	h->line[n] = '\n';
+	h->line[n + 1] = '\0';
+	h->len = n + 1;
+	m->nhist++;
+}
+
 /* The watch log: one {"type","object"} line per change. */
 static void emit(mem_cluster *m, const res_info *r, const char *type, const json_t *obj)
 {
@@ -143,6 +214,11 @@ static void emit(mem_cluster *m, const res_info *r, const char *type, const json
 	if (!line)
 		return;
 	size_t n = strlen(line);
+	remember(m, r, obj, line, n);
+	if (m->no_log) {
+		free(line);
+		return;
+	}
 	if (m->log_len + n + 2 > m->log_cap) {
 		size_t cap = (m->log_cap ? m->log_cap * 2 : 4096) + n + 2;
 		char *p = realloc(m->log, cap);
@@ -348,24 +424,26 @@ static int not_found(ds_reply *reply, const res_info *r, const char *name)
 	return fail(reply, DS_TRANSPORT_NOT_FOUND, "%s \"%s\" not found", r->qualified, name);
 }
 
-static int op_list(mem_cluster *m, const res_info *r, const char *ns, const char *selector, ds_reply *reply)
+static int by_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* The List the API server answers: items sorted by key, without their kind and apiVersion (the
+ * list's kind says it), metadata.resourceVersion the cluster's latest. */
+static json_t *list_json(mem_cluster *m, const res_info *r, const char *ns, const char *selector)
 {
 	json_t *items = json_array();
+	size_t n = json_object_size(bucket(m, r)), i = 0;
+	const char **keys = malloc((n ? n : 1) * sizeof(*keys));
 	const char *k;
 	json_t *v;
-	/* jansson iterates in insertion order; sort by key for a stable answer */
-	json_t *keys = json_array();
-	json_object_foreach(bucket(m, r), k, v) json_array_append_new(keys, json_string(k));
-	for (size_t i = 1; i < json_array_size(keys); i++)
-		for (size_t j = i; j > 0 && strcmp(json_string_value(json_array_get(keys, j - 1)),
-						   json_string_value(json_array_get(keys, j))) > 0;
-		     j--) {
-			json_t *a = json_incref(json_array_get(keys, j - 1));
-			json_array_set(keys, j - 1, json_array_get(keys, j));
-			json_array_set_new(keys, j, a);
-		}
-	for (size_t i = 0; i < json_array_size(keys); i++) {
-		json_t *obj = json_object_get(bucket(m, r), json_string_value(json_array_get(keys, i)));
+	if (!items || !keys) {
+		json_decref(items);
+		free(keys);
+		return NULL;
+	}
+	json_object_foreach(bucket(m, r), k, v) keys[i++] = k;
+	qsort(keys, n, sizeof(*keys), by_str);
+	for (i = 0; i < n; i++) {
+		json_t *obj = json_object_get(bucket(m, r), keys[i]);
 		const char *ons = meta_str(obj, "namespace");
 		if (ns && r->namespaced && (!ons || strcmp(ons, ns) != 0))
 			continue;
@@ -384,16 +462,25 @@ static int op_list(mem_cluster *m, const res_info *r, const char *ns, const char
 				match = lv && strcmp(lv, eq + 1) == 0;
 			}
 		}
-		if (match)
-			json_array_append(items, obj);
+		json_t *item = match ? json_copy(obj) : NULL;
+		if (item) {
+			json_object_del(item, "kind");
+			json_object_del(item, "apiVersion");
+			json_array_append_new(items, item);
+		}
 	}
-	json_decref(keys);
+	free(keys);
 	char kind[64], rv[32];
 	snprintf(kind, sizeof(kind), "%sList", r->kind);
 	snprintf(rv, sizeof(rv), "%llu", m->rv);
-	json_t *list = json_pack("{s:s, s:s, s:{s:s}, s:o}", "kind", kind, "apiVersion", r->api, "metadata",
-				 "resourceVersion", rv, "items", items);
-	int rc = send_json(reply, list);
+	return json_pack("{s:s, s:s, s:{s:s}, s:o}", "kind", kind, "apiVersion", r->api, "metadata", "resourceVersion",
+			 rv, "items", items);
+}
+
+static int op_list(mem_cluster *m, const res_info *r, const char *ns, const char *selector, ds_reply *reply)
+{
+	json_t *list = list_json(m, r, ns, selector);
+	int rc = list ? send_json(reply, list) : fail(reply, DS_TRANSPORT_TRANSIENT, "out of memory");
 	json_decref(list);
 	return rc;
 }
@@ -626,7 +713,8 @@ static void count_call(mem_cluster *m, const char *op, const char *resource)
 	snprintf(k, sizeof(k), "%s %s", op, resource);
 	json_object_set_new(m->calls, op, json_integer(json_integer_value(json_object_get(m->calls, op)) + 1));
 	json_object_set_new(m->calls, k, json_integer(json_integer_value(json_object_get(m->calls, k)) + 1));
-	json_object_set_new(m->calls, "", json_integer(json_integer_value(json_object_get(m->calls, "")) + 1));
+	if (strcmp(op, "event") != 0) /* the total counts calls; watch events are not calls */
+		json_object_set_new(m->calls, "", json_integer(json_integer_value(json_object_get(m->calls, "")) + 1));
 }
 
 static fault *fault_for(mem_cluster *m, const char *op, const char *resource)
@@ -635,7 +723,8 @@ static fault *fault_for(mem_cluster *m, const char *op, const char *resource)
 	fault *hit = NULL;
 	for (size_t i = 0; i < m->nfaults; i++) {
 		fault *f = &m->faults[i];
-		if ((f->op && strcmp(f->op, op) != 0) || (f->resource && strcmp(f->resource, resource) != 0))
+		if ((f->op ? strcmp(f->op, op) != 0 : strcmp(op, "event") == 0) ||
+		    (f->resource && strcmp(f->resource, resource) != 0))
 			continue;
 		f->seen++;
 		if (!hit && f->seen > f->skip && (f->count < 0 || f->seen <= f->skip + f->count))
@@ -725,7 +814,12 @@ mem_cluster *mem_new(ds_time now, const mem_options *o)
 		if (!m->o.ready_after_ms)
 			m->o.ready_after_ms = 2000;
 	}
+	if (m->o.history <= 0)
+		m->o.history = 20000;
+	if (m->o.bookmark_ms <= 0)
+		m->o.bookmark_ms = 60000;
 	m->rand = m->o.seed ? m->o.seed : 1;
+	m->chunks = m->rand * 2654435761u + 1;
 	m->rv = 1000;
 	m->store = json_object();
 	m->broken = json_object();
@@ -748,6 +842,18 @@ void mem_free(mem_cluster *m)
 	json_decref(m->calls);
 	mem_clear_faults(m);
 	free(m->log);
+	for (size_t i = 0; i < m->nhist; i++) {
+		free(m->hist[(m->hist_start + i) % m->hist_cap].ns);
+		free(m->hist[(m->hist_start + i) % m->hist_cap].line);
+	}
+	free(m->hist);
+	while (m->open) {
+		mem_call *c = m->open;
+		m->open = c->next;
+		free(c->ns);
+		free(c->out);
+		free(c);
+	}
 	free(m);
 }
 
@@ -800,46 +906,36 @@ static int read_file(const char *path, char **text, size_t *len)
 	return buf ? 0 : -1;
 }
 
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
+/* The files ds_manifests_list names (the library's one directory walk), each loaded in turn;
+ * the first that cannot be read or parsed stops it, with the file's name in err. */
 int mem_load_file(mem_cluster *m, const char *path, ds_error *err)
 {
-	struct stat st;
-	if (stat(path, &st) < 0) {
-		if (err)
-			snprintf(err->message, sizeof(err->message), "%s: cannot read", path);
-		return DS_EIO;
+	char *names_text = NULL;
+	int rc = ds_manifests_list(path, &names_text, err);
+	if (rc < 0)
+		return rc;
+	json_t *names = json_loads(names_text, 0, NULL);
+	ds_free(names_text);
+	if (!json_is_array(names)) {
+		json_decref(names);
+		return DS_ENOMEM;
 	}
-	char *names[256];
-	size_t n = 0;
-	if (S_ISDIR(st.st_mode)) {
-		DIR *d = opendir(path);
-		for (struct dirent *e; d && (e = readdir(d)) && n < 256;) {
-			const char *dot = strrchr(e->d_name, '.');
-			if (e->d_name[0] == '.' || !dot ||
-			    (strcmp(dot, ".json") && strcmp(dot, ".yaml") && strcmp(dot, ".yml")))
-				continue;
-			size_t len = strlen(path) + strlen(e->d_name) + 2;
-			if ((names[n] = malloc(len)))
-				snprintf(names[n++], len, "%s/%s", path, e->d_name);
-		}
-		if (d)
-			closedir(d);
-		qsort(names, n, sizeof(names[0]), by_name);
-	} else if ((names[0] = malloc(strlen(path) + 1))) {
-		strcpy(names[0], path);
-		n = 1;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; rc == 0 && i < json_array_size(names); i++) {
+		const char *name = json_string_value(json_array_get(names, i));
 		char *text;
 		size_t len;
-		if (rc == 0 && read_file(names[i], &text, &len) == 0) {
-			rc = mem_load(m, text, len, err);
-			free(text);
+		if (read_file(name, &text, &len) < 0) {
+			if (err)
+				snprintf(err->message, sizeof(err->message), "%s: cannot read", name);
+			rc = DS_EIO;
+			break;
 		}
-		free(names[i]);
+		rc = mem_load(m, text, len, err);
+		free(text);
+		if (rc < 0 && err && !err->source[0]) /* which file */
+			snprintf(err->source, sizeof(err->source), "%s", name);
 	}
+	json_decref(names);
 	return rc;
 }
 
@@ -973,22 +1069,6 @@ int mem_max_pods_per_node(const mem_cluster *m, const char *owner_uid)
 	return (int)json_integer_value(json_object_get(m->max_pods, owner_uid));
 }
 
-/* ---- as a host backend ---- */
-
-static ds_time be_now(void *self) { return mem_now(self); }
-
-static char *be_wait(void *self, long wait_ms, size_t *len, int *relist)
-{
-	*relist = 0;
-	mem_advance(self, mem_now(self) + (wait_ms > 0 ? wait_ms : 1));
-	return mem_take_events(self, len);
-}
-
-static int be_patch(void *self, const char *resource, const char *ns, const char *name, const char *patch)
-{
-	return mem_patch(self, resource, ns, name, patch);
-}
-
 /* The API server's PUT, as far as a Lease needs it: the new spec replaces the stored one (metadata
  * other than resourceVersion is kept), if metadata.resourceVersion is still the stored one. */
 static int op_update(mem_cluster *m, const res_info *r, const char *key, const json_t *in)
@@ -1009,31 +1089,333 @@ static int op_update(mem_cluster *m, const res_info *r, const char *key, const j
 	return DS_TRANSPORT_OK;
 }
 
-static int be_request(void *self, const char *method, const char *resource, const char *ns, const char *name,
-		      const char *body, char **out)
+/* ---- the list-watch loop's calls ---- */
+
+static json_t *status_doc(int code, const char *reason, const char *message)
 {
-	mem_cluster *m = self;
-	const res_info *r = res_by_name(resource);
-	json_t *in = body ? json_loads(body, 0, NULL) : NULL;
-	int post = strcmp(method, "POST") == 0, put = strcmp(method, "PUT") == 0;
-	int rc = r && (post || put || strcmp(method, "GET") == 0) ? DS_TRANSPORT_OK : DS_TRANSPORT_FATAL;
-	char key[600] = "";
-	*out = NULL;
-	if (rc == DS_TRANSPORT_OK && post) {
-		rc = op_create(m, r, ns, body, NULL);
-		name = meta_str(in, "name");
+	return json_pack("{s:s, s:s, s:{}, s:s, s:s, s:s, s:i}", "kind", "Status", "apiVersion", "v1", "metadata",
+			 "status", "Failure", "message", message, "reason", reason, "code", code);
+}
+
+static const char *reason_of(int code)
+{
+	switch (code) {
+	case 403: return "Forbidden";
+	case 404: return "NotFound";
+	case 409: return "Conflict";
+	case 410: return "Expired";
+	case 422: return "Invalid";
+	case 429: return "TooManyRequests";
+	default: return code >= 500 ? "InternalError" : "BadRequest";
 	}
-	if (rc == DS_TRANSPORT_OK && name)
-		key_of(r, ns, name, key, sizeof(key));
-	if (rc == DS_TRANSPORT_OK && put)
-		rc = json_is_object(in) && name ? op_update(m, r, key, in) : DS_TRANSPORT_FATAL;
-	if (rc == DS_TRANSPORT_OK) { /* the object as stored now */
-		const json_t *obj = name ? json_object_get(bucket(m, r), key) : NULL;
-		rc = obj ? DS_TRANSPORT_OK : DS_TRANSPORT_NOT_FOUND;
-		*out = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+}
+
+static int status_of_result(int result, int create)
+{
+	static const int codes[] = {200, 404, 409, 409, 422, 500, 403};
+	int code = result >= 0 && result <= DS_TRANSPORT_FATAL ? codes[result] : 500;
+	return code == 200 && create ? 201 : code;
+}
+
+/* The call's answer: status and body (taken). */
+static void answer(mem_call *c, int status, json_t *body)
+{
+	c->status = status;
+	c->out = body ? json_dumps(body, JSON_COMPACT) : NULL;
+	c->len = c->out ? strlen(c->out) : 0;
+	c->finished = 1;
+	json_decref(body);
+}
+
+static void append_out(mem_call *c, const char *p, size_t n)
+{
+	char *d = realloc(c->out, c->len + n + 1);
+	if (!d)
+		return;
+	memcpy(d + c->len, p, n);
+	c->len += n;
+	d[c->len] = '\0';
+	c->out = d;
+}
+
+static unsigned long long parse_rv(const char *s) { return s && *s ? strtoull(s, NULL, 10) : 0; }
+
+/* A Lease call of the elector: GET, POST or PUT, answered at once. */
+static void lease_call(mem_cluster *m, mem_call *c, const ds_io *io)
+{
+	char key[600];
+	const res_info *r = c->r;
+	if (io->op == DS_IO_GET) {
+		const json_t *obj = stored(m, r, io->namespace_, io->name ? io->name : "", key, sizeof(key));
+		char msg[700];
+		snprintf(msg, sizeof(msg), "%s \"%s\" not found", r->qualified, io->name ? io->name : "");
+		answer(c, obj ? 200 : 404, obj ? json_deep_copy(obj) : status_doc(404, "NotFound", msg));
+		return;
 	}
+	json_t *in = io->body ? json_loads(io->body, 0, NULL) : NULL;
+	const char *name = meta_str(in, "name");
+	int rc = io->op == DS_IO_CREATE ? op_create(m, r, io->namespace_, io->body, NULL) : DS_TRANSPORT_FATAL;
+	if (io->op == DS_IO_UPDATE && json_is_object(in) && io->name) {
+		key_of(r, io->namespace_, io->name, key, sizeof(key));
+		rc = op_update(m, r, key, in);
+		name = io->name;
+	}
+	int code = status_of_result(rc, io->op == DS_IO_CREATE);
+	const json_t *obj = rc == DS_TRANSPORT_OK && name ? stored(m, r, io->namespace_, name, key, sizeof(key)) : NULL;
+	answer(c, code, obj ? json_deep_copy(obj) : status_doc(code, reason_of(code), "the lease was not written"));
 	json_decref(in);
-	return rc;
+}
+
+int mem_start(mem_cluster *m, const ds_io *io)
+{
+	m->no_log = 1; /* the watches carry the events from now on */
+	const res_info *r = res_by_name(io->resource);
+	mem_call *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -1;
+	c->id = io->id;
+	c->op = io->op;
+	c->r = r;
+	c->ns = io->namespace_ ? strdup(io->namespace_) : NULL;
+	c->next = m->open;
+	m->open = c;
+	const char *op = io->op == DS_IO_LIST     ? "list"
+			 : io->op == DS_IO_WATCH  ? "watch"
+			 : io->op == DS_IO_GET    ? "get"
+			 : io->op == DS_IO_CREATE ? "create"
+						  : "update";
+	count_call(m, op, io->resource ? io->resource : "");
+	if (!r) {
+		answer(c, 404, status_doc(404, "NotFound", "the server could not find the requested resource"));
+		return 0;
+	}
+	if (io->op == DS_IO_LIST) {
+		answer(c, 200, list_json(m, r, io->namespace_, NULL));
+	} else if (io->op == DS_IO_WATCH) {
+		c->status = 200;
+		c->cursor = parse_rv(io->resource_version);
+		c->deadline = m->now + (io->timeout_seconds > 0 ? io->timeout_seconds : 1800) * 1000;
+		c->next_bookmark = m->now + m->o.bookmark_ms;
+		if (m->hist_dropped_rv && c->cursor < m->hist_dropped_rv) { /* the watch cache's 410 */
+			char msg[160];
+			snprintf(msg, sizeof(msg), "too old resource version: %llu (%llu)", c->cursor,
+				 m->hist_dropped_rv + 1);
+			json_t *ev =
+				json_pack("{s:s, s:o}", "type", "ERROR", "object", status_doc(410, "Expired", msg));
+			char *line = ev ? json_dumps(ev, JSON_COMPACT) : NULL;
+			if (line) {
+				append_out(c, line, strlen(line));
+				append_out(c, "\n", 1);
+			}
+			free(line);
+			json_decref(ev);
+			c->finished = 1;
+		}
+	} else {
+		lease_call(m, c, io);
+	}
+	return 0;
+}
+
+static void call_free(mem_call *c)
+{
+	free(c->ns);
+	free(c->out);
+	free(c);
+}
+
+void mem_cancel(mem_cluster *m, uint64_t id)
+{
+	for (mem_call **p = &m->open; *p; p = &(*p)->next)
+		if ((*p)->id == id) {
+			mem_call *c = *p;
+			*p = c->next;
+			call_free(c);
+			return;
+		}
+}
+
+long mem_open_calls(const mem_cluster *m)
+{
+	long n = 0;
+	for (const mem_call *c = m->open; c; c = c->next)
+		n++;
+	return n;
+}
+
+/* A watch's new events into its bytes to send; its bookmark and end. */
+static void watch_fill(mem_cluster *m, mem_call *c)
+{
+	for (size_t i = 0; i < m->nhist && !c->finished; i++) {
+		const hist *h = &m->hist[(m->hist_start + i) % m->hist_cap];
+		if (h->rv <= c->cursor)
+			continue;
+		c->cursor = h->rv;
+		if (h->resource != c->r->resource || (c->ns && (!h->ns || strcmp(c->ns, h->ns) != 0)))
+			continue;
+		append_out(c, h->line, h->len);
+	}
+	if (c->finished)
+		return;
+	if (m->now >= c->next_bookmark || m->now >= c->deadline) {
+		/* everything up to the cluster's latest version was sent: a bookmark may say so */
+		char line[256];
+		snprintf(line, sizeof(line),
+			 "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"%s\",\"apiVersion\":\"%s\",\"metadata\":"
+			 "{\"resourceVersion\":\"%llu\"}}}\n",
+			 c->r->kind, c->r->api, m->rv);
+		append_out(c, line, strlen(line));
+		c->cursor = m->rv;
+		c->next_bookmark = m->now + m->o.bookmark_ms;
+	}
+	if (m->now >= c->deadline) /* timeoutSeconds: the server ends it */
+		c->finished = 1;
+}
+
+/* Send what c has: its status, its bytes in chunks of random sizes, its end. Returns how many
+ * things were handed over; *gone when the call is over (ended, or given up by the library). */
+static int send_call(mem_cluster *m, mem_call *c, ds_controller *ctrl, int *gone, ds_error *err)
+{
+	int n = 0, rc;
+	*gone = 0;
+	if (!c->status_sent) {
+		c->status_sent = 1;
+		n++;
+		if ((rc = ds_controller_io_response(ctrl, c->id, c->status, m->now, err)) != 0) {
+			*gone = 1;
+			return rc < 0 ? rc : n;
+		}
+	}
+	if (c->op == DS_IO_WATCH)
+		watch_fill(m, c);
+	while (c->pos < c->len) {
+		m->chunks = m->chunks * 1103515245u + 12345u;
+		size_t chunk = 1 + (m->chunks >> 8) % 3000;
+		if (chunk > c->len - c->pos)
+			chunk = c->len - c->pos;
+		n++;
+		rc = ds_controller_io_data(ctrl, c->id, c->out + c->pos, chunk, m->now, err);
+		c->pos += chunk;
+		if (rc != 0) {
+			*gone = 1;
+			return rc < 0 ? rc : n;
+		}
+	}
+	if (c->op == DS_IO_WATCH && c->pos == c->len && !c->finished) { /* all sent: forget it */
+		free(c->out);
+		c->out = NULL;
+		c->len = c->pos = 0;
+	}
+	if (c->finished && c->pos >= c->len) {
+		n++;
+		*gone = 1;
+		rc = ds_controller_io_end(ctrl, c->id, NULL, m->now, err);
+		return rc < 0 ? rc : n;
+	}
+	return n;
+}
+
+static int deliver(mem_cluster *m, ds_controller *ctrl, ds_error *err)
+{
+	int total = 0;
+	mem_call **order = NULL; /* oldest first: the list is newest first */
+	size_t n = 0;
+	for (mem_call *p = m->open; p; p = p->next)
+		n++;
+	order = malloc((n ? n : 1) * sizeof(*order));
+	if (!order)
+		return DS_ENOMEM;
+	n = 0;
+	for (mem_call *p = m->open; p; p = p->next)
+		order[n++] = p;
+	for (size_t i = n; i-- > 0;) {
+		mem_call *c = order[i];
+		int gone = 0;
+		int rc = send_call(m, c, ctrl, &gone, err);
+		if (gone)
+			mem_cancel(m, c->id);
+		if (rc < 0) {
+			free(order);
+			return rc;
+		}
+		total += rc;
+	}
+	free(order);
+	return total;
+}
+
+/* The cluster's next change after now: a pinned pod to bind, a pod to become ready, a graceful
+ * deletion to finish, a watch's bookmark or end. -1: none. */
+static ds_time next_due(mem_cluster *m)
+{
+	ds_time due = -1;
+#define DUE(t) (due = due < 0 || (t) < due ? (t) : due)
+	const char *k;
+	json_t *pod;
+	json_object_foreach(bucket(m, res_by_name("pods")), k, pod)
+	{
+		const char *del = meta_str(pod, "deletionTimestamp");
+		ds_time when;
+		if (del) {
+			if (ds_time_parse(del, &when, NULL) == 0)
+				DUE(when);
+			continue;
+		}
+		const json_t *spec = json_object_get(pod, "spec");
+		const char *node = json_string_value(json_object_get(spec, "nodeName"));
+		if (!node || !*node) {
+			const char *target = target_node(pod);
+			if (target && json_object_get(json_object_get(m->store, "nodes"), target))
+				DUE(m->now);
+			continue;
+		}
+		const char *phase = json_string_value(json_object_get(json_object_get(pod, "status"), "phase"));
+		ds_time created;
+		if ((!phase || strcmp(phase, "Pending") == 0) && !json_object_get(m->broken, node) &&
+		    ds_time_parse(meta_str(pod, "creationTimestamp"), &created, NULL) == 0)
+			DUE(created + m->o.ready_after_ms);
+	}
+	for (const mem_call *c = m->open; c; c = c->next)
+		if (c->op == DS_IO_WATCH && !c->finished) {
+			DUE(c->next_bookmark);
+			DUE(c->deadline);
+		}
+#undef DUE
+	return due;
+}
+
+int mem_serve(mem_cluster *m, ds_controller *ctrl, int64_t wait_ms, ds_error *err)
+{
+	int n = deliver(m, ctrl, err);
+	if (n != 0)
+		return n;
+	ds_time target = wait_ms < 0 ? INT64_MAX : m->now + wait_ms;
+	ds_time due = next_due(m);
+	if (due >= 0 && due < target)
+		target = due;
+	if (target == INT64_MAX)
+		target = m->now + 1000;
+	mem_advance(m, target > m->now ? target : m->now);
+	return deliver(m, ctrl, err);
+}
+
+/* ---- as a host backend ---- */
+
+static ds_time be_now(void *self) { return mem_now(self); }
+
+static int be_start(void *self, const ds_io *io) { return mem_start(self, io); }
+
+static void be_cancel(void *self, uint64_t id) { mem_cancel(self, id); }
+
+static int be_poll(void *self, ds_controller *ctrl, int64_t wait_ms, ds_error *err)
+{
+	int rc = mem_serve(self, ctrl, wait_ms, err);
+	return rc < 0 ? rc : 0;
+}
+
+static int be_patch(void *self, const char *resource, const char *ns, const char *name, const char *patch)
+{
+	return mem_patch(self, resource, ns, name, patch);
 }
 
 static void be_close(void *self) { mem_free(self); }
@@ -1053,9 +1435,10 @@ int mem_backend(const char *path, ds_time now, host_backend *b, ds_error *err)
 	mem_transport(m, &b->transport);
 	b->self = m;
 	b->now = be_now;
-	b->wait = be_wait;
+	b->start = be_start;
+	b->cancel = be_cancel;
+	b->poll = be_poll;
 	b->patch = be_patch;
-	b->request = be_request;
 	b->close = be_close;
 	return 0;
 }

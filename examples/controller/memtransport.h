@@ -1,9 +1,13 @@
 /*
- * An in-memory Kubernetes API for ds_transport(3): a fake cluster with uids,
- * resourceVersions, generateName, creation timestamps, 404/409/422 answers,
- * a watch log, a scheduler and a kubelet that make pods Running and Ready,
- * and fault injection. The tests and the host program drive the controller
- * with it; it uses only the public API of libdaemonset and jansson.
+ * An in-memory Kubernetes API for ds_transport(3) and for the list-watch loop
+ * of ds_controller_step(3): a fake cluster with uids, resourceVersions,
+ * generateName, creation timestamps, 404/409/422 answers, lists and watches
+ * served as bytes (in chunks of random sizes, with bookmarks, 410 Gone for a
+ * resourceVersion older than the history it keeps), a scheduler and a kubelet
+ * that make pods Running and Ready, virtual time, and faults in the transport's
+ * calls. dsrun and the driver's suites drive the controller with it (the loop's
+ * fault matrix runs on the fuller fake of tests/support); it uses only the
+ * public API of libdaemonset and jansson.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DS_EXAMPLE_MEMTRANSPORT_H
@@ -19,7 +23,9 @@ typedef struct mem_cluster mem_cluster;
 typedef struct mem_options {
 	int64_t ready_after_ms; /* a bound pod is Running and Ready this long after its creation (default 2000) */
 	int64_t grace_ms;       /* a deleted pod lingers with a deletionTimestamp this long (default 0: gone at once) */
-	unsigned seed;          /* for generateName suffixes (default 1) */
+	unsigned seed;          /* for generateName suffixes and chunk sizes (default 1) */
+	long history;           /* watch events kept; a watch from before them gets 410 (default 20000) */
+	int64_t bookmark_ms;    /* a watch gets a BOOKMARK this often (default 60000) */
 } mem_options;
 
 /* A new, empty cluster whose clock reads now. o may be NULL. */
@@ -59,8 +65,23 @@ int mem_patch(mem_cluster *m, const char *resource, const char *ns, const char *
 void mem_add_fault(mem_cluster *m, const char *op, const char *resource, long skip, long count, int result,
 		   int executed, const char *message);
 void mem_clear_faults(mem_cluster *m);
-/* Calls made so far (op and resource may be NULL: any). */
+/* Calls made so far (op and resource may be NULL: any). The loop's calls count as "list",
+ * "watch" and "get"/"create"/"update" (leases); faults hit the transport's callbacks only. */
 long mem_calls(const mem_cluster *m, const char *op, const char *resource);
+
+/* ---- the list-watch loop's calls (ds_controller_step(3)) ---- */
+
+/* Start the call io asks for (LIST, WATCH, GET, CREATE, UPDATE); it is answered by mem_serve. */
+int mem_start(mem_cluster *m, const ds_io *io);
+/* The library closed call id. */
+void mem_cancel(mem_cluster *m, uint64_t id);
+/* Hand ctrl what is due: statuses, bytes (in chunks of random sizes) and ends. When there was
+ * nothing, let virtual time pass first: up to wait_ms (-1: no limit), never past the cluster's
+ * next change (a pod becoming ready, a deletion finishing, a watch's bookmark or end). Returns
+ * how many answers were handed over, or a negative ds_error_code from ctrl. */
+int mem_serve(mem_cluster *m, ds_controller *ctrl, int64_t wait_ms, ds_error *err);
+/* Calls open now. */
+long mem_open_calls(const mem_cluster *m);
 
 /* A host backend over a new cluster loaded from path (virtual time from now): the
  * clock moves by what each wait asks for. 0, or a ds_error_code with err filled. */

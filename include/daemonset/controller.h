@@ -39,11 +39,13 @@ typedef enum ds_transport_result {
  */
 typedef struct ds_reply ds_reply;
 
-/* Append size bytes to the response body (JSON text). DS_ELIMIT beyond the
- * option maxDocumentBytes. */
-DS_EXTERN int ds_reply_append(ds_reply *reply, const char *data, size_t size);
-/* Set the error message of a failed call (Status.message), copied. */
-DS_EXTERN int ds_reply_set_message(ds_reply *reply, const char *message);
+/* Append size bytes to the response body (JSON text), as they arrive: a body
+ * beyond the option maxDocumentBytes is refused (DS_ELIMIT) at the append
+ * that crosses it, so the host stops reading there. (1.2) */
+DS_EXTERN int ds_reply_append2(ds_reply *reply, const char *data, size_t size, ds_error *err);
+/* Set the error message of a failed call (Status.message), copied; NULL
+ * clears it. (1.2) */
+DS_EXTERN int ds_reply_set_message2(ds_reply *reply, const char *message, ds_error *err);
 
 /* Patch types for ds_transport.patch (the Content-Type to send). */
 #define DS_PATCH_MERGE "application/merge-patch+json"
@@ -190,8 +192,83 @@ DS_EXTERN int ds_lease_try_release(const ds_lease_config *cfg, const char *lease
 DS_EXTERN int ds_lease_leading(const ds_lease_config *cfg, const char *state, size_t state_size, ds_time now,
 			       int *leader, ds_error *err);
 
+/* ---- 1.2: the list-watch loop (ds_controller_step(3), daemonset-watch-loop(7)) --------
+ *
+ * The library decides what I/O comes next; the host performs it and hands the
+ * answers back. Each step returns one action: start a call (LIST, WATCH, GET,
+ * CREATE, UPDATE: a request to the API server at path), abort one (CLOSE), print
+ * a log line (LOG), or WAIT until bytes arrive or wait_ms passes. The answer to
+ * a call goes back as its HTTP status (ds_controller_io_response), its body as
+ * it arrives in any chunking (ds_controller_io_data) and how it ended
+ * (ds_controller_io_end). Due syncs run inside the step, through the transport.
+ */
+
+typedef enum ds_io_op {
+	DS_IO_WAIT = 0,   /* nothing to start: wait up to wait_ms (-1: until an answer arrives), then step */
+	DS_IO_LIST = 1,   /* GET path: a collection */
+	DS_IO_WATCH = 2,  /* GET path: a watch stream; hand over its bytes as they come */
+	DS_IO_CLOSE = 3,  /* abort call id; do not end it (the library has forgotten it) */
+	DS_IO_GET = 4,    /* GET path: one object (the Lease) */
+	DS_IO_CREATE = 5, /* POST body to path */
+	DS_IO_UPDATE = 6, /* PUT body to path */
+	DS_IO_LOG = 7,    /* print message */
+	DS_IO_STOPPED = 8 /* stopped (ds_controller_stop, or leadership lost): nothing more will start */
+} ds_io_op;
+
+typedef enum ds_log_level { DS_LOG_INFO = 0, DS_LOG_WARNING = 1, DS_LOG_ERROR = 2 } ds_log_level;
+
+/* One action. The strings belong to the controller and live until the next call on it. */
+typedef struct ds_io {
+	size_t size;                  /* sizeof(ds_io) */
+	int op;                       /* ds_io_op */
+	uint64_t id;                  /* the call: name it in ds_controller_io_* (and CLOSE) */
+	const char *method;           /* "GET", "POST", "PUT" */
+	const char *path;             /* the request path with its query, "/api/v1/pods?resourceVersion=0" */
+	const char *resource;         /* "nodes", "pods", "daemonsets", "controllerrevisions", "leases" */
+	const char *namespace_;       /* NULL: cluster-scoped, or every namespace */
+	const char *name;             /* GET, UPDATE: the object */
+	const char *resource_version; /* LIST, WATCH: the resourceVersion parameter ("" when none) */
+	int64_t timeout_seconds;      /* WATCH: timeoutSeconds, after which the server ends it */
+	int allow_watch_bookmarks;    /* WATCH: 1 */
+	int64_t timeout_ms;           /* the library closes the call this long after it started */
+	const char *body;             /* CREATE, UPDATE: JSON */
+	int64_t wait_ms;              /* WAIT */
+	int level;                    /* LOG: ds_log_level */
+	const char *message;          /* LOG: one line, no newline */
+} ds_io;
+#define DS_IO_INIT DS_SIZED_INIT(ds_io)
+
+/* The next action at now: returns its op (>= 0) with *io filled, or a
+ * negative ds_error_code. Runs the DaemonSets' syncs that are due. */
+DS_EXTERN int ds_controller_step(ds_controller *ctrl, ds_time now, ds_io *io, ds_error *err);
+/* The HTTP status of call id (before its body; 0 is none). Returns 0, or 1
+ * when the library no longer wants the call (abort it). */
+DS_EXTERN int ds_controller_io_response(ds_controller *ctrl, uint64_t id, int status, ds_time now, ds_error *err);
+/* size bytes of call id's body, as they arrived. Returns 0, or 1 when the
+ * library gave the call up (a reply or event beyond maxDocumentBytes, a
+ * malformed event): abort it and hand over no more. */
+DS_EXTERN int ds_controller_io_data(ds_controller *ctrl, uint64_t id, const char *data, size_t size, ds_time now,
+				    ds_error *err);
+/* Call id ended: error NULL when the answer ended as the server sent it,
+ * else what failed (a reset, a timeout, a TLS error: for the log). */
+DS_EXTERN int ds_controller_io_end(ds_controller *ctrl, uint64_t id, const char *error, ds_time now, ds_error *err);
+/* Lead before listing: leader election on the Lease cfg names (copied), run by
+ * the loop with the retry period of the option leaseRetryPeriod. Before the
+ * first step (else DS_ESTATE). */
+DS_EXTERN int ds_controller_set_lease(ds_controller *ctrl, const ds_lease_config *cfg, ds_error *err);
+/* Stop: close every call, give the lease up when held (ReleaseOnCancel); the
+ * steps that follow return the closes and the release, then DS_IO_STOPPED. */
+DS_EXTERN int ds_controller_stop(ds_controller *ctrl, ds_time now, ds_error *err);
+/* The loop's state: {"started", "synced", "stopped", "requests", "resources":
+ * {"pods": {"state", "resourceVersion", "synced", "lists", "watches",
+ * "failures", "events", "nextInMs", "lastError"}, ...}, "backoff",
+ * "leaderElection"}. */
+DS_EXTERN int ds_controller_loop_status(const ds_controller *ctrl, ds_time now, char **json_out, ds_error *err);
+
 /* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
 #ifndef DS_NO_DEPRECATED
+DS_EXTERN DS_DEPRECATED("ds_reply_append2") int ds_reply_append(ds_reply *reply, const char *data, size_t size);
+DS_EXTERN DS_DEPRECATED("ds_reply_set_message2") int ds_reply_set_message(ds_reply *reply, const char *message);
 DS_EXTERN DS_DEPRECATED("ds_lease_try_acquire_or_renew") int ds_lease_decide(const ds_lease_config *cfg,
 									     const char *lease_json,
 									     const char *state_json, ds_time now,

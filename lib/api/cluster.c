@@ -6,6 +6,7 @@
 #include "daemonset/jansson.h"
 #include "api/api_options.h"
 #include "api/args.h"
+#include "api/exec.h"
 #include "apiserver/canonical.h"
 #include "core/alloc.h"
 #include "core/files.h"
@@ -23,6 +24,7 @@ int ds_cluster_new(const ds_options *opts, ds_cluster **out, ds_error *err)
 	*out = NULL;
 	dsi_model_options model = *dsi_o_model(opts);
 	model.prepare = dsi_canonical_prepare; /* objects as the API server holds them */
+	model.exec = &dsi_api_exec;            /* a large List loads on several threads */
 	ds_cluster *c = dsi_calloc(1, sizeof(*c));
 	if (!c || dsi_cluster_init(c, dsi_o_core(opts), &model) < 0) {
 		dsi_free(c);
@@ -382,9 +384,5 @@ int ds_objects_parse(const char *data, size_t size, const ds_options *opts, char
 	DSI_ARGS_NONNULL(err, json_out);
 	DSI_ARG_DOC(err, data, size);
 	*json_out = NULL;
-	json_t *arr;
-	int rc = dsi_objects_parse(data ? data : "", size, &dsi_o_core(opts)->limits, &arr, err);
-	if (rc < 0)
-		return rc;
-	return dsi_json_emit(arr, json_out, err);
+	return dsi_objects_text(data ? data : "", size, &dsi_o_core(opts)->limits, json_out, err);
 }

@@ -203,3 +203,12 @@ const char *ds_cluster_node_at(const ds_cluster *cluster, size_t i)
 	const char *name = NULL;
 	return ds_cluster_node_name_at(cluster, i, &name, NULL) == 0 ? name : NULL;
 }
+
+/* ---- 1.0's reply functions, without a ds_error ---- */
+
+int ds_reply_append(ds_reply *reply, const char *data, size_t size)
+{
+	return ds_reply_append2(reply, data, size, NULL);
+}
+
+int ds_reply_set_message(ds_reply *reply, const char *message) { return ds_reply_set_message2(reply, message, NULL); }

@@ -5,6 +5,7 @@
 #include "daemonset.h"
 #include "api/api_options.h"
 #include "api/args.h"
+#include "api/exec.h"
 #include "apiserver/canonical.h"
 #include "controller/controller.h"
 #include "controller/lease.h"
@@ -15,23 +16,20 @@
 #include "core/jsonout.h"
 #include "core/load.h"
 
-int ds_reply_append(ds_reply *reply, const char *data, size_t size)
+int ds_reply_append2(ds_reply *reply, const char *data, size_t size, ds_error *err)
 {
+	DSI_ERR_BEGIN(err);
 	if (!reply || (!data && size))
-		return DS_EARG;
-	return dsi_reply_append(reply, data, size);
+		return dsi_error_set(err, DS_EARG, NULL, "reply must not be NULL, nor data when size > 0");
+	return dsi_reply_write(reply, data, size, err);
 }
 
-int ds_reply_set_message(ds_reply *reply, const char *message)
+int ds_reply_set_message2(ds_reply *reply, const char *message, ds_error *err)
 {
+	DSI_ERR_BEGIN(err);
 	if (!reply)
-		return DS_EARG;
-	if (!message) {
-		dsi_free(reply->message);
-		reply->message = NULL;
-		return 0;
-	}
-	return dsi_reply_set_message(reply, message);
+		return dsi_error_set(err, DS_EARG, NULL, "reply must not be NULL");
+	return dsi_reply_set_message(reply, message, err);
 }
 
 int ds_controller_new(const ds_transport *transport, const ds_options *opts, const ds_controller_config *config,
@@ -48,6 +46,7 @@ int ds_controller_new(const ds_transport *transport, const ds_options *opts, con
 		return dsi_error_nomem(err);
 	dsi_model_options model = *dsi_o_model(opts);
 	model.prepare = dsi_canonical_prepare; /* watch events as the API server holds the objects */
+	model.exec = &dsi_api_exec;            /* a relist's List loads on several threads */
 	dsi_ctrl_settings set = {dsi_o_core(opts), &model, dsi_o_daemon(opts), dsi_o_ctrl(opts)};
 	int rc = dsi_ctrl_init(c, transport, &set, config, err);
 	if (rc < 0) {
@@ -132,8 +131,21 @@ int ds_controller_sync(ds_controller *ctrl, const char *namespace_, const char *
 	if (rc < 0)
 		return rc;
 	json_t *doc = NULL;
-	rc = dsi_ctrl_sync(ctrl, namespace_ ? namespace_ : "", name, now, result, &doc, err);
+	dsi_sync_report rep;
+	rc = dsi_ctrl_sync(ctrl, namespace_ ? namespace_ : "", name, now, &rep, json_out ? &doc : NULL, err);
 	ctrl->busy = 0;
+	if (rc == 0 && result) {
+		result->found = rep.found;
+		result->expectations_satisfied = rep.satisfied;
+		result->creates = rep.creates;
+		result->deletes = rep.deletes;
+		result->failed_calls = rep.failed_calls;
+		result->status_written = rep.status_written;
+		if (DSI_SIZE_COVERS(result, ds_sync_result, requeue_after_ms))
+			result->requeue_after_ms = rep.requeue_after_ms;
+	}
+	if (rc == 0)
+		dsi_sync_report_release(&rep);
 	return emit(doc, json_out, rc, err);
 }
 
@@ -191,7 +203,7 @@ int ds_controller_run(ds_controller *ctrl, ds_time now, int64_t *wait_ms, char *
 	if (rc < 0)
 		return rc;
 	json_t *doc = NULL;
-	rc = dsi_ctrl_run(ctrl, now, wait_ms, &doc, err);
+	rc = dsi_ctrl_run(ctrl, now, wait_ms, json_out ? &doc : NULL, NULL, NULL, err);
 	ctrl->busy = 0;
 	return emit(doc, json_out, rc, err);
 }
@@ -211,6 +223,93 @@ int ds_controller_expectations(const ds_controller *ctrl, const char *namespace_
 }
 
 const ds_cluster *ds_controller_cluster(const ds_controller *ctrl) { return ctrl ? ctrl->cluster : NULL; }
+
+/* ---- the list-watch loop ---- */
+
+int ds_controller_step(ds_controller *ctrl, ds_time now, ds_io *io, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!io || !DSI_SIZE_COVERS(io, ds_io, message))
+		return dsi_error_set(err, DS_EARG, NULL, "io must not be NULL; set io->size to sizeof(ds_io)");
+	size_t size = io->size;
+	memset(io, 0, size < sizeof(*io) ? size : sizeof(*io));
+	io->size = size;
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_step(ctrl, now, io, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_io_response(ds_controller *ctrl, uint64_t id, int status, ds_time now, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (status < 0 || status > 999)
+		return dsi_error_set(err, DS_EARG, NULL, "status must be an HTTP status (0 when none), got %d", status);
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_response(ctrl, id, status, now, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_io_data(ds_controller *ctrl, uint64_t id, const char *data, size_t size, ds_time now, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!data && size)
+		return dsi_error_set(err, DS_EARG, NULL, "data must not be NULL when size > 0");
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_data(ctrl, id, data ? data : "", size, now, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_io_end(ds_controller *ctrl, uint64_t id, const char *error, ds_time now, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_end(ctrl, id, error, now, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_set_lease(ds_controller *ctrl, const ds_lease_config *cfg, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_set_lease(ctrl, cfg, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_stop(ds_controller *ctrl, ds_time now, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	int rc = enter(ctrl, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_loop_stop(ctrl, now, err);
+	ctrl->busy = 0;
+	return rc;
+}
+
+int ds_controller_loop_status(const ds_controller *ctrl, ds_time now, char **json_out, ds_error *err)
+{
+	DSI_ERR_BEGIN(err);
+	if (!ctrl || !json_out)
+		return dsi_error_set(err, DS_EARG, NULL, "ctrl and json_out must not be NULL");
+	*json_out = NULL;
+	json_t *doc = dsi_loop_status(ctrl, now);
+	return doc ? dsi_json_emit(doc, json_out, err) : dsi_error_nomem(err);
+}
 
 /* Optional JSON text: NULL, "" and "null" are none. */
 static int parse_opt(const char *text, size_t size, const char *what, json_t **out, ds_error *err)

@@ -62,6 +62,7 @@ int dsi_ctrl_init(dsi_controller *c, const ds_transport *tp, const dsi_ctrl_sett
 		dsi_ctrl_destroy(c);
 		return dsi_error_nomem(err);
 	}
+	dsi_loop_init(c);
 	return 0;
 }
 
@@ -76,49 +77,78 @@ void dsi_ctrl_destroy(dsi_controller *c)
 	dsi_free(c->component);
 	dsi_opt_free(&dsi_daemon_option_table, &c->daemon);
 	json_decref(c->call_log);
+	dsi_loop_destroy(&c->loop);
 	memset(c, 0, sizeof(*c));
 }
 
-/* processNextWorkItem in a loop, over what is due now, each key once. */
-int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out, ds_error *err)
+static int seen_key(char **keys, size_t n, const char *key)
 {
-	*out = json_array();
-	if (!*out)
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(keys[i], key) == 0)
+			return 1;
+	return 0;
+}
+
+/* processNextWorkItem (daemon_controller.go) in a loop, over what is due now, each key once. */
+int dsi_ctrl_run(dsi_controller *c, ds_time now, int64_t *wait_ms, json_t **out, dsi_sync_fn fn, void *ctx,
+		 ds_error *err)
+{
+	if (out && !(*out = json_array()))
 		return dsi_error_nomem(err);
-	int synced = 0;
-	/* the keys due now, in due order; a sync may queue its key again (for later) */
+	int synced = 0, rc = 0;
+	char **keys = NULL; /* synced in this run: a sync may queue its key again (for later) */
+	size_t nkeys = 0, cap = 0;
 	for (;;) {
 		dsi_dsstate *s = dsi_queue_first(&c->table);
-		if (!s || dsi_queue_due(s) > now)
-			break;
-		int dup = 0;
-		for (size_t i = 0; i < json_array_size(*out) && !dup; i++)
-			dup = strcmp(json_string_value(json_object_get(json_array_get(*out, i), "key")), s->key) == 0;
-		if (dup)
+		if (!s || dsi_queue_due(s) > now || seen_key(keys, nkeys, s->key))
 			break;
 		char *key = dsi_strdup(s->key);
-		if (!key) {
-			json_decref(*out);
-			*out = NULL;
-			return dsi_error_nomem(err);
+		if (!key || DSI_GROW(keys, cap, nkeys + 1) < 0) {
+			dsi_free(key);
+			rc = dsi_error_nomem(err);
+			break;
 		}
+		keys[nkeys++] = key;
 		dsi_queue_take(s, now);
-		char *slash = strchr(key, '/');
-		const char *ns = "", *name = key;
+		char *ns = dsi_strdup(key); /* "ns/name" split in a copy: key stays whole */
+		if (!ns) {
+			rc = dsi_error_nomem(err);
+			break;
+		}
+		char *slash = strchr(ns, '/');
+		const char *name = ns;
 		if (slash) {
 			*slash = '\0';
-			ns = key;
 			name = slash + 1;
 		}
 		json_t *doc = NULL;
-		int rc = dsi_ctrl_sync(c, ns, name, now, NULL, &doc, err);
-		dsi_free(key);
-		if (rc < 0 || json_array_append_new(*out, doc)) {
+		dsi_sync_report rep;
+		rc = dsi_ctrl_sync(c, slash ? ns : "", name, now, &rep, out ? &doc : NULL, err);
+		dsi_free(ns);
+		if (rc < 0)
+			break;
+		if (fn)
+			rc = fn(ctx, key, &rep, err);
+		dsi_sync_report_release(&rep);
+		if (rc == 0 && out) {
+			if (json_array_append_new(*out, doc))
+				rc = dsi_error_nomem(err);
+		} else {
+			json_decref(doc);
+		}
+		if (rc < 0)
+			break;
+		synced++;
+	}
+	for (size_t i = 0; i < nkeys; i++)
+		dsi_free(keys[i]);
+	dsi_free(keys);
+	if (rc < 0) {
+		if (out) {
 			json_decref(*out);
 			*out = NULL;
-			return rc < 0 ? rc : dsi_error_nomem(err);
 		}
-		synced++;
+		return rc;
 	}
 	if (wait_ms)
 		*wait_ms = dsi_queue_wait(&c->table, now);

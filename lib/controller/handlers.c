@@ -125,9 +125,10 @@ static int enqueue_after(hctx *h, const char *ns, const char *name, int64_t afte
 	char *key = dsi_ctrl_key(ns, name);
 	dsi_dsstate *s = key ? dsi_dstable_ensure(&h->c->table, key) : NULL;
 	int rc = s ? 0 : -1;
-	if (s) {
+	json_t *list = after_ms > 0 ? h->queued_after : h->queued;
+	if (s)
 		dsi_queue_add_after(s, h->now, after_ms);
-		json_t *list = after_ms > 0 ? h->queued_after : h->queued;
+	if (s && list) { /* what was queued, for the caller's report */
 		json_t *item = after_ms > 0 ? json_pack("{s:s, s:I}", "key", key, "afterMs", (json_int_t)after_ms)
 					    : json_string(key);
 		int dup = 0;
@@ -413,6 +414,13 @@ out:
 	facts_release(&old);
 	facts_release(&cur);
 	return rc;
+}
+
+int dsi_ctrl_handle_event(dsi_controller *c, const json_t *event, ds_time now, ds_error *err)
+{
+	hctx h = {c, now, NULL, NULL, 0, err};
+	dsi_loaded it = {(json_t *)event, "", NULL, NULL, 0, 0};
+	return handle(&h, &it, err);
 }
 
 int dsi_ctrl_apply_events(dsi_controller *c, const char *data, size_t size, ds_time now, size_t *count, json_t **out,

@@ -14,7 +14,10 @@ struct ds_reply {
 
 void dsi_reply_init(ds_reply *r, size_t limit);
 void dsi_reply_release(ds_reply *r);
-int dsi_reply_append(ds_reply *r, const char *data, size_t size);
-int dsi_reply_set_message(ds_reply *r, const char *message);
+/* Append: DS_ELIMIT (with err filled) once the body would go beyond the limit; what came before
+ * is kept, the reply is marked over and every later append is refused too. */
+int dsi_reply_write(ds_reply *r, const char *data, size_t size, ds_error *err);
+/* Set (copied) or, with NULL, clear the message. */
+int dsi_reply_set_message(ds_reply *r, const char *message, ds_error *err);
 
 #endif

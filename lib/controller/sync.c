@@ -7,7 +7,6 @@
 #include "controller/errors.h"
 #include "controller/expectations.h"
 #include "controller/queue.h"
-#include "core/sized.h"
 #include "core/alloc.h"
 
 static json_t *status_json(const dsi_ds_status *st)
@@ -47,7 +46,7 @@ static int set_error(char **error, const char *prefix, const json_t *errs, ds_er
 }
 
 typedef struct outcome {
-	int found, satisfied, status_written;
+	int found, satisfied;
 	const char *skipped;
 	char *error;
 	json_t *status; /* what was computed (written or not) */
@@ -142,7 +141,7 @@ static int status_pass(dsi_sync *s, dsi_plan *p, outcome *o)
 	return 0;
 }
 
-static json_t *result_doc(const dsi_sync *s, const outcome *o, const dsi_controller *c)
+static json_t *result_doc(const dsi_sync *s, const outcome *o, const dsi_controller *c, const dsi_sync_report *r)
 {
 	json_t *doc = json_pack("{s:s, s:b}", "key", s->key, "found", o->found);
 	if (!doc)
@@ -162,21 +161,26 @@ static json_t *result_doc(const dsi_sync *s, const outcome *o, const dsi_control
 		json_object_set(doc, "calls", c->call_log);
 	if (o->status)
 		json_object_set(doc, "status", o->status);
-	json_object_set_new(doc, "statusWritten", json_boolean(o->status_written));
-	json_object_set_new(doc, "failedCalls", json_integer(c->failed_calls));
-	json_object_set_new(doc, "error", o->error ? json_string(o->error) : json_null());
-	const dsi_dsstate *st = s->st;
-	ds_time due = st ? dsi_queue_due(st) : -1;
-	int64_t requeue = due < 0 ? -1 : due > s->now ? due - s->now : 0;
-	json_object_set_new(doc, "requeueAfterMs", json_integer(requeue));
+	json_object_set_new(doc, "statusWritten", json_boolean(r->status_written));
+	json_object_set_new(doc, "failedCalls", json_integer(r->failed_calls));
+	json_object_set_new(doc, "error", r->error ? json_string(r->error) : json_null());
+	json_object_set_new(doc, "requeueAfterMs", json_integer(r->requeue_after_ms));
 	return doc;
 }
 
+void dsi_sync_report_release(dsi_sync_report *r)
+{
+	dsi_free(r->error);
+	memset(r, 0, sizeof(*r));
+}
+
 /* syncDaemonSet (daemon_controller.go) */
-int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time now, ds_sync_result *res, json_t **out,
+int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time now, dsi_sync_report *rep, json_t **out,
 		  ds_error *err)
 {
-	*out = NULL;
+	memset(rep, 0, sizeof(*rep));
+	if (out)
+		*out = NULL;
 	char *key = dsi_ctrl_key(ns, name);
 	if (!key)
 		return dsi_error_nomem(err);
@@ -195,11 +199,11 @@ int dsi_ctrl_sync(dsi_controller *c, const char *ns, const char *name, ds_time n
 	int have_plan = 0, rc = 0;
 	dsi_dsstate *st = dsi_dstable_get(&c->table, key);
 	if (st)
-		dsi_queue_take(st, now); /* taken off the queue: processing */
-	c->call_log = json_array();
+		dsi_queue_take(st, now);         /* taken off the queue: processing */
+	c->call_log = out ? json_array() : NULL; /* the calls are only reported in the document */
 	c->failed_calls = 0;
 	const dsi_daemonset *ds = dsi_cluster_daemonset(c->cluster, ns, name);
-	if (!c->call_log) {
+	if (out && !c->call_log) {
 		rc = dsi_error_nomem(err);
 		goto done;
 	}
@@ -267,21 +271,25 @@ done:
 		else
 			dsi_queue_forget(st);
 	}
-	o.status_written = s.status_written;
-	json_t *doc = rc == 0 ? result_doc(&s, &o, c) : NULL;
-	if (rc == 0 && !doc)
-		rc = dsi_error_nomem(err);
-	if (rc == 0 && res) {
-		res->found = o.found;
-		res->expectations_satisfied = o.satisfied;
-		res->creates = s.creates;
-		res->deletes = s.deletes;
-		res->failed_calls = c->failed_calls;
-		res->status_written = o.status_written;
-		if (DSI_SIZE_COVERS(res, ds_sync_result, requeue_after_ms))
-			res->requeue_after_ms = json_integer_value(json_object_get(doc, "requeueAfterMs"));
+	if (rc == 0) {
+		rep->found = o.found;
+		rep->satisfied = o.satisfied;
+		rep->creates = s.creates;
+		rep->deletes = s.deletes;
+		rep->failed_calls = c->failed_calls;
+		rep->status_written = s.status_written;
+		ds_time due = st ? dsi_queue_due(st) : -1;
+		rep->requeue_after_ms = due < 0 ? -1 : due > now ? due - now : 0;
+		rep->error = o.error; /* handed over */
+		o.error = NULL;
 	}
-	*out = doc;
+	json_t *doc = rc == 0 && out ? result_doc(&s, &o, c, rep) : NULL;
+	if (rc == 0 && out && !doc) {
+		rc = dsi_error_nomem(err);
+		dsi_sync_report_release(rep);
+	}
+	if (out)
+		*out = doc;
 	if (have_plan)
 		dsi_plan_release(&plan);
 	json_decref(o.status);

@@ -176,7 +176,7 @@ dsi_atom dsi_atom_carry(dsi_atoms *to, const dsi_atoms *from, dsi_atom id)
 {
 	if (id == DSI_ATOM_NONE)
 		return id;
-	if (to == from) {
+	if (to == from || (from->parent == to && id < from->base)) { /* an overlay's parent has its ids below base */
 		dsi_atom_ref(to, id);
 		return id;
 	}

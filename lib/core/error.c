@@ -44,6 +44,24 @@ int dsi_error_io(ds_error *err, int errnum, const char *what, const char *path)
 	return dsi_error_set(err, DS_EIO, NULL, "%s %s: %s", what, path, text);
 }
 
+int dsi_error_too_large(ds_error *err, const char *what, size_t size, size_t max)
+{
+	if (!size) /* a stream: read as far as the limit, its size unknown */
+		return dsi_error_set(err, DS_ELIMIT, NULL,
+				     "%s is larger than the limit of %zu bytes: set the option maxDocumentBytes higher "
+				     "to read it",
+				     what ? what : "input", max);
+	if (!what)
+		return dsi_error_set(err, DS_ELIMIT, NULL,
+				     "input of %zu bytes is larger than the limit of %zu bytes: set the option "
+				     "maxDocumentBytes to %zu or more to read it",
+				     size, max, size);
+	return dsi_error_set(err, DS_ELIMIT, NULL,
+			     "%s is %zu bytes, larger than the limit of %zu bytes: set the option maxDocumentBytes "
+			     "to %zu or more to read it",
+			     what, size, max, size);
+}
+
 int dsi_error_nomem(ds_error *err)
 {
 	if (err) {

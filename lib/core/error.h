@@ -21,6 +21,10 @@ int dsi_error_io(ds_error *err, int errnum, const char *what, const char *path);
 /* Prepend "prefix." (or "prefix" + "[..]" paths) to err->path. */
 void dsi_error_prefix_path(ds_error *err, const char *prefix);
 void dsi_error_set_source(ds_error *err, const char *source);
+/* DS_ELIMIT for an input larger than the option maxDocumentBytes (max): what (NULL: "input"), its size
+ * and the value of the option that would have read it; size 0 when it is not known (a stream stopped at
+ * the limit), which then says how much was read. */
+int dsi_error_too_large(ds_error *err, const char *what, size_t size, size_t max);
 void dsi_error_set_position(ds_error *err, int line, int column);
 
 /* Public entry points: make err usable (a local when the caller passed NULL) and clear it.

@@ -12,6 +12,11 @@
 #include "core/sort.h"
 #include "core/strbuf.h"
 
+/*
+ * Bounded while it reads: a regular file's size is known before it is read (one allocation of that
+ * size); a pipe, a terminal or a file that grows is read in chunks into a buffer that never holds more
+ * than max bytes, and the read stops at the first byte beyond max.
+ */
 int dsi_read_file(const char *path, size_t max, char **out, size_t *len, ds_error *err)
 {
 	*out = NULL;
@@ -20,38 +25,50 @@ int dsi_read_file(const char *path, size_t max, char **out, size_t *len, ds_erro
 	if (!f)
 		return dsi_error_io(err, errno, "cannot open", path);
 	struct stat st;
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
-		fclose(f);
-		return dsi_error_set(err, DS_ELIMIT, NULL, "%s is %lld bytes, larger than the limit of %zu bytes", path,
-				     (long long)st.st_size, max);
-	}
-	dsi_strbuf b = DSI_STRBUF_INIT;
-	char chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (b.len + n > max) { /* a pipe or a file that grew: no size to check beforehand */
+	size_t cap = 65536, n = 0;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+		if ((uint64_t)st.st_size > max) {
 			fclose(f);
-			dsi_strbuf_free(&b);
-			return dsi_error_set(err, DS_ELIMIT, NULL, "%s is larger than the limit of %zu bytes", path,
-					     max);
+			return dsi_error_too_large(err, path, (size_t)st.st_size, max);
 		}
-		dsi_strbuf_append(&b, chunk, n);
+		cap = (size_t)st.st_size + 1; /* room to see that it grew */
 	}
-	int bad = ferror(f);
+	if (cap > max)
+		cap = max + 1 > max ? max + 1 : max;
+	char *buf = dsi_malloc(cap + 1);
+	int rc = buf ? 0 : dsi_error_nomem(err);
+	while (rc == 0) {
+		if (n == cap) { /* grows by doubling, never beyond max + 1 bytes of text */
+			size_t want = cap > max / 2 ? max + 1 : cap * 2;
+			char *p = want > cap ? dsi_realloc(buf, want + 1) : NULL;
+			if (!p) {
+				rc = want > cap ? dsi_error_nomem(err) : dsi_error_too_large(err, path, 0, max);
+				break;
+			}
+			buf = p;
+			cap = want;
+		}
+		size_t k = fread(buf + n, 1, cap - n, f);
+		n += k;
+		if (n > max) { /* a pipe or a file that grew: no size to check beforehand */
+			rc = dsi_error_too_large(err, path, 0, max);
+			break;
+		}
+		if (k == 0) {
+			if (ferror(f))
+				rc = dsi_error_set(err, DS_EIO, NULL, "cannot read %s", path);
+			break;
+		}
+	}
 	fclose(f);
-	if (bad) {
-		dsi_strbuf_free(&b);
-		return dsi_error_set(err, DS_EIO, NULL, "cannot read %s", path);
+	if (rc < 0) {
+		dsi_free(buf);
+		return rc;
 	}
-	if (b.oom) {
-		dsi_strbuf_free(&b);
-		return dsi_error_nomem(err);
-	}
-	*len = b.len;
-	*out = dsi_strbuf_detach(&b);
-	if (!*out) /* an empty file: an empty string, not NULL */
-		*out = dsi_strdup("");
-	return *out ? 0 : dsi_error_nomem(err);
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
 }
 
 static int has_suffix(const char *s, size_t n, const char *suf)

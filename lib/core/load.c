@@ -1,5 +1,6 @@
 #include "core/load.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,8 +18,17 @@ typedef struct walker {
 	void *ctx;
 	size_t count;
 	int yaml;
-	dsi_load_undo_fn undo; /* set: a List's items may be parsed one at a time (see stream_list) */
-	const dsi_keyobs *obs; /* set: keys are reported, repeated keys are no error (keyscan.h) */
+	dsi_load_undo_fn undo;   /* set: a List's items may be parsed one at a time (see stream_list) */
+	const dsi_keyobs *obs;   /* set: keys are reported, repeated keys are no error (keyscan.h) */
+	const dsi_load_par *par; /* set: a large List's items may be staged on several threads */
+	/* A YAML List's items handed out as they are read (yaml_item), for the document ydoc: those that
+	 * wait for the list's kind ([i, item] pairs, in order), and the error of the first that failed,
+	 * which stands once the rest of the document has been read. */
+	size_t ydoc;
+	int ystreamed;
+	json_t *ypending;
+	int yfailed;
+	ds_error yerr;
 } walker;
 
 static int is_list_kind(const char *kind)
@@ -54,12 +64,12 @@ static int emit(walker *w, json_t *obj, const char *path, const char *kind, cons
 	return w->fn(w->ctx, &item, err);
 }
 
-/* Item i of a list: an object, whose kind and apiVersion default to the list's. */
-static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, const char *api, size_t document,
-		     int line, ds_error *err)
+/* Item i of a list as fn gets it: an object, whose kind and apiVersion default to the list's. path
+ * holds at least 48 bytes. */
+static int item_loaded(json_t *item, size_t i, const char *item_kind, const char *api, size_t document, int line,
+		       char *path, dsi_loaded *out, ds_error *err)
 {
-	char path[48];
-	snprintf(path, sizeof(path), "items[%zu]", i);
+	snprintf(path, 48, "items[%zu]", i);
 	if (!json_is_object(item))
 		return dsi_error_set(err, DS_ETYPE, path, "expected a Kubernetes object, got %s",
 				     dsi_json_type_name(item));
@@ -83,10 +93,19 @@ static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, c
 			return dsi_error_nomem(err);
 		ia = json_string_value(json_object_get(item, "apiVersion"));
 	}
-	return emit(w, item, path, ik && *ik ? ik : NULL, ia && *ia ? ia : api, document, line, err);
+	*out = (dsi_loaded){item, path, ik && *ik ? ik : NULL, ia && *ia ? ia : api, document, line};
+	return 0;
 }
 
-/* The kind of a list's items: those of a NodeList are Nodes; of a plain List, anything. */
+static int emit_item(walker *w, json_t *item, size_t i, const char *item_kind, const char *api, size_t document,
+		     int line, ds_error *err)
+{
+	char path[48];
+	dsi_loaded it;
+	int rc = item_loaded(item, i, item_kind, api, document, line, path, &it, err);
+	return rc < 0 ? rc : emit(w, item, path, it.kind, it.api_version, document, line, err);
+}
+
 /* The kind of a *List's items ("" for List), a new string (NULL without memory). */
 static char *list_item_kind(const char *kind)
 {
@@ -122,16 +141,122 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, siz
 	return rc < 0 ? rc : 0;
 }
 
+/* A document of a YAML stream that loads whole: yaml_doc says so when a document whose items were handed
+ * out one at a time turns out not to be a List after all (the load then starts again, without). */
+#define YAML_WHOLE (-1000)
+
+static void ystate_reset(walker *w, size_t doc)
+{
+	w->ydoc = doc;
+	w->ystreamed = 0;
+	w->yfailed = 0;
+	json_decref(w->ypending);
+	w->ypending = NULL;
+}
+
+/* The items of a document that were handed out one at a time, at its end: what walk_value would have
+ * done with them, in its order. */
+static int yaml_streamed_doc(walker *w, const json_t *doc, size_t index, int line, ds_error *err)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	const json_t *api = json_object_get(doc, "apiVersion");
+	if (!kind || !is_list_kind(kind) || (api && !json_is_null(api) && !json_is_string(api)))
+		return YAML_WHOLE; /* walk_value's own checks find what is wrong, or an object with items */
+	if (w->yfailed) {
+		if (err)
+			*err = w->yerr;
+		return w->yfailed;
+	}
+	char *item_kind = list_item_kind(kind);
+	if (!item_kind)
+		return dsi_error_nomem(err);
+	size_t i;
+	json_t *pair;
+	int rc = 0;
+	json_array_foreach(w->ypending, i, pair)
+	{
+		rc = emit_item(w, json_array_get(pair, 1), (size_t)json_integer_value(json_array_get(pair, 0)),
+			       item_kind, json_string_value(api), index, line, err);
+		if (rc < 0)
+			break;
+	}
+	dsi_free(item_kind);
+	return rc < 0 ? rc : 0;
+}
+
 static int yaml_doc(void *ctx, json_t *doc, size_t index, int line)
 {
 	void **args = ctx;
 	walker *w = args[0];
 	ds_error *err = args[1];
-	int rc = walk_value(w, doc, index, line, 0, err);
-	if (rc < 0)
+	int rc = w->ystreamed && w->ydoc == index ? yaml_streamed_doc(w, doc, index, line, err)
+						  : walk_value(w, doc, index, line, 0, err);
+	ystate_reset(w, index + 1);
+	if (rc < 0 && rc != YAML_WHOLE)
 		note_document(w, err, index, line, 1);
 	json_decref(doc);
 	return rc;
+}
+
+/* An item of a YAML List as soon as it has been read: handed out when what it needs of its list is known
+ * (its own kind, and its own apiVersion or the list's, which kubectl writes before the items), else kept
+ * until the document ends, as are all after it, so that they go out in order. An item that fails ends
+ * the handing out; its error waits for the end of the document, whose syntax errors come first. */
+static int yaml_item(void *ctx, const json_t *root, json_t *item, size_t i, size_t doc, int line)
+{
+	void **args = ctx;
+	walker *w = args[0];
+	if (w->ydoc != doc)
+		ystate_reset(w, doc);
+	w->ystreamed = 1;
+	if (w->yfailed) {
+		json_decref(item);
+		return 0;
+	}
+	const json_t *kind = json_object_get(item, "kind"), *api = json_object_get(item, "apiVersion");
+	const json_t *list_api = json_object_get(root, "apiVersion");
+	int ready = !w->ypending &&
+		    (!json_is_object(item) ||
+		     (kind && !json_is_null(kind) && ((api && !json_is_null(api)) || json_is_string(list_api))));
+	if (!ready) {
+		if ((!w->ypending && !(w->ypending = json_array())) ||
+		    json_array_append_new(w->ypending, json_pack("[I, o]", (json_int_t)i, item)) < 0)
+			return dsi_error_nomem(args[1]);
+		return 0;
+	}
+	dsi_error_clear(&w->yerr);
+	int rc = emit_item(w, item, i, "", json_string_value(list_api), doc, line, &w->yerr);
+	json_decref(item);
+	if (rc == DS_ENOMEM) {
+		if (args[1])
+			*(ds_error *)args[1] = w->yerr;
+		return rc;
+	}
+	if (rc < 0)
+		w->yfailed = rc;
+	return 0;
+}
+
+/* The YAML stream of the text through fn, a List's items one at a time when the caller stages (and so
+ * can forget what it was given when a document turns out to load whole after all). */
+static int load_yaml(walker *w, const char *data, size_t size, ds_error *err)
+{
+	void *args[2] = {w, err};
+	w->yaml = 1;
+	if (!w->undo || w->obs)
+		return dsi_yaml_parse_observed(data, size, w->lim, w->obs, yaml_doc, args, err);
+	ystate_reset(w, 0);
+	const dsi_exec *exec = w->par ? w->par->exec : NULL;
+	int rc = dsi_yaml_parse_items(data, size, w->lim, yaml_doc, yaml_item, exec, exec ? w->par->threads : 1, args,
+				      err);
+	ystate_reset(w, 0);
+	if (rc != YAML_WHOLE)
+		return rc;
+	if (w->count)
+		w->undo(w->ctx);
+	w->count = 0;
+	dsi_error_clear(err);
+	return dsi_yaml_parse_observed(data, size, w->lim, NULL, yaml_doc, args, err);
 }
 
 static size_t skip_space_and_bom(const char *data, size_t size)
@@ -202,17 +327,114 @@ static int list_whole(walker *w, const char *data, size_t size, size_t pos, size
 	return rc;
 }
 
+/* ---- a List's items on several threads (dsi_load_par) ---- */
+
+/* Below this many items a List is staged on the caller's thread alone: threads would cost more than
+ * they save. Items are handed out in chunks of PAR_CHUNK, so that a thread that the machine slows
+ * down does not hold the others back. */
+#define PAR_MIN_ITEMS 64
+#define PAR_CHUNK 16
+
+typedef struct par_run {
+	const walker *w;
+	const char *data;
+	const dsi_jsonscan_items *items;
+	const char *item_kind, *api;
+	size_t document;
+	void **workers;
+	ds_error *errs; /* one per thread: a failure's report, which the serial load replaces */
+	atomic_size_t next;
+	atomic_int failed;
+} par_run;
+
+static void par_work(void *arg, unsigned t)
+{
+	par_run *p = arg;
+	const dsi_load_par *par = p->w->par;
+	char path[48];
+	for (;;) {
+		size_t from = atomic_fetch_add(&p->next, 1) * PAR_CHUNK;
+		if (from >= p->items->n || atomic_load(&p->failed))
+			return;
+		size_t to = from + PAR_CHUNK < p->items->n ? from + PAR_CHUNK : p->items->n;
+		for (size_t i = from; i < to; i++) {
+			size_t s = p->items->start[i], e = p->items->end[i];
+			json_error_t je;
+			json_t *item = json_loadb(p->data + s, e - s, DSI_JSON_FLAGS, &je);
+			dsi_loaded it;
+			int rc = item && (size_t)je.position == e - s
+					 ? item_loaded(item, i, p->item_kind, p->api, p->document, 0, path, &it,
+						       &p->errs[t])
+					 : -1;
+			if (rc == 0)
+				rc = par->item(p->workers[t], &it, i, &p->errs[t]);
+			json_decref(item);
+			if (rc < 0) {
+				atomic_store(&p->failed, 1);
+				return;
+			}
+		}
+	}
+}
+
+/* The items on the executor's threads: 0 when every one was staged and merged, 1 when the caller is
+ * to stage them on its own thread after all (a failure, which the serial load will report as it
+ * does, or no threads to be had). */
+static int par_items(const walker *w, const char *data, const dsi_jsonscan_items *items, const char *item_kind,
+		     const char *api, size_t document, ds_error *err)
+{
+	const dsi_load_par *par = w->par;
+	unsigned n = par->exec->threads(par->threads);
+	size_t chunks = (items->n + PAR_CHUNK - 1) / PAR_CHUNK;
+	if (n > chunks)
+		n = (unsigned)chunks;
+	if (n < 2)
+		return 1;
+	par_run p = {w,
+		     data,
+		     items,
+		     item_kind,
+		     api,
+		     document,
+		     dsi_calloc(n, sizeof(void *)),
+		     dsi_calloc(n, sizeof(ds_error)),
+		     0,
+		     0};
+	int rc = p.workers && p.errs ? 0 : 1;
+	for (unsigned t = 0; rc == 0 && t < n; t++)
+		if (!(p.workers[t] = par->worker_new(w->ctx)))
+			rc = 1;
+	if (rc == 0) {
+		if (par->exec->run(n, par_work, &p) < 0 || atomic_load(&p.failed) ||
+		    par->merge(w->ctx, p.workers, n, err) < 0)
+			rc = 1;
+	}
+	for (unsigned t = 0; p.workers && t < n; t++)
+		if (p.workers[t])
+			par->worker_free(w->ctx, p.workers[t]);
+	dsi_free(p.workers);
+	dsi_free(p.errs);
+	if (rc)
+		dsi_error_clear(err);
+	return rc;
+}
+
 static int stream_list(walker *w, const char *data, size_t size, size_t pos, size_t document, size_t *end,
 		       json_error_t *je, ds_error *err)
 {
 	size_t open, close, vend;
-	if (!w->undo || !dsi_jsonscan_list(data, size, pos, &open, &close, &vend))
+	dsi_jsonscan_items items = {0};
+	if (!w->undo || dsi_jsonscan_list(data, size, pos, &open, &close, &vend, &items) != 1) {
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
+	}
 	/* the list with "items": [] */
 	size_t head = open - pos, tail = vend - close, n = head + 2 + tail;
 	char *text = dsi_malloc(n);
-	if (!text)
+	if (!text) {
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
+	}
 	memcpy(text, data + pos, head);
 	memcpy(text + head, "[]", 2);
 	memcpy(text + head + 2, data + close, tail);
@@ -222,25 +444,34 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	json_t *api = list ? json_object_get(list, "apiVersion") : NULL;
 	if (!list || (size_t)je->position != n || !kind || !is_list_kind(kind) || (api && !json_is_string(api))) {
 		json_decref(list);
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
 	}
 	char *item_kind = list_item_kind(kind);
 	if (!item_kind) { /* the whole list's path reports it */
 		json_decref(list);
+		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
 	}
-	size_t i = dsi_jsonscan_space(data, size, open + 1), count = 0;
 	int rc = LIST_DONE;
-	while (data[i] != ']' || count) {
-		size_t item_end = data[i] == '{' ? dsi_jsonscan_skip(data, size, i) : 0;
-		json_t *item = item_end ? json_loadb(data + i, item_end - i, DSI_JSON_FLAGS, je) : NULL;
+	if (w->par && items.n >= PAR_MIN_ITEMS && w->count + items.n <= w->lim->max_objects &&
+	    par_items(w, data, &items, item_kind, json_string_value(api), document, err) == 0) {
+		w->count += items.n;
+		*end = vend;
+		json_decref(list);
+		dsi_jsonscan_items_free(&items);
+		return LIST_DONE;
+	}
+	for (size_t k = 0; k < items.n; k++) {
+		size_t s = items.start[k], e = items.end[k];
+		json_t *item = json_loadb(data + s, e - s, DSI_JSON_FLAGS, je);
 		/* on valid JSON the scanner and jansson agree where an item ends: checked, not assumed */
-		if (!item || (size_t)je->position != item_end - i) {
+		if (!item || (size_t)je->position != e - s) {
 			json_decref(item);
-			rc = count ? list_whole(w, data, size, pos, document, count, 0, end, je, err) : LIST_WHOLE;
+			rc = k ? list_whole(w, data, size, pos, document, k, 0, end, je, err) : LIST_WHOLE;
 			break;
 		}
-		int failed = emit_item(w, item, count, item_kind, json_string_value(api), document, 0, err);
+		int failed = emit_item(w, item, k, item_kind, json_string_value(api), document, 0, err);
 		json_decref(item);
 		if (failed < 0) {
 			json_error_t whole;
@@ -249,22 +480,12 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 				*je = whole;
 			break;
 		}
-		count++;
-		i = dsi_jsonscan_space(data, size, item_end);
-		if (data[i] == ']' && i + 1 == close) {
-			*end = vend;
-			break;
-		}
-		if (data[i] != ',') {
-			rc = list_whole(w, data, size, pos, document, count, 0, end, je, err);
-			break;
-		}
-		i = dsi_jsonscan_space(data, size, i + 1);
 	}
-	if (count == 0 && rc == LIST_DONE)
+	if (rc == LIST_DONE)
 		*end = vend;
 	dsi_free(item_kind);
 	json_decref(list);
+	dsi_jsonscan_items_free(&items);
 	return rc;
 }
 
@@ -336,14 +557,20 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 }
 
 static int load_text(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
-		     dsi_load_undo_fn undo, void *ctx, ds_error *err)
+		     dsi_load_undo_fn undo, const dsi_load_par *par, void *ctx, ds_error *err)
 {
 	if (size > lim->max_bytes)
-		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes",
-				     size, lim->max_bytes);
+		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
-	walker w = {data, size, lim, fn, ctx, 0, 0, obs ? NULL : undo, obs};
+	walker w = {.data = data,
+		    .size = size,
+		    .lim = lim,
+		    .fn = fn,
+		    .ctx = ctx,
+		    .undo = obs ? NULL : undo,
+		    .obs = obs,
+		    .par = obs || !undo ? NULL : par};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -361,38 +588,40 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		ds_error yerr;
 		dsi_error_clear(&yerr);
 		w.count = 0;
-		w.yaml = 1;
-		void *args[2] = {&w, &yerr};
-		rc = dsi_yaml_parse_observed(data, size, lim, obs, yaml_doc, args, &yerr);
+		rc = load_yaml(&w, data, size, &yerr);
 		if (rc < 0 && err)
 			*err = yerr.code == DS_ESYNTAX ? jerr : yerr;
 		return rc;
 	}
-	w.yaml = 1;
-	void *args[2] = {&w, err};
-	return dsi_yaml_parse_observed(data ? data : "", size, lim, obs, yaml_doc, args, err);
+	return load_yaml(&w, data ? data : "", size, err);
 }
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, NULL, ctx, err);
+	return load_text(data, size, lim, NULL, fn, NULL, NULL, ctx, err);
 }
 
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
 			   void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, obs, fn, NULL, ctx, err);
+	return load_text(data, size, lim, obs, fn, NULL, NULL, ctx, err);
 }
 
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, undo, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, NULL, ctx, err);
+}
+
+int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+		      const dsi_load_par *par, void *ctx, ds_error *err)
+{
+	return load_text(data, size, lim, NULL, fn, undo, par, ctx, err);
 }
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {NULL, 0, lim, fn, ctx, 0, 0, NULL, NULL};
+	walker w = {.lim = lim, .fn = fn, .ctx = ctx};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
 	return walk_value(&w, v, 0, 0, 0, err);
@@ -437,8 +666,7 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 {
 	*out = NULL;
 	if (size > lim->max_bytes)
-		return dsi_error_set(err, DS_ELIMIT, NULL, "input of %zu bytes is larger than the limit of %zu bytes",
-				     size, lim->max_bytes);
+		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
 	if (!data && size)
 		return dsi_error_set(err, DS_EARG, NULL, "data is NULL");
 	size_t start = data ? skip_space_and_bom(data, size) : 0;

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/exec.h"
 #include "core/keyscan.h"
 #include "core/limits.h"
 
@@ -37,6 +38,29 @@ int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load
 typedef void (*dsi_load_undo_fn)(void *ctx);
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err);
+
+/*
+ * The items of a JSON List parsed and staged on several threads, for callers that can stage into
+ * per-thread staging and commit it in item order (the snapshot). For each thread, worker_new(ctx)
+ * makes its staging (on the caller's thread, before any starts); each thread then parses items and
+ * gives each to item(worker, it, seq, err) with seq its place in the text (items of a List are
+ * numbered in order across the whole call). When every item was staged, merge(ctx, workers, n, err)
+ * takes them all, in seq order; else the load forgets them (worker_free, after merge too) and parses
+ * the List again on the caller's thread alone, through fn, so that its outcome and its errors are
+ * those of the serial load, item for item.
+ */
+typedef struct dsi_load_par {
+	const dsi_exec *exec;
+	unsigned threads; /* the option loadThreads */
+	void *(*worker_new)(void *ctx);
+	int (*item)(void *worker, const dsi_loaded *it, size_t seq, ds_error *err);
+	int (*merge)(void *ctx, void **workers, unsigned n, ds_error *err);
+	void (*worker_free)(void *ctx, void *worker);
+} dsi_load_par;
+
+/* dsi_load_text_staged, with par (may be NULL) for large Lists. */
+int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+		      const dsi_load_par *par, void *ctx, ds_error *err);
 /* The same, telling obs (may be NULL) about the keys of the text (keyscan.h); with an observer a
  * repeated key is no error (the later value wins) and a List is never staged. */
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,

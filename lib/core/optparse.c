@@ -364,6 +364,7 @@ static const dsi_opt_def core_defs[] = {
 	{"maxDocumentBytes", DSI_OPT_SIZE, O(limits.max_bytes), 1, INT64_MAX, NULL, NULL, NULL},
 	{"maxObjects", DSI_OPT_SIZE, O(limits.max_objects), 1, INT64_MAX, NULL, NULL, NULL},
 	{"maxAliasNodes", DSI_OPT_SIZE, O(limits.max_alias_nodes), 0, INT64_MAX, NULL, NULL, NULL},
+	{"loadThreads", DSI_OPT_INT32, O(load_threads), 0, 1024, NULL, NULL, NULL},
 };
 #undef O
 

@@ -79,6 +79,7 @@ typedef struct dsi_core_options {
 	unsigned gates_set; /* the gates featureGates named ... */
 	unsigned gates_on;  /* ... and their values */
 	dsi_limits limits;
+	int load_threads; /* loadThreads: threads a load may use, 0 for the online CPUs */
 } dsi_core_options;
 
 /* The gates on by default in Kubernetes 1.<minor> (upstream's versioned specs). */

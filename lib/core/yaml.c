@@ -29,6 +29,20 @@ static const char *const yaml_null[] = {"", "~", "null", "Null", "NULL", NULL};
 static const char *const yaml_special_float[] = {".nan",  ".NaN",  ".NAN",  ".inf",  ".Inf",  ".INF", "+.inf",
 						 "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", NULL};
 
+/* The longest of those words ("false", "+.inf"): a longer scalar is none of them. */
+#define YAML_WORD_MAX 5
+
+/* A plain scalar that resolve_plain keeps a string: neither a word above nor anything that starts like
+ * a number. */
+static int plain_is_string(const char *t, size_t n)
+{
+	char c = n ? t[0] : '0';
+	if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == '~')
+		return 0;
+	return n > YAML_WORD_MAX ||
+	       !(is_one_of(t, n, yaml_null) || is_one_of(t, n, yaml_true) || is_one_of(t, n, yaml_false));
+}
+
 /* What go-yaml v2's resolve() made of a scalar: the Go type behind the JSON value. */
 typedef enum scalar_kind {
 	KIND_NULL,
@@ -176,15 +190,15 @@ static json_t *resolve_plain(const char *text, size_t len, scalar_kind *kind, ui
 {
 	*kind = KIND_STR;
 	*uvalue = 0;
-	if (is_one_of(text, len, yaml_null)) {
+	if (len <= YAML_WORD_MAX && is_one_of(text, len, yaml_null)) {
 		*kind = KIND_NULL;
 		return json_null();
 	}
-	if (is_one_of(text, len, yaml_true) || is_one_of(text, len, yaml_false)) {
+	if (len <= YAML_WORD_MAX && (is_one_of(text, len, yaml_true) || is_one_of(text, len, yaml_false))) {
 		*kind = KIND_BOOL;
 		return json_boolean(is_one_of(text, len, yaml_true));
 	}
-	if (is_one_of(text, len, yaml_special_float)) {
+	if (len <= YAML_WORD_MAX && is_one_of(text, len, yaml_special_float)) {
 		dsi_error_set(err, DS_EVALUE, NULL, "%.*s cannot be represented in JSON (json: unsupported value)",
 			      (int)len, text);
 		return NULL;
@@ -281,6 +295,9 @@ typedef struct frame {
 	int merge_src; /* a sequence given to a merge key: its maps' keys belong to the map that merges */
 	char *key;
 	json_t *merges; /* objects to merge in, earliest first (it wins) */
+	/* sequence state */
+	int stream;   /* the top-level "items" of a document, whose elements go to the item callback */
+	size_t count; /* elements handed to it */
 } frame;
 
 typedef struct builder {
@@ -297,7 +314,10 @@ typedef struct builder {
 	int shared;            /* aliases or merges made the tree share nodes */
 	const dsi_keyobs *obs; /* NULL: a repeated key is an error */
 	size_t doc_index;
-	dsi_strbuf path; /* the observer's key path */
+	int doc_line;
+	dsi_strbuf path;          /* the observer's key path */
+	dsi_yaml_item_fn item_fn; /* NULL: every node stays in its document */
+	void *item_ctx;
 } builder;
 
 static int fail_at(builder *b, const yaml_mark_t *m, int code, const char *fmt, const char *arg)
@@ -474,6 +494,20 @@ static int observe_key(builder *b, frame *f, const yaml_mark_t *m)
 	return b->obs->fn(b->obs->ctx, &k) < 0 ? dsi_error_nomem(b->err) : 0;
 }
 
+/* An element of a document's top-level "items" (new reference, consumed) to the item callback: a tree of
+ * its own, which nothing else in the document shares (a copy when anchors or aliases are about, so that
+ * what the callback does to it cannot reach an alias read later). */
+static int stream_item(builder *b, frame *f, json_t *v)
+{
+	if (b->nanchors || b->shared) {
+		json_t *copy = json_deep_copy(v);
+		json_decref(v);
+		if (!(v = copy))
+			return dsi_error_nomem(b->err);
+	}
+	return b->item_fn(b->item_ctx, b->stack[0].node, v, f->count++, b->doc_index, b->doc_line);
+}
+
 /* Deliver a finished value (new reference, consumed) to the open container. */
 static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int plain_merge_key)
 {
@@ -483,6 +517,8 @@ static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int
 	}
 	frame *f = &b->stack[b->depth - 1];
 	f->size += size;
+	if (!f->is_map && f->stream)
+		return stream_item(b, f, v);
 	if (!f->is_map) {
 		if (json_array_append_new(f->node, v))
 			return dsi_error_nomem(b->err);
@@ -518,6 +554,21 @@ static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int
 	return rc;
 }
 
+/* A mapping key that is a string as written (most keys): what deliver does with one, without making a
+ * JSON string of it first. */
+static int string_key(builder *b, frame *f, const char *text, size_t len, const yaml_mark_t *m)
+{
+	b->decode_count++;
+	if (memchr(text, '\0', len))
+		return fail_at(b, m, DS_ESYNTAX, "NUL characters in strings are not supported%s", "");
+	f->size++;
+	f->key_is_merge = 0;
+	if (!(f->key = dsi_strndup(text, len)))
+		return dsi_error_nomem(b->err);
+	f->have_key = 1;
+	return b->obs ? observe_key(b, f, m) : 0;
+}
+
 static int push(builder *b, json_t *node, int is_map, const yaml_char_t *anchor_name, const yaml_mark_t *m)
 {
 	if (!node)
@@ -537,6 +588,10 @@ static int push(builder *b, json_t *node, int is_map, const yaml_char_t *anchor_
 	f->node = node;
 	f->is_map = is_map;
 	f->merge_src = merge_src;
+	/* a List's items, one at a time: the sequence under the root mapping's key "items" (not one an
+	 * anchor names, which an alias would then find empty) */
+	f->stream = b->item_fn && !is_map && b->depth == 2 && parent->is_map && parent->have_key &&
+		    !parent->key_is_merge && strcmp(parent->key, "items") == 0 && !anchor_name;
 	f->size = 1;
 	b->decode_count++;
 	if (anchor_name && !(f->anchor_name = dsi_strdup((const char *)anchor_name)))
@@ -702,6 +757,7 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 		builder_reset(b);
 		*doc_line = (int)ev->start_mark.line + 1;
 		b->doc_index = *doc_index;
+		b->doc_line = *doc_line;
 		return 0;
 	case YAML_DOCUMENT_END_EVENT: {
 		int rc = finish_document(b, e, *doc_index, *doc_line);
@@ -715,6 +771,13 @@ static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, 
 	case YAML_MAPPING_END_EVENT:
 	case YAML_SEQUENCE_END_EVENT: return pop(b, &ev->start_mark);
 	case YAML_SCALAR_EVENT: {
+		frame *top = b->depth ? &b->stack[b->depth - 1] : NULL;
+		const char *text = (const char *)ev->data.scalar.value;
+		size_t len = ev->data.scalar.length;
+		if (top && top->is_map && !top->have_key && !ev->data.scalar.anchor && !ev->data.scalar.tag &&
+		    (ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+		     (plain_is_string(text, len) && !(len == 2 && memcmp(text, "<<", 2) == 0))))
+			return string_key(b, top, text, len, &ev->start_mark);
 		b->decode_count++;
 		int merge = 0;
 		if (b->depth && b->stack[b->depth - 1].is_map && !b->stack[b->depth - 1].have_key &&
@@ -783,55 +846,336 @@ int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yam
 	return dsi_yaml_parse_observed(data, size, lim, NULL, fn, ctx, err);
 }
 
-int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
-			    dsi_yaml_doc_fn fn, void *ctx, ds_error *err)
+/* What libyaml said when it stopped: copied from the parser, so that the thread that reports it need
+ * not be the one that parsed (libyaml's problem and context are static strings). */
+typedef struct yfail {
+	int memory, reader;
+	const char *problem, *context;
+	yaml_mark_t mark; /* of the problem when there is one, else of the parser */
+	size_t offset;    /* a reader error's byte */
+} yfail;
+
+static void yfail_of(const yaml_parser_t *p, yfail *f)
+{
+	f->memory = p->error == YAML_MEMORY_ERROR;
+	f->reader = p->error == YAML_READER_ERROR;
+	f->problem = p->problem;
+	f->context = p->context;
+	f->mark = p->problem ? p->problem_mark : p->mark;
+	f->offset = p->problem_offset;
+}
+
+static int yfail_report(const yfail *f, const char *data, size_t size, ds_error *err)
+{
+	if (f->memory)
+		return dsi_error_nomem(err);
+	if (f->context)
+		dsi_error_set(err, DS_ESYNTAX, NULL, "%s %s", f->problem ? f->problem : "error", f->context);
+	else
+		dsi_error_set(err, DS_ESYNTAX, NULL, "%s", f->problem ? f->problem : "malformed YAML");
+	if (f->reader)
+		reader_position(data, size, f->offset, err);
+	else
+		dsi_error_set_position(err, (int)f->mark.line + 1, (int)f->mark.column + 1);
+	return DS_ESYNTAX;
+}
+
+typedef struct parse_in {
+	const char *data;
+	size_t size;
+	const dsi_limits *lim;
+	const dsi_keyobs *obs;
+	dsi_yaml_doc_fn fn;
+	dsi_yaml_item_fn item_fn;
+	void *ctx;
+	ds_error *err;
+} parse_in;
+
+/* The events of one parse, in order, to the builder: handle's state around it. */
+typedef struct consumer {
+	builder b;
+	emit_ctx e;
+	size_t doc_index;
+	int doc_line;
+} consumer;
+
+static void consumer_init(consumer *c, const parse_in *in)
+{
+	memset(c, 0, sizeof(*c));
+	c->b.lim = in->lim;
+	c->b.err = in->err;
+	c->b.obs = in->obs;
+	c->b.item_fn = in->item_fn;
+	c->b.item_ctx = in->ctx;
+	c->e = (emit_ctx){in->fn, in->ctx};
+	c->doc_line = 1;
+}
+
+static void consumer_end(consumer *c)
+{
+	builder_reset(&c->b);
+	dsi_strbuf_free(&c->b.path);
+	dsi_free(c->b.stack);
+	dsi_free(c->b.anchors);
+}
+
+/* The parse on the caller's thread: each event handled as libyaml makes it. */
+static int parse_serial(const parse_in *in)
 {
 	yaml_parser_t parser;
 	if (!yaml_parser_initialize(&parser))
-		return dsi_error_nomem(err);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)data, size);
-	builder b;
-	memset(&b, 0, sizeof(b));
-	b.lim = lim;
-	b.err = err;
-	b.obs = obs;
-	emit_ctx e = {fn, ctx};
-	size_t doc_index = 0;
-	int doc_line = 1;
+		return dsi_error_nomem(in->err);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)in->data, in->size);
+	consumer c;
+	consumer_init(&c, in);
 	int rc = 0;
 	for (;;) {
 		yaml_event_t ev;
 		if (!yaml_parser_parse(&parser, &ev)) {
-			if (parser.error == YAML_MEMORY_ERROR) {
-				rc = dsi_error_nomem(err);
-			} else {
-				const yaml_mark_t *m = parser.problem ? &parser.problem_mark : &parser.mark;
-				if (parser.context)
-					dsi_error_set(err, DS_ESYNTAX, NULL, "%s %s",
-						      parser.problem ? parser.problem : "error", parser.context);
-				else
-					dsi_error_set(err, DS_ESYNTAX, NULL, "%s",
-						      parser.problem ? parser.problem : "malformed YAML");
-				if (parser.error == YAML_READER_ERROR)
-					reader_position(data, size, parser.problem_offset, err);
-				else
-					dsi_error_set_position(err, (int)m->line + 1, (int)m->column + 1);
-				rc = DS_ESYNTAX;
-			}
+			yfail f;
+			yfail_of(&parser, &f);
+			rc = yfail_report(&f, in->data, in->size, in->err);
 			break;
 		}
 		int done = ev.type == YAML_STREAM_END_EVENT;
-		rc = handle(&b, &ev, &e, &doc_index, &doc_line);
+		rc = handle(&c.b, &ev, &c.e, &c.doc_index, &c.doc_line);
 		yaml_event_delete(&ev);
 		if (rc < 0 || done)
 			break;
 	}
-	builder_reset(&b);
-	dsi_strbuf_free(&b.path);
-	dsi_free(b.stack);
-	dsi_free(b.anchors);
+	consumer_end(&c);
 	yaml_parser_delete(&parser);
 	return rc;
+}
+
+/*
+ * The parse on two threads: libyaml's scanner and parser, most of a YAML load's time, on one; the
+ * builder and everything the callbacks do on the other, in the same order as parse_serial, so that
+ * the outcome and the errors are its own. The events travel in blocks, each event a record followed
+ * by its strings; at most PIPE_BLOCKS blocks are in flight.
+ */
+#define PIPE_MIN_BYTES ((size_t)256 << 10)
+#define PIPE_BLOCK ((size_t)128 << 10)
+#define PIPE_BLOCKS 16
+
+typedef struct yrec {
+	uint32_t line, column; /* the event's start mark */
+	uint32_t anchor, tag;  /* lengths + 1 of the strings that follow (0: none) */
+	size_t len;            /* a scalar's value, the last string */
+	uint8_t type, style;
+} yrec;
+
+typedef struct yblock {
+	size_t used, cap;
+	int last;   /* the stream ends with this block: after its end event, or with fail */
+	int failed; /* libyaml stopped */
+	yfail fail;
+	max_align_t data[];
+} yblock;
+
+typedef struct pipe_run {
+	const parse_in *in;
+	const dsi_exec *exec;
+	dsi_queue *q;
+	int rc;
+} pipe_run;
+
+static size_t rec_size(size_t anc, size_t tag, size_t len)
+{
+	size_t n = sizeof(yrec) + anc + tag + len + 1;
+	return (n + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+}
+
+static yblock *block_new(size_t need)
+{
+	size_t cap = need > PIPE_BLOCK ? need : PIPE_BLOCK;
+	yblock *k = dsi_malloc(sizeof(yblock) + cap);
+	if (k) {
+		memset(k, 0, sizeof(*k));
+		k->cap = cap;
+	}
+	return k;
+}
+
+static size_t opt_len(const yaml_char_t *s) { return s ? strlen((const char *)s) + 1 : 0; }
+
+static void put_str(char **at, const yaml_char_t *s, size_t n)
+{
+	if (n) {
+		memcpy(*at, s, n - 1);
+		(*at)[n - 1] = '\0';
+		*at += n;
+	}
+}
+
+/* Thread 0: libyaml's events into blocks. */
+static void produce(pipe_run *r)
+{
+	const parse_in *in = r->in;
+	yaml_parser_t parser;
+	yblock *k = block_new(0);
+	int ok = k && yaml_parser_initialize(&parser);
+	if (!ok) {
+		if (k) {
+			k->failed = k->last = 1;
+			k->fail.memory = 1;
+			if (r->exec->queue_put(r->q, k) < 0)
+				dsi_free(k);
+		}
+		r->exec->queue_close(r->q);
+		return;
+	}
+	yaml_parser_set_input_string(&parser, (const unsigned char *)in->data, in->size);
+	for (;;) {
+		yaml_event_t ev;
+		if (!yaml_parser_parse(&parser, &ev)) {
+			k->failed = k->last = 1;
+			yfail_of(&parser, &k->fail);
+		} else {
+			const yaml_char_t *anc = NULL, *tag = NULL, *value = NULL;
+			size_t len = 0;
+			uint8_t style = 0;
+			if (ev.type == YAML_SCALAR_EVENT) {
+				anc = ev.data.scalar.anchor;
+				tag = ev.data.scalar.tag;
+				value = ev.data.scalar.value;
+				len = ev.data.scalar.length;
+				style = (uint8_t)ev.data.scalar.style;
+			} else if (ev.type == YAML_MAPPING_START_EVENT) {
+				anc = ev.data.mapping_start.anchor;
+			} else if (ev.type == YAML_SEQUENCE_START_EVENT) {
+				anc = ev.data.sequence_start.anchor;
+			} else if (ev.type == YAML_ALIAS_EVENT) {
+				anc = ev.data.alias.anchor;
+			}
+			size_t na = opt_len(anc), nt = opt_len(tag), need = rec_size(na, nt, len);
+			if (k->used + need > k->cap) {
+				yblock *next = block_new(need);
+				if (!next || r->exec->queue_put(r->q, k) < 0) {
+					yaml_event_delete(&ev);
+					dsi_free(next);
+					if (!next) { /* no memory: the consumer reports it */
+						k->failed = k->last = 1;
+						k->fail.memory = 1;
+						if (r->exec->queue_put(r->q, k) == 0)
+							k = NULL;
+					}
+					break;
+				}
+				k = next;
+			}
+			yrec *rec = (yrec *)(void *)((char *)k->data + k->used);
+			*rec = (yrec){(uint32_t)ev.start_mark.line,
+				      (uint32_t)ev.start_mark.column,
+				      (uint32_t)na,
+				      (uint32_t)nt,
+				      len,
+				      (uint8_t)ev.type,
+				      style};
+			char *at = (char *)(rec + 1);
+			put_str(&at, anc, na);
+			put_str(&at, tag, nt);
+			if (value)
+				memcpy(at, value, len);
+			at[len] = '\0';
+			k->used += need;
+			k->last = ev.type == YAML_STREAM_END_EVENT;
+			yaml_event_delete(&ev);
+		}
+		if (k->last) {
+			if (r->exec->queue_put(r->q, k) == 0)
+				k = NULL;
+			break;
+		}
+	}
+	dsi_free(k);
+	yaml_parser_delete(&parser);
+	r->exec->queue_close(r->q);
+}
+
+/* Thread 1: the events of each block, in order, as parse_serial handles them. */
+static void consume(pipe_run *r)
+{
+	const parse_in *in = r->in;
+	consumer c;
+	consumer_init(&c, in);
+	int rc = 0, done = 0;
+	yblock *k;
+	while (!done && (k = r->exec->queue_get(r->q))) {
+		for (size_t at = 0; rc == 0 && !done && at < k->used;) {
+			const yrec *rec = (const yrec *)(const void *)((const char *)k->data + at);
+			yaml_char_t *str = (yaml_char_t *)(rec + 1);
+			yaml_char_t *anc = rec->anchor ? str : NULL;
+			yaml_char_t *tag = rec->tag ? str + rec->anchor : NULL;
+			yaml_event_t ev;
+			memset(&ev, 0, sizeof(ev));
+			ev.type = (yaml_event_type_t)rec->type;
+			ev.start_mark.line = rec->line;
+			ev.start_mark.column = rec->column;
+			if (ev.type == YAML_SCALAR_EVENT) {
+				ev.data.scalar.anchor = anc;
+				ev.data.scalar.tag = tag;
+				ev.data.scalar.value = str + rec->anchor + rec->tag;
+				ev.data.scalar.length = rec->len;
+				ev.data.scalar.style = (yaml_scalar_style_t)rec->style;
+			} else if (ev.type == YAML_MAPPING_START_EVENT) {
+				ev.data.mapping_start.anchor = anc;
+			} else if (ev.type == YAML_SEQUENCE_START_EVENT) {
+				ev.data.sequence_start.anchor = anc;
+			} else if (ev.type == YAML_ALIAS_EVENT) {
+				ev.data.alias.anchor = anc;
+			}
+			done = ev.type == YAML_STREAM_END_EVENT;
+			rc = handle(&c.b, &ev, &c.e, &c.doc_index, &c.doc_line);
+			at += rec_size(rec->anchor, rec->tag, rec->len);
+		}
+		if (rc == 0 && !done && k->failed)
+			rc = yfail_report(&k->fail, in->data, in->size, in->err);
+		done |= rc < 0 || k->last;
+		dsi_free(k);
+	}
+	if (!done && rc == 0) /* the stream ended without its end: no memory for a block */
+		rc = dsi_error_nomem(in->err);
+	/* the producer may be waiting to hand over more: it stops at the next block */
+	r->exec->queue_close(r->q);
+	while ((k = r->exec->queue_get(r->q)))
+		dsi_free(k);
+	consumer_end(&c);
+	r->rc = rc;
+}
+
+static void pipe_work(void *arg, unsigned t)
+{
+	if (t == 0)
+		produce(arg);
+	else
+		consume(arg);
+}
+
+static int parse(const parse_in *in, const dsi_exec *exec, unsigned threads)
+{
+	if (!exec || in->size < PIPE_MIN_BYTES || exec->threads(threads) < 2)
+		return parse_serial(in);
+	pipe_run r = {in, exec, exec->queue_new(PIPE_BLOCKS), 0};
+	if (!r.q)
+		return parse_serial(in);
+	int started = exec->run(2, pipe_work, &r);
+	exec->queue_free(r.q);
+	return started < 0 ? parse_serial(in) : r.rc;
+}
+
+int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
+			    dsi_yaml_doc_fn fn, void *ctx, ds_error *err)
+{
+	const parse_in in = {data, size, lim, obs, fn, NULL, ctx, err};
+	return parse(&in, NULL, 0);
+}
+
+int dsi_yaml_parse_items(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn,
+			 dsi_yaml_item_fn item_fn, const dsi_exec *exec, unsigned threads, void *ctx, ds_error *err)
+{
+	const parse_in in = {data, size, lim, NULL, fn, item_fn, ctx, err};
+	return parse(&in, exec, threads);
 }
 
 /* ---- where a field is: the line and column of a path in a document --------------------------------- */

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/error.h"
+#include "core/exec.h"
 #include "core/keyscan.h"
 #include "core/limits.h"
 
@@ -24,6 +25,22 @@ int dsi_yaml_parse(const char *data, size_t size, const dsi_limits *lim, dsi_yam
  * reported to it and its later value replaces the earlier one (go-yaml's non-strict reading). */
 int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
 			    dsi_yaml_doc_fn fn, void *ctx, ds_error *err);
+
+/*
+ * The same, a List's items one at a time (no key observer): each element of a document's sequence under
+ * its top-level mapping's key "items" goes to item_fn as soon as it has been read, instead of into the
+ * document, which then holds "items": [] in its place (the sequence's anchor, if any, keeps the elements:
+ * nothing is handed out). item is a new reference, a tree of its own that the callee owns; i its place in
+ * the sequence; root the document's top-level mapping as far as it has been read (the keys before
+ * "items"); doc and line as for fn. item_fn returns 0, or an error (err filled) that ends the parse.
+ */
+typedef int (*dsi_yaml_item_fn)(void *ctx, const json_t *root, json_t *item, size_t i, size_t doc, int line);
+/* With exec (may be NULL) and more than one of threads (exec->threads' requested) to be had, a large text
+ * is parsed by libyaml on one thread while another builds the documents and calls fn and item_fn, in the
+ * same order and with the same outcome as on the caller's thread alone; fn and item_fn then run on a
+ * thread of the executor's (one at a time, never two at once). */
+int dsi_yaml_parse_items(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn,
+			 dsi_yaml_item_fn item_fn, const dsi_exec *exec, unsigned threads, void *ctx, ds_error *err);
 
 /* Where path ("spec.taints[0].effect", as the readers write paths) is in document `document`
  * (0-based, every document counted, as dsi_yaml_parse counts them) of data: the 1-based line and

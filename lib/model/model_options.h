@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 
+#include "core/exec.h"
 #include "core/optparse.h"
 
 /* How the snapshot came by an object (dsi_model_options.prepare's how). */
@@ -30,6 +31,8 @@ typedef struct dsi_model_options {
 	 * to an object (kind: a dsi_kind of snapshot.h) before the snapshot reads it; it may change obj
 	 * in place. 0, or an error (err filled) that refuses the object. NULL: nothing. */
 	int (*prepare)(json_t *obj, int kind, unsigned how, dsi_prepared *out, ds_error *err);
+	/* the threads a load may use (the API layer's; NULL: the caller's thread alone) */
+	const dsi_exec *exec;
 } dsi_model_options;
 
 extern const dsi_opt_table dsi_model_option_table;

@@ -96,17 +96,23 @@ _Static_assert(offsetof(dsi_pod, ready_time) + sizeof(ds_time) <= 64 && offsetof
 		       offsetof(dsi_pod, meta.has_deletion) < 64 && offsetof(dsi_pod, node_index) < 64,
 	       "dsi_pod: the fields every pass reads must stay in the first 64 bytes");
 
-int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst)
+int dsi_pod_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_pod *src, dsi_pod *dst)
 {
 	*dst = *src;
-	if (dsi_meta_copy(atoms, &src->meta, &dst->meta) < 0)
+	if (dsi_meta_copy_x(to, from, &src->meta, &dst->meta) < 0)
 		return -1;
-	if (dsi_podspec_copy(atoms, &src->spec, &dst->spec) < 0) {
-		dsi_meta_release(atoms, &dst->meta);
+	if (dsi_podspec_copy_x(to, from, &src->spec, &dst->spec) < 0) {
+		dsi_meta_release(to, &dst->meta);
 		return -1;
 	}
+	/* label values, whose references the labels hold: the copied labels' */
+	dst->revision_hash = src->revision_hash ? dsi_atom_rebase(from, src->revision_hash, to) : DSI_ATOM_NONE;
+	dst->template_generation =
+		src->template_generation ? dsi_atom_rebase(from, src->template_generation, to) : DSI_ATOM_NONE;
 	dst->node_next = dst->node_prev = NULL;
 	dst->group_pos = 0;
 	dst->slab = NULL; /* a copy owns its own memory */
 	return 0;
 }
+
+int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst) { return dsi_pod_copy_x(atoms, atoms, src, dst); }

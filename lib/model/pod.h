@@ -47,6 +47,8 @@ typedef struct dsi_pod {
 int dsi_pod_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, unsigned gates, dsi_pod *out);
 void dsi_pod_release(dsi_atoms *atoms, dsi_pod *p);
 int dsi_pod_copy(dsi_atoms *atoms, const dsi_pod *src, dsi_pod *dst);
+/* The same from table from into table to. */
+int dsi_pod_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_pod *src, dsi_pod *dst);
 const char *dsi_phase_name(int phase);
 /* Terminal: phase Succeeded or Failed. */
 static inline int dsi_pod_terminal(const dsi_pod *p)

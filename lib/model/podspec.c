@@ -308,7 +308,7 @@ fail:
 	return rc;
 }
 
-int dsi_podspec_copy(dsi_atoms *atoms, const dsi_podspec *src, dsi_podspec *dst)
+int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *src, dsi_podspec *dst)
 {
 	memset(dst, 0, sizeof(*dst));
 	dsi_podspec tmp = *src;
@@ -318,30 +318,37 @@ int dsi_podspec_copy(dsi_atoms *atoms, const dsi_podspec *src, dsi_podspec *dst)
 	tmp.node_selector.n = 0;
 	tmp.tolerations.v = NULL;
 	tmp.tolerations.n = 0;
+	tmp.node_name = tmp.target_node = tmp.priority_class = DSI_ATOM_NONE;
 	memset(&tmp.required, 0, sizeof(tmp.required));
 	memset(&tmp.preferred, 0, sizeof(tmp.preferred));
-	if (dsi_resources_copy(atoms, &src->requests, &tmp.requests) < 0)
+	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
 	if (src->nports) {
 		tmp.ports = dsi_malloc(src->nports * sizeof(dsi_host_port));
 		if (!tmp.ports) {
-			dsi_resources_release(atoms, &tmp.requests);
+			dsi_resources_release(to, &tmp.requests);
 			return -1;
 		}
 		memcpy(tmp.ports, src->ports, src->nports * sizeof(dsi_host_port));
 	}
 	tmp.nports = src->nports;
+	int failed = 0;
 	for (uint32_t i = 0; i < tmp.nports; i++)
-		dsi_atom_ref(atoms, tmp.ports[i].ip);
-	dsi_atom_ref(atoms, tmp.node_name);
-	dsi_atom_ref(atoms, tmp.target_node);
-	dsi_atom_ref(atoms, tmp.priority_class);
+		tmp.ports[i].ip = dsi_atom_carry_or_none(to, from, src->ports[i].ip, &failed);
+	tmp.node_name = dsi_atom_carry_or_none(to, from, src->node_name, &failed);
+	tmp.target_node = dsi_atom_carry_or_none(to, from, src->target_node, &failed);
+	tmp.priority_class = dsi_atom_carry_or_none(to, from, src->priority_class, &failed);
 	/* placement parts are only parsed for templates, which are never copied this way */
 	*dst = tmp;
-	if (dsi_labels_copy(atoms, &src->node_selector, &dst->node_selector) < 0 ||
-	    dsi_tolerations_copy(atoms, &src->tolerations, &dst->tolerations) < 0) {
-		dsi_podspec_release(atoms, dst);
+	if (failed || dsi_labels_copy_x(to, from, &src->node_selector, &dst->node_selector) < 0 ||
+	    dsi_tolerations_copy_x(to, from, &src->tolerations, &dst->tolerations) < 0) {
+		dsi_podspec_release(to, dst);
 		return -1;
 	}
 	return 0;
+}
+
+int dsi_podspec_copy(dsi_atoms *atoms, const dsi_podspec *src, dsi_podspec *dst)
+{
+	return dsi_podspec_copy_x(atoms, atoms, src, dst);
 }

@@ -49,6 +49,8 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 		     dsi_podspec *out);
 void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s);
 int dsi_podspec_copy(dsi_atoms *atoms, const dsi_podspec *src, dsi_podspec *dst);
+/* The same from table from into table to. */
+int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *src, dsi_podspec *dst);
 
 /* GetTargetNodeName (pkg/controller/daemon/util/daemonset_util.go) on a spec
  * JSON object: nodeName, else the single value of the first matchFields

@@ -74,7 +74,8 @@ static void slab_unref(dsi_slab *slab)
 		dsi_free(slab);
 }
 
-static void release_obj(dsi_cluster *c, dsi_kind k, void *o)
+/* Release o, whose atoms are in table atoms (the snapshot's, or a thread's staging table). */
+static void release_obj(dsi_atoms *atoms, dsi_kind k, void *o)
 {
 	dsi_slab *slab = NULL;
 	switch (k) {
@@ -82,29 +83,28 @@ static void release_obj(dsi_cluster *c, dsi_kind k, void *o)
 		dsi_node *n = o;
 		if ((slab = n->slab)) { /* arrays in the block (the non-empty ones): drop their references only */
 			if (n->meta.labels.n)
-				dsi_kv_array_disown(&c->atoms, (void **)&n->meta.labels.v, &n->meta.labels.n,
+				dsi_kv_array_disown(atoms, (void **)&n->meta.labels.v, &n->meta.labels.n,
 						    sizeof(dsi_label));
 			if (n->taints.n)
-				dsi_kv_array_disown(&c->atoms, (void **)&n->taints.v, &n->taints.n, sizeof(dsi_taint));
+				dsi_kv_array_disown(atoms, (void **)&n->taints.v, &n->taints.n, sizeof(dsi_taint));
 		}
-		dsi_node_release(&c->atoms, n);
+		dsi_node_release(atoms, n);
 		break;
 	}
 	case DSI_KIND_POD: {
 		dsi_pod *p = o;
 		if ((slab = p->slab) && p->meta.labels.n)
-			dsi_kv_array_disown(&c->atoms, (void **)&p->meta.labels.v, &p->meta.labels.n,
-					    sizeof(dsi_label));
-		dsi_pod_release(&c->atoms, p);
+			dsi_kv_array_disown(atoms, (void **)&p->meta.labels.v, &p->meta.labels.n, sizeof(dsi_label));
+		dsi_pod_release(atoms, p);
 		break;
 	}
-	case DSI_KIND_DAEMONSET: dsi_daemonset_release(&c->atoms, o); break;
-	case DSI_KIND_REVISION: dsi_revision_release(&c->atoms, o); break;
-	case DSI_KIND_PDB: dsi_pdb_release(&c->atoms, o); break;
-	case DSI_KIND_PRIORITY_CLASS: dsi_priority_class_release(&c->atoms, o); break;
+	case DSI_KIND_DAEMONSET: dsi_daemonset_release(atoms, o); break;
+	case DSI_KIND_REVISION: dsi_revision_release(atoms, o); break;
+	case DSI_KIND_PDB: dsi_pdb_release(atoms, o); break;
+	case DSI_KIND_PRIORITY_CLASS: dsi_priority_class_release(atoms, o); break;
 	default:
-		dsi_meta_release(&c->atoms, &((dsi_other *)o)->meta);
-		dsi_atom_unref(&c->atoms, ((dsi_other *)o)->group_kind);
+		dsi_meta_release(atoms, &((dsi_other *)o)->meta);
+		dsi_atom_unref(atoms, ((dsi_other *)o)->group_kind);
 		break;
 	}
 	if (slab)
@@ -273,9 +273,9 @@ void dsi_cluster_destroy(dsi_cluster *c)
 		for (size_t i = 0; i < c->objs[k].n; i++) {
 			if (k == DSI_KIND_OTHER) {
 				other_box *b = c->objs[k].v[i];
-				release_obj(c, DSI_KIND_OTHER, b);
+				release_obj(&c->atoms, DSI_KIND_OTHER, b);
 			} else {
-				release_obj(c, (dsi_kind)k, c->objs[k].v[i]);
+				release_obj(&c->atoms, (dsi_kind)k, c->objs[k].v[i]);
 			}
 		}
 		dsi_free(c->objs[k].v);
@@ -342,10 +342,12 @@ typedef struct staged {
 	void *obj;    /* parsed object (NULL for removals of unknown kinds) */
 	dsi_meta key; /* for removals: namespace/name (atoms referenced) */
 	dsi_atom gk;  /* for others: group/kind */
+	size_t seq;   /* a thread's staging: the item's place in its List (dsi_load_par) */
 } staged;
 
 typedef struct batch {
 	dsi_cluster *c;
+	dsi_atoms *atoms; /* where the staged objects' atoms are: the snapshot's, or a thread's overlay on it */
 	staged *v;
 	size_t n, cap;
 	size_t count[DSI_KIND_COUNT];
@@ -355,17 +357,20 @@ typedef struct batch {
 	size_t ngroups;
 } batch;
 
+/* The table of a batch's atoms: a thread's own, or (atoms unset) the snapshot's. */
+static dsi_atoms *batch_atoms(const batch *b) { return b->atoms ? b->atoms : &b->c->atoms; }
+
 /* Drop the staged objects from index n on. */
 static void batch_truncate(batch *b, size_t n)
 {
 	for (size_t i = n; i < b->n; i++) {
 		staged *s = &b->v[i];
 		if (s->obj) {
-			release_obj(b->c, s->kind, s->obj);
+			release_obj(batch_atoms(b), s->kind, s->obj);
 			b->count[s->kind]--;
 		}
-		dsi_meta_release(&b->c->atoms, &s->key);
-		dsi_atom_unref(&b->c->atoms, s->gk);
+		dsi_meta_release(batch_atoms(b), &s->key);
+		dsi_atom_unref(batch_atoms(b), s->gk);
 	}
 	b->n = n;
 }
@@ -437,11 +442,11 @@ int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, 
 /* BeforeCreate (apiserver pkg/registry/rest/create.go) via EnsureObjectNamespaceMatchesRequestNamespace
  * (rest/meta.go): the API server clears metadata.namespace of a cluster-scoped object, so a Node
  * or PriorityClass is found by its name alone whatever namespace its text claims. */
-static void clear_cluster_scoped_namespace(dsi_cluster *c, dsi_kind k, dsi_meta *m)
+static void clear_cluster_scoped_namespace(dsi_atoms *atoms, dsi_kind k, dsi_meta *m)
 {
 	if (k != DSI_KIND_NODE && k != DSI_KIND_PRIORITY_CLASS)
 		return;
-	dsi_atom_unref(&c->atoms, m->ns);
+	dsi_atom_unref(atoms, m->ns);
 	m->ns = 0;
 }
 
@@ -490,6 +495,7 @@ static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, int event, dsi_pre
 static int stage(batch *b, json_t *obj, const char *kind, const char *api, int remove, ds_error *err)
 {
 	dsi_cluster *c = b->c;
+	dsi_atoms *atoms = batch_atoms(b);
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	rd.lenient = c->model.lenient;
@@ -506,18 +512,18 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	s->kind = k;
 	s->remove = remove;
 	if (k == DSI_KIND_OTHER) {
-		s->gk = group_kind_atom(&c->atoms, api, kind);
+		s->gk = group_kind_atom(atoms, api, kind);
 		if (s->gk == DSI_ATOM_ERROR) {
 			s->gk = 0;
 			return dsi_error_nomem(err);
 		}
 	}
 	if (remove) {
-		if ((rc = dsi_meta_read(&rd, &c->atoms, obj, 1, &s->key)) < 0) {
-			dsi_atom_unref(&c->atoms, s->gk);
+		if ((rc = dsi_meta_read(&rd, atoms, obj, 1, &s->key)) < 0) {
+			dsi_atom_unref(atoms, s->gk);
 			return rc;
 		}
-		clear_cluster_scoped_namespace(c, k, &s->key);
+		clear_cluster_scoped_namespace(atoms, k, &s->key);
 		b->n++;
 		return 0;
 	}
@@ -526,7 +532,7 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 						     sizeof(other_box)};
 	void *o = dsi_calloc(1, sizes[k]);
 	if (!o) {
-		dsi_atom_unref(&c->atoms, s->gk);
+		dsi_atom_unref(atoms, s->gk);
 		return dsi_error_nomem(err);
 	}
 	unsigned gates = c->core.gates;
@@ -534,23 +540,23 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	int manifest = as_served(c, k, obj, b->events, &prep, err);
 	if (manifest < 0) {
 		dsi_free(o);
-		dsi_atom_unref(&c->atoms, s->gk);
+		dsi_atom_unref(atoms, s->gk);
 		return manifest;
 	}
 	json_t *given = obj;
 	if (prep.obj)
 		obj = prep.obj;
 	switch (k) {
-	case DSI_KIND_NODE: rc = dsi_node_read(&rd, &c->atoms, obj, o); break;
-	case DSI_KIND_POD: rc = dsi_pod_read(&rd, &c->atoms, obj, gates, o); break;
+	case DSI_KIND_NODE: rc = dsi_node_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_POD: rc = dsi_pod_read(&rd, atoms, obj, gates, o); break;
 	case DSI_KIND_DAEMONSET:
-		rc = dsi_daemonset_read(&rd, &c->atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
+		rc = dsi_daemonset_read(&rd, atoms, obj, prep.hashed, api, legacy, gates, c->core.k8s_minor, o);
 		break;
-	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, &c->atoms, obj, o); break;
-	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, &c->atoms, obj, o); break;
-	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, &c->atoms, obj, o); break;
+	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, atoms, obj, o); break;
 	default:
-		rc = dsi_meta_read(&rd, &c->atoms, obj, 1, &((other_box *)o)->o.meta);
+		rc = dsi_meta_read(&rd, atoms, obj, 1, &((other_box *)o)->o.meta);
 		((other_box *)o)->o.group_kind = s->gk;
 		s->gk = 0; /* the object holds the reference now */
 		break;
@@ -559,10 +565,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	json_decref(prep.hashed);
 	if (rc < 0) {
 		dsi_free(o);
-		dsi_atom_unref(&c->atoms, s->gk);
+		dsi_atom_unref(atoms, s->gk);
 		return rc;
 	}
-	clear_cluster_scoped_namespace(c, k, meta_of(k, o));
+	clear_cluster_scoped_namespace(atoms, k, meta_of(k, o));
 	if (k == DSI_KIND_DAEMONSET) {
 		((dsi_daemonset *)o)->manifest = (uint8_t)manifest;
 		((dsi_daemonset *)o)->given = prep.obj ? json_incref(given) : NULL;
@@ -733,7 +739,7 @@ static void drop(dsi_cluster *c, dsi_kind k, void *o)
 		dsi_map_del(&c->by_key[k], key_of(meta_of(k, o)));
 	}
 	vec_remove(c, k, o);
-	release_obj(c, k, o);
+	release_obj(&c->atoms, k, o);
 }
 
 static void *find_existing(dsi_cluster *c, dsi_kind k, const dsi_meta *m, dsi_atom gk)
@@ -789,7 +795,7 @@ static void commit(dsi_cluster *c, batch *b)
 			dsi_map_put(&c->by_key[k], key_of(&nn->meta), nn);
 			count_label_keys(c, on, -1);
 			count_label_keys(c, nn, 1);
-			release_obj(c, k, on);
+			release_obj(&c->atoms, k, on);
 			continue;
 		}
 		if (old)
@@ -855,10 +861,96 @@ static void unstage(void *ctx)
 	batch_truncate(b, b->mark);
 }
 
+static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const void *so, int take_json,
+		      ds_error *err);
+
+/* ---- a List's items staged on several threads (dsi_load_par) ---- */
+
+/* A thread's staging: its own batch, whose atoms are in an overlay on the snapshot's table (which
+ * nothing changes while the threads run), so that threads intern strings without a lock. */
+typedef struct worker {
+	batch b;
+	dsi_atoms atoms;
+} worker;
+
+static void *worker_new(void *ctx)
+{
+	const batch *main = ctx;
+	worker *w = dsi_calloc(1, sizeof(*w));
+	if (!w)
+		return NULL;
+	dsi_atoms_init_overlay(&w->atoms, &main->c->atoms);
+	w->b.c = main->c;
+	w->b.atoms = &w->atoms;
+	w->b.events = main->events;
+	return w;
+}
+
+static int worker_item(void *wp, const dsi_loaded *it, size_t seq, ds_error *err)
+{
+	worker *w = wp;
+	int rc = stage_loaded(&w->b, it, err);
+	if (rc == 0)
+		w->b.v[w->b.n - 1].seq = seq;
+	return rc;
+}
+
+static void worker_free(void *ctx, void *wp)
+{
+	(void)ctx;
+	worker *w = wp;
+	batch_free(&w->b);
+	dsi_atoms_free(&w->atoms);
+	dsi_free(w);
+}
+
+/* Every thread's staged objects into the batch, in item order, their atoms carried into the
+ * snapshot's table (on the caller's thread, the threads having ended). All or nothing. */
+static int merge_workers(void *ctx, void **wp, unsigned n, ds_error *err)
+{
+	batch *b = ctx;
+	size_t mark = b->n, total = 0;
+	size_t *next = dsi_calloc(n, sizeof(*next));
+	if (!next)
+		return dsi_error_nomem(err);
+	for (unsigned t = 0; t < n; t++)
+		total += ((worker *)wp[t])->b.n;
+	int rc = DSI_GROW(b->v, b->cap, b->n + total) < 0 ? dsi_error_nomem(err) : 0;
+	for (size_t done = 0; rc == 0 && done < total; done++) {
+		unsigned best = n; /* the thread whose next item comes first: each staged its own in order */
+		for (unsigned t = 0; t < n; t++) {
+			const batch *x = &((worker *)wp[t])->b;
+			if (next[t] < x->n &&
+			    (best == n || x->v[next[t]].seq < ((worker *)wp[best])->b.v[next[best]].seq))
+				best = t;
+		}
+		worker *w = wp[best];
+		const staged *s = &w->b.v[next[best]++];
+		void *o = copy_obj(b->c, &w->atoms, s->kind, s->obj, 1, err);
+		if (!o) {
+			rc = err->code ? err->code : dsi_error_nomem(err);
+			break;
+		}
+		staged *d = &b->v[b->n++];
+		memset(d, 0, sizeof(*d));
+		d->kind = s->kind;
+		d->obj = o;
+		b->count[s->kind]++;
+	}
+	dsi_free(next);
+	if (rc < 0)
+		batch_truncate(b, mark);
+	return rc;
+}
+
 static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, ds_error *err)
 {
+	dsi_cluster *c = b->c;
 	b->mark = b->n;
-	return dsi_load_text_staged(data, size, &b->c->core.limits, fn, unstage, b, err);
+	const dsi_load_par par = {c->model.exec, (unsigned)c->core.load_threads, worker_new, worker_item, merge_workers,
+				  worker_free};
+	return dsi_load_text_par(data, size, &c->core.limits, fn, unstage, c->model.exec && !b->events ? &par : NULL, b,
+				 err);
 }
 
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
@@ -988,14 +1080,14 @@ static int finish_batch(dsi_cluster *c, batch *b, int rc, size_t *count, ds_erro
 
 int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
-	batch b = {.c = c, .events = 0};
+	batch b = {.c = c, .atoms = &c->atoms, .events = 0};
 	int rc = load_staged(&b, data, size, stage_loaded, err);
 	return finish_batch(c, &b, rc, count, err);
 }
 
 int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err)
 {
-	batch b = {.c = c, .events = 0};
+	batch b = {.c = c, .atoms = &c->atoms, .events = 0};
 	int rc = dsi_load_value(v, &c->core.limits, stage_loaded, &b, err);
 	return finish_batch(c, &b, rc, count, err);
 }
@@ -1003,8 +1095,10 @@ int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_er
 dsi_batch *dsi_cluster_batch_begin(dsi_cluster *c)
 {
 	batch *b = dsi_calloc(1, sizeof(*b));
-	if (b)
+	if (b) {
 		b->c = c;
+		b->atoms = &c->atoms;
+	}
 	return b;
 }
 
@@ -1062,7 +1156,7 @@ static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
 
 int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
-	batch b = {.c = c, .events = 1};
+	batch b = {.c = c, .atoms = &c->atoms, .events = 1};
 	int rc = load_staged(&b, data, size, stage_event, err);
 	return finish_batch(c, &b, rc, count, err);
 }
@@ -1102,32 +1196,35 @@ int dsi_cluster_bind_pod(dsi_cluster *c, dsi_pod *p, dsi_atom node)
 
 /* ---- copy ---- */
 
-/* A new object equal to so, in dst (whose atom table is a copy of the source's, so ids agree). The
- * objects that keep their JSON get a deep copy of it: the source may be read by other threads while it
- * is copied, and sharing its values would touch their reference counts, which jansson does not read
- * atomically; the copy owns all it holds. */
-static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *err)
+/* A new object equal to so, in dst; so's atoms are in table from (dst's own when dst's table is a
+ * copy of the source's, so that ids agree). The objects that keep their JSON are read again from it:
+ * from a deep copy, since the source may be read by other threads while it is copied and sharing its
+ * values would touch their reference counts, which jansson does not read atomically; the copy owns all
+ * it holds. take_json: so's JSON is the caller's to share (a thread's staging, after the threads
+ * have ended). */
+static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const void *so, int take_json, ds_error *err)
 {
 	dsi_rd rd;
 	dsi_rd_init(&rd, err);
 	void *o = NULL;
 	json_t *own = NULL;
 	int rc = -1;
+#define OWN(j) ((j) && take_json ? json_incref(j) : json_deep_copy(j))
 	switch (k) {
 	case DSI_KIND_NODE:
 		if ((o = dsi_calloc(1, sizeof(dsi_node))))
-			rc = dsi_node_copy(&dst->atoms, so, o);
+			rc = dsi_node_copy_x(&dst->atoms, from, so, o);
 		break;
 	case DSI_KIND_POD:
 		if ((o = dsi_calloc(1, sizeof(dsi_pod))))
-			rc = dsi_pod_copy(&dst->atoms, so, o);
+			rc = dsi_pod_copy_x(&dst->atoms, from, so, o);
 		break;
 	case DSI_KIND_DAEMONSET: { /* keeps its JSON: read it again */
 		const dsi_daemonset *sd = so;
 		const char *api = json_string_value(json_object_get(sd->obj, "apiVersion"));
 		json_t *hashed = NULL, *given = NULL; /* copies too: threads never share a count */
-		if ((own = json_deep_copy(sd->obj)) && (!sd->hashed || (hashed = json_deep_copy(sd->hashed))) &&
-		    (!sd->given || (given = json_deep_copy(sd->given))) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
+		if ((own = OWN(sd->obj)) && (!sd->hashed || (hashed = OWN(sd->hashed))) &&
+		    (!sd->given || (given = OWN(sd->given))) && (o = dsi_calloc(1, sizeof(dsi_daemonset))) &&
 		    (rc = dsi_daemonset_read(&rd, &dst->atoms, own, hashed, api, sd->legacy != 0, dst->core.gates,
 					     dst->core.k8s_minor, o)) == 0) {
 			/* what loading it gave it, which its JSON does not say */
@@ -1140,30 +1237,34 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 		break;
 	}
 	case DSI_KIND_REVISION:
-		if ((own = json_deep_copy(((const dsi_revision *)so)->obj)) &&
-		    (o = dsi_calloc(1, sizeof(dsi_revision))))
+		if ((own = OWN(((const dsi_revision *)so)->obj)) && (o = dsi_calloc(1, sizeof(dsi_revision))))
 			rc = dsi_revision_read(&rd, &dst->atoms, own, o);
 		break;
 	case DSI_KIND_PDB:
-		if ((own = json_deep_copy(((const dsi_pdb *)so)->obj)) && (o = dsi_calloc(1, sizeof(dsi_pdb))))
+		if ((own = OWN(((const dsi_pdb *)so)->obj)) && (o = dsi_calloc(1, sizeof(dsi_pdb))))
 			rc = dsi_pdb_read(&rd, &dst->atoms, own, o);
 		break;
 	case DSI_KIND_PRIORITY_CLASS:
 		if ((o = dsi_calloc(1, sizeof(dsi_priority_class)))) {
 			*(dsi_priority_class *)o = *(const dsi_priority_class *)so;
-			rc = dsi_meta_copy(&dst->atoms, &((const dsi_priority_class *)so)->meta,
-					   &((dsi_priority_class *)o)->meta);
+			rc = dsi_meta_copy_x(&dst->atoms, from, &((const dsi_priority_class *)so)->meta,
+					     &((dsi_priority_class *)o)->meta);
 		}
 		break;
 	default:
 		if ((o = dsi_calloc(1, sizeof(other_box)))) {
 			const other_box *sb = so;
-			rc = dsi_meta_copy(&dst->atoms, &sb->o.meta, &((other_box *)o)->o.meta);
-			((other_box *)o)->o.group_kind = sb->o.group_kind;
-			dsi_atom_ref(&dst->atoms, sb->o.group_kind);
+			other_box *box = o;
+			if ((rc = dsi_meta_copy_x(&dst->atoms, from, &sb->o.meta, &box->o.meta)) == 0 &&
+			    (box->o.group_kind = dsi_atom_carry(&dst->atoms, from, sb->o.group_kind)) ==
+				    DSI_ATOM_ERROR) {
+				dsi_meta_release(&dst->atoms, &box->o.meta);
+				rc = -1;
+			}
 		}
 		break;
 	}
+#undef OWN
 	json_decref(own); /* the object holds its own reference */
 	if (rc < 0) {
 		dsi_free(o);
@@ -1176,13 +1277,13 @@ static void *copy_obj(dsi_cluster *dst, dsi_kind k, const void *so, ds_error *er
 
 int dsi_cluster_add_objects(dsi_cluster *c, const dsi_kind *kinds, void *const *objs, size_t n, ds_error *err)
 {
-	batch b = {.c = c, .events = 0};
+	batch b = {.c = c, .atoms = &c->atoms, .events = 0};
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (rc == 0 && DSI_GROW(b.v, b.cap, b.n + 1) < 0)
 			rc = dsi_error_nomem(err);
 		if (rc < 0) { /* the rest are freed as the batch's would be */
-			release_obj(c, kinds[i], objs[i]);
+			release_obj(&c->atoms, kinds[i], objs[i]);
 			continue;
 		}
 		memset(&b.v[b.n], 0, sizeof(staged));
@@ -1207,7 +1308,7 @@ int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 	dst->k_hash_label = src->k_hash_label;
 	dst->k_gen_label = src->k_gen_label;
 	memcpy(dst->k_taints, src->k_taints, sizeof(dst->k_taints));
-	batch b = {.c = dst, .events = 0};
+	batch b = {.c = dst, .atoms = &dst->atoms, .events = 0};
 	int rc = 0;
 	for (int k = 0; k < DSI_KIND_COUNT && rc == 0; k++) {
 		for (size_t i = 0; i < src->objs[k].n; i++) {
@@ -1215,7 +1316,7 @@ int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 				rc = dsi_error_nomem(err);
 				break;
 			}
-			void *o = copy_obj(dst, (dsi_kind)k, src->objs[k].v[i], err);
+			void *o = copy_obj(dst, &dst->atoms, (dsi_kind)k, src->objs[k].v[i], 0, err);
 			if (!o) {
 				rc = err->code;
 				break;

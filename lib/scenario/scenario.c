@@ -399,8 +399,7 @@ static int run_text(collect *k, const char *text, size_t size)
 {
 	const dsi_limits *lim = &dsi_o_core(k->opts)->limits;
 	if (size > lim->max_bytes)
-		return dsi_error_set(k->err, DS_ELIMIT, NULL,
-				     "input of %zu bytes is larger than the limit of %zu bytes", size, lim->max_bytes);
+		return dsi_error_too_large(k->err, NULL, size, lim->max_bytes);
 	size_t pos = skip_space(text, size);
 	if (pos >= size || (text[pos] != '{' && text[pos] != '['))
 		return dsi_yaml_parse(text, size, lim, yaml_doc, k, k->err);

@@ -7,7 +7,7 @@ BUILD=${BUILD:-build/bench}
 sizes=${BENCH_SIZES:-1000,5000,20000,100000}
 only=
 [ -n "${BENCH_PURE_ONLY:-}" ] && only=-P
-cc -std=c11 -O2 -g -Iinclude $(pkg-config --cflags jansson) tests/bench/bench.c tests/bench/pure.c \
+cc -std=c11 -O2 -g -Iinclude $(pkg-config --cflags jansson) tests/bench/bench.c tests/bench/gen.c tests/bench/pure.c \
 	"$BUILD/lib/libdaemonset.a" $(pkg-config --libs jansson yaml-0.1) -lpthread -lm -o "$BUILD/bench"
 "$BUILD/bench" -j -s "$sizes" -I "$BUILD/pure_inputs.json" $only > "$BUILD/bench.out"
 # the JSON document comes first, the tables after it

@@ -143,6 +143,12 @@ class Store:
         self.authorizations = []  # the Authorization header of every request (None: none), in order
         self.unauthorized = 0  # requests answered 401
         self.stopped = False
+        self.bookmark_every = None  # seconds: a BOOKMARK this often on watches that allow them
+        self.bookmarks = 0  # bookmarks sent
+        self.chunked_lists = False  # lists as a chunked reply, in pieces
+        self.modes = []  # [method, path substring, mode, remaining, params]: see inject_mode
+        self.malformed_offsets = []  # where each malformed watch line began in its stream
+        self.huge_sent = []  # bytes of each huge reply that went out before the client hung up
 
     # ---- bookkeeping ----
     def _key(self, res, ns, name):
@@ -484,12 +490,78 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     return ApiError(f[2], "InternalError" if f[2] >= 500 else "Conflict", "injected fault %d" % f[2])
         return None
 
+    def _mode(self):
+        st = self.store
+        with st.cond:
+            for m in st.modes:
+                if m[3] != 0 and m[0] == self.command and m[1] in self.path:
+                    m[3] -= 1
+                    return [m[0], m[1], m[2], 1, m[4]]
+        return None
+
+    def _reset(self, data):
+        """Half the answer, then a reset (SO_LINGER 0: the client sees RST, not a clean end)."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data[:len(data) // 2])
+        self.wfile.flush()
+        import struct
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.close_connection = True
+
+    def _huge(self, size):
+        """A list reply of size bytes, made as it goes (never held whole), chunked; stops when the
+        client hangs up."""
+        st = self.store
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        head = b'{"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":['
+        item = b'{"metadata":{"name":"n","labels":{"filler":"' + b"x" * 900 + b'"}}},'
+        piece = head + item * 64
+        sent = 0
+        try:
+            while sent < size and not st.stopped:
+                data = piece if sent else head + item * 63
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                sent += len(data)
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        with st.cond:
+            st.huge_sent.append(sent)
+        self.close_connection = True
+
+    def _list_reply(self, body):
+        if not self.store.chunked_lists:
+            return self._send(200, body)
+        data = json.dumps(body).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        for i in range(0, len(data), 1000):
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data[i:i + 1000]), data[i:i + 1000]))
+        self.wfile.write(b"0\r\n\r\n")
+
     def _handle(self, method):
         st = self.store
         try:
             if not self._authenticated():
                 self.rfile.read(int(self.headers.get("Content-Length") or 0))  # keep the connection usable
                 return self._send(401, UNAUTHORIZED)
+            mode = self._mode()
+            if mode and mode[2] == "redirect":
+                self.send_response(302)
+                self.send_header("Location", mode[4]["to"] + self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            if mode and mode[2] == "huge":
+                return self._huge(mode[4].get("size", 1 << 30))
             fault = self._fault()
             body = self._body() if method in ("POST", "PUT", "PATCH", "DELETE") else None
             if fault:
@@ -497,8 +569,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             res, ns, name, sub, query = self._route()
             if method == "GET" and not name:
                 if query.get("watch") in ("1", "true"):
-                    return self._watch(res, ns, query)
-                return self._send(200, st.list(res, ns, query.get("labelSelector")))
+                    return self._watch(res, ns, query, mode)
+                if mode and mode[2] == "reset":
+                    return self._reset(json.dumps(st.list(res, ns, query.get("labelSelector"))).encode())
+                return self._list_reply(st.list(res, ns, query.get("labelSelector")))
             if method == "GET":
                 return self._send(200, st.get(res, ns, name))
             if method == "POST" and not name:
@@ -519,10 +593,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         except ApiError as e:
             self._send(e.code, e.status())
 
-    def _watch(self, res, ns, query):
-        """Newline-delimited watch events over a chunked response, from resourceVersion on."""
+    def _watch(self, res, ns, query, mode=None):
+        """Newline-delimited watch events over a chunked response, from resourceVersion on; with
+        allowWatchBookmarks, a BOOKMARK every store.bookmark_every seconds."""
         st = self.store
         rv = int(query.get("resourceVersion") or 0)
+        bookmarks = query.get("allowWatchBookmarks") == "true" and st.bookmark_every
+        next_bookmark = time.time() + (st.bookmark_every or 0)
+        sent = [0]
         deadline = time.time() + min(float(query.get("timeoutSeconds") or 3600), st.watch_timeout)
         with st.cond:
             st.watches += 1
@@ -531,10 +609,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
 
-        def chunk(obj):
-            data = (json.dumps(obj) + "\n").encode()
+        def raw(data):
             self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
             self.wfile.flush()
+            sent[0] += len(data)
+
+        def chunk(obj):
+            if mode and mode[2] == "malformed" and sent[0] >= mode[4].get("after", 0):
+                with st.cond:
+                    st.malformed_offsets.append(sent[0])
+                raw(b'{"type":"MODIFIED","object":{"kind":"Pod",}}\n')
+                mode[2] = "done"
+            raw((json.dumps(obj) + "\n").encode())
+
+        if mode and mode[2] == "silent":  # headers, then nothing until the client gives up
+            self.close_connection = True
+            while not st.stopped and time.time() < deadline:
+                time.sleep(0.05)
+            return
 
         try:
             if rv == 0:  # no resourceVersion: the current state as ADDED events, then what follows
@@ -556,6 +648,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 for e in evs:
                     chunk(e)
                     rv = int(e["object"]["metadata"]["resourceVersion"])
+                if bookmarks and time.time() >= next_bookmark:
+                    with st.cond:
+                        now_rv = st.rv if not st.events_after(res, ns, rv) else rv
+                        st.bookmarks += 1
+                    kind, api = RESOURCES[res][0], RESOURCES[res][1]
+                    chunk({"type": "BOOKMARK", "object": {"kind": kind, "apiVersion": api,
+                                                          "metadata": {"resourceVersion": str(now_rv)}}})
+                    rv = now_rv
+                    next_bookmark = time.time() + st.bookmark_every
             self.wfile.write(b"0\r\n\r\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
@@ -638,6 +739,16 @@ def inject(store, method, path_part, code, count=1):
     """The next count requests of method whose path contains path_part answer code."""
     with store.cond:
         store.faults.append([method, path_part, code, count])
+
+
+def inject_mode(store, method, path_part, mode, count=1, **params):
+    """The next count (-1: all) requests of method whose path contains path_part are answered
+    oddly: "reset" (a list: half of it, then a TCP reset), "silent" (a watch: headers, then
+    nothing), "malformed" (a watch: a line that is not JSON once `after` bytes were sent, its
+    offset kept in store.malformed_offsets), "huge" (a list of `size` bytes, default 1 GiB, made
+    as it goes), "redirect" (302 to `to` + the same path)."""
+    with store.cond:
+        store.modes.append([method, path_part, mode, count, params])
 
 
 if __name__ == "__main__":

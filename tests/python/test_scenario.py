@@ -146,7 +146,8 @@ class RunTest(unittest.TestCase):
         with self.assertRaises(DaemonSetError) as cm:
             scenario.run(TOO_SLOW, SCENARIOS, Options(maxDocumentBytes=50))
         self.assertEqual((cm.exception.name, cm.exception.message),
-                         ("DS_ELIMIT", "input of %d bytes is larger than the limit of 50 bytes" % len(TOO_SLOW)))
+                         ("DS_ELIMIT", "input of %d bytes is larger than the limit of 50 bytes: set the option "
+                          "maxDocumentBytes to %d or more to read it" % (len(TOO_SLOW), len(TOO_SLOW))))
 
 
 if __name__ == "__main__":

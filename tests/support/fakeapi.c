@@ -524,8 +524,10 @@ static int call_begin(fake_api *api, call *c, const char *op, const char *resour
 		if ((f->op && strcmp(f->op, op)) || (f->resource && (!resource || strcmp(f->resource, resource))))
 			continue;
 		f->seen++;
-		if (!c->hit && f->seen > f->f.skip && (f->f.count < 0 || f->seen <= f->f.skip + f->f.count))
+		if (!c->hit && f->seen > f->f.skip && (f->f.count < 0 || f->seen <= f->f.skip + f->f.count)) {
 			c->hit = f;
+			api->fault_hits++;
+		}
 	}
 	if (c->hit && c->hit->f.delay_ms > 0)
 		fake_advance(api, api->now + c->hit->f.delay_ms);
@@ -601,6 +603,8 @@ void fake_clear_faults(fake_api *api)
 	api->efaults = NULL;
 	api->nefaults = 0;
 }
+
+long fake_fault_hits(const fake_api *api) { return api->fault_hits; }
 
 long fake_calls(const fake_api *api, const char *op, const char *resource)
 {
@@ -1475,8 +1479,10 @@ static int deliver(fake_watch *w, const char *type, const json_t *obj)
 		if (f->resource && strcmp(f->resource, w->r->name))
 			continue;
 		f->seen++;
-		if (!hit && f->seen > f->f.skip && (f->f.count < 0 || f->seen <= f->f.skip + f->f.count))
+		if (!hit && f->seen > f->f.skip && (f->f.count < 0 || f->seen <= f->f.skip + f->f.count)) {
 			hit = f;
+			api->fault_hits++;
+		}
 	}
 	int kind = hit ? hit->f.kind : -1;
 	ds_time due = api->now + (kind == FAKE_EVENT_DELAY ? hit->f.delay_ms : 0);

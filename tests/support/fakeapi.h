@@ -193,6 +193,8 @@ void fake_close_watches(fake_api *api);
 
 /* Calls made so far of op on resource (either NULL: any). */
 long fake_calls(const fake_api *api, const char *op, const char *resource);
+/* Call and watch-event faults that hit so far. */
+long fake_fault_hits(const fake_api *api);
 /* The current resourceVersion (the global counter). */
 unsigned long long fake_resource_version(const fake_api *api);
 /* The stored objects of a resource, borrowed: {"ns/name" or "name": object}. */

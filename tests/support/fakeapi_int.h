@@ -77,6 +77,7 @@ struct fake_api {
 	size_t nfaults;
 	event_fault_ent *efaults;
 	size_t nefaults;
+	long fault_hits; /* call and event faults that hit (fake_fault_hits) */
 	fake_observer observer;
 	void *observer_data;
 	int in_tick;

@@ -31,7 +31,7 @@ static int reply_with(int code, char *body, ds_reply *reply)
 {
 	int r = fake_transport_result(code, body);
 	if (r == DS_TRANSPORT_OK) {
-		if (body && ds_reply_append(reply, body, strlen(body)) < 0)
+		if (body && ds_reply_append2(reply, body, strlen(body), NULL) < 0)
 			r = DS_TRANSPORT_FATAL;
 	} else {
 		json_t *st = body ? json_loads(body, 0, NULL) : NULL;
@@ -43,7 +43,7 @@ static int reply_with(int code, char *body, ds_reply *reply)
 			 : code == FAKE_ECONNRESET   ? "read: connection reset by peer"
 			 : code == FAKE_ECONNREFUSED ? "connect: connection refused"
 						     : "the server answered without a Status");
-		ds_reply_set_message(reply, msg ? msg : fallback);
+		ds_reply_set_message2(reply, msg ? msg : fallback, NULL);
 		json_decref(st);
 	}
 	free(body);

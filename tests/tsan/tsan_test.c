@@ -712,6 +712,81 @@ static void *mutate(void *arg)
 	return NULL;
 }
 
+/* ---- a large List loaded on several threads (loadThreads) ------------------------------------- */
+
+/* The summary and every node of a snapshot loaded from text with loadThreads threads. */
+static char *load_with_threads(const char *text, const char *threads)
+{
+	ds_options *o = NULL;
+	ds_cluster *c = NULL;
+	ds_error err;
+	char *summary = NULL;
+	buf b = {0};
+	if (ds_options_create(&o, &err) < 0 || ds_options_set(o, "loadThreads", threads, &err) < 0 ||
+	    ds_cluster_new(o, &c, &err) < 0 || ds_cluster_load(c, text, strlen(text), NULL, &err) < 0 ||
+	    ds_cluster_summary(c, &summary, &err) < 0)
+		die("loading on %s threads: %s %s", threads, err.path, err.message);
+	bprintf(&b, "%s\n", summary);
+	ds_free(summary);
+	for (size_t i = 0; i < ds_cluster_count(c, "Node"); i++) {
+		char *out = NULL;
+		if (ds_cluster_get(c, "Node", NULL, ds_cluster_node_at(c, i), &out, &err) < 0)
+			die("get: %s", err.message);
+		bprintf(&b, "%s\n", out);
+		ds_free(out);
+	}
+	ds_cluster_free(c);
+	ds_options_free(o);
+	return b.p;
+}
+
+/* The List of text as YAML, as kubectl writes one: its items a block sequence (each in flow style). */
+static char *as_yaml(const char *text)
+{
+	json_t *v = json_loads(text, 0, NULL), *it;
+	buf b = {0};
+	size_t i;
+	if (!v)
+		die("the generated cluster is not JSON");
+	bprintf(&b, "apiVersion: v1\nitems:\n");
+	json_array_foreach(json_object_get(v, "items"), i, it)
+	{
+		char *one = json_dumps(it, JSON_COMPACT);
+		bprintf(&b, "- %s\n", one);
+		free(one);
+	}
+	bprintf(&b, "kind: List\n");
+	json_decref(v);
+	return b.p;
+}
+
+/* The generated cluster loaded on one thread and on four, several times, as JSON and as YAML: the
+ * library's own threads parse and stage a JSON List's items, each into a table of its own, and the
+ * results are merged; a YAML text is parsed by libyaml on one thread while another builds and stages. */
+static int load_phase(int nodes, int iterations)
+{
+	char *json = generate("par", nodes * 3);
+	char *yaml = as_yaml(json);
+	int bad = 0;
+	for (int y = 0; y < 2; y++) {
+		const char *text = y ? yaml : json;
+		char *golden = load_with_threads(text, "1");
+		for (int i = 0; i < iterations * 2; i++) {
+			char *got = load_with_threads(text, "4");
+			if (strcmp(got, golden) != 0)
+				bad = 1;
+			free(got);
+		}
+		printf("tsan: a %s List of %d nodes and their pods (%zu KB) loaded on 4 threads %d times: %s\n",
+		       y ? "YAML" : "JSON", nodes * 3, strlen(text) >> 10, iterations * 2,
+		       bad ? "FAILED: differs from the load on one thread" : "same as on one thread");
+		free(golden);
+	}
+	free(json);
+	free(yaml);
+	return bad;
+}
+
 /* ---- main ------------------------------------------------------------------------------ */
 
 /* ---- parsed objects shared by threads -------------------------------------------------------- */
@@ -1026,6 +1101,7 @@ int main(int argc, char **argv)
 		bad = 1;
 	}
 	bad |= objects_phase(&s, c, iterations);
+	bad |= load_phase(nodes, iterations);
 	for (size_t k = 0; k < njobs; k++)
 		free(jobs[k].golden);
 	free(jobs);

@@ -629,7 +629,7 @@ static int reentering_list(void *ud, const char *resource, const char *ns, const
 	(void)sel;
 	ds_error err;
 	reenter_rc = ds_controller_sync(reenter_ctrl, "a", "b", 0, NULL, NULL, &err);
-	ds_reply_set_message(reply, "no");
+	ds_reply_set_message2(reply, "no", NULL);
 	return DS_TRANSPORT_TRANSIENT;
 }
 
@@ -642,7 +642,7 @@ static int weird_list(void *ud, const char *resource, const char *ns, const char
 	(void)ns;
 	(void)sel;
 	if (weird_body)
-		ds_reply_append(reply, weird_body, strlen(weird_body));
+		ds_reply_append2(reply, weird_body, strlen(weird_body), NULL);
 	return weird_result;
 }
 

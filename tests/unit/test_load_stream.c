@@ -249,24 +249,95 @@ START_TEST(callback_and_limit_errors)
 END_TEST
 
 /* Not JSON but YAML flow style: the whole parse reads it as YAML; the staged
- * one had handed out the items before the stray comma, forgets them, then
- * does the same. */
+ * one had handed out the items before the unquoted key, forgets them, then
+ * does the same. A stray comma between items is seen by the scanner before
+ * any item is handed out. */
 START_TEST(yaml_after_streaming)
 {
-	ck_assert_int_eq(same("yaml", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}"), 2);
+	ck_assert_int_eq(same("yaml", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{b: 3}]}"), 3);
 	ck_assert_int_eq(last_undone, 2);
-	ck_assert_int_eq(same("yaml, fn refuses", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},]}"),
-			 3);
-	ck_assert_int_eq(same3("yaml, fn refuses", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},]}",
-			       1000, 1),
+	ck_assert_int_eq(same("yaml, stray comma", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}"), 2);
+	ck_assert_int_eq(last_undone, 0);
+	ck_assert_int_eq(
+		same("yaml, fn refuses", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},{b: 3}]}"),
+		4);
+	ck_assert_int_eq(same3("yaml, fn refuses",
+			       "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{\"a\":3},{b: 3}]}", 1000, 1),
 			 1);
 	ck_assert_int_eq(last_undone, 1);
 	/* neither JSON nor YAML: the JSON error, after the undo */
-	same("neither", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}}");
+	same("neither", "{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{b: 3}]}}");
 	ck_assert_int_eq(last_undone, 2);
 	/* a syntax error in a later value is not retried as YAML: nothing to forget */
-	same("second value", "{}{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},]}");
+	same("second value", "{}{\"kind\":\"NodeList\",\"items\":[{\"a\":1},{\"a\":2},{b: 3}]}");
 	ck_assert_int_eq(last_undone, 0);
+}
+END_TEST
+
+/* YAML: a List's items handed out as they are read (dsi_yaml_parse_items) against the document read
+ * whole: the same items, paths, kinds and errors. Items that carry their kind go out at once; those
+ * that do not wait for the list's kind, which kubectl writes after them. */
+START_TEST(yaml_lists)
+{
+	static const char *const cases[] = {
+		/* kubectl's order: apiVersion, items, kind; the items carry kind and apiVersion */
+		"apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata:\n    name: a\n"
+		"- apiVersion: v1\n  kind: Node\n  metadata: {name: b}\nkind: List\nmetadata:\n  resourceVersion: "
+		"\"\"\n",
+		/* the API server's: items without kind, which they take from the NodeList after them */
+		"apiVersion: v1\nitems:\n- metadata: {name: a}\n- kind: Node\n  metadata: {name: b}\n- metadata: "
+		"{name: c}\n"
+		"kind: NodeList\n",
+		/* without apiVersion before the items: they wait for it */
+		"items:\n- kind: Node\n  metadata: {name: a}\napiVersion: v1\nkind: NodeList\n",
+		/* kind first */
+		"kind: PodList\napiVersion: v1\nitems:\n- metadata: {name: a, namespace: x}\n",
+		/* anchors and aliases across items, a merge key */
+		"apiVersion: v1\nitems:\n- &n\n  kind: Node\n  metadata: &m {name: a, labels: {x: y}}\n- kind: Node\n"
+		"  metadata:\n    <<: *m\n    name: b\n- *n\nkind: List\n",
+		/* an anchored items sequence, which an alias reads after it */
+		"apiVersion: v1\nitems: &all\n- kind: Node\n  metadata: {name: a}\nkind: List\nmore: *all\n",
+		/* not a List after all: one object with an items member */
+		"apiVersion: example.com/v1\nitems:\n- kind: Node\n  metadata: {name: a}\nkind: Widget\n"
+		"metadata: {name: w}\n",
+		/* kind not a string, apiVersion not a string */
+		"apiVersion: v1\nitems:\n- kind: Node\n  metadata: {name: a}\nkind: [List]\n",
+		"apiVersion: [v1]\nitems:\n- kind: Node\n  metadata: {name: a}\nkind: List\n",
+		/* an item that is not an object, then more items; an item whose kind is not a string */
+		"apiVersion: v1\nitems:\n- kind: Node\n  metadata: {name: a}\n- 7\n- kind: Node\nkind: List\n",
+		"apiVersion: v1\nitems:\n- kind: [Node]\n- kind: Node\nkind: List\n",
+		/* items twice */
+		"apiVersion: v1\nitems:\n- kind: Node\nitems: []\nkind: List\n",
+		/* a syntax error after an item that fails, in the same document: the syntax error */
+		"apiVersion: v1\nitems:\n- 7\n- kind: Node\n  metadata: {name: [}\nkind: List\n",
+		/* ... and in the next document: the item's */
+		"apiVersion: v1\nitems:\n- 7\nkind: List\n---\nkind: Node\nmetadata: {name: [}\n",
+		/* a bad scalar after a failing item */
+		"apiVersion: v1\nitems:\n- 7\n- kind: Node\n  x: .inf\nkind: List\n",
+		/* two Lists and an object in one stream, an empty document between */
+		"apiVersion: v1\nitems:\n- kind: Node\n  metadata: {name: a}\nkind: List\n---\n---\nkind: Pod\n"
+		"metadata: {name: p}\n---\napiVersion: v1\nitems: []\nkind: List\n---\nitems:\n- metadata: {name: c}\n"
+		"kind: NodeList\n",
+		/* items in flow style */
+		"{apiVersion: v1, items: [{kind: Node, metadata: {name: a}}, {kind: Node}], kind: List}\n",
+		/* a List inside an item is not the document's */
+		"apiVersion: v1\nitems:\n- kind: List\n  items:\n  - kind: Node\nkind: List\n",
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "yaml case %zu", i);
+		same(name, cases[i]);
+		same3(name, cases[i], 1000, 0);
+		same3(name, cases[i], 1000, 1);
+		same3(name, cases[i], 1, SIZE_MAX);
+	}
+	/* streamed: the items before a syntax error at the end of the document were handed out (the load
+	 * fails, and the caller drops what it staged); a document that turns out not to be a List is read
+	 * again whole, its items forgotten first */
+	ck_assert_int_eq(same("yaml streamed", "apiVersion: v1\nitems:\n- kind: Node\n- kind: Node\n- kind: [\n"), 2);
+	ck_assert_int_eq(last_undone, 0);
+	ck_assert_int_eq(same("yaml not a list", "apiVersion: v1\nitems:\n- kind: Node\n- kind: Node\nkind: X\n"), 1);
+	ck_assert_int_eq(last_undone, 2);
 }
 END_TEST
 
@@ -313,6 +384,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, depth_counts_from_the_root);
 	tcase_add_test(tc, callback_and_limit_errors);
 	tcase_add_test(tc, yaml_after_streaming);
+	tcase_add_test(tc, yaml_lists);
 	tcase_add_test(tc, cluster_forgets_what_it_staged);
 	suite_add_tcase(s, tc);
 	return s;

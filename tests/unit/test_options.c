@@ -175,7 +175,7 @@ START_TEST(options_copy_round_trips)
 	static const char every[] =
 		"{\"kubernetesVersion\": \"1.33\", \"featureGates\": \"TaintTolerationComparisonOperators=true,"
 		"PodLevelResources=false\", \"maxDocumentBytes\": 12345678, \"maxObjects\": 4321, \"maxAliasNodes\": "
-		"99,"
+		"99, \"loadThreads\": 3,"
 		"\"legacyDaemonSets\": true, \"fieldValidation\": \"Warn\", \"burstReplicas\": 17, "
 		"\"slowStartInitialBatchSize\": 3, "
 		"\"backoffInitial\": "
@@ -193,7 +193,10 @@ START_TEST(options_copy_round_trips)
 		"\"500ms\", \"simMaxTime\": \"2h\", \"simFailNodes\": \"a,b\", \"ignoredResources\": "
 		"\"example.com/gpu\", "
 		"\"ignoredResourceGroups\": \"example.org\", \"revisionHash\": \"5d8f7b9c6\", \"defaultNamespace\": "
-		"\"team-a\", \"applyDefaults\": false, \"podSecurityDefaulting\": false}";
+		"\"team-a\", \"applyDefaults\": false, \"podSecurityDefaulting\": false, \"minWatchTimeout\": \"6m\", "
+		"\"watchTimeoutMargin\": \"31s\", \"watchIdleTimeout\": \"3m\", \"listTimeout\": \"2m\", "
+		"\"reflectorBackoffInitial\": \"900ms\", \"reflectorBackoffMax\": \"40s\", \"reflectorBackoffReset\": "
+		"\"3m\", \"relistPeriod\": \"10m\", \"seed\": 7, \"leaseRetryPeriod\": \"3s\"}";
 	ds_options *src = dsi_test_options(every), *copy, *defaults;
 	ds_error err;
 	ck_assert_int_eq(dsi_options_dup(src, &copy), 0);

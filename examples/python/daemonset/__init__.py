@@ -16,7 +16,8 @@ Modules: core (options, times), errors (one exception per error code),
 values (quantities, selectors), cluster (snapshots), placement, daemon (the
 pod for a node, template hash, history, rollback), plan (one sync, status,
 rollout simulation), validate, ops (cordon, drain, upgrade), audit,
-scenario (offline scenario tests), controller (the driver, leases) and pure
+scenario (offline scenario tests), controller (the driver, leases), watchloop
+(a host of the library's list-watch loop over HTTP) and pure
 (every function that needs no snapshot). Functions that share a module's
 name are reached through the module (daemonset.plan.plan), so the module
 stays importable.
@@ -41,6 +42,7 @@ from . import core as core, errors as errors, values as values
 from . import audit as audit
 from . import cluster as cluster, placement as placement, plan as plan
 from . import controller as controller
+from . import watchloop as watchloop
 from . import daemon as daemon, scenario as scenario
 from . import ops as ops
 from . import validate as validate

@@ -24,7 +24,7 @@ namespace is None for cluster-scoped resources and lists across namespaces.
         c.sync("kube-system/fluentd-logging", now)    # or c.sync("kube-system", "fluentd-logging", now)
 
 Times are RFC 3339 text or milliseconds since the epoch. The library copies
-every body a callback hands over (ds_reply_append), so Python owns its own
+every body a callback hands over (ds_reply_append2), so Python owns its own
 strings and the library its own: nothing crosses the boundary to be freed.
 """
 
@@ -113,10 +113,10 @@ class LeaseConfig(ctypes.Structure):
                          lease_duration_ms, renew_deadline_ms)
 
 
-lib.ds_reply_append.argtypes = [_V, _P, ctypes.c_size_t]
-lib.ds_reply_append.restype = ctypes.c_int
-lib.ds_reply_set_message.argtypes = [_V, _P]
-lib.ds_reply_set_message.restype = ctypes.c_int
+lib.ds_reply_append2.argtypes = [_V, _P, ctypes.c_size_t, _ERR]
+lib.ds_reply_append2.restype = ctypes.c_int
+lib.ds_reply_set_message2.argtypes = [_V, _P, _ERR]
+lib.ds_reply_set_message2.restype = ctypes.c_int
 lib.ds_controller_new.argtypes = [ctypes.POINTER(_Transport), _V, ctypes.POINTER(_Config), _OUT, _ERR]
 lib.ds_controller_new.restype = ctypes.c_int
 lib.ds_controller_free.argtypes = [_V]
@@ -142,6 +142,8 @@ lib.ds_cluster_get.argtypes = [_V, _P, _P, _P, _OUT, _ERR]
 lib.ds_cluster_get.restype = ctypes.c_int
 lib.ds_objects_parse.argtypes = [_P, ctypes.c_size_t, _V, _OUT, _ERR]
 lib.ds_objects_parse.restype = ctypes.c_int
+lib.ds_controller_set_lease.argtypes = [_V, ctypes.c_void_p, _ERR]
+lib.ds_controller_set_lease.restype = ctypes.c_int
 lib.ds_lease_decide.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
 lib.ds_lease_decide.restype = ctypes.c_int
 lib.ds_lease_release.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
@@ -185,26 +187,29 @@ def _answer(reply: Any, fn: Any, *args: Any) -> int:
     try:
         body = fn(*args)
     except TransportError as e:
-        lib.ds_reply_set_message(reply, encode(e.message or ""))
+        lib.ds_reply_set_message2(reply, encode(e.message or ""), None)
         return e.result
     except Exception as e:  # a bug in the transport is a failed call, never a crash
-        lib.ds_reply_set_message(reply, encode("%s: %s" % (type(e).__name__, e)))
+        lib.ds_reply_set_message2(reply, encode("%s: %s" % (type(e).__name__, e)), None)
         return FATAL
     if body is not None:
         data = _text(body) or b""
-        if lib.ds_reply_append(reply, data, len(data)) < 0:
-            lib.ds_reply_set_message(reply, b"the reply is too large")
+        if lib.ds_reply_append2(reply, data, len(data), None) < 0:
+            lib.ds_reply_set_message2(reply, b"the reply is larger than maxDocumentBytes", None)
             return FATAL
     return OK
 
 
 class Controller:
     """ds_controller over a Python transport (see the module documentation).
-    options: a dict or daemonset.Options, read at every sync. Close it with
-    close() or a with block."""
+    options: a dict or daemonset.Options, read at every sync; lease: a
+    LeaseConfig to lead before listing, for the list-watch loop
+    (daemonset.watchloop; the option leaseRetryPeriod is its retry period).
+    Close it with close() or a with block."""
 
     def __init__(self, transport: Any, options: OptionsArg = None, namespace: Optional[str] = None,
-                 retry_base_ms: int = 0, retry_max_ms: int = 0, component: Optional[str] = None) -> None:
+                 retry_base_ms: int = 0, retry_max_ms: int = 0, component: Optional[str] = None,
+                 lease: Optional[LeaseConfig] = None) -> None:
         self._transport = transport
         # kept alive: the driver reads it at every sync (a dict is converted once, here)
         self._options = options_arg(options)
@@ -229,6 +234,12 @@ class Controller:
         call(lib.ds_controller_new, ctypes.byref(self._table), self._options, ctypes.byref(cfg),
              ctypes.byref(handle))
         self._as_parameter_: Optional[ctypes.c_void_p] = handle
+        if lease is not None:  # leader election in the loop (option leaseRetryPeriod: its retry period)
+            try:
+                call(lib.ds_controller_set_lease, self, ctypes.byref(lease))
+            except BaseException:
+                self.close()
+                raise
 
     def close(self) -> None:
         """Free the driver (idempotent)."""
@@ -315,6 +326,13 @@ class Controller:
         out = ctypes.c_void_p()
         call(lib.ds_controller_expectations, self, encode(namespace), encode(required(name, "name")),
              _time(required(now, "now")), ctypes.byref(out))
+        return cast("Dict[str, Any]", take_json(out.value))
+
+    def summary(self) -> Dict[str, Any]:
+        """The driver's snapshot in brief (ds_cluster_summary(3)): counts, node names, DaemonSets."""
+        from . import cluster  # noqa: F401 - declares ds_cluster_summary
+        out = ctypes.c_void_p()
+        call(lib.ds_cluster_summary, lib.ds_controller_cluster(self), ctypes.byref(out))
         return cast("Dict[str, Any]", take_json(out.value))
 
     def get(self, kind: str, namespace: Optional[str], name: Optional[str] = None) -> Optional[Dict[str, Any]]:
