@@ -1691,14 +1691,14 @@ static void env_names(const json_t *spec, json_t *names)
 {
 	static const char *const lists[] = {"initContainers", "containers", "ephemeralContainers"};
 	for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
-		size_t i, j;
-		json_t *ctr, *ev;
-		json_array_foreach(json_object_get(spec, lists[l]), i, ctr)
-			json_array_foreach(json_object_get(ctr, "env"), j, ev)
-		{
-			const char *n = json_string_value(json_object_get(ev, "name"));
-			if (n)
-				json_object_set_new(names, n, json_true());
+		const json_t *ctrs = json_object_get(spec, lists[l]);
+		for (size_t i = 0; i < json_array_size(ctrs); i++) {
+			const json_t *env = json_object_get(json_array_get(ctrs, i), "env");
+			for (size_t j = 0; j < json_array_size(env); j++) {
+				const char *n = json_string_value(json_object_get(json_array_get(env, j), "name"));
+				if (n)
+					json_object_set_new(names, n, json_true());
+			}
 		}
 	}
 }
