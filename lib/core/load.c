@@ -458,6 +458,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	    par_items(w, data, &items, item_kind, json_string_value(api), document, err) == 0) {
 		w->count += items.n;
 		*end = vend;
+		dsi_free(item_kind);
 		json_decref(list);
 		dsi_jsonscan_items_free(&items);
 		return LIST_DONE;
