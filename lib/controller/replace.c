@@ -156,7 +156,7 @@ int dsi_ctrl_replace(dsi_controller *c, int kind, const json_t *list, ds_time no
 			rc = dsi_error_nomem(err);
 	}
 	const dsi_cluster *cl = c->cluster;
-	for (size_t i = 0; rc == 0 && i < dsi_cluster_count(cl, kind); i++) {
+	for (size_t i = 0; rc == 0 && i < dsi_cluster_count(cl, (dsi_kind)kind); i++) {
 		const dsi_meta *m = meta_at(cl, kind, i);
 		key_of(m->ns ? dsi_cstr(cl, m->ns) : NULL, dsi_cstr(cl, m->name), key, sizeof(key));
 		if (json_object_get(listed, key))

@@ -480,8 +480,8 @@ START_TEST(objects_parse_streams)
 	objects_alike("YAML List", t);
 	free(t);
 	static const char *const cases[] = {
-		"{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\"}},{\"kind\":"
-		"\"X\"}]}",
+		("{\"kind\":\"NodeList\",\"apiVersion\":\"v1\",\"items\":[{\"metadata\":{\"name\":\"a\"}},"
+		 "{\"kind\":\"X\"}]}"),
 		"kind: PodList\napiVersion: v1\nitems:\n- metadata: {name: a}\n---\nkind: Node\n",
 		"{\"kind\":\"Node\"}{\"kind\":\"List\",\"items\":[]}[]",
 		"{\"kind\":\"NodeList\",\"items\":[{\"a\":1},7]}",
