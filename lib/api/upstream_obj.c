@@ -350,7 +350,10 @@ int dsi_decide_scheduler(dsi_cluster *c, const ds_object *list, const ds_object 
 					   dsi_atom_str(&atoms, spec.priority_class));
 		else {
 			dsi_cycle cy;
-			if (dsi_cycle_init(&cy, c, &atoms, meta.ns, &meta.labels, &spec, is_pod, &meta) < 0)
+			dsi_sched_pod sp = {&atoms, meta.ns,           &meta.labels,
+					    &spec,  &spec.tolerations, dsi_decide_comparison_ops(opts),
+					    0};
+			if (dsi_cycle_init(&cy, c, &sp, is_pod, &meta) < 0)
 				rc = dsi_error_nomem(err);
 			else if (dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations,
 						    dsi_decide_comparison_ops(opts), n, &cy, is_pod, &meta, &pre) < 0)

@@ -149,7 +149,9 @@ static json_t *fit_reasons_evaluated(const dsi_fit *fit)
 				    : strcmp(r->plugin, "NodePorts") == 0 ? "spec.template.spec.containers[*].ports"
 				    : strcmp(r->plugin, "NodeUnschedulable") == 0 ? "spec.template.spec.tolerations"
 				    : strcmp(r->plugin, "InterPodAffinity") == 0  ? dsi_ipa_field(r->message, tmpl_spec)
-										  : "spec.template.spec";
+				    : strcmp(r->plugin, "PodTopologySpread") == 0
+					    ? "spec.template.spec.topologySpreadConstraints"
+					    : "spec.template.spec";
 		json_t *o = reason(r->plugin, r->message, NULL, field);
 		if (o && strcmp(r->plugin, "NodeResourcesFit") == 0)
 			json_object_set_new(o, "resource",
@@ -251,7 +253,9 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	int prio_ok = dsi_pod_priority(c, &c->atoms, &ds->tspec, &prio) == 0;
 	/* the daemon pod's cycle: one PreFilter for every node (the same pods count on each) */
 	dsi_cycle cy;
-	if (dsi_cycle_init(&cy, c, &c->atoms, ds->meta.ns, &ds->template_labels, &ds->tspec, NULL, NULL) < 0) {
+	dsi_sched_pod sp = {&c->atoms, ds->meta.ns, &ds->template_labels, &ds->tspec, &p.tolerations, p.comparison_ops,
+			    1};
+	if (dsi_cycle_init(&cy, c, &sp, NULL, NULL) < 0) {
 		dsi_ds_pods_release(&pods);
 		dsi_placement_release(&p);
 		return dsi_error_nomem(err);

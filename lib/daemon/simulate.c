@@ -202,8 +202,14 @@ static int schedule(sim *s)
 	/* one scheduling cycle's PreFilter for the pass; each bound pod is added to it (AddPod), as the
 	 * next cycle's PreFilter would count it */
 	dsi_cycle cy;
-	if (nw && dsi_cycle_init(&cy, &s->c, &s->c.atoms, s->ds->meta.ns, &s->ds->template_labels, &s->ds->tspec, NULL,
-				 NULL) < 0) {
+	dsi_sched_pod sp = {&s->c.atoms,
+			    s->ds->meta.ns,
+			    &s->ds->template_labels,
+			    &s->ds->tspec,
+			    &s->place.tolerations,
+			    s->place.comparison_ops,
+			    1};
+	if (nw && dsi_cycle_init(&cy, &s->c, &sp, NULL, NULL) < 0) {
 		dsi_free(w);
 		return dsi_error_nomem(s->err);
 	}

@@ -21,6 +21,7 @@ void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 	dsi_tolerations_release(atoms, &s->tolerations);
 	dsi_pod_affinity_terms_release(atoms, &s->pod_affinity);
 	dsi_pod_affinity_terms_release(atoms, &s->pod_anti_affinity);
+	dsi_spread_constraints_release(atoms, &s->spread);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -307,6 +308,8 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 	if ((rc = dsi_rd_array(rd, spec, "resourceClaims", &claims)) < 0)
 		goto fail;
 	out->has_resource_claims = claims && json_array_size(claims) > 0;
+	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
+		goto fail;
 	if ((rc = read_volumes(rd, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
 	    (rc = read_affinity(rd, atoms, spec, flags, out)) < 0)
 		goto fail;
@@ -345,6 +348,7 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	memset(&tmp.preferred, 0, sizeof(tmp.preferred));
 	memset(&tmp.pod_affinity, 0, sizeof(tmp.pod_affinity));
 	memset(&tmp.pod_anti_affinity, 0, sizeof(tmp.pod_anti_affinity));
+	memset(&tmp.spread, 0, sizeof(tmp.spread));
 	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
 	if (src->nports) {
@@ -367,7 +371,8 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	if (failed || dsi_labels_copy_x(to, from, &src->node_selector, &dst->node_selector) < 0 ||
 	    dsi_tolerations_copy_x(to, from, &src->tolerations, &dst->tolerations) < 0 ||
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_affinity, &dst->pod_affinity) < 0 ||
-	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_anti_affinity, &dst->pod_anti_affinity) < 0) {
+	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_anti_affinity, &dst->pod_anti_affinity) < 0 ||
+	    dsi_spread_constraints_copy_x(to, from, &src->spread, &dst->spread) < 0) {
 		dsi_podspec_release(to, dst);
 		return -1;
 	}

@@ -10,6 +10,7 @@
 #include "model/labels.h"
 #include "model/nodeselector.h"
 #include "model/podaffinity.h"
+#include "model/topologyspread.h"
 #include "model/resources.h"
 #include "model/taints.h"
 
@@ -44,6 +45,7 @@ typedef struct dsi_podspec {
 	/* required pod (anti-)affinity: read for every pod (an existing pod's anti-affinity binds the
 	 * pods that come after it) */
 	dsi_pod_affinity_terms pod_affinity, pod_anti_affinity;
+	dsi_spread_constraints spread; /* topologySpreadConstraints */
 	/* placement: only with DSI_PODSPEC_PLACEMENT */
 	dsi_labels node_selector;
 	dsi_node_selector required;  /* affinity.nodeAffinity.requiredDuringScheduling... */

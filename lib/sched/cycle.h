@@ -5,16 +5,18 @@
 #define DSI_CYCLE_H
 
 #include "sched/interpodaffinity.h"
+#include "sched/podtopologyspread.h"
 
 typedef struct dsi_cycle {
 	dsi_sched_pod pod;
+	dsi_pts_state pts;
 	dsi_ipa_state ipa;
 } dsi_cycle;
 
-/* PreFilter of each cluster-wide plugin for the pod (ns, labels, spec: strings in atoms) over the
- * pods of c's nodes, except terminal ones and those skip refuses. -1 without memory. */
-int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_atoms *atoms, dsi_atom ns, const dsi_labels *labels,
-		   const dsi_podspec *spec, dsi_pod_filter skip, void *ctx);
+/* PreFilter of each cluster-wide plugin for the pod (its strings in pod->atoms, which the cycle
+ * copies; the pointers it holds are borrowed) over the pods of c's nodes, except terminal ones and
+ * those skip refuses. -1 without memory. */
+int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_filter skip, void *ctx);
 /* CycleState.Clone */
 int dsi_cycle_clone(const dsi_cycle *src, dsi_cycle *dst);
 /* AddPod (sign 1) / RemovePod (sign -1) of the PreFilterExtensions, for pod p on node. */

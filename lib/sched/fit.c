@@ -79,6 +79,7 @@ static void add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t 
 	r->used = used;
 	r->capacity = cap;
 	r->unresolvable = 0;
+	r->error = 0;
 }
 
 /* A reason whose plugin says UnschedulableAndUnresolvable. */
@@ -219,6 +220,31 @@ static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
 	*dra |= BIT(DSI_P_DYNAMIC_RESOURCES);
 }
 
+/* PodTopologySpread.Filter, or its PreFilter's failure, with the cycle's state. */
+static void pod_topology_spread(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
+{
+	if (cy->pts.error) {
+		/* PreFilter returned an error (framework.AsStatus): the pod is refused everywhere */
+		out->ran |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
+		add_unresolvable(out, "PodTopologySpread", cy->pts.error);
+		out->reasons[out->n - 1].error = 1;
+		return;
+	}
+	if (cy->pts.skip) {
+		out->skipped |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
+		return;
+	}
+	out->ran |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
+	int which = dsi_pts_filter(c, &cy->pts, node), unresolvable;
+	if (which == DSI_PTS_OK)
+		return;
+	const char *msg = dsi_pts_reason(which, &unresolvable);
+	if (unresolvable)
+		add_unresolvable(out, "PodTopologySpread", msg);
+	else
+		add_reason(out, "PodTopologySpread", msg, 0, 0, 0, 0);
+}
+
 /* InterPodAffinity.Filter, or its PreFilter's refusal, with the cycle's state. */
 static void inter_pod_affinity(const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
 {
@@ -275,5 +301,6 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);
 	dsi_fits_request(atoms, &spec->requests, node, u, out);
 	unevaluated_plugins(spec, out);
+	pod_topology_spread(c, cy, node, out);
 	inter_pod_affinity(cy, node, out);
 }

@@ -10,6 +10,7 @@ typedef struct dsi_fit_reason {
 	char message[512];                            /* "Insufficient cpu" */
 	int64_t requested, available, used, capacity; /* for resources; 0 otherwise */
 	uint8_t unresolvable; /* the plugin's status is UnschedulableAndUnresolvable, else Unschedulable */
+	uint8_t error;        /* the plugin's PreFilter failed: status Error */
 } dsi_fit_reason;
 
 /* The Filter plugins of kube-scheduler's default profile, in its order (pkg/scheduler/apis/config/v1
@@ -49,6 +50,11 @@ typedef struct dsi_sched_pod {
 	dsi_atom ns;
 	const dsi_labels *labels;
 	const dsi_podspec *spec;
+	const dsi_tolerations *tols; /* the tolerations the pod has (a daemon pod: with the defaults) */
+	int comparison_ops;          /* the TaintTolerationComparisonOperators gate */
+	/* a daemon pod whose required node affinity is the metadata.name pin to the node filtered
+	 * (ReplaceDaemonSetPodNodeNameNodeAffinity) beside its nodeSelector; else spec's own */
+	int pinned;
 } dsi_sched_pod;
 
 /* Which existing pods to count: those bound to the node that are not terminal,

@@ -49,6 +49,8 @@ static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int 
 			snprintf(taint_field, sizeof(taint_field), "spec.taints[%u]", (unsigned)(t - node->taints.v));
 			node_field = taint_field;
 		}
+	} else if (strcmp(r->plugin, "PodTopologySpread") == 0) {
+		field = "spec.topologySpreadConstraints";
 	} else if (strcmp(r->plugin, "InterPodAffinity") == 0) {
 		field = dsi_ipa_field(r->message, "spec");
 	} else if (strcmp(r->plugin, "NodeAffinity") == 0) {
@@ -59,8 +61,10 @@ static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int 
 	}
 	/* the plugin's status code (framework.Code) */
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "plugin", r->plugin, "code",
-			      r->unresolvable ? "UnschedulableAndUnresolvable" : "Unschedulable", "message", r->message,
-			      "field", field);
+			      r->error          ? "Error"
+			      : r->unresolvable ? "UnschedulableAndUnresolvable"
+						: "Unschedulable",
+			      "message", r->message, "field", field);
 	if (o && node_field)
 		json_object_set_new(o, "nodeField", json_string(node_field));
 	if (o && resource)
@@ -193,7 +197,8 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 	same_pod self = {meta->ns, meta->name};
 	dsi_node_usage u;
 	dsi_cycle cy;
-	if (dsi_cycle_init(&cy, cluster, atoms, meta->ns, &meta->labels, spec, is_same_pod, &self) < 0)
+	dsi_sched_pod sp = {atoms, meta->ns, &meta->labels, spec, &spec->tolerations, cmp, 0};
+	if (dsi_cycle_init(&cy, cluster, &sp, is_same_pod, &self) < 0)
 		return dsi_error_nomem(err);
 	if (dsi_node_usage_init(cluster, n, is_same_pod, &self, &u) < 0) {
 		dsi_cycle_release(&cy);

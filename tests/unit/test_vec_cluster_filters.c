@@ -1,11 +1,13 @@
 /*
- * kube-scheduler's InterPodAffinity filter tables (filtering_test.go TestRequiredAffinitySingleNode
- * and TestRequiredAffinityMultipleNodes, tests/vectors/upstream/interpodaffinity_filter.json),
- * replayed row by row through the public pure function ds_scheduler_filter(3): for each node of a
- * row, the incoming pod against that node with every node, pod and Namespace of the row as the
- * cluster. Only the InterPodAffinity plugin's outcome is compared (upstream runs the plugin
- * alone; the rows' nodes have no allocatable, so NodeResourcesFit fails on every one of them):
- * its status code and message, and whether its Filter ran or its PreFilter returned Skip.
+ * kube-scheduler's filter tables of the plugins that read the whole cluster, replayed row by row
+ * through the public pure function ds_scheduler_filter(3): InterPodAffinity (filtering_test.go
+ * TestRequiredAffinitySingleNode and TestRequiredAffinityMultipleNodes,
+ * tests/vectors/upstream/interpodaffinity_filter.json) and PodTopologySpread (filtering_test.go
+ * TestSingleConstraint and TestMultipleConstraints, podtopologyspread_filter.json). For each node
+ * of a row: the incoming pod against that node with every node, pod and Namespace of the row as
+ * the cluster. Only the plugin under test is compared (upstream runs it alone; the rows' nodes
+ * have no allocatable, so NodeResourcesFit fails on every one of them): its status code and
+ * message, and whether its Filter ran or its PreFilter returned Skip.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,7 @@ static const vt_entry known[] = {
 };
 
 /* The plugin's outcome on one node: NULL when it agrees with want, else a description. */
-static char *check_node(const char *prefilter, const json_t *want, const json_t *got)
+static char *check_node(const char *plugin, const char *prefilter, const json_t *want, const json_t *got)
 {
 	const json_t *reasons = json_object_get(got, "reasons");
 	const json_t *mine = NULL;
@@ -26,19 +28,18 @@ static char *check_node(const char *prefilter, const json_t *want, const json_t 
 	json_t *r;
 	json_array_foreach(reasons, i, r)
 	{
-		if (strcmp(json_string_value(json_object_get(r, "plugin")), "InterPodAffinity") == 0) {
+		if (strcmp(json_string_value(json_object_get(r, "plugin")), plugin) == 0) {
 			mine = r;
 			n++;
 		}
 	}
 	const json_t *filters = json_object_get(got, "filters");
 	int ran = 0, skipped = 0;
-	json_array_foreach(json_object_get(filters, "ran"), i, r) ran |=
-		strcmp(json_string_value(r), "InterPodAffinity") == 0;
+	json_array_foreach(json_object_get(filters, "ran"), i, r) ran |= strcmp(json_string_value(r), plugin) == 0;
 	json_array_foreach(json_object_get(filters, "skipped"), i, r) skipped |=
-		strcmp(json_string_value(r), "InterPodAffinity") == 0;
+		strcmp(json_string_value(r), plugin) == 0;
 	if (n > 1)
-		return vt_fmt("%zu InterPodAffinity reasons", n);
+		return vt_fmt("%zu %s reasons", n, plugin);
 	if (strcmp(prefilter, "Skip") == 0) {
 		if (!skipped || ran || mine)
 			return vt_fmt("want PreFilter Skip, got ran=%d skipped=%d reason=%s", ran, skipped,
@@ -68,11 +69,12 @@ static char *check_node(const char *prefilter, const json_t *want, const json_t 
 	return NULL;
 }
 
-START_TEST(required_affinity_rows)
+/* Every row of file, for plugin. */
+static void replay(const char *file, const char *plugin)
 {
-	json_t *doc = vt_load("interpodaffinity_filter.json");
+	json_t *doc = vt_load(file);
 	vt_run run;
-	vt_begin(&run, "interpodaffinity_filter.json", known);
+	vt_begin(&run, file, known);
 	size_t i;
 	json_t *cs;
 	json_array_foreach(vt_cases(doc), i, cs)
@@ -105,7 +107,7 @@ START_TEST(required_affinity_rows)
 				break;
 			}
 			json_t *got = dsi_test_take_json(out);
-			char *m = check_node(prefilter, json_array_get(statuses, k), got);
+			char *m = check_node(plugin, prefilter, json_array_get(statuses, k), got);
 			json_decref(got);
 			if (m) {
 				mismatch = vt_fmt("node %zu: %s", k, m);
@@ -121,16 +123,22 @@ START_TEST(required_affinity_rows)
 	vt_end(&run);
 	json_decref(doc);
 }
+
+START_TEST(inter_pod_affinity_rows) { replay("interpodaffinity_filter.json", "InterPodAffinity"); }
 END_TEST
 
-static Suite *vec_interpodaffinity_suite(void)
+START_TEST(pod_topology_spread_rows) { replay("podtopologyspread_filter.json", "PodTopologySpread"); }
+END_TEST
+
+static Suite *vec_cluster_filters_suite(void)
 {
-	Suite *s = suite_create("vec_interpodaffinity");
+	Suite *s = suite_create("vec_cluster_filters");
 	TCase *tc = tcase_create("rows");
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, required_affinity_rows);
+	tcase_add_test(tc, inter_pod_affinity_rows);
+	tcase_add_test(tc, pod_topology_spread_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
 
-DSI_TEST_MAIN(vec_interpodaffinity_suite)
+DSI_TEST_MAIN(vec_cluster_filters_suite)
