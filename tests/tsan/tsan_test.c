@@ -730,7 +730,9 @@ static char *load_with_threads(const char *text, const char *threads)
 	ds_free(summary);
 	for (size_t i = 0; i < ds_cluster_count(c, "Node"); i++) {
 		char *out = NULL;
-		if (ds_cluster_get(c, "Node", NULL, ds_cluster_node_at(c, i), &out, &err) < 0)
+		const char *name;
+		if (ds_cluster_node_name_at(c, i, &name, &err) < 0 ||
+		    ds_cluster_get(c, "Node", NULL, name, &out, &err) < 0)
 			die("get: %s", err.message);
 		bprintf(&b, "%s\n", out);
 		ds_free(out);
