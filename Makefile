@@ -101,7 +101,7 @@ help:
 	@echo "make valgrind   the unit tests under valgrind memcheck"
 	@echo "make tsan       the thread-safety test under ThreadSanitizer (clang)"
 	@echo "make fuzz       each libFuzzer target for FUZZ_SECONDS (default 60)"
-	@echo "make bench      the benchmark (prints JSON and a table)"
+	@echo "make bench      the benchmark (prints JSON and a table); BENCH_INGEST_ONLY=1: whole-dump ingest only"
 	@echo "make faults     the list-watch loop's whole fault matrix and its long HTTP tests (~20 min)"
 	@echo "make abi-check  compare the ABI with the baselines in tests/abi/ (abidiff)"
 	@echo "make lint       the rules of lib/README.md (includes, calls, names, exports), clang-format, cppcheck"

@@ -31,6 +31,11 @@ typedef struct dsi_node {
 	dsi_condition *conditions;
 	uint32_t nconditions;
 	struct dsi_slab *slab; /* the block the node, its labels and taints live in (lib/model/snapshot.c), or NULL */
+	/* the hash of the watch event's object this node was read from (model/nodeevent.h), so that a
+	 * later event which changes nothing the model reads is known as one; has_event_hash 0: none
+	 * (a node from a load, a copy, any other path) */
+	uint64_t event_hash[2];
+	uint8_t has_event_hash;
 } dsi_node;
 
 int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out);

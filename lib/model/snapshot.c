@@ -7,6 +7,7 @@
 #include "core/alloc.h"
 #include "core/load.h"
 #include "core/sort.h"
+#include "model/nodeevent.h"
 
 static const char *const kind_names[DSI_KIND_COUNT] = {
 	"Node", "Pod", "DaemonSet", "ControllerRevision", "PodDisruptionBudget", "PriorityClass", "Other"};
@@ -1154,11 +1155,75 @@ static int stage_event(void *ctx, const dsi_loaded *it, ds_error *err)
 	return rc;
 }
 
+/* The node the event names, if the snapshot has one. */
+static dsi_node *event_node(const dsi_cluster *c, const dsi_node_event *ev)
+{
+	return dsi_cluster_node(c, dsi_atom_lookup(&c->atoms, ev->name, ev->name_len));
+}
+
+/* A MODIFIED Node event whose object, but for the values nodeevent.c masks, is the text its node was
+ * read from: the full path would read the same node with the event's resourceVersion, so only that
+ * changes (and the version, as a commit bumps it). 1: applied; 0: take the full path. */
+static int apply_quiet(dsi_cluster *c, const dsi_node_event *ev, const char **rv_out)
+{
+	dsi_node *n = ev->modified && ev->rv ? event_node(c, ev) : NULL;
+	if (!n || !n->has_event_hash || n->event_hash[0] != ev->hash[0] || n->event_hash[1] != ev->hash[1])
+		return 0;
+	dsi_atom rv = dsi_atom_intern(&c->atoms, ev->rv, ev->rv_len);
+	if (rv == DSI_ATOM_ERROR)
+		return 0; /* the full path reports the want of memory */
+	dsi_atom_unref(&c->atoms, n->meta.resource_version);
+	n->meta.resource_version = rv;
+	c->version++;
+	c->quiet_events++;
+	if (rv_out)
+		*rv_out = dsi_cstr(c, rv);
+	return 1;
+}
+
+/* After the full path applied a Node event: the node it made keeps the event's hash, when the node
+ * under the scanned name is that node (new since before, which was there under it) and holds the
+ * resourceVersion the scan masked; anything else keeps no hash, and its next event takes the full path. */
+static void keep_hash(dsi_cluster *c, const dsi_node_event *ev, const dsi_node *before)
+{
+	dsi_node *n = event_node(c, ev);
+	if (!n || n == before || !ev->rv)
+		return;
+	const char *rv = dsi_cstr(c, n->meta.resource_version);
+	if (strlen(rv) != ev->rv_len || memcmp(rv, ev->rv, ev->rv_len) != 0)
+		return;
+	n->event_hash[0] = ev->hash[0];
+	n->event_hash[1] = ev->hash[1];
+	n->has_event_hash = 1;
+}
+
+static int scan_event(const dsi_cluster *c, const char *data, size_t size, dsi_node_event *ev)
+{
+	return size <= c->core.limits.max_bytes && dsi_node_event_scan(data, size, ev);
+}
+
+int dsi_cluster_apply_quiet(dsi_cluster *c, const char *data, size_t size, const char **rv)
+{
+	dsi_node_event ev;
+	return scan_event(c, data, size, &ev) && apply_quiet(c, &ev, rv);
+}
+
 int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err)
 {
+	dsi_node_event ev;
+	int node_event = scan_event(c, data, size, &ev);
+	if (node_event && apply_quiet(c, &ev, NULL)) {
+		if (count)
+			*count = 1;
+		return 0;
+	}
+	dsi_node *before = node_event ? event_node(c, &ev) : NULL;
 	batch b = {.c = c, .atoms = &c->atoms, .events = 1};
 	int rc = load_staged(&b, data, size, stage_event, err);
-	return finish_batch(c, &b, rc, count, err);
+	rc = finish_batch(c, &b, rc, count, err);
+	if (rc == 0 && node_event)
+		keep_hash(c, &ev, before);
+	return rc;
 }
 
 int dsi_cluster_remove(dsi_cluster *c, dsi_kind kind, const char *group_kind, const char *ns, const char *name,

@@ -69,7 +69,8 @@ struct ds_cluster {
 	 * requirement on a key that no node has once per sync instead of once per node */
 	uint32_t *label_key_nodes;
 	size_t label_key_cap;
-	uint64_t version; /* bumped by every change */
+	uint64_t version;      /* bumped by every change */
+	uint64_t quiet_events; /* Node events applied without a tree: they changed only the resourceVersion */
 };
 
 typedef struct ds_cluster dsi_cluster;
@@ -85,6 +86,11 @@ int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err);
 int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err);
 int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err);
 int dsi_cluster_apply_events(dsi_cluster *c, const char *data, size_t size, size_t *count, ds_error *err);
+/* When data is one MODIFIED Node event that changes nothing the model reads but the node's
+ * resourceVersion (model/nodeevent.h): applies it, as dsi_cluster_apply_events would, without a tree,
+ * and returns 1 with the new resourceVersion in *rv (when rv is not NULL; the snapshot's string).
+ * Otherwise 0, nothing done: the caller takes the full path. */
+int dsi_cluster_apply_quiet(dsi_cluster *c, const char *data, size_t size, const char **rv);
 /* Several inputs as one all-or-nothing batch (a directory of manifests). */
 typedef struct batch dsi_batch;
 dsi_batch *dsi_cluster_batch_begin(dsi_cluster *c);

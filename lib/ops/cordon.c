@@ -26,6 +26,7 @@ int dsi_cordoned_view(const dsi_cluster *c, const dsi_node *node, int desired, d
 {
 	dsi_atom key = c->k_taints[DSI_WK_UNSCHEDULABLE];
 	*out = *node;
+	out->has_event_hash = 0; /* a view differs from the text the node was read from */
 	*buf = NULL;
 	out->unschedulable = desired ? 1 : 0;
 	uint32_t present = 0;

@@ -441,6 +441,8 @@ int main(int argc, char **argv)
 			clusters = 0;
 		else if (strcmp(argv[i], "-S") == 0)
 			pure = 0;
+		else if (strcmp(argv[i], "-O") == 0 && i + 1 < argc)
+			return bench_objects_parse_probe(atol(argv[i + 1]));
 		else if (strcmp(argv[i], "-I") == 0 && i + 1 < argc)
 			inputs_file = argv[++i];
 		else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)

@@ -6,6 +6,8 @@
 
 /* The measurements as JSON; inputs_file (may be NULL) gets the objects, for tests/bench/pure.py. */
 json_t *bench_pure(int quiet, const char *inputs_file);
+/* bench -O N: ds_objects_parse of an N-node list, in the process of its own the section starts. */
+int bench_objects_parse_probe(long n);
 /* The table. */
 void bench_pure_print(const json_t *res);
 

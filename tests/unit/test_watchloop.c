@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "controller/retry.h"
+#include "model/snapshot.h"
 #include "loopworld.h"
 
 /* Turns until the sample cluster reaches its goal (at most limit turns); then a restart of
@@ -280,6 +281,80 @@ START_TEST(test_events_bookmarks_malformed)
 	ck_assert_int_lt(io.wait_ms, 1600);
 	ck_assert_int_eq(act(&w, LW_T0 + 20 + io.wait_ms, &io), DS_IO_LIST);
 	ck_assert_str_eq(io.path, "/api/v1/pods?resourceVersion=25");
+	lw_free(&w);
+}
+END_TEST
+
+/* A Node event of n1 with the given type, resourceVersion, zone label and heartbeat. */
+static void node_event(char *buf, size_t size, const char *type, int rv, const char *zone, int beat)
+{
+	snprintf(buf, size,
+		 "{\"type\":\"%s\",\"object\":{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n1\","
+		 "\"uid\":\"n1u\",\"resourceVersion\":\"%d\",\"labels\":{\"zone\":\"%s\"}},\"status\":{\"conditions\":"
+		 "[{\"type\":\"Ready\",\"status\":\"True\",\"lastHeartbeatTime\":\"2026-12-01T15:%02d:00Z\"}],"
+		 "\"images\":[{\"names\":[\"i:%d\"],\"sizeBytes\":%d}]}}}\n",
+		 type, rv, zone, beat, beat, 1000 + beat);
+}
+
+static uint64_t quiet_events(const lworld *w)
+{
+	return ((const dsi_cluster *)ds_controller_cluster(w->ctrl))->quiet_events;
+}
+
+static const char *node_label(const lworld *w)
+{
+	const dsi_cluster *c = (const dsi_cluster *)ds_controller_cluster(w->ctrl);
+	const dsi_node *n = dsi_cluster_node_by_name(c, "n1");
+	ck_assert_ptr_nonnull(n);
+	return dsi_cstr(c, n->meta.labels.v[0].value);
+}
+
+/* Kubelets' heartbeats on the nodes' watch (model/nodeevent.h): applied without a tree, the
+ * watch's resourceVersion and count move as for any event; an update that changes a label is
+ * applied whole; so through ds_controller_apply_events too. */
+START_TEST(test_node_heartbeats)
+{
+	lworld w;
+	uint64_t ids[4];
+	listed(&w, NULL, ids);
+	char ev[1024], stream[4096] = "";
+	node_event(ev, sizeof(ev), "ADDED", 20, "a", 0);
+	strcat(stream, ev);
+	node_event(ev, sizeof(ev), "MODIFIED", 21, "a", 1);
+	strcat(stream, ev);
+	node_event(ev, sizeof(ev), "MODIFIED", 22, "a", 2);
+	strcat(stream, ev);
+	respond(&w, ids[0], 200, stream, 5, LW_T0 + 10, 0);
+	ck_assert_uint_eq(quiet_events(&w), 2);
+	json_t *st = lw_status(&w);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_object_get(st, "resources"), "nodes"),
+							   "resourceVersion")),
+			 "22");
+	ck_assert_int_eq(lw_res(st, "nodes", "events"), 3);
+	json_decref(st);
+	const dsi_cluster *c = (const dsi_cluster *)ds_controller_cluster(w.ctrl);
+	ck_assert_str_eq(dsi_cstr(c, dsi_cluster_node_by_name(c, "n1")->meta.resource_version), "22");
+	/* a label changes with the heartbeat: the whole event */
+	ds_error err;
+	node_event(ev, sizeof(ev), "MODIFIED", 23, "b", 3);
+	ck_assert_int_eq(ds_controller_io_data(w.ctrl, ids[0], ev, strlen(ev), LW_T0 + 20, &err), 0);
+	ck_assert_uint_eq(quiet_events(&w), 2);
+	ck_assert_str_eq(node_label(&w), "b");
+	/* the host's own events: a heartbeat wakes nobody, and is quiet; a label change is not */
+	char *out = NULL;
+	size_t count = 0;
+	node_event(ev, sizeof(ev), "MODIFIED", 24, "b", 4);
+	ck_assert_int_eq(ds_controller_apply_events(w.ctrl, ev, strlen(ev), LW_T0 + 30, &count, &out, &err), 0);
+	ck_assert_uint_eq(count, 1);
+	ck_assert_uint_eq(quiet_events(&w), 3);
+	json_t *doc = dsi_test_take_json(out);
+	ck_assert_int_eq(json_integer_value(json_object_get(doc, "applied")), 1);
+	ck_assert_uint_eq(json_array_size(json_object_get(doc, "queued")), 0);
+	json_decref(doc);
+	node_event(ev, sizeof(ev), "MODIFIED", 25, "c", 5);
+	ck_assert_int_eq(ds_controller_apply_events(w.ctrl, ev, strlen(ev), LW_T0 + 30, &count, NULL, &err), 0);
+	ck_assert_uint_eq(quiet_events(&w), 3);
+	ck_assert_str_eq(node_label(&w), "c");
 	lw_free(&w);
 }
 END_TEST
@@ -765,6 +840,7 @@ static Suite *watchloop_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_sample_converges);
 	tcase_add_test(tc, test_first_actions);
+	tcase_add_test(tc, test_node_heartbeats);
 	tcase_add_test(tc, test_seeded);
 	tcase_add_test(tc, test_events_bookmarks_malformed);
 	tcase_add_test(tc, test_gone);
