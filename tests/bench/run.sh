@@ -58,6 +58,8 @@ if [ -f "$I/base/build/lib/libdaemonset.a" ]; then
 	probe "$I/ingest_probe_base" "$I/base/build/lib/libdaemonset.a" "$I/base/src/include"
 fi
 
+rm -f "$I/ingest_probe_simd" # a SIMDJSON=1 build's probe, from another tree: not this one's to measure
+
 nproc_=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
 echo "ingest: $nproc_ online CPUs; $(uptime | sed 's/.*load average/load average/')" >&2
 "$I/ingest" -b "$I" -j -s "${BENCH_INGEST_SIZES:-1000,10000,50000}" > "$I/ingest.out"
