@@ -27,6 +27,25 @@ static int has_ns(const dsi_pod_affinity_term *t, dsi_atom ns)
 	return 0;
 }
 
+/* The requirements the API server merges into a term's labelSelector for the pod that owns it
+ * (pkg/registry/core/pod/strategy.go applyMatchLabelKeysAndMismatchLabelKeys): key In (owner's
+ * value) per matchLabelKeys entry, key NotIn (owner's value) per mismatchLabelKeys entry, for the
+ * keys the owner has; checked against the labels of the pod matched. */
+static int label_keys_match(const dsi_pod_affinity_term *t, const dsi_labels *owner, const dsi_labels *labels)
+{
+	for (uint32_t i = 0; i < t->nmatch_keys; i++) {
+		dsi_atom v = dsi_labels_get(owner, t->match_keys[i]);
+		if (v && dsi_labels_get(labels, t->match_keys[i]) != v)
+			return 0;
+	}
+	for (uint32_t i = 0; i < t->nmismatch_keys; i++) {
+		dsi_atom v = dsi_labels_get(owner, t->mismatch_keys[i]);
+		if (v && dsi_labels_get(labels, t->mismatch_keys[i]) == v)
+			return 0;
+	}
+	return 1;
+}
+
 /* AffinityTerm.Matches (kube-scheduler framework types.go) for one of the incoming pod's terms,
  * whose namespaceSelector PreFilter merged into its namespaces (mergeAffinityTermNamespacesIfNotEmpty:
  * the Namespaces the lister holds that match; an empty selector stays and matches every namespace). */
@@ -44,7 +63,7 @@ static int incoming_term_matches(const dsi_ipa_state *st, const dsi_cluster *c, 
 			in = found && dsi_selector_matches(a, &t->ns_selector, nl);
 		}
 	}
-	return in && dsi_selector_matches(a, &t->selector, labels);
+	return in && dsi_selector_matches(a, &t->selector, labels) && label_keys_match(t, st->pod->labels, labels);
 }
 
 /* podMatchesAllAffinityTerms (interpodaffinity/filtering.go) */
@@ -62,13 +81,15 @@ static int matches_all_affinity_terms(const dsi_ipa_state *st, const dsi_cluster
 
 /* AffinityTerm.Matches for an existing pod's term (owner namespace ens) against the incoming pod,
  * with the incoming pod's namespace labels for its namespaceSelector. */
-static int existing_term_matches(const dsi_ipa_state *st, const dsi_pod_affinity_term *t, dsi_atom ens)
+static int existing_term_matches(const dsi_ipa_state *st, const dsi_pod_affinity_term *t, dsi_atom ens,
+				 const dsi_labels *owner)
 {
 	const dsi_atoms *a = st->pod->atoms;
 	int in = t->own_ns ? ens == st->pod->ns : has_ns(t, st->pod->ns);
 	if (!in)
 		in = dsi_selector_matches(a, &t->ns_selector, &st->ns_labels);
-	return in && dsi_selector_matches(a, &t->selector, st->pod->labels);
+	return in && dsi_selector_matches(a, &t->selector, st->pod->labels) &&
+	       label_keys_match(t, owner, st->pod->labels);
 }
 
 static int bump(dsi_map *m, dsi_atom key, const dsi_node *node, int sign)
@@ -92,7 +113,7 @@ int dsi_ipa_update(dsi_ipa_state *st, const dsi_cluster *c, const dsi_pod *p, co
 {
 	const dsi_pod_affinity_terms *ea = &p->spec.pod_anti_affinity;
 	for (uint32_t i = 0; i < ea->n; i++)
-		if (existing_term_matches(st, &ea->v[i], p->meta.ns) &&
+		if (existing_term_matches(st, &ea->v[i], p->meta.ns, &p->meta.labels) &&
 		    bump(&st->existing_anti, ea->v[i].topology_key, node, sign) < 0)
 			return -1;
 	const dsi_pod_affinity_terms *ia = &st->pod->spec->pod_affinity;

@@ -7,7 +7,8 @@
  * clusters (zones, hostnames, racks, taints; pods of two namespaces, some Succeeded, some
  * terminating, some bound to a node that does not exist, some with required anti-affinity) and
  * DaemonSets (required pod affinity and anti-affinity, DoNotSchedule spread constraints with
- * minDomains, nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, nodeSelectors,
+ * minDomains, nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, pod (anti-)affinity terms
+ * with namespaces, namespaceSelectors, matchLabelKeys and mismatchLabelKeys, nodeSelectors,
  * tolerations), every node that explain puts to the scheduler is one case: both paths must give
  * the same reasons (plugin and message) for the two plugins, and list them alike as ran or
  * skipped.
@@ -60,6 +61,8 @@ static json_t *term(void)
 		break;
 	default: break;
 	}
+	if (chance(15))
+		json_object_set_new(t, chance(50) ? "matchLabelKeys" : "mismatchLabelKeys", json_pack("[s]", "tier"));
 	return t;
 }
 

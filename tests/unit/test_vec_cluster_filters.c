@@ -130,6 +130,60 @@ END_TEST
 START_TEST(pod_topology_spread_rows) { replay("podtopologyspread_filter.json", "PodTopologySpread"); }
 END_TEST
 
+/* The InterPodAffinity reason ds_scheduler_filter gives pod on node n1 (in zone z1) beside pods,
+ * or NULL (malloc). */
+static char *ipa_reason(const char *pod, const char *pods)
+{
+	const char *node = "{\"metadata\": {\"name\": \"n1\", \"labels\": {\"zone\": \"z1\"}}}";
+	char *out = NULL;
+	ds_error err;
+	ck_assert_msg(ds_scheduler_filter(pod, strlen(pod), node, strlen(node), pods, strlen(pods), NULL, &out, &err) ==
+			      0,
+		      "%s", err.message);
+	json_t *got = dsi_test_take_json(out), *r;
+	size_t i;
+	char *msg = NULL;
+	json_array_foreach(json_object_get(got, "reasons"), i,
+			   r) if (strcmp(json_string_value(json_object_get(r, "plugin")), "InterPodAffinity") == 0)
+		msg = strdup(json_string_value(json_object_get(r, "message")));
+	json_decref(got);
+	return msg;
+}
+
+/* matchLabelKeys / mismatchLabelKeys of a required anti-affinity term, as the API server merges
+ * them (derived: pkg/registry/core/pod/strategy.go, not an upstream table) */
+START_TEST(pod_affinity_label_keys)
+{
+	const char *anti_match = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\", \"labels\": {\"app\": "
+				 "\"x\", \"rev\": \"2\"}}, \"spec\": {\"affinity\": {\"podAntiAffinity\": "
+				 "{\"requiredDuringSchedulingIgnoredDuringExecution\": [{\"labelSelector\": "
+				 "{\"matchLabels\": {\"app\": \"x\"}}, \"topologyKey\": \"zone\", "
+				 "\"%s\": [\"rev\"]}]}}}}";
+	const char *other_rev = "[{\"metadata\": {\"name\": \"q\", \"namespace\": \"d\", \"labels\": {\"app\": "
+				"\"x\", \"rev\": \"1\"}}, \"spec\": {\"nodeName\": \"n1\"}}]";
+	const char *same_rev = "[{\"metadata\": {\"name\": \"q\", \"namespace\": \"d\", \"labels\": {\"app\": "
+			       "\"x\", \"rev\": \"2\"}}, \"spec\": {\"nodeName\": \"n1\"}}]";
+	char pod[1024];
+	const char *anti = "node(s) didn't match pod anti-affinity rules";
+	/* matchLabelKeys rev: only pods of the same revision repel */
+	snprintf(pod, sizeof(pod), anti_match, "matchLabelKeys");
+	char *m = ipa_reason(pod, other_rev);
+	ck_assert_ptr_null(m);
+	m = ipa_reason(pod, same_rev);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m, anti);
+	free(m);
+	/* mismatchLabelKeys rev: only pods of another revision repel */
+	snprintf(pod, sizeof(pod), anti_match, "mismatchLabelKeys");
+	m = ipa_reason(pod, same_rev);
+	ck_assert_ptr_null(m);
+	m = ipa_reason(pod, other_rev);
+	ck_assert_ptr_nonnull(m);
+	ck_assert_str_eq(m, anti);
+	free(m);
+}
+END_TEST
+
 static Suite *vec_cluster_filters_suite(void)
 {
 	Suite *s = suite_create("vec_cluster_filters");
@@ -137,6 +191,7 @@ static Suite *vec_cluster_filters_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, inter_pod_affinity_rows);
 	tcase_add_test(tc, pod_topology_spread_rows);
+	tcase_add_test(tc, pod_affinity_label_keys);
 	suite_add_tcase(s, tc);
 	return s;
 }
