@@ -92,19 +92,13 @@ static int existing_term_matches(const dsi_ipa_state *st, const dsi_pod_affinity
 	       label_keys_match(t, owner, st->pod->labels);
 }
 
-static int bump(dsi_map *m, dsi_atom key, const dsi_node *node, int sign)
+static int bump(dsi_topocount *m, dsi_atom key, const dsi_node *node, int sign)
 {
 	dsi_atom v = dsi_labels_get(&node->meta.labels, key);
 	if (key == DSI_ATOM_NONE || v == DSI_ATOM_NONE)
 		return 0; /* the node has no label with the term's topology key */
-	uint64_t k = dsi_key2(key, v);
-	intptr_t n = (intptr_t)dsi_map_get(m, k) + sign;
-	/* the count may go down to zero: the entry goes (as upstream deletes it) */
-	if (n == 0) {
-		dsi_map_del(m, k);
-		return 0;
-	}
-	return dsi_map_put(m, k, (void *)n);
+	/* the count may go down to zero (upstream then deletes the entry: nonzero counts len()) */
+	return dsi_topocount_add(m, dsi_key2(key, v), sign, NULL);
 }
 
 /* updateWithPod (interpodaffinity/filtering.go): updateWithAntiAffinityTerms for the existing
@@ -131,9 +125,9 @@ int dsi_ipa_update(dsi_ipa_state *st, const dsi_cluster *c, const dsi_pod *p, co
 
 void dsi_ipa_release(dsi_ipa_state *st)
 {
-	dsi_map_free(&st->existing_anti);
-	dsi_map_free(&st->affinity);
-	dsi_map_free(&st->anti);
+	dsi_topocount_release(&st->existing_anti);
+	dsi_topocount_release(&st->affinity);
+	dsi_topocount_release(&st->anti);
 	dsi_free(st->error);
 	memset(st, 0, sizeof(*st));
 }
@@ -141,13 +135,11 @@ void dsi_ipa_release(dsi_ipa_state *st)
 int dsi_ipa_clone(const dsi_ipa_state *src, dsi_ipa_state *dst)
 {
 	*dst = *src;
-	dsi_map_init(&dst->existing_anti);
-	dsi_map_init(&dst->affinity);
-	dsi_map_init(&dst->anti);
+	dsi_topocount_init(&dst->existing_anti, &src->existing_anti);
+	dsi_topocount_init(&dst->affinity, &src->affinity);
+	dsi_topocount_init(&dst->anti, &src->anti);
 	dst->error = NULL;
-	if ((src->error && !(dst->error = dsi_strdup(src->error))) ||
-	    dsi_map_copy(&dst->existing_anti, &src->existing_anti) < 0 ||
-	    dsi_map_copy(&dst->affinity, &src->affinity) < 0 || dsi_map_copy(&dst->anti, &src->anti) < 0) {
+	if (src->error && !(dst->error = dsi_strdup(src->error))) {
 		dsi_ipa_release(dst);
 		return -1;
 	}
@@ -160,9 +152,9 @@ int dsi_ipa_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 {
 	memset(st, 0, sizeof(*st));
 	st->pod = pod;
-	dsi_map_init(&st->existing_anti);
-	dsi_map_init(&st->affinity);
-	dsi_map_init(&st->anti);
+	dsi_topocount_init(&st->existing_anti, NULL);
+	dsi_topocount_init(&st->affinity, NULL);
+	dsi_topocount_init(&st->anti, NULL);
 	const dsi_podspec *spec = pod->spec;
 	/* NewPodInfo's parse errors: the plugin refuses the pod on every node */
 	const char *e1 = spec->pod_affinity.error, *e2 = spec->pod_anti_affinity.error;
@@ -186,13 +178,13 @@ int dsi_ipa_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 		}
 	}
 	st->self_match = (uint8_t)matches_all_affinity_terms(st, c, pod->ns, pod->labels);
-	st->skip = st->existing_anti.count == 0 && spec->pod_affinity.n == 0 && spec->pod_anti_affinity.n == 0;
+	st->skip = st->existing_anti.nonzero == 0 && spec->pod_affinity.n == 0 && spec->pod_anti_affinity.n == 0;
 	return 0;
 }
 
-static intptr_t count_of(const dsi_map *m, dsi_atom key, dsi_atom value)
+static int64_t count_of(const dsi_topocount *m, dsi_atom key, dsi_atom value)
 {
-	return (intptr_t)dsi_map_get(m, dsi_key2(key, value));
+	return dsi_topocount_get(m, dsi_key2(key, value));
 }
 
 /* satisfyPodAffinity (interpodaffinity/filtering.go) */
@@ -209,14 +201,14 @@ static int satisfy_pod_affinity(const dsi_ipa_state *st, const dsi_node *node)
 	}
 	/* the first pod of a series with affinity to itself: no pod matches anywhere, and the pod
 	 * matches its own terms */
-	return pods_exist || (st->affinity.count == 0 && st->self_match);
+	return pods_exist || (st->affinity.nonzero == 0 && st->self_match);
 }
 
 /* satisfyPodAntiAffinity (interpodaffinity/filtering.go) */
 static int satisfy_pod_anti_affinity(const dsi_ipa_state *st, const dsi_node *node)
 {
 	const dsi_pod_affinity_terms *ts = &st->pod->spec->pod_anti_affinity;
-	if (!st->anti.count)
+	if (!st->anti.nonzero)
 		return 1;
 	for (uint32_t i = 0; i < ts->n; i++) {
 		dsi_atom v = dsi_labels_get(&node->meta.labels, ts->v[i].topology_key);
@@ -230,7 +222,7 @@ static int satisfy_pod_anti_affinity(const dsi_ipa_state *st, const dsi_node *no
 /* satisfyExistingPodsAntiAffinity (interpodaffinity/filtering.go) */
 static int satisfy_existing_pods_anti_affinity(const dsi_ipa_state *st, const dsi_node *node)
 {
-	if (!st->existing_anti.count)
+	if (!st->existing_anti.nonzero)
 		return 1;
 	for (uint32_t i = 0; i < node->meta.labels.n; i++)
 		if (count_of(&st->existing_anti, node->meta.labels.v[i].key, node->meta.labels.v[i].value) > 0)

@@ -184,6 +184,36 @@ START_TEST(pod_affinity_label_keys)
 }
 END_TEST
 
+/* SelectVictimsOnNode removes the victims from InterPodAffinity's counts too (RemovePod on a clone
+ * of the state): a lower-priority pod that anti-affinity refuses is a victim that makes room
+ * (derived from default_preemption.go and filtering.go's RemovePod, not an upstream table). */
+START_TEST(preemption_removes_from_counts)
+{
+	const char *node = "{\"metadata\": {\"name\": \"n1\", \"labels\": {\"kubernetes.io/hostname\": \"n1\"}}, "
+			   "\"status\": {\"allocatable\": {\"pods\": \"10\"}}}";
+	const char *pod = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\"}, \"spec\": {\"priority\": 10, "
+			  "\"affinity\": {\"podAntiAffinity\": {\"requiredDuringSchedulingIgnoredDuringExecution\": "
+			  "[{\"labelSelector\": {\"matchLabels\": {\"app\": \"x\"}}, \"topologyKey\": "
+			  "\"kubernetes.io/hostname\"}]}}}}";
+	const char *pods = "[{\"metadata\": {\"name\": \"q\", \"namespace\": \"d\", \"labels\": {\"app\": \"x\"}}, "
+			   "\"spec\": {\"nodeName\": \"n1\", \"priority\": 0}}]";
+	char *out = NULL;
+	ds_error err;
+	ck_assert_int_eq(
+		ds_scheduler_filter(pod, strlen(pod), node, strlen(node), pods, strlen(pods), NULL, &out, &err), 0);
+	json_t *got = dsi_test_take_json(out);
+	const json_t *r = json_array_get(json_object_get(got, "reasons"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "plugin")), "InterPodAffinity");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "code")), "Unschedulable");
+	const json_t *pre = json_object_get(got, "preemption");
+	ck_assert(json_is_true(json_object_get(pre, "possible")));
+	ck_assert_int_eq(json_array_size(json_object_get(pre, "victims")), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(pre, "victims"), 0), "name")),
+			 "q");
+	json_decref(got);
+}
+END_TEST
+
 static Suite *vec_cluster_filters_suite(void)
 {
 	Suite *s = suite_create("vec_cluster_filters");
@@ -192,6 +222,7 @@ static Suite *vec_cluster_filters_suite(void)
 	tcase_add_test(tc, inter_pod_affinity_rows);
 	tcase_add_test(tc, pod_topology_spread_rows);
 	tcase_add_test(tc, pod_affinity_label_keys);
+	tcase_add_test(tc, preemption_removes_from_counts);
 	suite_add_tcase(s, tc);
 	return s;
 }
