@@ -372,18 +372,16 @@ static json_t *measure(int nodes, int quiet)
 		static const struct {
 			const char *name;
 			op_fn fn;
-		} ops_by_name[] = {{"plan", op_plan},
-				   {"status", op_status},
-				   {"explain", op_explain},
-				   {"explain-topology", op_explain_topology},
-				   {"drain", op_drain},
-				   {"rollout", op_rollout}};
+		} ops_by_name[] = {{"plan", op_plan},       {"status", op_status},
+				   {"explain", op_explain}, {"explain-topology", op_explain_topology},
+				   {"drain", op_drain},     {"rollout", op_rollout}};
 		for (size_t i = 0; i < sizeof(ops_by_name) / sizeof(ops_by_name[0]); i++)
 			if (strcmp(profile_op, ops_by_name[i].name) == 0) {
 				/* the moment to attach: perf record -p PID */
 				fprintf(stderr, "bench: pid %ld: %s starts\n", (long)getpid(), profile_op);
 				double t = best(ops_by_name[i].fn, &o, profile_reps);
-				fprintf(stderr, "bench: %s on %d nodes, %zu pods: best %.1f us (%.1f ns/node) of %d runs\n",
+				fprintf(stderr,
+					"bench: %s on %d nodes, %zu pods: best %.1f us (%.1f ns/node) of %d runs\n",
 					profile_op, nodes, npods, t * 1e6, t * 1e9 / nodes, profile_reps);
 				exit(0);
 			}
@@ -528,7 +526,8 @@ int main(int argc, char **argv)
 	{
 		json_t *in = json_object_get(r, "ingest"), *m = json_object_get(r, "memory"),
 		       *o = json_object_get(r, "operations");
-		printf("%7lld %8lld %5.0fMB %5.0fMB %5.0fMB %6.2f %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f %9.1f "
+		printf("%7lld %8lld %5.0fMB %5.0fMB %5.0fMB %6.2f %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f "
+		       "%9.1f "
 		       "%9.2f\n",
 		       (long long)json_integer_value(json_object_get(r, "nodes")),
 		       (long long)json_integer_value(json_object_get(r, "pods")),
