@@ -9,6 +9,7 @@
  * have no allocatable, so NodeResourcesFit fails on every one of them): its status code and
  * message, and whether its Filter ran or its PreFilter returned Skip.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -214,6 +215,73 @@ START_TEST(preemption_removes_from_counts)
 }
 END_TEST
 
+/* The plugins the library does not evaluate: a pod with a claim, a CSI volume or resource claims
+ * never fits ("not evaluated: <plugin>"), and explain never calls its node create. */
+START_TEST(not_evaluated_plugins)
+{
+	const char *node = "{\"metadata\": {\"name\": \"n1\"}, \"status\": {\"allocatable\": {\"pods\": \"10\"}}}";
+	const char *pvc = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\"}, \"spec\": {\"volumes\": "
+			  "[{\"name\": \"v\", \"persistentVolumeClaim\": {\"claimName\": \"c\"}}]}}";
+	const char *dra = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\"}, \"spec\": {\"resourceClaims\": "
+			  "[{\"name\": \"gpu\", \"resourceClaimName\": \"gpu-claim\"}]}}";
+	const char *host = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\"}, \"spec\": {\"volumes\": "
+			   "[{\"name\": \"v\", \"hostPath\": {\"path\": \"/var/log\"}}]}}";
+	struct {
+		const char *pod;
+		const char *want[5];
+	} cases[] = {
+		{pvc, {"VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding", "VolumeZone", NULL}},
+		{dra, {"DynamicResources", NULL}},
+		{host, {NULL}},
+	};
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char *out = NULL;
+		ds_error err;
+		ck_assert_int_eq(ds_scheduler_filter(cases[c].pod, strlen(cases[c].pod), node, strlen(node), NULL, 0,
+						     NULL, &out, &err),
+				 0);
+		json_t *got = dsi_test_take_json(out);
+		size_t n = 0;
+		while (cases[c].want[n])
+			n++;
+		const json_t *reasons = json_object_get(got, "reasons");
+		ck_assert_int_eq(json_array_size(reasons), n);
+		ck_assert_int_eq(json_array_size(json_object_get(json_object_get(got, "filters"), "notEvaluated")), n);
+		for (size_t i = 0; i < n; i++) {
+			const json_t *r = json_array_get(reasons, i);
+			char msg[64];
+			snprintf(msg, sizeof(msg), "not evaluated: %s", cases[c].want[i]);
+			ck_assert_str_eq(json_string_value(json_object_get(r, "plugin")), cases[c].want[i]);
+			ck_assert_str_eq(json_string_value(json_object_get(r, "code")), "NotEvaluated");
+			ck_assert_str_eq(json_string_value(json_object_get(r, "message")), msg);
+		}
+		ck_assert(json_is_boolean(json_object_get(got, "fits")));
+		ck_assert_int_eq(json_is_true(json_object_get(got, "fits")), n == 0);
+		ck_assert_ptr_null(json_object_get(got, "preemption"));
+		json_decref(got);
+	}
+	/* explain: the node of a DaemonSet whose template has a claim is not-evaluated, not create */
+	ds_cluster *cl = dsi_test_cluster_text(
+		"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [{\"apiVersion\": \"v1\", \"kind\": \"Node\", "
+		"\"metadata\": {\"name\": \"n1\"}, \"status\": {\"allocatable\": {\"pods\": \"10\"}}}, "
+		"{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", "
+		"\"namespace\": "
+		"\"d\", \"uid\": \"u\"}, \"spec\": {\"selector\": {\"matchLabels\": {\"a\": \"b\"}}, \"template\": "
+		"{\"metadata\": {\"labels\": {\"a\": \"b\"}}, \"spec\": {\"containers\": [{\"name\": \"c\", \"image\": "
+		"\"i\"}], \"volumes\": [{\"name\": \"v\", \"ephemeral\": {\"volumeClaimTemplate\": {\"spec\": "
+		"{}}}}]}}}}]}");
+	char *out = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_explain(cl, "d", "ds", NULL, &out, &err), 0);
+	json_t *doc = dsi_test_take_json(out);
+	const json_t *row = json_array_get(json_object_get(doc, "rows"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(row, "status")), "not-evaluated");
+	ck_assert_int_eq(json_array_size(json_object_get(row, "scheduler")), 4);
+	json_decref(doc);
+	ds_cluster_free(cl);
+}
+END_TEST
+
 static Suite *vec_cluster_filters_suite(void)
 {
 	Suite *s = suite_create("vec_cluster_filters");
@@ -223,6 +291,7 @@ static Suite *vec_cluster_filters_suite(void)
 	tcase_add_test(tc, pod_topology_spread_rows);
 	tcase_add_test(tc, pod_affinity_label_keys);
 	tcase_add_test(tc, preemption_removes_from_counts);
+	tcase_add_test(tc, not_evaluated_plugins);
 	suite_add_tcase(s, tc);
 	return s;
 }
