@@ -3,7 +3,9 @@
  * through the public pure function ds_scheduler_filter(3): InterPodAffinity (filtering_test.go
  * TestRequiredAffinitySingleNode and TestRequiredAffinityMultipleNodes,
  * tests/vectors/upstream/interpodaffinity_filter.json) and PodTopologySpread (filtering_test.go
- * TestSingleConstraint and TestMultipleConstraints, podtopologyspread_filter.json). For each node
+ * TestSingleConstraint and TestMultipleConstraints, podtopologyspread_filter.json), and
+ * VolumeRestrictions' disk conflicts (volume_restrictions_test.go, volumerestrictions_filter.json:
+ * the plugin reads the node's pods only). For each node
  * of a row: the incoming pod against that node with every node, pod and Namespace of the row as
  * the cluster. Only the plugin under test is compared (upstream runs it alone; the rows' nodes
  * have no allocatable, so NodeResourcesFit fails on every one of them): its status code and
@@ -129,6 +131,9 @@ START_TEST(inter_pod_affinity_rows) { replay("interpodaffinity_filter.json", "In
 END_TEST
 
 START_TEST(pod_topology_spread_rows) { replay("podtopologyspread_filter.json", "PodTopologySpread"); }
+END_TEST
+
+START_TEST(volume_restrictions_rows) { replay("volumerestrictions_filter.json", "VolumeRestrictions"); }
 END_TEST
 
 /* The InterPodAffinity reason ds_scheduler_filter gives pod on node n1 (in zone z1) beside pods,
@@ -289,6 +294,7 @@ static Suite *vec_cluster_filters_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, inter_pod_affinity_rows);
 	tcase_add_test(tc, pod_topology_spread_rows);
+	tcase_add_test(tc, volume_restrictions_rows);
 	tcase_add_test(tc, pod_affinity_label_keys);
 	tcase_add_test(tc, preemption_removes_from_counts);
 	tcase_add_test(tc, not_evaluated_plugins);
