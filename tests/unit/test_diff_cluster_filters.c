@@ -5,8 +5,8 @@
  * path, ds_daemonset_explain(3) on a snapshot of the same objects (one PreFilter per DaemonSet, the daemon pod's node
  * pin taken into account without a pod). On randomly generated clusters (zones, hostnames, racks, taints; pods of two
  * namespaces, some Succeeded, some terminating, some bound to a node that does not exist, some with required
- * anti-affinity) and DaemonSets (required pod affinity and anti-affinity, DoNotSchedule spread constraints with minDomains,
- * nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, pod (anti-)affinity terms with namespaces,
+ * anti-affinity) and DaemonSets (required pod affinity and anti-affinity, DoNotSchedule spread constraints with
+ * minDomains, nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, pod (anti-)affinity terms with namespaces,
  * namespaceSelectors, matchLabelKeys and mismatchLabelKeys, nodeSelectors, tolerations), every node that explain puts
  * to the scheduler is one case: both paths must give the same reasons (plugin and message) for the three plugins, and
  * list them alike as ran or skipped (pods and templates draw GCE PD volumes, read-only or not).
