@@ -161,7 +161,7 @@ static json_t *daemonset(void)
 	if (chance(30))
 		json_object_set_new(spec, "tolerations",
 				    json_pack("[{s:s, s:s}]", "key", "dedicated", "operator", "Exists"));
-	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:O}, s:o}}}", "apiVersion", "apps/v1",
+	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:o}, s:o}}}", "apiVersion", "apps/v1",
 			 "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid", "uid-ds", "spec",
 			 "selector", "matchLabels", "app", "agent", "template", "metadata", "labels", labels, "spec",
 			 spec);
