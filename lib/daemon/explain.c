@@ -151,7 +151,8 @@ static json_t *fit_reasons_evaluated(const dsi_fit *fit)
 				    : strcmp(r->plugin, "InterPodAffinity") == 0  ? dsi_ipa_field(r->message, tmpl_spec)
 				    : strcmp(r->plugin, "PodTopologySpread") == 0
 					    ? "spec.template.spec.topologySpreadConstraints"
-					    : "spec.template.spec";
+				    : strcmp(r->plugin, "VolumeRestrictions") == 0 ? "spec.template.spec.volumes"
+										   : "spec.template.spec";
 		json_t *o = reason(r->plugin, r->message, NULL, field);
 		if (o && strcmp(r->plugin, "NodeResourcesFit") == 0)
 			json_object_set_new(o, "resource",

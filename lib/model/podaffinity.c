@@ -15,6 +15,12 @@ static void term_release(dsi_atoms *atoms, dsi_pod_affinity_term *t)
 	for (uint32_t i = 0; i < t->nns; i++)
 		dsi_atom_unref(atoms, t->namespaces[i]);
 	dsi_free(t->namespaces);
+	for (uint32_t i = 0; i < t->nmatch_keys; i++)
+		dsi_atom_unref(atoms, t->match_keys[i]);
+	for (uint32_t i = 0; i < t->nmismatch_keys; i++)
+		dsi_atom_unref(atoms, t->mismatch_keys[i]);
+	dsi_free(t->match_keys);
+	dsi_free(t->mismatch_keys);
 	dsi_atom_unref(atoms, t->topology_key);
 	memset(t, 0, sizeof(*t));
 }
@@ -54,6 +60,37 @@ static int read_selector(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, const
 	return rc;
 }
 
+/* A list of strings member as atoms. */
+static int read_atoms(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_atom **out, uint32_t *n)
+{
+	json_t *arr;
+	int rc = dsi_rd_array(rd, obj, key, &arr);
+	size_t len = arr ? json_array_size(arr) : 0;
+	if (rc < 0 || !len)
+		return rc;
+	if (!(*out = dsi_calloc(len, sizeof(dsi_atom))))
+		return dsi_error_nomem(rd->err);
+	size_t m = dsi_rd_push(rd, key), i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+	{
+		const char *s;
+		size_t m2 = dsi_rd_push_index(rd, i);
+		rc = dsi_rd_expect_string(rd, v, &s);
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+		dsi_atom a = dsi_atom_intern(atoms, s, json_string_length(v));
+		if (a == DSI_ATOM_ERROR) {
+			rc = dsi_error_nomem(rd->err);
+			break;
+		}
+		(*out)[(*n)++] = a;
+	}
+	dsi_rd_pop(rd, m);
+	return rc;
+}
+
 /* newAffinityTerm (kube-scheduler framework types.go) */
 static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_pod_affinity_term *t, char **bad)
 {
@@ -62,10 +99,10 @@ static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_pod_a
 	if (rc < 0 || (rc = read_selector(rd, atoms, term, "labelSelector", &t->selector, bad)) < 0 ||
 	    (rc = read_selector(rd, atoms, term, "namespaceSelector", &t->ns_selector, bad)) < 0 ||
 	    (rc = dsi_rd_atom(rd, atoms, term, "topologyKey", 0, &t->topology_key)) < 0 ||
-	    (rc = dsi_rd_array(rd, term, "namespaces", &nss)) < 0)
+	    (rc = dsi_rd_array(rd, term, "namespaces", &nss)) < 0 ||
+	    (rc = read_atoms(rd, atoms, term, "matchLabelKeys", &t->match_keys, &t->nmatch_keys)) < 0 ||
+	    (rc = read_atoms(rd, atoms, term, "mismatchLabelKeys", &t->mismatch_keys, &t->nmismatch_keys)) < 0)
 		return rc;
-	/* matchLabelKeys and mismatchLabelKeys: the API server merged them into labelSelector when it
-	 * created the pod (pkg/registry/core/pod/strategy.go); the scheduler reads only the selector */
 	size_t n = nss ? json_array_size(nss) : 0;
 	if (n) {
 		if (!(t->namespaces = dsi_calloc(n, sizeof(dsi_atom))))
@@ -182,6 +219,24 @@ int dsi_pod_affinity_terms_copy_x(dsi_atoms *to, const dsi_atoms *from, const ds
 		dsi_pod_affinity_term *d = &dst->v[i];
 		dst->n = i + 1;
 		d->own_ns = s->own_ns;
+		if (s->nmatch_keys) {
+			if (!(d->match_keys = dsi_calloc(s->nmatch_keys, sizeof(dsi_atom)))) {
+				failed = 1;
+				break;
+			}
+			for (uint32_t k = 0; k < s->nmatch_keys; k++)
+				d->match_keys[k] = dsi_atom_carry_or_none(to, from, s->match_keys[k], &failed);
+			d->nmatch_keys = s->nmatch_keys;
+		}
+		if (s->nmismatch_keys) {
+			if (!(d->mismatch_keys = dsi_calloc(s->nmismatch_keys, sizeof(dsi_atom)))) {
+				failed = 1;
+				break;
+			}
+			for (uint32_t k = 0; k < s->nmismatch_keys; k++)
+				d->mismatch_keys[k] = dsi_atom_carry_or_none(to, from, s->mismatch_keys[k], &failed);
+			d->nmismatch_keys = s->nmismatch_keys;
+		}
 		d->topology_key = dsi_atom_carry_or_none(to, from, s->topology_key, &failed);
 		if (dsi_selector_copy_x(to, from, &s->selector, &d->selector) < 0 ||
 		    dsi_selector_copy_x(to, from, &s->ns_selector, &d->ns_selector) < 0) {

@@ -17,6 +17,12 @@ typedef struct dsi_pod_affinity_term {
 	dsi_atom *namespaces;     /* term.namespaces */
 	uint32_t nns;
 	dsi_atom topology_key;
+	/* matchLabelKeys / mismatchLabelKeys (MatchLabelKeysInPodAffinity): the API server merges
+	 * key In / NotIn (the pod's value) into labelSelector when it creates the pod; matching
+	 * applies them again, which is the same for a pod it created and the merge for one it has
+	 * not (a DaemonSet's template) */
+	dsi_atom *match_keys, *mismatch_keys;
+	uint32_t nmatch_keys, nmismatch_keys;
 	uint8_t own_ns; /* neither namespaces nor a namespaceSelector: the pod's own namespace
 			 * (getNamespacesFromPodAffinityTerm), resolved when matching */
 } dsi_pod_affinity_term;

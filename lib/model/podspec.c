@@ -22,6 +22,7 @@ void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 	dsi_pod_affinity_terms_release(atoms, &s->pod_affinity);
 	dsi_pod_affinity_terms_release(atoms, &s->pod_anti_affinity);
 	dsi_spread_constraints_release(atoms, &s->spread);
+	dsi_disks_release(atoms, s->disks, s->ndisks);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -211,7 +212,7 @@ done:
 	return rc;
 }
 
-static int read_volumes(dsi_rd *rd, const json_t *spec, dsi_podspec *out)
+static int read_volumes(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_podspec *out)
 {
 	json_t *vols;
 	int rc = dsi_rd_array(rd, spec, "volumes", &vols);
@@ -226,6 +227,8 @@ static int read_volumes(dsi_rd *rd, const json_t *spec, dsi_podspec *out)
 		rc = dsi_rd_expect_object(rd, v);
 		if (rc == 0)
 			rc = dsi_rd_object(rd, v, "emptyDir", &ed);
+		if (rc == 0)
+			rc = dsi_disk_read(rd, atoms, v, &out->disks, &out->ndisks);
 		dsi_rd_pop(rd, m2);
 		if (rc < 0)
 			break;
@@ -239,11 +242,6 @@ static int read_volumes(dsi_rd *rd, const json_t *spec, dsi_podspec *out)
 				out->has_pvc = 1;
 			if ((x = json_object_get(v, "csi")) && !json_is_null(x))
 				out->has_csi = 1;
-			static const char *const disks[] = {"gcePersistentDisk", "awsElasticBlockStore", "rbd",
-							    "iscsi"};
-			for (size_t d = 0; d < sizeof(disks) / sizeof(disks[0]); d++)
-				if ((x = json_object_get(v, disks[d])) && !json_is_null(x))
-					out->has_conflict_disk = 1;
 		}
 	}
 	dsi_rd_pop(rd, m);
@@ -310,7 +308,7 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 	out->has_resource_claims = claims && json_array_size(claims) > 0;
 	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
 		goto fail;
-	if ((rc = read_volumes(rd, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
+	if ((rc = read_volumes(rd, atoms, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
 	    (rc = read_affinity(rd, atoms, spec, flags, out)) < 0)
 		goto fail;
 	if (flags & DSI_PODSPEC_PLACEMENT) {
@@ -349,6 +347,8 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	memset(&tmp.pod_affinity, 0, sizeof(tmp.pod_affinity));
 	memset(&tmp.pod_anti_affinity, 0, sizeof(tmp.pod_anti_affinity));
 	memset(&tmp.spread, 0, sizeof(tmp.spread));
+	tmp.disks = NULL;
+	tmp.ndisks = 0;
 	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
 	if (src->nports) {
@@ -372,10 +372,12 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	    dsi_tolerations_copy_x(to, from, &src->tolerations, &dst->tolerations) < 0 ||
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_affinity, &dst->pod_affinity) < 0 ||
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_anti_affinity, &dst->pod_anti_affinity) < 0 ||
-	    dsi_spread_constraints_copy_x(to, from, &src->spread, &dst->spread) < 0) {
+	    dsi_spread_constraints_copy_x(to, from, &src->spread, &dst->spread) < 0 ||
+	    dsi_disks_copy_x(to, from, src->disks, src->ndisks, &dst->disks) < 0) {
 		dsi_podspec_release(to, dst);
 		return -1;
 	}
+	dst->ndisks = src->ndisks;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "core/atoms.h"
 #include "core/reader.h"
 #include "model/labels.h"
+#include "model/diskvolume.h"
 #include "model/nodeselector.h"
 #include "model/podaffinity.h"
 #include "model/topologyspread.h"
@@ -34,7 +35,6 @@ typedef struct dsi_podspec {
 	/* what the volume and claim plugins check, which the library does not evaluate */
 	uint8_t has_pvc;             /* a persistentVolumeClaim or ephemeral volume */
 	uint8_t has_csi;             /* an inline csi volume */
-	uint8_t has_conflict_disk;   /* gcePersistentDisk, awsElasticBlockStore, rbd or iscsi */
 	uint8_t has_resource_claims; /* spec.resourceClaims */
 	int32_t priority;
 	dsi_atom priority_class;
@@ -46,6 +46,8 @@ typedef struct dsi_podspec {
 	 * pods that come after it) */
 	dsi_pod_affinity_terms pod_affinity, pod_anti_affinity;
 	dsi_spread_constraints spread; /* topologySpreadConstraints */
+	dsi_disk *disks;               /* gcePersistentDisk, awsElasticBlockStore, iscsi and rbd volumes */
+	uint32_t ndisks;
 	/* placement: only with DSI_PODSPEC_PLACEMENT */
 	dsi_labels node_selector;
 	dsi_node_selector required;  /* affinity.nodeAffinity.requiredDuringScheduling... */

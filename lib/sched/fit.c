@@ -7,11 +7,13 @@
 #include "sched/cycle.h"
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
+#include "sched/volumerestrictions.h"
 
 void dsi_node_usage_release(dsi_node_usage *u)
 {
 	dsi_free(u->requested.scalars);
 	dsi_free(u->ports);
+	dsi_free(u->disks);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -47,6 +49,13 @@ int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign)
 			return -1;
 		memcpy(u->ports + u->nports, p->ports, p->nports * sizeof(dsi_host_port));
 		u->nports += p->nports;
+	}
+	if (sign > 0 && p->ndisks) {
+		size_t cap = u->ndisks;
+		if (dsi_grow((void **)&u->disks, &cap, (size_t)u->ndisks + p->ndisks, sizeof(dsi_disk)) < 0)
+			return -1;
+		memcpy(u->disks + u->ndisks, p->disks, p->ndisks * sizeof(dsi_disk));
+		u->ndisks += p->ndisks;
 	}
 	return 0;
 }
@@ -205,10 +214,12 @@ const char *dsi_plugin_name(dsi_plugin p)
  * would return Skip (the pod has nothing they check), else not evaluated. */
 static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
 {
-	/* VolumeRestrictions.PreFilter (volumerestrictions/volume_restrictions.go): disk volumes that
-	 * conflict between pods, and PersistentVolumeClaims (ReadWriteOncePod) */
-	uint32_t *restr = spec->has_pvc || spec->has_conflict_disk ? &out->not_evaluated : &out->skipped;
-	*restr |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+	/* VolumeRestrictions.PreFilter (volumerestrictions/volume_restrictions.go): Skip without disk
+	 * volumes and claims; the ReadWriteOncePod check of claims reads PersistentVolumeClaims */
+	if (spec->has_pvc)
+		out->not_evaluated |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+	else if (!spec->ndisks)
+		out->skipped |= BIT(DSI_P_VOLUME_RESTRICTIONS);
 	/* NodeVolumeLimits (nodevolumelimits/csi.go): CSI volumes, inline or through claims */
 	uint32_t *limits = spec->has_pvc || spec->has_csi ? &out->not_evaluated : &out->skipped;
 	*limits |= BIT(DSI_P_NODE_VOLUME_LIMITS);
@@ -300,6 +311,12 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	if (!dsi_fits_ports(spec->ports, spec->nports, u))
 		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);
 	dsi_fits_request(atoms, &spec->requests, node, u, out);
+	/* VolumeRestrictions.Filter: the disk conflicts (ErrReasonDiskConflict) */
+	if (spec->ndisks) {
+		out->ran |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+		if (!dsi_disks_fit(spec->disks, spec->ndisks, u->disks, u->ndisks))
+			add_reason(out, "VolumeRestrictions", "node(s) had no available disk", 0, 0, 0, 0);
+	}
 	unevaluated_plugins(spec, out);
 	pod_topology_spread(c, cy, node, out);
 	inter_pod_affinity(cy, node, out);

@@ -64,6 +64,8 @@ typedef struct dsi_node_usage {
 	uint32_t pods;           /* number of counted pods */
 	dsi_host_port *ports;    /* used host ports */
 	uint32_t nports;
+	dsi_disk *disks; /* the counted pods' disk volumes (borrowed monitors) */
+	uint32_t ndisks;
 } dsi_node_usage;
 
 /* skip(pod, ctx) returns 1 for pods that must not count (may be NULL). */

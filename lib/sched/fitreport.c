@@ -49,6 +49,8 @@ static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int 
 			snprintf(taint_field, sizeof(taint_field), "spec.taints[%u]", (unsigned)(t - node->taints.v));
 			node_field = taint_field;
 		}
+	} else if (strcmp(r->plugin, "VolumeRestrictions") == 0) {
+		field = "spec.volumes";
 	} else if (strcmp(r->plugin, "PodTopologySpread") == 0) {
 		field = "spec.topologySpreadConstraints";
 	} else if (strcmp(r->plugin, "InterPodAffinity") == 0) {
@@ -119,10 +121,11 @@ json_t *dsi_filters_json(const dsi_fit *fit)
 {
 	json_t *o = json_pack("{s:[], s:[], s:[]}", "ran", "skipped", "notEvaluated");
 	for (int p = 0; o && p < DSI_P_COUNT; p++) {
-		const char *which = fit->ran & (1u << p)             ? "ran"
-				    : fit->skipped & (1u << p)       ? "skipped"
-				    : fit->not_evaluated & (1u << p) ? "notEvaluated"
-								     : NULL;
+		/* a plugin evaluated in part (VolumeRestrictions' disks beside claims) is not evaluated */
+		const char *which = fit->not_evaluated & (1u << p) ? "notEvaluated"
+				    : fit->ran & (1u << p)         ? "ran"
+				    : fit->skipped & (1u << p)     ? "skipped"
+								   : NULL;
 		if (which)
 			json_array_append_new(json_object_get(o, which), json_string(dsi_plugin_name((dsi_plugin)p)));
 	}

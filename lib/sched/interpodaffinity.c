@@ -27,6 +27,25 @@ static int has_ns(const dsi_pod_affinity_term *t, dsi_atom ns)
 	return 0;
 }
 
+/* The requirements the API server merges into a term's labelSelector for the pod that owns it
+ * (pkg/registry/core/pod/strategy.go applyMatchLabelKeysAndMismatchLabelKeys): key In (owner's
+ * value) per matchLabelKeys entry, key NotIn (owner's value) per mismatchLabelKeys entry, for the
+ * keys the owner has; checked against the labels of the pod matched. */
+static int label_keys_match(const dsi_pod_affinity_term *t, const dsi_labels *owner, const dsi_labels *labels)
+{
+	for (uint32_t i = 0; i < t->nmatch_keys; i++) {
+		dsi_atom v = dsi_labels_get(owner, t->match_keys[i]);
+		if (v && dsi_labels_get(labels, t->match_keys[i]) != v)
+			return 0;
+	}
+	for (uint32_t i = 0; i < t->nmismatch_keys; i++) {
+		dsi_atom v = dsi_labels_get(owner, t->mismatch_keys[i]);
+		if (v && dsi_labels_get(labels, t->mismatch_keys[i]) == v)
+			return 0;
+	}
+	return 1;
+}
+
 /* AffinityTerm.Matches (kube-scheduler framework types.go) for one of the incoming pod's terms,
  * whose namespaceSelector PreFilter merged into its namespaces (mergeAffinityTermNamespacesIfNotEmpty:
  * the Namespaces the lister holds that match; an empty selector stays and matches every namespace). */
@@ -44,7 +63,7 @@ static int incoming_term_matches(const dsi_ipa_state *st, const dsi_cluster *c, 
 			in = found && dsi_selector_matches(a, &t->ns_selector, nl);
 		}
 	}
-	return in && dsi_selector_matches(a, &t->selector, labels);
+	return in && dsi_selector_matches(a, &t->selector, labels) && label_keys_match(t, st->pod->labels, labels);
 }
 
 /* podMatchesAllAffinityTerms (interpodaffinity/filtering.go) */
@@ -62,28 +81,24 @@ static int matches_all_affinity_terms(const dsi_ipa_state *st, const dsi_cluster
 
 /* AffinityTerm.Matches for an existing pod's term (owner namespace ens) against the incoming pod,
  * with the incoming pod's namespace labels for its namespaceSelector. */
-static int existing_term_matches(const dsi_ipa_state *st, const dsi_pod_affinity_term *t, dsi_atom ens)
+static int existing_term_matches(const dsi_ipa_state *st, const dsi_pod_affinity_term *t, dsi_atom ens,
+				 const dsi_labels *owner)
 {
 	const dsi_atoms *a = st->pod->atoms;
 	int in = t->own_ns ? ens == st->pod->ns : has_ns(t, st->pod->ns);
 	if (!in)
 		in = dsi_selector_matches(a, &t->ns_selector, &st->ns_labels);
-	return in && dsi_selector_matches(a, &t->selector, st->pod->labels);
+	return in && dsi_selector_matches(a, &t->selector, st->pod->labels) &&
+	       label_keys_match(t, owner, st->pod->labels);
 }
 
-static int bump(dsi_map *m, dsi_atom key, const dsi_node *node, int sign)
+static int bump(dsi_topocount *m, dsi_atom key, const dsi_node *node, int sign)
 {
 	dsi_atom v = dsi_labels_get(&node->meta.labels, key);
 	if (key == DSI_ATOM_NONE || v == DSI_ATOM_NONE)
 		return 0; /* the node has no label with the term's topology key */
-	uint64_t k = dsi_key2(key, v);
-	intptr_t n = (intptr_t)dsi_map_get(m, k) + sign;
-	/* the count may go down to zero: the entry goes (as upstream deletes it) */
-	if (n == 0) {
-		dsi_map_del(m, k);
-		return 0;
-	}
-	return dsi_map_put(m, k, (void *)n);
+	/* the count may go down to zero (upstream then deletes the entry: nonzero counts len()) */
+	return dsi_topocount_add(m, dsi_key2(key, v), sign, NULL);
 }
 
 /* updateWithPod (interpodaffinity/filtering.go): updateWithAntiAffinityTerms for the existing
@@ -92,7 +107,7 @@ int dsi_ipa_update(dsi_ipa_state *st, const dsi_cluster *c, const dsi_pod *p, co
 {
 	const dsi_pod_affinity_terms *ea = &p->spec.pod_anti_affinity;
 	for (uint32_t i = 0; i < ea->n; i++)
-		if (existing_term_matches(st, &ea->v[i], p->meta.ns) &&
+		if (existing_term_matches(st, &ea->v[i], p->meta.ns, &p->meta.labels) &&
 		    bump(&st->existing_anti, ea->v[i].topology_key, node, sign) < 0)
 			return -1;
 	const dsi_pod_affinity_terms *ia = &st->pod->spec->pod_affinity;
@@ -110,9 +125,9 @@ int dsi_ipa_update(dsi_ipa_state *st, const dsi_cluster *c, const dsi_pod *p, co
 
 void dsi_ipa_release(dsi_ipa_state *st)
 {
-	dsi_map_free(&st->existing_anti);
-	dsi_map_free(&st->affinity);
-	dsi_map_free(&st->anti);
+	dsi_topocount_release(&st->existing_anti);
+	dsi_topocount_release(&st->affinity);
+	dsi_topocount_release(&st->anti);
 	dsi_free(st->error);
 	memset(st, 0, sizeof(*st));
 }
@@ -120,13 +135,11 @@ void dsi_ipa_release(dsi_ipa_state *st)
 int dsi_ipa_clone(const dsi_ipa_state *src, dsi_ipa_state *dst)
 {
 	*dst = *src;
-	dsi_map_init(&dst->existing_anti);
-	dsi_map_init(&dst->affinity);
-	dsi_map_init(&dst->anti);
+	dsi_topocount_init(&dst->existing_anti, &src->existing_anti);
+	dsi_topocount_init(&dst->affinity, &src->affinity);
+	dsi_topocount_init(&dst->anti, &src->anti);
 	dst->error = NULL;
-	if ((src->error && !(dst->error = dsi_strdup(src->error))) ||
-	    dsi_map_copy(&dst->existing_anti, &src->existing_anti) < 0 ||
-	    dsi_map_copy(&dst->affinity, &src->affinity) < 0 || dsi_map_copy(&dst->anti, &src->anti) < 0) {
+	if (src->error && !(dst->error = dsi_strdup(src->error))) {
 		dsi_ipa_release(dst);
 		return -1;
 	}
@@ -139,9 +152,9 @@ int dsi_ipa_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 {
 	memset(st, 0, sizeof(*st));
 	st->pod = pod;
-	dsi_map_init(&st->existing_anti);
-	dsi_map_init(&st->affinity);
-	dsi_map_init(&st->anti);
+	dsi_topocount_init(&st->existing_anti, NULL);
+	dsi_topocount_init(&st->affinity, NULL);
+	dsi_topocount_init(&st->anti, NULL);
 	const dsi_podspec *spec = pod->spec;
 	/* NewPodInfo's parse errors: the plugin refuses the pod on every node */
 	const char *e1 = spec->pod_affinity.error, *e2 = spec->pod_anti_affinity.error;
@@ -165,13 +178,13 @@ int dsi_ipa_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 		}
 	}
 	st->self_match = (uint8_t)matches_all_affinity_terms(st, c, pod->ns, pod->labels);
-	st->skip = st->existing_anti.count == 0 && spec->pod_affinity.n == 0 && spec->pod_anti_affinity.n == 0;
+	st->skip = st->existing_anti.nonzero == 0 && spec->pod_affinity.n == 0 && spec->pod_anti_affinity.n == 0;
 	return 0;
 }
 
-static intptr_t count_of(const dsi_map *m, dsi_atom key, dsi_atom value)
+static int64_t count_of(const dsi_topocount *m, dsi_atom key, dsi_atom value)
 {
-	return (intptr_t)dsi_map_get(m, dsi_key2(key, value));
+	return dsi_topocount_get(m, dsi_key2(key, value));
 }
 
 /* satisfyPodAffinity (interpodaffinity/filtering.go) */
@@ -188,14 +201,14 @@ static int satisfy_pod_affinity(const dsi_ipa_state *st, const dsi_node *node)
 	}
 	/* the first pod of a series with affinity to itself: no pod matches anywhere, and the pod
 	 * matches its own terms */
-	return pods_exist || (st->affinity.count == 0 && st->self_match);
+	return pods_exist || (st->affinity.nonzero == 0 && st->self_match);
 }
 
 /* satisfyPodAntiAffinity (interpodaffinity/filtering.go) */
 static int satisfy_pod_anti_affinity(const dsi_ipa_state *st, const dsi_node *node)
 {
 	const dsi_pod_affinity_terms *ts = &st->pod->spec->pod_anti_affinity;
-	if (!st->anti.count)
+	if (!st->anti.nonzero)
 		return 1;
 	for (uint32_t i = 0; i < ts->n; i++) {
 		dsi_atom v = dsi_labels_get(&node->meta.labels, ts->v[i].topology_key);
@@ -209,7 +222,7 @@ static int satisfy_pod_anti_affinity(const dsi_ipa_state *st, const dsi_node *no
 /* satisfyExistingPodsAntiAffinity (interpodaffinity/filtering.go) */
 static int satisfy_existing_pods_anti_affinity(const dsi_ipa_state *st, const dsi_node *node)
 {
-	if (!st->existing_anti.count)
+	if (!st->existing_anti.nonzero)
 		return 1;
 	for (uint32_t i = 0; i < node->meta.labels.n; i++)
 		if (count_of(&st->existing_anti, node->meta.labels.v[i].key, node->meta.labels.v[i].value) > 0)

@@ -6,19 +6,19 @@
 #ifndef DSI_INTERPODAFFINITY_H
 #define DSI_INTERPODAFFINITY_H
 
-#include "core/hash.h"
 #include "sched/fit.h"
+#include "sched/topocount.h"
 
 typedef struct dsi_ipa_state {
 	const dsi_sched_pod *pod; /* borrowed: the incoming pod */
 	dsi_labels ns_labels;     /* its namespace's labels (borrowed; empty when the Namespace is not loaded) */
-	/* topology pair dsi_key2(key, value) -> count, as (void *)(intptr_t) */
-	dsi_map existing_anti; /* existing pods' anti-affinity terms that match the pod */
-	dsi_map affinity;      /* existing pods that match all the pod's affinity terms */
-	dsi_map anti;          /* existing pods that match one of the pod's anti-affinity terms, per term */
-	uint8_t skip;          /* PreFilter returned Skip: the Filter does not run */
-	uint8_t self_match;    /* the pod matches all its own affinity terms */
-	char *error;           /* PreFilter failed: "parsing pod: ..." (UnschedulableAndUnresolvable) */
+	/* topology pair dsi_key2(key, value) -> count; "nonzero" is upstream's len() of the map */
+	dsi_topocount existing_anti; /* existing pods' anti-affinity terms that match the pod */
+	dsi_topocount affinity;      /* existing pods that match all the pod's affinity terms */
+	dsi_topocount anti;          /* existing pods that match one of the pod's anti-affinity terms, per term */
+	uint8_t skip;                /* PreFilter returned Skip: the Filter does not run */
+	uint8_t self_match;          /* the pod matches all its own affinity terms */
+	char *error;                 /* PreFilter failed: "parsing pod: ..." (UnschedulableAndUnresolvable) */
 } dsi_ipa_state;
 
 /* PreFilter (interpodaffinity/filtering.go): the pods bound to the snapshot's nodes, except
@@ -27,6 +27,7 @@ int dsi_ipa_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 		      dsi_ipa_state *st);
 /* AddPod / RemovePod (updateWithPod): sign +1 or -1 for pod p on node. -1 without memory. */
 int dsi_ipa_update(dsi_ipa_state *st, const dsi_cluster *c, const dsi_pod *p, const dsi_node *node, int sign);
+/* Clone (O(1)): dst reads through to src, which must outlive it and not change meanwhile. */
 int dsi_ipa_clone(const dsi_ipa_state *src, dsi_ipa_state *dst);
 void dsi_ipa_release(dsi_ipa_state *st);
 

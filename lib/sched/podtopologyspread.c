@@ -92,38 +92,9 @@ static void paths_update(dsi_pts_path *p, dsi_atom value, int64_t num)
 	}
 }
 
-/* TpValueToMatchNum[i][value] += delta, the entry made when missing; its new count. */
-static int domain_add(dsi_pts_constraint *k, dsi_atom value, int64_t delta, int64_t *now)
-{
-	uintptr_t at = (uintptr_t)dsi_map_get(&k->index, value);
-	if (!at) {
-		if (k->ndomains == k->cap) {
-			uint32_t cap = k->cap ? k->cap * 2 : 8;
-			dsi_atom *v = dsi_reallocarray(k->values, cap, sizeof(dsi_atom));
-			if (!v)
-				return -1;
-			k->values = v;
-			int64_t *cn = dsi_reallocarray(k->counts, cap, sizeof(int64_t));
-			if (!cn)
-				return -1;
-			k->counts = cn;
-			k->cap = cap;
-		}
-		if (dsi_map_put(&k->index, value, (void *)(uintptr_t)(k->ndomains + 1)) < 0)
-			return -1;
-		k->values[k->ndomains] = value;
-		k->counts[k->ndomains] = 0;
-		at = ++k->ndomains;
-	}
-	k->counts[at - 1] += delta;
-	*now = k->counts[at - 1];
-	return 0;
-}
-
 static int64_t domain_count(const dsi_pts_constraint *k, dsi_atom value)
 {
-	uintptr_t at = (uintptr_t)dsi_map_get(&k->index, value);
-	return at ? k->counts[at - 1] : 0;
+	return dsi_topocount_get(&k->counts, value);
 }
 
 void dsi_pts_release(dsi_pts_state *st)
@@ -131,10 +102,8 @@ void dsi_pts_release(dsi_pts_state *st)
 	for (uint32_t i = 0; i < st->n; i++) {
 		dsi_pts_constraint *k = &st->v[i];
 		dsi_free(k->match);
-		dsi_map_free(&k->index);
-		dsi_free(k->values);
-		dsi_free(k->counts);
-		dsi_free(k->per_node);
+		dsi_topocount_release(&k->counts);
+		dsi_topocount_release(&k->per_node);
 	}
 	dsi_free(st->v);
 	memset(st, 0, sizeof(*st));
@@ -142,7 +111,7 @@ void dsi_pts_release(dsi_pts_state *st)
 
 /* filterTopologySpreadConstraints (common.go): the DoNotSchedule constraints, matchLabelKeys
  * merged with the pod's labels */
-static int build_constraints(dsi_pts_state *st, size_t nnodes)
+static int build_constraints(dsi_pts_state *st)
 {
 	const dsi_spread_constraints *sc = &st->pod->spec->spread;
 	uint32_t n = 0;
@@ -158,7 +127,8 @@ static int build_constraints(dsi_pts_state *st, size_t nnodes)
 			continue;
 		dsi_pts_constraint *k = &st->v[st->n++];
 		k->c = c;
-		dsi_map_init(&k->index);
+		dsi_topocount_init(&k->counts, NULL);
+		dsi_topocount_init(&k->per_node, NULL);
 		k->paths[0] = k->paths[1] = (dsi_pts_path){DSI_ATOM_NONE, MAX_INT32};
 		if (c->nmatch_label_keys && c->selector.kind == DSI_SELECTOR_REQS) {
 			if (!(k->match = dsi_calloc(c->nmatch_label_keys, sizeof(dsi_label))))
@@ -171,14 +141,11 @@ static int build_constraints(dsi_pts_state *st, size_t nnodes)
 		}
 		k->empty = dsi_selector_is_everything(&c->selector) && k->nmatch == 0;
 		k->pinned = st->pod->pinned && !c->affinity_ignore;
-		if (k->pinned) {
-			if (!(k->per_node = dsi_calloc(nnodes ? nnodes : 1, sizeof(int64_t))))
-				return -1;
-			k->nnodes = (uint32_t)nnodes;
-		}
 	}
 	return 0;
 }
+
+static void paths_add(void *ctx, uint64_t value, int64_t n) { paths_update(ctx, (dsi_atom)value, n); }
 
 /* calPreFilterState (filtering.go) */
 int dsi_pts_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_filter skip, void *ctx, dsi_pts_state *st)
@@ -190,7 +157,7 @@ int dsi_pts_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 		return 0;
 	}
 	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
-	if (build_constraints(st, nn) < 0) {
+	if (build_constraints(st) < 0) {
 		dsi_pts_release(st);
 		return -1;
 	}
@@ -201,24 +168,25 @@ int dsi_pts_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 			continue;
 		for (uint32_t i = 0; i < st->n; i++) {
 			dsi_pts_constraint *k = &st->v[i];
+			int rc;
 			if (k->pinned) { /* eligible only as the node filtered: counted per node */
-				if (node->index < k->nnodes)
-					k->per_node[node->index] = count_pods(c, st, k, node, skip, ctx);
+				int64_t n = count_pods(c, st, k, node, skip, ctx);
+				rc = n ? dsi_topocount_add(&k->per_node, node->index, n, NULL) : 0;
+			} else if (!inclusion(pod, k, node, NULL)) {
 				continue;
+			} else {
+				rc = dsi_topocount_add(&k->counts,
+						       dsi_labels_get(&node->meta.labels, k->c->topology_key),
+						       count_pods(c, st, k, node, skip, ctx), NULL);
 			}
-			if (!inclusion(pod, k, node, NULL))
-				continue;
-			int64_t now;
-			if (domain_add(k, dsi_labels_get(&node->meta.labels, k->c->topology_key),
-				       count_pods(c, st, k, node, skip, ctx), &now) < 0) {
+			if (rc < 0) {
 				dsi_pts_release(st);
 				return -1;
 			}
 		}
 	}
 	for (uint32_t i = 0; i < st->n; i++)
-		for (uint32_t d = 0; d < st->v[i].ndomains; d++)
-			paths_update(st->v[i].paths, st->v[i].values[d], st->v[i].counts[d]);
+		dsi_topocount_each(&st->v[i].counts, paths_add, st->v[i].paths);
 	return 0;
 }
 
@@ -233,15 +201,15 @@ int dsi_pts_update(dsi_pts_state *st, const dsi_cluster *c, const dsi_pod *p, co
 		if (!selector_matches(st->pod->atoms, k, &p->meta.labels))
 			continue;
 		if (k->pinned) {
-			if (node->index < k->nnodes)
-				k->per_node[node->index] += sign;
+			if (dsi_topocount_add(&k->per_node, node->index, sign, NULL) < 0)
+				return -1;
 			continue;
 		}
 		if (!inclusion(st->pod, k, node, NULL))
 			continue;
 		dsi_atom v = dsi_labels_get(&node->meta.labels, k->c->topology_key);
 		int64_t now;
-		if (domain_add(k, v, sign, &now) < 0)
+		if (dsi_topocount_add(&k->counts, v, sign, &now) < 0)
 			return -1;
 		paths_update(k->paths, v, now);
 	}
@@ -262,28 +230,16 @@ int dsi_pts_clone(const dsi_pts_state *src, dsi_pts_state *dst)
 		dsi_pts_constraint *d = &dst->v[i];
 		*d = *s;
 		d->match = NULL;
-		d->values = NULL;
-		d->counts = NULL;
-		d->per_node = NULL;
-		dsi_map_init(&d->index);
+		dsi_topocount_init(&d->counts, &s->counts);
+		dsi_topocount_init(&d->per_node, &s->per_node);
 		dst->n = i + 1;
-		size_t cap = s->cap ? s->cap : 1;
-		if ((s->nmatch && !(d->match = dsi_calloc(s->nmatch, sizeof(dsi_label)))) ||
-		    !(d->values = dsi_calloc(cap, sizeof(dsi_atom))) ||
-		    !(d->counts = dsi_calloc(cap, sizeof(int64_t))) ||
-		    (s->per_node && !(d->per_node = dsi_calloc(s->nnodes ? s->nnodes : 1, sizeof(int64_t)))) ||
-		    dsi_map_copy(&d->index, &s->index) < 0) {
-			dsi_pts_release(dst);
-			return -1;
-		}
-		if (s->nmatch)
+		if (s->nmatch) {
+			if (!(d->match = dsi_calloc(s->nmatch, sizeof(dsi_label)))) {
+				dsi_pts_release(dst);
+				return -1;
+			}
 			memcpy(d->match, s->match, s->nmatch * sizeof(dsi_label));
-		if (s->ndomains) {
-			memcpy(d->values, s->values, s->ndomains * sizeof(dsi_atom));
-			memcpy(d->counts, s->counts, s->ndomains * sizeof(int64_t));
 		}
-		if (s->per_node && s->nnodes)
-			memcpy(d->per_node, s->per_node, s->nnodes * sizeof(int64_t));
 	}
 	return 0;
 }
@@ -302,12 +258,12 @@ int dsi_pts_filter(const dsi_cluster *c, const dsi_pts_state *st, const dsi_node
 		if (k->pinned) {
 			/* the one node the pinned pod may go to, when it is eligible and has every key */
 			int eligible = node_has_all_keys(st, node) && inclusion(st->pod, k, node, node);
-			int64_t here = eligible && node->index < k->nnodes ? k->per_node[node->index] : 0;
+			int64_t here = eligible ? dsi_topocount_get(&k->per_node, node->index) : 0;
 			domains = eligible;
 			match = here;
 			min = eligible ? here : MAX_INT32;
 		} else {
-			domains = k->ndomains;
+			domains = k->counts.present;
 			match = domain_count(k, v);
 			min = k->paths[0].num;
 		}

@@ -5,8 +5,8 @@
 #ifndef DSI_PODTOPOLOGYSPREAD_H
 #define DSI_PODTOPOLOGYSPREAD_H
 
-#include "core/hash.h"
 #include "sched/fit.h"
+#include "sched/topocount.h"
 
 /* criticalPaths (filtering.go): the two domains with the fewest matching pods, as upstream keeps
  * them through AddPod / RemovePod (the first always holds the minimum). */
@@ -19,16 +19,12 @@ typedef struct dsi_pts_constraint {
 	const dsi_spread_constraint *c;
 	dsi_label *match; /* matchLabelKeys with the pod's values, merged into the selector */
 	uint32_t nmatch;
-	uint8_t empty;  /* selector.Empty() after the merge: counts no pod (countPodsMatchSelector) */
-	uint8_t pinned; /* NodeAffinityPolicy Honor for a daemon pod pinned to the node filtered:
-			 * the only eligible node is that node (per_node below) */
-	dsi_map index;  /* TpValueToMatchNum: topology value -> position + 1 in values / counts */
-	dsi_atom *values;
-	int64_t *counts;
-	uint32_t ndomains, cap;
+	uint8_t empty;        /* selector.Empty() after the merge: counts no pod (countPodsMatchSelector) */
+	uint8_t pinned;       /* NodeAffinityPolicy Honor for a daemon pod pinned to the node filtered:
+			       * the only eligible node is that node (per_node below) */
+	dsi_topocount counts; /* TpValueToMatchNum: topology value -> matching pods; present = domains */
 	dsi_pts_path paths[2];
-	int64_t *per_node; /* pinned: matching pods per node (by dsi_node.index) */
-	uint32_t nnodes;
+	dsi_topocount per_node; /* pinned: matching pods per node (by dsi_node.index) */
 } dsi_pts_constraint;
 
 typedef struct dsi_pts_state {
@@ -45,6 +41,7 @@ int dsi_pts_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fi
 		      dsi_pts_state *st);
 /* AddPod / RemovePod (updateWithPod). -1 without memory. */
 int dsi_pts_update(dsi_pts_state *st, const dsi_cluster *c, const dsi_pod *p, const dsi_node *node, int sign);
+/* Clone (O(constraints)): dst reads through to src, which must outlive it and not change meanwhile. */
 int dsi_pts_clone(const dsi_pts_state *src, dsi_pts_state *dst);
 void dsi_pts_release(dsi_pts_state *st);
 

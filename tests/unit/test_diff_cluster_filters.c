@@ -1,16 +1,15 @@
 /*
  * Differential test of the filters that read the whole cluster (PodTopologySpread,
- * InterPodAffinity): the pure function ds_scheduler_filter(3), given the daemon pod of
- * ds_daemonset_new_pod(3) for a node and every Node, Pod and Namespace as objects, against the
- * snapshot path, ds_daemonset_explain(3) on a snapshot of the same objects (one PreFilter per
- * DaemonSet, the daemon pod's node pin taken into account without a pod). On randomly generated
- * clusters (zones, hostnames, racks, taints; pods of two namespaces, some Succeeded, some
- * terminating, some bound to a node that does not exist, some with required anti-affinity) and
- * DaemonSets (required pod affinity and anti-affinity, DoNotSchedule spread constraints with
- * minDomains, nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, nodeSelectors,
- * tolerations), every node that explain puts to the scheduler is one case: both paths must give
- * the same reasons (plugin and message) for the two plugins, and list them alike as ran or
- * skipped.
+ * InterPodAffinity) and of VolumeRestrictions' disk conflicts: the pure function ds_scheduler_filter(3), given the
+ * daemon pod of ds_daemonset_new_pod(3) for a node and every Node, Pod and Namespace as objects, against the snapshot
+ * path, ds_daemonset_explain(3) on a snapshot of the same objects (one PreFilter per DaemonSet, the daemon pod's node
+ * pin taken into account without a pod). On randomly generated clusters (zones, hostnames, racks, taints; pods of two
+ * namespaces, some Succeeded, some terminating, some bound to a node that does not exist, some with required
+ * anti-affinity) and DaemonSets (required pod affinity and anti-affinity, DoNotSchedule spread constraints with
+ * minDomains, nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, pod (anti-)affinity terms with namespaces,
+ * namespaceSelectors, matchLabelKeys and mismatchLabelKeys, nodeSelectors, tolerations), every node that explain puts
+ * to the scheduler is one case: both paths must give the same reasons (plugin and message) for the three plugins, and
+ * list them alike as ran or skipped (pods and templates draw GCE PD volumes, read-only or not).
  *
  * Deterministic: DS_DIFF_SEED seeds the generator; DS_DIFF_CLUSTER_CASES (default 50000) is the
  * number of cases, DS_DIFF_CASES / 3 when only that is set (make sanitize sets it to 30000).
@@ -60,6 +59,8 @@ static json_t *term(void)
 		break;
 	default: break;
 	}
+	if (chance(15))
+		json_object_set_new(t, chance(50) ? "matchLabelKeys" : "mismatchLabelKeys", json_pack("[s]", "tier"));
 	return t;
 }
 
@@ -186,7 +187,8 @@ static json_t *summary(const json_t *reasons, const json_t *filters)
 		json_array_foreach(json_object_get(filters, lists[l]), i, r)
 		{
 			const char *p = json_string_value(r);
-			if (strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0)
+			if (strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0 ||
+			    strcmp(p, "VolumeRestrictions") == 0)
 				json_array_append_new(json_object_get(out, lists[l]), json_string(p));
 		}
 	return out;
