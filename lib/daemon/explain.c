@@ -169,6 +169,7 @@ static json_t *fit_reasons_evaluated(const dsi_fit *fit)
 static json_t *fit_reasons(const dsi_fit *fit)
 {
 	json_t *arr = fit_reasons_evaluated(fit);
+	dsi_omitted_json(arr, fit, tmpl_spec);
 	dsi_not_evaluated_json(arr, fit, tmpl_spec);
 	return arr;
 }

@@ -75,11 +75,15 @@ int dsi_node_usage_init(const dsi_cluster *c, const dsi_node *node, dsi_pod_filt
 	return 0;
 }
 
-static void add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t req, int64_t avail, int64_t used,
-		       int64_t cap)
+/* The reason added, or NULL when reasons[] is full: then it is counted in omitted. */
+static dsi_fit_reason *add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t req, int64_t avail,
+				  int64_t used, int64_t cap)
 {
-	if (f->n >= sizeof(f->reasons) / sizeof(f->reasons[0]))
-		return;
+	if (f->n >= DSI_FIT_MAX_REASONS) {
+		if (!f->omitted++)
+			f->omitted_plugin = plugin;
+		return NULL;
+	}
 	dsi_fit_reason *r = &f->reasons[f->n++];
 	r->plugin = plugin;
 	snprintf(r->message, sizeof(r->message), "%s", msg);
@@ -89,18 +93,19 @@ static void add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t 
 	r->capacity = cap;
 	r->unresolvable = 0;
 	r->error = 0;
+	return r;
 }
 
-/* A reason whose plugin says UnschedulableAndUnresolvable. */
-static void add_unresolvable(dsi_fit *f, const char *plugin, const char *msg)
+/* A reason whose plugin says UnschedulableAndUnresolvable (NULL when only counted). */
+static dsi_fit_reason *add_unresolvable(dsi_fit *f, const char *plugin, const char *msg)
 {
-	uint32_t n = f->n;
-	add_reason(f, plugin, msg, 0, 0, 0, 0);
 	/* the node's status is the first failing plugin's (RunFilterPlugins stops there) */
-	if (n == 0)
+	if (f->n == 0)
 		f->unresolvable = 1;
-	if (f->n > n)
-		f->reasons[n].unresolvable = 1;
+	dsi_fit_reason *r = add_reason(f, plugin, msg, 0, 0, 0, 0);
+	if (r)
+		r->unresolvable = 1;
+	return r;
 }
 
 static int cmp_scalar(const dsi_scalar *a, const dsi_scalar *b, const dsi_atoms *atoms)
@@ -136,26 +141,27 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 				exceeds = 1;
 		}
 	}
-	/* scalars: upstream walks a map; we report them in name order */
-	const dsi_scalar *order[64];
-	uint32_t n = req->nscalars < 64 ? req->nscalars : 64;
-	for (uint32_t i = 0; i < n; i++)
-		order[i] = &req->scalars[i];
-	for (uint32_t i = 1; i < n; i++)
-		for (uint32_t j = i; j > 0 && cmp_scalar(order[j - 1], order[j], atoms) > 0; j--) {
-			const dsi_scalar *t = order[j];
-			order[j] = order[j - 1];
-			order[j - 1] = t;
+	/* scalars: upstream walks a map; we report them in name order, every one of them (each step
+	 * takes the smallest name after the previous one: no copy, no limit on their number) */
+	const dsi_scalar *prev = NULL;
+	for (uint32_t step = 0; step < req->nscalars; step++) {
+		const dsi_scalar *s = NULL;
+		for (uint32_t i = 0; i < req->nscalars; i++) {
+			const dsi_scalar *x = &req->scalars[i];
+			if ((!prev || cmp_scalar(x, prev, atoms) > 0) && (!s || cmp_scalar(x, s, atoms) < 0))
+				s = x;
 		}
-	for (uint32_t i = 0; i < n; i++) {
-		int64_t want = order[i]->value;
+		if (!s)
+			break; /* the rest repeat a name already checked */
+		prev = s;
+		int64_t want = s->value;
 		if (want <= 0)
 			continue;
-		int64_t alloc = dsi_resources_scalar(a, order[i]->name);
-		int64_t used = dsi_resources_scalar(&u->requested, order[i]->name);
+		int64_t alloc = dsi_resources_scalar(a, s->name);
+		int64_t used = dsi_resources_scalar(&u->requested, s->name);
 		if (want > alloc - used) {
 			char msg[128];
-			snprintf(msg, sizeof(msg), "Insufficient %s", dsi_atom_str(atoms, order[i]->name));
+			snprintf(msg, sizeof(msg), "Insufficient %s", dsi_atom_str(atoms, s->name));
 			add_reason(out, P, msg, want, alloc - used, used, alloc);
 			if (want > alloc)
 				exceeds = 1;
@@ -237,8 +243,9 @@ static void pod_topology_spread(const dsi_cluster *c, const dsi_cycle *cy, const
 	if (cy->pts.error) {
 		/* PreFilter returned an error (framework.AsStatus): the pod is refused everywhere */
 		out->ran |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
-		add_unresolvable(out, "PodTopologySpread", cy->pts.error);
-		out->reasons[out->n - 1].error = 1;
+		dsi_fit_reason *r = add_unresolvable(out, "PodTopologySpread", cy->pts.error);
+		if (r)
+			r->error = 1;
 		return;
 	}
 	if (cy->pts.skip) {

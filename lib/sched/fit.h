@@ -32,9 +32,17 @@ typedef enum dsi_plugin {
 } dsi_plugin;
 const char *dsi_plugin_name(dsi_plugin p);
 
+/* How many reasons a dsi_fit keeps. A pod can fail on more (NodeResourcesFit gives one per extended
+ * resource): those are counted in omitted, never dropped silently. */
+#define DSI_FIT_MAX_REASONS 16
+
 typedef struct dsi_fit {
-	dsi_fit_reason reasons[16];
+	dsi_fit_reason reasons[DSI_FIT_MAX_REASONS];
 	uint32_t n;
+	/* the reasons found beyond reasons[] (answers end with an "Omitted" entry counting them, "and N
+	 * more reasons"), and the plugin of the first of them */
+	uint32_t omitted;
+	const char *omitted_plugin;
 	/* bit (1u << dsi_plugin): its Filter ran; its PreFilter returned Skip (nothing of the pod
 	 * concerns it: the Filter passes without running); the pod needs it and the library does not
 	 * evaluate it (volumes, resource claims): the node's answer is unknown, never "fits" */

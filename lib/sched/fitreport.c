@@ -83,6 +83,7 @@ static json_t *reasons_json(const dsi_atoms *atoms, const dsi_podspec *spec, int
 	json_t *arr = json_array();
 	for (uint32_t i = 0; arr && i < fit->n; i++)
 		json_array_append_new(arr, reason_json(atoms, spec, cmp, node, &fit->reasons[i]));
+	dsi_omitted_json(arr, fit, "spec");
 	dsi_not_evaluated_json(arr, fit, "spec");
 	return arr;
 }
@@ -102,6 +103,15 @@ const char *dsi_ipa_field(const char *message, const char *prefix)
 	if (strstr(message, "anti-affinity") || strstr(message, "AntiAffinity"))
 		return fields[t][1];
 	return fields[t][0];
+}
+
+void dsi_omitted_json(json_t *arr, const dsi_fit *fit, const char *prefix)
+{
+	if (!arr || !fit->omitted)
+		return;
+	json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:I, s:s}", "plugin", fit->omitted_plugin, "code",
+					     "Omitted", "message", json_sprintf("and %u more reasons", fit->omitted),
+					     "omitted", (json_int_t)fit->omitted, "field", prefix));
 }
 
 void dsi_not_evaluated_json(json_t *arr, const dsi_fit *fit, const char *prefix)

@@ -30,6 +30,10 @@ void dsi_preferred_score_json(json_t *o, const dsi_atoms *atoms, const dsi_node_
 /* {"ran":[...],"skipped":[...],"notEvaluated":[...]}: the Filter plugins of the profile, in its order,
  * by what became of them on the node. */
 json_t *dsi_filters_json(const dsi_fit *fit);
+/* When the node failed on more reasons than fit keeps (DSI_FIT_MAX_REASONS), append
+ * {"plugin","code":"Omitted","message":"and N more reasons","omitted":N,"field":prefix} to arr: the
+ * plugin of the first reason left out, and how many were. */
+void dsi_omitted_json(json_t *arr, const dsi_fit *fit, const char *prefix);
 /* Append {"plugin","code":"NotEvaluated","message":"not evaluated: <plugin>","field"} to arr for each
  * plugin the pod needs and the library does not evaluate; fields under prefix ("spec", or
  * "spec.template.spec"). */
