@@ -21,32 +21,7 @@ void dsi_disks_release(dsi_atoms *atoms, dsi_disk *disks, uint32_t n)
 
 static int read_monitors(dsi_rd *rd, dsi_atoms *atoms, const json_t *src, dsi_disk *d)
 {
-	json_t *arr;
-	int rc = dsi_rd_array(rd, src, "monitors", &arr);
-	size_t len = arr ? json_array_size(arr) : 0;
-	if (rc < 0 || !len)
-		return rc;
-	if (!(d->monitors = dsi_calloc(len, sizeof(dsi_atom))))
-		return dsi_error_nomem(rd->err);
-	size_t m = dsi_rd_push(rd, "monitors"), i;
-	json_t *v;
-	json_array_foreach(arr, i, v)
-	{
-		const char *s;
-		size_t m2 = dsi_rd_push_index(rd, i);
-		rc = dsi_rd_expect_string(rd, v, &s);
-		dsi_rd_pop(rd, m2);
-		if (rc < 0)
-			break;
-		dsi_atom a = dsi_atom_intern(atoms, s, json_string_length(v));
-		if (a == DSI_ATOM_ERROR) {
-			rc = dsi_error_nomem(rd->err);
-			break;
-		}
-		d->monitors[d->nmonitors++] = a;
-	}
-	dsi_rd_pop(rd, m);
-	return rc;
+	return dsi_rd_atoms(rd, atoms, src, "monitors", &d->monitors, &d->nmonitors);
 }
 
 int dsi_disk_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *v, dsi_disk **disks, uint32_t *n)

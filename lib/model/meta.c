@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "core/alloc.h"
 #include "core/time.h"
 
 int dsi_rd_atom(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, int empty_is_none, dsi_atom *out)
@@ -16,6 +17,36 @@ int dsi_rd_atom(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key
 		return dsi_error_nomem(rd->err);
 	*out = a;
 	return 0;
+}
+
+int dsi_rd_atoms(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_atom **out, uint32_t *n)
+{
+	json_t *arr;
+	int rc = dsi_rd_array(rd, obj, key, &arr);
+	size_t len = arr ? json_array_size(arr) : 0;
+	if (rc < 0 || !len)
+		return rc;
+	if (!(*out = dsi_calloc(len, sizeof(dsi_atom))))
+		return dsi_error_nomem(rd->err);
+	size_t m = dsi_rd_push(rd, key), i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+	{
+		const char *s;
+		size_t m2 = dsi_rd_push_index(rd, i);
+		rc = dsi_rd_expect_string(rd, v, &s);
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
+		dsi_atom a = dsi_atom_intern(atoms, s, json_string_length(v));
+		if (a == DSI_ATOM_ERROR) {
+			rc = dsi_error_nomem(rd->err);
+			break;
+		}
+		(*out)[(*n)++] = a;
+	}
+	dsi_rd_pop(rd, m);
+	return rc;
 }
 
 int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint8_t *present)

@@ -44,6 +44,10 @@ int dsi_meta_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_meta *src, d
 /* Read an optional RFC 3339 member into *t; *present says whether it was there. */
 int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint8_t *present);
 
+/* An optional member holding an array of strings ([]string), each interned: *out gets them (dsi_calloc'ed,
+ * NULL when there are none), *n counts them (also when an element fails). */
+int dsi_rd_atoms(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_atom **out, uint32_t *n);
+
 /* Small helper: intern a member string (absent/null -> NONE, "" -> NONE when empty_is_none). */
 int dsi_rd_atom(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, int empty_is_none, dsi_atom *out);
 

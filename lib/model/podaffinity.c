@@ -60,74 +60,17 @@ static int read_selector(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, const
 	return rc;
 }
 
-/* A list of strings member as atoms. */
-static int read_atoms(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_atom **out, uint32_t *n)
-{
-	json_t *arr;
-	int rc = dsi_rd_array(rd, obj, key, &arr);
-	size_t len = arr ? json_array_size(arr) : 0;
-	if (rc < 0 || !len)
-		return rc;
-	if (!(*out = dsi_calloc(len, sizeof(dsi_atom))))
-		return dsi_error_nomem(rd->err);
-	size_t m = dsi_rd_push(rd, key), i;
-	json_t *v;
-	json_array_foreach(arr, i, v)
-	{
-		const char *s;
-		size_t m2 = dsi_rd_push_index(rd, i);
-		rc = dsi_rd_expect_string(rd, v, &s);
-		dsi_rd_pop(rd, m2);
-		if (rc < 0)
-			break;
-		dsi_atom a = dsi_atom_intern(atoms, s, json_string_length(v));
-		if (a == DSI_ATOM_ERROR) {
-			rc = dsi_error_nomem(rd->err);
-			break;
-		}
-		(*out)[(*n)++] = a;
-	}
-	dsi_rd_pop(rd, m);
-	return rc;
-}
-
 /* newAffinityTerm (kube-scheduler framework types.go) */
 static int read_term(dsi_rd *rd, dsi_atoms *atoms, const json_t *term, dsi_pod_affinity_term *t, char **bad)
 {
 	int rc = dsi_rd_expect_object(rd, term);
-	json_t *nss;
 	if (rc < 0 || (rc = read_selector(rd, atoms, term, "labelSelector", &t->selector, bad)) < 0 ||
 	    (rc = read_selector(rd, atoms, term, "namespaceSelector", &t->ns_selector, bad)) < 0 ||
 	    (rc = dsi_rd_atom(rd, atoms, term, "topologyKey", 0, &t->topology_key)) < 0 ||
-	    (rc = dsi_rd_array(rd, term, "namespaces", &nss)) < 0 ||
-	    (rc = read_atoms(rd, atoms, term, "matchLabelKeys", &t->match_keys, &t->nmatch_keys)) < 0 ||
-	    (rc = read_atoms(rd, atoms, term, "mismatchLabelKeys", &t->mismatch_keys, &t->nmismatch_keys)) < 0)
+	    (rc = dsi_rd_atoms(rd, atoms, term, "namespaces", &t->namespaces, &t->nns)) < 0 ||
+	    (rc = dsi_rd_atoms(rd, atoms, term, "matchLabelKeys", &t->match_keys, &t->nmatch_keys)) < 0 ||
+	    (rc = dsi_rd_atoms(rd, atoms, term, "mismatchLabelKeys", &t->mismatch_keys, &t->nmismatch_keys)) < 0)
 		return rc;
-	size_t n = nss ? json_array_size(nss) : 0;
-	if (n) {
-		if (!(t->namespaces = dsi_calloc(n, sizeof(dsi_atom))))
-			return dsi_error_nomem(rd->err);
-		size_t m = dsi_rd_push(rd, "namespaces"), i;
-		json_t *v;
-		json_array_foreach(nss, i, v)
-		{
-			const char *s;
-			size_t m2 = dsi_rd_push_index(rd, i);
-			rc = dsi_rd_expect_string(rd, v, &s);
-			dsi_rd_pop(rd, m2);
-			if (rc < 0)
-				break;
-			dsi_atom a = dsi_atom_intern(atoms, s, json_string_length(v));
-			if (a == DSI_ATOM_ERROR) {
-				rc = dsi_error_nomem(rd->err);
-				break;
-			}
-			t->namespaces[t->nns++] = a;
-		}
-		dsi_rd_pop(rd, m);
-		if (rc < 0)
-			return rc;
-	}
 	if (t->nns == 0 && t->ns_selector.kind == DSI_SELECTOR_NOTHING) {
 		json_t *nsel = json_object_get(term, "namespaceSelector");
 		t->own_ns = !nsel || json_is_null(nsel);

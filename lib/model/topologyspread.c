@@ -51,32 +51,7 @@ static int read_selector(dsi_rd *rd, dsi_atoms *atoms, const json_t *c, dsi_sele
 
 static int read_keys(dsi_rd *rd, dsi_atoms *atoms, const json_t *c, dsi_spread_constraint *out)
 {
-	json_t *arr;
-	int rc = dsi_rd_array(rd, c, "matchLabelKeys", &arr);
-	size_t n = arr ? json_array_size(arr) : 0;
-	if (rc < 0 || !n)
-		return rc;
-	if (!(out->match_label_keys = dsi_calloc(n, sizeof(dsi_atom))))
-		return dsi_error_nomem(rd->err);
-	size_t m = dsi_rd_push(rd, "matchLabelKeys"), i;
-	json_t *v;
-	json_array_foreach(arr, i, v)
-	{
-		const char *s;
-		size_t m2 = dsi_rd_push_index(rd, i);
-		rc = dsi_rd_expect_string(rd, v, &s);
-		dsi_rd_pop(rd, m2);
-		if (rc < 0)
-			break;
-		dsi_atom a = dsi_atom_intern(atoms, s, json_string_length(v));
-		if (a == DSI_ATOM_ERROR) {
-			rc = dsi_error_nomem(rd->err);
-			break;
-		}
-		out->match_label_keys[out->nmatch_label_keys++] = a;
-	}
-	dsi_rd_pop(rd, m);
-	return rc;
+	return dsi_rd_atoms(rd, atoms, c, "matchLabelKeys", &out->match_label_keys, &out->nmatch_label_keys);
 }
 
 static int read_constraint(dsi_rd *rd, dsi_atoms *atoms, const json_t *c, dsi_spread_constraint *out, char **bad)

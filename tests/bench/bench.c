@@ -2,7 +2,7 @@
  * make bench: synthetic clusters shaped like real ones, measured through the
  * public API. Prints a table and, with -j, JSON.
  *
- *   bench [-j] [-s 1000,5000,20000,100000] [-q] [-P | -S] [-I FILE]
+ *   bench [-j] [-s 1000,5000,20000,100000] [-q] [-P | -S] [-I FILE] [-T 10000:5,20000:5] [-t]
  *         [-p plan|status|explain|drain|rollout|ingest|jansson [-r N]]
  *
  * The pure functions come first (tests/bench/pure.c): -P measures only them, -S skips them;
@@ -20,6 +20,10 @@
  * a fifth DaemonSet (TOPOLOGY_DS, loaded after the rest was measured) with required pod
  * anti-affinity and a DoNotSchedule spread constraint against the web pods: the cost of the
  * cluster-wide filters (PodTopologySpread, InterPodAffinity) beside EXPLAIN's.
+ *
+ * -T NODES:PODS_PER_NODE,... sizes the whole-profile section (default 10000:5,20000:5: the issue's
+ * 10,000 nodes with 50,000 pods, and twice both): its own clusters, where each node's daemon pods are
+ * topped up with web pods, so the other sections' figures do not change. -t runs that section only.
  */
 #define _GNU_SOURCE
 /* The benchmark also times the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
@@ -73,9 +77,11 @@ typedef struct page {
 	size_t objects;
 } page;
 
-/* The cluster as pages of 500 objects, as a paged list (limit=500) returns them. */
-static page *gen_pages(int nodes, int with_pods, size_t *npages, size_t *nnode_pages, size_t *bytes_nodes,
-		       size_t *bytes_pods, size_t *npods)
+/* The cluster as pages of 500 objects, as a paged list (limit=500) returns them. pods_per_node 0: the
+ * daemon pods and one web pod per node (about 3.96 per node); otherwise each node's daemon pods and as
+ * many web pods as make pods_per_node (at least one web pod). */
+static page *gen_pages(int nodes, int with_pods, int pods_per_node, size_t *npages, size_t *nnode_pages,
+		       size_t *bytes_nodes, size_t *bytes_pods, size_t *npods)
 {
 	size_t cap = 64, n = 0;
 	page *pages = malloc(cap * sizeof(page));
@@ -101,15 +107,19 @@ static page *gen_pages(int nodes, int with_pods, size_t *npages, size_t *nnode_p
 		buf b = {0};
 		int k = 0;
 		for (int i = 0; i < nodes; i++) {
-			for (int d = 0; d <= 4; d++) {
-				int app = d == 4;
+			int daemons = 0;
+			for (int d = 0; d < 4; d++)
+				daemons += ds_on_node(d, i);
+			int webs = pods_per_node - daemons > 1 ? pods_per_node - daemons : 1;
+			for (int d = 0; d < 4 + webs; d++) {
+				int app = d >= 4;
 				if (!app && !ds_on_node(d, i))
 					continue;
 				if (!b.n)
 					put(&b, "{\"apiVersion\":\"v1\",\"kind\":\"PodList\",\"items\":[");
 				else
 					put(&b, ",");
-				gen_pod(&b, i, app ? 0 : d, app);
+				gen_pod_k(&b, i, app ? 0 : d, app, app ? d - 4 : 0);
 				k++;
 				if (k == 500) {
 					put(&b, "]}");
@@ -217,6 +227,25 @@ static void op_explain_topology(void *a)
 	ds_free(out);
 }
 
+/* TOPOLOGY_DS without its pod anti-affinity and spread constraint: what explain of the same DaemonSet
+ * costs with only the five filters that ran before issue 28 doing work (NodeUnschedulable,
+ * TaintToleration, NodeAffinity, NodePorts, NodeResourcesFit). */
+static const char PLAIN_DS[] =
+	"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"plain-agent\","
+	"\"namespace\":\"shop\",\"uid\":\"3f1a2b3c-0002-4000-8000-0000000000f2\"},\"spec\":{\"selector\":"
+	"{\"matchLabels\":{\"app\":\"plain-agent\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":"
+	"\"plain-agent\"}},\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"registry.k8s.io/pause:3.10\"}]}}}}";
+
+static void op_explain_plain(void *a)
+{
+	op_ctx *o = a;
+	char *out;
+	ds_error err;
+	if (ds_explain(o->c, "shop", "plain-agent", o->opts, &out, &err) < 0)
+		die("explain", &err);
+	ds_free(out);
+}
+
 static void op_drain(void *a)
 {
 	op_ctx *o = a;
@@ -252,7 +281,7 @@ static json_t *measure(int nodes, int quiet)
 	size_t npages, nnode_pages, bn, bp, npods;
 	if (!quiet)
 		fprintf(stderr, "bench: %d nodes: generating...\n", nodes);
-	page *pages = gen_pages(nodes, 1, &npages, &nnode_pages, &bn, &bp, &npods);
+	page *pages = gen_pages(nodes, 1, 0, &npages, &nnode_pages, &bn, &bp, &npods);
 	/* bare jansson: parse and free the same bytes */
 	double t_bare = 1e30, t_ours = 1e30;
 	int reps = nodes >= 20000 ? 1 : 3;
@@ -406,6 +435,57 @@ static json_t *measure(int nodes, int quiet)
 	return res;
 }
 
+/* The whole profile at the issue's size (-T NODES:PODS_PER_NODE,...; make bench: 10,000 nodes with 50,000
+ * pods and twice both): the synthetic nodes, each with its daemon pods topped up with web pods to
+ * pods_per_node, then explain of TOPOLOGY_DS (every node fails the anti-affinity and goes to
+ * preemption) beside explain of PLAIN_DS (the same DaemonSet, five filters) on the same cluster. */
+static json_t *measure_topology(int nodes, int pods_per_node, int quiet)
+{
+	size_t npages, nnode_pages, bn, bp, npods;
+	if (!quiet)
+		fprintf(stderr, "bench: topology: %d nodes, %d pods per node: generating...\n", nodes, pods_per_node);
+	page *pages = gen_pages(nodes, 1, pods_per_node, &npages, &nnode_pages, &bn, &bp, &npods);
+	ds_cluster *c;
+	ds_error err;
+	if (ds_cluster_new(NULL, &c, &err) < 0)
+		die("new", &err);
+	for (size_t i = 0; i < npages; i++) {
+		if (ds_cluster_load(c, pages[i].text, pages[i].len, NULL, &err) < 0)
+			die("load", &err);
+		free(pages[i].text);
+	}
+	free(pages);
+	buf dsb = {0};
+	gen_daemonsets(&dsb);
+	if (ds_cluster_load(c, dsb.p, dsb.n, NULL, &err) < 0 ||
+	    ds_cluster_load(c, TOPOLOGY_DS, sizeof(TOPOLOGY_DS) - 1, NULL, &err) < 0 ||
+	    ds_cluster_load(c, PLAIN_DS, sizeof(PLAIN_DS) - 1, NULL, &err) < 0)
+		die("daemonsets", &err);
+	free(dsb.p);
+	/* what is measured is what the table says: every node refused by anti-affinity, none by the five */
+	char *out;
+	if (ds_explain(c, "shop", "topology-agent", NULL, &out, &err) < 0)
+		die("explain", &err);
+	if (!strstr(out, "didn't match pod anti-affinity rules")) {
+		fprintf(stderr, "bench: topology-agent's explain has no anti-affinity refusal\n");
+		exit(1);
+	}
+	ds_free(out);
+	op_ctx o = {c, "plain-agent", "node-000001", 0, NULL};
+	/* alternated, one run of each at a time, so that a slow phase of the shared machine hits both */
+	double plain = 1e30, whole = 1e30;
+	for (int r = 0; r < 10; r++) {
+		double t = best(op_explain_plain, &o, 1);
+		plain = t < plain ? t : plain;
+		t = best(op_explain_topology, &o, 1);
+		whole = t < whole ? t : whole;
+	}
+	ds_cluster_free(c);
+	return json_pack("{s:i, s:I, s:f, s:f, s:f, s:f}", "nodes", nodes, "pods", (json_int_t)npods,
+			 "fiveFiltersNsPerNode", plain * 1e9 / nodes, "wholeProfileNsPerNode", whole * 1e9 / nodes,
+			 "fiveFiltersMs", plain * 1e3, "wholeProfileMs", whole * 1e3);
+}
+
 /* Upstream's BenchmarkUpdateDaemonSetStatus shape: nodes labelled hostname, zone (3), region; no pods.
  * affinity 2 is ours, not upstream's: the nodes also have the five keys a..e (with other values), so
  * that no requirement can be decided once for all nodes and all six are matched on each node. */
@@ -463,6 +543,8 @@ static json_t *upstream_status(int nodes, int affinity)
 int main(int argc, char **argv)
 {
 	int sizes[8] = {1000, 5000, 20000, 100000}, nsizes = 4, json = 0, quiet = 0, pure = 1, clusters = 1;
+	/* the whole profile at the issue's size: 10,000 nodes with 50,000 pods, then twice both */
+	int topo_nodes[8] = {10000, 20000}, topo_ppn[8] = {5, 5}, ntopo = 2, topo_only = 0;
 	const char *inputs_file = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-j") == 0)
@@ -481,20 +563,34 @@ int main(int argc, char **argv)
 			profile_op = argv[++i];
 		else if (strcmp(argv[i], "-r") == 0 && i + 1 < argc)
 			profile_reps = atoi(argv[++i]);
-		else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
+		else if (strcmp(argv[i], "-t") == 0)
+			topo_only = 1;
+		else if (strcmp(argv[i], "-T") == 0 && i + 1 < argc) {
+			ntopo = 0;
+			for (char *p = strtok(argv[++i], ","); p && ntopo < 8; p = strtok(NULL, ","))
+				if (sscanf(p, "%d:%d", &topo_nodes[ntopo], &topo_ppn[ntopo]) == 2 &&
+				    topo_nodes[ntopo] > 0 && topo_ppn[ntopo] > 0)
+					ntopo++;
+		} else if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
 			nsizes = 0;
 			for (char *p = strtok(argv[++i], ","); p && nsizes < 8; p = strtok(NULL, ","))
 				sizes[nsizes++] = atoi(p);
 		}
 	}
-	json_t *doc = json_pack("{s:s, s:[], s:[]}", "library", ds_version(), "upstreamStatusShape", "sizes");
+	json_t *doc = json_pack("{s:s, s:[], s:[], s:[]}", "library", ds_version(), "upstreamStatusShape", "sizes",
+				"wholeProfile");
+	if (topo_only)
+		pure = 0;
 	if (pure && !profile_op)
 		json_object_set_new(doc, "pure", bench_pure(quiet, inputs_file));
-	for (int n = 1000; clusters && !profile_op && n <= 10000; n *= 10)
+	for (int n = 1000; clusters && !topo_only && !profile_op && n <= 10000; n *= 10)
 		for (int a = 0; a < 3; a++)
 			json_array_append_new(json_object_get(doc, "upstreamStatusShape"), upstream_status(n, a));
-	for (int i = 0; clusters && i < nsizes; i++)
+	for (int i = 0; clusters && !topo_only && i < nsizes; i++)
 		json_array_append_new(json_object_get(doc, "sizes"), measure(sizes[i], quiet));
+	for (int i = 0; clusters && !profile_op && i < ntopo; i++)
+		json_array_append_new(json_object_get(doc, "wholeProfile"),
+				      measure_topology(topo_nodes[i], topo_ppn[i], quiet));
 	if (json) {
 		char *s = json_dumps(doc, JSON_INDENT(2));
 		puts(s);
@@ -506,10 +602,30 @@ int main(int argc, char **argv)
 		json_decref(doc);
 		return 0;
 	}
-	printf("\nUpstream BenchmarkUpdateDaemonSetStatus shape (status pass, no pods; target <= 25 ns/node):\n");
-	printf("%8s  %-9s  %12s  %10s\n", "NODES", "AFFINITY", "MICROSECONDS", "NS/NODE");
 	size_t i;
 	json_t *r;
+	if (json_array_size(json_object_get(doc, "wholeProfile"))) {
+		printf("\nExplain with the whole profile (issue 28): topology-agent (pod anti-affinity + zone spread,\n"
+		       "every node refused and put to preemption) beside the same DaemonSet with neither (five\n"
+		       "filters), on one cluster; best of 10 alternated runs:\n");
+		printf("%8s %8s  %18s %18s  %10s %10s\n", "NODES", "PODS", "FIVE ns/node", "WHOLE ns/node", "FIVE ms",
+		       "WHOLE ms");
+		json_array_foreach(json_object_get(doc, "wholeProfile"), i, r)
+			printf("%8lld %8lld  %18.1f %18.1f  %10.1f %10.1f\n",
+			       (long long)json_integer_value(json_object_get(r, "nodes")),
+			       (long long)json_integer_value(json_object_get(r, "pods")),
+			       json_real_value(json_object_get(r, "fiveFiltersNsPerNode")),
+			       json_real_value(json_object_get(r, "wholeProfileNsPerNode")),
+			       json_real_value(json_object_get(r, "fiveFiltersMs")),
+			       json_real_value(json_object_get(r, "wholeProfileMs")));
+		printf("(work growing with nodes x pods would double ns/node at twice the nodes and pods)\n");
+	}
+	if (topo_only) {
+		json_decref(doc);
+		return 0;
+	}
+	printf("\nUpstream BenchmarkUpdateDaemonSetStatus shape (status pass, no pods; target <= 25 ns/node):\n");
+	printf("%8s  %-9s  %12s  %10s\n", "NODES", "AFFINITY", "MICROSECONDS", "NS/NODE");
 	json_array_foreach(json_object_get(doc, "upstreamStatusShape"), i, r) printf(
 		"%8lld  %-9s  %12.1f  %10.1f\n", (long long)json_integer_value(json_object_get(r, "nodes")),
 		json_is_true(json_object_get(r, "keysOnNodes")) ? "6 NotIn*"

@@ -112,11 +112,15 @@ int ds_on_node(int d, int i)
 	}
 }
 
-void gen_pod(buf *b, int node, int d, int app)
+void gen_pod(buf *b, int node, int d, int app) { gen_pod_k(b, node, d, app, 0); }
+
+void gen_pod_k(buf *b, int node, int d, int app, int k)
 {
 	char name[64], nodename[32];
 	snprintf(nodename, sizeof(nodename), "node-%06d", node);
-	if (app)
+	if (app && k)
+		snprintf(name, sizeof(name), "web-%06d-%d", node, k);
+	else if (app)
 		snprintf(name, sizeof(name), "web-%06d", node);
 	else
 		snprintf(name, sizeof(name), "%s-%06d", ds_names[d], node);
@@ -125,7 +129,7 @@ void gen_pod(buf *b, int node, int d, int app)
 	    "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"%s\",\"namespace\":\"%s\",\"uid\":"
 	    "\"5c2e0a11-%04x-4%03d-8000-%012d\","
 	    "\"resourceVersion\":\"%d\",\"creationTimestamp\":\"2026-12-01T09:0%d:00Z\",\"labels\":{",
-	    name, app ? "shop" : "kube-system", d, app, node, 200000 + node, d);
+	    name, app ? "shop" : "kube-system", d, app + k, node, 200000 + node, d);
 	if (app)
 		put(b, "\"app\":\"web\",\"pod-template-hash\":\"6f7d9c8b5\",\"tier\":\"frontend\"},\"ownerReferences\":"
 		       "[{\"apiVersion\":\"apps/v1\","

@@ -22,6 +22,9 @@ void gen_node(buf *b, int i, unsigned *seed);
 int ds_on_node(int d, int i);
 /* The pod of DaemonSet d on node (app: the web pod instead), ~4 KB. */
 void gen_pod(buf *b, int node, int d, int app);
+/* gen_pod with a replica number: k > 0 names a further web pod on the node (web-NNNNNN-k, its own uid);
+ * k = 0 is gen_pod. */
+void gen_pod_k(buf *b, int node, int d, int app, int k);
 const char *ds_template(int d, int hash_new);
 /* The four DaemonSets and their current ControllerRevisions, as a List. */
 void gen_daemonsets(buf *b);

@@ -1,12 +1,14 @@
 #!/bin/sh
 # make bench: build the benchmark against the optimised static library and run it.
 # BENCH_SIZES=1000,5000 overrides the cluster sizes (default 1000,5000,20000,100000);
+# BENCH_TOPOLOGY=10000:5 overrides the whole-profile explain's NODES:PODS_PER_NODE (default 10000:5,20000:5);
 # BENCH_PURE_ONLY=1 measures the pure functions only (tests/bench/pure.c and pure.py);
 # BENCH_INGEST_ONLY=1 runs the ingest section only (tests/bench/ingest.c), BENCH_INGEST_SIZES=1000,10000
 # overrides its dump sizes (default 1000,10000,50000), BENCH_INGEST=0 leaves it out.
 set -eu
 BUILD=${BUILD:-build/bench}
 sizes=${BENCH_SIZES:-1000,5000,20000,100000}
+topology=${BENCH_TOPOLOGY:-10000:5,20000:5}
 only=
 [ -n "${BENCH_PURE_ONLY:-}" ] && only=-P
 JCFLAGS=$(pkg-config --cflags jansson yaml-0.1)
@@ -15,7 +17,7 @@ JLIBS=$(pkg-config --libs jansson yaml-0.1)
 if [ -z "${BENCH_INGEST_ONLY:-}" ]; then
 	cc -std=c11 -O2 -g -Iinclude $JCFLAGS tests/bench/bench.c tests/bench/gen.c tests/bench/pure.c \
 		"$BUILD/lib/libdaemonset.a" $JLIBS -lpthread -lm -o "$BUILD/bench"
-	"$BUILD/bench" -j -s "$sizes" -I "$BUILD/pure_inputs.json" $only > "$BUILD/bench.out"
+	"$BUILD/bench" -j -s "$sizes" -T "$topology" -I "$BUILD/pure_inputs.json" $only > "$BUILD/bench.out"
 	# the JSON document comes first, the tables after it
 	sed -n '/^{/,/^}/p' "$BUILD/bench.out" > "$BUILD/bench.json"
 	sed '/^{/,/^}/d' "$BUILD/bench.out"
