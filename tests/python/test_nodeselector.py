@@ -1,9 +1,10 @@
-"""ds_node_selector_matches(3) from Python (daemonset.values.node_selector_matches):
+"""ds_node_selector_match(3) from Python (daemonset.values.node_selector_matches):
 the semantics, the errors, and upstream's node affinity tables replayed through
 the ABI: tests/vectors/upstream/nodeaffinity.json (NodeSelector.Match,
 MatchNodeSelectorTerms) and node_affinity_plugin.json (the NodeAffinity
 plugin's Filter and Score, whose node selectors are matched here one by one)."""
 
+import ctypes
 import json
 import os
 import unittest
@@ -140,9 +141,26 @@ class SemanticsTest(unittest.TestCase):
 
     def test_null_arguments(self):
         lib = values.lib
-        self.assertEqual(lib.ds_node_selector_matches(None, b"{}", None, None), -2)
-        self.assertEqual(lib.ds_node_selector_matches(b"{}", None, None, None), -2)
-        self.assertEqual(lib.ds_node_selector_matches(None, None, None, None), -2)
+        self.assertEqual(lib.ds_node_selector_match(None, 0, b"{}", 2, None, None), -2)
+        self.assertEqual(lib.ds_node_selector_match(b"{}", 2, None, 0, None, None), -2)
+        self.assertEqual(lib.ds_node_selector_match(None, 0, None, 0, None, None), -2)
+        # the 1.0 name, which the package no longer binds, on a handle of its own
+        old = ctypes.CDLL(lib._name).ds_node_selector_matches
+        old.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_void_p]
+        old.restype = ctypes.c_int
+        self.assertEqual(old(None, b"{}", None, None), -2)
+        self.assertEqual(old(b"{}", None, None, None), -2)
+        self.assertEqual(old(None, None, None, None), -2)
+
+    def test_text_after_a_nul_is_not_read(self):
+        """The 1.0 name read NUL-terminated text; node_selector_matches() still reads up to the NUL."""
+        sel = selector(term(fields=[("metadata.name", "In", ["n1"])]))
+        text = json.dumps(sel) + "\0 anything"
+        self.assertTrue(values.node_selector_matches(text, NODE))
+        self.assertTrue(values.node_selector_matches(text.encode(), json.dumps(NODE).encode() + b"\0{"))
+        with self.assertRaises(DaemonSetError) as cm:
+            values.node_selector_matches("\0" + json.dumps(sel), NODE)  # empty text
+        self.assertEqual(cm.exception.name, "DS_EMISSING")
 
 
 # A node that carries no label and no name: no valid term of the ported error

@@ -1,7 +1,7 @@
-"""ctypes tests for the sync planner: ds_plan_sync and its accessors
-(creates, pods, deletes, status, requeue, backoff, JSON), ds_status_compute,
+"""ctypes tests for the sync planner: ds_daemonset_plan and its accessors
+(creates, pods, deletes, status, requeue, backoff, JSON), ds_daemonset_status,
 burst and slow start, the size-versioned structs, errors, and the rollout
-simulation ds_rollout_simulate."""
+simulation ds_daemonset_rollout."""
 
 import ctypes
 import json
@@ -209,30 +209,30 @@ class StructTest(unittest.TestCase):
     def test_sizes(self):
         with base_cluster() as c:
             h = ctypes.c_void_p()
-            call(lib.ds_plan_sync, c._h(), b"kube-system", b"fluentd-logging", parse_time(NOW), None, None,
+            call(lib.ds_daemonset_plan, c._h(), b"kube-system", b"fluentd-logging", parse_time(NOW), None, None, 0,
                  ctypes.byref(h))
             try:
                 self.assertEqual(lib.ds_plan_create_count(h), 4)
                 self.assertEqual(lib.ds_plan_delete_count(h), 0)
                 # a caller built against an older, shorter ds_plan_create: reason and batch are not written
                 old = planner._PlanCreate(size=planner._PlanCreate.reason.offset)
-                call(lib.ds_plan_get_create, h, 3, ctypes.byref(old))
+                call(lib.ds_plan_create_at, h, 3, ctypes.byref(old))
                 self.assertEqual((old.node, old.reason, old.batch), (b"worker-4", None, 0))
                 full = planner._PlanCreate(size=ctypes.sizeof(planner._PlanCreate))
-                call(lib.ds_plan_get_create, h, 3, ctypes.byref(full))
+                call(lib.ds_plan_create_at, h, 3, ctypes.byref(full))
                 self.assertEqual((full.node, full.reason, full.batch), (b"worker-4", b"missing", 2))
                 with self.assertRaises(DaemonSetError) as cm:
-                    call(lib.ds_plan_get_create, h, 0, ctypes.byref(planner._PlanCreate()))  # size 0
+                    call(lib.ds_plan_create_at, h, 0, ctypes.byref(planner._PlanCreate()))  # size 0
                 self.assertEqual(cm.exception.message, "out must not be NULL; set out->size")
                 with self.assertRaises(DaemonSetError) as cm:
-                    call(lib.ds_plan_get_create, h, 4, ctypes.byref(full))
+                    call(lib.ds_plan_create_at, h, 4, ctypes.byref(full))
                 self.assertEqual((cm.exception.name, cm.exception.message), ("DS_EARG", "create 4 out of range (4)"))
                 with self.assertRaises(DaemonSetError) as cm:
-                    call(lib.ds_plan_get_delete, h, 0, ctypes.byref(planner._PlanDelete(size=48)))
+                    call(lib.ds_plan_delete_at, h, 0, ctypes.byref(planner._PlanDelete(size=48)))
                 self.assertEqual(cm.exception.message, "delete 0 out of range (0)")
                 st = planner._Status(size=planner._Status.collision_count.offset, collision_count=77)
                 changed = ctypes.c_int(-1)
-                call(lib.ds_plan_get_status, h, ctypes.byref(st), ctypes.byref(changed))
+                call(lib.ds_plan_status, h, ctypes.byref(st), ctypes.byref(changed))
                 self.assertEqual((st.desired_number_scheduled, st.collision_count, changed.value), (4, 77, 1))
                 self.assertEqual(lib.ds_plan_requeue_after(h), -1)
             finally:
@@ -241,25 +241,26 @@ class StructTest(unittest.TestCase):
             self.assertEqual(lib.ds_plan_create_count(None), 0)
 
     def test_events(self):
-        """ds_plan_event_count and ds_plan_get_event: the events of to_json, also for a skipped plan."""
+        """ds_plan_event_count and ds_plan_event_at: the events of to_json, also for a skipped plan."""
         with base_cluster() as c:
             c.load("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: all, namespace: kube-system, uid: u9}\n"
                    "spec:\n  selector: {}\n  template:\n    metadata: {labels: {app: q}}\n"
                    "    spec: {containers: [{name: c, image: i}]}\n")
             h = ctypes.c_void_p()
-            call(lib.ds_plan_sync, c._h(), b"kube-system", b"all", parse_time(NOW), None, None, ctypes.byref(h))
+            call(lib.ds_daemonset_plan, c._h(), b"kube-system", b"all", parse_time(NOW), None, None, 0,
+                 ctypes.byref(h))
             try:
                 self.assertEqual(lib.ds_plan_event_count(h), 1)
                 e = planner._PlanEvent(size=ctypes.sizeof(planner._PlanEvent))
-                call(lib.ds_plan_get_event, h, 0, ctypes.byref(e))
+                call(lib.ds_plan_event_at, h, 0, ctypes.byref(e))
                 self.assertEqual((e.type, e.reason, e.message), (
                     b"Warning", b"SelectingAll",
                     b"This daemon set is selecting all pods. A non-empty selector is required."))
                 with self.assertRaises(DaemonSetError) as cm:
-                    call(lib.ds_plan_get_event, h, 1, ctypes.byref(e))
+                    call(lib.ds_plan_event_at, h, 1, ctypes.byref(e))
                 self.assertEqual((cm.exception.name, cm.exception.message), ("DS_EARG", "event 1 out of range (1)"))
                 with self.assertRaises(DaemonSetError) as cm:
-                    call(lib.ds_plan_get_event, h, 0, ctypes.byref(planner._PlanEvent()))  # size 0
+                    call(lib.ds_plan_event_at, h, 0, ctypes.byref(planner._PlanEvent()))  # size 0
                 self.assertEqual(cm.exception.message, "out must not be NULL; set out->size")
             finally:
                 lib.ds_plan_free(h)

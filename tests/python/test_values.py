@@ -1,5 +1,6 @@
 """Python ctypes tests for the value types: quantities, IntOrString, validation, selectors."""
 
+import ctypes
 import unittest
 
 import daemonset.values as values
@@ -152,19 +153,44 @@ class SelectorTest(unittest.TestCase):
         self.assertEqual((cm.exception.name, cm.exception.path, cm.exception.source), ("DS_ETYPE", "x", "labels"))
 
 
+def _deprecated_prototypes():
+    """The 1.0 names, which the package no longer binds, declared on a handle of their own."""
+    own = ctypes.CDLL(values.lib._name)
+    P, INT, OUT, ERR = ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p
+    for name, args in [("ds_intstr_scaled", [P, INT, INT, OUT, ERR]), ("ds_selector_matches", [P, P, OUT, ERR]),
+                       ("ds_selector_string", [P, OUT, ERR])]:
+        getattr(own, name).argtypes = args
+        getattr(own, name).restype = ctypes.c_int
+    return own
+
+
 class NullArgumentsTest(unittest.TestCase):
     def test_null_is_an_argument_error(self):
         lib = values.lib
         self.assertEqual(lib.ds_quantity_parse(None, None, None, None), -2)
         self.assertEqual(lib.ds_quantity_compare(b"1", None, None, None), -2)
         self.assertEqual(lib.ds_quantity_add(None, b"1", None, None), -2)
-        self.assertEqual(lib.ds_intstr_scaled(None, 1, 1, None, None), -2)
         self.assertEqual(lib.ds_label_key_validate(None, None), -2)
         self.assertEqual(lib.ds_label_value_validate(None, None), -2)
         self.assertEqual(lib.ds_dns1123_subdomain_validate(None, None), -2)
         self.assertEqual(lib.ds_dns1123_label_validate(None, None), -2)
-        self.assertEqual(lib.ds_selector_matches(b"a", None, None, None), -2)
-        self.assertEqual(lib.ds_selector_string(b"a", None, None), -2)
+        self.assertEqual(lib.ds_intstr_scale(b"1", 1, 1, 1, None, None), -2)  # out
+        self.assertEqual(lib.ds_selector_match(b"a", 1, None, 0, None, None), -2)  # out
+        self.assertEqual(lib.ds_selector_format(b"a", 1, None, None), -2)  # out
+        # the 1.0 names refuse a NULL value and NULL labels, which their successors read as none
+        old = _deprecated_prototypes()
+        self.assertEqual(old.ds_intstr_scaled(None, 1, 1, None, None), -2)
+        self.assertEqual(old.ds_selector_matches(b"a", None, None, None), -2)
+        self.assertEqual(old.ds_selector_string(b"a", None, None), -2)
+        out = ctypes.c_int(-1)
+        self.assertEqual(lib.ds_selector_match(b"a", 1, None, 0, ctypes.byref(out), None), 0)
+        self.assertEqual(out.value, 0)  # no labels: "a" does not match
+        self.assertEqual(lib.ds_intstr_scale(None, 0, 1, 1, ctypes.byref(out), None), -6)  # a nil IntOrString
+        # selector_matches(), scaled_value() and node_selector_matches() keep the 1.0 names' behaviour
+        self.assertFalse(values.selector_matches("a", None))
+        with self.assertRaises(DaemonSetError) as cm:
+            values.scaled_value(None, 10)
+        self.assertEqual(cm.exception.name, "DS_EMISSING")
 
 
 if __name__ == "__main__":

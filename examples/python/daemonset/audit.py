@@ -1,4 +1,4 @@
-"""Security audit: Pod Security Standards and DaemonSet risk findings (ds_audit(3), ds_pod_security_evaluate(3)).
+"""Security audit: Pod Security Standards and DaemonSet risk findings (ds_object_audit(3), ds_pod_security_evaluate(3)).
 
     >>> from daemonset import audit
     >>> pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
@@ -20,7 +20,7 @@ from .core import OptionsArg, options_arg
 
 __all__ = ["audit", "daemonset_audit", "audit_sarif", "pod_security_evaluate"]
 
-_audit = declare("ds_audit", TEXT, OPTIONS)
+_audit = declare("ds_object_audit", TEXT, OPTIONS)
 _pod_security_evaluate = declare("ds_pod_security_evaluate", TEXT, CSTR, CSTR, OPTIONS)
 _audit_sarif = declare("ds_audit_sarif", TEXT, OPTIONS)
 

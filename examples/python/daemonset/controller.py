@@ -1,5 +1,5 @@
 """The controller driver with a transport written in Python, and leader
-election on a Lease (ds_controller_new(3), ds_transport(3), ds_lease_decide(3)).
+election on a Lease (ds_controller_new(3), ds_transport(3), ds_lease_try_acquire_or_renew(3)).
 
 A transport is any object with these methods; each returns the response body
 (a dict, or None when there is none) or raises TransportError(result, message)
@@ -144,13 +144,15 @@ lib.ds_objects_parse.argtypes = [_P, ctypes.c_size_t, _V, _OUT, _ERR]
 lib.ds_objects_parse.restype = ctypes.c_int
 lib.ds_controller_set_lease.argtypes = [_V, ctypes.c_void_p, _ERR]
 lib.ds_controller_set_lease.restype = ctypes.c_int
-lib.ds_lease_decide.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
-lib.ds_lease_decide.restype = ctypes.c_int
-lib.ds_lease_release.argtypes = [ctypes.POINTER(LeaseConfig), _P, _P, ctypes.c_int64, _OUT, _ERR]
-lib.ds_lease_release.restype = ctypes.c_int
-lib.ds_lease_is_leader.argtypes = [ctypes.POINTER(LeaseConfig), _P, ctypes.c_int64, ctypes.POINTER(ctypes.c_int),
-                                   _ERR]
-lib.ds_lease_is_leader.restype = ctypes.c_int
+lib.ds_lease_try_acquire_or_renew.argtypes = [ctypes.POINTER(LeaseConfig), _P, ctypes.c_size_t, _P, ctypes.c_size_t,
+                                              ctypes.c_int64, _OUT, _ERR]
+lib.ds_lease_try_acquire_or_renew.restype = ctypes.c_int
+lib.ds_lease_try_release.argtypes = [ctypes.POINTER(LeaseConfig), _P, ctypes.c_size_t, _P, ctypes.c_size_t,
+                                     ctypes.c_int64, _OUT, _ERR]
+lib.ds_lease_try_release.restype = ctypes.c_int
+lib.ds_lease_leading.argtypes = [ctypes.POINTER(LeaseConfig), _P, ctypes.c_size_t, ctypes.c_int64,
+                                 ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_lease_leading.restype = ctypes.c_int
 
 
 class TransportError(errors.TransportError):
@@ -364,25 +366,32 @@ def parse_objects(text: Document) -> List[Dict[str, Any]]:
 LeaseDoc = Optional[Union[str, bytes, Mapping[str, Any]]]
 
 
+def _sized(value: LeaseDoc) -> Tuple[Optional[bytes], int]:
+    """_text(value) and its size, as the lease functions take a document: None is (NULL, 0), as the
+    1.0 names read a NULL string (there is no NUL inside: encode refuses one, JSON escapes it)."""
+    text = _text(value)
+    return text, 0 if text is None else len(text)
+
+
 def _lease(fn: Any, cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     out = ctypes.c_void_p()
-    call(fn, ctypes.byref(cfg), _text(lease), _text(state), _time(now), ctypes.byref(out))
+    call(fn, ctypes.byref(cfg), *_sized(lease), *_sized(state), _time(now), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
 
 def lease_decide(cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     """client-go's tryAcquireOrRenew: lease is the Lease (dict or JSON) as read, None when it
     does not exist; state the "state" of the previous decision (None at first)."""
-    return _lease(lib.ds_lease_decide, cfg, lease, state, now)
+    return _lease(lib.ds_lease_try_acquire_or_renew, cfg, lease, state, now)
 
 
 def lease_release(cfg: LeaseConfig, lease: LeaseDoc, state: LeaseDoc, now: Time) -> Dict[str, Any]:
     """client-go's tryRelease: the Lease to write to give it up, if we hold it."""
-    return _lease(lib.ds_lease_release, cfg, lease, state, now)
+    return _lease(lib.ds_lease_try_release, cfg, lease, state, now)
 
 
 def lease_is_leader(cfg: LeaseConfig, state: LeaseDoc, now: Time) -> bool:
     """Whether the decision state says we hold the Lease at now."""
     leader = ctypes.c_int()
-    call(lib.ds_lease_is_leader, ctypes.byref(cfg), _text(state), _time(now), ctypes.byref(leader))
+    call(lib.ds_lease_leading, ctypes.byref(cfg), *_sized(state), _time(now), ctypes.byref(leader))
     return bool(leader.value)

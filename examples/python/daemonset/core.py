@@ -1,7 +1,7 @@
 """Versions, options and time (ds_version(3), ds_options(3), ds_time_parse(3)).
 
 Options are accepted everywhere as a plain dict, converted through
-ds_options_set_json(3) (all or nothing), or as an Options object that can be
+ds_options_set_all(3) (all or nothing), or as an Options object that can be
 reused across calls:
 
     >>> from daemonset import Options
@@ -32,14 +32,14 @@ lib.ds_version.restype = ctypes.c_char_p
 lib.ds_version.argtypes = []
 lib.ds_version_number.restype = ctypes.c_int
 lib.ds_version_number.argtypes = []
-lib.ds_options_new.argtypes = [ctypes.POINTER(ctypes.c_void_p)]
-lib.ds_options_new.restype = ctypes.c_int
+lib.ds_options_create.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+lib.ds_options_create.restype = ctypes.c_int
 lib.ds_options_free.argtypes = [ctypes.c_void_p]
 lib.ds_options_free.restype = None
 lib.ds_options_set.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_void_p]
 lib.ds_options_set.restype = ctypes.c_int
-lib.ds_options_set_json.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-lib.ds_options_set_json.restype = ctypes.c_int
+lib.ds_options_set_all.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
+lib.ds_options_set_all.restype = ctypes.c_int
 lib.ds_options_get.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
 lib.ds_options_get.restype = ctypes.c_int
 lib.ds_time_parse.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
@@ -60,7 +60,7 @@ def version_number() -> int:
 
 
 def _option_value(name: str, value: Any) -> Any:
-    """A value as ds_options_set_json takes it: str, int and bool as they are;
+    """A value as ds_options_set_all takes it: str, int and bool as they are;
     featureGates given as a mapping becomes "Name=true,..."; a float becomes
     its text (the library reads "1.35", not the JSON number)."""
     if name == "featureGates" and isinstance(value, Mapping):
@@ -86,8 +86,9 @@ class Options:
 
     def __init__(self, settings: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> None:
         handle = ctypes.c_void_p()
-        if lib.ds_options_new(ctypes.byref(handle)) < 0:
-            raise MemoryError("ds_options_new")
+        # its only failure is DS_ENOMEM (out is never NULL here): MemoryError, as before
+        if lib.ds_options_create(ctypes.byref(handle), None) < 0:
+            raise MemoryError("ds_options_create")
         self._as_parameter_: Optional[ctypes.c_void_p] = handle
         if settings:
             self.update(settings)
@@ -108,12 +109,13 @@ class Options:
         return self
 
     def update(self, settings: Mapping[str, Any]) -> "Options":
-        """Set every option of a mapping at once, all or nothing (ds_options_set_json(3)):
+        """Set every option of a mapping at once, all or nothing (ds_options_set_all(3)):
         an unknown name raises InvalidArgument and leaves the options as they were."""
         if not isinstance(settings, Mapping):
             raise TypeError("options must be a mapping of names to values, not %s" % type(settings).__name__)
         doc = {str(k): _option_value(str(k), v) for k, v in settings.items()}
-        call(lib.ds_options_set_json, self._h(), json.dumps(doc).encode("utf-8"))
+        text = json.dumps(doc).encode("utf-8")  # JSON escapes control characters: no NUL inside
+        call(lib.ds_options_set_all, self._h(), text, len(text))
         return self
 
     def get(self, name: str) -> Optional[str]:

@@ -1,6 +1,6 @@
 """The pod the controller creates for a node, the template hash, revision
-history and rollback (ds_daemon_pod(3), ds_template_hash(3),
-ds_daemon_history(3), ds_daemon_rollback(3), ds_daemon_pod_updated(3)).
+history and rollback (ds_daemonset_pod(3), ds_template_hash(3),
+ds_daemonset_history(3), ds_daemonset_rollback(3), ds_daemonset_pod_updated(3)).
 Every function only reads the snapshot.
 
     >>> from daemonset import Cluster, daemon
@@ -35,16 +35,18 @@ _H = ctypes.c_void_p
 # ds_template_hash writes at most 15 characters and the NUL ("out needs 16 bytes").
 _HASH_SIZE = 16
 
-lib.ds_daemon_pod.argtypes = [_H, _P, _P, _P, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_daemon_pod.restype = ctypes.c_int
+lib.ds_daemonset_pod.argtypes = [_H, _P, _P, _P, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_daemonset_pod.restype = ctypes.c_int
 lib.ds_template_hash.argtypes = [_P, ctypes.c_size_t, ctypes.c_int32, ctypes.c_char_p, ctypes.c_size_t, _ERR]
 lib.ds_template_hash.restype = ctypes.c_int
-lib.ds_daemon_history.argtypes = [_H, _P, _P, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_daemon_history.restype = ctypes.c_int
-lib.ds_daemon_rollback.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_daemon_rollback.restype = ctypes.c_int
-lib.ds_daemon_pod_updated.argtypes = [_H, _P, _P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
-lib.ds_daemon_pod_updated.restype = ctypes.c_int
+lib.ds_daemonset_history.argtypes = [_H, _P, _P, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_daemonset_history.restype = ctypes.c_int
+lib.ds_daemonset_rollback.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_daemonset_rollback.restype = ctypes.c_int
+# ds_daemonset_pod_updated takes options, which the 1.0 name did not: pod_updated() passes NULL (the
+# defaults), as ds_daemon_pod_updated did.
+lib.ds_daemonset_pod_updated.argtypes = [_H, _P, _P, _P, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_daemonset_pod_updated.restype = ctypes.c_int
 
 
 def _cluster(cluster: Cluster) -> ctypes.c_void_p:
@@ -76,7 +78,7 @@ def pod(cluster: Cluster, namespace: Optional[str], name: Optional[str] = None, 
     tolerations, and the matchFields metadata.name pin to node. The node need
     not be in the snapshot."""
     out = ctypes.c_void_p()
-    call(lib.ds_daemon_pod, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+    call(lib.ds_daemonset_pod, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          encode(required(node, "node")), _opts(options), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
@@ -106,7 +108,7 @@ def history(cluster: Cluster, namespace: Optional[str], name: Optional[str] = No
     "current"}], "podsByHash", "wouldDelete", "duplicates",
     "revisionHistoryLimit"}."""
     out = ctypes.c_void_p()
-    call(lib.ds_daemon_history, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+    call(lib.ds_daemonset_history, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          _opts(options), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
@@ -127,7 +129,7 @@ def rollback(cluster: Cluster, namespace: Optional[str], name: Any = None, to_re
     in the history and daemonset.StateError (DS_ESTATE) when there is no
     previous revision."""
     out = ctypes.c_void_p()
-    call(lib.ds_daemon_rollback, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+    call(lib.ds_daemonset_rollback, _cluster(cluster), encode(namespace), encode(required(name, "name")),
          _int(to_revision, "to_revision", 64), _opts(options), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
@@ -144,6 +146,6 @@ def pod_updated(cluster: Cluster, namespace: Optional[str], name: Optional[str] 
     """Whether the snapshot's pod pod_name (in the DaemonSet's namespace) runs
     the DaemonSet's current revision (IsPodUpdated), as a bool."""
     updated = ctypes.c_int()
-    call(lib.ds_daemon_pod_updated, _cluster(cluster), encode(namespace), encode(required(name, "name")),
-         encode(required(pod_name, "pod_name")), ctypes.byref(updated))
+    call(lib.ds_daemonset_pod_updated, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(pod_name, "pod_name")), None, ctypes.byref(updated))
     return bool(updated.value)

@@ -1,4 +1,4 @@
-"""Cordon, drain and upgrade planning (ds_cordon(3), ds_drain(3), ds_upgrade(3)).
+"""Cordon, drain and upgrade planning (ds_node_cordon(3), ds_node_drain(3), ds_cluster_upgrade(3)).
 
 Each function takes a snapshot (a Cluster, or any object with
 _as_parameter_, or a ctypes pointer) and returns the plan as a dict;
@@ -22,15 +22,15 @@ from .core import OptionsArg, Time, parse_time, options_arg as _opts
 
 __all__ = ["cordon", "uncordon", "drain", "upgrade"]
 
-lib.ds_cordon.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p,
-                          ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-lib.ds_cordon.restype = ctypes.c_int
-lib.ds_drain.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_void_p,
-                         ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-lib.ds_drain.restype = ctypes.c_int
-lib.ds_upgrade.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
-                           ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
-lib.ds_upgrade.restype = ctypes.c_int
+lib.ds_node_cordon.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p,
+                               ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+lib.ds_node_cordon.restype = ctypes.c_int
+lib.ds_node_drain.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int64, ctypes.c_void_p,
+                              ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+lib.ds_node_drain.restype = ctypes.c_int
+lib.ds_cluster_upgrade.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
+                                   ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p]
+lib.ds_cluster_upgrade.restype = ctypes.c_int
 
 
 def _now(now: Time) -> int:
@@ -51,7 +51,7 @@ def cordon(cluster: Any, node: str, desired: bool = True, options: OptionsArg = 
     kubectl's line, the taint the node lifecycle controller adds or removes,
     and what each DaemonSet does on the node afterwards."""
     out = ctypes.c_void_p()
-    call(lib.ds_cordon, _cluster(cluster), encode(node), 1 if desired else 0, _opts(options), ctypes.byref(out))
+    call(lib.ds_node_cordon, _cluster(cluster), encode(node), 1 if desired else 0, _opts(options), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
 
@@ -67,7 +67,7 @@ def drain(cluster: Any, node: str, now: Time, options: OptionsArg = None) -> Dic
     DaemonSets that lose pods when the node reboots. options: a dict or a
     daemonset.Options (force, ignoreDaemonSets, deleteEmptyDirData, ...)."""
     out = ctypes.c_void_p()
-    call(lib.ds_drain, _cluster(cluster), encode(node), _now(now), _opts(options), ctypes.byref(out))
+    call(lib.ds_node_drain, _cluster(cluster), encode(node), _now(now), _opts(options), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
 
@@ -79,5 +79,6 @@ def upgrade(cluster: Any, nodes: Optional[Sequence[str]] = None, selector: Optio
     names = [encode(n) for n in (nodes or [])]
     arr = (ctypes.c_char_p * len(names))(*names) if names else None
     out = ctypes.c_void_p()
-    call(lib.ds_upgrade, _cluster(cluster), arr, len(names), encode(selector), _now(now), _opts(options), ctypes.byref(out))
+    call(lib.ds_cluster_upgrade, _cluster(cluster), arr, len(names), encode(selector), _now(now), _opts(options),
+         ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))

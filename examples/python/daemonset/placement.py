@@ -1,5 +1,5 @@
-"""Placement and the scheduler's view over a Cluster (ds_should_run(3),
-ds_explain(3), ds_fit(3)). Every function only reads the snapshot.
+"""Placement and the scheduler's view over a Cluster (ds_daemonset_should_run(3),
+ds_daemonset_explain(3), ds_pod_fit(3)). Every function only reads the snapshot.
 
 A DaemonSet is named by namespace and name, or by one "namespace/name":
 
@@ -29,15 +29,15 @@ _ERR = ctypes.c_void_p
 _P = ctypes.c_char_p
 _H = ctypes.c_void_p
 
-lib.ds_should_run.argtypes = [_H, _P, _P, _P, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
-                              ctypes.POINTER(ctypes.c_int), _ERR]
-lib.ds_should_run.restype = ctypes.c_int
-lib.ds_should_run_json.argtypes = [_H, _P, _P, _P, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_should_run_json.restype = ctypes.c_int
-lib.ds_explain.argtypes = [_H, _P, _P, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_explain.restype = ctypes.c_int
-lib.ds_fit.argtypes = [_H, _P, ctypes.c_size_t, _P, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_fit.restype = ctypes.c_int
+# ds_daemonset_should_run gives the verdict, the JSON or both (each output may be NULL): should_run()
+# asks for the two ints and should_run_json() for the JSON, as the 1.0 names did.
+lib.ds_daemonset_should_run.argtypes = [_H, _P, _P, _P, ctypes.c_void_p, ctypes.POINTER(ctypes.c_int),
+                                        ctypes.POINTER(ctypes.c_int), _OUT, _ERR]
+lib.ds_daemonset_should_run.restype = ctypes.c_int
+lib.ds_daemonset_explain.argtypes = [_H, _P, _P, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_daemonset_explain.restype = ctypes.c_int
+lib.ds_pod_fit.argtypes = [_H, _P, ctypes.c_size_t, _P, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_pod_fit.restype = ctypes.c_int
 
 
 def _cluster(cluster: Cluster) -> ctypes.c_void_p:
@@ -58,8 +58,8 @@ def should_run(cluster: Cluster, namespace: Optional[str], name: Optional[str] =
     (shouldRun, shouldContinueRunning) as two bools. An untolerated NoSchedule
     taint gives (False, True), an untolerated NoExecute taint (False, False)."""
     run, cont = ctypes.c_int(), ctypes.c_int()
-    call(lib.ds_should_run, _cluster(cluster), encode(namespace), encode(required(name, "name")),
-         encode(required(node, "node")), _opts(options), ctypes.byref(run), ctypes.byref(cont))
+    call(lib.ds_daemonset_should_run, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(node, "node")), _opts(options), ctypes.byref(run), ctypes.byref(cont), None)
     return bool(run.value), bool(cont.value)
 
 
@@ -77,8 +77,8 @@ def should_run_json(cluster: Cluster, namespace: Optional[str], name: Optional[s
     "shouldContinueRunning", "reasons": [{"plugin", "message", "detail",
     "field", ...}]}."""
     out = ctypes.c_void_p()
-    call(lib.ds_should_run_json, _cluster(cluster), encode(namespace), encode(required(name, "name")),
-         encode(required(node, "node")), _opts(options), ctypes.byref(out))
+    call(lib.ds_daemonset_should_run, _cluster(cluster), encode(namespace), encode(required(name, "name")),
+         encode(required(node, "node")), _opts(options), None, None, ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
 
@@ -95,7 +95,7 @@ def explain(cluster: Cluster, namespace: Optional[str], name: Optional[str] = No
     "summary", "rows": [{"node", "status", "shouldRun", "preferredScore", ...}],
     "warning"?}."""
     out = ctypes.c_void_p()
-    call(lib.ds_explain, _cluster(cluster), encode(namespace), encode(required(name, "name")), _opts(options),
+    call(lib.ds_daemonset_explain, _cluster(cluster), encode(namespace), encode(required(name, "name")), _opts(options),
          ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))
 
@@ -107,6 +107,6 @@ def fit(cluster: Cluster, pod: Document, node: str, options: OptionsArg = None) 
     "preemption"?, "warning"?}."""
     data = document(pod)
     out = ctypes.c_void_p()
-    call(lib.ds_fit, _cluster(cluster), data, 0 if data is None else len(data), encode(node), _opts(options),
+    call(lib.ds_pod_fit, _cluster(cluster), data, 0 if data is None else len(data), encode(node), _opts(options),
          ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))

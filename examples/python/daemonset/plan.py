@@ -1,6 +1,6 @@
 """One sync of the DaemonSet controller planned as data, status, and a
-whole rollout simulated (ds_plan_sync(3), ds_plan_get_create(3),
-ds_plan_get_event(3), ds_status_compute(3), ds_rollout_simulate(3)).
+whole rollout simulated (ds_daemonset_plan(3), ds_plan_create_at(3),
+ds_daemonset_status(3), ds_daemonset_rollout(3)).
 
     >>> from daemonset import Cluster, plan as planner
     >>> with Cluster.from_file("examples/cluster") as c:
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, List, Mapping, Optional, Union, cast, overload
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union, cast, overload
 
 from ._native import lib, call, take_json, take_string, encode, namespaced, required
 from .cluster import Cluster
@@ -84,36 +84,37 @@ class _Status(ctypes.Structure):
     ]
 
 
-lib.ds_plan_sync.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _P, ctypes.POINTER(ctypes.c_void_p), _ERR]
-lib.ds_plan_sync.restype = ctypes.c_int
+lib.ds_daemonset_plan.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _P, ctypes.c_size_t,
+                                  ctypes.POINTER(ctypes.c_void_p), _ERR]
+lib.ds_daemonset_plan.restype = ctypes.c_int
 lib.ds_plan_free.argtypes = [ctypes.c_void_p]
 lib.ds_plan_free.restype = None
 lib.ds_plan_to_json.argtypes = [ctypes.c_void_p, _OUT, _ERR]
 lib.ds_plan_to_json.restype = ctypes.c_int
 lib.ds_plan_create_count.argtypes = [ctypes.c_void_p]
 lib.ds_plan_create_count.restype = ctypes.c_size_t
-lib.ds_plan_get_create.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanCreate), _ERR]
-lib.ds_plan_get_create.restype = ctypes.c_int
+lib.ds_plan_create_at.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanCreate), _ERR]
+lib.ds_plan_create_at.restype = ctypes.c_int
 lib.ds_plan_create_pod.argtypes = [ctypes.c_void_p, ctypes.c_size_t, _OUT, _ERR]
 lib.ds_plan_create_pod.restype = ctypes.c_int
 lib.ds_plan_delete_count.argtypes = [ctypes.c_void_p]
 lib.ds_plan_delete_count.restype = ctypes.c_size_t
-lib.ds_plan_get_delete.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanDelete), _ERR]
-lib.ds_plan_get_delete.restype = ctypes.c_int
+lib.ds_plan_delete_at.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanDelete), _ERR]
+lib.ds_plan_delete_at.restype = ctypes.c_int
 lib.ds_plan_event_count.argtypes = [ctypes.c_void_p]
 lib.ds_plan_event_count.restype = ctypes.c_size_t
-lib.ds_plan_get_event.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanEvent), _ERR]
-lib.ds_plan_get_event.restype = ctypes.c_int
-lib.ds_plan_get_status.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Status), ctypes.POINTER(ctypes.c_int), _ERR]
-lib.ds_plan_get_status.restype = ctypes.c_int
+lib.ds_plan_event_at.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_PlanEvent), _ERR]
+lib.ds_plan_event_at.restype = ctypes.c_int
+lib.ds_plan_status.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Status), ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_plan_status.restype = ctypes.c_int
 lib.ds_plan_requeue_after.argtypes = [ctypes.c_void_p]
 lib.ds_plan_requeue_after.restype = ctypes.c_int64
 lib.ds_plan_backoff.argtypes = [ctypes.c_void_p, _OUT, _ERR]
 lib.ds_plan_backoff.restype = ctypes.c_int
-lib.ds_status_compute.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(_Status), _ERR]
-lib.ds_status_compute.restype = ctypes.c_int
-lib.ds_rollout_simulate.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _OUT, _ERR]
-lib.ds_rollout_simulate.restype = ctypes.c_int
+lib.ds_daemonset_status.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, ctypes.POINTER(_Status), _ERR]
+lib.ds_daemonset_status.restype = ctypes.c_int
+lib.ds_daemonset_rollout.argtypes = [_H, _P, _P, ctypes.c_int64, ctypes.c_void_p, _OUT, _ERR]
+lib.ds_daemonset_rollout.restype = ctypes.c_int
 
 _STATUS_KEYS = [
     ("desired_number_scheduled", "desiredNumberScheduled"),
@@ -132,10 +133,15 @@ def _time(now: Any, what: str = "now") -> int:
     return time_arg(now, what)
 
 
-def _backoff_text(backoff: Backoff) -> Optional[bytes]:
+def _backoff_text(backoff: Backoff) -> Tuple[Optional[bytes], int]:
+    """The backoff state as ds_daemonset_plan takes it, text and size: None is (NULL, 0), no state
+    (ds_plan_sync read NULL so too); text has no NUL (encode refuses one), so it is what
+    ds_plan_sync read as a C string."""
     if backoff is None or isinstance(backoff, (str, bytes)):
-        return encode(backoff)
-    return encode(json.dumps(dict(backoff)))
+        text = encode(backoff)
+    else:
+        text = encode(json.dumps(dict(backoff)))
+    return text, 0 if text is None else len(text)
 
 
 def _status_dict(st: _Status) -> Dict[str, int]:
@@ -173,7 +179,7 @@ class Plan:
         self.creates = []
         for i in range(lib.ds_plan_create_count(h)):
             c = _PlanCreate(size=ctypes.sizeof(_PlanCreate))
-            call(lib.ds_plan_get_create, h, i, ctypes.byref(c))
+            call(lib.ds_plan_create_at, h, i, ctypes.byref(c))
             pod = ctypes.c_void_p()
             call(lib.ds_plan_create_pod, h, i, ctypes.byref(pod))
             self.creates.append({"node": c.node.decode(), "reason": c.reason.decode(), "batch": c.batch,
@@ -181,17 +187,17 @@ class Plan:
         self.deletes = []
         for i in range(lib.ds_plan_delete_count(h)):
             d = _PlanDelete(size=ctypes.sizeof(_PlanDelete))
-            call(lib.ds_plan_get_delete, h, i, ctypes.byref(d))
+            call(lib.ds_plan_delete_at, h, i, ctypes.byref(d))
             self.deletes.append({"namespace": d.namespace.decode(), "name": d.name.decode(), "uid": d.uid.decode(),
                                  "node": d.node.decode(), "reason": d.reason.decode()})
         self.events = []
         for i in range(lib.ds_plan_event_count(h)):
             e = _PlanEvent(size=ctypes.sizeof(_PlanEvent))
-            call(lib.ds_plan_get_event, h, i, ctypes.byref(e))
+            call(lib.ds_plan_event_at, h, i, ctypes.byref(e))
             self.events.append({"type": e.type.decode(), "reason": e.reason.decode(), "message": e.message.decode()})
         st = _Status(size=ctypes.sizeof(_Status))
         changed = ctypes.c_int()
-        call(lib.ds_plan_get_status, h, ctypes.byref(st), ctypes.byref(changed))
+        call(lib.ds_plan_status, h, ctypes.byref(st), ctypes.byref(changed))
         self.status = _status_dict(st)
         self.status_changed = bool(changed.value)
         ms = lib.ds_plan_requeue_after(h)
@@ -232,8 +238,8 @@ def plan(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Opti
     rolloutNodeSelector, updateOrder). backoff: the .backoff of the previous
     Plan (dict or JSON text), or None. Returns a Plan."""
     handle = ctypes.c_void_p()
-    call(lib.ds_plan_sync, cluster._h(), encode(namespace), encode(required(name, "name")),
-         _time(required(now, "now")), _opts(options), _backoff_text(backoff), ctypes.byref(handle))
+    call(lib.ds_daemonset_plan, cluster._h(), encode(namespace), encode(required(name, "name")),
+         _time(required(now, "now")), _opts(options), *_backoff_text(backoff), ctypes.byref(handle))
     try:
         return Plan(handle.value or 0)
     finally:
@@ -253,7 +259,7 @@ def status(cluster: Cluster, namespace: Optional[str], name: Any = None, now: Op
     """The DaemonSet's status counters at now, without planning the rest of
     the sync: a dict with the .status keys (collisionCount only when set)."""
     st = _Status(size=ctypes.sizeof(_Status))
-    call(lib.ds_status_compute, cluster._h(), encode(namespace), encode(required(name, "name")),
+    call(lib.ds_daemonset_status, cluster._h(), encode(namespace), encode(required(name, "name")),
          _time(required(now, "now")), _opts(options), ctypes.byref(st))
     return _status_dict(st)
 
@@ -276,9 +282,9 @@ def simulate(cluster: Cluster, namespace: Optional[str], name: Any = None, start
     "paused"|"timeout", "durationSeconds", "waves": [{"at", "creates",
     "deletes"}], "nodeUpdatedAt", "maxUnavailable", "maxUnavailableSeen",
     "maxSurge", "maxSurgeSeen", "budgetExceeded", "stall"?, "timeline", ...}
-    (ds_rollout_simulate(3)). A rollout that does not complete is a result,
+    (ds_daemonset_rollout(3)). A rollout that does not complete is a result,
     not an error."""
     out = ctypes.c_void_p()
-    call(lib.ds_rollout_simulate, cluster._h(), encode(namespace), encode(required(name, "name")),
+    call(lib.ds_daemonset_rollout, cluster._h(), encode(namespace), encode(required(name, "name")),
          _time(required(start, "start"), "start"), _opts(options), ctypes.byref(out))
     return cast("Dict[str, Any]", take_json(out.value))

@@ -1,8 +1,8 @@
 """Kubernetes value types with upstream semantics: resource quantities,
 IntOrString scaling, label key/value and DNS name validation, label
-selectors and node selectors (ds_quantity_parse(3), ds_intstr_scaled(3),
-ds_label_key_validate(3), ds_selector_matches(3),
-ds_node_selector_matches(3)). Each is a pure function: no snapshot.
+selectors and node selectors (ds_quantity_parse(3), ds_intstr_scale(3),
+ds_label_key_validate(3), ds_selector_match(3),
+ds_node_selector_match(3)). Each is a pure function: no snapshot.
 
     >>> from daemonset import parse_quantity, compare_quantities, selector_matches, scaled_value
     >>> parse_quantity("1.5Gi").value
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Mapping, NamedTuple, Optional, Union
+from typing import Any, Mapping, NamedTuple, Optional, Tuple, Union
 
 from ._native import lib, call, take_string, encode, document, Document
 
@@ -59,18 +59,34 @@ lib.ds_quantity_compare.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
 lib.ds_quantity_compare.restype = ctypes.c_int
 lib.ds_quantity_add.argtypes = [_P, _P, _OUT, _ERR]
 lib.ds_quantity_add.restype = ctypes.c_int
-lib.ds_intstr_scaled.argtypes = [_P, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int), _ERR]
-lib.ds_intstr_scaled.restype = ctypes.c_int
+lib.ds_intstr_scale.argtypes = [_P, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_intstr_scale.restype = ctypes.c_int
 for _name in ("ds_label_key_validate", "ds_label_value_validate",
               "ds_dns1123_subdomain_validate", "ds_dns1123_label_validate"):
     getattr(lib, _name).argtypes = [_P, _ERR]
     getattr(lib, _name).restype = ctypes.c_int
-lib.ds_selector_matches.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
-lib.ds_selector_matches.restype = ctypes.c_int
-lib.ds_selector_string.argtypes = [_P, _OUT, _ERR]
-lib.ds_selector_string.restype = ctypes.c_int
-lib.ds_node_selector_matches.argtypes = [_P, _P, ctypes.POINTER(ctypes.c_int), _ERR]
-lib.ds_node_selector_matches.restype = ctypes.c_int
+lib.ds_selector_match.argtypes = [_P, ctypes.c_size_t, _P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_selector_match.restype = ctypes.c_int
+lib.ds_selector_format.argtypes = [_P, ctypes.c_size_t, _OUT, _ERR]
+lib.ds_selector_format.restype = ctypes.c_int
+lib.ds_node_selector_match.argtypes = [_P, ctypes.c_size_t, _P, ctypes.c_size_t, ctypes.POINTER(ctypes.c_int), _ERR]
+lib.ds_node_selector_match.restype = ctypes.c_int
+
+# The successors above take text and size where the 1.0 names (ds_intstr_scaled, ds_selector_matches,
+# ds_selector_string, ds_node_selector_matches) took NUL-terminated text, and read NULL with size 0 as
+# "none" where those refused NULL. No function here passes NULL where a 1.0 name refused it (labels
+# None is "{}", a value is JSON text, a node or node selector None is "null"), and _sized() passes a
+# text as C read it: up to its first NUL.
+
+
+def _sized(text: Optional[bytes]) -> Tuple[Optional[bytes], int]:
+    """(text, size) for a successor taking text and size, as the 1.0 name read the NUL-terminated
+    string: None is (NULL, 0); text after a NUL was never read, and is not now."""
+    if text is None:
+        return None, 0
+    text = text.split(b"\0", 1)[0]
+    return text, len(text)
+
 
 class Quantity(NamedTuple):
     """A parsed quantity. canonical is Kubernetes' String() form;
@@ -129,7 +145,7 @@ def scaled_value(value: Optional[Union[int, str]], total: int, round_up: bool = 
         raise TypeError("value must be an int or a str")
     text = json.dumps(value)
     out = ctypes.c_int()
-    call(lib.ds_intstr_scaled, encode(text), int(total), 1 if round_up else 0, ctypes.byref(out))
+    call(lib.ds_intstr_scale, *_sized(encode(text)), int(total), 1 if round_up else 0, ctypes.byref(out))
     return out.value
 
 
@@ -179,14 +195,14 @@ def selector_matches(selector: Selector, labels: Labels) -> bool:
     LabelSelector dict ({"matchLabels": ...}), the string syntax
     ("app=web,tier in (a,b)"), or None, which selects nothing."""
     out = ctypes.c_int()
-    call(lib.ds_selector_matches, _selector_arg(selector), _labels_arg(labels), ctypes.byref(out))
+    call(lib.ds_selector_match, *_sized(_selector_arg(selector)), *_sized(_labels_arg(labels)), ctypes.byref(out))
     return bool(out.value)
 
 
 def selector_string(selector: Selector) -> Optional[str]:
     """Selector.String(): the canonical string form of a selector."""
     out = ctypes.c_void_p()
-    call(lib.ds_selector_string, _selector_arg(selector), ctypes.byref(out))
+    call(lib.ds_selector_format, *_sized(_selector_arg(selector)), ctypes.byref(out))
     return take_string(out.value)
 
 
@@ -204,5 +220,6 @@ def node_selector_matches(node_selector: Optional[Document], node: Optional[Docu
     node: False. When no term matches and a term is invalid,
     daemonset.InvalidValue (DS_EVALUE) carries upstream's parse errors."""
     out = ctypes.c_int()
-    call(lib.ds_node_selector_matches, _object_arg(node_selector), _object_arg(node), ctypes.byref(out))
+    call(lib.ds_node_selector_match, *_sized(_object_arg(node_selector)), *_sized(_object_arg(node)),
+         ctypes.byref(out))
     return bool(out.value)
