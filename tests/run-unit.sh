@@ -1,13 +1,24 @@
 #!/bin/sh
-# Run every Check suite; each prints Check's own summary line. Exit non-zero if any failed.
-failed=0
-total=0
+# Run every Check suite; each prints Check's own summary line, in the order given. Exit non-zero if
+# any failed. UNIT_JOBS suites run at once (default: the online CPUs); each one's output is kept
+# apart and printed whole when its turn comes, so the log reads as a serial run's.
+jobs=${UNIT_JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+i=0
 for t in "$@"; do
-	total=$((total + 1))
-	if ! "$t"; then
+	i=$((i + 1))
+	printf '%s %s\n' "$i" "$t"
+done | xargs -P "$jobs" -n 2 sh -c '"$2" >"$0/$1.out" 2>&1; echo $? >"$0/$1.rc"' "$dir"
+failed=0
+i=0
+for t in "$@"; do
+	i=$((i + 1))
+	cat "$dir/$i.out" 2>/dev/null
+	if [ "$(cat "$dir/$i.rc" 2>/dev/null)" != 0 ]; then
 		echo "FAILED: $t"
 		failed=$((failed + 1))
 	fi
 done
-echo "unit test suites: $total run, $failed failed"
+echo "unit test suites: $i run, $failed failed"
 [ "$failed" -eq 0 ]
