@@ -43,13 +43,10 @@ int dsi_loop_log(dsi_controller *c, int level, const char *fmt, ...)
 		l->dropped_logs++;
 		return 0;
 	}
-	dsi_strbuf b = DSI_STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = dsi_strbuf_vprintf(&b, fmt, ap);
+	char *msg = dsi_vformat(fmt, ap);
 	va_end(ap);
-	char *msg = rc < 0 ? NULL : dsi_strbuf_detach(&b);
-	dsi_strbuf_free(&b);
 	if (!msg || add_note(l, DS_IO_LOG, 0, level, msg) < 0)
 		return -1;
 	l->nlogs++;

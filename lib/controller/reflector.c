@@ -108,19 +108,6 @@ static int retry(dsi_controller *c, dsi_reflector *r, ds_time now, int relist, i
 	return rc < 0 ? dsi_error_nomem(err) : 0;
 }
 
-static char *text(const char *fmt, ...) DSI_PRINTF(1, 2);
-static char *text(const char *fmt, ...)
-{
-	dsi_strbuf b = DSI_STRBUF_INIT;
-	va_list ap;
-	va_start(ap, fmt);
-	int rc = dsi_strbuf_vprintf(&b, fmt, ap);
-	va_end(ap);
-	char *s = rc < 0 ? NULL : dsi_strbuf_detach(&b);
-	dsi_strbuf_free(&b);
-	return s;
-}
-
 /* ---- starting calls ---- */
 
 /* What a list and a watch start alike: the call (budget ms), the path built in b (freed here) and the
@@ -215,11 +202,12 @@ static int keep_body(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, cons
 			call->over = 1;
 			return 0;
 		}
-		int rc = retry(c, r, now, 1, DS_LOG_ERROR,
-			       text("failed to list %s: the reply is larger than maxDocumentBytes (%zu bytes): refused "
-				    "as it streamed in",
-				    res[r->index].resource, limit),
-			       err);
+		int rc = retry(
+			c, r, now, 1, DS_LOG_ERROR,
+			dsi_format("failed to list %s: the reply is larger than maxDocumentBytes (%zu bytes): refused "
+				   "as it streamed in",
+				   res[r->index].resource, limit),
+			err);
 		return rc < 0 ? rc : 1;
 	}
 	dsi_strbuf_append(&call->body, data, size);
@@ -242,16 +230,18 @@ static int watch_error(dsi_controller *c, dsi_reflector *r, const json_t *st, ds
 	int code = (int)json_integer_value(json_object_get(st, "code"));
 	if (expired(code, reason, msg)) /* relist (as client-go, after a step of the back-off) */
 		return retry(c, r, now, 1, DS_LOG_INFO,
-			     text("watch of %s closed with: %s", res[r->index].resource, msg ? msg : "Gone"), err);
+			     dsi_format("watch of %s closed with: %s", res[r->index].resource, msg ? msg : "Gone"),
+			     err);
 	return retry(c, r, now, 1, DS_LOG_WARNING,
-		     text("watch of %s ended with: %s", res[r->index].resource, msg ? msg : "an error event"), err);
+		     dsi_format("watch of %s ended with: %s", res[r->index].resource, msg ? msg : "an error event"),
+		     err);
 }
 
 static int malformed(dsi_controller *c, dsi_reflector *r, uint64_t offset, const char *why, ds_time now, ds_error *err)
 {
 	return retry(c, r, now, 1, DS_LOG_ERROR,
-		     text("malformed watch event at byte offset %llu of the watch on %s: %s",
-			  (unsigned long long)offset, res[r->index].resource, why),
+		     dsi_format("malformed watch event at byte offset %llu of the watch on %s: %s",
+				(unsigned long long)offset, res[r->index].resource, why),
 		     err);
 }
 
@@ -408,8 +398,8 @@ static int list_done(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, ds_t
 	ended(c, r); /* call is gone from here on */
 	if (!list)
 		return retry(c, r, now, 1, DS_LOG_ERROR,
-			     text("failed to list %s: the reply is not JSON: %s (line %d, column %d)", resource,
-				  je.text, je.line, je.column),
+			     dsi_format("failed to list %s: the reply is not JSON: %s (line %d, column %d)", resource,
+					je.text, je.line, je.column),
 			     err);
 	const char *rv = json_string_value(json_object_get(json_object_get(list, "metadata"), "resourceVersion"));
 	char *new_rv = rv && *rv ? dsi_strdup(rv) : NULL;
@@ -429,9 +419,10 @@ static int list_done(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, ds_t
 	}
 	if (rc < 0) {
 		dsi_free(new_rv);
-		return retry(c, r, now, 1, DS_LOG_ERROR,
-			     text("failed to list %s: %s%s%s", resource, e.path, e.path[0] ? ": " : "", e.message),
-			     err);
+		return retry(
+			c, r, now, 1, DS_LOG_ERROR,
+			dsi_format("failed to list %s: %s%s%s", resource, e.path, e.path[0] ? ": " : "", e.message),
+			err);
 	}
 	dsi_free(r->rv);
 	r->rv = new_rv;
@@ -466,7 +457,7 @@ static int list_end(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, const
 		dsi_free(msg);
 		return rc < 0 ? dsi_error_nomem(err) : 0;
 	}
-	char *why = text("failed to list %s: %s", resource, msg);
+	char *why = dsi_format("failed to list %s: %s", resource, msg);
 	dsi_free(msg);
 	return retry(c, r, now, 1, DS_LOG_ERROR, why, err);
 }
@@ -489,8 +480,8 @@ static int watch_end(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, cons
 		 * 410: the version is gone; anything else: list again, after a back-off */
 		int rewatch = !responded || code == 429;
 		int gone = responded && expired(code, reason, msg);
-		char *why = gone ? text("watch of %s closed with: %s", resource, msg)
-				 : text("watch of %s failed: %s", resource, msg);
+		char *why = gone ? dsi_format("watch of %s closed with: %s", resource, msg)
+				 : dsi_format("watch of %s failed: %s", resource, msg);
 		dsi_free(msg);
 		return retry(c, r, now, !rewatch, gone ? DS_LOG_INFO : DS_LOG_WARNING, why, err);
 	}
@@ -499,13 +490,15 @@ static int watch_end(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, cons
 		return malformed(c, r, start, error ? error : "the stream ended in the middle of the event (truncated)",
 				 now, err);
 	if (error) /* cut between events: nothing was lost; go on from the last resourceVersion */
-		return retry(c, r, now, 0, DS_LOG_WARNING, text("watch of %s ended with: %s", resource, error), err);
-	if (now - started < 1000 && events == 0) /* VeryShortWatchError (reflector.go) */
-		return retry(c, r, now, 1, DS_LOG_WARNING,
-			     text("very short watch: %s: Unexpected watch close - watch lasted less than a second and "
-				  "no items received",
-				  resource),
+		return retry(c, r, now, 0, DS_LOG_WARNING, dsi_format("watch of %s ended with: %s", resource, error),
 			     err);
+	if (now - started < 1000 && events == 0) /* VeryShortWatchError (reflector.go) */
+		return retry(
+			c, r, now, 1, DS_LOG_WARNING,
+			dsi_format("very short watch: %s: Unexpected watch close - watch lasted less than a second and "
+				   "no items received",
+				   resource),
+			err);
 	/* the server ended it (timeoutSeconds): watch again from where it was, at once */
 	r->state = DSI_R_WAIT_WATCH;
 	r->due = now;
@@ -538,21 +531,24 @@ int dsi_refl_timers(dsi_controller *c, dsi_reflector *r, ds_time now, ds_error *
 		/* the API server sends a bookmark about every minute: this one is hung. Nothing after
 		 * the last resourceVersion was delivered, so the watch goes on from it */
 		return retry(c, r, now, 0, DS_LOG_WARNING,
-			     text("watch of %s sent nothing for %s (watchIdleTimeout): closing it", resource, d), err);
+			     dsi_format("watch of %s sent nothing for %s (watchIdleTimeout): closing it", resource, d),
+			     err);
 	}
 	if (call && now >= call->deadline) {
 		char d[32];
 		fmt_ms(call->deadline - call->started, d, sizeof(d));
 		if (r->state == DSI_R_LISTING)
-			return retry(c, r, now, 1, DS_LOG_WARNING, text("list of %s timed out after %s", resource, d),
-				     err);
+			return retry(c, r, now, 1, DS_LOG_WARNING,
+				     dsi_format("list of %s timed out after %s", resource, d), err);
 		/* silent past its timeoutSeconds and the margin: a hung connection; nothing after the last
 		 * resourceVersion was delivered, so the watch can go on from it */
-		return retry(c, r, now, 0, DS_LOG_WARNING,
-			     text("watch of %s still open %s after it started, past its timeoutSeconds and the margin: "
-				  "closing it",
-				  resource, d),
-			     err);
+		return retry(
+			c, r, now, 0, DS_LOG_WARNING,
+			dsi_format(
+				"watch of %s still open %s after it started, past its timeoutSeconds and the margin: "
+				"closing it",
+				resource, d),
+			err);
 	}
 	int64_t period = c->ctrl.relist_period_ms;
 	if (period > 0 && r->synced && (r->state == DSI_R_WATCHING || r->state == DSI_R_WAIT_WATCH) &&

@@ -57,13 +57,10 @@ static int plan_event(dsi_plan *p, const char *type, const char *reason, char *m
 
 int dsi_sync_add_event(dsi_sync_pass *s, const char *type, const char *reason, const char *fmt, ...)
 {
-	dsi_strbuf b = DSI_STRBUF_INIT;
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = dsi_strbuf_vprintf(&b, fmt, ap);
+	char *m = dsi_vformat(fmt, ap);
 	va_end(ap);
-	char *m = rc < 0 ? NULL : dsi_strbuf_detach(&b);
-	dsi_strbuf_free(&b);
 	return plan_event(s->plan, type, reason, m) < 0 ? dsi_error_nomem(s->err) : 0;
 }
 
