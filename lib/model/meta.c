@@ -49,6 +49,21 @@ int dsi_rd_atoms(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *ke
 	return rc;
 }
 
+int dsi_atoms_carry_array(dsi_atoms *to, const dsi_atoms *from, const dsi_atom *src, uint32_t n, dsi_atom **out,
+			  uint32_t *nout, int *failed)
+{
+	if (!n)
+		return 0;
+	if (!(*out = dsi_calloc(n, sizeof(dsi_atom)))) {
+		*failed = 1;
+		return -1;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		(*out)[k] = dsi_atom_carry_or_none(to, from, src[k], failed);
+	*nout = n;
+	return 0;
+}
+
 int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint8_t *present)
 {
 	const char *s;

@@ -48,6 +48,12 @@ int dsi_rd_time(dsi_rd *rd, const json_t *obj, const char *key, ds_time *t, uint
  * NULL when there are none), *n counts them (also when an element fails). */
 int dsi_rd_atoms(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, dsi_atom **out, uint32_t *n);
 
+/* Copy n atoms of table from into table to: *out dsi_calloc'ed (untouched when n is 0), *nout n. An atom
+ * that fails is DSI_ATOM_NONE and sets *failed (dsi_atom_carry_or_none), so releasing what was built drops
+ * exactly the references taken; -1 (and *failed) when the array cannot be allocated. */
+int dsi_atoms_carry_array(dsi_atoms *to, const dsi_atoms *from, const dsi_atom *src, uint32_t n, dsi_atom **out,
+			  uint32_t *nout, int *failed);
+
 /* Small helper: intern a member string (absent/null -> NONE, "" -> NONE when empty_is_none). */
 int dsi_rd_atom(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, const char *key, int empty_is_none, dsi_atom *out);
 

@@ -162,39 +162,20 @@ int dsi_pod_affinity_terms_copy_x(dsi_atoms *to, const dsi_atoms *from, const ds
 		dsi_pod_affinity_term *d = &dst->v[i];
 		dst->n = i + 1;
 		d->own_ns = s->own_ns;
-		if (s->nmatch_keys) {
-			if (!(d->match_keys = dsi_calloc(s->nmatch_keys, sizeof(dsi_atom)))) {
-				failed = 1;
-				break;
-			}
-			for (uint32_t k = 0; k < s->nmatch_keys; k++)
-				d->match_keys[k] = dsi_atom_carry_or_none(to, from, s->match_keys[k], &failed);
-			d->nmatch_keys = s->nmatch_keys;
-		}
-		if (s->nmismatch_keys) {
-			if (!(d->mismatch_keys = dsi_calloc(s->nmismatch_keys, sizeof(dsi_atom)))) {
-				failed = 1;
-				break;
-			}
-			for (uint32_t k = 0; k < s->nmismatch_keys; k++)
-				d->mismatch_keys[k] = dsi_atom_carry_or_none(to, from, s->mismatch_keys[k], &failed);
-			d->nmismatch_keys = s->nmismatch_keys;
-		}
+		if (dsi_atoms_carry_array(to, from, s->match_keys, s->nmatch_keys, &d->match_keys, &d->nmatch_keys,
+					  &failed) < 0)
+			break;
+		if (dsi_atoms_carry_array(to, from, s->mismatch_keys, s->nmismatch_keys, &d->mismatch_keys,
+					  &d->nmismatch_keys, &failed) < 0)
+			break;
 		d->topology_key = dsi_atom_carry_or_none(to, from, s->topology_key, &failed);
 		if (dsi_selector_copy_x(to, from, &s->selector, &d->selector) < 0 ||
 		    dsi_selector_copy_x(to, from, &s->ns_selector, &d->ns_selector) < 0) {
 			failed = 1;
 			break;
 		}
-		if (s->nns) {
-			if (!(d->namespaces = dsi_calloc(s->nns, sizeof(dsi_atom)))) {
-				failed = 1;
-				break;
-			}
-			for (uint32_t k = 0; k < s->nns; k++)
-				d->namespaces[k] = dsi_atom_carry_or_none(to, from, s->namespaces[k], &failed);
-			d->nns = s->nns;
-		}
+		if (dsi_atoms_carry_array(to, from, s->namespaces, s->nns, &d->namespaces, &d->nns, &failed) < 0)
+			break;
 	}
 	if (failed) {
 		dsi_pod_affinity_terms_release(to, dst);

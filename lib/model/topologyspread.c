@@ -146,16 +146,9 @@ int dsi_spread_constraints_copy_x(dsi_atoms *to, const dsi_atoms *from, const ds
 			failed = 1;
 			break;
 		}
-		if (s->nmatch_label_keys) {
-			if (!(d->match_label_keys = dsi_calloc(s->nmatch_label_keys, sizeof(dsi_atom)))) {
-				failed = 1;
-				break;
-			}
-			for (uint32_t k = 0; k < s->nmatch_label_keys; k++)
-				d->match_label_keys[k] =
-					dsi_atom_carry_or_none(to, from, s->match_label_keys[k], &failed);
-			d->nmatch_label_keys = s->nmatch_label_keys;
-		}
+		if (dsi_atoms_carry_array(to, from, s->match_label_keys, s->nmatch_label_keys, &d->match_label_keys,
+					  &d->nmatch_label_keys, &failed) < 0)
+			break;
 	}
 	if (failed) {
 		dsi_spread_constraints_release(to, dst);
