@@ -344,7 +344,7 @@ static int read_node_plain(ds_object *o, const input *in, const char *what, ds_e
 /* The one object of a document as the kind want (DSI_KIND_COUNT: a Node or a DaemonSet, whichever it
  * is), as the text functions load theirs into a snapshot (a List or a stream of one object, a kind
  * or apiVersion defaulted, read leniently), but straight into o. */
-static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_options *opts, const char *what,
+static int read_kind(ds_object *o, dsi_kind want, int mode, const input *in, const ds_options *opts, const char *what,
 		     ds_error *err)
 {
 	const char *kind = want == DSI_KIND_NODE ? "Node" : "DaemonSet";
@@ -403,12 +403,19 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		}
 	} else if (rc == 0) {
 		o->type = DSI_OT_DAEMONSET;
-		/* read as the Go function receives it, its template hashed in canonical form */
+		/* read as the Go function receives it, its template hashed in canonical form (unless the
+		 * decision needs no hash: the canonical form is only for it, and a template that does not
+		 * decode is no error there) */
 		dsi_prepared prep;
+		memset(&prep, 0, sizeof(prep));
+		unsigned skip = mode == DSI_READ_DS_PLACEMENT ? DSI_DS_NO_HASH
+				: mode == DSI_READ_DS_HASH    ? DSI_DS_NO_PATCH
+							      : 0;
 		if ((rc = pin(o, err)) == 0 &&
-		    (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0) {
-			if ((rc = dsi_daemonset_read(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
-						     o->k8s_minor, &o->u.ds.d)) == 0)
+		    (mode == DSI_READ_DS_PLACEMENT ||
+		     (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0)) {
+			if ((rc = dsi_daemonset_read_ex(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
+							o->k8s_minor, skip, &o->u.ds.d)) == 0)
 				rc = ds_place(o, err);
 			json_decref(prep.hashed);
 		}
@@ -484,10 +491,10 @@ static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, 
 	case DSI_OT_LIST: rc = read_list(o, in, opts, what, err); break;
 	case DSI_OT_NODE:
 		rc = mode == DSI_READ_NODE_PLAIN ? read_node_plain(o, in, what, err)
-						 : read_kind(o, DSI_KIND_NODE, in, opts, what, err);
+						 : read_kind(o, DSI_KIND_NODE, 0, in, opts, what, err);
 		break;
-	case DSI_OT_DAEMONSET: rc = read_kind(o, DSI_KIND_DAEMONSET, in, opts, what, err); break;
-	default: rc = read_kind(o, DSI_KIND_COUNT, in, opts, what, err); break;
+	case DSI_OT_DAEMONSET: rc = read_kind(o, DSI_KIND_DAEMONSET, mode, in, opts, what, err); break;
+	default: rc = read_kind(o, DSI_KIND_COUNT, 0, in, opts, what, err); break;
 	}
 	if (rc < 0) {
 		object_destroy(o);

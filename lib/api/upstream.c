@@ -131,7 +131,7 @@ int ds_daemonset_node_should_run(const char *daemonset, size_t daemonset_size, c
 	if (json_out)
 		*json_out = NULL;
 	ds_object *d = NULL, *n = NULL;
-	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, daemonset_size, opts, "daemonset", &d, err);
+	int rc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset", &d, err);
 	if (rc == 0)
 		rc = parse(DSI_OT_NODE, DSI_READ_DEFAULT, node, node_size, opts, "node", &n, err);
 	if (rc == 0)
@@ -149,7 +149,9 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
 	ds_object *d = NULL;
-	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, size, opts, "daemonset", &d, err);
+	/* the template hash only where the pod's label takes it */
+	int mode = hash || dsi_o_daemon(opts)->revision_hash ? DSI_READ_DS_PLACEMENT : DSI_READ_DS_HASH;
+	int rc = parse(DSI_OT_DAEMONSET, mode, daemonset, size, opts, "daemonset", &d, err);
 	if (rc == 0)
 		rc = dsi_decide_new_pod(d, node_name, hash, opts, json_out, err);
 	ds_object_free(d);
@@ -195,11 +197,11 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
 	ds_object *d = NULL, *l = NULL;
-	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, daemonset_size, opts, "daemonset", &d, err);
+	int rc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset", &d, err);
 	if (rc == 0)
 		rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err);
 	if (rc == 0)
-		rc = dsi_decide_rolling_update(&l->u.list.c, d, hash, now, opts, json_out, err);
+		rc = dsi_decide_rolling_update(&l->u.list.c, d, 1, hash, now, opts, json_out, err);
 	ds_object_free(d);
 	ds_object_free(l);
 	return rc;
