@@ -27,21 +27,27 @@ static const char *const type_args[DSI_OT_COUNT] = {"toleration", "taint",     "
 
 const char *dsi_object_type_name(dsi_otype t) { return t < DSI_OT_COUNT ? type_names[t] : ""; }
 
-static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
+static void object_init(ds_object *o, dsi_otype t, const dsi_core_options *core)
 {
-	ds_object *o = dsi_calloc(1, sizeof(*o));
-	if (!o)
-		return NULL;
+	memset(o, 0, sizeof(*o));
 	atomic_init(&o->refs, 1);
 	o->type = t;
 	o->gates = core->gates;
 	o->k8s_minor = core->k8s_minor;
 	dsi_atoms_init(&o->atoms);
+}
+
+static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
+{
+	ds_object *o = dsi_malloc(sizeof(*o));
+	if (o)
+		object_init(o, t, core);
 	return o;
 }
 
-/* Release what a fully or partly built object holds (its typed view is zeroed until read). */
-static void object_destroy(ds_object *o)
+/* Release what a fully or partly built object holds (its typed view is zeroed until read), but not
+ * the object itself. */
+static void object_clear(ds_object *o)
 {
 	switch (o->type) {
 	case DSI_OT_TOLERATION: dsi_toleration_release(&o->atoms, &o->u.tol); break;
@@ -68,6 +74,11 @@ static void object_destroy(ds_object *o)
 	json_decref(o->json);
 	dsi_free(o->times);
 	dsi_atoms_free(&o->atoms);
+}
+
+static void object_destroy(ds_object *o)
+{
+	object_clear(o);
 	dsi_free(o);
 }
 
@@ -473,13 +484,10 @@ static int read_list(ds_object *o, const input *in, const ds_options *opts, cons
 	return rc;
 }
 
-static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what, ds_object **out,
-		ds_error *err)
+/* Read in into o, made by object_init (released on failure). */
+static int read_into(ds_object *o, dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what,
+		     ds_error *err)
 {
-	*out = NULL;
-	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
-	if (!o)
-		return dsi_error_nomem(err);
 	int rc;
 	switch (t) {
 	case DSI_OT_TOLERATION:
@@ -496,8 +504,21 @@ static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, 
 	case DSI_OT_DAEMONSET: rc = read_kind(o, DSI_KIND_DAEMONSET, mode, in, opts, what, err); break;
 	default: rc = read_kind(o, DSI_KIND_COUNT, 0, in, opts, what, err); break;
 	}
+	if (rc < 0)
+		object_clear(o);
+	return rc;
+}
+
+static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what, ds_object **out,
+		ds_error *err)
+{
+	*out = NULL;
+	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
+	if (!o)
+		return dsi_error_nomem(err);
+	int rc = read_into(o, t, mode, in, opts, what, err);
 	if (rc < 0) {
-		object_destroy(o);
+		dsi_free(o);
 		return rc;
 	}
 	*out = o;
@@ -510,6 +531,16 @@ int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, co
 	const input in = {text, size, NULL};
 	return make(t, mode, &in, opts, what, out, err);
 }
+
+int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts,
+			   const char *what, ds_object *o, ds_error *err)
+{
+	const input in = {text, size, NULL};
+	object_init(o, t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
+	return read_into(o, t, mode, &in, opts, what, err);
+}
+
+void dsi_object_release_local(ds_object *o) { object_clear(o); }
 
 /* The type named type (NULL: DSI_OT_COUNT, by the object's kind), else DS_EARG. */
 static int type_of(const char *type, dsi_otype *t, ds_error *err)

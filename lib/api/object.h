@@ -93,6 +93,12 @@ struct ds_object {
  * argument in errors ("node"), as the text functions name theirs; mode: DSI_READ_*. */
 int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts, const char *what,
 			ds_object **out, ds_error *err);
+/* The same into *o, an object of the caller's (a text function's, on its stack: no allocation for it),
+ * which no one else may see; released with dsi_object_release_local when this returns 0 (on failure
+ * there is nothing to release). */
+int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts,
+			   const char *what, ds_object *o, ds_error *err);
+void dsi_object_release_local(ds_object *o);
 /* The metadata and spec of a Pod object read again from its JSON into atoms (an overlay on a
  * snapshot's table, for the scheduler), with rd. Release both. */
 int dsi_object_pod_read(const ds_object *pod, dsi_rd *rd, dsi_atoms *atoms, dsi_meta *meta, dsi_podspec *spec);
