@@ -9,8 +9,17 @@
 #include "core/sort.h"
 #include "model/nodeevent.h"
 
-static const char *const kind_names[DSI_KIND_COUNT] = {
-	"Node", "Pod", "DaemonSet", "ControllerRevision", "PodDisruptionBudget", "PriorityClass", "Other"};
+static const char *const kind_names[DSI_KIND_COUNT] = {"Node",
+						       "Pod",
+						       "DaemonSet",
+						       "ControllerRevision",
+						       "PodDisruptionBudget",
+						       "PriorityClass",
+						       "PersistentVolumeClaim",
+						       "PersistentVolume",
+						       "StorageClass",
+						       "CSINode",
+						       "Other"};
 
 const char *dsi_kind_name(dsi_kind k) { return k < DSI_KIND_COUNT ? kind_names[k] : ""; }
 
@@ -33,6 +42,10 @@ static dsi_meta *meta_of(dsi_kind k, void *o)
 	case DSI_KIND_REVISION: return &((dsi_revision *)o)->meta;
 	case DSI_KIND_PDB: return &((dsi_pdb *)o)->meta;
 	case DSI_KIND_PRIORITY_CLASS: return &((dsi_priority_class *)o)->meta;
+	case DSI_KIND_PVC: return &((dsi_pvc *)o)->meta;
+	case DSI_KIND_PV: return &((dsi_pv *)o)->meta;
+	case DSI_KIND_STORAGE_CLASS: return &((dsi_storage_class *)o)->meta;
+	case DSI_KIND_CSINODE: return &((dsi_csinode *)o)->meta;
 	default: return &((dsi_other *)o)->meta;
 	}
 }
@@ -46,6 +59,10 @@ static uint32_t *index_of(dsi_kind k, void *o)
 	case DSI_KIND_REVISION: return &((dsi_revision *)o)->index;
 	case DSI_KIND_PDB: return &((dsi_pdb *)o)->index;
 	case DSI_KIND_PRIORITY_CLASS: return &((dsi_priority_class *)o)->index;
+	case DSI_KIND_PVC: return &((dsi_pvc *)o)->index;
+	case DSI_KIND_PV: return &((dsi_pv *)o)->index;
+	case DSI_KIND_STORAGE_CLASS: return &((dsi_storage_class *)o)->index;
+	case DSI_KIND_CSINODE: return &((dsi_csinode *)o)->index;
 	default: return &((dsi_other *)o)->index;
 	}
 }
@@ -103,9 +120,14 @@ static void release_obj(dsi_atoms *atoms, dsi_kind k, void *o)
 	case DSI_KIND_REVISION: dsi_revision_release(atoms, o); break;
 	case DSI_KIND_PDB: dsi_pdb_release(atoms, o); break;
 	case DSI_KIND_PRIORITY_CLASS: dsi_priority_class_release(atoms, o); break;
+	case DSI_KIND_PVC: dsi_pvc_release(atoms, o); break;
+	case DSI_KIND_PV: dsi_pv_release(atoms, o); break;
+	case DSI_KIND_STORAGE_CLASS: dsi_storage_class_release(atoms, o); break;
+	case DSI_KIND_CSINODE: dsi_csinode_release(atoms, o); break;
 	default:
 		dsi_meta_release(atoms, &((dsi_other *)o)->meta);
 		dsi_atom_unref(atoms, ((dsi_other *)o)->group_kind);
+		dsi_dra_free(atoms, ((dsi_other *)o)->dra);
 		break;
 	}
 	if (slab)
@@ -322,6 +344,26 @@ dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom na
 	return name ? dsi_map_get(&c->by_key[DSI_KIND_PRIORITY_CLASS], dsi_key2(0, name)) : NULL;
 }
 
+dsi_pvc *dsi_cluster_pvc(const dsi_cluster *c, dsi_atom ns, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_PVC], dsi_key2(ns, name)) : NULL;
+}
+
+dsi_pv *dsi_cluster_pv(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_PV], dsi_key2(0, name)) : NULL;
+}
+
+dsi_storage_class *dsi_cluster_storage_class(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_STORAGE_CLASS], dsi_key2(0, name)) : NULL;
+}
+
+dsi_csinode *dsi_cluster_csinode(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_CSINODE], dsi_key2(0, name)) : NULL;
+}
+
 dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const char *ns, const char *name)
 {
 	dsi_atom gk = dsi_atom_lookup_cstr(&c->atoms, group_kind);
@@ -409,7 +451,9 @@ int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, 
 	int k = dsi_kind_from_name(kind);
 	if (k < 0)
 		return 0;
-	const char *want[DSI_KIND_OTHER] = {"v1", "v1", "apps/v1", "apps/v1", "policy/v1", "scheduling.k8s.io/v1"};
+	const char *want[DSI_KIND_OTHER] = {
+		"v1", "v1", "apps/v1",           "apps/v1",          "policy/v1", "scheduling.k8s.io/v1",
+		"v1", "v1", "storage.k8s.io/v1", "storage.k8s.io/v1"};
 	if (!api || !*api || strcmp(api, want[k]) == 0) {
 		*out = (dsi_kind)k;
 		return 0;
@@ -445,7 +489,8 @@ int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, 
  * or PriorityClass is found by its name alone whatever namespace its text claims. */
 static void clear_cluster_scoped_namespace(dsi_atoms *atoms, dsi_kind k, dsi_meta *m)
 {
-	if (k != DSI_KIND_NODE && k != DSI_KIND_PRIORITY_CLASS)
+	if (k != DSI_KIND_NODE && k != DSI_KIND_PRIORITY_CLASS && k != DSI_KIND_PV && k != DSI_KIND_STORAGE_CLASS &&
+	    k != DSI_KIND_CSINODE)
 		return;
 	dsi_atom_unref(atoms, m->ns);
 	m->ns = 0;
@@ -454,7 +499,8 @@ static void clear_cluster_scoped_namespace(dsi_atoms *atoms, dsi_kind k, dsi_met
 /* The kinds of ours that live in a namespace. */
 static int namespaced(dsi_kind k)
 {
-	return k == DSI_KIND_POD || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION || k == DSI_KIND_PDB;
+	return k == DSI_KIND_POD || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION || k == DSI_KIND_PDB ||
+	       k == DSI_KIND_PVC;
 }
 
 /* Every object is read as the API server holds it: the API layer's prepare (decoding, defaults, the
@@ -504,7 +550,9 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return dsi_rd_fail(&rd, "kind", DS_EMISSING, "required value: every object needs a kind");
 	dsi_kind k;
 	int legacy, rc;
-	if ((rc = dsi_classify_kind(kind, api, c->model.legacy_daemonsets, &rd, &k, &legacy)) < 0)
+	dsi_dra_kind dra = 0;
+	if ((rc = dsi_classify_kind(kind, api, c->model.legacy_daemonsets, &rd, &k, &legacy)) < 0 ||
+	    (k == DSI_KIND_OTHER && !remove && (rc = dsi_dra_classify(&rd, kind, api, &dra)) < 0))
 		return rc;
 	if (DSI_GROW(b->v, b->cap, b->n + 1) < 0)
 		return dsi_error_nomem(err);
@@ -528,9 +576,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		b->n++;
 		return 0;
 	}
-	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node),     sizeof(dsi_pod), sizeof(dsi_daemonset),
-						     sizeof(dsi_revision), sizeof(dsi_pdb), sizeof(dsi_priority_class),
-						     sizeof(other_box)};
+	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node),     sizeof(dsi_pod),  sizeof(dsi_daemonset),
+						     sizeof(dsi_revision), sizeof(dsi_pdb),  sizeof(dsi_priority_class),
+						     sizeof(dsi_pvc),      sizeof(dsi_pv),   sizeof(dsi_storage_class),
+						     sizeof(dsi_csinode),  sizeof(other_box)};
 	void *o = dsi_calloc(1, sizes[k]);
 	if (!o) {
 		dsi_atom_unref(atoms, s->gk);
@@ -556,10 +605,18 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, atoms, obj, o); break;
 	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PVC: rc = dsi_pvc_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PV: rc = dsi_pv_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_STORAGE_CLASS: rc = dsi_storage_class_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_CSINODE: rc = dsi_csinode_read(&rd, atoms, obj, o); break;
 	default:
 		rc = dsi_meta_read(&rd, atoms, obj, 1, &((other_box *)o)->o.meta);
 		((other_box *)o)->o.group_kind = s->gk;
 		s->gk = 0; /* the object holds the reference now */
+		if (rc == 0 && dra && (rc = dsi_dra_read(&rd, atoms, dra, obj, &((other_box *)o)->o.dra)) < 0)
+			dsi_meta_release(atoms, &((other_box *)o)->o.meta);
+		if (rc < 0) /* released below with the batch's */
+			s->gk = ((other_box *)o)->o.group_kind;
 		break;
 	}
 	json_decref(prep.obj); /* the reader keeps what it needs */
@@ -1316,6 +1373,22 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 					     &((dsi_priority_class *)o)->meta);
 		}
 		break;
+	case DSI_KIND_PVC:
+		if ((o = dsi_calloc(1, sizeof(dsi_pvc))))
+			rc = dsi_pvc_copy_x(&dst->atoms, from, so, o);
+		break;
+	case DSI_KIND_PV:
+		if ((o = dsi_calloc(1, sizeof(dsi_pv))))
+			rc = dsi_pv_copy_x(&dst->atoms, from, so, o);
+		break;
+	case DSI_KIND_STORAGE_CLASS:
+		if ((o = dsi_calloc(1, sizeof(dsi_storage_class))))
+			rc = dsi_storage_class_copy_x(&dst->atoms, from, so, o);
+		break;
+	case DSI_KIND_CSINODE:
+		if ((o = dsi_calloc(1, sizeof(dsi_csinode))))
+			rc = dsi_csinode_copy_x(&dst->atoms, from, so, o);
+		break;
 	default:
 		if ((o = dsi_calloc(1, sizeof(other_box)))) {
 			const other_box *sb = so;
@@ -1324,6 +1397,14 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 			    (box->o.group_kind = dsi_atom_carry(&dst->atoms, from, sb->o.group_kind)) ==
 				    DSI_ATOM_ERROR) {
 				dsi_meta_release(&dst->atoms, &box->o.meta);
+				rc = -1;
+			}
+			/* a typed view keeps its JSON: read it again */
+			if (rc == 0 && sb->o.dra &&
+			    (!(own = OWN(sb->o.dra->obj)) ||
+			     (rc = dsi_dra_read(&rd, &dst->atoms, sb->o.dra->kind, own, &box->o.dra)) < 0)) {
+				dsi_meta_release(&dst->atoms, &box->o.meta);
+				dsi_atom_unref(&dst->atoms, box->o.group_kind);
 				rc = -1;
 			}
 		}
