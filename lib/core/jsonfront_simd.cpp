@@ -172,6 +172,11 @@ void dsi_json_front_simd_free(dsi_json_front *f) { delete f; }
 /* The item's tree, or NULL for jansson to parse it (any doubt, any error, no memory). */
 json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n)
 {
+	/* no value at all: jansson's error (and no buffer to copy into yet); and the text must end with
+	 * the object's '}', where jansson's position will be (a List item does: the scanner ends it
+	 * there), not with space after it */
+	if (n == 0 || text[n - 1] != '}')
+		return nullptr;
 	try {
 		if (n > f->cap) {
 			size_t cap = n < 65536 ? 65536 : n + n / 2;

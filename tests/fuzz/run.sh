@@ -74,6 +74,10 @@ if [ "${FUZZ_SIMDJSON:-1}" = 1 ] && pkg-config --exists simdjson 2>/dev/null; th
 	PKG_CFLAGS="$PKG_CFLAGS $(pkg-config --cflags simdjson) -DDSI_SIMDJSON"
 	PKG_LIBS="$PKG_LIBS $(pkg-config --libs simdjson) -lstdc++"
 fi
+# the targets are C; with the C++ front end they link through clang++, which brings UBSan's C++
+# runtime (the vptr checks of the front end's objects)
+LINK=$CC
+[ "$SIMD" = 1 ] && LINK="$CC++"
 
 # The language and warning flags are the Makefile's own (make print-STD, print-WARN, print-SAN_FLAGS).
 STD=$(make -s --no-print-directory print-STD) || die_build "make print-STD failed"
@@ -103,8 +107,9 @@ build() {
 	for src in tests/fuzz/fuzz_*.c; do
 		t=$(basename "$src" .c)
 		# shellcheck disable=SC2086
-		$CC $CFLAGS_TARGET -fsanitize=fuzzer "$src" "$B/lib/libdaemonset.a" $PKG_LIBS -lpthread -lm \
-			-o "$B/$t" || die_build "$t does not build"
+		$CC $CFLAGS_TARGET -fsanitize=fuzzer -c "$src" -o "$B/obj/$t.o" &&
+			$LINK -g $SAN -fsanitize=fuzzer "$B/obj/$t.o" "$B/lib/libdaemonset.a" $PKG_LIBS -lpthread -lm \
+				-o "$B/$t" || die_build "$t does not build"
 		: >"$B/dict/$t.dict"
 		for d in $(target_dicts "$t"); do cat "tests/fuzz/dict/$d.dict" >>"$B/dict/$t.dict"; done
 	done
