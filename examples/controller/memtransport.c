@@ -113,15 +113,22 @@ static json_t *stored(mem_cluster *m, const res_info *r, const char *ns, const c
 	return json_object_get(bucket(m, r), key);
 }
 
+/* The failure result with its message, whole (an injected fault's message may be of any length). */
 static int fail(ds_reply *reply, int result, const char *fmt, ...)
 {
-	char buf[1024];
-	va_list ap;
+	if (!reply)
+		return result;
+	va_list ap, again;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_copy(again, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (reply)
-		ds_reply_set_message2(reply, buf, NULL);
+	char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+	if (buf)
+		vsnprintf(buf, (size_t)n + 1, fmt, again);
+	va_end(again);
+	ds_reply_set_message2(reply, buf ? buf : "out of memory", NULL);
+	free(buf);
 	return result;
 }
 

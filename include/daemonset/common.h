@@ -21,9 +21,9 @@ extern "C" {
 #endif
 
 /*
- * The 24 names of 1.0 that 1.1 superseded, and the 5 accessors of 1.1 that 1.2 did (daemonset(7),
- * CONVENTIONS), stay exported for the life of SONAME 1 and are declared deprecated: calling one warns
- * and names its successor. A program that
+ * The 24 names of 1.0 that 1.1 superseded, and those 1.2 did (5 accessors and 4 upstream functions
+ * of 1.1, 2 reply functions of 1.0; daemonset(7), CONVENTIONS), stay exported for the life of SONAME
+ * 1 and are declared deprecated: calling one warns and names its successor. A program that
  * keeps calling them on purpose defines DS_NO_DEPRECATION_WARNINGS before including <daemonset.h>;
  * one that wants to be sure it uses none defines DS_NO_DEPRECATED, which hides their declarations
  * (as libgit2's GIT_DEPRECATE_HARD does).

@@ -56,18 +56,13 @@ DS_EXTERN int ds_taints_find_untolerated2(const char *taints, size_t taints_size
 					  size_t tolerations_size, const ds_taint_filter *filter,
 					  const ds_options *opts, int *found, char **json_out, ds_error *err);
 
-/* Effect filters of ds_taints_find_untolerated: a taint is considered when
- * its effect's bit is set. 0 is a nil filter: every taint. */
+/* Effect filters of the superseded ds_taints_find_untolerated (below): a
+ * taint is considered when its effect's bit is set. 0 is a nil filter: every
+ * taint. */
 #define DS_TAINT_EFFECT_NO_SCHEDULE 0x1u
 #define DS_TAINT_EFFECT_PREFER_NO_SCHEDULE 0x2u
 #define DS_TAINT_EFFECT_NO_EXECUTE 0x4u
 #define DS_TAINT_EFFECT_OTHER 0x8u /* an empty effect, or one the API does not know */
-
-/* ds_taints_find_untolerated2 with the filter as bits (which cannot say "no
- * effect", nor one unknown effect apart from the others). */
-DS_EXTERN int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations,
-					 size_t tolerations_size, unsigned effects, const ds_options *opts, int *found,
-					 char **json_out, ds_error *err);
 
 /* ---- node affinity (component-helpers scheduling/corev1/nodeaffinity) -------- */
 
@@ -78,9 +73,6 @@ DS_EXTERN int ds_taints_find_untolerated(const char *taints, size_t taints_size,
  * Match returns them beside false. */
 DS_EXTERN int ds_pod_required_node_affinity_match2(const char *pod, size_t pod_size, const char *node, size_t node_size,
 						   const ds_options *opts, int *out, ds_error *err);
-/* The same with every option at its default. */
-DS_EXTERN int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size,
-						  int *out, ds_error *err);
 
 /* ---- the DaemonSet controller (pkg/controller/daemon) ------------------------ */
 
@@ -105,17 +97,12 @@ DS_EXTERN int ds_daemonset_new_pod(const char *daemonset, size_t size, const cha
  * entry is replaced, losing its tolerationSeconds). */
 DS_EXTERN int ds_podspec_add_daemon_tolerations2(const char *podspec, size_t size, const ds_options *opts,
 						 char **json_out, ds_error *err);
-/* The same with every option at its default. */
-DS_EXTERN int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **json_out, ds_error *err);
 
 /* ReplaceDaemonSetPodNodeNameNodeAffinity: the Affinity (an object, or
  * "null" / NULL for nil) with its required node affinity replaced by the
  * matchFields metadata.name pin to node_name. */
 DS_EXTERN int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char *node_name,
 					     const ds_options *opts, char **json_out, ds_error *err);
-/* The same with every option at its default. */
-DS_EXTERN int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name, char **json_out,
-					    ds_error *err);
 
 /* rollingUpdate (pkg/controller/daemon/update.go) alone: for the DaemonSet
  * and the nodes and pods in objects (any mix, a list or a stream), which old
@@ -153,6 +140,25 @@ DS_EXTERN int ds_scheduler_filter(const char *pod, size_t pod_size, const char *
 DS_EXTERN int ds_preemption_select_victims(const char *pod, size_t pod_size, const char *node, size_t node_size,
 					   const char *objects, size_t objects_size, const ds_options *opts,
 					   char **json_out, ds_error *err);
+
+/* ---- superseded names (SONAME 1 keeps them; see "Conventions" in daemonset(7)) ---- */
+#ifndef DS_NO_DEPRECATED
+/* ds_taints_find_untolerated2 with the filter as DS_TAINT_EFFECT_* bits
+ * (which cannot say "no effect", nor one unknown effect apart from the
+ * others); bits beyond the four are DS_EARG. */
+DS_EXTERN DS_DEPRECATED("ds_taints_find_untolerated2") int ds_taints_find_untolerated(
+	const char *taints, size_t taints_size, const char *tolerations, size_t tolerations_size, unsigned effects,
+	const ds_options *opts, int *found, char **json_out, ds_error *err);
+/* The successor's with every option at its default (opts NULL). */
+DS_EXTERN DS_DEPRECATED("ds_pod_required_node_affinity_match2") int ds_pod_required_node_affinity_match(
+	const char *pod, size_t pod_size, const char *node, size_t node_size, int *out, ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_podspec_add_daemon_tolerations2") int ds_podspec_add_daemon_tolerations(const char *podspec,
+												    size_t size,
+												    char **json_out,
+												    ds_error *err);
+DS_EXTERN DS_DEPRECATED("ds_affinity_replace_node_name2") int ds_affinity_replace_node_name(
+	const char *affinity, size_t size, const char *node_name, char **json_out, ds_error *err);
+#endif
 
 #ifdef __cplusplus
 }

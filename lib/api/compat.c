@@ -1,9 +1,12 @@
 /*
  * The names SONAME 1 keeps. Each public function of 1.0 whose name or
  * signature does not follow the conventions of daemonset(7) (ds_<noun>_<verb>,
- * every JSON or YAML document as text and size), and each accessor of 1.1
- * not in the one accessor shape of 1.2, has a successor; the old name stays
- * exported and calls it. Nothing here has behaviour of its own.
+ * every JSON or YAML document as text and size), each accessor of 1.1 not in
+ * the one accessor shape of 1.2, and each upstream function of 1.1 to which
+ * 1.2 added an argument (the successor named with a 2), has a successor; the
+ * old name stays exported and calls it. Nothing here has behaviour of its own
+ * (ds_taints_find_untolerated, whose effect bits need a translation of their
+ * own, stays in upstream.c).
  */
 #include <string.h>
 
@@ -212,3 +215,22 @@ int ds_reply_append(ds_reply *reply, const char *data, size_t size)
 }
 
 int ds_reply_set_message(ds_reply *reply, const char *message) { return ds_reply_set_message2(reply, message, NULL); }
+
+/* ---- 1.1's upstream functions without options (1.2 added them) ---- */
+
+int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size, int *out,
+					ds_error *err)
+{
+	return ds_pod_required_node_affinity_match2(pod, pod_size, node, node_size, NULL, out, err);
+}
+
+int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **json_out, ds_error *err)
+{
+	return ds_podspec_add_daemon_tolerations2(podspec, size, NULL, json_out, err);
+}
+
+int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name, char **json_out,
+				  ds_error *err)
+{
+	return ds_affinity_replace_node_name2(affinity, size, node_name, NULL, json_out, err);
+}

@@ -324,7 +324,7 @@ static int read_affinity(ds_object *o, const input *in, const char *what, ds_err
 	return 0;
 }
 
-/* A Node as ds_pod_required_node_affinity_match reads its node: one object decoded as a Node. */
+/* A Node as ds_pod_required_node_affinity_match2 reads its node: one object decoded as a Node. */
 static int read_node_plain(ds_object *o, const input *in, const char *what, ds_error *err)
 {
 	json_t *j;

@@ -32,7 +32,7 @@ typedef enum dsi_otype {
  *   DSI_READ_POD_STRICT  a Pod as the scheduler's text functions read theirs (a Pod: its metadata,
  *                     and its spec member), not as the pod functions do (a Pod, a PodTemplateSpec
  *                     or a bare PodSpec);
- *   DSI_READ_NODE_PLAIN  a Node as ds_pod_required_node_affinity_match reads it: one object decoded
+ *   DSI_READ_NODE_PLAIN  a Node as ds_pod_required_node_affinity_match2 reads it: one object decoded
  *                     as a Node whatever its kind, not one of a List or stream. */
 enum { DSI_READ_DEFAULT = 0, DSI_READ_POD_STRICT = 1, DSI_READ_NODE_PLAIN = 2 };
 

@@ -73,6 +73,8 @@ int ds_taints_find_untolerated2(const char *taints, size_t taints_size, const ch
 					 found, json_out, err);
 }
 
+/* The superseded 1.1 form (include/daemonset/upstream.h), here rather than in compat.c: its bit
+ * DS_TAINT_EFFECT_OTHER ("" and every unknown effect) has no ds_taint_filter of strings to pass on. */
 int ds_taints_find_untolerated(const char *taints, size_t taints_size, const char *tolerations, size_t tolerations_size,
 			       unsigned effects, const ds_options *opts, int *found, char **json_out, ds_error *err)
 {
@@ -116,12 +118,6 @@ int ds_pod_required_node_affinity_match2(const char *pod, size_t pod_size, const
 	ds_object_free(p);
 	ds_object_free(n);
 	return rc;
-}
-
-int ds_pod_required_node_affinity_match(const char *pod, size_t pod_size, const char *node, size_t node_size, int *out,
-					ds_error *err)
-{
-	return ds_pod_required_node_affinity_match2(pod, pod_size, node, node_size, NULL, out, err);
 }
 
 /* ---- the DaemonSet controller ------------------------------------------------------------------- */
@@ -175,11 +171,6 @@ int ds_podspec_add_daemon_tolerations2(const char *podspec, size_t size, const d
 	return rc;
 }
 
-int ds_podspec_add_daemon_tolerations(const char *podspec, size_t size, char **json_out, ds_error *err)
-{
-	return ds_podspec_add_daemon_tolerations2(podspec, size, NULL, json_out, err);
-}
-
 /* ReplaceDaemonSetPodNodeNameNodeAffinity (pkg/controller/daemon/util/daemonset_util.go) */
 int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char *node_name, const ds_options *opts,
 				   char **json_out, ds_error *err)
@@ -193,12 +184,6 @@ int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char
 		rc = dsi_decide_replace_affinity(a, node_name, json_out, err);
 	ds_object_free(a);
 	return rc;
-}
-
-int ds_affinity_replace_node_name(const char *affinity, size_t size, const char *node_name, char **json_out,
-				  ds_error *err)
-{
-	return ds_affinity_replace_node_name2(affinity, size, node_name, NULL, json_out, err);
 }
 
 /* rollingUpdate (pkg/controller/daemon/update.go), alone: on the objects' own snapshot, which no one

@@ -5,30 +5,32 @@
 #include "controller/sync.h"
 #include "controller/transport.h"
 #include "core/alloc.h"
+#include "core/strbuf.h"
 #include "core/time.h"
 
 /* RecheckDeletionTimestamp (controller_ref_manager.go) around the DaemonSet's uncached
  * re-read in getDaemonPods / controlledHistories (daemon_controller.go, update.go). */
 int dsi_can_adopt(dsi_sync *s, char **why)
 {
-	char buf[1200];
 	*why = NULL;
 	dsi_call call;
 	int rc = dsi_tp_get(s->c, "daemonsets", s->ns, s->name, &call, s->err);
 	if (rc < 0)
 		return rc;
+	/* the reason whole (the transport's message may be of any length) */
+	char *buf = NULL;
+	int none = 0;
 	if (call.result != DS_TRANSPORT_OK) {
-		snprintf(buf, sizeof(buf), "can't recheck DeletionTimestamp: %s", call.message);
+		buf = dsi_format("can't recheck DeletionTimestamp: %s", call.message);
 	} else {
 		json_t *meta = json_object_get(call.body, "metadata");
 		const char *uid = json_string_value(json_object_get(meta, "uid"));
 		const char *del = json_string_value(json_object_get(meta, "deletionTimestamp"));
-		buf[0] = '\0';
 		if (!uid || strcmp(uid, s->uid) != 0) {
-			snprintf(buf, sizeof(buf),
-				 "can't recheck DeletionTimestamp: original DaemonSet %s/%s is gone: got uid %s, "
-				 "wanted %s",
-				 s->ns, s->name, uid ? uid : "", s->uid);
+			buf = dsi_format(
+				"can't recheck DeletionTimestamp: original DaemonSet %s/%s is gone: got uid %s, "
+				"wanted %s",
+				s->ns, s->name, uid ? uid : "", s->uid);
 		} else if (del) {
 			ds_time t = 0;
 			char when[64];
@@ -37,13 +39,15 @@ int dsi_can_adopt(dsi_sync *s, char **why)
 				dsi_go_time_string(t, when, sizeof(when));
 			else
 				snprintf(when, sizeof(when), "%s", del);
-			snprintf(buf, sizeof(buf), "%s/%s has just been deleted at %s", s->ns, s->name, when);
+			buf = dsi_format("%s/%s has just been deleted at %s", s->ns, s->name, when);
+		} else {
+			none = 1;
 		}
 	}
 	dsi_call_release(&call);
-	if (!buf[0])
+	if (none)
 		return 0;
-	if (!(*why = dsi_strdup(buf)))
+	if (!(*why = buf))
 		return dsi_error_nomem(s->err);
 	return 1;
 }

@@ -1,20 +1,24 @@
 #include "controller/errors.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "core/alloc.h"
 #include "core/strbuf.h"
 
+/* The message whole, however long (a host's transport message, an API server's Status): the aggregate
+ * is a string of its own (the sync result's "error"), with no fixed field to fit. */
 int dsi_errs_add(json_t *errs, const char *fmt, ...)
 {
-	char buf[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	char *m = dsi_vformat(fmt, ap);
 	va_end(ap);
-	return json_array_append_new(errs, json_string(buf)) == 0 ? 0 : -1;
+	if (!m)
+		return -1;
+	json_t *v = json_string(m);
+	dsi_free(m);
+	return v && json_array_append_new(errs, v) == 0 ? 0 : -1;
 }
 
 /* aggregate.Error (apimachinery pkg/util/errors/errors.go) */

@@ -1,10 +1,11 @@
-#include <stdio.h>
 #include <string.h>
 
 #include "controller/errors.h"
 #include "controller/expectations.h"
 #include "controller/sync.h"
 #include "controller/transport.h"
+#include "core/alloc.h"
+#include "core/strbuf.h"
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
@@ -15,13 +16,15 @@ static int create_pod(dsi_sync *s, const dsi_plan_create *cr, int *failed, json_
 	int rc = dsi_tp_create(s->c, "pods", s->ns, cr->pod, &call, s->err);
 	if (rc < 0)
 		return rc;
-	char msg[1200];
+	/* the event's message whole, as the recorder's Eventf formats it */
+	char *msg = NULL;
 	if (call.result == DS_TRANSPORT_OK) {
 		const char *name = json_string_value(json_object_get(json_object_get(call.body, "metadata"), "name"));
-		snprintf(msg, sizeof(msg), "Created pod: %s", name ? name : "");
 		s->creates++;
-		if (json_array_append_new(s->created, json_string(name ? name : "")) ||
+		if (!(msg = dsi_format("Created pod: %s", name ? name : "")) ||
+		    json_array_append_new(s->created, json_string(name ? name : "")) ||
 		    (rc = dsi_record_event(s, "Normal", "SuccessfulCreate", msg)) < 0) {
+			dsi_free(msg);
 			dsi_call_release(&call);
 			return rc < 0 ? rc : dsi_error_nomem(s->err);
 		}
@@ -29,13 +32,15 @@ static int create_pod(dsi_sync *s, const dsi_plan_create *cr, int *failed, json_
 		/* syncNodes: a failed create is an observed one */
 		dsi_exp_lower(s->st, 1, 0);
 		*failed = 1;
-		snprintf(msg, sizeof(msg), "Error creating: %s", call.message);
-		if ((rc = dsi_record_event(s, "Warning", "FailedCreate", msg)) < 0 ||
+		if (!(msg = dsi_format("Error creating: %s", call.message)) ||
+		    (rc = dsi_record_event(s, "Warning", "FailedCreate", msg)) < 0 ||
 		    dsi_errs_add(errs, "%s", call.message) < 0) {
+			dsi_free(msg);
 			dsi_call_release(&call);
 			return rc < 0 ? rc : dsi_error_nomem(s->err);
 		}
 	}
+	dsi_free(msg);
 	dsi_call_release(&call);
 	return 0;
 }
@@ -49,12 +54,13 @@ static int delete_pod(dsi_sync *s, const dsi_plan_delete *d, int *failed, json_t
 	int rc = dsi_tp_remove(s->c, "pods", d->ns, d->name, d->uid && *d->uid ? d->uid : NULL, &call, s->err);
 	if (rc < 0)
 		return rc;
-	char msg[1200];
+	char *msg = NULL;
 	if (call.result == DS_TRANSPORT_OK) {
-		snprintf(msg, sizeof(msg), "Deleted pod: %s", d->name);
 		s->deletes++;
-		if (json_array_append_new(s->deleted, json_string(d->name)) ||
+		if (!(msg = dsi_format("Deleted pod: %s", d->name)) ||
+		    json_array_append_new(s->deleted, json_string(d->name)) ||
 		    (rc = dsi_record_event(s, "Normal", "SuccessfulDelete", msg)) < 0) {
+			dsi_free(msg);
 			dsi_call_release(&call);
 			return rc < 0 ? rc : dsi_error_nomem(s->err);
 		}
@@ -68,14 +74,16 @@ static int delete_pod(dsi_sync *s, const dsi_plan_delete *d, int *failed, json_t
 			}
 		} else {
 			*failed = 1;
-			snprintf(msg, sizeof(msg), "Error deleting: %s", call.message);
-			if ((rc = dsi_record_event(s, "Warning", "FailedDelete", msg)) < 0 ||
+			if (!(msg = dsi_format("Error deleting: %s", call.message)) ||
+			    (rc = dsi_record_event(s, "Warning", "FailedDelete", msg)) < 0 ||
 			    dsi_errs_add(errs, "unable to delete pods: %s", call.message) < 0) {
+				dsi_free(msg);
 				dsi_call_release(&call);
 				return rc < 0 ? rc : dsi_error_nomem(s->err);
 			}
 		}
 	}
+	dsi_free(msg);
 	dsi_call_release(&call);
 	return 0;
 }

@@ -123,9 +123,32 @@ static char *text(const char *fmt, ...)
 
 /* ---- starting calls ---- */
 
-static int start_list(dsi_controller *c, dsi_reflector *r, ds_time now, ds_io *io, ds_error *err)
+/* What a list and a watch start alike: the call (budget ms), the path built in b (freed here) and the
+ * resourceVersion kept for the host until the next call, r's call, and io's common fields. */
+static int start_call(dsi_controller *c, dsi_reflector *r, int kind, dsi_strbuf *b, const char *rv, ds_time now,
+		      int64_t budget, ds_io *io, ds_error *err)
 {
 	dsi_loop *l = &c->loop;
+	dsi_iocall *call = b->oom ? NULL : dsi_loop_call_new(c, kind, now, budget);
+	l->io_path = call ? dsi_strbuf_detach(b) : NULL;
+	l->io_rv = dsi_strdup(rv);
+	dsi_strbuf_free(b);
+	if (!call || !l->io_path || !l->io_rv)
+		return dsi_error_nomem(err);
+	call->refl = r->index;
+	r->call = call;
+	io->id = call->id;
+	io->method = "GET";
+	io->path = l->io_path;
+	io->resource = res[r->index].resource;
+	io->namespace_ = res[r->index].namespaced ? c->ns_filter : NULL;
+	io->resource_version = l->io_rv;
+	io->timeout_ms = budget;
+	return 0;
+}
+
+static int start_list(dsi_controller *c, dsi_reflector *r, ds_time now, ds_io *io, ds_error *err)
+{
 	const char *rv = relist_rv(r);
 	dsi_strbuf b = DSI_STRBUF_INIT;
 	put_collection(&b, c, r->index);
@@ -133,33 +156,20 @@ static int start_list(dsi_controller *c, dsi_reflector *r, ds_time now, ds_io *i
 		dsi_strbuf_puts(&b, "?resourceVersion=");
 		put_escaped(&b, rv);
 	}
-	dsi_iocall *call = b.oom ? NULL : dsi_loop_call_new(c, DSI_CALL_LIST, now, c->ctrl.list_timeout_ms);
-	l->io_path = call ? dsi_strbuf_detach(&b) : NULL;
-	l->io_rv = dsi_strdup(rv);
-	dsi_strbuf_free(&b);
-	if (!call || !l->io_path || !l->io_rv)
-		return dsi_error_nomem(err);
-	call->refl = r->index;
-	r->call = call;
+	int rc = start_call(c, r, DSI_CALL_LIST, &b, rv, now, c->ctrl.list_timeout_ms, io, err);
+	if (rc < 0)
+		return rc;
 	r->state = DSI_R_LISTING;
 	r->lists++;
 	io->op = DS_IO_LIST;
-	io->id = call->id;
-	io->method = "GET";
-	io->path = l->io_path;
-	io->resource = res[r->index].resource;
-	io->namespace_ = res[r->index].namespaced ? c->ns_filter : NULL;
-	io->resource_version = l->io_rv;
-	io->timeout_ms = c->ctrl.list_timeout_ms;
 	return 1;
 }
 
 static int start_watch(dsi_controller *c, dsi_reflector *r, ds_time now, ds_io *io, ds_error *err)
 {
-	dsi_loop *l = &c->loop;
 	/* timeoutSeconds random in [minWatchTimeout, 2*minWatchTimeout) (reflector.go's watch) */
 	double min_s = (double)(c->ctrl.min_watch_timeout_ms / 1000);
-	int64_t timeout_s = (int64_t)(min_s + dsi_rng_float(&l->rng) * min_s);
+	int64_t timeout_s = (int64_t)(min_s + dsi_rng_float(&c->loop.rng) * min_s);
 	if (timeout_s < 1)
 		timeout_s = 1;
 	dsi_strbuf b = DSI_STRBUF_INIT;
@@ -169,26 +179,14 @@ static int start_watch(dsi_controller *c, dsi_reflector *r, ds_time now, ds_io *
 	put_escaped(&b, rv_of(r));
 	dsi_strbuf_printf(&b, "&timeoutSeconds=%lld&watch=true", (long long)timeout_s);
 	int64_t budget = timeout_s * 1000 + c->ctrl.watch_margin_ms;
-	dsi_iocall *call = b.oom ? NULL : dsi_loop_call_new(c, DSI_CALL_WATCH, now, budget);
-	l->io_path = call ? dsi_strbuf_detach(&b) : NULL;
-	l->io_rv = dsi_strdup(rv_of(r));
-	dsi_strbuf_free(&b);
-	if (!call || !l->io_path || !l->io_rv)
-		return dsi_error_nomem(err);
-	call->refl = r->index;
-	r->call = call;
+	int rc = start_call(c, r, DSI_CALL_WATCH, &b, rv_of(r), now, budget, io, err);
+	if (rc < 0)
+		return rc;
 	r->state = DSI_R_WATCHING;
 	r->watches++;
 	io->op = DS_IO_WATCH;
-	io->id = call->id;
-	io->method = "GET";
-	io->path = l->io_path;
-	io->resource = res[r->index].resource;
-	io->namespace_ = res[r->index].namespaced ? c->ns_filter : NULL;
-	io->resource_version = l->io_rv;
 	io->timeout_seconds = timeout_s;
 	io->allow_watch_bookmarks = 1;
-	io->timeout_ms = budget;
 	return 1;
 }
 

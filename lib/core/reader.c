@@ -192,7 +192,8 @@ const char *dsi_go_int_refusal(const json_t *v, int bits, char *buf, size_t size
 	return buf;
 }
 
-int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, int *present)
+/* An integer member that Go decodes into an int of bits bits. */
+static int read_int(dsi_rd *rd, const json_t *obj, const char *key, int bits, int64_t *out, int *present)
 {
 	json_t *v = member(obj, key);
 	*out = 0;
@@ -203,27 +204,23 @@ int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, i
 	char msg[96];
 	if (!json_is_number(v))
 		return wrong(rd, key, "integer", v);
-	if (dsi_go_int_refusal(v, 64, msg, sizeof(msg)))
+	if (dsi_go_int_refusal(v, bits, msg, sizeof(msg)))
 		return dsi_rd_fail(rd, key, DS_ETYPE, "%s", msg);
 	*out = (int64_t)json_integer_value(v);
 	return 0;
 }
 
+int dsi_rd_int64(dsi_rd *rd, const json_t *obj, const char *key, int64_t *out, int *present)
+{
+	return read_int(rd, obj, key, 64, out, present);
+}
+
 int dsi_rd_int32(dsi_rd *rd, const json_t *obj, const char *key, int32_t *out, int *present)
 {
-	json_t *v = member(obj, key);
-	*out = 0;
-	if (present)
-		*present = v != NULL;
-	if (!v)
-		return 0;
-	char msg[96];
-	if (!json_is_number(v))
-		return wrong(rd, key, "integer", v);
-	if (dsi_go_int_refusal(v, 32, msg, sizeof(msg)))
-		return dsi_rd_fail(rd, key, DS_ETYPE, "%s", msg);
-	*out = (int32_t)json_integer_value(v);
-	return 0;
+	int64_t v;
+	int rc = read_int(rd, obj, key, 32, &v, present);
+	*out = (int32_t)v; /* in range: read_int refused any other */
+	return rc;
 }
 
 int dsi_rd_expect_object(dsi_rd *rd, const json_t *v)

@@ -91,6 +91,7 @@ typedef struct result {
 	double out2;    /* a second figure (events: the heartbeat's) */
 	long peak_kb;   /* the largest peak resident set of the runs */
 	size_t bytes;
+	double cpu; /* the CPU seconds of the best run's case, all threads (the probe's third figure; < 0: none) */
 } result;
 
 /* argv in a child; its output line and peak resident set. */
@@ -131,13 +132,15 @@ static int run_child(char *const argv[], result *r)
 	r->out2 = b;
 	r->bytes = (size_t)b;
 	r->peak_kb = ru.ru_maxrss;
+	r->cpu = -1;
+	sscanf(out, "%*f %*f %lf", &r->cpu);
 	return 0;
 }
 
 /* Best time and largest peak of reps runs of the probe; seconds < 0 when it cannot run. */
 static result measure(const char *probe, const char *what, const char *file, const char *threads, int reps)
 {
-	result best = {-1, 0, 0, 0};
+	result best = {-1, 0, 0, 0, 0};
 	char path[4096];
 	if (strcmp(probe, "python3") == 0)
 		snprintf(path, sizeof(path), "python3");
@@ -169,14 +172,21 @@ static json_t *fig(result r)
 {
 	if (r.seconds < 0)
 		return json_null();
-	return json_pack("{s:f, s:f, s:f}", "MBps", (double)r.bytes / r.seconds / 1e6, "seconds", r.seconds,
-			 "peakPerInputByte", (double)r.peak_kb * 1024.0 / (double)r.bytes);
+	return json_pack("{s:f, s:f, s:f, s:f}", "MBps", (double)r.bytes / r.seconds / 1e6, "seconds", r.seconds,
+			 "peakPerInputByte", (double)r.peak_kb * 1024.0 / (double)r.bytes, "cpuSeconds", r.cpu);
 }
 
 static double mbps(const json_t *f) { return json_is_object(f) ? json_real_value(json_object_get(f, "MBps")) : -1; }
 static double peak(const json_t *f)
 {
 	return json_is_object(f) ? json_real_value(json_object_get(f, "peakPerInputByte")) : -1;
+}
+
+/* CPU seconds over wall seconds: the cores the case kept busy */
+static double cores(const json_t *f)
+{
+	double cpu = json_is_object(f) ? json_real_value(json_object_get(f, "cpuSeconds")) : -1;
+	return cpu >= 0 ? cpu / json_real_value(json_object_get(f, "seconds")) : -1;
 }
 
 static void cell(double v, const char *fmt)
@@ -252,9 +262,10 @@ int main(int argc, char **argv)
 		puts(t);
 		free(t);
 	}
-	printf("\nIngest of whole dumps (MB/s; PEAK: peak resident memory of the process / input bytes):\n");
-	printf("%6s %4s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "NODES", "FMT", "MB", "OURS", "1-THR",
-	       "TODAY", "xTODAY", "J/ITEM", "PYTHON", "SIMD-LD", "SIMDJSN", "LIBYAML", "PEAK", "PEAK-T");
+	printf("\nIngest of whole dumps (MB/s; CORES: CPU seconds / wall seconds of OURS, the cores it was given; "
+	       "PEAK: peak resident memory of the process / input bytes):\n");
+	printf("%6s %4s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "NODES", "FMT", "MB", "OURS", "CORES",
+	       "1-THR", "TODAY", "xTODAY", "J/ITEM", "PYTHON", "SIMD-LD", "SIMDJSN", "LIBYAML", "PEAK", "PEAK-T");
 	size_t i;
 	json_t *row;
 	json_array_foreach(json_object_get(doc, "sizes"), i, row)
@@ -267,6 +278,7 @@ int main(int argc, char **argv)
 			       f ? "yaml" : "json");
 			cell(mb, " %7.0f");
 			cell(mbps(o), " %7.1f");
+			cell(cores(o), " %7.2f");
 			cell(mbps(json_object_get(x, "oursOneThread")), " %7.1f");
 			cell(mbps(t), " %7.1f");
 			cell(mbps(o) > 0 && mbps(t) > 0 ? mbps(o) / mbps(t) : -1, " %6.2fx");

@@ -11,13 +11,16 @@
  *   ingest_probe events FILE THREADS    watch events on the nodes of FILE: a heartbeat-only Node
  *                                       update against one that changes a label, each applied alone
  *
- * Prints one line: "seconds BYTES" (events: "full_us heartbeat_us").
+ * Prints one line: "seconds BYTES CPU" (events: "full_us heartbeat_us"), CPU the user and system
+ * seconds of all the process's threads over the case (so CPU / seconds shows how many cores it kept
+ * busy: on a shared machine, what it was given).
  */
 #define _GNU_SOURCE
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <yaml.h>
 
@@ -239,6 +242,8 @@ int main(int argc, char **argv)
 	char *text = slurp(argv[2], &n);
 	int threads = argc > 3 ? atoi(argv[3]) : 0;
 	double t;
+	struct rusage r0, r1;
+	getrusage(RUSAGE_SELF, &r0);
 	if (strcmp(argv[1], "load") == 0)
 		t = run_load(text, n, threads);
 	else if (strcmp(argv[1], "jansson") == 0)
@@ -256,7 +261,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ingest_probe: unknown case %s\n", argv[1]);
 		return 2;
 	}
-	printf("%.6f %zu\n", t, n);
+	getrusage(RUSAGE_SELF, &r1);
+	double cpu = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec) +
+		     (double)(r1.ru_stime.tv_sec - r0.ru_stime.tv_sec) +
+		     (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec) / 1e6 +
+		     (double)(r1.ru_stime.tv_usec - r0.ru_stime.tv_usec) / 1e6;
+	printf("%.6f %zu %.6f\n", t, n, cpu);
 	free(text);
 	return 0;
 }

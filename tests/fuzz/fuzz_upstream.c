@@ -83,8 +83,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tl[n0 + 1] = ta[n1 + 1] = ']';
 		tl[n0 + 2] = ta[n1 + 2] = '\0';
 		int found = -1;
-		int r2 = ds_taints_find_untolerated(ta, n1 + 2, tl, n0 + 2, 0, NULL, &found, NULL, &err);
-		fuzz_check_rc("ds_taints_find_untolerated", r2, &err);
+		int r2 = ds_taints_find_untolerated2(ta, n1 + 2, tl, n0 + 2, NULL, NULL, &found, NULL, &err);
+		fuzz_check_rc("ds_taints_find_untolerated2", r2, &err);
 		/* both read the same two objects; only a text that is not a single JSON value may differ */
 		if (r2 == 0)
 			FUZZ_ASSERT(found == !tol, "ToleratesTaint %d but FindMatchingUntoleratedTaint found %d", tol,
@@ -92,15 +92,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(tl);
 		free(ta);
 	}
-	TWICE("ds_taints_find_untolerated",
-	      ds_taints_find_untolerated(x.p[1], x.n[1], x.p[0], x.n[0], DS_TAINT_EFFECT_NO_SCHEDULE, NULL, NULL, &a,
-					 &ea),
-	      ds_taints_find_untolerated(x.p[1], x.n[1], x.p[0], x.n[0], DS_TAINT_EFFECT_NO_SCHEDULE, NULL, NULL, &b,
-					 &eb));
+	static const char *const no_schedule[] = {"NoSchedule"};
+	const ds_taint_filter filter = {sizeof(ds_taint_filter), no_schedule, 1};
+	TWICE("ds_taints_find_untolerated2",
+	      ds_taints_find_untolerated2(x.p[1], x.n[1], x.p[0], x.n[0], &filter, NULL, NULL, &a, &ea),
+	      ds_taints_find_untolerated2(x.p[1], x.n[1], x.p[0], x.n[0], &filter, NULL, NULL, &b, &eb));
 
 	int m = -1;
-	rc = ds_pod_required_node_affinity_match(x.p[0], x.n[0], x.p[1], x.n[1], &m, &err);
-	fuzz_check_rc("ds_pod_required_node_affinity_match", rc, &err);
+	rc = ds_pod_required_node_affinity_match2(x.p[0], x.n[0], x.p[1], x.n[1], NULL, &m, &err);
+	fuzz_check_rc("ds_pod_required_node_affinity_match2", rc, &err);
 	FUZZ_ASSERT(rc < 0 ? m == 0 : (m == 0 || m == 1), "match %d with rc %d", m, rc);
 
 	int run = -1, keep = -1;
@@ -121,10 +121,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	TWICE("ds_daemonset_new_pod", ds_daemonset_new_pod(x.p[0], x.n[0], "node-1", NULL, NULL, &a, &ea),
 	      ds_daemonset_new_pod(x.p[0], x.n[0], "node-1", NULL, NULL, &b, &eb));
-	TWICE("ds_podspec_add_daemon_tolerations", ds_podspec_add_daemon_tolerations(x.p[0], x.n[0], &a, &ea),
-	      ds_podspec_add_daemon_tolerations(x.p[0], x.n[0], &b, &eb));
-	TWICE("ds_affinity_replace_node_name", ds_affinity_replace_node_name(x.p[1], x.n[1], "n", &a, &ea),
-	      ds_affinity_replace_node_name(x.p[1], x.n[1], "n", &b, &eb));
+	TWICE("ds_podspec_add_daemon_tolerations2", ds_podspec_add_daemon_tolerations2(x.p[0], x.n[0], NULL, &a, &ea),
+	      ds_podspec_add_daemon_tolerations2(x.p[0], x.n[0], NULL, &b, &eb));
+	TWICE("ds_affinity_replace_node_name2", ds_affinity_replace_node_name2(x.p[1], x.n[1], "n", NULL, &a, &ea),
+	      ds_affinity_replace_node_name2(x.p[1], x.n[1], "n", NULL, &b, &eb));
 	TWICE("ds_scheduler_filter", ds_scheduler_filter(x.p[0], x.n[0], x.p[1], x.n[1], x.p[2], x.n[2], NULL, &a, &ea),
 	      ds_scheduler_filter(x.p[0], x.n[0], x.p[1], x.n[1], x.p[2], x.n[2], NULL, &b, &eb));
 	TWICE("ds_preemption_select_victims",

@@ -15,7 +15,8 @@ CHECK is one or more of:
             (core/files.c reads the files a caller names); no layer keeps global mutable state (writable
             data or bss; numfmt's C locale, made once, is the one exception)
   exports   lib/api/libdaemonset.map and the DS_EXTERN declarations of include/ name the same functions,
-            each in one version node
+            each in one version node; a DS_DEPRECATED name is hidden by DS_NO_DEPRECATED and names a
+            current successor, and a name whose successor is the same name with a 2 is DS_DEPRECATED
   format    clang-format --dry-run over the C files of lib/ include/ examples/ tests/ (honouring
             clang-format off) finds nothing
   all       every one of them
@@ -279,6 +280,13 @@ def deprecations(root, rep):
     for old, new in sorted(found.items()):
         if new not in declared or new in found:
             rep.fail("exports", declared[old], f"{old} is deprecated for {new}, which is not a current function")
+    # a successor that only adds an argument keeps the name with a 2 (daemonset(7), CONVENTIONS): the
+    # name without it is then superseded and must say so
+    for new in sorted(declared):
+        old = new[:-1]
+        if new.endswith("2") and old in declared and found.get(old) != new:
+            rep.fail("exports", declared[old], f"{old} has the successor {new} but is not declared "
+                     f"DS_DEPRECATED(\"{new}\") inside #ifndef DS_NO_DEPRECATED")
     return found
 
 

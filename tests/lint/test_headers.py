@@ -50,6 +50,19 @@ class Headers(unittest.TestCase):
         self.assertIn("deprecated", err)
         self.assertIn("use ds_options_create", err)
 
+    def test_names_superseded_by_a_2_warn(self):
+        for old, args in (("ds_taints_find_untolerated", "0, 0, 0, 0, 0u, 0, 0, 0, 0"),
+                          ("ds_pod_required_node_affinity_match", "0, 0, 0, 0, 0, 0"),
+                          ("ds_podspec_add_daemon_tolerations", "0, 0, 0, 0"),
+                          ("ds_affinity_replace_node_name", "0, 0, 0, 0, 0")):
+            with self.subTest(name=old):
+                call = f"#include <daemonset.h>\nint f(void);\nint f(void) {{ return {old}({args}); }}\n"
+                rc, err = self.compile(call, "c", "-std=c11")
+                self.assertNotEqual(rc, 0)
+                self.assertIn(f"use {old}2", err)
+                rc, err = self.compile("#define DS_NO_DEPRECATION_WARNINGS\n" + call, "c", "-std=c11")
+                self.assertEqual(rc, 0, err)
+
     def test_superseded_name_quiet_on_request(self):
         rc, err = self.compile("#define DS_NO_DEPRECATION_WARNINGS\n" + self.OLD_CALL, "c", "-std=c11")
         self.assertEqual(rc, 0, err)

@@ -162,6 +162,34 @@ class PlantedViolations(unittest.TestCase):
         self.edit_map("ds_*;")
         self.assertFails("exports", "lists 'ds_*'")
 
+    def edit(self, rel, old, new):
+        path = os.path.join(self.root, rel)
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertEqual(text.count(old), 1, old)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text.replace(old, new))
+
+    def test_successor_with_2_without_deprecation(self):
+        # the predecessor of a "2" successor declared as a current function
+        self.edit("include/daemonset/upstream.h", 'DS_EXTERN DS_DEPRECATED("ds_affinity_replace_node_name2") int',
+                  "DS_EXTERN int")
+        self.assertFails("exports", "ds_affinity_replace_node_name has the successor ds_affinity_replace_node_name2 "
+                         "but is not declared")
+
+    def test_deprecated_for_another_name(self):
+        self.edit("include/daemonset/upstream.h", 'DS_DEPRECATED("ds_podspec_add_daemon_tolerations2")',
+                  'DS_DEPRECATED("ds_podspec_add_daemon_tolerations3")')
+        self.assertFails("exports", "ds_podspec_add_daemon_tolerations is deprecated for "
+                         "ds_podspec_add_daemon_tolerations3, which is not a current function",
+                         "ds_podspec_add_daemon_tolerations has the successor ds_podspec_add_daemon_tolerations2")
+
+    def test_deprecated_outside_the_hiding_block(self):
+        self.append("include/daemonset/values.h", 'DS_EXTERN DS_DEPRECATED("ds_selector_match") int '
+                    "ds_planted(const char *text, size_t size);\n")
+        self.edit_map("ds_planted;")
+        self.assertFails("exports", "ds_planted is deprecated outside #ifndef DS_NO_DEPRECATED")
+
     def test_formatting_deviation(self):
         self.append("lib/core/sort.c", "int  dsi_planted( int x ){return x;}\n")
         self.assertFails("format", "lib/core/sort.c: differs from .clang-format")

@@ -2,7 +2,9 @@
 the tables of tests/vectors/pure/*.json (the same tables tests/unit/
 test_upstream.c replays in C) and the upstream rows those files name in their
 "upstream" member (tests/vectors/upstream/*.json). Standard library only: the
-C ABI is called directly, with prototypes declared on a handle of its own."""
+C ABI is called directly, with prototypes declared on a handle of its own.
+The four functions 1.2 superseded with a 2 are called by their old names
+too, on purpose: each case of theirs must give the successor's outcome."""
 
 import ctypes
 import json
@@ -35,25 +37,37 @@ _lib.ds_options_free.argtypes = [_V]
 _lib.ds_options_free.restype = None
 _lib.ds_free.argtypes = [_V]
 _lib.ds_free.restype = None
-_options_new = _proto("ds_options_new", ctypes.POINTER(_V))
-_options_set_json = _proto("ds_options_set_json", _V, _P, _V)
+_options_create = _proto("ds_options_create", ctypes.POINTER(_V), _V)
+_options_set_all = _proto("ds_options_set_all", _V, _P, _S, _V)
 _time_parse = _proto("ds_time_parse", _P, ctypes.POINTER(ctypes.c_int64), _V)
 _template_hash = _proto("ds_template_hash", _P, _S, ctypes.c_int32, _P, _S, _V)
 FUNCTIONS = {
     "ds_toleration_tolerates_taint": _proto("ds_toleration_tolerates_taint", _P, _S, _P, _S, _V, _PI, _V),
-    "ds_taints_find_untolerated": _proto("ds_taints_find_untolerated", _P, _S, _P, _S, ctypes.c_uint, _V, _PI, _PV,
-                                         _V),
-    "ds_pod_required_node_affinity_match": _proto("ds_pod_required_node_affinity_match", _P, _S, _P, _S, _PI, _V),
+    "ds_taints_find_untolerated2": _proto("ds_taints_find_untolerated2", _P, _S, _P, _S, _V, _V, _PI, _PV, _V),
+    "ds_pod_required_node_affinity_match2": _proto("ds_pod_required_node_affinity_match2", _P, _S, _P, _S, _V, _PI,
+                                                   _V),
     "ds_daemonset_node_should_run": _proto("ds_daemonset_node_should_run", _P, _S, _P, _S, _V, _PI, _PI, _PV, _V),
     "ds_daemonset_new_pod": _proto("ds_daemonset_new_pod", _P, _S, _P, _P, _V, _PV, _V),
-    "ds_podspec_add_daemon_tolerations": _proto("ds_podspec_add_daemon_tolerations", _P, _S, _PV, _V),
-    "ds_affinity_replace_node_name": _proto("ds_affinity_replace_node_name", _P, _S, _P, _PV, _V),
+    "ds_podspec_add_daemon_tolerations2": _proto("ds_podspec_add_daemon_tolerations2", _P, _S, _V, _PV, _V),
+    "ds_affinity_replace_node_name2": _proto("ds_affinity_replace_node_name2", _P, _S, _P, _V, _PV, _V),
     "ds_daemonset_rolling_update": _proto("ds_daemonset_rolling_update", _P, _S, _P, _S, _P, ctypes.c_int64, _V, _PV,
                                           _V),
     "ds_scheduler_filter": _proto("ds_scheduler_filter", _P, _S, _P, _S, _P, _S, _V, _PV, _V),
     "ds_preemption_select_victims": _proto("ds_preemption_select_victims", _P, _S, _P, _S, _P, _S, _V, _PV, _V),
 }
+# the names 1.2 superseded (daemonset(7), Superseded names), by their successors
+SUPERSEDED = {
+    "ds_taints_find_untolerated2": _proto("ds_taints_find_untolerated", _P, _S, _P, _S, ctypes.c_uint, _V, _PI, _PV,
+                                          _V),
+    "ds_pod_required_node_affinity_match2": _proto("ds_pod_required_node_affinity_match", _P, _S, _P, _S, _PI, _V),
+    "ds_podspec_add_daemon_tolerations2": _proto("ds_podspec_add_daemon_tolerations", _P, _S, _PV, _V),
+    "ds_affinity_replace_node_name2": _proto("ds_affinity_replace_node_name", _P, _S, _P, _PV, _V),
+}
 EFFECT_BITS = {"NoSchedule": 0x1, "PreferNoSchedule": 0x2, "NoExecute": 0x4, "Other": 0x8}
+
+
+class TaintFilter(ctypes.Structure):
+    _fields_ = [("size", _S), ("effects", ctypes.POINTER(_P)), ("count", _S)]
 
 
 class Outcome:
@@ -74,10 +88,11 @@ class Options:
     def __init__(self, settings):
         self.h = _V()
         if settings:
-            _options_new(ctypes.byref(self.h))
             err = _native._Error()
+            if _options_create(ctypes.byref(self.h), ctypes.byref(err)) < 0:
+                raise AssertionError("options: %s" % err.message)
             text = json.dumps(settings).encode()
-            if _options_set_json(self.h, text, ctypes.byref(err)) < 0:
+            if _options_set_all(self.h, text, len(text), ctypes.byref(err)) < 0:
                 raise AssertionError("options %s: %s" % (text, err.message))
 
     def __enter__(self):
@@ -132,27 +147,54 @@ def _effects(names):
     return bits
 
 
-def call(fn_name, case):
-    """Run the case through the C function of the file; outputs named as the vector files name them."""
-    fn = FUNCTIONS[fn_name]
+def _filter(case):
+    """The ds_taint_filter of the case's effect names (None: nil): Other is "" and each effect of the
+    case's taints the API does not know."""
+    names = case.get("effects")
+    if not names:
+        return None
+    effects = [n.encode() for n in ("NoSchedule", "PreferNoSchedule", "NoExecute") if n in names]
+    if "Other" in names:
+        effects.append(b"")
+        for t in case.get("taints") or []:
+            e = t.get("effect") if isinstance(t, dict) else None
+            if isinstance(e, str) and e and e not in EFFECT_BITS and e.encode() not in effects:
+                effects.append(e.encode())
+    f = TaintFilter()
+    f.size = ctypes.sizeof(TaintFilter)
+    f.count = len(effects)
+    f._keep = (_P * max(len(effects), 1))(*effects)
+    f.effects = ctypes.cast(f._keep, ctypes.POINTER(_P))
+    return f
+
+
+def call(fn_name, case, superseded=False):
+    """Run the case through the C function of the file (superseded: through the name its function
+    superseded, which reads every option at its default, or the effects as bits); outputs named as the
+    vector files name them."""
     nulls = set(case.get("nullOutputs", []))
     err = _native._Error()
+    if fn_name == "ds_taints_find_untolerated2" and _effects(case.get("effects")) >> 4:
+        superseded = True  # bits beyond the four: an error only the old form has
+    fn = SUPERSEDED[fn_name] if superseded else FUNCTIONS[fn_name]
     with Options(case.get("options")) as opts:
         if fn_name == "ds_toleration_tolerates_taint":
             out = _I(-1)
             rc = fn(*_doc(case, "toleration"), *_doc(case, "taint"), opts, None if "out" in nulls else ctypes.byref(out),
                     ctypes.byref(err))
             outputs = {"tolerates": bool(out.value)} if rc == 0 else {}
-        elif fn_name == "ds_taints_find_untolerated":
+        elif fn_name == "ds_taints_find_untolerated2":
             found, js = _I(-1), _V()
-            rc = fn(*_doc(case, "taints"), *_doc(case, "tolerations"), _effects(case.get("effects")), opts,
+            f = _filter(case)
+            filt = _effects(case.get("effects")) if superseded else ctypes.byref(f) if f is not None else None
+            rc = fn(*_doc(case, "taints"), *_doc(case, "tolerations"), filt, opts,
                     None if "found" in nulls else ctypes.byref(found), None if "json_out" in nulls else ctypes.byref(js),
                     ctypes.byref(err))
             outputs = {"found": bool(found.value), "taint": _take(js)} if rc == 0 else {}
-        elif fn_name == "ds_pod_required_node_affinity_match":
+        elif fn_name == "ds_pod_required_node_affinity_match2":
             out = _I(-1)
-            rc = fn(*_doc(case, "pod"), *_doc(case, "node"), None if "out" in nulls else ctypes.byref(out),
-                    ctypes.byref(err))
+            rc = fn(*_doc(case, "pod"), *_doc(case, "node"), *([] if superseded else [opts]),
+                    None if "out" in nulls else ctypes.byref(out), ctypes.byref(err))
             outputs = {"match": bool(out.value)} if out.value >= 0 else {}
         elif fn_name == "ds_daemonset_node_should_run":
             run, cont, js = _I(-1), _I(-1), _V()
@@ -165,14 +207,15 @@ def call(fn_name, case):
             rc = fn(*_doc(case, "daemonset"), _str(case, "nodeName"), _str(case, "hash"), opts,
                     None if "json_out" in nulls else ctypes.byref(js), ctypes.byref(err))
             outputs = {"pod": _take(js)} if rc == 0 else {}
-        elif fn_name == "ds_podspec_add_daemon_tolerations":
+        elif fn_name == "ds_podspec_add_daemon_tolerations2":
             js = _V()
-            rc = fn(*_doc(case, "podspec"), None if "json_out" in nulls else ctypes.byref(js), ctypes.byref(err))
+            rc = fn(*_doc(case, "podspec"), *([] if superseded else [opts]),
+                    None if "json_out" in nulls else ctypes.byref(js), ctypes.byref(err))
             outputs = {"podspec": _take(js)} if rc == 0 else {}
-        elif fn_name == "ds_affinity_replace_node_name":
+        elif fn_name == "ds_affinity_replace_node_name2":
             js = _V()
-            rc = fn(*_doc(case, "affinity"), _str(case, "nodeName"), None if "json_out" in nulls else ctypes.byref(js),
-                    ctypes.byref(err))
+            rc = fn(*_doc(case, "affinity"), _str(case, "nodeName"), *([] if superseded else [opts]),
+                    None if "json_out" in nulls else ctypes.byref(js), ctypes.byref(err))
             outputs = {"affinity": _take(js)} if rc == 0 else {}
         elif fn_name == "ds_daemonset_rolling_update":
             js = _V()
@@ -383,6 +426,27 @@ class PureVectorsTest(unittest.TestCase):
                 total += 1
         self.assertGreater(total, 200)
 
+    def test_superseded_names_agree(self):
+        """Each case of the four functions 1.2 superseded, through the old name: the table's expectation
+        and the successor's outcome (code, path, source, message and outputs)."""
+        ran = 0
+        for name in pure_files():
+            doc = load(PURE, name)
+            fn_name = doc["function"]
+            if fn_name not in SUPERSEDED:
+                continue
+            for case in doc["cases"]:
+                if case.get("options") and fn_name != "ds_taints_find_untolerated2":
+                    continue  # the old name reads every option at its default
+                with self.subTest(file=name, case=case["name"]):
+                    case = with_hash(case)
+                    old, cur = call(fn_name, case, superseded=True), call(fn_name, case)
+                    self.assertEqual((old.rc, old.path, old.source, old.message, old.outputs),
+                                     (cur.rc, cur.path, cur.source, cur.message, cur.outputs))
+                    check(self, fn_name, case)
+                ran += 1
+        self.assertGreater(ran, 120)
+
     def test_checker_reports_mismatches(self):
         """A flipped expectation fails: the checker compares, it does not just run."""
         doc = load(PURE, "tolerates_taint.json")
@@ -421,7 +485,7 @@ class UpstreamRowsTest(unittest.TestCase):
             self.assertEqual(got.outputs["result"]["priority"], case["expect"]["priority"])
         elif fn.startswith("dryRunPreemption"):
             self.dry_run_preemption(case["row"])
-        elif fn_name == "ds_pod_required_node_affinity_match":
+        elif fn_name == "ds_pod_required_node_affinity_match2":
             # upstream asserts the bool; Match's parse errors, which come with false, are not compared
             got = call(fn_name, case)
             self.assertIn(got.code, (None, "DS_EVALUE"), got.message)
@@ -443,7 +507,7 @@ class UpstreamRowsTest(unittest.TestCase):
 
     def create_pod_template(self, case):
         # tolerations: AddOrUpdateDaemonPodTolerations on the template
-        got = call("ds_podspec_add_daemon_tolerations", case)
+        got = call("ds_podspec_add_daemon_tolerations2", case)
         self.assertEqual(got.rc, 0, got.message)
         self.assertEqual(got.outputs["podspec"]["tolerations"], case["expect"]["tolerations"])
         # labels: the pod NewPod labels with the hash and the template generation

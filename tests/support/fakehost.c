@@ -118,179 +118,86 @@ void fake_transport(fake_api *api, ds_transport *t)
 	t->record_event = tp_event;
 }
 
-/* ---- the host's loop ---- */
+/* ---- the host: fake_loop on virtual time ---- */
 
-static const char *const watched[FAKE_HOST_WATCHES] = {"nodes", "pods", "daemonsets", "controllerrevisions"};
-
-static void unwatch(fake_host *h, int i)
-{
-	fake_watch_close(h->watch[i]);
-	h->watch[i] = NULL;
-	free(h->part[i]);
-	h->part[i] = NULL;
-	h->part_len[i] = 0;
-}
-
-static void set_rv(fake_host *h, int i, const char *rv)
-{
-	if (!rv)
-		return;
-	free(h->rv[i]);
-	h->rv[i] = strdup(rv);
-}
-
-static int list_all(fake_host *h)
+/* lists and events from the loop (ds_controller_loop_status(3): each resource's lists). */
+static void count(fake_host *h)
 {
 	char *out = NULL;
 	ds_error err;
-	for (int i = 0; i < FAKE_HOST_WATCHES; i++)
-		unwatch(h, i);
-	h->lists++;
-	if (ds_controller_resync(h->ctrl, fake_now(h->api), &out, &err) < 0) {
-		snprintf(h->error, sizeof(h->error), "list: %s", err.message);
-		h->need_list = 1;
-		return -1;
-	}
-	json_t *doc = json_loads(out, 0, NULL);
+	h->events = fake_loop_events(h->loop);
+	h->calls = fake_loop_sync_calls(h->loop);
+	if (ds_controller_loop_status(h->ctrl, fake_now(h->api), &out, &err) < 0)
+		return;
+	json_t *st = json_loads(out, 0, NULL);
 	ds_free(out);
-	h->need_list = 0;
-	for (int i = 0; i < FAKE_HOST_WATCHES; i++) {
-		set_rv(h, i, json_string_value(json_object_get(json_object_get(doc, "resourceVersions"), watched[i])));
-		fake_watch_opts o = {NULL, NULL, 1, 0, 0};
-		h->watch[i] = fake_watch_open(h->api, watched[i], NULL, h->rv[i], &o, NULL, NULL);
-		if (!h->watch[i])
-			h->need_list = 1; /* a refused watch: list again later */
+	const char *k;
+	json_t *res;
+	json_object_foreach(json_object_get(st, "resources"), k, res)
+	{
+		int n = (int)json_integer_value(json_object_get(res, "lists"));
+		if (n > h->lists)
+			h->lists = n;
 	}
-	json_decref(doc);
-	return 0;
+	json_decref(st);
 }
 
-/* The complete events in what watch i delivered, fed to the controller. */
-static void feed_lines(fake_host *h, int i, const char *data, size_t n)
+static int failed(fake_host *h)
 {
-	char *all = malloc(h->part_len[i] + n + 1);
-	memcpy(all, h->part[i] ? h->part[i] : "", h->part_len[i]);
-	memcpy(all + h->part_len[i], data, n);
-	size_t len = h->part_len[i] + n, end = len;
-	while (end > 0 && all[end - 1] != '\n')
-		end--;
-	free(h->part[i]);
-	h->part[i] = NULL;
-	h->part_len[i] = len - end;
-	if (h->part_len[i]) {
-		h->part[i] = malloc(h->part_len[i]);
-		memcpy(h->part[i], all + end, h->part_len[i]);
-	}
-	if (end) { /* the resourceVersion of the last event, for watching again */
-		for (size_t s = 0; s < end;) {
-			char *nl = memchr(all + s, '\n', end - s);
-			json_t *ev = json_loadb(all + s, (size_t)(nl - (all + s)), 0, NULL);
-			const char *rv = json_string_value(json_object_get(
-				json_object_get(json_object_get(ev, "object"), "metadata"), "resourceVersion"));
-			const char *type = json_string_value(json_object_get(ev, "type"));
-			if (rv && type && strcmp(type, "ERROR"))
-				set_rv(h, i, rv);
-			json_decref(ev);
-			h->events++;
-			s = (size_t)(nl - all) + 1;
-		}
-		ds_error err;
-		if (ds_controller_apply_events(h->ctrl, all, end, fake_now(h->api), NULL, NULL, &err) < 0) {
-			snprintf(h->error, sizeof(h->error), "watch %s: %s%s%s", watched[i], err.path,
-				 err.path[0] ? ": " : "", err.message);
-			h->need_list = 1; /* a 410, or an event the snapshot refused: list again */
-		}
-	}
-	free(all);
-}
-
-void fake_host_feed(fake_host *h)
-{
-	size_t chunk = h->chunk ? h->chunk : 4096;
-	char *buf = malloc(chunk);
-	for (int i = 0; i < FAKE_HOST_WATCHES && !h->need_list; i++) {
-		size_t n;
-		while (h->watch[i] && (n = fake_watch_read(h->watch[i], buf, chunk)) > 0)
-			feed_lines(h, i, buf, n);
-		if (h->watch[i] && fake_watch_done(h->watch[i]) && !h->need_list) {
-			/* the server ended it: watch again from the last version seen */
-			unwatch(h, i);
-			fake_watch_opts o = {NULL, NULL, 1, 0, 0};
-			h->watch[i] = fake_watch_open(h->api, watched[i], NULL, h->rv[i], &o, NULL, NULL);
-			if (!h->watch[i])
-				h->need_list = 1;
-		}
-	}
-	free(buf);
+	snprintf(h->error, sizeof(h->error), "%s", fake_loop_error(h->loop));
+	return -1;
 }
 
 int fake_host_start(fake_host *h, fake_api *api, const ds_options *opts, const ds_controller_config *cfg)
 {
 	memset(h, 0, sizeof(*h));
 	h->api = api;
-	ds_transport tp;
-	fake_transport(api, &tp);
-	ds_error err;
-	if (ds_controller_new(&tp, opts, cfg, &h->ctrl, &err) < 0) {
-		snprintf(h->error, sizeof(h->error), "controller: %s", err.message);
+	if (!(h->loop = fake_loop_new(api, opts, cfg, 1, h->error, sizeof(h->error))))
 		return -1;
+	h->ctrl = fake_loop_controller(h->loop);
+	/* turns at this instant until every resource is listed and watched (or the lists wait to
+	 * be retried) */
+	for (int i = 0; i < 16; i++) {
+		if (fake_loop_try_turn(h->loop, 0) == FAKE_LOOP_ERROR)
+			return failed(h);
+		count(h);
+		char *out = NULL;
+		ds_error err;
+		if (ds_controller_loop_status(h->ctrl, fake_now(api), &out, &err) < 0)
+			continue;
+		json_t *st = json_loads(out, 0, NULL);
+		ds_free(out);
+		int synced = json_is_true(json_object_get(st, "synced"));
+		json_decref(st);
+		if (synced)
+			break;
 	}
-	list_all(h);
 	return 0;
 }
 
 int fake_host_step(fake_host *h, int64_t step_ms)
 {
-	if (h->need_list && list_all(h) < 0) { /* the list failed: try again after a while */
-		fake_advance(h->api, fake_now(h->api) + (step_ms > 0 ? step_ms : 1));
-		return 0;
-	}
-	int64_t wait = -1;
-	char *out = NULL;
-	ds_error err;
-	int n = ds_controller_run(h->ctrl, fake_now(h->api), &wait, &out, &err);
-	if (n < 0) {
-		snprintf(h->error, sizeof(h->error), "run: %s", err.message);
-		return -1;
-	}
-	h->syncs += n;
-	if (n > 0) {
-		json_decref(h->last);
-		h->last = json_loads(out, 0, NULL);
-		size_t i;
-		json_t *res;
-		int calls = 0;
-		json_array_foreach(h->last, i, res) calls |= json_array_size(json_object_get(res, "calls")) > 0;
-		if (calls) {
-			json_decref(h->acted);
-			h->acted = json_incref(h->last);
+	fake_loop_set_chunk(h->loop, h->chunk);
+	ds_time start = fake_now(h->api);
+	int turns = 0;
+	do {
+		int64_t r = fake_loop_try_turn(h->loop, step_ms > 0 ? step_ms : 0);
+		if (r == FAKE_LOOP_ERROR)
+			return failed(h);
+		turns++;
+		if (r == -2)
+			break; /* stopped */
+		if (turns == 10000) {
+			snprintf(h->error, sizeof(h->error), "the loop let no time pass in %d turns", turns);
+			return -1;
 		}
-	}
-	ds_free(out);
-	fake_host_feed(h);
-	int64_t dt = step_ms;
-	if (wait >= 0 && wait < dt)
-		dt = wait;
-	ds_time now = fake_now(h->api), next = fake_next_due(h->api);
-	if (next > now && next - now < dt)
-		dt = next - now;
-	if (dt <= 0 && n == 0 && step_ms > 0)
-		dt = 1; /* nothing ran: time must move */
-	if (dt > 0) {
-		fake_advance(h->api, now + dt);
-		fake_host_feed(h);
-	}
-	return n;
+	} while (step_ms > 0 && fake_now(h->api) == start);
+	count(h);
+	return turns;
 }
 
 void fake_host_stop(fake_host *h)
 {
-	for (int i = 0; i < FAKE_HOST_WATCHES; i++) {
-		unwatch(h, i);
-		free(h->rv[i]);
-	}
-	ds_controller_free(h->ctrl);
-	json_decref(h->last);
-	json_decref(h->acted);
+	fake_loop_free(h->loop);
 	memset(h, 0, sizeof(*h));
 }

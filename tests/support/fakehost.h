@@ -1,17 +1,15 @@
 /*
- * libdaemonset's controller driver over the fake API server of fakeapi.h, as a host
- * program runs it today: a ds_transport(3) whose callbacks are the fake's REST calls,
- * and the host's loop - list (ds_controller_resync), watch each resource from the
- * resourceVersion its list ended at, feed the watch bytes to ds_controller_apply_events
- * in pieces of any size, run the due syncs, let virtual time pass; list again after a
- * 410 or an event the controller refused, watch again from the last resourceVersion
- * seen when a stream ends.
+ * libdaemonset's controller over the fake API server of fakeapi.h: a ds_transport(3) whose
+ * callbacks are the fake's REST calls (the syncs' writes), and a host of the library's own
+ * list-watch loop (ds_controller_step(3)) on virtual time: fake_host is fake_loop (fakeloop.h)
+ * without link faults, one step letting virtual time pass.
  * SPDX-License-Identifier: Apache-2.0
  */
 #ifndef DS_TEST_FAKEHOST_H
 #define DS_TEST_FAKEHOST_H
 
 #include "fakeapi.h"
+#include "fakeloop.h"
 
 /* Fill t with callbacks into api (t->size set, user_data = api). */
 void fake_transport(fake_api *api, ds_transport *t);
@@ -20,35 +18,25 @@ void fake_transport(fake_api *api, ds_transport *t);
  * pass (429, 5xx, no answer) and what will not. */
 int fake_transport_result(int code, const char *body);
 
-#define FAKE_HOST_WATCHES 4 /* nodes, pods, daemonsets, controllerrevisions */
-
 typedef struct fake_host {
 	fake_api *api;
-	ds_controller *ctrl;
-	size_t chunk; /* watch bytes are read and fed in pieces of this size (0: 4096) */
-	fake_watch *watch[FAKE_HOST_WATCHES];
-	char *rv[FAKE_HOST_WATCHES];   /* the last resourceVersion each watch delivered */
-	char *part[FAKE_HOST_WATCHES]; /* the start of an event not yet complete */
-	size_t part_len[FAKE_HOST_WATCHES];
-	int need_list;
-	int lists;        /* lists made (the first one included) */
-	long syncs;       /* syncs run */
-	long events;      /* watch events fed */
-	json_t *last;     /* the result documents of the last run that synced something */
-	json_t *acted;    /* ... and of the last run whose syncs made API calls */
-	char error[1024]; /* the last problem the host met (a failed list, a refused event) */
+	ds_controller *ctrl; /* the loop's controller (fake_loop_controller) */
+	fake_loop *loop;     /* the host of ds_controller_step on the fake */
+	size_t chunk;        /* answers are handed over in pieces of this size (0: sizes at random) */
+	int lists;           /* the most lists one resource's reflector made (the first included) */
+	long events;         /* watch events handed over */
+	const json_t *calls; /* every call the syncs made through the transport (fake_loop_sync_calls) */
+	char error[1024];    /* the library error that failed the last step */
 } fake_host;
 
-/* A controller (opts and cfg may be NULL) over api, listed and watching. 0, or -1 with
- * h->error set (the controller could not be made). A failed first list is retried by
- * the next step. */
+/* A controller (opts and cfg may be NULL) over api, its loop run until it has listed and
+ * watches (or, when the fake refuses, until it retries). 0, or -1 with h->error set (the
+ * controller could not be made, or the loop failed). */
 int fake_host_start(fake_host *h, fake_api *api, const ds_options *opts, const ds_controller_config *cfg);
-/* Read every watch and feed what came to the controller. */
-void fake_host_feed(fake_host *h);
-/* One turn of the loop: list again if needed, run the syncs due now, feed the watches,
- * then let up to step_ms of virtual time pass (less when the controller or the cluster
- * acts sooner) and feed again. Returns the number of syncs run, or -1 on a library
- * error (h->error). */
+/* One step: turns of the loop (fake_loop_try_turn: the library's calls made on the fake,
+ * the due syncs run, the answers handed over) until virtual time has passed: up to step_ms,
+ * less when the library or the cluster acts sooner. Returns the number of turns, or -1 on a
+ * library error (h->error). */
 int fake_host_step(fake_host *h, int64_t step_ms);
 void fake_host_stop(fake_host *h);
 

@@ -37,8 +37,25 @@ struct fake_loop {
 	long hits, events;
 	json_t *watch_calls; /* the index of each watch among the fake's calls */
 	json_t *logs;
+	json_t *sync_calls; /* what the syncs asked through the transport, in order */
+	size_t chunk;       /* the pieces' size (0: at random) */
+	char error[512];    /* the library error that ended the last turn */
 	int print, stopped;
 };
+
+/* A library error: kept for fake_loop_error; -1. */
+static int loop_error(fake_loop *l, const char *what, const char *message)
+{
+	snprintf(l->error, sizeof(l->error), "%s: %s", what, message);
+	return -1;
+}
+
+/* The public calls that abort on a library error (tests want to see those). */
+static void die(const fake_loop *l)
+{
+	fprintf(stderr, "fakeloop: %s\n", l->error);
+	abort();
+}
 
 static const fake_link_fault *link_fault(fake_loop *l, int events, long index)
 {
@@ -69,53 +86,72 @@ static int broken_write(const fake_link_fault *f, int result, ds_reply *reply)
 	return DS_TRANSPORT_TRANSIENT;
 }
 
-#define THROUGH_THE_LINK(l, call)                                                                                      \
+/* The call a sync made, kept for fake_loop_sync_calls; its result. */
+static int kept(fake_loop *l, const char *op, const char *resource, const char *ns, const char *name, int result)
+{
+	static const char *const results[] = {"OK",      "NOT_FOUND", "CONFLICT", "ALREADY_EXISTS",
+					      "INVALID", "TRANSIENT", "FATAL"};
+	json_t *c = json_pack("{s:I, s:s, s:s, s:s}", "atMs", (json_int_t)(fake_now(l->api) - FAKE_T0), "op", op,
+			      "resource", resource, "result",
+			      result >= 0 && result <= DS_TRANSPORT_FATAL ? results[result] : "?");
+	if (c && ns)
+		json_object_set_new(c, "namespace", json_string(ns));
+	if (c && name)
+		json_object_set_new(c, "name", json_string(name));
+	if (!c || json_array_append_new(l->sync_calls, c))
+		abort();
+	return result;
+}
+
+#define THROUGH_THE_LINK(l, op, resource, ns, name, call)                                                              \
 	const fake_link_fault *f_ = link_fault((l), 0, fake_calls((l)->api, NULL, NULL));                              \
 	int r_ = (l)->inner.call;                                                                                      \
-	return broken_write(f_, r_, reply)
+	return kept((l), (op), (resource), (ns), (name), broken_write(f_, r_, reply))
 
 static int tp_list(void *ud, const char *resource, const char *ns, const char *selector, ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, list(l->inner.user_data, resource, ns, selector, reply));
+	THROUGH_THE_LINK(l, "list", resource, ns, NULL, list(l->inner.user_data, resource, ns, selector, reply));
 }
 
 static int tp_get(void *ud, const char *resource, const char *ns, const char *name, ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, get(l->inner.user_data, resource, ns, name, reply));
+	THROUGH_THE_LINK(l, "get", resource, ns, name, get(l->inner.user_data, resource, ns, name, reply));
 }
 
 static int tp_create(void *ud, const char *resource, const char *ns, const char *body, ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, create(l->inner.user_data, resource, ns, body, reply));
+	THROUGH_THE_LINK(l, "create", resource, ns, NULL, create(l->inner.user_data, resource, ns, body, reply));
 }
 
 static int tp_remove(void *ud, const char *resource, const char *ns, const char *name, const char *uid, ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, remove(l->inner.user_data, resource, ns, name, uid, reply));
+	THROUGH_THE_LINK(l, "delete", resource, ns, name, remove(l->inner.user_data, resource, ns, name, uid, reply));
 }
 
 static int tp_update_status(void *ud, const char *resource, const char *ns, const char *name, const char *body,
 			    ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, update_status(l->inner.user_data, resource, ns, name, body, reply));
+	THROUGH_THE_LINK(l, "updateStatus", resource, ns, name,
+			 update_status(l->inner.user_data, resource, ns, name, body, reply));
 }
 
 static int tp_patch(void *ud, const char *resource, const char *ns, const char *name, const char *type,
 		    const char *body, ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, patch(l->inner.user_data, resource, ns, name, type, body, reply));
+	THROUGH_THE_LINK(l, "patch", resource, ns, name,
+			 patch(l->inner.user_data, resource, ns, name, type, body, reply));
 }
 
 static int tp_event(void *ud, const char *ns, const char *body, ds_reply *reply)
 {
 	fake_loop *l = ud;
-	THROUGH_THE_LINK(l, record_event(l->inner.user_data, ns, body, reply));
+	THROUGH_THE_LINK(l, "event", "events", ns, NULL, record_event(l->inner.user_data, ns, body, reply));
 }
 
 /* ---- the loop's calls ---- */
@@ -266,7 +302,7 @@ static int send_call(fake_loop *l, lcall *c, int *gone)
 		n++;
 		if ((rc = ds_controller_io_response(l->ctrl, c->id, c->status, now_of(l), &err)) != 0) {
 			if (rc < 0)
-				abort();
+				return loop_error(l, "io_response", err.message);
 			*gone = 1;
 			return n;
 		}
@@ -277,18 +313,19 @@ static int send_call(fake_loop *l, lcall *c, int *gone)
 		read_watch(l, c);
 	size_t limit = c->cut < c->len ? c->cut : c->len;
 	while (c->pos < limit) {
-		l->chunks = l->chunks * 1103515245u + 12345u;
-		size_t chunk = 1 + (l->chunks >> 8) % 3000;
+		size_t chunk = l->chunk;
+		if (!chunk) {
+			l->chunks = l->chunks * 1103515245u + 12345u;
+			chunk = 1 + (l->chunks >> 8) % 3000;
+		}
 		if (chunk > limit - c->pos)
 			chunk = limit - c->pos;
 		n++;
 		rc = ds_controller_io_data(l->ctrl, c->id, c->out + c->pos, chunk, now_of(l), &err);
 		c->pos += chunk;
 		if (rc != 0) {
-			if (rc < 0) {
-				fprintf(stderr, "fakeloop: io_data: %s\n", err.message);
-				abort();
-			}
+			if (rc < 0)
+				return loop_error(l, "io_data", err.message);
 			*gone = 1;
 			return n;
 		}
@@ -307,7 +344,7 @@ static int send_call(fake_loop *l, lcall *c, int *gone)
 				  : c->reset     ? "read: connection reset by peer"
 						 : NULL;
 		if (ds_controller_io_end(l->ctrl, c->id, why, now_of(l), &err) < 0)
-			abort();
+			return loop_error(l, "io_end", err.message);
 	}
 	return n;
 }
@@ -325,8 +362,12 @@ static int deliver(fake_loop *l)
 		order[n++] = c;
 	int total = 0;
 	for (size_t i = n; i-- > 0;) { /* oldest first */
-		int gone = 0;
-		total += send_call(l, order[i], &gone);
+		int gone = 0, sent = send_call(l, order[i], &gone);
+		if (sent < 0) {
+			free(order);
+			return -1;
+		}
+		total += sent;
 		if (gone)
 			fake_loop_cancel(l, order[i]->id);
 	}
@@ -334,7 +375,8 @@ static int deliver(fake_loop *l)
 	return total;
 }
 
-int fake_loop_serve(fake_loop *l, int64_t wait_ms)
+/* fake_loop_serve, -1 on a library error */
+static int serve(fake_loop *l, int64_t wait_ms)
 {
 	fake_advance(l->api, now_of(l)); /* what is due now (a pod the scheduler can bind at once) */
 	int n = deliver(l);
@@ -350,15 +392,23 @@ int fake_loop_serve(fake_loop *l, int64_t wait_ms)
 	return deliver(l);
 }
 
-int64_t fake_loop_turn(fake_loop *l, int64_t max_wait_ms)
+int fake_loop_serve(fake_loop *l, int64_t wait_ms)
+{
+	int n = serve(l, wait_ms);
+	if (n < 0)
+		die(l);
+	return n;
+}
+
+int64_t fake_loop_try_turn(fake_loop *l, int64_t max_wait_ms)
 {
 	ds_error err;
 	for (;;) {
 		ds_io io = DS_IO_INIT;
 		int op = ds_controller_step(l->ctrl, now_of(l), &io, &err);
 		if (op < 0) {
-			fprintf(stderr, "fakeloop: step: %s\n", err.message);
-			abort();
+			loop_error(l, "step", err.message);
+			return FAKE_LOOP_ERROR;
 		}
 		switch (op) {
 		case DS_IO_LOG:
@@ -372,15 +422,24 @@ int64_t fake_loop_turn(fake_loop *l, int64_t max_wait_ms)
 			int64_t wait = io.wait_ms;
 			if (max_wait_ms >= 0 && (wait < 0 || wait > max_wait_ms))
 				wait = max_wait_ms;
-			fake_loop_serve(l, wait);
-			return io.wait_ms;
+			return serve(l, wait) < 0 ? FAKE_LOOP_ERROR : io.wait_ms;
 		}
 		default:
-			if (fake_loop_start(l, &io) < 0)
-				abort();
+			if (fake_loop_start(l, &io) < 0) {
+				loop_error(l, "start", "out of memory");
+				return FAKE_LOOP_ERROR;
+			}
 			continue;
 		}
 	}
+}
+
+int64_t fake_loop_turn(fake_loop *l, int64_t max_wait_ms)
+{
+	int64_t r = fake_loop_try_turn(l, max_wait_ms);
+	if (r == FAKE_LOOP_ERROR)
+		die(l);
+	return r;
 }
 
 /* ---- lifetime and what tests look at ---- */
@@ -389,9 +448,11 @@ fake_loop *fake_loop_new(fake_api *api, const ds_options *opts, const ds_control
 			 char *errbuf, size_t errlen)
 {
 	fake_loop *l = calloc(1, sizeof(*l));
-	if (!l || !(l->logs = json_array()) || !(l->watch_calls = json_array())) {
-		if (l)
+	if (!l || !(l->logs = json_array()) || !(l->watch_calls = json_array()) || !(l->sync_calls = json_array())) {
+		if (l) {
 			json_decref(l->logs);
+			json_decref(l->watch_calls);
+		}
 		free(l);
 		snprintf(errbuf, errlen, "out of memory");
 		return NULL;
@@ -413,6 +474,7 @@ fake_loop *fake_loop_new(fake_api *api, const ds_options *opts, const ds_control
 		snprintf(errbuf, errlen, "%s", err.message);
 		json_decref(l->logs);
 		json_decref(l->watch_calls);
+		json_decref(l->sync_calls);
 		free(l);
 		return NULL;
 	}
@@ -431,6 +493,7 @@ void fake_loop_free(fake_loop *l)
 	ds_controller_free(l->ctrl);
 	json_decref(l->logs);
 	json_decref(l->watch_calls);
+	json_decref(l->sync_calls);
 	free(l->faults);
 	free(l);
 }
@@ -463,3 +526,9 @@ int fake_loop_logged(const fake_loop *l, const char *needle)
 }
 
 void fake_loop_print(fake_loop *l, int on) { l->print = on; }
+
+const json_t *fake_loop_sync_calls(const fake_loop *l) { return l->sync_calls; }
+
+void fake_loop_set_chunk(fake_loop *l, size_t chunk) { l->chunk = chunk; }
+
+const char *fake_loop_error(const fake_loop *l) { return l->error; }

@@ -35,6 +35,13 @@ ds_controller *fake_loop_controller(const fake_loop *l);
  * the fake's next change. Returns the wait the library asked for; -2 once it stopped. Aborts
  * (abort()) on a library error: tests want to see those. */
 int64_t fake_loop_turn(fake_loop *l, int64_t max_wait_ms);
+/* fake_loop_turn, but a library error ends the turn with FAKE_LOOP_ERROR and the error in
+ * fake_loop_error(l) instead of aborting. */
+#define FAKE_LOOP_ERROR (-3)
+int64_t fake_loop_try_turn(fake_loop *l, int64_t max_wait_ms);
+const char *fake_loop_error(const fake_loop *l);
+/* Hand answers over in pieces of chunk bytes (0, the default: sizes at random, from the seed). */
+void fake_loop_set_chunk(fake_loop *l, size_t chunk);
 
 /* The calls of the loop, for a host of its own: start one, abort one, and hand over what is due
  * (letting time pass as fake_loop_turn does). */
@@ -60,6 +67,10 @@ long fake_loop_link_hits(const fake_loop *l);
 long fake_loop_events(const fake_loop *l);
 /* The index among the fake's calls of each watch the loop started, in order (borrowed). */
 const json_t *fake_loop_watch_calls(const fake_loop *l);
+/* Every call the syncs made through the transport, in order (borrowed): {"atMs" (since FAKE_T0),
+ * "op" (list, get, create, delete, updateStatus, patch, event), "resource", "namespace"?, "name"?,
+ * "result" (the ds_transport_result's name: OK, NOT_FOUND, CONFLICT, ...)}. */
+const json_t *fake_loop_sync_calls(const fake_loop *l);
 /* Every log line of the loop, in order (borrowed). */
 const json_t *fake_loop_logs(const fake_loop *l);
 /* How many log lines contain needle. */

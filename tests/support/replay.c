@@ -277,8 +277,19 @@ void rp_report(replay *r, FILE *f)
 		free(st);
 	}
 	json_decref(dss);
-	print_json(f, "the controller's last syncs that made API calls", r->host.acted, 8000);
-	print_json(f, "the controller's last syncs", r->host.last, 4000);
+	/* the last calls the syncs made, and the list-watch loop's state */
+	size_t ncalls = json_array_size(r->host.calls), from = ncalls > 40 ? ncalls - 40 : 0;
+	json_t *last = json_array();
+	for (size_t c = from; c < ncalls; c++)
+		json_array_append(last, json_array_get(r->host.calls, c));
+	print_json(f, "the controller's last calls (its syncs')", last, 8000);
+	json_decref(last);
+	char *loop = NULL;
+	ds_error err;
+	json_t *lv = ds_controller_loop_status(r->host.ctrl, now, &loop, &err) == 0 ? json_loads(loop, 0, NULL) : NULL;
+	ds_free(loop);
+	print_json(f, "the controller's list-watch loop", lv, 4000);
+	json_decref(lv);
 	plans(r, f, now);
 	if (r->host.error[0])
 		fprintf(f, "the host's last problem: %s\n", r->host.error);
@@ -353,32 +364,30 @@ void rp_invariants_clear(replay *r) { r->ninv = 0; }
 
 /* ---- the loop ---- */
 
-/* DS_REPLAY_TRACE=1: every sync and every write on stderr, with the virtual time. */
-static void trace_syncs(replay *r, const json_t *before)
+/* DS_REPLAY_TRACE=1: every call the syncs made (and every write of the cluster) on stderr, with the
+ * virtual time. */
+static void trace_calls(replay *r)
 {
-	if (!getenv("DS_REPLAY_TRACE") || r->host.last == before)
+	size_t n = json_array_size(r->host.calls);
+	if (!getenv("DS_REPLAY_TRACE")) {
+		r->traced = n;
 		return;
-	size_t i;
-	json_t *res;
-	json_array_foreach(r->host.last, i, res)
-	{
-		char *calls = json_dumps(json_object_get(res, "calls"), JSON_COMPACT);
-		fprintf(stderr, "[+%.3fs] sync %s: satisfied=%d requeueAfterMs=%lld error=%s calls=%s\n",
-			(double)(fake_now(r->api) - r->t0) / 1000.0, rp_str(res, "key"),
-			json_is_true(json_object_get(res, "expectationsSatisfied")),
-			(long long)rp_int(res, "requeueAfterMs"), rp_str(res, "error") ? rp_str(res, "error") : "-",
-			calls);
-		free(calls);
+	}
+	for (; r->traced < n; r->traced++) {
+		const json_t *c = json_array_get(r->host.calls, r->traced);
+		const char *ns = rp_str(c, "namespace"), *name = rp_str(c, "name");
+		fprintf(stderr, "[+%.3fs] sync call %s %s %s%s%s: %s\n",
+			(double)(rp_int(c, "atMs") + FAKE_T0 - r->t0) / 1000.0, rp_str(c, "op"), rp_str(c, "resource"),
+			ns ? ns : "", ns && name ? "/" : "", name ? name : "", rp_str(c, "result"));
 	}
 }
 
 static void tick(replay *r, int64_t ms)
 {
 	r->steps++;
-	const json_t *before = r->host.last;
 	if (fake_host_step(&r->host, ms) < 0)
 		rp_fail(r, "the host: %s", r->host.error);
-	trace_syncs(r, before);
+	trace_calls(r);
 	check_invariants(r, 0);
 	if (r->violation[0])
 		rp_fail(r, "an invariant was broken (its report is above)");

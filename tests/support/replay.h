@@ -42,6 +42,7 @@ struct replay {
 	char violation[16384]; /* the first invariant broken, with the report of that moment */
 	uint64_t rand;         /* for upstream's random choices (a node, a pod), reproducible */
 	long steps;
+	size_t traced; /* the syncs' calls traced so far (DS_REPLAY_TRACE) */
 };
 
 /* A fake cluster (fo may be NULL) loaded with cluster_yaml (may be NULL), and a controller

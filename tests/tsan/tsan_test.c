@@ -351,9 +351,9 @@ static void pure_daemonset(buf *b, const shared *s, size_t d)
 	put(b, "", rc, out, &err);
 	rc = ds_daemonset_rolling_update(t, n, node, len(node), NULL, NOW, o, &out, &err);
 	put(b, "rolling update", rc, out, &err);
-	rc = ds_podspec_add_daemon_tolerations(tmpl, len(tmpl), &out, &err);
+	rc = ds_podspec_add_daemon_tolerations2(tmpl, len(tmpl), o, &out, &err);
 	put(b, "tolerations", rc, out, &err);
-	rc = ds_affinity_replace_node_name(NULL, 0, s->nodes[0], &out, &err);
+	rc = ds_affinity_replace_node_name2(NULL, 0, s->nodes[0], o, &out, &err);
 	put(b, "affinity", rc, out, &err);
 }
 
@@ -374,14 +374,15 @@ static void pure_node(buf *b, const shared *s, size_t i)
 	json_t *nj = json_loadb(node, n, 0, NULL);
 	char *taints = json_dumps(json_object_get(json_object_get(nj, "spec"), "taints"), JSON_ENCODE_ANY);
 	json_decref(nj);
-	rc = ds_taints_find_untolerated(taints, len(taints), tols, sizeof(tols) - 1, DS_TAINT_EFFECT_NO_SCHEDULE, o,
-					&found, &out, &err);
+	static const char *const no_schedule[] = {"NoSchedule"};
+	const ds_taint_filter filter = {sizeof(ds_taint_filter), no_schedule, 1};
+	rc = ds_taints_find_untolerated2(taints, len(taints), tols, sizeof(tols) - 1, &filter, o, &found, &out, &err);
 	bprintf(b, "untolerated %d ", found);
 	put(b, "", rc, out, &err);
 	free(taints);
 	rc = ds_toleration_tolerates_taint(tol, sizeof(tol) - 1, taint, sizeof(taint) - 1, o, &m, &err);
 	bprintf(b, "tolerates %d %d\n", rc, m);
-	rc = ds_pod_required_node_affinity_match(fit_pod, sizeof(fit_pod) - 1, node, n, &m, &err);
+	rc = ds_pod_required_node_affinity_match2(fit_pod, sizeof(fit_pod) - 1, node, n, o, &m, &err);
 	bprintf(b, "affinity %d %d\n", rc, m);
 	rc = ds_node_selector_match(sel, sizeof(sel) - 1, node, n, &m, &err);
 	bprintf(b, "node selector %d %d\n", rc, m);

@@ -485,6 +485,56 @@ START_TEST(test_slow_start_failure)
 }
 END_TEST
 
+/* An error longer than any fixed buffer (an admission webhook's denial with its details) reaches the
+ * sync's "error" and its FailedCreate event whole: both are built from the message as it came. The
+ * error was cut at 1023 bytes and the event at 1199, and where a cut fell inside a UTF-8 character (at
+ * some of the shifts below) the sync failed as out of memory. */
+START_TEST(test_long_error_whole)
+{
+	for (int shift = 0; shift < 26; shift++) {
+		world w;
+		cw_init(&w, NULL, NULL);
+		cw_load(&w, small_cluster);
+		cw_resync(&w);
+		size_t cap = 8192, n = 0;
+		char *msg = malloc(cap);
+		ck_assert_ptr_nonnull(msg);
+		n += (size_t)snprintf(msg, cap, "admission webhook \"quota.example.com\" denied the request:%*s", shift,
+				      "");
+		for (int i = 0; i < 120; i++) /* an e with an acute accent, two bytes in UTF-8 */
+			n += (size_t)snprintf(msg + n, cap - n, " pod %03d over the quota \xc3\xa9;", i);
+		snprintf(msg + n, cap - n, " (end)");
+		ck_assert_uint_gt(strlen(msg), 3000);
+		ck_assert_uint_lt(strlen(msg), cap - 1);
+		mem_add_fault(w.m, "create", "pods", 0, -1, DS_TRANSPORT_TRANSIENT, 0, msg);
+		json_t *doc = cw_sync(&w, "default", "agent");
+		ck_assert_int_eq(json_array_size(json_object_get(doc, "created")), 0);
+		const char *got = json_string_value(json_object_get(doc, "error"));
+		ck_assert_ptr_nonnull(got);
+		ck_assert_msg(strcmp(got, msg) == 0, "shift %d: error of %zu bytes, the message %zu", shift,
+			      strlen(got), strlen(msg));
+		json_decref(doc);
+		/* the event, exactly */
+		char *ev = malloc(cap + 32);
+		ck_assert_ptr_nonnull(ev);
+		snprintf(ev, cap + 32, "Error creating: %s", msg);
+		int whole = 0;
+		const char *k;
+		json_t *e;
+		json_object_foreach((json_t *)mem_objects(w.m, "events"), k, e)
+		{
+			const char *r = json_string_value(json_object_get(e, "reason"));
+			const char *m = json_string_value(json_object_get(e, "message"));
+			whole |= r && m && strcmp(r, "FailedCreate") == 0 && strcmp(m, ev) == 0;
+		}
+		ck_assert_msg(whole, "shift %d: no event with exactly the message", shift);
+		free(ev);
+		free(msg);
+		cw_free(&w);
+	}
+}
+END_TEST
+
 /* The revision name is taken by different data: bump collisionCount, fail this sync, and
  * the next one creates the revision under the new hash. Taken by the same data: fine. */
 START_TEST(test_revision_collision)
@@ -1308,6 +1358,7 @@ static Suite *controller_suite(void)
 	tcase_add_test(tc, test_delete_gone_is_fine);
 	tcase_add_test(tc, test_delete_fails);
 	tcase_add_test(tc, test_slow_start_failure);
+	tcase_add_test(tc, test_long_error_whole);
 	tcase_add_test(tc, test_revision_collision);
 	tcase_add_test(tc, test_adoption_race);
 	tcase_add_test(tc, test_selecting_all);

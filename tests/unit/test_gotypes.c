@@ -557,17 +557,17 @@ static int run_call(const call_row *r, ds_error *err)
 	if (strcmp(r->fn, "tolerates_taint") == 0)
 		rc = ds_toleration_tolerates_taint(tol, strlen(tol), taint, strlen(taint), NULL, &v, err);
 	else if (strcmp(r->fn, "find_untolerated") == 0)
-		rc = ds_taints_find_untolerated(taints, strlen(taints), tols, strlen(tols), 0, NULL, &v, &out, err);
+		rc = ds_taints_find_untolerated2(taints, strlen(taints), tols, strlen(tols), NULL, NULL, &v, &out, err);
 	else if (strcmp(r->fn, "affinity_match") == 0)
-		rc = ds_pod_required_node_affinity_match(pod, strlen(pod), node, strlen(node), &v, err);
+		rc = ds_pod_required_node_affinity_match2(pod, strlen(pod), node, strlen(node), NULL, &v, err);
 	else if (strcmp(r->fn, "should_run") == 0)
 		rc = ds_daemonset_node_should_run(ds, strlen(ds), node, strlen(node), NULL, &v, NULL, &out, err);
 	else if (strcmp(r->fn, "new_pod") == 0)
 		rc = ds_daemonset_new_pod(ds, strlen(ds), "n", "h", NULL, &out, err);
 	else if (strcmp(r->fn, "add_tolerations") == 0)
-		rc = ds_podspec_add_daemon_tolerations(pod, strlen(pod), &out, err);
+		rc = ds_podspec_add_daemon_tolerations2(pod, strlen(pod), NULL, &out, err);
 	else if (strcmp(r->fn, "replace_node_name") == 0)
-		rc = ds_affinity_replace_node_name(aff, strlen(aff), "n", &out, err);
+		rc = ds_affinity_replace_node_name2(aff, strlen(aff), "n", NULL, &out, err);
 	else if (strcmp(r->fn, "rolling_update") == 0)
 		rc = ds_daemonset_rolling_update(ds, strlen(ds), objects, strlen(objects), "h", 0, NULL, &out, err);
 	else if (strcmp(r->fn, "scheduler_filter") == 0)

@@ -13,7 +13,13 @@
  * answered case, each field the Go types have given a value of a wrong JSON
  * type is DS_ETYPE at exactly its path, null there is accepted (the zero value
  * or nil), and a field they do not have changes nothing.
+ *
+ * The tables name the current functions; every case of the four 1.2 gave a successor with a 2
+ * runs through the superseded name too (superseded_names_agree), which SONAME 1 keeps: this suite
+ * calls those names on purpose.
  */
+#define DS_NO_DEPRECATION_WARNINGS
+
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,6 +129,36 @@ static json_t *out_json(char *out)
 	return v;
 }
 
+/* The filter of a case's effect names (NoSchedule, PreferNoSchedule, NoExecute, Other for "" and
+ * every unknown effect), as ds_taint_filter strings; NULL for a nil filter (none named). */
+static const ds_taint_filter *case_filter(const json_t *cs, ds_taint_filter *f, const char **names, size_t max)
+{
+	unsigned bits = effects(json_object_get(cs, "effects"));
+	if (!bits)
+		return NULL;
+	f->size = sizeof(*f);
+	f->effects = names;
+	f->count = 0;
+	static const char *const known[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
+	for (int i = 0; i < 3; i++)
+		if (bits & (1u << i))
+			names[f->count++] = known[i];
+	/* "Other": "" and the unknown effects the case's taints have */
+	if (bits & DS_TAINT_EFFECT_OTHER) {
+		names[f->count++] = "";
+		size_t i;
+		json_t *t;
+		json_array_foreach(json_object_get(cs, "taints"), i, t)
+		{
+			const char *e = json_string_value(json_object_get(t, "effect"));
+			if (e && *e && strcmp(e, "NoSchedule") && strcmp(e, "PreferNoSchedule") &&
+			    strcmp(e, "NoExecute") && f->count < max)
+				names[f->count++] = e;
+		}
+	}
+	return f;
+}
+
 /* ---- one call ----------------------------------------------------------------------------- */
 
 typedef struct outcome {
@@ -149,23 +185,31 @@ static void call(const char *fn, const json_t *cs, int with_err, outcome *o)
 		o->rc = ds_toleration_tolerates_taint(t1, s1, t2, s2, opts, null_output(cs, "out") ? NULL : &v, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "tolerates", json_boolean(v));
-	} else if (strcmp(fn, "ds_taints_find_untolerated") == 0) {
+	} else if (strcmp(fn, "ds_taints_find_untolerated2") == 0) {
 		const char *t1 = doc(cs, "taints", &s1, &b1), *t2 = doc(cs, "tolerations", &s2, &b2);
 		b3 = NULL;
 		int found = -1;
-		o->rc = ds_taints_find_untolerated(t1, s1, t2, s2, effects(json_object_get(cs, "effects")), opts,
-						   null_output(cs, "found") ? NULL : &found,
-						   null_output(cs, "json_out") ? NULL : &out, err);
+		ds_taint_filter f;
+		const char *names[16];
+		unsigned bits = effects(json_object_get(cs, "effects"));
+		int *fo = null_output(cs, "found") ? NULL : &found;
+		char **jo = null_output(cs, "json_out") ? NULL : &out;
+		if (bits >> 4) /* bits beyond the four: an error only the superseded form has */
+			o->rc = ds_taints_find_untolerated(t1, s1, t2, s2, bits, opts, fo, jo, err);
+		else
+			o->rc = ds_taints_find_untolerated2(t1, s1, t2, s2, case_filter(cs, &f, names, 16), opts, fo,
+							    jo, err);
 		if (o->rc == 0) {
 			json_object_set_new(o->outputs, "found", json_boolean(found));
 			json_object_set_new(o->outputs, "taint", out_json(out));
 			out = NULL;
 		}
-	} else if (strcmp(fn, "ds_pod_required_node_affinity_match") == 0) {
+	} else if (strcmp(fn, "ds_pod_required_node_affinity_match2") == 0) {
 		const char *t1 = doc(cs, "pod", &s1, &b1), *t2 = doc(cs, "node", &s2, &b2);
 		b3 = NULL;
 		int v = -1;
-		o->rc = ds_pod_required_node_affinity_match(t1, s1, t2, s2, null_output(cs, "out") ? NULL : &v, err);
+		o->rc = ds_pod_required_node_affinity_match2(t1, s1, t2, s2, opts, null_output(cs, "out") ? NULL : &v,
+							     err);
 		if (v >= 0) /* set on a DS_EVALUE of the terms too */
 			json_object_set_new(o->outputs, "match", json_boolean(v));
 	} else if (strcmp(fn, "ds_daemonset_node_should_run") == 0) {
@@ -187,17 +231,18 @@ static void call(const char *fn, const json_t *cs, int with_err, outcome *o)
 					     null_output(cs, "json_out") ? NULL : &out, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "pod", out_json(out)), out = NULL;
-	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations") == 0) {
+	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations2") == 0) {
 		const char *t1 = doc(cs, "podspec", &s1, &b1);
 		b2 = b3 = NULL;
-		o->rc = ds_podspec_add_daemon_tolerations(t1, s1, null_output(cs, "json_out") ? NULL : &out, err);
+		o->rc = ds_podspec_add_daemon_tolerations2(t1, s1, opts, null_output(cs, "json_out") ? NULL : &out,
+							   err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "podspec", out_json(out)), out = NULL;
-	} else if (strcmp(fn, "ds_affinity_replace_node_name") == 0) {
+	} else if (strcmp(fn, "ds_affinity_replace_node_name2") == 0) {
 		const char *t1 = doc(cs, "affinity", &s1, &b1);
 		b2 = b3 = NULL;
-		o->rc = ds_affinity_replace_node_name(t1, s1, str(cs, "nodeName"),
-						      null_output(cs, "json_out") ? NULL : &out, err);
+		o->rc = ds_affinity_replace_node_name2(t1, s1, str(cs, "nodeName"), opts,
+						       null_output(cs, "json_out") ? NULL : &out, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "affinity", out_json(out)), out = NULL;
 	} else if (strcmp(fn, "ds_daemonset_rolling_update") == 0) {
@@ -244,36 +289,6 @@ static int obj_arg(const json_t *cs, const char *name, const char *type, int opt
 	return o->rc < 0 ? -1 : 0;
 }
 
-/* The filter of a case's effect names (NoSchedule, PreferNoSchedule, NoExecute, Other for "" and
- * every unknown effect), as ds_taint_filter strings; NULL for a nil filter (none named). */
-static const ds_taint_filter *case_filter(const json_t *cs, ds_taint_filter *f, const char **names, size_t max)
-{
-	unsigned bits = effects(json_object_get(cs, "effects"));
-	if (!bits)
-		return NULL;
-	f->size = sizeof(*f);
-	f->effects = names;
-	f->count = 0;
-	static const char *const known[] = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
-	for (int i = 0; i < 3; i++)
-		if (bits & (1u << i))
-			names[f->count++] = known[i];
-	/* "Other": "" and the unknown effects the case's taints have */
-	if (bits & DS_TAINT_EFFECT_OTHER) {
-		names[f->count++] = "";
-		size_t i;
-		json_t *t;
-		json_array_foreach(json_object_get(cs, "taints"), i, t)
-		{
-			const char *e = json_string_value(json_object_get(t, "effect"));
-			if (e && *e && strcmp(e, "NoSchedule") && strcmp(e, "PreferNoSchedule") &&
-			    strcmp(e, "NoExecute") && f->count < max)
-				names[f->count++] = e;
-		}
-	}
-	return f;
-}
-
 /* Run case cs through the _obj form of fn (its documents parsed with ds_object_parse first, whose
  * errors are the outcome then): 0 when fn has none. */
 static int call_obj(const char *fn, const json_t *cs, int with_err, outcome *o)
@@ -296,11 +311,12 @@ static int call_obj(const char *fn, const json_t *cs, int with_err, outcome *o)
 			o->rc = ds_toleration_tolerates_taint_obj(a, b, opts, null_output(cs, "out") ? NULL : &v, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "tolerates", json_boolean(v));
-	} else if (strcmp(fn, "ds_taints_find_untolerated") == 0) {
+	} else if (strcmp(fn, "ds_taints_find_untolerated2") == 0) {
 		int found = -1;
 		ds_taint_filter f;
 		const char *names[16];
-		if (effects(json_object_get(cs, "effects")) >> 4) { /* bits beyond the four: the text form's error */
+		if (effects(json_object_get(cs, "effects")) >>
+		    4) { /* bits beyond the four: the superseded form's error */
 			o->rc = ds_taints_find_untolerated(NULL, 0, NULL, 0, effects(json_object_get(cs, "effects")),
 							   opts, NULL, NULL, err);
 		} else if (obj_arg(cs, "taints", "[]Taint", 0, opts, err, o, &a) == 0 &&
@@ -313,7 +329,7 @@ static int call_obj(const char *fn, const json_t *cs, int with_err, outcome *o)
 			json_object_set_new(o->outputs, "taint", out_json(out));
 			out = NULL;
 		}
-	} else if (strcmp(fn, "ds_pod_required_node_affinity_match") == 0) {
+	} else if (strcmp(fn, "ds_pod_required_node_affinity_match2") == 0) {
 		int v = -1;
 		if (obj_arg(cs, "pod", "Pod", 0, opts, err, o, &a) == 0 &&
 		    obj_arg(cs, "node", "Node", 0, opts, err, o, &b) == 0)
@@ -339,14 +355,14 @@ static int call_obj(const char *fn, const json_t *cs, int with_err, outcome *o)
 			o->rc = ds_daemonset_new_pod_obj(a, str(cs, "nodeName"), str(cs, "hash"), opts, jo, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "pod", out_json(out)), out = NULL;
-	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations") == 0) {
+	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations2") == 0) {
 		if (!jo)
 			o->rc = ds_podspec_add_daemon_tolerations_obj(NULL, opts, jo, err);
 		else if (obj_arg(cs, "podspec", "Pod", 0, opts, err, o, &a) == 0)
 			o->rc = ds_podspec_add_daemon_tolerations_obj(a, opts, jo, err);
 		if (o->rc == 0)
 			json_object_set_new(o->outputs, "podspec", out_json(out)), out = NULL;
-	} else if (strcmp(fn, "ds_affinity_replace_node_name") == 0) {
+	} else if (strcmp(fn, "ds_affinity_replace_node_name2") == 0) {
 		if (!str(cs, "nodeName") || !jo)
 			o->rc = ds_affinity_replace_node_name_obj(NULL, str(cs, "nodeName"), opts, jo, err);
 		else if (obj_arg(cs, "affinity", "Affinity", 1, opts, err, o, &a) == 0)
@@ -379,7 +395,7 @@ static int call_obj(const char *fn, const json_t *cs, int with_err, outcome *o)
 	ck_assert_msg(out == NULL, "%s (objects): an output on failure", fn);
 	/* ds_object_parse names the argument after its type ("pod"); the text function names its own
 	 * "podspec": the same error otherwise */
-	if (strcmp(fn, "ds_podspec_add_daemon_tolerations") == 0 && strncmp(o->err.source, "pod", 3) == 0 &&
+	if (strcmp(fn, "ds_podspec_add_daemon_tolerations2") == 0 && strncmp(o->err.source, "pod", 3) == 0 &&
 	    strncmp(o->err.source, "podspec", 7) != 0) {
 		char src[sizeof(o->err.source)];
 		snprintf(src, sizeof(src), "podspec%s", o->err.source + 3);
@@ -544,9 +560,9 @@ static json_t *pure_files(void)
 }
 
 static const char *const FUNCTIONS[] = {
-	"ds_toleration_tolerates_taint", "ds_taints_find_untolerated",  "ds_pod_required_node_affinity_match",
-	"ds_daemonset_node_should_run",  "ds_daemonset_new_pod",        "ds_podspec_add_daemon_tolerations",
-	"ds_affinity_replace_node_name", "ds_daemonset_rolling_update", "ds_scheduler_filter",
+	"ds_toleration_tolerates_taint",  "ds_taints_find_untolerated2", "ds_pod_required_node_affinity_match2",
+	"ds_daemonset_node_should_run",   "ds_daemonset_new_pod",        "ds_podspec_add_daemon_tolerations2",
+	"ds_affinity_replace_node_name2", "ds_daemonset_rolling_update", "ds_scheduler_filter",
 	"ds_preemption_select_victims",
 };
 #define NFUNCTIONS (sizeof(FUNCTIONS) / sizeof(FUNCTIONS[0]))
@@ -627,6 +643,104 @@ START_TEST(errors_without_an_error_report)
 	}
 	json_decref(files);
 	ck_assert_uint_gt(n, 50);
+}
+END_TEST
+
+/* Run case cs of the successor fn through the name it superseded (which reads every option at its
+ * default, or the effects as bits): 0 when fn superseded none or the case cannot be said to it. */
+static int call_superseded(const char *fn, const json_t *cs, outcome *o)
+{
+	memset(o, 0, sizeof(*o));
+	ds_error_clear(&o->err);
+	const json_t *settings = json_object_get(cs, "options");
+	int with_opts = strcmp(fn, "ds_taints_find_untolerated2") == 0;
+	if (!with_opts && json_object_size(settings))
+		return 0;
+	ds_options *opts = json_is_object(settings) ? dsi_test_options_of(settings) : NULL;
+	char *b1 = NULL, *b2 = NULL, *out = NULL;
+	size_t s1 = 0, s2 = 0;
+	char **jo = null_output(cs, "json_out") ? NULL : &out;
+	int known = 1;
+	o->outputs = json_object();
+	if (with_opts) {
+		const char *t1 = doc(cs, "taints", &s1, &b1), *t2 = doc(cs, "tolerations", &s2, &b2);
+		int found = -1;
+		o->rc = ds_taints_find_untolerated(t1, s1, t2, s2, effects(json_object_get(cs, "effects")), opts,
+						   null_output(cs, "found") ? NULL : &found, jo, &o->err);
+		if (o->rc == 0) {
+			json_object_set_new(o->outputs, "found", json_boolean(found));
+			json_object_set_new(o->outputs, "taint", out_json(out));
+			out = NULL;
+		}
+	} else if (strcmp(fn, "ds_pod_required_node_affinity_match2") == 0) {
+		const char *t1 = doc(cs, "pod", &s1, &b1), *t2 = doc(cs, "node", &s2, &b2);
+		int v = -1;
+		o->rc = ds_pod_required_node_affinity_match(t1, s1, t2, s2, null_output(cs, "out") ? NULL : &v,
+							    &o->err);
+		if (v >= 0)
+			json_object_set_new(o->outputs, "match", json_boolean(v));
+	} else if (strcmp(fn, "ds_podspec_add_daemon_tolerations2") == 0) {
+		const char *t1 = doc(cs, "podspec", &s1, &b1);
+		o->rc = ds_podspec_add_daemon_tolerations(t1, s1, jo, &o->err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "podspec", out_json(out)), out = NULL;
+	} else if (strcmp(fn, "ds_affinity_replace_node_name2") == 0) {
+		const char *t1 = doc(cs, "affinity", &s1, &b1);
+		o->rc = ds_affinity_replace_node_name(t1, s1, str(cs, "nodeName"), jo, &o->err);
+		if (o->rc == 0)
+			json_object_set_new(o->outputs, "affinity", out_json(out)), out = NULL;
+	} else {
+		known = 0;
+	}
+	ck_assert_msg(out == NULL, "%s (superseded name): an output on failure", fn);
+	free(b1);
+	free(b2);
+	ds_options_free(opts);
+	if (!known)
+		json_decref(o->outputs);
+	return known;
+}
+
+/* Each case of the four functions 1.2 superseded with a 2 (daemonset(7), Superseded names), through
+ * the old name: the table's expectation and the successor's outcome, message included. */
+START_TEST(superseded_names_agree)
+{
+	json_t *files = pure_files();
+	const char *name;
+	json_t *f;
+	unsigned ran = 0, files_with = 0;
+	json_object_foreach(files, name, f)
+	{
+		const char *fn = vt_str(f, "function");
+		size_t i;
+		json_t *cs;
+		unsigned here = 0;
+		json_array_foreach(json_object_get(f, "cases"), i, cs)
+		{
+			outcome old, cur;
+			if (!call_superseded(fn, cs, &old))
+				continue;
+			call(fn, cs, 1, &cur);
+			ck_assert_msg(
+				old.rc == cur.rc && strcmp(old.err.path, cur.err.path) == 0 &&
+					strcmp(old.err.source, cur.err.source) == 0 &&
+					strcmp(old.err.message, cur.err.message) == 0,
+				"%s: \"%s\": the superseded name: %s at \"%s\" (%s), the successor: %s at \"%s\" (%s)",
+				name, vt_str(cs, "name"), code_name(old.rc), old.err.path, old.err.message,
+				code_name(cur.rc), cur.err.path, cur.err.message);
+			ck_assert_msg(json_equal(old.outputs, cur.outputs), "%s: \"%s\": outputs differ", name,
+				      vt_str(cs, "name"));
+			json_decref(cur.outputs);
+			char *bad = differs(cs, &old);
+			ck_assert_msg(bad == NULL, "%s: \"%s\" (superseded name): %s", name, vt_str(cs, "name"), bad);
+			here++;
+		}
+		files_with += here > 0;
+		ran += here;
+	}
+	json_decref(files);
+	ck_assert_uint_eq(files_with, 4);
+	ck_assert_uint_gt(ran, 120);
 }
 END_TEST
 
@@ -932,13 +1046,13 @@ static char *filter_row(const json_t *cs)
 	return bad;
 }
 
-/* CreatePodTemplate: the tolerations of ds_podspec_add_daemon_tolerations and the labels of
+/* CreatePodTemplate: the tolerations of ds_podspec_add_daemon_tolerations2 and the labels of
  * ds_daemonset_new_pod for a DaemonSet with the row's generation. */
 static char *template_row(const json_t *cs)
 {
 	const json_t *row = json_object_get(cs, "row"), *ex = json_object_get(row, "expect");
 	outcome o;
-	call("ds_podspec_add_daemon_tolerations", cs, 1, &o);
+	call("ds_podspec_add_daemon_tolerations2", cs, 1, &o);
 	char *bad =
 		o.rc < 0 ? vt_fmt("%s", o.err.message)
 			 : differ("tolerations", json_object_get(json_object_get(o.outputs, "podspec"), "tolerations"),
@@ -1249,7 +1363,7 @@ static int input_type(const char *fn, const char *input, const json_t *v)
 		return dsi_decode_type_of_kind(k ? k : "DaemonSet");
 	}
 	if (strcmp(input, "podspec") == 0 ||
-	    (strcmp(input, "pod") == 0 && strcmp(fn, "ds_pod_required_node_affinity_match") == 0)) {
+	    (strcmp(input, "pod") == 0 && strcmp(fn, "ds_pod_required_node_affinity_match2") == 0)) {
 		const json_t *spec = json_object_get(v, "spec");
 		return spec && !json_is_null(spec) ? dsi_schema_root_type("v1", "Pod")
 						   : dsi_decode_type_named("PodSpec");
@@ -1536,6 +1650,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, table_cases);
 	tcase_add_test(tc, errors_without_an_error_report);
 	tcase_add_test(tc, checker_reports_mismatches);
+	tcase_add_test(tc, superseded_names_agree);
 	tcase_add_test(tc, upstream_rows);
 	tcase_add_test(tc, wrong_types_anywhere);
 	suite_add_tcase(s, tc);

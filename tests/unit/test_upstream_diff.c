@@ -4,14 +4,14 @@
  * Both must give the same answer:
  *   ds_daemonset_node_should_run  vs ds_daemonset_should_run (both booleans and the JSON)
  *   ds_daemonset_new_pod          vs ds_daemonset_pod (the whole Pod)
- *   ds_podspec_add_daemon_tolerations, ds_affinity_replace_node_name
+ *   ds_podspec_add_daemon_tolerations2, ds_affinity_replace_node_name2
  *                                 vs the tolerations and affinity of ds_daemonset_pod's Pod
- *   ds_toleration_tolerates_taint, ds_taints_find_untolerated
+ *   ds_toleration_tolerates_taint, ds_taints_find_untolerated2
  *                                 vs the verdict of ds_daemonset_should_run on a node with the
  *                                   taints, for a DaemonSet with the tolerations (whose default
  *                                   tolerations are merged in: the expectation is computed from
- *                                   ds_podspec_add_daemon_tolerations' list)
- *   ds_pod_required_node_affinity_match
+ *                                   ds_podspec_add_daemon_tolerations2' list)
+ *   ds_pod_required_node_affinity_match2
  *                                 vs ds_daemonset_should_run on an untainted node
  * and each function's _obj form (include/daemonset/object.h), on objects parsed from the same
  * texts and on objects taken from the snapshot, and its batch form give the text form's answer
@@ -565,7 +565,7 @@ static unsigned diff_should_run(diff_ctx *d)
 	return (unsigned)i;
 }
 
-/* ds_pod_required_node_affinity_match vs the snapshot's verdict on untainted nodes */
+/* ds_pod_required_node_affinity_match2 vs the snapshot's verdict on untainted nodes */
 static unsigned diff_affinity(diff_ctx *d)
 {
 	rng *r = &d->r;
@@ -599,9 +599,9 @@ static unsigned diff_affinity(diff_ctx *d)
 			  *sn = objs ? snapshot_obj(d, &p, "Node", node_name(node)) : NULL;
 		for (int f = 0; f < 3; f++) {
 			ds_error err;
-			int rc = ds_pod_required_node_affinity_match(texts[f], strlen(texts[f]), nt, strlen(nt), &match,
-								     &err);
-			ok_or_fail(d, "ds_pod_required_node_affinity_match", rc, &err);
+			int rc = ds_pod_required_node_affinity_match2(texts[f], strlen(texts[f]), nt, strlen(nt), NULL,
+								      &match, &err);
+			ok_or_fail(d, "ds_pod_required_node_affinity_match2", rc, &err);
 			for (int o = 0; objs && o < 2; o++) {
 				int mo = -1;
 				rc = ds_pod_required_node_affinity_match_obj(pods[f], o ? sn : hn, NULL, &mo, &err);
@@ -644,13 +644,13 @@ static unsigned diff_affinity(diff_ctx *d)
 	return (unsigned)i;
 }
 
-/* The tolerations the controller's pod carries: ds_podspec_add_daemon_tolerations of the template. */
+/* The tolerations the controller's pod carries: ds_podspec_add_daemon_tolerations2 of the template. */
 static json_t *effective_tolerations(diff_ctx *d, const json_t *spec)
 {
 	char *st = dump(spec), *out = NULL;
 	ds_error err;
-	int rc = ds_podspec_add_daemon_tolerations(st, strlen(st), &out, &err);
-	ok_or_fail(d, "ds_podspec_add_daemon_tolerations", rc, &err);
+	int rc = ds_podspec_add_daemon_tolerations2(st, strlen(st), NULL, &out, &err);
+	ok_or_fail(d, "ds_podspec_add_daemon_tolerations2", rc, &err);
 	free(st);
 	json_t *ps = take(out);
 	json_t *t = json_incref(json_object_get(ps, "tolerations"));
@@ -756,7 +756,7 @@ static unsigned diff_tolerates(diff_ctx *d)
 	return (unsigned)n;
 }
 
-/* ds_taints_find_untolerated (NoSchedule|NoExecute, then NoExecute) vs the snapshot's verdict, and the
+/* ds_taints_find_untolerated2 (NoSchedule|NoExecute, then NoExecute) vs the snapshot's verdict, and the
  * taint it returns vs the first it finds in the taints one by one */
 static unsigned diff_find(diff_ctx *d)
 {
@@ -774,14 +774,15 @@ static unsigned diff_find(diff_ctx *d)
 		char *tt = dump(taints), *out = NULL;
 		int found = -1, found_ne = -1;
 		ds_error err;
-		int rc = ds_taints_find_untolerated(tt, strlen(tt), lt, strlen(lt),
-						    DS_TAINT_EFFECT_NO_SCHEDULE | DS_TAINT_EFFECT_NO_EXECUTE, p.opts,
-						    &found, &out, &err);
-		ok_or_fail(d, "ds_taints_find_untolerated", rc, &err);
+		static const char *const ns_ne[] = {"NoSchedule", "NoExecute"};
+		const ds_taint_filter filter = {sizeof(filter), ns_ne, 2}, filter_ne = {sizeof(filter), ns_ne + 1, 1};
+		int rc = ds_taints_find_untolerated2(tt, strlen(tt), lt, strlen(lt), &filter, p.opts, &found, &out,
+						     &err);
+		ok_or_fail(d, "ds_taints_find_untolerated2", rc, &err);
 		json_t *first = take(out);
-		rc = ds_taints_find_untolerated(tt, strlen(tt), lt, strlen(lt), DS_TAINT_EFFECT_NO_EXECUTE, p.opts,
-						&found_ne, NULL, &err);
-		ok_or_fail(d, "ds_taints_find_untolerated", rc, &err);
+		rc = ds_taints_find_untolerated2(tt, strlen(tt), lt, strlen(lt), &filter_ne, p.opts, &found_ne, NULL,
+						 &err);
+		ok_or_fail(d, "ds_taints_find_untolerated2", rc, &err);
 		if (found != !run || found_ne != !cont)
 			diff_fail(d, vt_fmt("found %d (NoSchedule|NoExecute), %d (NoExecute); the snapshot: shouldRun "
 					    "%d, shouldContinueRunning %d",
@@ -797,8 +798,8 @@ static unsigned diff_find(diff_ctx *d)
 			char *one = dump(t), *o2 = NULL;
 			char *arr = vt_fmt("[%s]", one);
 			int f = -1;
-			rc = ds_taints_find_untolerated(arr, strlen(arr), lt, strlen(lt), 0, p.opts, &f, &o2, &err);
-			ok_or_fail(d, "ds_taints_find_untolerated", rc, &err);
+			rc = ds_taints_find_untolerated2(arr, strlen(arr), lt, strlen(lt), NULL, p.opts, &f, &o2, &err);
+			ok_or_fail(d, "ds_taints_find_untolerated2", rc, &err);
 			json_t *got = take(o2);
 			free(arr);
 			free(one);
@@ -810,9 +811,7 @@ static unsigned diff_find(diff_ctx *d)
 			json_decref(got);
 		}
 		expect_same(d, "the first untolerated taint", first, want);
-		/* the same on objects, the filter as effect strings: the taints as a list and the node's */
-		static const char *const ns_ne[] = {"NoSchedule", "NoExecute"};
-		const ds_taint_filter filter = {sizeof(filter), ns_ne, 2};
+		/* the same on objects: the taints as a list and the node's */
 		int objs = with_objects(d);
 		ds_object *ot = objs ? parse_obj(d, "[]Taint", tt, p.opts) : NULL,
 			  *on = objs ? snapshot_obj(d, &p, "Node", node_name(node)) : NULL,
@@ -933,8 +932,8 @@ static unsigned diff_add_tolerations(diff_ctx *d)
 		}
 		char *st = dump(form), *o1 = NULL, *o2 = NULL;
 		ds_error err;
-		ok_or_fail(d, "ds_podspec_add_daemon_tolerations",
-			   ds_podspec_add_daemon_tolerations(st, strlen(st), &o1, &err), &err);
+		ok_or_fail(d, "ds_podspec_add_daemon_tolerations2",
+			   ds_podspec_add_daemon_tolerations2(st, strlen(st), NULL, &o1, &err), &err);
 		ds_object *po = parse_obj(d, "Pod", st, NULL);
 		ok_or_fail(d, "ds_podspec_add_daemon_tolerations_obj",
 			   ds_podspec_add_daemon_tolerations_obj(po, NULL, &o2, &err), &err);
@@ -962,8 +961,8 @@ static unsigned diff_replace_affinity(diff_ctx *d)
 		json_object_get(json_object_get(json_object_get(ds, "spec"), "template"), "spec"), "affinity");
 	char *at = aff ? dump(aff) : NULL, *out = NULL;
 	ds_error err;
-	int rc = ds_affinity_replace_node_name(at, at ? strlen(at) : 0, node, &out, &err);
-	ok_or_fail(d, "ds_affinity_replace_node_name", rc, &err);
+	int rc = ds_affinity_replace_node_name2(at, at ? strlen(at) : 0, node, NULL, &out, &err);
+	ok_or_fail(d, "ds_affinity_replace_node_name2", rc, &err);
 	json_t *got = take(out);
 	expect_same(d, "the affinity", got, json_object_get(json_object_get(sp, "spec"), "affinity"));
 	/* on the parsed Affinity (none: NULL, a nil Affinity), twice: the object is not changed */
@@ -1415,12 +1414,12 @@ typedef struct diff_fn {
 
 static const diff_fn FNS[] = {
 	{"ds_toleration_tolerates_taint", diff_tolerates, 20, "not placed"},
-	{"ds_taints_find_untolerated", diff_find, 15, "found"},
-	{"ds_pod_required_node_affinity_match", diff_affinity, 15, "matched"},
+	{"ds_taints_find_untolerated2", diff_find, 15, "found"},
+	{"ds_pod_required_node_affinity_match2", diff_affinity, 15, "matched"},
 	{"ds_daemonset_node_should_run", diff_should_run, 15, "shouldRun"},
 	{"ds_daemonset_new_pod", diff_new_pod, 8, "with annotations"},
-	{"ds_podspec_add_daemon_tolerations", diff_add_tolerations, 5, "with template tolerations"},
-	{"ds_affinity_replace_node_name", diff_replace_affinity, 5, "with an affinity"},
+	{"ds_podspec_add_daemon_tolerations2", diff_add_tolerations, 5, "with template tolerations"},
+	{"ds_affinity_replace_node_name2", diff_replace_affinity, 5, "with an affinity"},
 	{"ds_scheduler_filter", diff_filter, 10, "fits"},
 	{"ds_preemption_select_victims", diff_preemption, 5, "possible"},
 	{"ds_daemonset_rolling_update", diff_rolling, 2, "with creates or deletes"},

@@ -78,10 +78,12 @@ __all__: List[str] = [
 # Affinity, a Taint) are printed as encoding/json prints the Go struct (daemonset(7), UPSTREAM FUNCTIONS).
 
 import ctypes as _ct  # noqa: E402
+import json as _json  # noqa: E402
 from typing import Any, Dict, Optional, Sequence, Tuple, Union  # noqa: E402
 
 from ._native import lib as _lib, call as _call, take_json as _take_json, document as _doc, encode as _enc  # noqa: E402
 from ._native import OBJECT  # noqa: E402
+from .errors import DaemonSetError  # noqa: E402
 from .core import options_arg as _opts  # noqa: E402
 from .objects import Object, ObjectArray, TYPES  # noqa: E402,F401
 from .objects import as_array as _array, as_object as _obj, any_object as _any_obj  # noqa: E402
@@ -93,12 +95,9 @@ from .objects import should_run_results as _results, verdict_pairs as _pairs  # 
 NO_SCHEDULE, PREFER_NO_SCHEDULE, NO_EXECUTE, OTHER_EFFECT = 0x1, 0x2, 0x4, 0x8
 
 _tolerates_taint = declare("ds_toleration_tolerates_taint", TEXT, TEXT, OPTIONS, out=BOOL)
-_required_affinity = declare("ds_pod_required_node_affinity_match", TEXT, TEXT, out=BOOL)
 _required_affinity2 = declare("ds_pod_required_node_affinity_match2", TEXT, TEXT, OPTIONS, out=BOOL)
 _new_pod = declare("ds_daemonset_new_pod", TEXT, CSTR, CSTR, OPTIONS)
-_add_tolerations = declare("ds_podspec_add_daemon_tolerations", TEXT)
 _add_tolerations2 = declare("ds_podspec_add_daemon_tolerations2", TEXT, OPTIONS)
-_replace_affinity = declare("ds_affinity_replace_node_name", TEXT, CSTR)
 _replace_affinity2 = declare("ds_affinity_replace_node_name2", TEXT, CSTR, OPTIONS)
 _rolling_update = declare("ds_daemonset_rolling_update", TEXT, TEXT, CSTR, INT64, OPTIONS)
 _scheduler_filter = declare("ds_scheduler_filter", TEXT, TEXT, TEXT, OPTIONS)
@@ -153,6 +152,31 @@ def _filter(effects: Effects, objects: bool) -> Optional[_TaintFilter]:
     return f
 
 
+def _bits_on_text(bits: int, taints: Any) -> List[str]:
+    """The effect strings of bits for taints given as a document: OTHER_EFFECT is "" and each effect
+    of a taint that the API does not know (what the superseded ds_taints_find_untolerated read the bit
+    as), which needs the taints as JSON (a list, or JSON text; not YAML text)."""
+    if bits & ~0xF:
+        # the superseded function's answer to such bits, which its successor has no argument for
+        raise DaemonSetError(-2, "", "unknown effect bits 0x%x" % bits)
+    names = [name for bit, name in _EFFECT_BITS if bits & bit]
+    if not bits & OTHER_EFFECT:
+        return names
+    doc: Any = taints
+    if isinstance(taints, (str, bytes, bytearray)):
+        try:
+            doc = _json.loads(taints)
+        except ValueError:
+            raise ValueError("OTHER_EFFECT on taints that are not JSON: list the effects") from None
+    known = {name for _, name in _EFFECT_BITS}
+    names.append("")
+    for t in doc if isinstance(doc, list) else []:
+        e = t.get("effect") if isinstance(t, dict) else None
+        if isinstance(e, str) and e and e not in known and e not in names:
+            names.append(e)
+    return names
+
+
 def _text(d: Any) -> Tuple[Optional[bytes], int]:
     data = _doc(d)
     return data, 0 if data is None else len(data)
@@ -186,6 +210,8 @@ def find_untolerated_taint(taints: Any, tolerations: Any, effects: Effects = 0,
     tolerates; None when there is none. effects: 0 or None for every taint
     (upstream's nil filter), bits (NO_SCHEDULE | NO_EXECUTE ...), or a list of
     effect strings ([] keeps none, "" keeps the taints without an effect).
+    OTHER_EFFECT (every effect the API does not know, and "") needs the taints
+    as a list or JSON text: it is passed on as the effects they have.
     taints may be an Object of a []Taint, a Taint or a Node; tolerations of a
     []Toleration, a Toleration, a Pod or a DaemonSet.
 
@@ -205,19 +231,15 @@ def find_untolerated_taint(taints: Any, tolerations: Any, effects: Effects = 0,
         _call(fn, _obj(taints, "[]Taint", options), _obj(tolerations, "[]Toleration", options),
               _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
         return cast("Optional[Dict[str, Any]]", _take_json(out.value))
+    if isinstance(effects, int) and effects:
+        effects = _bits_on_text(effects, taints)
     t, tn = _text(taints)
     l, ln = _text(tolerations)
-    if effects is None or isinstance(effects, int):
-        fn = _lib.ds_taints_find_untolerated
-        fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_uint, _ct.c_void_p,
-                       _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
-        _call(fn, t, tn, l, ln, effects or 0, o, None, _ct.byref(out))
-    else:
-        fn = _lib.ds_taints_find_untolerated2
-        fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_void_p, _ct.c_void_p,
-                       _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
-        f = _filter(effects, False)
-        _call(fn, t, tn, l, ln, _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
+    fn = _lib.ds_taints_find_untolerated2
+    fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_void_p, _ct.c_void_p,
+                   _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
+    f = _filter(effects, False)
+    _call(fn, t, tn, l, ln, _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
     return cast("Optional[Dict[str, Any]]", _take_json(out.value))
 
 
@@ -234,8 +256,6 @@ def required_node_affinity_match(pod: Any, node: Any, options: OptionsArg = None
     """
     if _any_obj(pod, node):
         return bool(_required_affinity_obj(_obj(pod, "Pod", options), _obj(node, "Node", options), options))
-    if options is None:
-        return bool(_required_affinity(pod, node))
     return bool(_required_affinity2(pod, node, options))
 
 
@@ -301,7 +321,7 @@ def add_daemon_tolerations(podspec: Any, options: OptionsArg = None) -> Dict[str
     """
     if isinstance(podspec, Object):
         return cast("Dict[str, Any]", _add_tolerations_obj(podspec, options))
-    return cast("Dict[str, Any]", _add_tolerations(podspec) if options is None else _add_tolerations2(podspec, options))
+    return cast("Dict[str, Any]", _add_tolerations2(podspec, options))
 
 
 def replace_node_name_affinity(affinity: Any, node_name: str, options: OptionsArg = None) -> Dict[str, Any]:
@@ -310,8 +330,6 @@ def replace_node_name_affinity(affinity: Any, node_name: str, options: OptionsAr
     metadata.name pin to node_name (None: a nil Affinity; or an Affinity Object)."""
     if isinstance(affinity, Object):
         return cast("Dict[str, Any]", _replace_affinity_obj(affinity, node_name, options))
-    if options is None:
-        return cast("Dict[str, Any]", _replace_affinity(affinity, node_name))
     return cast("Dict[str, Any]", _replace_affinity2(affinity, node_name, options))
 
 
