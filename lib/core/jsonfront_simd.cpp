@@ -15,6 +15,7 @@
 
 extern "C" {
 #include "core/jsonfront.h"
+#include "core/numfmt.h"
 }
 
 using namespace simdjson;
@@ -98,26 +99,32 @@ json_t *convert_array(ondemand::array arr, size_t depth)
 }
 
 /* A number as jansson reads it: an integer unless it has a fraction or an exponent, and then a
- * real; jansson refuses integers beyond int64 and reals whose strtod reports a range error (a
- * subnormal among them), so those are jansson's. */
+ * real. simdjson checks the grammar (what jansson refuses, such as "01" or "1.", it refuses too);
+ * the value is the C library's, as jansson's is: strtoll's integer, strtod's real in the "C"
+ * locale (simdjson 3.0.1 got 0.40872000752518720007525113333 wrong: fuzz_jsonfront). jansson
+ * refuses integers beyond int64 and reals whose strtod reports a range error (infinite or
+ * subnormal), so those are jansson's too. */
 json_t *convert_number(ondemand::value v)
 {
 	std::string_view raw = v.raw_json_token();
+	size_t len = 0;
 	bool real = false;
-	for (char c : raw) {
+	for (; len < raw.size(); len++) {
+		char c = raw[len];
 		if (c == '.' || c == 'e' || c == 'E')
 			real = true;
-		else if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',' || c == '}' || c == ']')
+		else if (!(c == '-' || c == '+' || (c >= '0' && c <= '9')))
 			break;
 	}
 	if (real) {
-		double d;
-		if (v.get_double().get(d) || !std::isfinite(d) || std::fpclassify(d) == FP_SUBNORMAL)
+		double checked, d;
+		if (v.get_double().get(checked) || dsi_parse_double(raw.data(), len, &d) < 0 || !std::isfinite(d) ||
+		    std::fpclassify(d) == FP_SUBNORMAL)
 			return nullptr;
 		return json_real(d);
 	}
-	int64_t i;
-	if (v.get_int64().get(i))
+	int64_t i, j;
+	if (v.get_int64().get(i) || !dsi_parse_go_int64(raw.data(), len, &j) || i != j)
 		return nullptr;
 	return json_integer(static_cast<json_int_t>(i));
 }
