@@ -17,7 +17,8 @@ static const char *status_colour(const ctx *c, const char *s)
 		return colour(c, "ok");
 	if (strcmp(s, "not-placed") == 0)
 		return colour(c, "dim");
-	if (strcmp(s, "kept") == 0 || strcmp(s, "pending") == 0 || strcmp(s, "needs-preemption") == 0)
+	if (strcmp(s, "kept") == 0 || strcmp(s, "pending") == 0 || strcmp(s, "needs-preemption") == 0 ||
+	    strcmp(s, "not-evaluated") == 0)
 		return colour(c, "warn");
 	return colour(c, "bad");
 }
@@ -139,16 +140,18 @@ static int status_listed(const char *list, const char *status)
 
 static int known_statuses(const ctx *c, const char *list)
 {
-	static const char *const all[] = {"placed", "create", "needs-preemption", "unschedulable", "pending",
-					  "kept",   "evict",  "not-placed"};
+	static const char *const all[] = {"placed",        "create",        "needs-preemption",
+					  "unschedulable", "not-evaluated", "pending",
+					  "kept",          "evict",         "not-placed"};
+	const size_t nall = sizeof(all) / sizeof(all[0]);
 	for (const char *p = list; *p;) {
 		size_t len = strcspn(p, ","), k = 0;
-		while (k < 8 && !(strlen(all[k]) == len && strncmp(all[k], p, len) == 0))
+		while (k < nall && !(strlen(all[k]) == len && strncmp(all[k], p, len) == 0))
 			k++;
-		if (k == 8)
+		if (k == nall)
 			return usage_error(c->cmd->name,
 					   "unknown status \"%.*s\" for --status: placed, create, needs-preemption, "
-					   "unschedulable, pending, kept, evict or not-placed",
+					   "unschedulable, not-evaluated, pending, kept, evict or not-placed",
 					   (int)len, p);
 		p += len + (p[len] == ',');
 	}
@@ -211,8 +214,9 @@ static json_t *summarise(const json_t *doc)
 			json_array_append(json_object_get(g, "examples"), json_object_get(r, "node"));
 	}
 	/* the statuses in the order of dsctl(1), from placed to not placed */
-	static const char *const order[] = {"placed", "create", "needs-preemption", "unschedulable", "pending",
-					    "kept",   "evict",  "not-placed"};
+	static const char *const order[] = {"placed",        "create",        "needs-preemption",
+					    "unschedulable", "not-evaluated", "pending",
+					    "kept",          "evict",         "not-placed"};
 	json_t *ordered = json_object();
 	for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++)
 		if (json_object_get(by_status, order[k]))

@@ -113,7 +113,8 @@ const command dsctl_commands[] = {
 	{"explain", "DAEMONSET [NODE]", "Per node: placed or not, and why (the controller's and the scheduler's view)",
 	 "DAEMONSET is NAME, NAMESPACE/NAME or ds/NAME (with -n, or a name unique across namespaces). With NODE,\n"
 	 "every reason for that node. Statuses: placed, create (the next sync creates a pod), needs-preemption,\n"
-	 "unschedulable, pending, kept (a NoSchedule taint came later: the pod stays), evict, not-placed.",
+	 "unschedulable, not-evaluated (volumes or resource claims: a filter the library does not run), pending,\n"
+	 "kept (a NoSchedule taint came later: the pod stays), evict, not-placed.",
 	 "  # Why fluentd runs or does not run on each node\n"
 	 "  dsctl -f dump.yaml explain kube-system/fluentd-logging\n\n"
 	 "  # How many nodes are not placed, and why\n"

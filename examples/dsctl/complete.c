@@ -94,8 +94,9 @@ static void offer_values(ctx *c, const command *cmd, const flag *f, const char *
 					      "jsonpath-file=",
 					      "custom-columns=",
 					      "custom-columns-file="};
-	static const char *const statuses[] = {"placed", "create", "needs-preemption", "unschedulable", "pending",
-					       "kept",   "evict",  "not-placed"};
+	static const char *const statuses[] = {"placed",        "create",        "needs-preemption",
+					       "unschedulable", "not-evaluated", "pending",
+					       "kept",          "evict",         "not-placed"};
 	static const char *const severities[] = {"critical", "high", "medium", "low", "info", "none"};
 	char buf[512];
 #define OFFER_ALL(list)                                                                                                \

@@ -624,6 +624,7 @@ static const status_style statuses[] = {
 	{"pending", "#ffd54f", "#1b1b1b", "created, waits for the scheduler"},
 	{"needs-preemption", "#fb8c00", "#1b1b1b", "fits after preemption"},
 	{"unschedulable", "#c62828", "#ffffff", "does not fit"},
+	{"not-evaluated", "#bcaaa4", "#1b1b1b", "needs a filter the library does not run"},
 	{"kept", "#4fc3f7", "#1b1b1b", "stays though it should not run"},
 	{"evict", "#6a1b9a", "#ffffff", "the controller deletes it"},
 	{"not-placed", "#d5d9dc", "#37474f", "should not run here"},

@@ -277,27 +277,36 @@ static int is_pod(const dsi_pod *p, void *ctx)
 	return p->meta.ns == m->ns && p->meta.name == m->name;
 }
 
-/* The node of c for the scheduler: the node object's (copied in), or one of the objects with its name
- * (which the text functions load after it, replacing it); no other node. */
+/* The node of c for the scheduler: one of the objects with its name (which the text functions load
+ * after it, replacing it), else the node object's, copied in. The objects' other Nodes are the rest
+ * of the cluster, which InterPodAffinity and PodTopologySpread read. */
 static int sched_node(dsi_cluster *c, const ds_object *node, const dsi_node **out, ds_error *err)
 {
 	const char *name = str(&node->atoms, node->u.node.meta.name);
-	size_t nn = dsi_cluster_count(c, DSI_KIND_NODE);
-	if (nn > 1 || (nn == 1 && !(node->u.node.meta.name && dsi_cluster_node_by_name(c, name))))
-		return dsi_error_set(err, DS_EVALUE, NULL, "objects: expected no Node besides the node argument");
-	if (!nn) {
-		dsi_node *n = dsi_calloc(1, sizeof(*n));
-		if (!n || dsi_node_copy_x(&c->atoms, &node->atoms, &node->u.node, n) < 0) {
-			dsi_free(n);
-			return dsi_error_nomem(err);
-		}
-		const dsi_kind k = DSI_KIND_NODE;
-		void *obj = n;
-		int rc = dsi_cluster_add_objects(c, &k, &obj, 1, err);
-		if (rc < 0)
-			return rc;
+	const dsi_node *found = node->u.node.meta.name ? dsi_cluster_node_by_name(c, name) : NULL;
+	if (found) {
+		*out = found;
+		return 0;
 	}
-	*out = dsi_cluster_node_at(c, 0);
+	if (!node->u.node.meta.name) {
+		/* a Node without a name: the other Nodes must not be taken for it */
+		for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++)
+			if (!dsi_cluster_node_at(c, i)->meta.name)
+				return dsi_error_set(
+					err, DS_EVALUE, NULL,
+					"objects: expected no Node without a name besides the node argument");
+	}
+	dsi_node *n = dsi_calloc(1, sizeof(*n));
+	if (!n || dsi_node_copy_x(&c->atoms, &node->atoms, &node->u.node, n) < 0) {
+		dsi_free(n);
+		return dsi_error_nomem(err);
+	}
+	const dsi_kind k = DSI_KIND_NODE;
+	void *obj = n;
+	int rc = dsi_cluster_add_objects(c, &k, &obj, 1, err);
+	if (rc < 0)
+		return rc;
+	*out = n;
 	return 0;
 }
 
@@ -339,12 +348,21 @@ int dsi_decide_scheduler(dsi_cluster *c, const ds_object *list, const ds_object 
 			rc = dsi_error_set(err, DS_EVALUE, "spec.priorityClassName",
 					   "no PriorityClass with name %s was found",
 					   dsi_atom_str(&atoms, spec.priority_class));
-		else if (dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations, dsi_decide_comparison_ops(opts),
-					    n, is_pod, &meta, &pre) < 0)
-			rc = dsi_error_nomem(err);
 		else {
-			out = dsi_preemption_json(c, &pre);
-			dsi_preemption_release(&pre);
+			dsi_cycle cy;
+			dsi_sched_pod sp = {&atoms, meta.ns,           &meta.labels,
+					    &spec,  &spec.tolerations, dsi_decide_comparison_ops(opts),
+					    0};
+			if (dsi_cycle_init(&cy, c, &sp, is_pod, &meta) < 0)
+				rc = dsi_error_nomem(err);
+			else if (dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations,
+						    dsi_decide_comparison_ops(opts), n, &cy, is_pod, &meta, &pre) < 0)
+				rc = dsi_error_nomem(err);
+			else {
+				out = dsi_preemption_json(c, &pre);
+				dsi_preemption_release(&pre);
+			}
+			dsi_cycle_release(&cy);
 		}
 	}
 	dsi_podspec_release(&atoms, &spec);

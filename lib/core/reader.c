@@ -10,6 +10,7 @@ void dsi_rd_init(dsi_rd *rd, ds_error *err)
 {
 	rd->err = err;
 	rd->lenient = 0;
+	rd->whole_message = NULL;
 	rd->len = 0;
 	rd->path[0] = '\0';
 }

@@ -19,6 +19,9 @@ typedef struct dsi_rd {
 	 * required fields, which the API server's validation refuses (the pure functions evaluate any
 	 * object as upstream's functions do). Each reader that honours it says so. */
 	int lenient;
+	/* When set, a reader whose error text may not fit ds_error's message (the selector's
+	 * requirement errors) also stores the whole text here (malloc'ed, first error only). */
+	char **whole_message;
 	size_t len;
 	char path[DS_ERROR_PATH_MAX];
 } dsi_rd;

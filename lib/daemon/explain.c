@@ -7,6 +7,7 @@
 #include "core/sort.h"
 #include "core/strbuf.h"
 #include "daemon/dspods.h"
+#include "sched/cycle.h"
 #include "sched/fit.h"
 #include "sched/nodeaffinity.h"
 #include "sched/fitreport.h"
@@ -138,7 +139,7 @@ json_t *dsi_verdict_reasons_x(const dsi_placement *p, const dsi_atoms *tb, const
 	return arr;
 }
 
-static json_t *fit_reasons(const dsi_fit *fit)
+static json_t *fit_reasons_evaluated(const dsi_fit *fit)
 {
 	json_t *arr = json_array();
 	for (uint32_t i = 0; arr && i < fit->n; i++) {
@@ -147,7 +148,11 @@ static json_t *fit_reasons(const dsi_fit *fit)
 					    ? "spec.template.spec.containers[*].resources.requests"
 				    : strcmp(r->plugin, "NodePorts") == 0 ? "spec.template.spec.containers[*].ports"
 				    : strcmp(r->plugin, "NodeUnschedulable") == 0 ? "spec.template.spec.tolerations"
-										  : "spec.template.spec";
+				    : strcmp(r->plugin, "InterPodAffinity") == 0  ? dsi_ipa_field(r->message, tmpl_spec)
+				    : strcmp(r->plugin, "PodTopologySpread") == 0
+					    ? "spec.template.spec.topologySpreadConstraints"
+				    : strcmp(r->plugin, "VolumeRestrictions") == 0 ? "spec.template.spec.volumes"
+										   : "spec.template.spec";
 		json_t *o = reason(r->plugin, r->message, NULL, field);
 		if (o && strcmp(r->plugin, "NodeResourcesFit") == 0)
 			json_object_set_new(o, "resource",
@@ -158,6 +163,13 @@ static json_t *fit_reasons(const dsi_fit *fit)
 			json_object_set_new(o, "nodeField", json_string("spec.unschedulable"));
 		json_array_append_new(arr, o);
 	}
+	return arr;
+}
+
+static json_t *fit_reasons(const dsi_fit *fit)
+{
+	json_t *arr = fit_reasons_evaluated(fit);
+	dsi_not_evaluated_json(arr, fit, tmpl_spec);
 	return arr;
 }
 
@@ -189,25 +201,30 @@ static json_t *victims_json(const dsi_cluster *c, const dsi_preemption *pre)
 }
 
 /* The scheduler's view of the pod the controller would create on node. */
-static int scheduler_view(const dsi_placement *p, const dsi_node *node, int32_t prio, int prio_ok, json_t *row,
-			  const char **status)
+static int scheduler_view(const dsi_placement *p, const dsi_node *node, const dsi_cycle *cy, int32_t prio, int prio_ok,
+			  json_t *row, const char **status)
 {
 	const dsi_cluster *c = p->c;
 	dsi_node_usage u;
 	if (dsi_node_usage_init(c, node, NULL, NULL, &u) < 0)
 		return -1;
 	dsi_fit fit;
-	dsi_run_filters(c, &c->atoms, &p->ds->tspec, &p->tolerations, p->comparison_ops, node, &u, &fit);
+	dsi_run_filters(c, &c->atoms, &p->ds->tspec, &p->tolerations, p->comparison_ops, node, &u, cy, &fit);
 	dsi_node_usage_release(&u);
-	if (!fit.n)
+	json_object_set_new(row, "filters", dsi_filters_json(&fit));
+	if (dsi_fit_ok(&fit))
 		return 0;
 	json_object_set_new(row, "scheduler", fit_reasons(&fit));
+	if (!fit.n) {
+		*status = "not-evaluated"; /* no filter failed, but some could not be run */
+		return 0;
+	}
 	*status = "unschedulable";
 	if (fit.unresolvable || !prio_ok)
 		return 0;
 	dsi_preemption pre;
-	if (dsi_select_victims(c, &c->atoms, &p->ds->tspec, prio, &p->tolerations, p->comparison_ops, node, NULL, NULL,
-			       &pre) < 0)
+	if (dsi_select_victims(c, &c->atoms, &p->ds->tspec, prio, &p->tolerations, p->comparison_ops, node, cy, NULL,
+			       NULL, &pre) < 0)
 		return -1;
 	json_t *pj = json_pack("{s:b, s:i}", "possible", pre.possible, "priority", prio);
 	if (pj && pre.possible) {
@@ -235,6 +252,15 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	}
 	int32_t prio = 0;
 	int prio_ok = dsi_pod_priority(c, &c->atoms, &ds->tspec, &prio) == 0;
+	/* the daemon pod's cycle: one PreFilter for every node (the same pods count on each) */
+	dsi_cycle cy;
+	dsi_sched_pod sp = {&c->atoms, ds->meta.ns, &ds->template_labels, &ds->tspec, &p.tolerations, p.comparison_ops,
+			    1};
+	if (dsi_cycle_init(&cy, c, &sp, NULL, NULL) < 0) {
+		dsi_ds_pods_release(&pods);
+		dsi_placement_release(&p);
+		return dsi_error_nomem(err);
+	}
 	json_t *rows = json_array(), *counts = json_object();
 	int rc = 0;
 	const dsi_pod **sorted = NULL;
@@ -292,7 +318,7 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 		dsi_preferred_score_json(row, &c->atoms, &ds->tspec.preferred, node);
 		if (strcmp(status, "create") == 0 || strcmp(status, "pending") == 0) {
 			const char *s2 = status;
-			if (scheduler_view(&p, node, prio, prio_ok, row, &s2) < 0) {
+			if (scheduler_view(&p, node, &cy, prio, prio_ok, row, &s2) < 0) {
 				json_decref(row);
 				json_decref(plist);
 				rc = dsi_error_nomem(err);
@@ -327,6 +353,7 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	json_decref(rows);
 	json_decref(counts);
 	dsi_free(sorted);
+	dsi_cycle_release(&cy);
 	dsi_ds_pods_release(&pods);
 	dsi_placement_release(&p);
 	return rc;

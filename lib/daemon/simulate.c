@@ -37,6 +37,7 @@
 #include "daemon/availability.h"
 #include "daemon/syncplan.h"
 #include "daemon/status.h"
+#include "sched/cycle.h"
 #include "sched/fit.h"
 
 /* No such time (times before 1970 are negative, so -1 will not do). */
@@ -198,6 +199,20 @@ static int schedule(sim *s)
 	}
 	dsi_sort_stable(w, nw, sizeof(*w), by_node_index, NULL);
 	int changed = 0, rc = 0;
+	/* one scheduling cycle's PreFilter for the pass; each bound pod is added to it (AddPod), as the
+	 * next cycle's PreFilter would count it */
+	dsi_cycle cy;
+	dsi_sched_pod sp = {&s->c.atoms,
+			    s->ds->meta.ns,
+			    &s->ds->template_labels,
+			    &s->ds->tspec,
+			    &s->place.tolerations,
+			    s->place.comparison_ops,
+			    1};
+	if (nw && dsi_cycle_init(&cy, &s->c, &sp, NULL, NULL) < 0) {
+		dsi_free(w);
+		return dsi_error_nomem(s->err);
+	}
 	for (size_t k = 0; k < nw && rc == 0;) {
 		const dsi_node *node = w[k].node;
 		size_t end = k;
@@ -212,12 +227,13 @@ static int schedule(sim *s)
 		for (; k < end && rc == 0; k++) {
 			dsi_fit fit;
 			dsi_run_filters(&s->c, &s->c.atoms, &s->ds->tspec, &s->place.tolerations,
-					s->place.comparison_ops, node, &u, &fit);
-			if (fit.n)
+					s->place.comparison_ops, node, &u, &cy, &fit);
+			if (!dsi_fit_ok(&fit))
 				continue;
 			dsi_pod *pod = w[k].pod;
 			if (dsi_cluster_bind_pod(&s->c, pod, pod->spec.target_node) < 0 ||
-			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0) {
+			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0 ||
+			    dsi_cycle_update(&cy, &s->c, pod, node, 1) < 0) {
 				rc = dsi_error_nomem(s->err);
 				break;
 			}
@@ -230,6 +246,8 @@ static int schedule(sim *s)
 		dsi_node_usage_release(&u);
 		k = end;
 	}
+	if (nw)
+		dsi_cycle_release(&cy);
 	dsi_free(w);
 	return rc < 0 ? rc : changed;
 }

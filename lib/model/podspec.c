@@ -19,6 +19,10 @@ void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 	dsi_node_selector_release(atoms, &s->required);
 	dsi_node_selector_release(atoms, &s->preferred);
 	dsi_tolerations_release(atoms, &s->tolerations);
+	dsi_pod_affinity_terms_release(atoms, &s->pod_affinity);
+	dsi_pod_affinity_terms_release(atoms, &s->pod_anti_affinity);
+	dsi_spread_constraints_release(atoms, &s->spread);
+	dsi_disks_release(atoms, s->disks, s->ndisks);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -208,7 +212,7 @@ done:
 	return rc;
 }
 
-static int read_volumes(dsi_rd *rd, const json_t *spec, dsi_podspec *out)
+static int read_volumes(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_podspec *out)
 {
 	json_t *vols;
 	int rc = dsi_rd_array(rd, spec, "volumes", &vols);
@@ -223,11 +227,22 @@ static int read_volumes(dsi_rd *rd, const json_t *spec, dsi_podspec *out)
 		rc = dsi_rd_expect_object(rd, v);
 		if (rc == 0)
 			rc = dsi_rd_object(rd, v, "emptyDir", &ed);
+		if (rc == 0)
+			rc = dsi_disk_read(rd, atoms, v, &out->disks, &out->ndisks);
 		dsi_rd_pop(rd, m2);
 		if (rc < 0)
 			break;
 		if (ed) /* kubectl's localStorageFilter: any non-null emptyDir */
 			out->has_emptydir = 1;
+		if (json_is_object(v)) {
+			const json_t *x;
+			if ((x = json_object_get(v, "persistentVolumeClaim")) && !json_is_null(x))
+				out->has_pvc = 1;
+			if ((x = json_object_get(v, "ephemeral")) && !json_is_null(x))
+				out->has_pvc = 1;
+			if ((x = json_object_get(v, "csi")) && !json_is_null(x))
+				out->has_csi = 1;
+		}
 	}
 	dsi_rd_pop(rd, m);
 	return rc;
@@ -240,7 +255,9 @@ static int read_affinity(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsig
 	if (rc < 0 || !aff)
 		return rc;
 	size_t m = dsi_rd_push(rd, "affinity");
-	rc = dsi_rd_object(rd, aff, "nodeAffinity", &na);
+	rc = dsi_pod_affinity_read(rd, atoms, aff, &out->pod_affinity, &out->pod_anti_affinity);
+	if (rc == 0)
+		rc = dsi_rd_object(rd, aff, "nodeAffinity", &na);
 	if (rc == 0 && na && (flags & DSI_PODSPEC_PLACEMENT)) {
 		size_t m2 = dsi_rd_push(rd, "nodeAffinity");
 		rc = dsi_node_selector_read(rd, atoms, na, "requiredDuringSchedulingIgnoredDuringExecution",
@@ -285,7 +302,13 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 		goto fail;
 	if (!present)
 		out->termination_grace_seconds = 30;
-	if ((rc = read_volumes(rd, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
+	json_t *claims;
+	if ((rc = dsi_rd_array(rd, spec, "resourceClaims", &claims)) < 0)
+		goto fail;
+	out->has_resource_claims = claims && json_array_size(claims) > 0;
+	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
+		goto fail;
+	if ((rc = read_volumes(rd, atoms, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
 	    (rc = read_affinity(rd, atoms, spec, flags, out)) < 0)
 		goto fail;
 	if (flags & DSI_PODSPEC_PLACEMENT) {
@@ -321,6 +344,11 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	tmp.node_name = tmp.target_node = tmp.priority_class = DSI_ATOM_NONE;
 	memset(&tmp.required, 0, sizeof(tmp.required));
 	memset(&tmp.preferred, 0, sizeof(tmp.preferred));
+	memset(&tmp.pod_affinity, 0, sizeof(tmp.pod_affinity));
+	memset(&tmp.pod_anti_affinity, 0, sizeof(tmp.pod_anti_affinity));
+	memset(&tmp.spread, 0, sizeof(tmp.spread));
+	tmp.disks = NULL;
+	tmp.ndisks = 0;
 	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
 	if (src->nports) {
@@ -341,10 +369,15 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	/* placement parts are only parsed for templates, which are never copied this way */
 	*dst = tmp;
 	if (failed || dsi_labels_copy_x(to, from, &src->node_selector, &dst->node_selector) < 0 ||
-	    dsi_tolerations_copy_x(to, from, &src->tolerations, &dst->tolerations) < 0) {
+	    dsi_tolerations_copy_x(to, from, &src->tolerations, &dst->tolerations) < 0 ||
+	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_affinity, &dst->pod_affinity) < 0 ||
+	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_anti_affinity, &dst->pod_anti_affinity) < 0 ||
+	    dsi_spread_constraints_copy_x(to, from, &src->spread, &dst->spread) < 0 ||
+	    dsi_disks_copy_x(to, from, src->disks, src->ndisks, &dst->disks) < 0) {
 		dsi_podspec_release(to, dst);
 		return -1;
 	}
+	dst->ndisks = src->ndisks;
 	return 0;
 }
 

@@ -8,7 +8,10 @@
 #include "core/atoms.h"
 #include "core/reader.h"
 #include "model/labels.h"
+#include "model/diskvolume.h"
 #include "model/nodeselector.h"
+#include "model/podaffinity.h"
+#include "model/topologyspread.h"
 #include "model/resources.h"
 #include "model/taints.h"
 
@@ -29,12 +32,22 @@ typedef struct dsi_podspec {
 	uint8_t preempt_never;    /* preemptionPolicy: Never */
 	uint8_t sidecar_gate_off; /* a restartable init container with the SidecarContainers gate off */
 	uint8_t has_emptydir;
+	/* what the volume and claim plugins check, which the library does not evaluate */
+	uint8_t has_pvc;             /* a persistentVolumeClaim or ephemeral volume */
+	uint8_t has_csi;             /* an inline csi volume */
+	uint8_t has_resource_claims; /* spec.resourceClaims */
 	int32_t priority;
 	dsi_atom priority_class;
 	int64_t termination_grace_seconds; /* default 30 */
 	dsi_resources requests;            /* PodRequests in the scheduler's units */
 	dsi_host_port *ports;
 	uint32_t nports;
+	/* required pod (anti-)affinity: read for every pod (an existing pod's anti-affinity binds the
+	 * pods that come after it) */
+	dsi_pod_affinity_terms pod_affinity, pod_anti_affinity;
+	dsi_spread_constraints spread; /* topologySpreadConstraints */
+	dsi_disk *disks;               /* gcePersistentDisk, awsElasticBlockStore, iscsi and rbd volumes */
+	uint32_t ndisks;
 	/* placement: only with DSI_PODSPEC_PLACEMENT */
 	dsi_labels node_selector;
 	dsi_node_selector required;  /* affinity.nodeAffinity.requiredDuringScheduling... */

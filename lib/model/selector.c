@@ -238,6 +238,10 @@ int dsi_req_fail(dsi_rd *rd, const dsi_req_errs *e, int rc, int subpaths, const 
 		dsi_strbuf_free(&msg);
 		return dsi_error_nomem(rd->err);
 	}
+	if (rd->whole_message && !*rd->whole_message && !(*rd->whole_message = dsi_strdup(msg.data))) {
+		dsi_strbuf_free(&msg);
+		return dsi_error_nomem(rd->err);
+	}
 	size_t mark = rd->len;
 	if (subpaths) {
 		switch (e->first_where) {
@@ -445,6 +449,44 @@ int dsi_selector_copy(dsi_atoms *atoms, const dsi_selector *src, dsi_selector *d
 		}
 	}
 	dst->kind = src->kind;
+	return 0;
+}
+
+int dsi_selector_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_selector *src, dsi_selector *dst)
+{
+	if (to == from)
+		return dsi_selector_copy(to, src, dst);
+	memset(dst, 0, sizeof(*dst));
+	dst->kind = src->kind;
+	if (!src->n)
+		return 0;
+	if (!(dst->reqs = dsi_calloc(src->n, sizeof(dsi_requirement))))
+		return -1;
+	int failed = 0;
+	for (uint32_t i = 0; i < src->n && !failed; i++) {
+		const dsi_requirement *r = &src->reqs[i];
+		dsi_requirement *d = &dst->reqs[i];
+		dst->n = i + 1;
+		d->op = r->op;
+		d->ival = r->ival;
+		d->nvalues = r->nvalues;
+		d->key = dsi_atom_carry_or_none(to, from, r->key, &failed);
+		d->value1 = dsi_atom_carry_or_none(to, from, r->value1, &failed);
+		if (r->values) {
+			if (!(d->values = dsi_calloc(r->nvalues, sizeof(dsi_atom)))) {
+				failed = 1;
+				break;
+			}
+			for (uint32_t k = 0; k < r->nvalues; k++)
+				d->values[k] = dsi_atom_carry_or_none(to, from, r->values[k], &failed);
+			/* sorted by atom id, which differ from table to table */
+			qsort(d->values, r->nvalues, sizeof(dsi_atom), cmp_atom);
+		}
+	}
+	if (failed) {
+		dsi_selector_release(to, dst);
+		return -1;
+	}
 	return 0;
 }
 

@@ -143,6 +143,8 @@ int dsi_selector_matches(const dsi_atoms *atoms, const dsi_selector *s, const ds
 int dsi_selector_is_everything(const dsi_selector *s);
 int dsi_selector_is_nothing(const dsi_selector *s);
 int dsi_selector_copy(dsi_atoms *atoms, const dsi_selector *src, dsi_selector *dst);
+/* The same from table from into table to. */
+int dsi_selector_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_selector *src, dsi_selector *dst);
 void dsi_selector_release(dsi_atoms *atoms, dsi_selector *s);
 /* Selector.String(): requirements joined by ","; "" for Everything and Nothing. */
 void dsi_selector_string(const dsi_atoms *atoms, const dsi_selector *s, dsi_strbuf *out);

@@ -4,13 +4,16 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "sched/cycle.h"
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
+#include "sched/volumerestrictions.h"
 
 void dsi_node_usage_release(dsi_node_usage *u)
 {
 	dsi_free(u->requested.scalars);
 	dsi_free(u->ports);
+	dsi_free(u->disks);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -47,6 +50,13 @@ int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign)
 		memcpy(u->ports + u->nports, p->ports, p->nports * sizeof(dsi_host_port));
 		u->nports += p->nports;
 	}
+	if (sign > 0 && p->ndisks) {
+		size_t cap = u->ndisks;
+		if (dsi_grow((void **)&u->disks, &cap, (size_t)u->ndisks + p->ndisks, sizeof(dsi_disk)) < 0)
+			return -1;
+		memcpy(u->disks + u->ndisks, p->disks, p->ndisks * sizeof(dsi_disk));
+		u->ndisks += p->ndisks;
+	}
 	return 0;
 }
 
@@ -78,6 +88,7 @@ static void add_reason(dsi_fit *f, const char *plugin, const char *msg, int64_t 
 	r->used = used;
 	r->capacity = cap;
 	r->unresolvable = 0;
+	r->error = 0;
 }
 
 /* A reason whose plugin says UnschedulableAndUnresolvable. */
@@ -187,16 +198,106 @@ int dsi_fits_unschedulable(const dsi_cluster *c, const dsi_atoms *atoms, const d
 	return dsi_tolerations_tolerate_taint(atoms, tols, &t, comparison_ops);
 }
 
+const char *dsi_plugin_name(dsi_plugin p)
+{
+	static const char *const names[DSI_P_COUNT] = {
+		"NodeUnschedulable", "TaintToleration",    "NodeAffinity",     "NodePorts",
+		"NodeResourcesFit",  "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
+		"VolumeZone",        "PodTopologySpread",  "InterPodAffinity", "DynamicResources",
+	};
+	return (unsigned)p < DSI_P_COUNT ? names[p] : "";
+}
+
+#define BIT(p) (1u << (p))
+
+/* The volume and claim plugins, which the library does not evaluate: skipped when their PreFilter
+ * would return Skip (the pod has nothing they check), else not evaluated. */
+static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
+{
+	/* VolumeRestrictions.PreFilter (volumerestrictions/volume_restrictions.go): Skip without disk
+	 * volumes and claims; the ReadWriteOncePod check of claims reads PersistentVolumeClaims */
+	if (spec->has_pvc)
+		out->not_evaluated |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+	else if (!spec->ndisks)
+		out->skipped |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+	/* NodeVolumeLimits (nodevolumelimits/csi.go): CSI volumes, inline or through claims */
+	uint32_t *limits = spec->has_pvc || spec->has_csi ? &out->not_evaluated : &out->skipped;
+	*limits |= BIT(DSI_P_NODE_VOLUME_LIMITS);
+	/* VolumeBinding and VolumeZone.PreFilter: Skip without claims (ephemeral volumes make claims) */
+	uint32_t *claims = spec->has_pvc ? &out->not_evaluated : &out->skipped;
+	*claims |= BIT(DSI_P_VOLUME_BINDING) | BIT(DSI_P_VOLUME_ZONE);
+	/* DynamicResources.PreFilter (dynamicresources/dynamicresources.go): Skip without resourceClaims */
+	uint32_t *dra = spec->has_resource_claims ? &out->not_evaluated : &out->skipped;
+	*dra |= BIT(DSI_P_DYNAMIC_RESOURCES);
+}
+
+/* PodTopologySpread.Filter, or its PreFilter's failure, with the cycle's state. */
+static void pod_topology_spread(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
+{
+	if (cy->pts.error) {
+		/* PreFilter returned an error (framework.AsStatus): the pod is refused everywhere */
+		out->ran |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
+		add_unresolvable(out, "PodTopologySpread", cy->pts.error);
+		out->reasons[out->n - 1].error = 1;
+		return;
+	}
+	if (cy->pts.skip) {
+		out->skipped |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
+		return;
+	}
+	out->ran |= BIT(DSI_P_POD_TOPOLOGY_SPREAD);
+	int which = dsi_pts_filter(c, &cy->pts, node), unresolvable;
+	if (which == DSI_PTS_OK)
+		return;
+	const char *msg = dsi_pts_reason(which, &unresolvable);
+	if (unresolvable)
+		add_unresolvable(out, "PodTopologySpread", msg);
+	else
+		add_reason(out, "PodTopologySpread", msg, 0, 0, 0, 0);
+}
+
+/* InterPodAffinity.Filter, or its PreFilter's refusal, with the cycle's state. */
+static void inter_pod_affinity(const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
+{
+	if (cy->ipa.error) {
+		out->ran |= BIT(DSI_P_INTER_POD_AFFINITY);
+		add_unresolvable(out, "InterPodAffinity", cy->ipa.error);
+		return;
+	}
+	if (cy->ipa.skip) {
+		out->skipped |= BIT(DSI_P_INTER_POD_AFFINITY);
+		return;
+	}
+	out->ran |= BIT(DSI_P_INTER_POD_AFFINITY);
+	int which = dsi_ipa_filter(&cy->ipa, node), unresolvable;
+	if (which == DSI_IPA_OK)
+		return;
+	const char *msg = dsi_ipa_reason(which, &unresolvable);
+	if (unresolvable)
+		add_unresolvable(out, "InterPodAffinity", msg);
+	else
+		add_reason(out, "InterPodAffinity", msg, 0, 0, 0, 0);
+}
+
 void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, const dsi_tolerations *tols,
-		     int comparison_ops, const dsi_node *node, const dsi_node_usage *u, dsi_fit *out)
+		     int comparison_ops, const dsi_node *node, const dsi_node_usage *u, const dsi_cycle *cy,
+		     dsi_fit *out)
 {
 	memset(out, 0, sizeof(*out));
 	/* NodeResourcesFit PreFilter (noderesources/fit.go): refused before any filter runs */
 	if (spec->sidecar_gate_off) {
 		add_unresolvable(out, "NodeResourcesFit",
 				 "Pod has a restartable init container and the SidecarContainers feature is disabled");
+		out->ran |= BIT(DSI_P_NODE_RESOURCES_FIT);
 		return;
 	}
+	out->ran |= BIT(DSI_P_NODE_UNSCHEDULABLE) | BIT(DSI_P_TAINT_TOLERATION) | BIT(DSI_P_NODE_AFFINITY);
+	/* NodePorts.PreFilter: Skip for a pod without host ports */
+	if (spec->nports)
+		out->ran |= BIT(DSI_P_NODE_PORTS);
+	else
+		out->skipped |= BIT(DSI_P_NODE_PORTS);
+	out->ran |= BIT(DSI_P_NODE_RESOURCES_FIT);
 	if (!dsi_fits_unschedulable(c, atoms, node, tols, comparison_ops)) {
 		add_unresolvable(out, "NodeUnschedulable", "node(s) were unschedulable");
 	}
@@ -210,4 +311,13 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	if (!dsi_fits_ports(spec->ports, spec->nports, u))
 		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);
 	dsi_fits_request(atoms, &spec->requests, node, u, out);
+	/* VolumeRestrictions.Filter: the disk conflicts (ErrReasonDiskConflict) */
+	if (spec->ndisks) {
+		out->ran |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+		if (!dsi_disks_fit(spec->disks, spec->ndisks, u->disks, u->ndisks))
+			add_reason(out, "VolumeRestrictions", "node(s) had no available disk", 0, 0, 0, 0);
+	}
+	unevaluated_plugins(spec, out);
+	pod_topology_spread(c, cy, node, out);
+	inter_pod_affinity(cy, node, out);
 }

@@ -49,6 +49,12 @@ static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int 
 			snprintf(taint_field, sizeof(taint_field), "spec.taints[%u]", (unsigned)(t - node->taints.v));
 			node_field = taint_field;
 		}
+	} else if (strcmp(r->plugin, "VolumeRestrictions") == 0) {
+		field = "spec.volumes";
+	} else if (strcmp(r->plugin, "PodTopologySpread") == 0) {
+		field = "spec.topologySpreadConstraints";
+	} else if (strcmp(r->plugin, "InterPodAffinity") == 0) {
+		field = dsi_ipa_field(r->message, "spec");
 	} else if (strcmp(r->plugin, "NodeAffinity") == 0) {
 		int which;
 		dsi_required_affinity_matches(atoms, spec, node, &which);
@@ -57,8 +63,10 @@ static json_t *reason_json(const dsi_atoms *atoms, const dsi_podspec *spec, int 
 	}
 	/* the plugin's status code (framework.Code) */
 	json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "plugin", r->plugin, "code",
-			      r->unresolvable ? "UnschedulableAndUnresolvable" : "Unschedulable", "message", r->message,
-			      "field", field);
+			      r->error          ? "Error"
+			      : r->unresolvable ? "UnschedulableAndUnresolvable"
+						: "Unschedulable",
+			      "message", r->message, "field", field);
 	if (o && node_field)
 		json_object_set_new(o, "nodeField", json_string(node_field));
 	if (o && resource)
@@ -75,7 +83,53 @@ static json_t *reasons_json(const dsi_atoms *atoms, const dsi_podspec *spec, int
 	json_t *arr = json_array();
 	for (uint32_t i = 0; arr && i < fit->n; i++)
 		json_array_append_new(arr, reason_json(atoms, spec, cmp, node, &fit->reasons[i]));
+	dsi_not_evaluated_json(arr, fit, "spec");
 	return arr;
+}
+
+const char *dsi_ipa_field(const char *message, const char *prefix)
+{
+	static const char *const fields[2][3] = {
+		{"spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+		 "spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution", "metadata.labels"},
+		{"spec.template.spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+		 "spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution",
+		 "spec.template.metadata.labels"},
+	};
+	int t = strcmp(prefix, "spec") != 0;
+	if (strstr(message, "existing pods"))
+		return fields[t][2];
+	if (strstr(message, "anti-affinity") || strstr(message, "AntiAffinity"))
+		return fields[t][1];
+	return fields[t][0];
+}
+
+void dsi_not_evaluated_json(json_t *arr, const dsi_fit *fit, const char *prefix)
+{
+	for (int p = 0; arr && p < DSI_P_COUNT; p++) {
+		if (!(fit->not_evaluated & (1u << p)))
+			continue;
+		const char *name = dsi_plugin_name((dsi_plugin)p);
+		const char *field = p == DSI_P_DYNAMIC_RESOURCES ? "resourceClaims" : "volumes";
+		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "plugin", name, "code", "NotEvaluated",
+						     "message", json_sprintf("not evaluated: %s", name), "field",
+						     json_sprintf("%s.%s", prefix, field)));
+	}
+}
+
+json_t *dsi_filters_json(const dsi_fit *fit)
+{
+	json_t *o = json_pack("{s:[], s:[], s:[]}", "ran", "skipped", "notEvaluated");
+	for (int p = 0; o && p < DSI_P_COUNT; p++) {
+		/* a plugin evaluated in part (VolumeRestrictions' disks beside claims) is not evaluated */
+		const char *which = fit->not_evaluated & (1u << p) ? "notEvaluated"
+				    : fit->ran & (1u << p)         ? "ran"
+				    : fit->skipped & (1u << p)     ? "skipped"
+								   : NULL;
+		if (which)
+			json_array_append_new(json_object_get(o, which), json_string(dsi_plugin_name((dsi_plugin)p)));
+	}
+	return o;
 }
 
 void dsi_preferred_score_json(json_t *o, const dsi_atoms *atoms, const dsi_node_selector *pref, const dsi_node *node)
@@ -145,22 +199,30 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 	int cmp = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
 	same_pod self = {meta->ns, meta->name};
 	dsi_node_usage u;
-	if (dsi_node_usage_init(cluster, n, is_same_pod, &self, &u) < 0)
+	dsi_cycle cy;
+	dsi_sched_pod sp = {atoms, meta->ns, &meta->labels, spec, &spec->tolerations, cmp, 0};
+	if (dsi_cycle_init(&cy, cluster, &sp, is_same_pod, &self) < 0)
 		return dsi_error_nomem(err);
+	if (dsi_node_usage_init(cluster, n, is_same_pod, &self, &u) < 0) {
+		dsi_cycle_release(&cy);
+		return dsi_error_nomem(err);
+	}
 	dsi_fit fit;
-	dsi_run_filters(cluster, atoms, spec, &spec->tolerations, cmp, n, &u, &fit);
+	dsi_run_filters(cluster, atoms, spec, &spec->tolerations, cmp, n, &u, &cy, &fit);
 	dsi_node_usage_release(&u);
 	int32_t prio = 0;
 	int prio_ok = dsi_pod_priority(cluster, atoms, spec, &prio) == 0;
-	out = json_pack("{s:s, s:b, s:o, s:i}", "node", dsi_cstr(cluster, n->meta.name), "fits", fit.n == 0, "reasons",
-			reasons_json(atoms, spec, cmp, n, &fit), "priority", prio);
+	out = json_pack("{s:s, s:b, s:o, s:o, s:i}", "node", dsi_cstr(cluster, n->meta.name), "fits", dsi_fit_ok(&fit),
+			"reasons", reasons_json(atoms, spec, cmp, n, &fit), "filters", dsi_filters_json(&fit),
+			"priority", prio);
 	if (out)
 		dsi_preferred_score_json(out, atoms, &spec->preferred, n);
 	if (out && fit.n && !fit.unresolvable && prio_ok) {
 		dsi_preemption pre;
-		if (dsi_select_victims(cluster, atoms, spec, prio, &spec->tolerations, cmp, n, is_same_pod, &self,
+		if (dsi_select_victims(cluster, atoms, spec, prio, &spec->tolerations, cmp, n, &cy, is_same_pod, &self,
 				       &pre) < 0) {
 			json_decref(out);
+			dsi_cycle_release(&cy);
 			return dsi_error_nomem(err);
 		}
 		json_object_set_new(out, "preemption", dsi_preemption_json(cluster, &pre));
@@ -178,6 +240,7 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 		json_object_set_new(out, "warning",
 				    json_sprintf("no PriorityClass with name %s was found",
 						 dsi_atom_str(atoms, spec->priority_class)));
+	dsi_cycle_release(&cy);
 	if (!out)
 		rc = dsi_error_nomem(err);
 	*result = out;

@@ -27,4 +27,15 @@ json_t *dsi_preemption_json(const dsi_cluster *c, const dsi_preemption *pre);
  * invalid (upstream's PreScore fails). */
 void dsi_preferred_score_json(json_t *o, const dsi_atoms *atoms, const dsi_node_selector *pref, const dsi_node *node);
 
+/* {"ran":[...],"skipped":[...],"notEvaluated":[...]}: the Filter plugins of the profile, in its order,
+ * by what became of them on the node. */
+json_t *dsi_filters_json(const dsi_fit *fit);
+/* Append {"plugin","code":"NotEvaluated","message":"not evaluated: <plugin>","field"} to arr for each
+ * plugin the pod needs and the library does not evaluate; fields under prefix ("spec", or
+ * "spec.template.spec"). */
+void dsi_not_evaluated_json(json_t *arr, const dsi_fit *fit, const char *prefix);
+/* The pod's field behind an InterPodAffinity reason (by its message), for a pod ("spec") or a
+ * DaemonSet's template (any other prefix). */
+const char *dsi_ipa_field(const char *message, const char *prefix);
+
 #endif

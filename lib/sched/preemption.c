@@ -80,14 +80,29 @@ static int skip_victims(const dsi_pod *p, void *vctx)
 	return 0;
 }
 
+/* The filters with the victims removed: from the node's usage, and from the cycle's state through
+ * RemovePod (SelectVictimsOnNode's removePod on a clone of the state), so that removing a pod can
+ * satisfy anti-affinity. */
 static int fits_without_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec,
-				const dsi_tolerations *tols, int cmp, const dsi_node *node, skip_ctx *s, dsi_fit *fit)
+				const dsi_tolerations *tols, int cmp, const dsi_node *node, const dsi_cycle *cy,
+				skip_ctx *s, dsi_fit *fit)
 {
 	dsi_node_usage u;
-	if (dsi_node_usage_init(c, node, skip_victims, s, &u) < 0)
+	dsi_cycle state;
+	if (dsi_cycle_clone(cy, &state) < 0)
 		return -1;
-	dsi_run_filters(c, atoms, spec, tols, cmp, node, &u, fit);
+	for (uint32_t i = 0; i < s->n; i++)
+		if (s->cands[i].victim && dsi_cycle_update(&state, c, s->cands[i].pod, node, -1) < 0) {
+			dsi_cycle_release(&state);
+			return -1;
+		}
+	if (dsi_node_usage_init(c, node, skip_victims, s, &u) < 0) {
+		dsi_cycle_release(&state);
+		return -1;
+	}
+	dsi_run_filters(c, atoms, spec, tols, cmp, node, &u, &state, fit);
 	dsi_node_usage_release(&u);
+	dsi_cycle_release(&state);
 	return fit->n == 0;
 }
 
@@ -125,8 +140,8 @@ static void mark_pdb_violations(const dsi_cluster *c, cand *cands, uint32_t n)
 }
 
 int dsi_select_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, int32_t priority,
-		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, dsi_pod_filter skip,
-		       void *ctx, dsi_preemption *out)
+		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, const dsi_cycle *cy,
+		       dsi_pod_filter skip, void *ctx, dsi_preemption *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->attempted = 1;
@@ -157,7 +172,7 @@ int dsi_select_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_p
 	}
 	dsi_sort_stable(cands, k, sizeof(cand), more_important_first, NULL);
 	skip_ctx s = {skip, ctx, cands, k};
-	int fits = fits_without_victims(c, atoms, spec, tols, comparison_ops, node, &s, &out->after);
+	int fits = fits_without_victims(c, atoms, spec, tols, comparison_ops, node, cy, &s, &out->after);
 	if (fits < 0) {
 		dsi_free(cands);
 		return -1;
@@ -175,7 +190,7 @@ int dsi_select_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_p
 				continue;
 			cands[i].victim = 0;
 			dsi_fit f;
-			int ok = fits_without_victims(c, atoms, spec, tols, comparison_ops, node, &s, &f);
+			int ok = fits_without_victims(c, atoms, spec, tols, comparison_ops, node, cy, &s, &f);
 			if (ok < 0) {
 				dsi_free(cands);
 				return -1;

@@ -2,6 +2,7 @@
 #ifndef DSI_PREEMPTION_H
 #define DSI_PREEMPTION_H
 
+#include "sched/cycle.h"
 #include "sched/fit.h"
 
 #define DSI_SYSTEM_CLUSTER_CRITICAL 2000000000
@@ -28,10 +29,11 @@ typedef struct dsi_preemption {
  * strictly lower-priority pods are potential victims; all are removed, the pod
  * must then fit; victims are reprieved from the most important down (PDB
  * violators first) while the pod still fits. skip/ctx exclude pods from the
- * node as in dsi_node_usage_init. */
+ * node as in dsi_node_usage_init; cy is the pod's cycle over the same pods, from which each
+ * try removes its victims (RemovePod) before rerunning the filters. */
 int dsi_select_victims(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_podspec *spec, int32_t priority,
-		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, dsi_pod_filter skip,
-		       void *ctx, dsi_preemption *out);
+		       const dsi_tolerations *tols, int comparison_ops, const dsi_node *node, const dsi_cycle *cy,
+		       dsi_pod_filter skip, void *ctx, dsi_preemption *out);
 void dsi_preemption_release(dsi_preemption *p);
 
 #endif

@@ -16,7 +16,10 @@
  * Nodes are ~10 KB of JSON (25 labels, 0-3 taints, 40 images, 4 conditions),
  * pods ~4 KB; four DaemonSets (everywhere, GPU nodeSelector, host network
  * tolerating everything, an agent with six NotIn affinity expressions); half
- * of the daemon pods run an old revision. Times are the best of several runs.
+ * of the daemon pods run an old revision. Times are the best of several runs. EXPL-TOPO explains
+ * a fifth DaemonSet (TOPOLOGY_DS, loaded after the rest was measured) with required pod
+ * anti-affinity and a DoNotSchedule spread constraint against the web pods: the cost of the
+ * cluster-wide filters (PodTopologySpread, InterPodAffinity) beside EXPLAIN's.
  */
 #define _GNU_SOURCE
 /* The benchmark also times the 1.0 names, which SONAME 1 keeps (daemonset(7), Superseded names). */
@@ -189,6 +192,31 @@ static void op_explain(void *a)
 	ds_free(out);
 }
 
+/* The DaemonSet of EXPL-TOPO: required anti-affinity to the web pods by hostname (every node runs
+ * one, so every node fails it) and a zone spread of web and topology pods that ignores node
+ * affinity. */
+static const char TOPOLOGY_DS[] =
+	"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"topology-agent\","
+	"\"namespace\":\"shop\",\"uid\":\"3f1a2b3c-0002-4000-8000-0000000000f1\"},\"spec\":{\"selector\":"
+	"{\"matchLabels\":{\"app\":\"topology-agent\"}},\"template\":{\"metadata\":{\"labels\":{\"app\":"
+	"\"topology-agent\"}},\"spec\":{\"containers\":[{\"name\":\"a\",\"image\":\"registry.k8s.io/pause:3.10\"}],"
+	"\"affinity\":{\"podAntiAffinity\":{\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":"
+	"{\"matchLabels\":{\"app\":\"web\"}},\"topologyKey\":\"kubernetes.io/hostname\"}]}},"
+	"\"topologySpreadConstraints\":[{\"maxSkew\":1,\"topologyKey\":\"topology.kubernetes.io/zone\","
+	"\"whenUnsatisfiable\":\"DoNotSchedule\",\"nodeAffinityPolicy\":\"Ignore\",\"labelSelector\":"
+	"{\"matchExpressions\":[{\"key\":\"app\",\"operator\":\"In\",\"values\":[\"web\","
+	"\"topology-agent\"]}]}}]}}}}";
+
+static void op_explain_topology(void *a)
+{
+	op_ctx *o = a;
+	char *out;
+	ds_error err;
+	if (ds_explain(o->c, "shop", "topology-agent", o->opts, &out, &err) < 0)
+		die("explain", &err);
+	ds_free(out);
+}
+
 static void op_drain(void *a)
 {
 	op_ctx *o = a;
@@ -337,22 +365,24 @@ static json_t *measure(int nodes, int quiet)
 	op_ctx o = {c, "monitor", "node-000001", 0, NULL};
 	ds_time_parse("2026-12-02T15:00:00Z", &o.now, NULL);
 	int rp = OP_REPS;
+	ds_error terr;
+	if (ds_cluster_load(c, TOPOLOGY_DS, sizeof(TOPOLOGY_DS) - 1, NULL, &terr) < 0)
+		die("load", &terr);
 	if (profile_op) {
 		static const struct {
 			const char *name;
 			op_fn fn;
-		} ops_by_name[] = {{"plan", op_plan},
-				   {"status", op_status},
-				   {"explain", op_explain},
-				   {"drain", op_drain},
-				   {"rollout", op_rollout}};
+		} ops_by_name[] = {{"plan", op_plan},       {"status", op_status},
+				   {"explain", op_explain}, {"explain-topology", op_explain_topology},
+				   {"drain", op_drain},     {"rollout", op_rollout}};
 		for (size_t i = 0; i < sizeof(ops_by_name) / sizeof(ops_by_name[0]); i++)
 			if (strcmp(profile_op, ops_by_name[i].name) == 0) {
 				/* the moment to attach: perf record -p PID */
 				fprintf(stderr, "bench: pid %ld: %s starts\n", (long)getpid(), profile_op);
 				double t = best(ops_by_name[i].fn, &o, profile_reps);
-				fprintf(stderr, "bench: %s on %d nodes: best %.1f us (%.1f ns/node) of %d runs\n",
-					profile_op, nodes, t * 1e6, t * 1e9 / nodes, profile_reps);
+				fprintf(stderr,
+					"bench: %s on %d nodes, %zu pods: best %.1f us (%.1f ns/node) of %d runs\n",
+					profile_op, nodes, npods, t * 1e6, t * 1e9 / nodes, profile_reps);
 				exit(0);
 			}
 		fprintf(stderr, "bench: unknown operation %s\n", profile_op);
@@ -362,6 +392,8 @@ static json_t *measure(int nodes, int quiet)
 	json_object_set_new(ops, "planNsPerNode", json_real(best(op_plan, &o, rp) * 1e9 / nodes));
 	json_object_set_new(ops, "statusNsPerNode", json_real(best(op_status, &o, rp) * 1e9 / nodes));
 	json_object_set_new(ops, "explainNsPerNode", json_real(best(op_explain, &o, rp > 5 ? 5 : rp) * 1e9 / nodes));
+	json_object_set_new(ops, "explainTopologyNsPerNode",
+			    json_real(best(op_explain_topology, &o, rp > 5 ? 5 : rp) * 1e9 / nodes));
 	json_object_set_new(ops, "drainOneNodeUs", json_real(best(op_drain, &o, rp) * 1e6));
 	ds_options_new(&o.opts);
 	ds_options_set(o.opts, "simMaxTime", "6h", &err);
@@ -487,14 +519,15 @@ int main(int argc, char **argv)
 	printf("  * not upstream's shape: the nodes also have the keys a..e, so all six requirements are matched per "
 	       "node\n");
 	printf("\nSynthetic clusters (ns per node; ingest ratio = ours / bare jansson on the same bytes):\n");
-	printf("%7s %8s %7s %7s %7s %6s %6s %7s %7s %8s %8s %8s %9s %9s %9s\n", "NODES", "PODS", "OURS", "JANSSON",
-	       "J/ITEM", "RATIO", "R/ITEM", "B/NODE", "B/POD", "PLAN", "STATUS", "EXPLAIN", "DRAIN-US", "ROLLOUT",
-	       "ROLLOUT-S");
+	printf("%7s %8s %7s %7s %7s %6s %6s %7s %7s %8s %8s %8s %9s %9s %9s %9s\n", "NODES", "PODS", "OURS", "JANSSON",
+	       "J/ITEM", "RATIO", "R/ITEM", "B/NODE", "B/POD", "PLAN", "STATUS", "EXPLAIN", "EXPL-TOPO", "DRAIN-US",
+	       "ROLLOUT", "ROLLOUT-S");
 	json_array_foreach(json_object_get(doc, "sizes"), i, r)
 	{
 		json_t *in = json_object_get(r, "ingest"), *m = json_object_get(r, "memory"),
 		       *o = json_object_get(r, "operations");
 		printf("%7lld %8lld %5.0fMB %5.0fMB %5.0fMB %6.2f %6.2f %7.0f %7.0f %8.1f %8.1f %8.1f %9.1f %9.1f "
+		       "%9.1f "
 		       "%9.2f\n",
 		       (long long)json_integer_value(json_object_get(r, "nodes")),
 		       (long long)json_integer_value(json_object_get(r, "pods")),
@@ -508,6 +541,7 @@ int main(int argc, char **argv)
 		       json_real_value(json_object_get(o, "planNsPerNode")),
 		       json_real_value(json_object_get(o, "statusNsPerNode")),
 		       json_real_value(json_object_get(o, "explainNsPerNode")),
+		       json_real_value(json_object_get(o, "explainTopologyNsPerNode")),
 		       json_real_value(json_object_get(o, "drainOneNodeUs")),
 		       json_real_value(json_object_get(o, "rolloutNsPerNode")),
 		       json_real_value(json_object_get(o, "rolloutSeconds")));

@@ -500,7 +500,7 @@ class Completion(unittest.TestCase):
         self.assertEqual(self.complete_bash(d + "explain x -o s"), ["svg"])
         self.assertEqual(self.complete_bash(d + "-n "), ["kube-system", "monitoring"])
         self.assertEqual(self.complete_bash(d + "set image fluentd-logging f"), ["fluentd="])
-        self.assertEqual(self.complete_bash(d + "explain x --status=not"), ["not-placed"])
+        self.assertEqual(self.complete_bash(d + "explain x --status=not"), ["not-evaluated", "not-placed"])
         self.assertEqual(self.complete_bash(DSCTL + " completion "), ["bash", "zsh"])
 
     def test_complete_protocol(self):

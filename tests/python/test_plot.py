@@ -278,10 +278,10 @@ class TestRolloutPlot(Files):
 class TestExplainPlot(Files):
     def check_map(self, root, doc):
         legend = {g.get("data-status"): g for g in root.iter(SVG + "g") if g.get("class") == "legend-item"}
-        self.assertEqual(set(legend), {"placed", "create", "needs-preemption", "unschedulable", "pending", "kept",
-                                       "evict", "not-placed"})
+        self.assertEqual(set(legend), {"placed", "create", "needs-preemption", "unschedulable", "not-evaluated",
+                                       "pending", "kept", "evict", "not-placed"})
         fills = {s: g.find(SVG + "rect").get("fill") for s, g in legend.items()}
-        self.assertEqual(len(set(fills.values())), 8, "one colour per status")
+        self.assertEqual(len(set(fills.values())), 9, "one colour per status")
         counts = {s: int(g.get("data-count")) for s, g in legend.items()}
         self.assertEqual({s: c for s, c in counts.items() if c}, doc["summary"])
         for s, c in doc["summary"].items():

@@ -2,9 +2,10 @@
 scheduling decision is an import, a call and an assert. Each function once, with the
 malformed-but-evaluable inputs upstream's functions answer (issue 20)."""
 
+import json
 import unittest
 
-from daemonset import pure, InvalidValue, TypeMismatch
+from daemonset import pure, InvalidArgument, InvalidValue, TypeMismatch
 
 DS = {"metadata": {"name": "agent", "namespace": "kube-system", "uid": "u-1"},
       "spec": {"selector": {"matchLabels": {"app": "agent"}},
@@ -37,6 +38,18 @@ class PureTest(unittest.TestCase):
         self.assertEqual(pure.find_untolerated_taint(taints, [], pure.NO_SCHEDULE | pure.NO_EXECUTE),
                          {"key": "c", "effect": "NoSchedule"})
         self.assertEqual(pure.find_untolerated_taint(taints, [], pure.OTHER_EFFECT), {"key": "b", "effect": "weird"})
+        # the bits go to ds_taints_find_untolerated2 as effect strings: OTHER_EFFECT as "" and the
+        # unknown effects of the taints, which JSON text says too
+        self.assertEqual(pure.find_untolerated_taint(json.dumps(taints), [], pure.OTHER_EFFECT),
+                         {"key": "b", "effect": "weird"})
+        self.assertEqual(pure.find_untolerated_taint([{"key": "e"}] + taints, [], pure.OTHER_EFFECT),
+                         {"key": "e", "effect": ""})
+        self.assertIsNone(pure.find_untolerated_taint(taints[:1], [], pure.OTHER_EFFECT | pure.NO_SCHEDULE))
+        with self.assertRaises(ValueError):  # YAML text: its effects are not read here
+            pure.find_untolerated_taint("- {key: b, effect: weird}\n", [], pure.OTHER_EFFECT)
+        with self.assertRaises(InvalidArgument) as cm:  # the superseded function's answer to such bits
+            pure.find_untolerated_taint(taints, [], 0x10)
+        self.assertIn("unknown effect bits 0x10", str(cm.exception))
         self.assertIsNone(pure.find_untolerated_taint(taints, [{"operator": "Exists"}]))
 
     def test_required_node_affinity_match(self):

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "sched/cycle.h"
 #include "sched/preemption.h"
 #include "vectors.h"
 
@@ -81,11 +82,15 @@ static char *dry_run(const json_t *cs)
 		int32_t prio;
 		ck_assert_int_eq(dsi_pod_priority(c, &atoms, &spec, &prio), 0);
 		int cmp = dsi_gate(dsi_core_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+		static const dsi_labels none = {NULL, 0};
+		dsi_cycle cy;
+		dsi_sched_pod sp = {&atoms, DSI_ATOM_NONE, &none, &spec, &spec.tolerations, cmp, 0};
+		ck_assert_int_eq(dsi_cycle_init(&cy, c, &sp, NULL, NULL), 0);
 		for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++) {
 			const dsi_node *node = dsi_cluster_node_at(c, i);
 			dsi_preemption pre;
-			ck_assert_int_eq(dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations, cmp, node, NULL,
-							    NULL, &pre),
+			ck_assert_int_eq(dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations, cmp, node, &cy,
+							    NULL, NULL, &pre),
 					 0);
 			ck_assert(pre.attempted);
 			if (pre.possible && pre.nvictims > 0) {
@@ -101,6 +106,7 @@ static char *dry_run(const json_t *cs)
 			}
 			dsi_preemption_release(&pre);
 		}
+		dsi_cycle_release(&cy);
 		dsi_podspec_release(&atoms, &spec);
 	}
 	json_t *want = json_deep_copy(json_object_get(json_object_get(cs, "expect"), "candidates"));

@@ -31,6 +31,7 @@
 
 #include "api/api_options.h"
 #include "harness.h"
+#include "sched/cycle.h"
 #include "sched/fit.h"
 #include "sched/nodeaffinity.h"
 #include "vectors.h"
@@ -217,8 +218,13 @@ static char *check_filter(fx *f, const dsi_node *node, const char *plugin, const
 {
 	dsi_node_usage u;
 	ck_assert_int_eq(dsi_node_usage_init(f->c, node, NULL, NULL, &u), 0);
+	static const dsi_labels none = {NULL, 0};
+	dsi_cycle cy;
+	dsi_sched_pod sp = {&f->atoms, DSI_ATOM_NONE, &none, &f->spec, &f->spec.tolerations, cmp_gate(), 0};
+	ck_assert_int_eq(dsi_cycle_init(&cy, f->c, &sp, NULL, NULL), 0);
 	dsi_fit fit;
-	dsi_run_filters(f->c, &f->atoms, &f->spec, &f->spec.tolerations, cmp_gate(), node, &u, &fit);
+	dsi_run_filters(f->c, &f->atoms, &f->spec, &f->spec.tolerations, cmp_gate(), node, &u, &cy, &fit);
+	dsi_cycle_release(&cy);
 	dsi_node_usage_release(&u);
 	json_t *reasons = json_array(), *others = json_array(), *insufficient = json_array();
 	for (uint32_t i = 0; i < fit.n; i++) {

@@ -235,11 +235,15 @@ def find_untolerated_taint(taints: Any, tolerations: Any, effects: Effects = 0,
         effects = _bits_on_text(effects, taints)
     t, tn = _text(taints)
     l, ln = _text(tolerations)
-    fn = _lib.ds_taints_find_untolerated2
-    fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_void_p, _ct.c_void_p,
-                   _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
+    text_fn = getattr(_lib, "ds_taints_find_untolerated2", None)
+    if text_fn is None:  # a library before 1.2: Unsupported, as for every function it lacks
+        from .core import version
+        raise DaemonSetError(-9, "", "ds_taints_find_untolerated2 is not in the loaded libdaemonset %s; it needs "
+                             "1.2" % version())
+    text_fn.argtypes = [_ct.c_char_p, _ct.c_size_t, _ct.c_char_p, _ct.c_size_t, _ct.c_void_p, _ct.c_void_p,
+                        _ct.POINTER(_ct.c_int), _ct.POINTER(_ct.c_void_p), _ct.c_void_p]
     f = _filter(effects, False)
-    _call(fn, t, tn, l, ln, _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
+    _call(text_fn, t, tn, l, ln, _ct.byref(f) if f is not None else None, o, None, _ct.byref(out))
     return cast("Optional[Dict[str, Any]]", _take_json(out.value))
 
 

@@ -1,0 +1,46 @@
+/* The CycleState of the cluster-wide filters (kube-scheduler framework cycle_state.go). */
+#include "sched/cycle.h"
+
+#include <string.h>
+
+int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_filter skip, void *ctx)
+{
+	memset(cy, 0, sizeof(*cy));
+	cy->pod = *pod;
+	if (dsi_pts_prefilter(c, &cy->pod, skip, ctx, &cy->pts) < 0)
+		return -1;
+	if (dsi_ipa_prefilter(c, &cy->pod, skip, ctx, &cy->ipa) < 0) {
+		dsi_pts_release(&cy->pts);
+		return -1;
+	}
+	return 0;
+}
+
+int dsi_cycle_clone(const dsi_cycle *src, dsi_cycle *dst)
+{
+	memset(dst, 0, sizeof(*dst));
+	dst->pod = src->pod;
+	if (dsi_pts_clone(&src->pts, &dst->pts) < 0)
+		return -1;
+	if (dsi_ipa_clone(&src->ipa, &dst->ipa) < 0) {
+		dsi_pts_release(&dst->pts);
+		return -1;
+	}
+	dst->pts.pod = &dst->pod;
+	dst->ipa.pod = &dst->pod;
+	return 0;
+}
+
+int dsi_cycle_update(dsi_cycle *cy, const dsi_cluster *c, const dsi_pod *p, const dsi_node *node, int sign)
+{
+	if (dsi_pts_update(&cy->pts, c, p, node, sign) < 0)
+		return -1;
+	return dsi_ipa_update(&cy->ipa, c, p, node, sign);
+}
+
+void dsi_cycle_release(dsi_cycle *cy)
+{
+	dsi_pts_release(&cy->pts);
+	dsi_ipa_release(&cy->ipa);
+	memset(cy, 0, sizeof(*cy));
+}
