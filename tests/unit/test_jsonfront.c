@@ -77,8 +77,8 @@ static int alike(dsi_json_front *f, const char *text, size_t n)
 
 static const char *const plain[] = {
 	"{}",
-	"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":\"b\"}},"
-	"\"status\":{\"allocatable\":{\"cpu\":\"4\"},\"images\":[{\"names\":[\"x\"],\"sizeBytes\":123}]}}",
+	("{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n1\",\"labels\":{\"a\":\"b\"}},"
+	 "\"status\":{\"allocatable\":{\"cpu\":\"4\"},\"images\":[{\"names\":[\"x\"],\"sizeBytes\":123}]}}"),
 	"{\"a\":true,\"b\":false,\"c\":null,\"d\":[],\"e\":{},\"f\":[1,2.5,\"x\",[{}]]}",
 	"{ \"a\" : 1 ,\n\t\"b\" :\r\n[ -1 , 0 ] }",
 	"{\"min\":-9223372036854775808,\"max\":9223372036854775807}",
