@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/jsonfront.h"
 #include "core/jsonscan.h"
 #include "core/keyscan.h"
 #include "core/reader.h"
@@ -352,15 +353,16 @@ static void par_work(void *arg, unsigned t)
 	par_run *p = arg;
 	const dsi_load_par *par = p->w->par;
 	char path[48];
-	for (;;) {
+	dsi_json_front *front = dsi_json_front_new(); /* this thread's; NULL: jansson alone */
+	for (int done = 0; !done;) {
 		size_t from = atomic_fetch_add(&p->next, 1) * PAR_CHUNK;
 		if (from >= p->items->n || atomic_load(&p->failed))
-			return;
+			break;
 		size_t to = from + PAR_CHUNK < p->items->n ? from + PAR_CHUNK : p->items->n;
 		for (size_t i = from; i < to; i++) {
 			size_t s = p->items->start[i], e = p->items->end[i];
 			json_error_t je;
-			json_t *item = json_loadb(p->data + s, e - s, DSI_JSON_FLAGS, &je);
+			json_t *item = dsi_json_front_item(front, p->data + s, e - s, &je);
 			dsi_loaded it;
 			int rc = item && (size_t)je.position == e - s
 					 ? item_loaded(item, i, p->item_kind, p->api, p->document, 0, path, &it,
@@ -371,10 +373,12 @@ static void par_work(void *arg, unsigned t)
 			json_decref(item);
 			if (rc < 0) {
 				atomic_store(&p->failed, 1);
-				return;
+				done = 1;
+				break;
 			}
 		}
 	}
+	dsi_json_front_free(front);
 }
 
 /* The items on the executor's threads: 0 when every one was staged and merged, 1 when the caller is
@@ -463,9 +467,10 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 		dsi_jsonscan_items_free(&items);
 		return LIST_DONE;
 	}
+	dsi_json_front *front = dsi_json_front_new();
 	for (size_t k = 0; k < items.n; k++) {
 		size_t s = items.start[k], e = items.end[k];
-		json_t *item = json_loadb(data + s, e - s, DSI_JSON_FLAGS, je);
+		json_t *item = dsi_json_front_item(front, data + s, e - s, je);
 		/* on valid JSON the scanner and jansson agree where an item ends: checked, not assumed */
 		if (!item || (size_t)je->position != e - s) {
 			json_decref(item);
@@ -482,6 +487,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 			break;
 		}
 	}
+	dsi_json_front_free(front);
 	if (rc == LIST_DONE)
 		*end = vend;
 	dsi_free(item_kind);

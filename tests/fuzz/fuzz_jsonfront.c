@@ -1,0 +1,59 @@
+/*
+ * libFuzzer target: the two JSON front ends (lib/core/jsonfront.h) on every input. The fuzz build
+ * has the simdjson front end when simdjson is installed (tests/fuzz/run.sh builds SIMDJSON=1 then),
+ * and the bytes go through it and through jansson alone. Invariant: the same tree (types exact,
+ * reals bit for bit, keys in the same order) or the same error (text, line, column, position).
+ * The ingest targets (fuzz_load_json, fuzz_events, fuzz_plan...) go through the front end too.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <math.h>
+
+#include "fuzz_common.h"
+#include "core/jsonfront.h"
+
+static dsi_json_front *front; /* reused, as a loading thread reuses its own */
+
+static int same(const json_t *a, const json_t *b)
+{
+	if (json_typeof(a) != json_typeof(b) || !json_equal(a, b))
+		return 0;
+	size_t i;
+	json_t *v;
+	switch (json_typeof(a)) {
+	case JSON_REAL: return signbit(json_real_value(a)) == signbit(json_real_value(b));
+	case JSON_ARRAY: json_array_foreach(a, i, v) if (!same(v, json_array_get(b, i))) return 0; return 1;
+	case JSON_OBJECT: {
+		void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+		for (; ia && ib;
+		     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
+			if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0 ||
+			    !same(json_object_iter_value(ia), json_object_iter_value(ib)))
+				return 0;
+		return !ia && !ib;
+	}
+	default: return 1;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!front)
+		front = dsi_json_front_new();
+	json_error_t jf, jj;
+	memset(&jf, 0, sizeof(jf));
+	memset(&jj, 0, sizeof(jj));
+	json_t *a = dsi_json_front_item(front, (const char *)data, size, &jf);
+	json_t *b = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &jj);
+	FUZZ_ASSERT(!a == !b, "front end %s, jansson %s", a ? "a tree" : jf.text, b ? "a tree" : jj.text);
+	if (a) {
+		FUZZ_ASSERT(same(a, b), "the trees differ");
+		FUZZ_ASSERT(jf.position == jj.position, "positions %d and %d", jf.position, jj.position);
+	} else {
+		FUZZ_ASSERT(strcmp(jf.text, jj.text) == 0 && jf.line == jj.line && jf.column == jj.column &&
+				    jf.position == jj.position,
+			    "errors differ: %s against %s", jf.text, jj.text);
+	}
+	json_decref(a);
+	json_decref(b);
+	return 0;
+}
