@@ -15,6 +15,7 @@
 
 extern "C" {
 #include "core/jsonfront.h"
+#include "core/jsonscan.h"
 #include "core/numfmt.h"
 }
 
@@ -51,7 +52,20 @@ bool plain_chars(const char *p)
 	}
 }
 
-json_t *convert(ondemand::value v, size_t depth);
+/* What may be left out of an item (DSI_FRONT_NODE_IMAGES): the members "images" of the root's
+ * "status" whose value dsi_jsonscan_plain_images accepts (core/jsonscan.h), an empty array in their
+ * place, On-Demand skipping the value unread. Whether the item is a Node is known from its tree
+ * (the kind may come after the status), so a cut made in another kind's item is undone. */
+struct cut {
+	const char *base; /* the item's text, as simdjson reads it */
+	size_t n;
+	bool made;
+};
+
+/* where a value is: the root, the root's status (whose images may be cut), anywhere else */
+enum class at { root, status, other };
+
+json_t *convert(ondemand::value v, size_t depth, at where, cut *c);
 
 json_t *fail(json_t *partial)
 {
@@ -59,7 +73,7 @@ json_t *fail(json_t *partial)
 	return nullptr;
 }
 
-json_t *convert_object(ondemand::object obj, size_t depth)
+json_t *convert_object(ondemand::object obj, size_t depth, at where, cut *c)
 {
 	json_t *o = json_object();
 	if (!o)
@@ -75,14 +89,22 @@ json_t *convert_object(ondemand::object obj, size_t depth)
 		ondemand::value v;
 		if (field.value().get(v))
 			return fail(o);
-		json_t *c = convert(v, depth + 1);
-		if (!c || json_object_setn_new_nocheck(o, key.data(), key.size(), c) < 0)
+		json_t *m;
+		if (where == at::status && key == "images" &&
+		    dsi_jsonscan_plain_images(c->base, c->n,
+					      static_cast<size_t>(v.raw_json_token().data() - c->base))) {
+			m = json_array();
+			c->made = true;
+		} else {
+			m = convert(v, depth + 1, where == at::root && key == "status" ? at::status : at::other, c);
+		}
+		if (!m || json_object_setn_new_nocheck(o, key.data(), key.size(), m) < 0)
 			return fail(o);
 	}
 	return o;
 }
 
-json_t *convert_array(ondemand::array arr, size_t depth)
+json_t *convert_array(ondemand::array arr, size_t depth, cut *c)
 {
 	json_t *a = json_array();
 	if (!a)
@@ -91,8 +113,8 @@ json_t *convert_array(ondemand::array arr, size_t depth)
 		ondemand::value v;
 		if (element.get(v))
 			return fail(a);
-		json_t *c = convert(v, depth + 1);
-		if (!c || json_array_append_new(a, c) < 0)
+		json_t *m = convert(v, depth + 1, at::other, c);
+		if (!m || json_array_append_new(a, m) < 0)
 			return fail(a);
 	}
 	return a;
@@ -129,7 +151,7 @@ json_t *convert_number(ondemand::value v)
 	return json_integer(static_cast<json_int_t>(i));
 }
 
-json_t *convert(ondemand::value v, size_t depth)
+json_t *convert(ondemand::value v, size_t depth, at where, cut *c)
 {
 	if (depth > max_depth)
 		return nullptr;
@@ -139,11 +161,11 @@ json_t *convert(ondemand::value v, size_t depth)
 	switch (t) {
 	case ondemand::json_type::object: {
 		ondemand::object obj;
-		return v.get_object().get(obj) ? nullptr : convert_object(obj, depth);
+		return v.get_object().get(obj) ? nullptr : convert_object(obj, depth, where, c);
 	}
 	case ondemand::json_type::array: {
 		ondemand::array arr;
-		return v.get_array().get(arr) ? nullptr : convert_array(arr, depth);
+		return v.get_array().get(arr) ? nullptr : convert_array(arr, depth, c);
 	}
 	case ondemand::json_type::string: {
 		std::string_view raw = v.raw_json_token(), s;
@@ -170,14 +192,15 @@ extern "C" {
 
 dsi_json_front *dsi_json_front_simd_new(void);
 void dsi_json_front_simd_free(dsi_json_front *f);
-json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n);
+json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind);
 
 dsi_json_front *dsi_json_front_simd_new(void) { return new (std::nothrow) dsi_json_front; }
 
 void dsi_json_front_simd_free(dsi_json_front *f) { delete f; }
 
-/* The item's tree, or NULL for jansson to parse it (any doubt, any error, no memory). */
-json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n)
+/* The item's tree, or NULL for jansson to parse it (any doubt, any error, no memory); skip and
+ * item_kind as dsi_json_front_item's. */
+json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind)
 {
 	/* no value at all: jansson's error (and no buffer to copy into yet); and the text must end with
 	 * the object's '}', where jansson's position will be (a List item does: the scanner ends it
@@ -191,17 +214,28 @@ json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n)
 			f->cap = cap;
 		}
 		std::memcpy(f->text.data(), text, n);
-		ondemand::document doc;
-		if (f->parser.iterate(f->text.data(), n, f->cap + SIMDJSON_PADDING).get(doc))
-			return nullptr;
-		ondemand::object obj;
-		if (doc.get_object().get(obj))
-			return nullptr;
-		json_t *v = convert_object(obj, 1);
-		const char *after;
-		if (v && !doc.current_location().get(after)) /* something after the value: jansson says what */
-			return fail(v);
-		return v;
+		for (bool may_cut = skip & DSI_FRONT_NODE_IMAGES;; may_cut = false) {
+			ondemand::document doc;
+			if (f->parser.iterate(f->text.data(), n, f->cap + SIMDJSON_PADDING).get(doc))
+				return nullptr;
+			ondemand::object obj;
+			if (doc.get_object().get(obj))
+				return nullptr;
+			cut c = {f->text.data(), n, false};
+			json_t *v = convert_object(obj, 1, may_cut ? at::root : at::other, &c);
+			const char *after;
+			if (v && !doc.current_location().get(after)) /* something after the value: jansson says what */
+				return fail(v);
+			if (!v || !c.made)
+				return v;
+			/* a Node as the loader reads it (core/load.c, item_loaded): its kind, or its List's */
+			json_t *kind = json_object_get(v, "kind");
+			const char *k = json_string_value(kind);
+			if ((k && std::strcmp(k, "Node") == 0) ||
+			    ((!kind || (k && !*k)) && item_kind && std::strcmp(item_kind, "Node") == 0))
+				return v;
+			json_decref(v); /* another kind's status.images: read again, whole */
+		}
 	} catch (...) { /* padded_string's allocation: std::bad_alloc */
 		return nullptr;
 	}

@@ -4,6 +4,10 @@
  * and the bytes go through it and through jansson alone. Invariant: the same tree (types exact,
  * reals bit for bit, keys in the same order) or the same error (text, line, column, position).
  * The ingest targets (fuzz_load_json, fuzz_events, fuzz_plan...) go through the front end too.
+ * Then again with a Node's status.images left out (DSI_FRONT_NODE_IMAGES, as the snapshot loads),
+ * the item's List a NodeList: the same error, or jansson's tree or that tree with status.images []
+ * where the images were ContainerImages Go decodes without error (so the cut never hides what the
+ * decoding check would refuse).
  * SPDX-License-Identifier: Apache-2.0
  */
 #include <math.h>
@@ -35,6 +39,34 @@ static int same(const json_t *a, const json_t *b)
 	}
 }
 
+/* v is []ContainerImage that the decoding check passes whatever the text's spelling: objects with
+ * names (strings) and sizeBytes (an integer >= 0), nothing else. */
+static int plain_images(const json_t *v)
+{
+	size_t i;
+	json_t *img;
+	if (!json_is_array(v))
+		return 0;
+	json_array_foreach(v, i, img)
+	{
+		const char *k;
+		json_t *m;
+		if (!json_is_object(img))
+			return 0;
+		json_object_foreach(img, k, m)
+		{
+			size_t j;
+			json_t *name;
+			if (strcmp(k, "sizeBytes") == 0 && json_is_integer(m) && json_integer_value(m) >= 0)
+				continue;
+			if (strcmp(k, "names") != 0 || !json_is_array(m))
+				return 0;
+			json_array_foreach(m, j, name) if (!json_is_string(name)) return 0;
+		}
+	}
+	return 1;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (!front)
@@ -42,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_error_t jf, jj;
 	memset(&jf, 0, sizeof(jf));
 	memset(&jj, 0, sizeof(jj));
-	json_t *a = dsi_json_front_item(front, (const char *)data, size, &jf);
+	json_t *a = dsi_json_front_item(front, (const char *)data, size, 0, NULL, &jf);
 	json_t *b = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &jj);
 	FUZZ_ASSERT(!a == !b, "front end %s, jansson %s", a ? "a tree" : jf.text, b ? "a tree" : jj.text);
 	if (a) {
@@ -52,6 +84,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(strcmp(jf.text, jj.text) == 0 && jf.line == jj.line && jf.column == jj.column &&
 				    jf.position == jj.position,
 			    "errors differ: %s against %s", jf.text, jj.text);
+	}
+	json_decref(a);
+	memset(&jf, 0, sizeof(jf));
+	a = dsi_json_front_item(front, (const char *)data, size, DSI_FRONT_NODE_IMAGES, "Node", &jf);
+	FUZZ_ASSERT(!a == !b, "images left out: front end %s, jansson %s", a ? "a tree" : jf.text,
+		    b ? "a tree" : jj.text);
+	if (a) {
+		FUZZ_ASSERT(jf.position == jj.position, "images left out: positions %d and %d", jf.position,
+			    jj.position);
+		if (!same(a, b)) {
+			json_t *status = json_object_get(b, "status");
+			FUZZ_ASSERT(plain_images(json_object_get(status, "images")),
+				    "images left out that are not plain ContainerImages");
+			json_object_set_new(status, "images", json_array());
+			FUZZ_ASSERT(same(a, b), "images left out: the trees differ beyond status.images");
+		}
+	} else {
+		FUZZ_ASSERT(strcmp(jf.text, jj.text) == 0 && jf.line == jj.line && jf.column == jj.column &&
+				    jf.position == jj.position,
+			    "images left out: errors differ: %s against %s", jf.text, jj.text);
 	}
 	json_decref(a);
 	json_decref(b);
