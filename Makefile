@@ -101,7 +101,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
-.PHONY: FORCE all lib examples tests check unit python-tests sanitize faults demo install uninstall clean help \
+.PHONY: FORCE all lib examples tests check simd-check unit python-tests sanitize faults demo install uninstall clean help \
 	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint rules oracle
 
 all: deps-check lib examples
@@ -122,6 +122,7 @@ help:
 	@echo "make lint       the rules of lib/README.md (includes, calls, names, exports), clang-format, cppcheck"
 	@echo "make WERROR=1   warnings are errors (CI, make check and make sanitize set it)"
 	@echo "make SIMDJSON=1 List items parsed by simdjson (C++17, libsimdjson-dev): faster, costs a C++ runtime"
+	@echo "make SIMDJSON=1 BUILD=build/simd simd-check   the suites that read JSON, in that build (CI)"
 	@echo "make oracle     upstream's template hash with Go and k8s.io/api v0.25-v0.29: rewrites the test"
 	@echo "                vectors (K8S_API_GIT, K8S_APIMACHINERY_GIT: see tests/oracle/run.sh)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
@@ -349,6 +350,15 @@ rules: lib
 # The rules and the formatting (clang-format), each check shown to fail on a planted violation
 # (tests/lint/test_rules.py), the public headers alone in C89, C99 and C++11 and the deprecation macros
 # (tests/lint/test_headers.py), then cppcheck's warning and portability checks over the library: any finding fails.
+# `make SIMDJSON=1 simd-check` (CI): the suites whose inputs go through the JSON front end, in a
+# SIMDJSON=1 build (BUILD=build/simd beside the default build), instead of the whole make check twice;
+# fuzz_jsonfront compares the front ends in make fuzz, whose build has simdjson's when it is installed.
+SIMD_SUITES := jsonfront ingest load_stream regress_fuzz node_event snapshot upstream_e2e manifests
+simd-check: deps
+	@$(if $(filter 1,$(SIMDJSON)),true,echo "simd-check: run it as make SIMDJSON=1 simd-check" >&2; exit 2)
+	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/tests/test_,$(SIMD_SUITES))
+	@BUILD=$(BUILD) sh tests/run-unit.sh $(addprefix $(BUILD)/tests/test_,$(SIMD_SUITES))
+
 lint: lib
 	@sh tests/tools.sh lint
 	@$(PYTHON) tests/lint/rules.py --objs $(BUILD)/obj/lib all
