@@ -156,7 +156,8 @@ static int parse_kind(const char *kind, dsi_kind *k, const char **gk, ds_error *
 	}
 	return dsi_error_set(err, DS_EARG, NULL,
 			     "unknown kind \"%s\": expected Node, Pod, DaemonSet, ControllerRevision, "
-			     "PodDisruptionBudget, PriorityClass or group/Kind",
+			     "PodDisruptionBudget, PriorityClass, PersistentVolumeClaim, PersistentVolume, "
+			     "StorageClass, CSINode or group/Kind",
 			     kind);
 }
 
@@ -318,6 +319,11 @@ int ds_cluster_summary(const ds_cluster *cluster, char **json_out, ds_error *err
 	json_object_set_new(o, "podDisruptionBudgets", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PDB)));
 	json_object_set_new(o, "priorityClasses",
 			    json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PRIORITY_CLASS)));
+	json_object_set_new(o, "persistentVolumeClaims", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PVC)));
+	json_object_set_new(o, "persistentVolumes", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_PV)));
+	json_object_set_new(o, "storageClasses",
+			    json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_STORAGE_CLASS)));
+	json_object_set_new(o, "csiNodes", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_CSINODE)));
 	json_object_set_new(o, "other", json_integer((json_int_t)dsi_cluster_count(c, DSI_KIND_OTHER)));
 	json_object_set_new(o, "nodeNames", nodes);
 	json_object_set_new(o, "daemonSets", dss);
@@ -364,7 +370,8 @@ int ds_cluster_get(const ds_cluster *cluster, const char *kind, const char *name
 	dsi_atom ns = dsi_atom_lookup_id(&c->atoms, namespace_);
 	dsi_atom n = dsi_atom_lookup_id(&c->atoms, name);
 	void *o = (n && (!namespace_ || !*namespace_ || ns)) ? dsi_map_get(&c->by_key[k], dsi_key2(ns, n)) : NULL;
-	if (!o || k == DSI_KIND_OTHER || k == DSI_KIND_PRIORITY_CLASS)
+	if (!o || k == DSI_KIND_OTHER || k == DSI_KIND_PRIORITY_CLASS || k == DSI_KIND_PVC || k == DSI_KIND_PV ||
+	    k == DSI_KIND_STORAGE_CLASS || k == DSI_KIND_CSINODE)
 		return dsi_error_set(err, o ? DS_EARG : DS_ENOTFOUND, NULL,
 				     o ? "%s objects are not kept in full" : "%s %s not found", kind, name);
 	/* the stored JSON is the snapshot's, which other threads may be reading: dumped as it is */

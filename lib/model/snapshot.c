@@ -10,8 +10,17 @@
 #include "core/sort.h"
 #include "model/nodeevent.h"
 
-static const char *const kind_names[DSI_KIND_COUNT] = {
-	"Node", "Pod", "DaemonSet", "ControllerRevision", "PodDisruptionBudget", "PriorityClass", "Other"};
+static const char *const kind_names[DSI_KIND_COUNT] = {"Node",
+						       "Pod",
+						       "DaemonSet",
+						       "ControllerRevision",
+						       "PodDisruptionBudget",
+						       "PriorityClass",
+						       "PersistentVolumeClaim",
+						       "PersistentVolume",
+						       "StorageClass",
+						       "CSINode",
+						       "Other"};
 
 const char *dsi_kind_name(dsi_kind k) { return k < DSI_KIND_COUNT ? kind_names[k] : ""; }
 
@@ -34,6 +43,10 @@ static dsi_meta *meta_of(dsi_kind k, void *o)
 	case DSI_KIND_REVISION: return &((dsi_revision *)o)->meta;
 	case DSI_KIND_PDB: return &((dsi_pdb *)o)->meta;
 	case DSI_KIND_PRIORITY_CLASS: return &((dsi_priority_class *)o)->meta;
+	case DSI_KIND_PVC: return &((dsi_pvc *)o)->meta;
+	case DSI_KIND_PV: return &((dsi_pv *)o)->meta;
+	case DSI_KIND_STORAGE_CLASS: return &((dsi_storage_class *)o)->meta;
+	case DSI_KIND_CSINODE: return &((dsi_csinode *)o)->meta;
 	default: return &((dsi_other *)o)->meta;
 	}
 }
@@ -47,6 +60,10 @@ static uint32_t *index_of(dsi_kind k, void *o)
 	case DSI_KIND_REVISION: return &((dsi_revision *)o)->index;
 	case DSI_KIND_PDB: return &((dsi_pdb *)o)->index;
 	case DSI_KIND_PRIORITY_CLASS: return &((dsi_priority_class *)o)->index;
+	case DSI_KIND_PVC: return &((dsi_pvc *)o)->index;
+	case DSI_KIND_PV: return &((dsi_pv *)o)->index;
+	case DSI_KIND_STORAGE_CLASS: return &((dsi_storage_class *)o)->index;
+	case DSI_KIND_CSINODE: return &((dsi_csinode *)o)->index;
 	default: return &((dsi_other *)o)->index;
 	}
 }
@@ -104,6 +121,10 @@ static void release_obj(dsi_atoms *atoms, dsi_kind k, void *o)
 	case DSI_KIND_REVISION: dsi_revision_release(atoms, o); break;
 	case DSI_KIND_PDB: dsi_pdb_release(atoms, o); break;
 	case DSI_KIND_PRIORITY_CLASS: dsi_priority_class_release(atoms, o); break;
+	case DSI_KIND_PVC: dsi_pvc_release(atoms, o); break;
+	case DSI_KIND_PV: dsi_pv_release(atoms, o); break;
+	case DSI_KIND_STORAGE_CLASS: dsi_storage_class_release(atoms, o); break;
+	case DSI_KIND_CSINODE: dsi_csinode_release(atoms, o); break;
 	default:
 		dsi_meta_release(atoms, &((dsi_other *)o)->meta);
 		dsi_atom_unref(atoms, ((dsi_other *)o)->group_kind);
@@ -323,6 +344,26 @@ dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom na
 	return name ? dsi_map_get(&c->by_key[DSI_KIND_PRIORITY_CLASS], dsi_key2(0, name)) : NULL;
 }
 
+dsi_pvc *dsi_cluster_pvc(const dsi_cluster *c, dsi_atom ns, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_PVC], dsi_key2(ns, name)) : NULL;
+}
+
+dsi_pv *dsi_cluster_pv(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_PV], dsi_key2(0, name)) : NULL;
+}
+
+dsi_storage_class *dsi_cluster_storage_class(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_STORAGE_CLASS], dsi_key2(0, name)) : NULL;
+}
+
+dsi_csinode *dsi_cluster_csinode(const dsi_cluster *c, dsi_atom name)
+{
+	return name ? dsi_map_get(&c->by_key[DSI_KIND_CSINODE], dsi_key2(0, name)) : NULL;
+}
+
 dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const char *ns, const char *name)
 {
 	dsi_atom gk = dsi_atom_lookup_cstr(&c->atoms, group_kind);
@@ -410,7 +451,9 @@ int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, 
 	int k = dsi_kind_from_name(kind);
 	if (k < 0)
 		return 0;
-	const char *want[DSI_KIND_OTHER] = {"v1", "v1", "apps/v1", "apps/v1", "policy/v1", "scheduling.k8s.io/v1"};
+	const char *want[DSI_KIND_OTHER] = {
+		"v1", "v1", "apps/v1",           "apps/v1",          "policy/v1", "scheduling.k8s.io/v1",
+		"v1", "v1", "storage.k8s.io/v1", "storage.k8s.io/v1"};
 	if (!api || !*api || strcmp(api, want[k]) == 0) {
 		*out = (dsi_kind)k;
 		return 0;
@@ -446,7 +489,8 @@ int dsi_classify_kind(const char *kind, const char *api, int legacy_daemonsets, 
  * or PriorityClass is found by its name alone whatever namespace its text claims. */
 static void clear_cluster_scoped_namespace(dsi_atoms *atoms, dsi_kind k, dsi_meta *m)
 {
-	if (k != DSI_KIND_NODE && k != DSI_KIND_PRIORITY_CLASS)
+	if (k != DSI_KIND_NODE && k != DSI_KIND_PRIORITY_CLASS && k != DSI_KIND_PV && k != DSI_KIND_STORAGE_CLASS &&
+	    k != DSI_KIND_CSINODE)
 		return;
 	dsi_atom_unref(atoms, m->ns);
 	m->ns = 0;
@@ -455,7 +499,8 @@ static void clear_cluster_scoped_namespace(dsi_atoms *atoms, dsi_kind k, dsi_met
 /* The kinds of ours that live in a namespace. */
 static int namespaced(dsi_kind k)
 {
-	return k == DSI_KIND_POD || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION || k == DSI_KIND_PDB;
+	return k == DSI_KIND_POD || k == DSI_KIND_DAEMONSET || k == DSI_KIND_REVISION || k == DSI_KIND_PDB ||
+	       k == DSI_KIND_PVC;
 }
 
 /* Every object is read as the API server holds it: the API layer's prepare (decoding, defaults, the
@@ -529,9 +574,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		b->n++;
 		return 0;
 	}
-	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node),     sizeof(dsi_pod), sizeof(dsi_daemonset),
-						     sizeof(dsi_revision), sizeof(dsi_pdb), sizeof(dsi_priority_class),
-						     sizeof(other_box)};
+	static const size_t sizes[DSI_KIND_COUNT] = {sizeof(dsi_node),     sizeof(dsi_pod),  sizeof(dsi_daemonset),
+						     sizeof(dsi_revision), sizeof(dsi_pdb),  sizeof(dsi_priority_class),
+						     sizeof(dsi_pvc),      sizeof(dsi_pv),   sizeof(dsi_storage_class),
+						     sizeof(dsi_csinode),  sizeof(other_box)};
 	void *o = dsi_calloc(1, sizes[k]);
 	if (!o) {
 		dsi_atom_unref(atoms, s->gk);
@@ -557,6 +603,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	case DSI_KIND_REVISION: rc = dsi_revision_read(&rd, atoms, obj, o); break;
 	case DSI_KIND_PDB: rc = dsi_pdb_read(&rd, atoms, obj, o); break;
 	case DSI_KIND_PRIORITY_CLASS: rc = dsi_priority_class_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PVC: rc = dsi_pvc_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_PV: rc = dsi_pv_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_STORAGE_CLASS: rc = dsi_storage_class_read(&rd, atoms, obj, o); break;
+	case DSI_KIND_CSINODE: rc = dsi_csinode_read(&rd, atoms, obj, o); break;
 	default:
 		rc = dsi_meta_read(&rd, atoms, obj, 1, &((other_box *)o)->o.meta);
 		((other_box *)o)->o.group_kind = s->gk;
@@ -1318,6 +1368,22 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 			rc = dsi_meta_copy_x(&dst->atoms, from, &((const dsi_priority_class *)so)->meta,
 					     &((dsi_priority_class *)o)->meta);
 		}
+		break;
+	case DSI_KIND_PVC:
+		if ((o = dsi_calloc(1, sizeof(dsi_pvc))))
+			rc = dsi_pvc_copy_x(&dst->atoms, from, so, o);
+		break;
+	case DSI_KIND_PV:
+		if ((o = dsi_calloc(1, sizeof(dsi_pv))))
+			rc = dsi_pv_copy_x(&dst->atoms, from, so, o);
+		break;
+	case DSI_KIND_STORAGE_CLASS:
+		if ((o = dsi_calloc(1, sizeof(dsi_storage_class))))
+			rc = dsi_storage_class_copy_x(&dst->atoms, from, so, o);
+		break;
+	case DSI_KIND_CSINODE:
+		if ((o = dsi_calloc(1, sizeof(dsi_csinode))))
+			rc = dsi_csinode_copy_x(&dst->atoms, from, so, o);
 		break;
 	default:
 		if ((o = dsi_calloc(1, sizeof(other_box)))) {

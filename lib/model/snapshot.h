@@ -16,6 +16,7 @@
 #include "model/pdb.h"
 #include "model/pod.h"
 #include "model/revision.h"
+#include "model/volumes.h"
 
 typedef enum dsi_kind {
 	DSI_KIND_NODE,
@@ -24,6 +25,11 @@ typedef enum dsi_kind {
 	DSI_KIND_REVISION,
 	DSI_KIND_PDB,
 	DSI_KIND_PRIORITY_CLASS,
+	/* the storage kinds the volume plugins read (model/volumes.h) */
+	DSI_KIND_PVC,
+	DSI_KIND_PV,
+	DSI_KIND_STORAGE_CLASS,
+	DSI_KIND_CSINODE,
 	DSI_KIND_OTHER,
 	DSI_KIND_COUNT
 } dsi_kind;
@@ -126,6 +132,12 @@ dsi_node *dsi_cluster_node_by_name(const dsi_cluster *c, const char *name);
 dsi_pod *dsi_cluster_pod(const dsi_cluster *c, dsi_atom ns, dsi_atom name);
 dsi_daemonset *dsi_cluster_daemonset(const dsi_cluster *c, const char *ns, const char *name);
 dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom name);
+/* The storage objects by (namespace and) name; NULL when absent. A kind counts as supplied (its
+ * plugins run) when the snapshot holds at least one object of it: dsi_cluster_count(c, k) > 0. */
+dsi_pvc *dsi_cluster_pvc(const dsi_cluster *c, dsi_atom ns, dsi_atom name);
+dsi_pv *dsi_cluster_pv(const dsi_cluster *c, dsi_atom name);
+dsi_storage_class *dsi_cluster_storage_class(const dsi_cluster *c, dsi_atom name);
+dsi_csinode *dsi_cluster_csinode(const dsi_cluster *c, dsi_atom name);
 /* An object of another kind by group/kind ("apps.kruise.io/DaemonSet"), namespace and name. */
 dsi_other *dsi_cluster_other(const dsi_cluster *c, const char *group_kind, const char *ns, const char *name);
 static inline dsi_pod *dsi_cluster_pods_on_node(const dsi_cluster *c, dsi_atom node)

@@ -31,12 +31,16 @@ class LoadTest(unittest.TestCase):
             self.assertIn({"namespace": "monitoring", "name": "node-exporter"}, s["daemonSets"])
             # the load count is every object of every file, and the summary adds up to it
             total = sum(s[k] for k in ("nodes", "pods", "daemonSetCount", "controllerRevisions",
-                                       "podDisruptionBudgets", "priorityClasses", "other"))
+                                       "podDisruptionBudgets", "priorityClasses", "persistentVolumeClaims",
+                                       "persistentVolumes", "storageClasses", "csiNodes", "other"))
             self.assertEqual(n, total)
             for kind, key in (("Node", "nodes"), ("Pod", "pods"), ("DaemonSet", "daemonSetCount"),
                               ("ControllerRevision", "controllerRevisions"),
                               ("PodDisruptionBudget", "podDisruptionBudgets"),
-                              ("PriorityClass", "priorityClasses"), ("Other", "other")):
+                              ("PriorityClass", "priorityClasses"),
+                              ("PersistentVolumeClaim", "persistentVolumeClaims"),
+                              ("PersistentVolume", "persistentVolumes"), ("StorageClass", "storageClasses"),
+                              ("CSINode", "csiNodes"), ("Other", "other")):
                 self.assertEqual(c.count(kind), s[key], kind)
             self.assertEqual(c.count("Deployment"), 0)
             self.assertEqual(c.count("apps/Deployment"), 0)
