@@ -321,6 +321,9 @@ START_TEST(outside_subset)
 		ck_assert_str_eq(json_string_value(json_object_get(mine, "message")),
 				 "not evaluated: DynamicResources");
 		ck_assert_str_eq(json_string_value(json_object_get(mine, "why")), cases[i].why);
+		char detail[160];
+		snprintf(detail, sizeof(detail), "not evaluated: DynamicResources: %s", cases[i].why);
+		ck_assert_str_eq(json_string_value(json_object_get(mine, "detail")), detail);
 		json_decref(got);
 		free(objs);
 	}
@@ -384,7 +387,7 @@ START_TEST(bad_input)
 END_TEST
 
 /* The snapshot path: explain says ran / notEvaluated per node, and fails a node the claim's
- * allocation does not reach. */
+ * allocation does not reach; on a copy of the snapshot too. */
 START_TEST(explain_rows)
 {
 	const char *ds_fmt =
@@ -405,9 +408,12 @@ START_TEST(explain_rows)
 		char *ds = vt_fmt(ds_fmt, tmpl ? "resourceClaimTemplateName" : "resourceClaimName");
 		char *text = vt_fmt("{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [%s, %s, %s]}", nodes,
 				    claim, ds);
-		ds_cluster *cl = dsi_test_cluster_text(text);
+		ds_cluster *orig = dsi_test_cluster_text(text), *cl = NULL;
 		char *out = NULL;
 		ds_error err;
+		/* a copy of the snapshot reads the DRA objects again from their JSON: explain the copy */
+		ck_assert_int_eq(ds_cluster_copy(orig, &cl, &err), 0);
+		ds_cluster_free(orig);
 		ck_assert_int_eq(ds_daemonset_explain(cl, "d", "ds", NULL, &out, &err), 0);
 		json_t *doc = dsi_test_take_json(out);
 		size_t i;
