@@ -23,6 +23,7 @@ void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 	dsi_pod_affinity_terms_release(atoms, &s->pod_anti_affinity);
 	dsi_spread_constraints_release(atoms, &s->spread);
 	dsi_disks_release(atoms, s->disks, s->ndisks);
+	dsi_pod_claims_release(atoms, &s->claims);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -302,10 +303,9 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 		goto fail;
 	if (!present)
 		out->termination_grace_seconds = 30;
-	json_t *claims;
-	if ((rc = dsi_rd_array(rd, spec, "resourceClaims", &claims)) < 0)
+	if ((rc = dsi_pod_claims_read(rd, atoms, spec, &out->claims)) < 0)
 		goto fail;
-	out->has_resource_claims = claims && json_array_size(claims) > 0;
+	out->has_resource_claims = out->claims.n > 0;
 	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
 		goto fail;
 	if ((rc = read_volumes(rd, atoms, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
@@ -349,6 +349,7 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	memset(&tmp.spread, 0, sizeof(tmp.spread));
 	tmp.disks = NULL;
 	tmp.ndisks = 0;
+	memset(&tmp.claims, 0, sizeof(tmp.claims));
 	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
 	if (src->nports) {
@@ -373,7 +374,8 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_affinity, &dst->pod_affinity) < 0 ||
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_anti_affinity, &dst->pod_anti_affinity) < 0 ||
 	    dsi_spread_constraints_copy_x(to, from, &src->spread, &dst->spread) < 0 ||
-	    dsi_disks_copy_x(to, from, src->disks, src->ndisks, &dst->disks) < 0) {
+	    dsi_disks_copy_x(to, from, src->disks, src->ndisks, &dst->disks) < 0 ||
+	    dsi_pod_claims_copy_x(to, from, &src->claims, &dst->claims) < 0) {
 		dsi_podspec_release(to, dst);
 		return -1;
 	}

@@ -11,6 +11,7 @@
 #include "model/diskvolume.h"
 #include "model/nodeselector.h"
 #include "model/podaffinity.h"
+#include "model/resourceclaim.h"
 #include "model/topologyspread.h"
 #include "model/resources.h"
 #include "model/taints.h"
@@ -36,6 +37,7 @@ typedef struct dsi_podspec {
 	uint8_t has_pvc;             /* a persistentVolumeClaim or ephemeral volume */
 	uint8_t has_csi;             /* an inline csi volume */
 	uint8_t has_resource_claims; /* spec.resourceClaims */
+	dsi_pod_claims claims;       /* spec.resourceClaims (and a Pod's status.resourceClaimStatuses) */
 	int32_t priority;
 	dsi_atom priority_class;
 	int64_t termination_grace_seconds; /* default 30 */

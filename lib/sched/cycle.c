@@ -13,6 +13,12 @@ int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_sched_pod *pod
 		dsi_pts_release(&cy->pts);
 		return -1;
 	}
+	if (dsi_dra_prefilter(c, &cy->pod, &cy->dra) < 0) {
+		dsi_dra_release(&cy->dra);
+		dsi_ipa_release(&cy->ipa);
+		dsi_pts_release(&cy->pts);
+		return -1;
+	}
 	return 0;
 }
 
@@ -26,6 +32,7 @@ int dsi_cycle_clone(const dsi_cycle *src, dsi_cycle *dst)
 		dsi_pts_release(&dst->pts);
 		return -1;
 	}
+	dsi_dra_clone(&src->dra, &dst->dra);
 	dst->pts.pod = &dst->pod;
 	dst->ipa.pod = &dst->pod;
 	return 0;
@@ -42,5 +49,6 @@ void dsi_cycle_release(dsi_cycle *cy)
 {
 	dsi_pts_release(&cy->pts);
 	dsi_ipa_release(&cy->ipa);
+	dsi_dra_release(&cy->dra);
 	memset(cy, 0, sizeof(*cy));
 }

@@ -232,9 +232,6 @@ static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
 	/* VolumeBinding and VolumeZone.PreFilter: Skip without claims (ephemeral volumes make claims) */
 	uint32_t *claims = spec->has_pvc ? &out->not_evaluated : &out->skipped;
 	*claims |= BIT(DSI_P_VOLUME_BINDING) | BIT(DSI_P_VOLUME_ZONE);
-	/* DynamicResources.PreFilter (dynamicresources/dynamicresources.go): Skip without resourceClaims */
-	uint32_t *dra = spec->has_resource_claims ? &out->not_evaluated : &out->skipped;
-	*dra |= BIT(DSI_P_DYNAMIC_RESOURCES);
 }
 
 /* PodTopologySpread.Filter, or its PreFilter's failure, with the cycle's state. */
@@ -261,6 +258,30 @@ static void pod_topology_spread(const dsi_cluster *c, const dsi_cycle *cy, const
 		add_unresolvable(out, "PodTopologySpread", msg);
 	else
 		add_reason(out, "PodTopologySpread", msg, 0, 0, 0, 0);
+}
+
+/* DynamicResources.Filter (dynamicresources/dynamicresources.go), or its PreFilter's refusal, with
+ * the cycle's state (lib/sched/dynamicresources.c: the subset it evaluates). */
+static void dynamic_resources(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
+{
+	if (cy->dra.skip) {
+		out->skipped |= BIT(DSI_P_DYNAMIC_RESOURCES);
+		return;
+	}
+	char msg[512];
+	const char *why;
+	int rc = dsi_dra_filter(c, &cy->dra, node, msg, sizeof(msg), &why);
+	if (rc == DSI_DRA_NOT_EVALUATED) {
+		out->not_evaluated |= BIT(DSI_P_DYNAMIC_RESOURCES);
+		out->dra_not_evaluated = why;
+		return;
+	}
+	out->ran |= BIT(DSI_P_DYNAMIC_RESOURCES);
+	if (rc != DSI_DRA_OK) {
+		dsi_fit_reason *r = add_unresolvable(out, "DynamicResources", msg);
+		if (r && rc == DSI_DRA_ERROR)
+			r->error = 1;
+	}
 }
 
 /* InterPodAffinity.Filter, or its PreFilter's refusal, with the cycle's state. */
@@ -327,4 +348,5 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	unevaluated_plugins(spec, out);
 	pod_topology_spread(c, cy, node, out);
 	inter_pod_affinity(cy, node, out);
+	dynamic_resources(c, cy, node, out);
 }
