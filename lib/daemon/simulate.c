@@ -208,7 +208,9 @@ static int schedule(sim *s)
 			    &s->ds->tspec,
 			    &s->place.tolerations,
 			    s->place.comparison_ops,
-			    1};
+			    1,
+			    DSI_ATOM_NONE,
+			    DSI_ATOM_NONE};
 	if (nw && dsi_cycle_init(&cy, &s->c, &sp, NULL, NULL) < 0) {
 		dsi_free(w);
 		return dsi_error_nomem(s->err);
@@ -232,7 +234,7 @@ static int schedule(sim *s)
 				continue;
 			dsi_pod *pod = w[k].pod;
 			if (dsi_cluster_bind_pod(&s->c, pod, pod->spec.target_node) < 0 ||
-			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0 ||
+			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0 || dsi_node_usage_add_volumes(&u, pod) < 0 ||
 			    dsi_cycle_update(&cy, &s->c, pod, node, 1) < 0) {
 				rc = dsi_error_nomem(s->err);
 				break;

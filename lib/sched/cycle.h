@@ -5,12 +5,16 @@
 #define DSI_CYCLE_H
 
 #include "sched/interpodaffinity.h"
+#include "sched/nodevolumelimits.h"
 #include "sched/podtopologyspread.h"
+#include "sched/volumerestrictions.h"
 
 typedef struct dsi_cycle {
 	dsi_sched_pod pod;
 	dsi_pts_state pts;
 	dsi_ipa_state ipa;
+	dsi_vr_state vr;   /* VolumeRestrictions */
+	dsi_nvl_state nvl; /* NodeVolumeLimits */
 } dsi_cycle;
 
 /* PreFilter of each cluster-wide plugin for the pod (its strings in pod->atoms, which the cycle
