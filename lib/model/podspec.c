@@ -219,7 +219,7 @@ done:
 /* The claim a volume names (persistentVolumeClaim or ephemeral), appended to out->claims. */
 static int read_claim(dsi_rd *rd, dsi_atoms *atoms, const json_t *v, dsi_podspec *out)
 {
-	json_t *pvc, *eph;
+	json_t *pvc = NULL, *eph = NULL;
 	int rc = dsi_rd_object(rd, v, "persistentVolumeClaim", &pvc);
 	if (rc == 0)
 		rc = dsi_rd_object(rd, v, "ephemeral", &eph);

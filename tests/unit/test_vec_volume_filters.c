@@ -653,6 +653,93 @@ START_TEST(csi_limits_not_evaluated)
 }
 END_TEST
 
+/* explain on a snapshot with the storage kinds: the node whose CSINode limit a pod's volume uses up
+ * is unschedulable (NodeVolumeLimits ran), the other is not-evaluated for VolumeBinding alone. */
+START_TEST(explain_with_storage)
+{
+	ds_cluster *c = dsi_test_cluster_text(
+		"apiVersion: v1\n"
+		"kind: Node\n"
+		"metadata: {name: n1}\n"
+		"status: {allocatable: {pods: \"10\"}}\n"
+		"---\n"
+		"apiVersion: v1\n"
+		"kind: Node\n"
+		"metadata: {name: n2}\n"
+		"status: {allocatable: {pods: \"10\"}}\n"
+		"---\n"
+		"apiVersion: v1\n"
+		"kind: Pod\n"
+		"metadata: {name: other, namespace: d}\n"
+		"spec:\n"
+		"  nodeName: n1\n"
+		"  containers: [{name: c, image: i}]\n"
+		"  volumes: [{name: v, persistentVolumeClaim: {claimName: data}}]\n"
+		"---\n"
+		"apiVersion: v1\n"
+		"kind: PersistentVolumeClaim\n"
+		"metadata: {name: data, namespace: d}\n"
+		"spec: {accessModes: [ReadWriteOnce], volumeName: pv1}\n"
+		"---\n"
+		"apiVersion: v1\n"
+		"kind: PersistentVolumeClaim\n"
+		"metadata: {name: data2, namespace: d}\n"
+		"spec: {accessModes: [ReadWriteOnce], volumeName: pv2}\n"
+		"---\n"
+		"apiVersion: v1\n"
+		"kind: PersistentVolume\n"
+		"metadata: {name: pv1}\n"
+		"spec: {csi: {driver: ebs.csi.aws.com, volumeHandle: vol-1}}\n"
+		"---\n"
+		"apiVersion: v1\n"
+		"kind: PersistentVolume\n"
+		"metadata: {name: pv2}\n"
+		"spec: {csi: {driver: ebs.csi.aws.com, volumeHandle: vol-2}}\n"
+		"---\n"
+		"apiVersion: storage.k8s.io/v1\n"
+		"kind: CSINode\n"
+		"metadata: {name: n1}\n"
+		"spec: {drivers: [{name: ebs.csi.aws.com, nodeID: i-1, allocatable: {count: 1}}]}\n"
+		"---\n"
+		"apiVersion: storage.k8s.io/v1\n"
+		"kind: CSINode\n"
+		"metadata: {name: n2}\n"
+		"spec: {drivers: [{name: ebs.csi.aws.com, nodeID: i-2, allocatable: {count: 1}}]}\n"
+		"---\n"
+		"apiVersion: apps/v1\n"
+		"kind: DaemonSet\n"
+		"metadata: {name: ds, namespace: d}\n"
+		"spec:\n"
+		"  selector: {matchLabels: {a: b}}\n"
+		"  template:\n"
+		"    metadata: {labels: {a: b}}\n"
+		"    spec:\n"
+		"      containers: [{name: c, image: i}]\n"
+		"      volumes: [{name: v, persistentVolumeClaim: {claimName: data2}}]\n"
+		"");
+	char *out = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_explain(c, "d", "ds", NULL, &out, &err), 0);
+	json_t *doc = dsi_test_take_json(out);
+	const json_t *rows = json_object_get(doc, "rows");
+	ck_assert_int_eq(json_array_size(rows), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const json_t *row = json_array_get(rows, i), *f = json_object_get(row, "filters");
+		ck_assert(filter_in(row, "ran", "NodeVolumeLimits"));
+		ck_assert(filter_in(row, "notEvaluated", "VolumeBinding"));
+		ck_assert(!filter_in(row, "notEvaluated", "NodeVolumeLimits"));
+		ck_assert_ptr_nonnull(f);
+	}
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(rows, 0), "status")), "unschedulable");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(rows, 1), "status")), "not-evaluated");
+	const json_t *first = json_array_get(json_object_get(json_array_get(rows, 0), "scheduler"), 0);
+	ck_assert_str_eq(json_string_value(json_object_get(first, "plugin")), "NodeVolumeLimits");
+	ck_assert_str_eq(json_string_value(json_object_get(first, "message")), "node(s) exceed max volume count");
+	json_decref(doc);
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *vec_volume_filters_suite(void)
 {
 	Suite *s = suite_create("vec_volume_filters");
@@ -661,6 +748,7 @@ static Suite *vec_volume_filters_suite(void)
 	tcase_add_test(tc, access_mode_conflicts);
 	tcase_add_test(tc, csi_limits);
 	tcase_add_test(tc, csi_limits_not_evaluated);
+	tcase_add_test(tc, explain_with_storage);
 	suite_add_tcase(s, tc);
 	return s;
 }
