@@ -352,7 +352,8 @@ int dsi_decide_scheduler(dsi_cluster *c, const ds_object *list, const ds_object 
 			dsi_cycle cy;
 			dsi_sched_pod sp = {&atoms, meta.ns,           &meta.labels,
 					    &spec,  &spec.tolerations, dsi_decide_comparison_ops(opts),
-					    0,      meta.name,         meta.uid};
+					    0,      meta.name,         meta.uid,
+					    1};
 			if (dsi_cycle_init(&cy, c, &sp, is_pod, &meta) < 0)
 				rc = dsi_error_nomem(err);
 			else if (dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations,

@@ -255,8 +255,8 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	int prio_ok = dsi_pod_priority(c, &c->atoms, &ds->tspec, &prio) == 0;
 	/* the daemon pod's cycle: one PreFilter for every node (the same pods count on each) */
 	dsi_cycle cy;
-	dsi_sched_pod sp = {&c->atoms,        ds->meta.ns, &ds->template_labels, &ds->tspec,   &p.tolerations,
-			    p.comparison_ops, 1,           DSI_ATOM_NONE,        DSI_ATOM_NONE};
+	dsi_sched_pod sp = {&c->atoms,        ds->meta.ns, &ds->template_labels, &ds->tspec,    &p.tolerations,
+			    p.comparison_ops, 1,           DSI_ATOM_NONE,        DSI_ATOM_NONE, 0};
 	if (dsi_cycle_init(&cy, c, &sp, NULL, NULL) < 0) {
 		dsi_ds_pods_release(&pods);
 		dsi_placement_release(&p);

@@ -210,7 +210,8 @@ static int schedule(sim *s)
 			    s->place.comparison_ops,
 			    1,
 			    DSI_ATOM_NONE,
-			    DSI_ATOM_NONE};
+			    DSI_ATOM_NONE,
+			    0};
 	if (nw && dsi_cycle_init(&cy, &s->c, &sp, NULL, NULL) < 0) {
 		dsi_free(w);
 		return dsi_error_nomem(s->err);

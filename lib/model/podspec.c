@@ -24,9 +24,10 @@ void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 	dsi_pod_affinity_terms_release(atoms, &s->pod_anti_affinity);
 	dsi_spread_constraints_release(atoms, &s->spread);
 	dsi_disks_release(atoms, s->disks, s->ndisks);
-	for (uint32_t i = 0; i < s->nclaims; i++)
-		dsi_atom_unref(atoms, s->claims[i].name);
-	dsi_free(s->claims);
+	for (uint32_t i = 0; i < s->nvclaims; i++)
+		dsi_atom_unref(atoms, s->vclaims[i].name);
+	dsi_free(s->vclaims);
+	dsi_pod_claims_release(atoms, &s->claims);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -216,7 +217,7 @@ done:
 	return rc;
 }
 
-/* The claim a volume names (persistentVolumeClaim or ephemeral), appended to out->claims. */
+/* The claim a volume names (persistentVolumeClaim or ephemeral), appended to out->vclaims. */
 static int read_claim(dsi_rd *rd, dsi_atoms *atoms, const json_t *v, dsi_podspec *out)
 {
 	json_t *pvc = NULL, *eph = NULL;
@@ -235,13 +236,13 @@ static int read_claim(dsi_rd *rd, dsi_atoms *atoms, const json_t *v, dsi_podspec
 	}
 	if (rc < 0)
 		return rc;
-	dsi_claim_ref *grown = dsi_reallocarray(out->claims, out->nclaims + 1, sizeof(dsi_claim_ref));
+	dsi_claim_ref *grown = dsi_reallocarray(out->vclaims, out->nvclaims + 1, sizeof(dsi_claim_ref));
 	if (!grown) {
 		dsi_atom_unref(atoms, ref.name);
 		return dsi_error_nomem(rd->err);
 	}
-	out->claims = grown;
-	out->claims[out->nclaims++] = ref;
+	out->vclaims = grown;
+	out->vclaims[out->nvclaims++] = ref;
 	return 0;
 }
 
@@ -344,10 +345,9 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 		goto fail;
 	if (!present)
 		out->termination_grace_seconds = 30;
-	json_t *claims;
-	if ((rc = dsi_rd_array(rd, spec, "resourceClaims", &claims)) < 0)
+	if ((rc = dsi_pod_claims_read(rd, atoms, spec, &out->claims)) < 0)
 		goto fail;
-	out->has_resource_claims = claims && json_array_size(claims) > 0;
+	out->has_resource_claims = out->claims.n > 0;
 	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
 		goto fail;
 	if ((rc = read_volumes(rd, atoms, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
@@ -391,8 +391,9 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	memset(&tmp.spread, 0, sizeof(tmp.spread));
 	tmp.disks = NULL;
 	tmp.ndisks = 0;
-	tmp.claims = NULL;
-	tmp.nclaims = 0;
+	tmp.vclaims = NULL;
+	tmp.nvclaims = 0;
+	memset(&tmp.claims, 0, sizeof(tmp.claims));
 	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
 	if (src->nports) {
@@ -417,20 +418,21 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_affinity, &dst->pod_affinity) < 0 ||
 	    dsi_pod_affinity_terms_copy_x(to, from, &src->pod_anti_affinity, &dst->pod_anti_affinity) < 0 ||
 	    dsi_spread_constraints_copy_x(to, from, &src->spread, &dst->spread) < 0 ||
-	    dsi_disks_copy_x(to, from, src->disks, src->ndisks, &dst->disks) < 0) {
+	    dsi_disks_copy_x(to, from, src->disks, src->ndisks, &dst->disks) < 0 ||
+	    dsi_pod_claims_copy_x(to, from, &src->claims, &dst->claims) < 0) {
 		dsi_podspec_release(to, dst);
 		return -1;
 	}
 	dst->ndisks = src->ndisks;
-	if (src->nclaims) {
-		if (!(dst->claims = dsi_calloc(src->nclaims, sizeof(dsi_claim_ref)))) {
+	if (src->nvclaims) {
+		if (!(dst->vclaims = dsi_calloc(src->nvclaims, sizeof(dsi_claim_ref)))) {
 			dsi_podspec_release(to, dst);
 			return -1;
 		}
-		for (uint32_t i = 0; i < src->nclaims; i++) {
-			dst->claims[i].ephemeral = src->claims[i].ephemeral;
-			dst->claims[i].name = dsi_atom_carry_or_none(to, from, src->claims[i].name, &failed);
-			dst->nclaims = i + 1;
+		for (uint32_t i = 0; i < src->nvclaims; i++) {
+			dst->vclaims[i].ephemeral = src->vclaims[i].ephemeral;
+			dst->vclaims[i].name = dsi_atom_carry_or_none(to, from, src->vclaims[i].name, &failed);
+			dst->nvclaims = i + 1;
 		}
 		if (failed) {
 			dsi_podspec_release(to, dst);

@@ -11,6 +11,7 @@
 #include "model/diskvolume.h"
 #include "model/nodeselector.h"
 #include "model/podaffinity.h"
+#include "model/resourceclaim.h"
 #include "model/topologyspread.h"
 #include "model/resources.h"
 #include "model/taints.h"
@@ -44,6 +45,7 @@ typedef struct dsi_podspec {
 	uint8_t has_csi;             /* an inline csi volume */
 	uint8_t has_resource_claims; /* spec.resourceClaims */
 	uint8_t has_intree_inline;   /* an inline in-tree volume csi-translation-lib migrates (IsInlineMigratable) */
+	dsi_pod_claims claims;       /* spec.resourceClaims (and a Pod's status.resourceClaimStatuses) */
 	int32_t priority;
 	dsi_atom priority_class;
 	int64_t termination_grace_seconds; /* default 30 */
@@ -56,8 +58,8 @@ typedef struct dsi_podspec {
 	dsi_spread_constraints spread; /* topologySpreadConstraints */
 	dsi_disk *disks;               /* gcePersistentDisk, awsElasticBlockStore, iscsi and rbd volumes */
 	uint32_t ndisks;
-	dsi_claim_ref *claims; /* the persistentVolumeClaim and ephemeral volumes, in order */
-	uint32_t nclaims;
+	dsi_claim_ref *vclaims; /* the persistentVolumeClaim and ephemeral volumes, in order */
+	uint32_t nvclaims;
 	/* placement: only with DSI_PODSPEC_PLACEMENT */
 	dsi_labels node_selector;
 	dsi_node_selector required;  /* affinity.nodeAffinity.requiredDuringScheduling... */

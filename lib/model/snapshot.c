@@ -127,6 +127,7 @@ static void release_obj(dsi_atoms *atoms, dsi_kind k, void *o)
 	default:
 		dsi_meta_release(atoms, &((dsi_other *)o)->meta);
 		dsi_atom_unref(atoms, ((dsi_other *)o)->group_kind);
+		dsi_dra_free(atoms, ((dsi_other *)o)->dra);
 		break;
 	}
 	if (slab)
@@ -549,7 +550,9 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return dsi_rd_fail(&rd, "kind", DS_EMISSING, "required value: every object needs a kind");
 	dsi_kind k;
 	int legacy, rc;
-	if ((rc = dsi_classify_kind(kind, api, c->model.legacy_daemonsets, &rd, &k, &legacy)) < 0)
+	dsi_dra_kind dra = 0;
+	if ((rc = dsi_classify_kind(kind, api, c->model.legacy_daemonsets, &rd, &k, &legacy)) < 0 ||
+	    (k == DSI_KIND_OTHER && !remove && (rc = dsi_dra_classify(&rd, kind, api, &dra)) < 0))
 		return rc;
 	if (DSI_GROW(b->v, b->cap, b->n + 1) < 0)
 		return dsi_error_nomem(err);
@@ -610,6 +613,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		rc = dsi_meta_read(&rd, atoms, obj, 1, &((other_box *)o)->o.meta);
 		((other_box *)o)->o.group_kind = s->gk;
 		s->gk = 0; /* the object holds the reference now */
+		if (rc == 0 && dra && (rc = dsi_dra_read(&rd, atoms, dra, obj, &((other_box *)o)->o.dra)) < 0)
+			dsi_meta_release(atoms, &((other_box *)o)->o.meta);
+		if (rc < 0) /* released below with the batch's */
+			s->gk = ((other_box *)o)->o.group_kind;
 		break;
 	}
 	json_decref(prep.obj); /* the reader keeps what it needs */
@@ -1390,6 +1397,14 @@ static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const
 			    (box->o.group_kind = dsi_atom_carry(&dst->atoms, from, sb->o.group_kind)) ==
 				    DSI_ATOM_ERROR) {
 				dsi_meta_release(&dst->atoms, &box->o.meta);
+				rc = -1;
+			}
+			/* a typed view keeps its JSON: read it again */
+			if (rc == 0 && sb->o.dra &&
+			    (!(own = OWN(sb->o.dra->obj)) ||
+			     (rc = dsi_dra_read(&rd, &dst->atoms, sb->o.dra->kind, own, &box->o.dra)) < 0)) {
+				dsi_meta_release(&dst->atoms, &box->o.meta);
+				dsi_atom_unref(&dst->atoms, box->o.group_kind);
 				rc = -1;
 			}
 		}

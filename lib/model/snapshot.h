@@ -15,6 +15,7 @@
 #include "model/node.h"
 #include "model/pdb.h"
 #include "model/pod.h"
+#include "model/resourceclaim.h"
 #include "model/revision.h"
 #include "model/volumes.h"
 
@@ -39,6 +40,7 @@ typedef struct dsi_other {
 	dsi_meta meta;
 	dsi_atom group_kind; /* "apps.kruise.io/DaemonSet", "apps/Deployment", "/Service" */
 	uint32_t index;
+	dsi_dra_obj *dra; /* ResourceClaim, DeviceClass, ResourceSlice (model/resourceclaim.h): typed */
 } dsi_other;
 
 typedef struct dsi_vec {

@@ -19,6 +19,13 @@ int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_sched_pod *pod
 		return -1;
 	}
 	dsi_nvl_prefilter(c, &cy->pod, &cy->nvl);
+	if (dsi_dra_prefilter(c, &cy->pod, &cy->dra) < 0) {
+		dsi_dra_release(&cy->dra);
+		dsi_vr_release(&cy->vr);
+		dsi_ipa_release(&cy->ipa);
+		dsi_pts_release(&cy->pts);
+		return -1;
+	}
 	return 0;
 }
 
@@ -38,6 +45,7 @@ int dsi_cycle_clone(const dsi_cycle *src, dsi_cycle *dst)
 		return -1;
 	}
 	dst->nvl = src->nvl;
+	dsi_dra_clone(&src->dra, &dst->dra);
 	dst->pts.pod = &dst->pod;
 	dst->ipa.pod = &dst->pod;
 	return 0;
@@ -56,5 +64,6 @@ void dsi_cycle_release(dsi_cycle *cy)
 	dsi_pts_release(&cy->pts);
 	dsi_ipa_release(&cy->ipa);
 	dsi_vr_release(&cy->vr);
+	dsi_dra_release(&cy->dra);
 	memset(cy, 0, sizeof(*cy));
 }

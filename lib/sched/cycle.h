@@ -4,6 +4,7 @@
 #ifndef DSI_CYCLE_H
 #define DSI_CYCLE_H
 
+#include "sched/dynamicresources.h"
 #include "sched/interpodaffinity.h"
 #include "sched/nodevolumelimits.h"
 #include "sched/podtopologyspread.h"
@@ -15,6 +16,7 @@ typedef struct dsi_cycle {
 	dsi_ipa_state ipa;
 	dsi_vr_state vr;   /* VolumeRestrictions */
 	dsi_nvl_state nvl; /* NodeVolumeLimits */
+	dsi_dra_state dra;
 } dsi_cycle;
 
 /* PreFilter of each cluster-wide plugin for the pod (its strings in pod->atoms, which the cycle

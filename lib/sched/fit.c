@@ -64,7 +64,7 @@ int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign)
 
 int dsi_node_usage_add_volumes(dsi_node_usage *u, const dsi_pod *p)
 {
-	if (!p->spec.nclaims && !p->spec.has_intree_inline)
+	if (!p->spec.nvclaims && !p->spec.has_intree_inline)
 		return 0;
 	const dsi_pod **grown = dsi_reallocarray(u->vpods, (size_t)u->nvpods + 1, sizeof(*grown));
 	if (!grown)
@@ -237,9 +237,6 @@ static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
 	/* VolumeBinding and VolumeZone.PreFilter: Skip without claims (ephemeral volumes make claims) */
 	uint32_t *claims = spec->has_pvc ? &out->not_evaluated : &out->skipped;
 	*claims |= BIT(DSI_P_VOLUME_BINDING) | BIT(DSI_P_VOLUME_ZONE);
-	/* DynamicResources.PreFilter (dynamicresources/dynamicresources.go): Skip without resourceClaims */
-	uint32_t *dra = spec->has_resource_claims ? &out->not_evaluated : &out->skipped;
-	*dra |= BIT(DSI_P_DYNAMIC_RESOURCES);
 }
 
 /* VolumeRestrictions.Filter (volumerestrictions/volume_restrictions.go): the disk conflicts, then
@@ -324,6 +321,30 @@ static void pod_topology_spread(const dsi_cluster *c, const dsi_cycle *cy, const
 		add_reason(out, "PodTopologySpread", msg, 0, 0, 0, 0);
 }
 
+/* DynamicResources.Filter (dynamicresources/dynamicresources.go), or its PreFilter's refusal, with
+ * the cycle's state (lib/sched/dynamicresources.c: the subset it evaluates). */
+static void dynamic_resources(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
+{
+	if (cy->dra.skip) {
+		out->skipped |= BIT(DSI_P_DYNAMIC_RESOURCES);
+		return;
+	}
+	char msg[512];
+	const char *why;
+	int rc = dsi_dra_filter(c, &cy->dra, node, msg, sizeof(msg), &why);
+	if (rc == DSI_DRA_NOT_EVALUATED) {
+		out->not_evaluated |= BIT(DSI_P_DYNAMIC_RESOURCES);
+		out->dra_not_evaluated = why;
+		return;
+	}
+	out->ran |= BIT(DSI_P_DYNAMIC_RESOURCES);
+	if (rc != DSI_DRA_OK) {
+		dsi_fit_reason *r = add_unresolvable(out, "DynamicResources", msg);
+		if (r && rc == DSI_DRA_ERROR)
+			r->error = 1;
+	}
+}
+
 /* InterPodAffinity.Filter, or its PreFilter's refusal, with the cycle's state. */
 static void inter_pod_affinity(const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
 {
@@ -384,4 +405,5 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	unevaluated_plugins(spec, out);
 	pod_topology_spread(c, cy, node, out);
 	inter_pod_affinity(cy, node, out);
+	dynamic_resources(c, cy, node, out);
 }

@@ -47,8 +47,9 @@ typedef struct dsi_fit {
 	 * concerns it: the Filter passes without running); the pod needs it and the library does not
 	 * evaluate it (volumes, resource claims): the node's answer is unknown, never "fits" */
 	uint32_t ran, skipped, not_evaluated;
-	uint8_t unresolvable; /* the node's status, the first failing plugin's (framework RunFilterPlugins
-			       * stops at it), is UnschedulableAndUnresolvable: preemption cannot help */
+	const char *dra_not_evaluated; /* why DynamicResources was not evaluated (static) */
+	uint8_t unresolvable;          /* the node's status, the first failing plugin's (framework RunFilterPlugins
+					* stops at it), is UnschedulableAndUnresolvable: preemption cannot help */
 } dsi_fit;
 
 /* The incoming pod as the cluster-wide filters (InterPodAffinity, PodTopologySpread) read it: its
@@ -63,9 +64,12 @@ typedef struct dsi_sched_pod {
 	/* a daemon pod whose required node affinity is the metadata.name pin to the node filtered
 	 * (ReplaceDaemonSetPodNodeNameNodeAffinity) beside its nodeSelector; else spec's own */
 	int pinned;
-	/* its name and uid (NONE for a pod not created yet): an ephemeral volume's claim is named after
-	 * the pod and controlled by it */
+	/* DynamicResources and NodeVolumeLimits: the pod's name and uid (resourceclaim.IsForPod and its
+	 * messages; an ephemeral volume's claim is named after the pod and controlled by it), and
+	 * whether it is a Pod object, whose status names the claims made from templates (0: the pod a
+	 * DaemonSet would create, whose template claims do not exist yet) */
 	dsi_atom name, uid;
+	int exists;
 } dsi_sched_pod;
 
 /* Which existing pods to count: those bound to the node that are not terminal,

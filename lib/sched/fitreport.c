@@ -121,9 +121,13 @@ void dsi_not_evaluated_json(json_t *arr, const dsi_fit *fit, const char *prefix)
 			continue;
 		const char *name = dsi_plugin_name((dsi_plugin)p);
 		const char *field = p == DSI_P_DYNAMIC_RESOURCES ? "resourceClaims" : "volumes";
-		json_array_append_new(arr, json_pack("{s:s, s:s, s:o, s:o}", "plugin", name, "code", "NotEvaluated",
-						     "message", json_sprintf("not evaluated: %s", name), "field",
-						     json_sprintf("%s.%s", prefix, field)));
+		json_t *o = json_pack("{s:s, s:s, s:o, s:o}", "plugin", name, "code", "NotEvaluated", "message",
+				      json_sprintf("not evaluated: %s", name), "field",
+				      json_sprintf("%s.%s", prefix, field));
+		/* what of the pod's claims the library does not evaluate */
+		if (o && p == DSI_P_DYNAMIC_RESOURCES && fit->dra_not_evaluated)
+			json_object_set_new(o, "why", json_string(fit->dra_not_evaluated));
+		json_array_append_new(arr, o);
 	}
 }
 
@@ -193,6 +197,9 @@ int dsi_pod_read_for_fit(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, unsign
 	size_t m = dsi_rd_push(rd, "spec");
 	rc = dsi_podspec_read(rd, atoms, jspec, DSI_PODSPEC_PLACEMENT, gates, spec);
 	dsi_rd_pop(rd, m);
+	/* Name (dynamic-resource-allocation resourceclaim.go) reads the claims' names from the status */
+	if (rc == 0 && (rc = dsi_pod_claim_statuses_read(rd, atoms, obj, &spec->claims)) < 0)
+		dsi_podspec_release(atoms, spec);
 	if (rc < 0)
 		dsi_meta_release(atoms, meta);
 	return rc;
@@ -210,7 +217,7 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 	same_pod self = {meta->ns, meta->name};
 	dsi_node_usage u;
 	dsi_cycle cy;
-	dsi_sched_pod sp = {atoms, meta->ns, &meta->labels, spec, &spec->tolerations, cmp, 0, meta->name, meta->uid};
+	dsi_sched_pod sp = {atoms, meta->ns, &meta->labels, spec, &spec->tolerations, cmp, 0, meta->name, meta->uid, 1};
 	if (dsi_cycle_init(&cy, cluster, &sp, is_same_pod, &self) < 0)
 		return dsi_error_nomem(err);
 	if (dsi_node_usage_init(cluster, n, is_same_pod, &self, &u) < 0) {

@@ -30,17 +30,17 @@ void dsi_nvl_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_nvl_s
 {
 	memset(out, 0, sizeof(*out));
 	const dsi_podspec *spec = pod->spec;
-	if (!spec->nclaims && !spec->has_intree_inline) {
+	if (!spec->nvclaims && !spec->has_intree_inline) {
 		out->skip = 1;
 		return;
 	}
 	int ephemeral = 0;
-	for (uint32_t i = 0; i < spec->nclaims; i++)
-		ephemeral |= spec->claims[i].ephemeral;
+	for (uint32_t i = 0; i < spec->nvclaims; i++)
+		ephemeral |= spec->vclaims[i].ephemeral;
 	/* the limits come from CSINodes; claims from PersistentVolumeClaims; an ephemeral claim is
 	 * named after its pod, which a pod not created yet (a DaemonSet's template) does not have */
 	out->not_evaluated = dsi_cluster_count(c, DSI_KIND_CSINODE) == 0 ||
-			     (spec->nclaims && dsi_cluster_count(c, DSI_KIND_PVC) == 0) ||
+			     (spec->nvclaims && dsi_cluster_count(c, DSI_KIND_PVC) == 0) ||
 			     (ephemeral && pod->name == DSI_ATOM_NONE);
 }
 
@@ -129,8 +129,8 @@ static int attachable(const dsi_cluster *c, const dsi_csinode *cn, const vol_pod
 	/* checkAttachableInlineVolume: counted only through the translation, when migrated */
 	if (spec->has_intree_inline && migration_on(cn))
 		return DSI_NVL_NOT_EVALUATED;
-	for (uint32_t i = 0; i < spec->nclaims; i++) {
-		const dsi_claim_ref *r = &spec->claims[i];
+	for (uint32_t i = 0; i < spec->nvclaims; i++) {
+		const dsi_claim_ref *r = &spec->vclaims[i];
 		const char *vname = dsi_atom_str(p->atoms, r->name);
 		char name[512];
 		if (r->ephemeral) { /* ephemeral.VolumeClaimName: <pod name>-<volume name> */

@@ -52,8 +52,8 @@ static int pod_uses_claim(const dsi_pod *p, dsi_atom ns, dsi_atom name)
 {
 	if (p->meta.ns != ns)
 		return 0;
-	for (uint32_t i = 0; i < p->spec.nclaims; i++)
-		if (!p->spec.claims[i].ephemeral && p->spec.claims[i].name == name)
+	for (uint32_t i = 0; i < p->spec.nvclaims; i++)
+		if (!p->spec.vclaims[i].ephemeral && p->spec.vclaims[i].name == name)
 			return 1;
 	return 0;
 }
@@ -78,8 +78,8 @@ int dsi_vr_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fil
 	memset(out, 0, sizeof(*out));
 	const dsi_podspec *spec = pod->spec;
 	int needs_check = spec->ndisks > 0, has_claims = 0;
-	for (uint32_t i = 0; i < spec->nclaims; i++)
-		has_claims |= !spec->claims[i].ephemeral;
+	for (uint32_t i = 0; i < spec->nvclaims; i++)
+		has_claims |= !spec->vclaims[i].ephemeral;
 	if (has_claims && dsi_cluster_count(c, DSI_KIND_PVC) == 0) {
 		/* no PersistentVolumeClaim in the input: the claims cannot be read */
 		out->not_evaluated = 1;
@@ -87,8 +87,8 @@ int dsi_vr_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fil
 		return 0;
 	}
 	dsi_atom ns = dsi_atom_rebase(pod->atoms, pod->ns, &c->atoms);
-	for (uint32_t i = 0; i < spec->nclaims; i++) {
-		const dsi_claim_ref *r = &spec->claims[i];
+	for (uint32_t i = 0; i < spec->nvclaims; i++) {
+		const dsi_claim_ref *r = &spec->vclaims[i];
 		if (r->ephemeral)
 			continue;
 		dsi_atom name = dsi_atom_rebase(pod->atoms, r->name, &c->atoms);
@@ -126,11 +126,11 @@ int dsi_vr_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fil
 void dsi_vr_update(dsi_vr_state *s, const dsi_cluster *c, const dsi_pod *p, int sign)
 {
 	(void)c;
-	for (uint32_t i = 0; i < p->spec.nclaims; i++) {
-		if (p->spec.claims[i].ephemeral)
+	for (uint32_t i = 0; i < p->spec.nvclaims; i++) {
+		if (p->spec.vclaims[i].ephemeral)
 			continue;
 		for (uint32_t k = 0; k < s->nrwop; k++)
-			if (s->rwop[k] == p->spec.claims[i].name)
+			if (s->rwop[k] == p->spec.vclaims[i].name)
 				s->conflicts += sign;
 	}
 }

@@ -1,0 +1,460 @@
+/*
+ * DynamicResources (kube-scheduler plugins/dynamicresources/dynamicresources.go) through the public
+ * pure function ds_scheduler_filter(3) and the snapshot path (ds_daemonset_explain(3)).
+ *
+ * The subset the library evaluates, and why (lib/sched/dynamicresources.c has the rules):
+ * - PreEnqueue/PreFilter whole: claims by name and through status.resourceClaimStatuses, a missing
+ *   claim, a claim being deleted, a template claim the pod does not own, a missing DeviceClass. These
+ *   are lookups with fixed messages: exact at no cost.
+ * - Filter of allocated claims: the allocation's nodeSelector on the node (NodeSelector matching
+ *   the library already has).
+ * - Filter of unallocated claims: ExactCount and All requests whose request and DeviceClass
+ *   selectors are none or `device.driver == "name"`, against the node's ResourceSlices minus the
+ *   devices allocated to any claim. This is what a GPU or NIC agent DaemonSet asks for ("one device
+ *   of this driver's class", "all of them"), and the one form of CEL whose answer needs no CEL
+ *   evaluator: the allocator's exhaustive search then reduces to counting (Hall's condition on a
+ *   laminar family), so the answer is exact without reimplementing the search or CEL.
+ * Everything else (other CEL, constraints, adminAccess, prioritized lists, consumable capacity,
+ * partitionable devices, device taints, binding conditions, extended resources backed by a
+ * DeviceClass, template claims of a pod not created yet) leaves the plugin "not evaluated" on the
+ * node: never "fits".
+ *
+ * Upstream's rows: tests/vectors/upstream/dynamicresources_filter.json, transcribed from
+ * dynamicresources_test.go TestPlugin (resource.k8s.io/v1 version): the 25 rows inside the subset
+ * are replayed; the 37 left out are listed in the file's "skipped" with the reason. The other
+ * tests here are derived from the upstream code, not from its tables.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "vectors.h"
+
+static const vt_entry known[] = {
+	{NULL, NULL},
+};
+
+static const char *const P = "DynamicResources";
+
+static int listed(const json_t *filters, const char *which)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(filters, which), i, v) if (strcmp(json_string_value(v), P) == 0) return 1;
+	return 0;
+}
+
+/* The plugin's reason in a ds_scheduler_filter answer (NULL: none); *n counts them. */
+static const json_t *reason_of(const json_t *got, size_t *n)
+{
+	const json_t *mine = NULL;
+	size_t i;
+	json_t *r;
+	*n = 0;
+	json_array_foreach(json_object_get(got, "reasons"), i,
+			   r) if (strcmp(json_string_value(json_object_get(r, "plugin")), P) == 0)
+	{
+		mine = r;
+		(*n)++;
+	}
+	return mine;
+}
+
+/* NULL when the plugin's outcome on one node agrees with want, else a description. */
+static char *check_node(const char *prefilter, const json_t *want, const json_t *got)
+{
+	size_t n;
+	const json_t *mine = reason_of(got, &n);
+	const json_t *filters = json_object_get(got, "filters");
+	int ran = listed(filters, "ran"), skipped = listed(filters, "skipped");
+	if (n > 1)
+		return vt_fmt("%zu reasons", n);
+	if (listed(filters, "notEvaluated"))
+		return vt_fmt("not evaluated");
+	if (strcmp(prefilter, "Skip") == 0)
+		return !skipped || ran || mine ? vt_fmt("want PreFilter Skip, got ran=%d skipped=%d", ran, skipped)
+					       : NULL;
+	if (!ran)
+		return vt_fmt("want the filter to run, got skipped=%d", skipped);
+	if (json_is_null(want)) {
+		if (mine)
+			return vt_fmt("want Success, got %s: %s", json_string_value(json_object_get(mine, "code")),
+				      json_string_value(json_object_get(mine, "message")));
+		/* the rows' nodes have no allocatable: NodeResourcesFit fails on them, as upstream runs the
+		 * plugin alone */
+		return json_is_true(json_object_get(got, "fits")) || json_array_size(json_object_get(got, "reasons"))
+			       ? NULL
+			       : vt_fmt("no reason, yet fits is false");
+	}
+	const char *wc = json_string_value(json_object_get(want, "code"));
+	const char *wm = json_string_value(json_object_get(want, "message"));
+	if (!mine)
+		return vt_fmt("want %s: %s, got Success", wc, wm);
+	const char *gc = json_string_value(json_object_get(mine, "code"));
+	const char *gm = json_string_value(json_object_get(mine, "message"));
+	if (strcmp(wc, gc) != 0 || strcmp(wm, gm) != 0)
+		return vt_fmt("want %s: %s, got %s: %s", wc, wm, gc, gm);
+	return json_is_true(json_object_get(got, "fits")) ? vt_fmt("a failing filter, yet fits is true") : NULL;
+}
+
+/* ds_scheduler_filter on pod and node with objects; the answer (the test fails on an error). */
+static json_t *filter(const char *pod, const char *node, const char *objs)
+{
+	char *out = NULL;
+	ds_error err;
+	int rc = ds_scheduler_filter(pod, strlen(pod), node, strlen(node), objs, objs ? strlen(objs) : 0, NULL, &out,
+				     &err);
+	ck_assert_msg(rc == 0, "ds_scheduler_filter: %d %s: %s", rc, err.path, err.message);
+	return dsi_test_take_json(out);
+}
+
+START_TEST(upstream_rows)
+{
+	const char *file = "dynamicresources_filter.json";
+	json_t *doc = vt_load(file);
+	vt_run run;
+	vt_begin(&run, file, known);
+	size_t i;
+	json_t *cs;
+	json_array_foreach(vt_cases(doc), i, cs)
+	{
+		const char *name = json_string_value(json_object_get(cs, "name"));
+		json_t *nodes = json_object_get(cs, "nodes");
+		const json_t *expect = json_object_get(cs, "expect");
+		const char *prefilter = json_string_value(json_object_get(expect, "preFilter"));
+		const json_t *statuses = json_object_get(expect, "statuses");
+		ck_assert_msg(json_array_size(statuses) == json_array_size(nodes), "%s: one status per node", name);
+		json_t *objects = json_array();
+		json_array_extend(objects, nodes);
+		json_array_extend(objects, json_object_get(cs, "objects"));
+		char *pod = json_dumps(json_object_get(cs, "pod"), JSON_COMPACT);
+		char *objs = json_dumps(objects, JSON_COMPACT);
+		char *mismatch = NULL;
+		size_t k;
+		json_t *node;
+		json_array_foreach(nodes, k, node)
+		{
+			char *ntext = json_dumps(node, JSON_COMPACT);
+			json_t *got = filter(pod, ntext, objs);
+			free(ntext);
+			char *m = check_node(prefilter, json_array_get(statuses, k), got);
+			json_decref(got);
+			if (m) {
+				mismatch = vt_fmt("node %zu: %s", k, m);
+				free(m);
+				break;
+			}
+		}
+		free(pod);
+		free(objs);
+		json_decref(objects);
+		vt_record(&run, name, mismatch);
+	}
+	json_array_foreach(json_object_get(doc, "skipped"), i, cs) vt_skip(
+		&run, json_string_value(json_object_get(cs, "name")), json_string_value(json_object_get(cs, "reason")));
+	vt_end(&run);
+	json_decref(doc);
+}
+END_TEST
+
+/* ---- derived from dynamicresources.go and the stable allocator ---- */
+
+static const char *const NODE = "{\"metadata\": {\"name\": \"w\", \"labels\": {\"kubernetes.io/hostname\": \"w\"}}, "
+				"\"status\": {\"allocatable\": {\"pods\": \"10\"}}}";
+static const char *const POD = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\", \"uid\": \"u1\"}, \"spec\": "
+			       "{\"resourceClaims\": [{\"name\": \"gpu\", \"resourceClaimName\": \"c\"}]}}";
+
+/* The objects of one case: a claim c (requests given), a class (selectors given), slices. */
+static char *objects(const char *requests, const char *class_spec, const char *slices, const char *extra)
+{
+	return vt_fmt("[{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\", \"metadata\": {\"name\": "
+		      "\"c\", \"namespace\": \"d\"}, \"spec\": {\"devices\": {\"requests\": %s}}}, "
+		      "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClass\", \"metadata\": {\"name\": "
+		      "\"gpu\"}, \"spec\": %s}%s%s%s]",
+		      requests, class_spec, *slices ? ", " : "", slices, extra);
+}
+
+static char *slice(const char *name, const char *driver, const char *pool, int count, const char *devices)
+{
+	return vt_fmt("{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceSlice\", \"metadata\": {\"name\": "
+		      "\"%s\"}, \"spec\": {\"driver\": \"%s\", \"nodeName\": \"w\", \"pool\": {\"name\": \"%s\", "
+		      "\"resourceSliceCount\": %d}, \"devices\": %s}}",
+		      name, driver, pool, count, devices);
+}
+
+/* The plugin's outcome: "ok", "notEvaluated: why", or "<code>: <message>" (malloc). */
+static char *outcome(const char *pod, const char *objs)
+{
+	json_t *got = filter(pod, NODE, objs);
+	size_t n;
+	const json_t *mine = reason_of(got, &n);
+	char *s;
+	if (listed(json_object_get(got, "filters"), "notEvaluated"))
+		s = vt_fmt("notEvaluated: %s", json_string_value(json_object_get(mine, "why")));
+	else if (mine)
+		s = vt_fmt("%s: %s", json_string_value(json_object_get(mine, "code")),
+			   json_string_value(json_object_get(mine, "message")));
+	else if (listed(json_object_get(got, "filters"), "ran"))
+		s = vt_fmt("ok");
+	else
+		s = vt_fmt("skipped");
+	json_decref(got);
+	return s;
+}
+
+static void expect(const char *requests, const char *class_spec, const char *slices, const char *want)
+{
+	char *objs = objects(requests, class_spec, slices, "");
+	char *got = outcome(POD, objs);
+	ck_assert_msg(strcmp(got, want) == 0, "requests %s class %s: want %s, got %s", requests, class_spec, want, got);
+	free(got);
+	free(objs);
+}
+
+#define EXACT(n) "[{\"name\": \"r\", \"exactly\": {\"deviceClassName\": \"gpu\", \"count\": " #n "}}]"
+#define ALL "[{\"name\": \"r\", \"exactly\": {\"deviceClassName\": \"gpu\", \"allocationMode\": \"All\"}}]"
+
+START_TEST(allocator_counts)
+{
+	char *two = slice("s1", "gpu.example.com", "w", 1, "[{\"name\": \"g0\"}, {\"name\": \"g1\"}]");
+	char *nic = slice("s2", "nic.example.com", "w-nic", 1, "[{\"name\": \"n0\"}]");
+	char *both = vt_fmt("%s, %s", two, nic);
+	const char *drv =
+		"{\"selectors\": [{\"cel\": {\"expression\": \"device.driver == \\\"gpu.example.com\\\"\"}}]}";
+	const char *cannot = "UnschedulableAndUnresolvable: cannot allocate all claims";
+	/* ExactCount against the node's devices */
+	expect(EXACT(1), "{}", two, "ok");
+	expect(EXACT(2), "{}", two, "ok");
+	expect(EXACT(3), "{}", two, cannot);
+	expect(EXACT(3), "{}", both, "ok");
+	/* the class's driver selector narrows the devices */
+	expect(EXACT(3), drv, both, cannot);
+	expect(EXACT(2), drv, both, "ok");
+	/* All: every matching device, at least one */
+	expect(ALL, drv, both, "ok");
+	expect(ALL, "{\"selectors\": [{\"cel\": {\"expression\": \"device.driver == 'none'\"}}]}", both, cannot);
+	/* Hall: the driver-bound request takes the gpus, the free one takes the nic */
+	expect("[{\"name\": \"a\", \"exactly\": {\"deviceClassName\": \"gpu\", \"count\": 1}}, {\"name\": \"b\", "
+	       "\"exactly\": {\"deviceClassName\": \"gpu\", \"count\": 2, \"selectors\": [{\"cel\": {\"expression\": "
+	       "\"device.driver == \\\"gpu.example.com\\\"\"}}]}}]",
+	       "{}", both, "ok");
+	expect("[{\"name\": \"a\", \"exactly\": {\"deviceClassName\": \"gpu\", \"count\": 2}}, {\"name\": \"b\", "
+	       "\"exactly\": {\"deviceClassName\": \"gpu\", \"count\": 2, \"selectors\": [{\"cel\": {\"expression\": "
+	       "\"device.driver == \\\"gpu.example.com\\\"\"}}]}}]",
+	       "{}", both, cannot);
+	/* more than AllocationResultsMaxSize devices in one claim: the allocator's error */
+	expect(EXACT(33), "{}", two, "Error: claim d/c: number of requested devices 33 exceeds the claim limit of 32");
+	/* an incomplete pool: skipped for ExactCount, an error for All */
+	char *partial = slice("s3", "gpu.example.com", "w", 2, "[{\"name\": \"g0\"}]");
+	expect(EXACT(1), "{}", partial, cannot);
+	expect(ALL, "{}", partial,
+	       "Error: claim d/c, request r: asks for all devices, but resource pool gpu.example.com/w is currently "
+	       "being updated");
+	/* no slice for the node at all: nothing to allocate from */
+	expect(EXACT(1), "{}", "", cannot);
+	free(partial);
+	free(both);
+	free(two);
+	free(nic);
+}
+END_TEST
+
+START_TEST(in_use_devices)
+{
+	char *one = slice("s1", "gpu.example.com", "w", 1, "[{\"name\": \"g0\"}]");
+	const char *taken =
+		", {\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\", \"metadata\": "
+		"{\"name\": \"other\", \"namespace\": \"e\"}, \"spec\": {}, \"status\": {\"allocation\": "
+		"{\"devices\": {\"results\": [{\"request\": \"x\", \"driver\": \"gpu.example.com\", \"pool\": "
+		"\"w\", \"device\": \"g0\"%s}]}}}}";
+	char *extra = vt_fmt(taken, "");
+	char *objs = objects(EXACT(1), "{}", one, extra);
+	char *got = outcome(POD, objs);
+	ck_assert_str_eq(got, "UnschedulableAndUnresolvable: cannot allocate all claims");
+	free(got);
+	free(objs);
+	free(extra);
+	/* an adminAccess result does not hold the device (ListAllAllocatedDevices) */
+	extra = vt_fmt(taken, ", \"adminAccess\": true");
+	objs = objects(EXACT(1), "{}", one, extra);
+	got = outcome(POD, objs);
+	ck_assert_str_eq(got, "ok");
+	free(got);
+	free(objs);
+	free(extra);
+	free(one);
+}
+END_TEST
+
+/* Outside the subset: not evaluated on the node, with why; never fits. */
+START_TEST(outside_subset)
+{
+	char *one = slice("s1", "gpu.example.com", "w", 1, "[{\"name\": \"g0\"}]");
+	char *tainted = slice("s1", "gpu.example.com", "w", 1,
+			      "[{\"name\": \"g0\", \"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\"}]}]");
+	struct {
+		const char *requests, *cls, *why;
+		char *slices;
+	} cases[] = {
+		{"[{\"name\": \"r\", \"exactly\": {\"deviceClassName\": \"gpu\", \"selectors\": [{\"cel\": "
+		 "{\"expression\": \"device.attributes[\\\"x\\\"].healthy\"}}]}}]",
+		 "{}", "a CEL selector other than device.driver == \"name\"", one},
+		{EXACT(1), "{\"selectors\": [{\"cel\": {\"expression\": \"device.capacity['m'].memory > 1\"}}]}",
+		 "a CEL selector other than device.driver == \"name\"", one},
+		{"[{\"name\": \"r\", \"exactly\": {\"deviceClassName\": \"gpu\", \"adminAccess\": true}}]", "{}",
+		 "adminAccess", one},
+		{"[{\"name\": \"r\", \"firstAvailable\": [{\"name\": \"s\", \"deviceClassName\": \"gpu\"}]}]", "{}",
+		 "firstAvailable (a prioritized list)", one},
+		{EXACT(1), "{}", "a device with taints", tainted},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *objs = objects(cases[i].requests, cases[i].cls, cases[i].slices, "");
+		json_t *got = filter(POD, NODE, objs);
+		ck_assert_msg(listed(json_object_get(got, "filters"), "notEvaluated"), "case %zu: %s", i,
+			      json_dumps(got, 0));
+		ck_assert(!json_is_true(json_object_get(got, "fits")));
+		size_t n;
+		const json_t *mine = reason_of(got, &n);
+		ck_assert_int_eq(n, 1);
+		ck_assert_str_eq(json_string_value(json_object_get(mine, "code")), "NotEvaluated");
+		ck_assert_str_eq(json_string_value(json_object_get(mine, "message")),
+				 "not evaluated: DynamicResources");
+		ck_assert_str_eq(json_string_value(json_object_get(mine, "why")), cases[i].why);
+		json_decref(got);
+		free(objs);
+	}
+	/* no ResourceClaim in the objects at all: a dump without claims is not evaluated */
+	char *got = outcome(POD, "[]");
+	ck_assert_str_eq(got, "notEvaluated: no ResourceClaim loaded");
+	free(got);
+	/* with claims loaded, a missing one is upstream's not-found */
+	char *objs = objects(EXACT(1), "{}", one, "");
+	const char *pod2 = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\"}, \"spec\": {\"resourceClaims\": "
+			   "[{\"name\": \"gpu\", \"resourceClaimName\": \"missing\"}]}}";
+	got = outcome(pod2, objs);
+	ck_assert_str_eq(got, "UnschedulableAndUnresolvable: could not find ResourceClaim \"d/missing\"");
+	free(got);
+	free(objs);
+	free(one);
+	free(tainted);
+}
+END_TEST
+
+/* Bad input: a stable code, the field's path, what was expected. */
+START_TEST(bad_input)
+{
+	struct {
+		const char *obj;
+		int code;
+		const char *path;
+	} cases[] = {
+		{"{\"apiVersion\": \"resource.k8s.io/v1beta1\", \"kind\": \"ResourceClaim\", \"metadata\": {\"name\": "
+		 "\"c\", \"namespace\": \"d\"}}",
+		 DS_EUNSUPPORTED, "apiVersion"},
+		{"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\", \"metadata\": {\"name\": "
+		 "\"c\", "
+		 "\"namespace\": \"d\"}, \"spec\": {\"devices\": {\"requests\": [{\"name\": \"r\", \"exactly\": "
+		 "{\"count\": \"1\"}}]}}}",
+		 DS_ETYPE, "spec.devices.requests[0].exactly.count"},
+		{"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\", \"metadata\": {\"name\": "
+		 "\"c\", "
+		 "\"namespace\": \"d\"}, \"spec\": {\"devices\": {\"requests\": [{\"name\": \"r\", \"exactly\": "
+		 "{\"allocationMode\": \"Some\"}}]}}}",
+		 DS_EVALUE, "spec.devices.requests[0].exactly.allocationMode"},
+		{"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceSlice\", \"metadata\": {\"name\": "
+		 "\"s\"}, "
+		 "\"spec\": {\"driver\": \"d\", \"pool\": {\"name\": \"p\"}, \"devices\": [{}]}}",
+		 DS_EMISSING, "spec.devices[0].name"},
+		{"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClass\", \"metadata\": {\"name\": \"g\"}, "
+		 "\"spec\": {\"selectors\": [{\"cel\": {\"expression\": 1}}]}}",
+		 DS_ETYPE, "spec.selectors[0].cel.expression"},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ds_cluster *c = NULL;
+		ds_error err;
+		ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+		int rc = ds_cluster_load(c, cases[i].obj, strlen(cases[i].obj), NULL, &err);
+		ck_assert_msg(rc == cases[i].code, "case %zu: want %d, got %d (%s)", i, cases[i].code, rc, err.message);
+		ck_assert_str_eq(err.path, cases[i].path);
+		ck_assert(err.message[0]);
+		ds_cluster_free(c);
+	}
+}
+END_TEST
+
+/* The snapshot path: explain says ran / notEvaluated per node, and fails a node the claim's
+ * allocation does not reach. */
+START_TEST(explain_rows)
+{
+	const char *ds_fmt =
+		"{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\", "
+		"\"namespace\": "
+		"\"d\", \"uid\": \"u\"}, \"spec\": {\"selector\": {\"matchLabels\": {\"a\": \"b\"}}, \"template\": "
+		"{\"metadata\": {\"labels\": {\"a\": \"b\"}}, \"spec\": {\"containers\": [{\"name\": \"c\", \"image\": "
+		"\"i\"}], \"resourceClaims\": [{\"name\": \"gpu\", \"%s\": \"c\"}]}}}}";
+	const char *nodes = "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"w\", \"uid\": "
+			    "\"n1\"}, \"status\": {\"allocatable\": {\"pods\": \"10\"}}}, {\"apiVersion\": \"v1\", "
+			    "\"kind\": \"Node\", \"metadata\": {\"name\": \"x\", \"uid\": \"n2\"}, \"status\": "
+			    "{\"allocatable\": {\"pods\": \"10\"}}}";
+	const char *claim = "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\", \"metadata\": "
+			    "{\"name\": \"c\", \"namespace\": \"d\", \"uid\": \"c1\"}, \"spec\": {}, \"status\": "
+			    "{\"allocation\": {\"nodeSelector\": {\"nodeSelectorTerms\": [{\"matchFields\": [{\"key\": "
+			    "\"metadata.name\", \"operator\": \"In\", \"values\": [\"w\"]}]}]}}}}";
+	for (int tmpl = 0; tmpl < 2; tmpl++) {
+		char *ds = vt_fmt(ds_fmt, tmpl ? "resourceClaimTemplateName" : "resourceClaimName");
+		char *text = vt_fmt("{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [%s, %s, %s]}", nodes,
+				    claim, ds);
+		ds_cluster *cl = dsi_test_cluster_text(text);
+		char *out = NULL;
+		ds_error err;
+		ck_assert_int_eq(ds_daemonset_explain(cl, "d", "ds", NULL, &out, &err), 0);
+		json_t *doc = dsi_test_take_json(out);
+		size_t i;
+		json_t *row;
+		ck_assert_int_eq(json_array_size(json_object_get(doc, "rows")), 2);
+		json_array_foreach(json_object_get(doc, "rows"), i, row)
+		{
+			const char *node = json_string_value(json_object_get(row, "node"));
+			const char *status = json_string_value(json_object_get(row, "status"));
+			const json_t *filters = json_object_get(row, "filters");
+			if (tmpl) {
+				/* the claim of a template exists once the pod does */
+				ck_assert_str_eq(status, "not-evaluated");
+				ck_assert(listed(filters, "notEvaluated"));
+			} else if (strcmp(node, "w") == 0) {
+				ck_assert(listed(filters, "ran"));
+				ck_assert_str_ne(status, "not-evaluated");
+				ck_assert_str_ne(status, "unschedulable");
+			} else {
+				ck_assert(listed(filters, "ran"));
+				ck_assert_str_eq(status, "unschedulable");
+				const json_t *r = json_array_get(json_object_get(row, "scheduler"), 0);
+				ck_assert_str_eq(json_string_value(json_object_get(r, "message")),
+						 "resourceclaim not available on the node");
+			}
+		}
+		json_decref(doc);
+		ds_cluster_free(cl);
+		free(text);
+		free(ds);
+	}
+}
+END_TEST
+
+static Suite *vec_dynamicresources_suite(void)
+{
+	Suite *s = suite_create("vec_dynamicresources");
+	TCase *tc = tcase_create("rows");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, upstream_rows);
+	tcase_add_test(tc, allocator_counts);
+	tcase_add_test(tc, in_use_devices);
+	tcase_add_test(tc, outside_subset);
+	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, explain_rows);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+DSI_TEST_MAIN(vec_dynamicresources_suite)
