@@ -507,7 +507,7 @@ static int namespaced(dsi_kind k)
  * canonical form) gives it to the readers. An object from a manifest, not from an API server
  * (which gives every object a uid), is first given kubectl's namespace when it names none. What
  * was done to a manifest is returned as DSI_MANIFEST_* bits; *prep holds what prepare made. */
-static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, int event, dsi_prepared *prep, ds_error *err)
+static int as_served(dsi_cluster *c, dsi_kind k, int in_ns, json_t *obj, int event, dsi_prepared *prep, ds_error *err)
 {
 	memset(prep, 0, sizeof(*prep));
 	json_t *meta = json_object_get(obj, "metadata");
@@ -520,7 +520,7 @@ static int as_served(dsi_cluster *c, dsi_kind k, json_t *obj, int event, dsi_pre
 		done = DSI_MANIFEST;
 		how |= DSI_PREPARE_MANIFEST;
 		const char *ns = json_string_value(json_object_get(meta, "namespace"));
-		if (namespaced(k) && c->default_ns[0] && (!ns || !*ns) &&
+		if ((namespaced(k) || in_ns) && c->default_ns[0] && (!ns || !*ns) &&
 		    !(json_object_get(meta, "namespace") && !ns)) {
 			if (!meta && (!(meta = json_object()) || json_object_set_new(obj, "metadata", meta) < 0))
 				return dsi_error_nomem(err);
@@ -587,7 +587,8 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 	}
 	unsigned gates = c->core.gates;
 	dsi_prepared prep;
-	int manifest = as_served(c, k, obj, b->events, &prep, err);
+	/* a ResourceClaim lives in a namespace too */
+	int manifest = as_served(c, k, dra == DSI_DRA_CLAIM, obj, b->events, &prep, err);
 	if (manifest < 0) {
 		dsi_free(o);
 		dsi_atom_unref(atoms, s->gk);
@@ -627,6 +628,10 @@ static int stage(batch *b, json_t *obj, const char *kind, const char *api, int r
 		return rc;
 	}
 	clear_cluster_scoped_namespace(atoms, k, meta_of(k, o));
+	if (dra == DSI_DRA_CLASS || dra == DSI_DRA_SLICE) { /* cluster-scoped as well */
+		dsi_atom_unref(atoms, meta_of(k, o)->ns);
+		meta_of(k, o)->ns = 0;
+	}
 	if (k == DSI_KIND_DAEMONSET) {
 		((dsi_daemonset *)o)->manifest = (uint8_t)manifest;
 		((dsi_daemonset *)o)->given = prep.obj ? json_incref(given) : NULL;

@@ -125,8 +125,11 @@ void dsi_not_evaluated_json(json_t *arr, const dsi_fit *fit, const char *prefix)
 				      json_sprintf("not evaluated: %s", name), "field",
 				      json_sprintf("%s.%s", prefix, field));
 		/* what of the pod's claims the library does not evaluate */
-		if (o && p == DSI_P_DYNAMIC_RESOURCES && fit->dra_not_evaluated)
+		if (o && p == DSI_P_DYNAMIC_RESOURCES && fit->dra_not_evaluated) {
 			json_object_set_new(o, "why", json_string(fit->dra_not_evaluated));
+			json_object_set_new(o, "detail",
+					    json_sprintf("not evaluated: %s: %s", name, fit->dra_not_evaluated));
+		}
 		json_array_append_new(arr, o);
 	}
 }

@@ -9,7 +9,11 @@
  * minDomains, nodeAffinityPolicy, nodeTaintsPolicy and matchLabelKeys, pod (anti-)affinity terms with namespaces,
  * namespaceSelectors, matchLabelKeys and mismatchLabelKeys, nodeSelectors, tolerations), every node that explain puts
  * to the scheduler is one case: both paths must give the same reasons (plugin and message) for the three plugins, and
- * list them alike as ran or skipped (pods and templates draw GCE PD volumes, read-only or not).
+ * list them alike as ran or skipped (pods and templates draw GCE PD volumes, read-only or not). Two clusters in five
+ * also hold DeviceClasses (none, a driver selector, other CEL), ResourceSlices (per node, some pools incomplete, one
+ * for all nodes, one by zone) and ResourceClaims (ExactCount or All, some allocated to a node), and their DaemonSet
+ * claims one or two of them by name (or one that does not exist): DynamicResources is compared as well, its
+ * reasons and whether it ran, was skipped or was not evaluated.
  * The volume filters too: some clusters carry PersistentVolumeClaims (ReadWriteOncePod or not, bound
  * to a PersistentVolume of one of two CSI drivers, or to one that is gone, or not bound, with a
  * StorageClass), PersistentVolumes and CSINodes with attach limits; pods and templates draw
@@ -200,7 +204,9 @@ static json_t *spread(void)
 	return c;
 }
 
-static json_t *daemonset(void)
+static json_t *pod_claims(void);
+
+static json_t *daemonset(int with_dra)
 {
 	json_t *labels = json_pack("{s:s}", "app", "agent");
 	if (chance(50))
@@ -239,6 +245,8 @@ static json_t *daemonset(void)
 		json_decref(vols);
 	if (json_object_get(spec, "volumes") && !json_array_size(json_object_get(spec, "volumes")))
 		json_object_del(spec, "volumes");
+	if (with_dra)
+		json_object_set_new(spec, "resourceClaims", pod_claims());
 	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:o}, s:o}}}", "apiVersion", "apps/v1",
 			 "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid", "uid-ds", "spec",
 			 "selector", "matchLabels", "app", "agent", "template", "metadata", "labels", labels, "spec",
@@ -248,7 +256,117 @@ static json_t *daemonset(void)
 static int compared(const char *p)
 {
 	return strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0 ||
-	       strcmp(p, "VolumeRestrictions") == 0 || strcmp(p, "NodeVolumeLimits") == 0;
+	       strcmp(p, "VolumeRestrictions") == 0 || strcmp(p, "NodeVolumeLimits") == 0 ||
+	       strcmp(p, "DynamicResources") == 0;
+}
+
+/* ---- dynamic resource allocation: classes, slices, claims, and the template's resourceClaims ---- */
+
+static const char *const DRIVERS[] = {"gpu.example.com", "nic.example.com"};
+static const char *const CLASSES[] = {"any", "gpu", "gpu", "any", "any", "gpu", "cel", "missing"};
+
+static json_t *device_class(const char *name, const char *expr)
+{
+	json_t *c = json_pack("{s:s, s:s, s:{s:s}, s:{}}", "apiVersion", "resource.k8s.io/v1", "kind", "DeviceClass",
+			      "metadata", "name", name, "spec");
+	if (expr)
+		json_object_set_new(json_object_get(c, "spec"), "selectors",
+				    json_pack("[{s:{s:s}}]", "cel", "expression", expr));
+	return c;
+}
+
+/* A slice of driver d in pool pool with n devices named <pool>-<i>; where: nodeName, allNodes or a
+ * zone selector. */
+static json_t *resource_slice(const char *name, const char *d, const char *pool, unsigned n, json_t *where, int count)
+{
+	json_t *devs = json_array();
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(devs, json_pack("{s:o}", "name", json_sprintf("%s-%u", pool, i)));
+	json_t *spec = json_pack("{s:s, s:{s:s, s:i}, s:o}", "driver", d, "pool", "name", pool, "resourceSliceCount",
+				 count, "devices", devs);
+	json_object_update(spec, where);
+	json_decref(where);
+	return json_pack("{s:s, s:s, s:{s:s}, s:o}", "apiVersion", "resource.k8s.io/v1", "kind", "ResourceSlice",
+			 "metadata", "name", name, "spec", spec);
+}
+
+/* Classes, slices and claims c0..c3 over nn nodes, appended to objects. */
+static void dra_objects(json_t *objects, unsigned nn)
+{
+	json_array_append_new(objects, device_class("any", NULL));
+	json_array_append_new(objects, device_class("gpu", "device.driver == \"gpu.example.com\""));
+	json_array_append_new(objects, device_class("cel", "device.attributes[\"x\"].ok"));
+	char name[32], pool[32];
+	for (unsigned i = 0; i < nn; i++) {
+		if (!chance(80))
+			continue;
+		const char *d = PICK(DRIVERS);
+		snprintf(name, sizeof(name), "s-n%u", i);
+		snprintf(pool, sizeof(pool), "n%u-%c", i, d[0]);
+		/* one in ten pools says it has two slices: incomplete */
+		json_array_append_new(objects,
+				      resource_slice(name, d, pool, 1 + rnd(3),
+						     json_pack("{s:s}", "nodeName", name + 2), chance(10) ? 2 : 1));
+	}
+	if (chance(30))
+		json_array_append_new(objects, resource_slice("s-all", "nic.example.com", "shared", 1 + rnd(2),
+							      json_pack("{s:b}", "allNodes", 1), 1));
+	if (chance(20))
+		json_array_append_new(objects,
+				      resource_slice("s-zone", "gpu.example.com", "zonal", 1 + rnd(2),
+						     json_pack("{s:{s:[{s:[{s:s, s:s, s:[s]}]}]}}", "nodeSelector",
+							       "nodeSelectorTerms", "matchExpressions", "key", "zone",
+							       "operator", "In", "values", PICK(ZONES)),
+						     1));
+	for (unsigned c = 0; c < 4; c++) {
+		snprintf(name, sizeof(name), "c%u", c);
+		json_t *ex = json_pack("{s:s}", "deviceClassName", PICK(CLASSES));
+		if (chance(20))
+			json_object_set_new(ex, "allocationMode", json_string("All"));
+		else
+			json_object_set_new(ex, "count", json_integer(chance(70) ? 1 : 2));
+		json_t *claim =
+			json_pack("{s:s, s:s, s:{s:s, s:s}, s:{s:{s:[{s:s, s:o}]}}}", "apiVersion",
+				  "resource.k8s.io/v1", "kind", "ResourceClaim", "metadata", "name", name, "namespace",
+				  "default", "spec", "devices", "requests", "name", "r", "exactly", ex);
+		if (chance(40)) { /* allocated to a node: that node's pool's first device */
+			unsigned k = rnd(nn);
+			snprintf(pool, sizeof(pool), "n%u", k);
+			json_t *res = json_array();
+			for (size_t d = 0; d < 2; d++) {
+				char p2[40], dev[48];
+				snprintf(p2, sizeof(p2), "n%u-%c", k, DRIVERS[d][0]);
+				snprintf(dev, sizeof(dev), "%s-0", p2);
+				if (chance(50))
+					json_array_append_new(res, json_pack("{s:s, s:s, s:s, s:s}", "request", "r",
+									     "driver", DRIVERS[d], "pool", p2, "device",
+									     dev));
+			}
+			json_object_set_new(claim, "status",
+					    json_pack("{s:{s:{s:o}, s:{s:[{s:[{s:s, s:s, s:[s]}]}]}}}", "allocation",
+						      "devices", "results", res, "nodeSelector", "nodeSelectorTerms",
+						      "matchFields", "key", "metadata.name", "operator", "In", "values",
+						      pool));
+		}
+		json_array_append_new(objects, claim);
+	}
+}
+
+/* The template's resourceClaims: one or two, by name (c0..c3, or one that does not exist). */
+static json_t *pod_claims(void)
+{
+	json_t *a = json_array();
+	unsigned n = chance(70) ? 1 : 2;
+	for (unsigned i = 0; i < n; i++) {
+		char ref[16];
+		if (chance(5))
+			snprintf(ref, sizeof(ref), "absent");
+		else
+			snprintf(ref, sizeof(ref), "c%u", rnd(4));
+		json_array_append_new(
+			a, json_pack("{s:o, s:s}", "name", json_sprintf("claim%u", i), "resourceClaimName", ref));
+	}
+	return a;
 }
 
 /* The plugins' reasons as "plugin: message" strings, and their place in filters. */
@@ -290,7 +408,8 @@ START_TEST(pure_against_snapshot)
 	uint64_t want = getenv("DS_DIFF_CLUSTER_CASES") ? env_u64("DS_DIFF_CLUSTER_CASES", DEFAULT_CASES)
 			: getenv("DS_DIFF_CASES")       ? env_u64("DS_DIFF_CASES", 3 * DEFAULT_CASES) / 3
 							: DEFAULT_CASES;
-	uint64_t cases = 0, failing = 0, scenarios = 0, with_pts = 0, with_ipa = 0;
+	uint64_t cases = 0, failing = 0, scenarios = 0, with_pts = 0, with_ipa = 0, with_dra_fail = 0, with_dra_ran = 0,
+		 with_dra_ne = 0;
 	uint64_t with_rwop = 0, with_limit = 0, with_missing = 0, limits_ran = 0;
 	while (cases < want) {
 		scenarios++;
@@ -305,7 +424,11 @@ START_TEST(pure_against_snapshot)
 				      json_pack("{s:s, s:s, s:{s:s, s:{s:s}}}", "apiVersion", "v1", "kind", "Namespace",
 						"metadata", "name", "other", "labels", "team", "x"));
 		storage(objects, nn);
-		json_t *ds = daemonset();
+		/* two clusters in five have DRA objects and a DaemonSet with claims */
+		int with_dra = chance(40);
+		if (with_dra)
+			dra_objects(objects, nn);
+		json_t *ds = daemonset(with_dra);
 		char *ds_text = json_dumps(ds, JSON_COMPACT), *objs_text = json_dumps(objects, JSON_COMPACT);
 		json_t *all = json_pack("{s:s, s:s, s:O}", "apiVersion", "v1", "kind", "List", "items", objects);
 		json_array_append(json_object_get(all, "items"), ds);
@@ -348,10 +471,20 @@ START_TEST(pure_against_snapshot)
 				with_ipa += strncmp(json_string_value(g), "InterPodAffinity", 16) == 0;
 				with_rwop += strstr(json_string_value(g), "ReadWriteOncePod") != NULL;
 				with_limit += strstr(json_string_value(g), "max volume count") != NULL;
-				with_missing += strstr(json_string_value(g), "not found") != NULL;
+				with_missing += strncmp(json_string_value(g), "DynamicResources", 16) != 0 &&
+						strstr(json_string_value(g), "not found") != NULL;
+				with_dra_fail += strncmp(json_string_value(g), "DynamicResources", 16) == 0 &&
+						 !strstr(json_string_value(g), "not evaluated");
 			}
 			json_array_foreach(json_object_get(a, "ran"), k, g) limits_ran +=
 				strcmp(json_string_value(g), "NodeVolumeLimits") == 0;
+			with_dra_ran += json_array_size(json_object_get(a, "ran")) &&
+					strcmp(json_string_value(
+						       json_array_get(json_object_get(a, "ran"),
+								      json_array_size(json_object_get(a, "ran")) - 1)),
+					       "DynamicResources") == 0;
+			json_array_foreach(json_object_get(a, "notEvaluated"), k, g) with_dra_ne +=
+				strcmp(json_string_value(g), "DynamicResources") == 0;
 			if (!json_equal(a, b)) {
 				failing++;
 				if (failing <= 3) {
@@ -383,12 +516,15 @@ START_TEST(pure_against_snapshot)
 	printf("cluster filters, pure vs snapshot: %" PRIu64 " cases over %" PRIu64 " clusters (%" PRIu64
 	       " with a PodTopologySpread failure, %" PRIu64 " with an InterPodAffinity one, %" PRIu64
 	       " with a ReadWriteOncePod conflict, %" PRIu64 " with NodeVolumeLimits run, %" PRIu64
-	       " over a volume limit, %" PRIu64 " with a claim not found), %" PRIu64 " differ (DS_DIFF_SEED=%" PRIu64
+	       " over a volume limit, %" PRIu64 " with a claim not found; DynamicResources ran on %" PRIu64
+	       ", failed on %" PRIu64 ", not evaluated on %" PRIu64 "), %" PRIu64 " differ (DS_DIFF_SEED=%" PRIu64
 	       ")\n",
-	       cases, scenarios, with_pts, with_ipa, with_rwop, limits_ran, with_limit, with_missing, failing,
-	       env_u64("DS_DIFF_SEED", DEFAULT_SEED));
-	/* the generator must reach both plugins' failures, or the comparison proves little */
+	       cases, scenarios, with_pts, with_ipa, with_rwop, limits_ran, with_limit, with_missing, with_dra_ran,
+	       with_dra_fail, with_dra_ne, failing, env_u64("DS_DIFF_SEED", DEFAULT_SEED));
+	/* the generator must reach the plugins' failures, or the comparison proves little */
 	ck_assert_msg(with_pts > cases / 50 && with_ipa > cases / 50, "too few failures to compare");
+	ck_assert_msg(with_dra_ran > cases / 50 && with_dra_fail > cases / 50 && with_dra_ne > cases / 100,
+		      "too few DynamicResources outcomes to compare");
 	ck_assert_msg(with_rwop > cases / 100 && with_limit > cases / 100 && with_missing > cases / 100 &&
 			      limits_ran > cases / 20,
 		      "too few volume filter outcomes to compare");

@@ -321,6 +321,9 @@ START_TEST(outside_subset)
 		ck_assert_str_eq(json_string_value(json_object_get(mine, "message")),
 				 "not evaluated: DynamicResources");
 		ck_assert_str_eq(json_string_value(json_object_get(mine, "why")), cases[i].why);
+		char detail[160];
+		snprintf(detail, sizeof(detail), "not evaluated: DynamicResources: %s", cases[i].why);
+		ck_assert_str_eq(json_string_value(json_object_get(mine, "detail")), detail);
 		json_decref(got);
 		free(objs);
 	}
@@ -384,7 +387,7 @@ START_TEST(bad_input)
 END_TEST
 
 /* The snapshot path: explain says ran / notEvaluated per node, and fails a node the claim's
- * allocation does not reach. */
+ * allocation does not reach; on a copy of the snapshot too. */
 START_TEST(explain_rows)
 {
 	const char *ds_fmt =
@@ -405,9 +408,12 @@ START_TEST(explain_rows)
 		char *ds = vt_fmt(ds_fmt, tmpl ? "resourceClaimTemplateName" : "resourceClaimName");
 		char *text = vt_fmt("{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [%s, %s, %s]}", nodes,
 				    claim, ds);
-		ds_cluster *cl = dsi_test_cluster_text(text);
+		ds_cluster *orig = dsi_test_cluster_text(text), *cl = NULL;
 		char *out = NULL;
 		ds_error err;
+		/* a copy of the snapshot reads the DRA objects again from their JSON: explain the copy */
+		ck_assert_int_eq(ds_cluster_copy(orig, &cl, &err), 0);
+		ds_cluster_free(orig);
 		ck_assert_int_eq(ds_daemonset_explain(cl, "d", "ds", NULL, &out, &err), 0);
 		json_t *doc = dsi_test_take_json(out);
 		size_t i;
@@ -442,6 +448,41 @@ START_TEST(explain_rows)
 }
 END_TEST
 
+/* Manifests (no uid): a ResourceClaim without a namespace gets kubectl's, as the DaemonSet does; a
+ * DeviceClass is cluster-scoped whatever namespace its text names. */
+START_TEST(manifest_namespaces)
+{
+	const char *text =
+		"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": [{\"apiVersion\": \"v1\", \"kind\": \"Node\", "
+		"\"metadata\": {\"name\": \"w\"}, \"status\": {\"allocatable\": {\"pods\": \"10\"}}}, "
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClass\", \"metadata\": {\"name\": \"gpu\", "
+		"\"namespace\": \"x\"}}, "
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceSlice\", \"metadata\": {\"name\": "
+		"\"s\"}, "
+		"\"spec\": {\"driver\": \"d\", \"nodeName\": \"w\", \"pool\": {\"name\": \"w\", "
+		"\"resourceSliceCount\": 1}, "
+		"\"devices\": [{\"name\": \"g0\"}]}}, "
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaim\", \"metadata\": {\"name\": "
+		"\"c\"}, "
+		"\"spec\": {\"devices\": {\"requests\": [{\"name\": \"r\", \"exactly\": {\"deviceClassName\": "
+		"\"gpu\"}}]}}}, "
+		"{\"apiVersion\": \"apps/v1\", \"kind\": \"DaemonSet\", \"metadata\": {\"name\": \"ds\"}, \"spec\": "
+		"{\"selector\": {\"matchLabels\": {\"a\": \"b\"}}, \"template\": {\"metadata\": {\"labels\": {\"a\": "
+		"\"b\"}}, \"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"i\"}], \"resourceClaims\": "
+		"[{\"name\": \"gpu\", \"resourceClaimName\": \"c\"}]}}}}]}";
+	ds_cluster *cl = dsi_test_cluster_text(text);
+	char *out = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_explain(cl, "default", "ds", NULL, &out, &err), 0);
+	json_t *doc = dsi_test_take_json(out);
+	const json_t *row = json_array_get(json_object_get(doc, "rows"), 0);
+	ck_assert(listed(json_object_get(row, "filters"), "ran"));
+	ck_assert_str_eq(json_string_value(json_object_get(row, "status")), "create");
+	json_decref(doc);
+	ds_cluster_free(cl);
+}
+END_TEST
+
 static Suite *vec_dynamicresources_suite(void)
 {
 	Suite *s = suite_create("vec_dynamicresources");
@@ -453,6 +494,7 @@ static Suite *vec_dynamicresources_suite(void)
 	tcase_add_test(tc, outside_subset);
 	tcase_add_test(tc, bad_input);
 	tcase_add_test(tc, explain_rows);
+	tcase_add_test(tc, manifest_namespaces);
 	suite_add_tcase(s, tc);
 	return s;
 }
