@@ -183,6 +183,19 @@ static char *slice(const char *name, const char *driver, const char *pool, int c
 		      name, driver, pool, count, devices);
 }
 
+/* A slice of devices named for node (NULL: allNodes), in a pool of that name (malloc). */
+static char *slice_on(const char *node, const char *driver, const char *devices)
+{
+	const char *n = node ? node : "all";
+	char *where = node ? vt_fmt("\"nodeName\": \"%s\"", node) : vt_fmt("\"allNodes\": true");
+	char *out = vt_fmt("{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceSlice\", \"metadata\": "
+			   "{\"name\": \"s-%s\"}, \"spec\": {\"driver\": \"%s\", %s, \"pool\": {\"name\": \"p-%s\", "
+			   "\"resourceSliceCount\": 1}, \"devices\": %s}}",
+			   n, driver, where, n, devices);
+	free(where);
+	return out;
+}
+
 /* The plugin's outcome: "ok", "notEvaluated: why", or "<code>: <message>" (malloc). */
 static char *outcome(const char *pod, const char *objs)
 {
@@ -251,6 +264,21 @@ START_TEST(allocator_counts)
 	expect(ALL, "{}", partial,
 	       "Error: claim d/c, request r: asks for all devices, but resource pool gpu.example.com/w is currently "
 	       "being updated");
+	/* slices named for other nodes (sorted before and after w) give w nothing; an allNodes one does */
+	char *sa = slice_on("a", "gpu.example.com", "[{\"name\": \"a0\"}]");
+	char *sz = slice_on("z", "gpu.example.com", "[{\"name\": \"z0\"}]");
+	char *sall = slice_on(NULL, "gpu.example.com", "[{\"name\": \"s0\"}]");
+	char *elsewhere = vt_fmt("%s, %s, %s", sa, two, sz);
+	expect(EXACT(2), "{}", elsewhere, "ok");
+	expect(EXACT(3), "{}", elsewhere, cannot);
+	char *everywhere = vt_fmt("%s, %s", elsewhere, sall);
+	expect(EXACT(3), "{}", everywhere, "ok");
+	expect(EXACT(4), "{}", everywhere, cannot);
+	free(everywhere);
+	free(elsewhere);
+	free(sa);
+	free(sz);
+	free(sall);
 	/* no slice for the node at all: nothing to allocate from */
 	expect(EXACT(1), "{}", "", cannot);
 	free(partial);
