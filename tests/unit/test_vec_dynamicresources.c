@@ -372,6 +372,38 @@ START_TEST(outside_subset)
 }
 END_TEST
 
+/* The _obj form on parsed objects: a Pod parsed as "Pod" keeps its status's claim names. */
+START_TEST(obj_form)
+{
+	const char *pod = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\", \"uid\": \"u1\"}, \"spec\": "
+			  "{\"resourceClaims\": [{\"name\": \"gpu\", \"resourceClaimTemplateName\": \"t\"}]}, "
+			  "\"status\": {\"resourceClaimStatuses\": [{\"name\": \"gpu\", \"resourceClaimName\": "
+			  "\"p-gpu\"}]}}";
+	char *one = slice("s1", "gpu.example.com", "w", 1, "[{\"name\": \"g0\"}]");
+	char *objs = objects(EXACT(1), "{}", one, "");
+	ds_object *p = NULL, *n = NULL, *l = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_object_parse("Pod", pod, strlen(pod), NULL, &p, &err), 0);
+	ck_assert_int_eq(ds_object_parse("Node", NODE, strlen(NODE), NULL, &n, &err), 0);
+	ck_assert_int_eq(ds_object_parse("List", objs, strlen(objs), NULL, &l, &err), 0);
+	char *out = NULL;
+	ck_assert_int_eq(ds_scheduler_filter_obj(p, n, l, NULL, &out, &err), 0);
+	json_t *got = dsi_test_take_json(out);
+	size_t k;
+	const json_t *mine = reason_of(got, &k);
+	/* the status names p-gpu, which objects lack: upstream's not-found, not "not created yet" */
+	ck_assert_ptr_nonnull(mine);
+	ck_assert_str_eq(json_string_value(json_object_get(mine, "message")),
+			 "could not find ResourceClaim \"d/p-gpu\"");
+	json_decref(got);
+	ds_object_free(p);
+	ds_object_free(n);
+	ds_object_free(l);
+	free(objs);
+	free(one);
+}
+END_TEST
+
 /* Bad input: a stable code, the field's path, what was expected. */
 START_TEST(bad_input)
 {
@@ -521,6 +553,7 @@ static Suite *vec_dynamicresources_suite(void)
 	tcase_add_test(tc, in_use_devices);
 	tcase_add_test(tc, outside_subset);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, obj_form);
 	tcase_add_test(tc, explain_rows);
 	tcase_add_test(tc, manifest_namespaces);
 	suite_add_tcase(s, tc);
