@@ -46,8 +46,18 @@ EXTRA_CFLAGS ?=
 EXTRA_LDFLAGS ?=
 
 DEP_PKGS := jansson yaml-0.1
+# `make SIMDJSON=1`: a List's items are parsed by simdjson (lib/core/jsonfront_simd.cpp, C++17) into
+# the trees jansson would build, several times faster. The cost: the library then needs a C++
+# runtime (libstdc++) and libsimdjson beside jansson, so the default build stays C with jansson only.
+SIMDJSON ?= 0
+ifeq ($(SIMDJSON),1)
+DEP_PKGS += simdjson
+SIMD_DEFS := -DDSI_SIMDJSON
+SIMD_LIBS := -lstdc++
+LIB_CXX_SRCS := $(sort $(wildcard lib/*/*.cpp))
+endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
-PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) $(SIMD_LIBS)
 CHECK_CFLAGS := $(shell $(PKG_CONFIG) --cflags check 2>/dev/null)
 CHECK_LIBS := $(shell $(PKG_CONFIG) --libs check 2>/dev/null)
 
@@ -58,10 +68,15 @@ export WERROR
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	-Wpointer-arith -Wformat-security -Wundef
 STD := -std=c11 -D_POSIX_C_SOURCE=200809L
-ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -Ilib $(PKG_CFLAGS)
+ALL_CFLAGS = $(STD) $(WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -Ilib $(PKG_CFLAGS) $(SIMD_DEFS)
 # The library alone also converts no integer silently (-Wconversion, which in C includes -Wsign-conversion).
 LIB_WARN := -Wconversion
 LIB_CFLAGS = $(ALL_CFLAGS) $(LIB_WARN) -fPIC -fvisibility=hidden
+# the C++ of SIMDJSON=1 builds: C's warnings that C++ has, -Wconversion included
+CXX_WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wshadow -Wconversion -Wpointer-arith -Wformat-security \
+	-Wundef
+LIB_CXXFLAGS = -std=c++17 $(CXX_WARN) $(CFLAGS) $(EXTRA_CFLAGS) -Iinclude -Ilib $(PKG_CFLAGS) $(SIMD_DEFS) -fPIC \
+	-fvisibility=hidden
 LDLIBS_LIB = $(PKG_LIBS) -lpthread -lm
 
 SONAME := libdaemonset.so.$(MAJOR)
@@ -71,7 +86,7 @@ PCFILE := $(BUILD)/lib/daemonset.pc
 VERSION_SCRIPT := lib/api/libdaemonset.map
 
 LIB_SRCS := $(sort $(wildcard lib/*/*.c))
-LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o) $(LIB_CXX_SRCS:%.cpp=$(BUILD)/obj/%.o)
 
 # examples/dsctl is the CLI; every other examples/*.c is a small program
 DSCTL_SRCS := $(sort $(wildcard examples/dsctl/*.c))
@@ -86,7 +101,7 @@ UNIT_SUPPORT_OBJS := $(UNIT_SUPPORT:%.c=$(BUILD)/obj/%.o)
 
 MAN_PAGES := $(sort $(wildcard man/man1/*.1 man/man3/*.3 man/man5/*.5 man/man7/*.7))
 
-.PHONY: FORCE all lib examples tests check unit python-tests sanitize faults demo install uninstall clean help \
+.PHONY: FORCE all lib examples tests check simd-check unit python-tests sanitize faults demo install uninstall clean help \
 	deps deps-check bench fuzz valgrind tsan abi-check abi-dump lint rules oracle
 
 all: deps-check lib examples
@@ -106,6 +121,8 @@ help:
 	@echo "make abi-check  compare the ABI with the baselines in tests/abi/ (abidiff)"
 	@echo "make lint       the rules of lib/README.md (includes, calls, names, exports), clang-format, cppcheck"
 	@echo "make WERROR=1   warnings are errors (CI, make check and make sanitize set it)"
+	@echo "make SIMDJSON=1 List items parsed by simdjson (C++17, libsimdjson-dev): faster, costs a C++ runtime"
+	@echo "make SIMDJSON=1 BUILD=build/simd simd-check   the suites that read JSON, in that build (CI)"
 	@echo "make oracle     upstream's template hash with Go and k8s.io/api v0.25-v0.29: rewrites the test"
 	@echo "                vectors (K8S_API_GIT, K8S_APIMACHINERY_GIT: see tests/oracle/run.sh)"
 	@echo "make install    PREFIX=$(PREFIX) DESTDIR=$(DESTDIR)"
@@ -115,6 +132,7 @@ help:
 # prints the exact command and stops).
 deps:
 	@PKG_CONFIG=$(PKG_CONFIG) PYTHON=$(PYTHON) sh tests/tools.sh build
+	@$(if $(filter 1,$(SIMDJSON)),PKG_CONFIG=$(PKG_CONFIG) sh tests/tools.sh simdjson,true)
 
 # Plain `make` only checks, and says what to install.
 deps-check:
@@ -129,6 +147,11 @@ $(BUILD)/obj/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$<)
 	$(Q)$(CC) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/obj/lib/%.o: lib/%.cpp
+	@mkdir -p $(dir $@)
+	$(call say,CXX,$<)
+	$(Q)$(CXX) $(LIB_CXXFLAGS) -MMD -MP -c $< -o $@
 
 $(SHLIB): $(LIB_OBJS) $(VERSION_SCRIPT)
 	@mkdir -p $(dir $@)
@@ -163,7 +186,7 @@ $(PCFILE): FORCE
 	  'includedir=$(includedir)' '' 'Name: daemonset' \
 	  'Description: Kubernetes DaemonSet semantics as pure functions behind a stable C ABI' \
 	  'Version: $(VERSION)' 'Requires.private: $(DEP_PKGS)' 'Libs: -L$${libdir} $(PC_RPATH)-ldaemonset' \
-	  'Libs.private: -lpthread -lm' 'Cflags: -I$${includedir}' > $@.tmp
+	  'Libs.private: -lpthread -lm$(if $(SIMD_LIBS), $(SIMD_LIBS))' 'Cflags: -I$${includedir}' > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv -f $@.tmp $@; fi
 
 FORCE:
@@ -327,6 +350,15 @@ rules: lib
 # The rules and the formatting (clang-format), each check shown to fail on a planted violation
 # (tests/lint/test_rules.py), the public headers alone in C89, C99 and C++11 and the deprecation macros
 # (tests/lint/test_headers.py), then cppcheck's warning and portability checks over the library: any finding fails.
+# `make SIMDJSON=1 simd-check` (CI): the suites whose inputs go through the JSON front end, in a
+# SIMDJSON=1 build (BUILD=build/simd beside the default build), instead of the whole make check twice;
+# fuzz_jsonfront compares the front ends in make fuzz, whose build has simdjson's when it is installed.
+SIMD_SUITES := jsonfront ingest load_stream regress_fuzz node_event snapshot upstream_e2e manifests
+simd-check: deps
+	@$(if $(filter 1,$(SIMDJSON)),true,echo "simd-check: run it as make SIMDJSON=1 simd-check" >&2; exit 2)
+	@$(MAKE) --no-print-directory $(addprefix $(BUILD)/tests/test_,$(SIMD_SUITES))
+	@BUILD=$(BUILD) sh tests/run-unit.sh $(addprefix $(BUILD)/tests/test_,$(SIMD_SUITES))
+
 lint: lib
 	@sh tests/tools.sh lint
 	@$(PYTHON) tests/lint/rules.py --objs $(BUILD)/obj/lib all

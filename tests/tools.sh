@@ -1,7 +1,8 @@
 #!/bin/sh
 # What a make target needs, installed when missing: the one place that calls apt-get.
 #
-#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle
+#   sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle |
+#                     simdjson
 #
 #   build     the build dependencies of `make`, `make check` and `make demo`: a C compiler, make,
 #             pkg-config, jansson, libyaml, Check, python3 with venv, libcurl (the example
@@ -19,6 +20,8 @@
 #   oracle    Go and the Go libraries k8s.io/api and apimachinery v0.25-v0.29 import, as Debian packages
 #             them (GOPATH mode, /usr/share/gocode): `make oracle` builds upstream's template hash with
 #             them (tests/oracle/run.sh). Not needed by make check, which reads the vectors it wrote.
+#   simdjson  the fast JSON front end of `make SIMDJSON=1`: a C++17 compiler and simdjson (Debian
+#             packages g++ and libsimdjson-dev, 3.0.1 in Debian 12)
 #
 # Each tool is probed by using it, not by asking the package manager, so another distribution's
 # packages serve as well. As root with apt-get the missing packages are installed; otherwise the
@@ -117,8 +120,14 @@ missing() {
 		echo "$m"
 		;;
 	typing) { have mypy && mypy --version >/dev/null 2>&1; } || echo mypy ;;
+	simdjson)
+		m=""
+		have c++ || m="$m g++"
+		"$PKG_CONFIG" --exists simdjson 2>/dev/null || m="$m libsimdjson-dev"
+		echo "$m"
+		;;
 	*)
-		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle" >&2
+		echo "usage: sh tests/tools.sh build [--check] | fuzz | tsan | valgrind | lint | abi | browser | shells | typing | oracle | simdjson" >&2
 		exit 2
 		;;
 	esac

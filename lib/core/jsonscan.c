@@ -1,33 +1,77 @@
 #include "core/jsonscan.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "core/alloc.h"
 
-/* The index after the closing quote of the string whose opening quote is at
- * text[i], or 0. A quote ends the string unless an odd number of backslashes
- * precedes it: every escape is a backslash and one character, and \u's four
- * hex digits are neither quote nor backslash. */
+/* 16 bytes at a time where the compiler targets SSE2 (every x86-64): the scanner is a pass over
+ * every byte of a dump, and most bytes are neither quotes nor brackets. */
+#if defined(__SSE2__)
+#define SCAN_SSE2 1
+#include <emmintrin.h>
+
+static unsigned sse2_mask(const char *p, char a, char b)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(a)), _mm_cmpeq_epi8(v, _mm_set1_epi8(b))));
+}
+#endif
+
+/* The index after the closing quote of the string whose opening quote is at text[i], or 0: a
+ * backslash and the character after it are an escape (\u's four hex digits are neither quote nor
+ * backslash). */
 static size_t string_end(const char *text, size_t size, size_t i)
 {
-	i++;
-	for (;;) {
-		const char *q = i < size ? memchr(text + i, '"', size - i) : NULL;
-		if (!q)
+	for (i++;;) {
+#ifdef SCAN_SSE2
+		for (unsigned m; i + 16 <= size; i += 16)
+			if ((m = sse2_mask(text + i, '"', '\\')) != 0) {
+				i += (size_t)__builtin_ctz(m);
+				break;
+			}
+#endif
+		while (i < size && text[i] != '"' && text[i] != '\\')
+			i++;
+		if (i >= size)
 			return 0;
-		size_t at = (size_t)(q - text), b = at;
-		while (b > i && text[b - 1] == '\\')
-			b--;
-		if ((at - b) % 2 == 0)
-			return at + 1;
-		i = at + 1;
+		if (text[i] == '"')
+			return i + 1;
+		i += 2;
 	}
+}
+
+/* The index of the first quote or bracket at or after text[i], or size. ('[' and ']' are '{' and
+ * '}' without bit 0x20.) */
+static size_t next_mark(const char *text, size_t size, size_t i)
+{
+#ifdef SCAN_SSE2
+	const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),
+		      fold = _mm_set1_epi8(0x20);
+	for (; i + 16 <= size; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i)), f = _mm_or_si128(v, fold);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close))));
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	for (; i < size; i++) {
+		char c = text[i];
+		if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']')
+			return i;
+	}
+	return size;
 }
 
 size_t dsi_jsonscan_skip(const char *text, size_t size, size_t i)
 {
 	int depth = 0;
-	while (i < size) {
+	for (;;) {
+		i = next_mark(text, size, i);
+		if (i >= size)
+			return 0;
 		char c = text[i];
 		if (c == '"') {
 			i = string_end(text, size, i);
@@ -39,12 +83,10 @@ size_t dsi_jsonscan_skip(const char *text, size_t size, size_t i)
 		if (c == '{' || c == '[') {
 			if (++depth > DSI_JSONSCAN_MAX_DEPTH)
 				return 0;
-		} else if (c == '}' || c == ']') {
-			if (--depth <= 0)
-				return depth == 0 ? i : 0;
+		} else if (--depth <= 0) {
+			return depth == 0 ? i : 0;
 		}
 	}
-	return 0;
 }
 
 static int scalar_end(char c)
@@ -154,4 +196,239 @@ int dsi_jsonscan_list(const char *text, size_t size, size_t i, size_t *open, siz
 		}
 		return 0;
 	}
+}
+
+/* ---- a Node's status.images, which the snapshot never reads ---- */
+
+/* The index after the string at text[i] ('"') when its characters are printable ASCII without
+ * escapes (what jansson and Go read as they stand), else 0. */
+static size_t plain_string_end(const char *text, size_t size, size_t i)
+{
+	i++;
+#ifdef SCAN_SSE2
+	/* a quote, a backslash, or a byte below 0x20 or above 0x7e (as signed: negative, or 0x7f) */
+	const __m128i quote = _mm_set1_epi8('"'), bs = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20),
+		      del = _mm_set1_epi8(0x7f);
+	for (; i + 16 <= size; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i));
+		__m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bs)),
+					 _mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, del)));
+		unsigned bits = (unsigned)_mm_movemask_epi8(m);
+		if (bits) {
+			i += (size_t)__builtin_ctz(bits);
+			return text[i] == '"' ? i + 1 : 0;
+		}
+	}
+#endif
+	for (; i < size; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '"')
+			return i + 1;
+		if (c < 0x20 || c > 0x7e || c == '\\')
+			return 0;
+	}
+	return 0;
+}
+
+static int plain_key(const char *text, size_t from, size_t to, const char *word)
+{
+	size_t n = strlen(word);
+	return to - from == n + 2 && memcmp(text + from + 1, word, n) == 0;
+}
+
+/* The index after the array of strings at text[i], each plain, else 0. */
+static size_t plain_names(const char *text, size_t size, size_t i)
+{
+	if (i >= size || text[i] != '[')
+		return 0;
+	i = dsi_jsonscan_space(text, size, i + 1);
+	if (i < size && text[i] == ']')
+		return i + 1;
+	for (;;) {
+		if (i >= size || text[i] != '"' || !(i = plain_string_end(text, size, i)))
+			return 0;
+		i = dsi_jsonscan_space(text, size, i);
+		if (i < size && text[i] == ']')
+			return i + 1;
+		if (i >= size || text[i] != ',')
+			return 0;
+		i = dsi_jsonscan_space(text, size, i + 1);
+	}
+}
+
+/* The index after the non-negative integer at text[i] of at most 18 digits and no leading zero
+ * (within int64: jansson's json_integer, Go's int64), else 0. */
+static size_t plain_size(const char *text, size_t size, size_t i)
+{
+	size_t j = i;
+	while (j < size && text[j] >= '0' && text[j] <= '9')
+		j++;
+	if (j == i || j - i > 18 || (text[i] == '0' && j - i > 1))
+		return 0;
+	return j < size && !scalar_end(text[j]) ? 0 : j;
+}
+
+/* The index after one ContainerImage object at text[i]: members "names" and "sizeBytes" in their
+ * plain forms, each at most once, else 0. */
+static size_t plain_image(const char *text, size_t size, size_t i)
+{
+	if (i >= size || text[i] != '{')
+		return 0;
+	i = dsi_jsonscan_space(text, size, i + 1);
+	if (i < size && text[i] == '}')
+		return i + 1;
+	int names = 0, bytes = 0;
+	for (;;) {
+		size_t k = i;
+		if (i >= size || text[i] != '"' || !(i = plain_string_end(text, size, i)))
+			return 0;
+		size_t ke = i;
+		i = dsi_jsonscan_space(text, size, i);
+		if (i >= size || text[i] != ':')
+			return 0;
+		i = dsi_jsonscan_space(text, size, i + 1);
+		if (plain_key(text, k, ke, "names") && !names++)
+			i = plain_names(text, size, i);
+		else if (plain_key(text, k, ke, "sizeBytes") && !bytes++)
+			i = plain_size(text, size, i);
+		else
+			return 0;
+		if (!i)
+			return 0;
+		i = dsi_jsonscan_space(text, size, i);
+		if (i < size && text[i] == '}')
+			return i + 1;
+		if (i >= size || text[i] != ',')
+			return 0;
+		i = dsi_jsonscan_space(text, size, i + 1);
+	}
+}
+
+size_t dsi_jsonscan_plain_images(const char *text, size_t size, size_t i)
+{
+	if (i >= size || text[i] != '[')
+		return 0;
+	i = dsi_jsonscan_space(text, size, i + 1);
+	if (i < size && text[i] == ']')
+		return i + 1;
+	for (;;) {
+		if (!(i = plain_image(text, size, i)))
+			return 0;
+		i = dsi_jsonscan_space(text, size, i);
+		if (i < size && text[i] == ']')
+			return i + 1;
+		if (i >= size || text[i] != ',')
+			return 0;
+		i = dsi_jsonscan_space(text, size, i + 1);
+	}
+}
+
+/* The index after the value at text[i] as the scanner knows values (strings and brackets; a
+ * scalar runs to the next delimiter), or 0. */
+static size_t value_end(const char *text, size_t size, size_t i)
+{
+	if (i >= size)
+		return 0;
+	if (text[i] == '"')
+		return string_end(text, size, i);
+	if (text[i] == '{' || text[i] == '[')
+		return dsi_jsonscan_skip(text, size, i);
+	size_t j = i;
+	while (j < size && !scalar_end(text[j]))
+		j++;
+	return j > i ? j : 0;
+}
+
+/*
+ * Walks the members of the object at text[i] (keys must be plain) and calls member(ctx, key
+ * start, key end, value start) for each; member returns the index after the value, 0 to give
+ * up, or SIZE_MAX to stop the walk there (found what it wanted). Returns 1 when the walk
+ * reached the object's end or was stopped, else 0.
+ */
+typedef size_t (*member_fn)(void *ctx, const char *text, size_t size, size_t k, size_t ke, size_t v);
+
+static int walk_members(const char *text, size_t size, size_t i, member_fn member, void *ctx)
+{
+	if (i >= size || text[i] != '{')
+		return 0;
+	i = dsi_jsonscan_space(text, size, i + 1);
+	if (i < size && text[i] == '}')
+		return 1;
+	for (;;) {
+		size_t k = i;
+		if (i >= size || text[i] != '"' || !(i = plain_string_end(text, size, i)))
+			return 0; /* a key spelt with escapes may be one of those looked for */
+		size_t ke = i;
+		i = dsi_jsonscan_space(text, size, i);
+		if (i >= size || text[i] != ':')
+			return 0;
+		i = dsi_jsonscan_space(text, size, i + 1);
+		size_t e = member(ctx, text, size, k, ke, i);
+		if (e == SIZE_MAX)
+			return 1;
+		if (!e)
+			return 0;
+		i = dsi_jsonscan_space(text, size, e);
+		if (i < size && text[i] == '}')
+			return 1;
+		if (i >= size || text[i] != ',')
+			return 0;
+		i = dsi_jsonscan_space(text, size, i + 1);
+	}
+}
+
+typedef struct node_walk {
+	int kind;   /* 0 not seen, 1 "Node", 2 "" (the list's kind stands), -1 anything else */
+	int status; /* members "status" seen */
+	int images; /* members "images" seen in it */
+	size_t from, to;
+} node_walk;
+
+static size_t status_member(void *ctx, const char *text, size_t size, size_t k, size_t ke, size_t v)
+{
+	node_walk *w = ctx;
+	if (!plain_key(text, k, ke, "images"))
+		return value_end(text, size, v);
+	if (w->images++)
+		return 0; /* twice: jansson's error */
+	size_t e = dsi_jsonscan_plain_images(text, size, v);
+	if (!e)
+		return 0; /* not the plain form: read as it stands */
+	w->from = v;
+	w->to = e;
+	return e;
+}
+
+static size_t root_member(void *ctx, const char *text, size_t size, size_t k, size_t ke, size_t v)
+{
+	node_walk *w = ctx;
+	if (plain_key(text, k, ke, "kind")) {
+		if (w->kind)
+			return 0;
+		size_t e = v < size && text[v] == '"' ? plain_string_end(text, size, v) : 0;
+		w->kind = !e ? -1 : e - v == 6 && memcmp(text + v + 1, "Node", 4) == 0 ? 1 : e - v == 2 ? 2 : -1;
+		if (w->kind < 0)
+			return 0;
+		return w->status && w->images ? SIZE_MAX : e;
+	}
+	if (!plain_key(text, k, ke, "status"))
+		return value_end(text, size, v);
+	if (w->status++ || !walk_members(text, size, v, status_member, w) || !w->images)
+		return 0;
+	/* both known: the rest of the object is jansson's to read */
+	return w->kind ? SIZE_MAX : value_end(text, size, v);
+}
+
+int dsi_jsonscan_node_images(const char *text, size_t size, const char *item_kind, size_t *from, size_t *to)
+{
+	node_walk w = {0, 0, 0, 0, 0};
+	size_t i = dsi_jsonscan_space(text, size, 0);
+	if (!walk_members(text, size, i, root_member, &w) || !w.images)
+		return 0;
+	int node = w.kind == 1 || (w.kind != -1 && item_kind && strcmp(item_kind, "Node") == 0);
+	if (!node)
+		return 0;
+	*from = w.from;
+	*to = w.to;
+	return 1;
 }

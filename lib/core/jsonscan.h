@@ -36,6 +36,23 @@ int dsi_jsonscan_list(const char *text, size_t size, size_t i, size_t *open, siz
 		      dsi_jsonscan_items *items);
 void dsi_jsonscan_items_free(dsi_jsonscan_items *items);
 
+/* The index after the value at text[i] when it is status.images in the form kubelets write
+ * ([{"names": ["..."], "sizeBytes": N}, ...]: each member at most once, no other member, strings of
+ * printable ASCII without escapes, N a non-negative integer of at most 18 digits without a leading
+ * zero), else 0. Unlike the rest of this scanner it validates: a value it accepts is valid JSON that
+ * jansson reads without error (no repeated key, no escape, nothing beyond int64) and that Go's
+ * decoder puts into []ContainerImage without error (k8s.io/api/core/v1 types.go, ContainerImage). */
+size_t dsi_jsonscan_plain_images(const char *text, size_t size, size_t i);
+
+/* Where the object at text[0, size) has its member status.images, when the object is a Node (its
+ * kind "Node", or no kind or "" and item_kind "Node") and that value is in the plain form above:
+ * 1 with it at text[*from, *to), else 0. The object's root and status members must be spelt
+ * without escapes, status and images (and kind) once each. The rest of the object is not
+ * validated: whoever skips the value must still parse the text around it, and on any error parse
+ * the whole text (on a prefix that jansson reads without error this scanner and jansson agree where
+ * each value begins, so the value found is the one jansson would read as status.images). */
+int dsi_jsonscan_node_images(const char *text, size_t size, const char *item_kind, size_t *from, size_t *to);
+
 /* JSON's own whitespace, as jansson skips it. */
 static inline size_t dsi_jsonscan_space(const char *text, size_t size, size_t i)
 {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/jsonfront.h"
 #include "core/jsonscan.h"
 #include "core/keyscan.h"
 #include "core/reader.h"
@@ -21,6 +22,7 @@ typedef struct walker {
 	dsi_load_undo_fn undo;   /* set: a List's items may be parsed one at a time (see stream_list) */
 	const dsi_keyobs *obs;   /* set: keys are reported, repeated keys are no error (keyscan.h) */
 	const dsi_load_par *par; /* set: a large List's items may be staged on several threads */
+	unsigned skip;           /* DSI_FRONT_*: what a List item's tree may leave out (core/jsonfront.h) */
 	/* A YAML List's items handed out as they are read (yaml_item), for the document ydoc: those that
 	 * wait for the list's kind ([i, item] pairs, in order), and the error of the first that failed,
 	 * which stands once the rest of the document has been read. */
@@ -352,15 +354,16 @@ static void par_work(void *arg, unsigned t)
 	par_run *p = arg;
 	const dsi_load_par *par = p->w->par;
 	char path[48];
-	for (;;) {
+	dsi_json_front *front = dsi_json_front_new(); /* this thread's; NULL: jansson alone */
+	for (int done = 0; !done;) {
 		size_t from = atomic_fetch_add(&p->next, 1) * PAR_CHUNK;
 		if (from >= p->items->n || atomic_load(&p->failed))
-			return;
+			break;
 		size_t to = from + PAR_CHUNK < p->items->n ? from + PAR_CHUNK : p->items->n;
 		for (size_t i = from; i < to; i++) {
 			size_t s = p->items->start[i], e = p->items->end[i];
 			json_error_t je;
-			json_t *item = json_loadb(p->data + s, e - s, DSI_JSON_FLAGS, &je);
+			json_t *item = dsi_json_front_item(front, p->data + s, e - s, p->w->skip, p->item_kind, &je);
 			dsi_loaded it;
 			int rc = item && (size_t)je.position == e - s
 					 ? item_loaded(item, i, p->item_kind, p->api, p->document, 0, path, &it,
@@ -371,10 +374,12 @@ static void par_work(void *arg, unsigned t)
 			json_decref(item);
 			if (rc < 0) {
 				atomic_store(&p->failed, 1);
-				return;
+				done = 1;
+				break;
 			}
 		}
 	}
+	dsi_json_front_free(front);
 }
 
 /* The items on the executor's threads: 0 when every one was staged and merged, 1 when the caller is
@@ -463,9 +468,10 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 		dsi_jsonscan_items_free(&items);
 		return LIST_DONE;
 	}
+	dsi_json_front *front = dsi_json_front_new();
 	for (size_t k = 0; k < items.n; k++) {
 		size_t s = items.start[k], e = items.end[k];
-		json_t *item = json_loadb(data + s, e - s, DSI_JSON_FLAGS, je);
+		json_t *item = dsi_json_front_item(front, data + s, e - s, w->skip, item_kind, je);
 		/* on valid JSON the scanner and jansson agree where an item ends: checked, not assumed */
 		if (!item || (size_t)je->position != e - s) {
 			json_decref(item);
@@ -482,6 +488,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 			break;
 		}
 	}
+	dsi_json_front_free(front);
 	if (rc == LIST_DONE)
 		*end = vend;
 	dsi_free(item_kind);
@@ -558,7 +565,7 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 }
 
 static int load_text(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
-		     dsi_load_undo_fn undo, const dsi_load_par *par, void *ctx, ds_error *err)
+		     dsi_load_undo_fn undo, const dsi_load_par *par, unsigned skip, void *ctx, ds_error *err)
 {
 	if (size > lim->max_bytes)
 		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
@@ -570,6 +577,7 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		    .fn = fn,
 		    .ctx = ctx,
 		    .undo = obs ? NULL : undo,
+		    .skip = obs ? 0 : skip,
 		    .obs = obs,
 		    .par = obs || !undo ? NULL : par};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
@@ -599,25 +607,25 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, NULL, NULL, ctx, err);
+	return load_text(data, size, lim, NULL, fn, NULL, NULL, 0, ctx, err);
 }
 
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
 			   void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, obs, fn, NULL, NULL, ctx, err);
+	return load_text(data, size, lim, obs, fn, NULL, NULL, 0, ctx, err);
 }
 
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, undo, NULL, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, NULL, 0, ctx, err);
 }
 
 int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
-		      const dsi_load_par *par, void *ctx, ds_error *err)
+		      const dsi_load_par *par, unsigned skip, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, undo, par, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, par, skip, ctx, err);
 }
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)

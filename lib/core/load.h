@@ -58,9 +58,11 @@ typedef struct dsi_load_par {
 	void (*worker_free)(void *ctx, void *worker);
 } dsi_load_par;
 
-/* dsi_load_text_staged, with par (may be NULL) for large Lists. */
+/* dsi_load_text_staged, with par (may be NULL) for large Lists, and skip (DSI_FRONT_*,
+ * core/jsonfront.h): what the trees of a List's items may leave out, for a fn that never reads it
+ * (errors are unchanged: a text that does not parse is reported from the whole of it). */
 int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
-		      const dsi_load_par *par, void *ctx, ds_error *err);
+		      const dsi_load_par *par, unsigned skip, void *ctx, ds_error *err);
 /* The same, telling obs (may be NULL) about the keys of the text (keyscan.h); with an observer a
  * repeated key is no error (the later value wins) and a List is never staged. */
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,

@@ -53,6 +53,7 @@ int dsi_conditions_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *status, dsi_
 	return rc;
 }
 
+/* Reads no status.images: ds_cluster_load leaves it out of the trees (snapshot.c, load_staged). */
 int dsi_node_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, dsi_node *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/jsonfront.h"
 #include "core/load.h"
 #include "core/sort.h"
 #include "model/nodeevent.h"
@@ -1012,8 +1013,10 @@ static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, 
 	b->mark = b->n;
 	const dsi_load_par par = {c->model.exec, (unsigned)c->core.load_threads, worker_new, worker_item, merge_workers,
 				  worker_free};
-	return dsi_load_text_par(data, size, &c->core.limits, fn, unstage, c->model.exec && !b->events ? &par : NULL, b,
-				 err);
+	/* a Node's status.images is nothing the snapshot reads (dsi_node_read), and in its plain form
+	 * nothing the decoding check refuses: left out of a List item's tree (core/jsonfront.h) */
+	return dsi_load_text_par(data, size, &c->core.limits, fn, unstage, c->model.exec && !b->events ? &par : NULL,
+				 b->events ? 0 : DSI_FRONT_NODE_IMAGES, b, err);
 }
 
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))

@@ -264,8 +264,9 @@ int main(int argc, char **argv)
 	}
 	printf("\nIngest of whole dumps (MB/s; CORES: CPU seconds / wall seconds of OURS, the cores it was given; "
 	       "PEAK: peak resident memory of the process / input bytes):\n");
-	printf("%6s %4s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "NODES", "FMT", "MB", "OURS", "CORES",
-	       "1-THR", "TODAY", "xTODAY", "J/ITEM", "PYTHON", "SIMD-LD", "SIMDJSN", "LIBYAML", "PEAK", "PEAK-T");
+	printf("%6s %4s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s %7s\n", "NODES", "FMT", "MB", "OURS",
+	       "CORES", "1-THR", "TODAY", "xTODAY", "J/ITEM", "PYTHON", "SIMD-LD", "S-CORES", "S-xTDY", "SIMDJSN",
+	       "LIBYAML", "PEAK", "PEAK-T");
 	size_t i;
 	json_t *row;
 	json_array_foreach(json_object_get(doc, "sizes"), i, row)
@@ -284,7 +285,10 @@ int main(int argc, char **argv)
 			cell(mbps(o) > 0 && mbps(t) > 0 ? mbps(o) / mbps(t) : -1, " %6.2fx");
 			cell(mbps(json_object_get(x, "janssonPerItem")), " %7.1f");
 			cell(mbps(json_object_get(x, "python")), " %7.1f");
-			cell(mbps(json_object_get(x, "oursSimdjson")), " %7.1f");
+			json_t *sl = json_object_get(x, "oursSimdjson"); /* the SIMDJSON=1 build's load */
+			cell(mbps(sl), " %7.1f");
+			cell(cores(sl), " %7.2f");
+			cell(mbps(sl) > 0 && mbps(t) > 0 ? mbps(sl) / mbps(t) : -1, " %6.2fx");
 			cell(mbps(json_object_get(x, "simdjson")), " %7.1f");
 			cell(mbps(json_object_get(x, "libyamlEvents")), " %7.1f");
 			cell(peak(o), " %7.2f");

@@ -60,7 +60,16 @@ if [ -f "$I/base/build/lib/libdaemonset.a" ]; then
 	probe "$I/ingest_probe_base" "$I/base/build/lib/libdaemonset.a" "$I/base/src/include"
 fi
 
-rm -f "$I/ingest_probe_simd" # a SIMDJSON=1 build's probe, from another tree: not this one's to measure
+# the SIMDJSON=1 build (the fast front end) and simdjson's bare parse, when simdjson is installed
+# (sh tests/tools.sh simdjson); without it those columns stay empty
+rm -f "$I/ingest_probe_simd"
+if pkg-config --exists simdjson 2>/dev/null && command -v c++ >/dev/null 2>&1; then
+	make --no-print-directory SIMDJSON=1 BUILD="$BUILD-simd" CFLAGS="-O2 -g" -j2 lib >/dev/null
+	c++ -std=c++17 -O2 -g -c tests/bench/ingest_simd.cpp $(pkg-config --cflags simdjson) -o "$I/ingest_simd.o"
+	cc -std=c11 -O2 -g -DBENCH_SIMDJSON -Iinclude $JCFLAGS tests/bench/ingest_probe.c "$I/ingest_simd.o" \
+		"$BUILD-simd/lib/libdaemonset.a" $JLIBS $(pkg-config --libs simdjson) -lstdc++ -lpthread -lm \
+		-o "$I/ingest_probe_simd"
+fi
 
 nproc_=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
 echo "ingest: $nproc_ online CPUs; $(uptime | sed 's/.*load average/load average/')" >&2

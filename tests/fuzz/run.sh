@@ -37,7 +37,7 @@ MODE=${1:-all}
 # Per target: the dictionaries (tests/fuzz/dict/*.dict, concatenated) and -max_len.
 target_dicts() {
 	case "$1" in
-	fuzz_load_json | fuzz_events | fuzz_node_event) echo "json k8s" ;;
+	fuzz_load_json | fuzz_events | fuzz_node_event | fuzz_jsonfront) echo "json k8s" ;;
 	fuzz_load_yaml) echo "yaml k8s" ;;
 	fuzz_quantity) echo "quantity" ;;
 	fuzz_selector_string) echo "selector" ;;
@@ -65,6 +65,19 @@ command -v "$CC" >/dev/null 2>&1 ||
 command -v pkg-config >/dev/null 2>&1 || die_build "pkg-config not found (make deps installs it)"
 PKG_CFLAGS=$(pkg-config --cflags jansson yaml-0.1) || die_build "jansson or libyaml development files missing (make deps)"
 PKG_LIBS=$(pkg-config --libs jansson yaml-0.1)
+# With simdjson installed (sh tests/tools.sh simdjson) the library is built with its front end
+# (SIMDJSON=1), so that fuzz_jsonfront compares the two and every ingest target goes through it;
+# FUZZ_SIMDJSON=0 builds the default front end alone.
+SIMD=0
+if [ "${FUZZ_SIMDJSON:-1}" = 1 ] && pkg-config --exists simdjson 2>/dev/null; then
+	SIMD=1
+	PKG_CFLAGS="$PKG_CFLAGS $(pkg-config --cflags simdjson) -DDSI_SIMDJSON"
+	PKG_LIBS="$PKG_LIBS $(pkg-config --libs simdjson) -lstdc++"
+fi
+# the targets are C; with the C++ front end they link through clang++, which brings UBSan's C++
+# runtime (the vptr checks of the front end's objects)
+LINK=$CC
+[ "$SIMD" = 1 ] && LINK="$CC++"
 
 # The language and warning flags are the Makefile's own (make print-STD, print-WARN, print-SAN_FLAGS).
 STD=$(make -s --no-print-directory print-STD) || die_build "make print-STD failed"
@@ -88,18 +101,19 @@ printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n);\nin
 # ---- build -----------------------------------------------------------------------------------
 build() {
 	# the Makefile's own rule for the static archive, in a build directory of its own
-	make -s --no-print-directory -j2 BUILD="$B" CC="$CC" CFLAGS="-g -O1" \
+	make -s --no-print-directory -j2 BUILD="$B" CC="$CC" CXX="$CC++" SIMDJSON=$SIMD CFLAGS="-g -O1" \
 		EXTRA_CFLAGS="$SAN -fsanitize=fuzzer-no-link" "$B/lib/libdaemonset.a" ||
 		die_build "the library does not compile with $CC and the sanitizers"
 	for src in tests/fuzz/fuzz_*.c; do
 		t=$(basename "$src" .c)
 		# shellcheck disable=SC2086
-		$CC $CFLAGS_TARGET -fsanitize=fuzzer "$src" "$B/lib/libdaemonset.a" $PKG_LIBS -lpthread -lm \
-			-o "$B/$t" || die_build "$t does not build"
+		$CC $CFLAGS_TARGET -fsanitize=fuzzer -c "$src" -o "$B/obj/$t.o" &&
+			$LINK -g $SAN -fsanitize=fuzzer "$B/obj/$t.o" "$B/lib/libdaemonset.a" $PKG_LIBS -lpthread -lm \
+				-o "$B/$t" || die_build "$t does not build"
 		: >"$B/dict/$t.dict"
 		for d in $(target_dicts "$t"); do cat "tests/fuzz/dict/$d.dict" >>"$B/dict/$t.dict"; done
 	done
-	echo "fuzz: built $(set -- tests/fuzz/fuzz_*.c; echo $#) targets in $B with $CC"
+	echo "fuzz: built $(set -- tests/fuzz/fuzz_*.c; echo $#) targets in $B with $CC$([ $SIMD = 1 ] && echo ', the simdjson front end in')"
 }
 
 # ---- run -----------------------------------------------------------------------------------

@@ -1,0 +1,243 @@
+/*
+ * The simdjson front end of `make SIMDJSON=1` (core/jsonfront.h): a List item read with simdjson's
+ * On-Demand API straight into the jansson tree jansson would have built. simdjson finds the
+ * structure and validates UTF-8 many times faster than jansson's byte-at-a-time lexer; the tree is
+ * still built, since everything above core reads jansson values. Whenever its reading might differ
+ * from jansson's, it gives up (NULL) and jansson parses the item: that keeps both the trees and the
+ * errors (messages, lines, columns) exactly those of the default build.
+ */
+#include <simdjson.h>
+
+#include <cmath>
+#include <cstring>
+#include <new>
+#include <string_view>
+
+extern "C" {
+#include "core/jsonfront.h"
+#include "core/jsonscan.h"
+#include "core/numfmt.h"
+}
+
+using namespace simdjson;
+
+struct dsi_json_front {
+	ondemand::parser parser;
+	padded_string text; /* the item with simdjson's padding after it, grown as items need */
+	size_t cap = 0;
+};
+
+namespace
+{
+
+/* Fewer levels than jansson's 2048: a deeper item is jansson's. */
+constexpr size_t max_depth = 1024;
+
+/* The characters of a string from p (just after its opening quote) to its closing quote are ones
+ * jansson reads as simdjson does: no control character (jansson refuses them) and no surrogate
+ * escape (a lone one is jansson's error, a pair its decoding). */
+bool plain_chars(const char *p)
+{
+	for (;; p++) {
+		unsigned char c = static_cast<unsigned char>(*p);
+		if (c == '"')
+			return true;
+		if (c < 0x20)
+			return false;
+		if (c == '\\') {
+			p++;
+			if (*p == 'u' && (p[1] == 'd' || p[1] == 'D') && std::strchr("89abAB", p[2]) && p[2])
+				return false;
+		}
+	}
+}
+
+/* What may be left out of an item (DSI_FRONT_NODE_IMAGES): the members "images" of the root's
+ * "status" whose value dsi_jsonscan_plain_images accepts (core/jsonscan.h), an empty array in their
+ * place, On-Demand skipping the value unread. Whether the item is a Node is known from its tree
+ * (the kind may come after the status), so a cut made in another kind's item is undone. */
+struct cut {
+	const char *base; /* the item's text, as simdjson reads it */
+	size_t n;
+	bool made;
+};
+
+/* where a value is: the root, the root's status (whose images may be cut), anywhere else */
+enum class at { root, status, other };
+
+json_t *convert(ondemand::value v, size_t depth, at where, cut *c);
+
+json_t *fail(json_t *partial)
+{
+	json_decref(partial);
+	return nullptr;
+}
+
+json_t *convert_object(ondemand::object obj, size_t depth, at where, cut *c)
+{
+	json_t *o = json_object();
+	if (!o)
+		return nullptr;
+	for (auto field : obj) {
+		ondemand::raw_json_string raw;
+		std::string_view key;
+		if (field.key().get(raw) || !plain_chars(raw.raw()) || field.unescaped_key().get(key))
+			return fail(o);
+		/* "\u0000" in a key, or a key twice: jansson refuses both */
+		if (std::memchr(key.data(), 0, key.size()) || json_object_getn(o, key.data(), key.size()))
+			return fail(o);
+		ondemand::value v;
+		if (field.value().get(v))
+			return fail(o);
+		json_t *m;
+		if (where == at::status && key == "images" &&
+		    dsi_jsonscan_plain_images(c->base, c->n,
+					      static_cast<size_t>(v.raw_json_token().data() - c->base))) {
+			m = json_array();
+			c->made = true;
+		} else {
+			m = convert(v, depth + 1, where == at::root && key == "status" ? at::status : at::other, c);
+		}
+		if (!m || json_object_setn_new_nocheck(o, key.data(), key.size(), m) < 0)
+			return fail(o);
+	}
+	return o;
+}
+
+json_t *convert_array(ondemand::array arr, size_t depth, cut *c)
+{
+	json_t *a = json_array();
+	if (!a)
+		return nullptr;
+	for (auto element : arr) {
+		ondemand::value v;
+		if (element.get(v))
+			return fail(a);
+		json_t *m = convert(v, depth + 1, at::other, c);
+		if (!m || json_array_append_new(a, m) < 0)
+			return fail(a);
+	}
+	return a;
+}
+
+/* A number as jansson reads it: an integer unless it has a fraction or an exponent, and then a
+ * real. simdjson checks the grammar (what jansson refuses, such as "01" or "1.", it refuses too);
+ * the value is the C library's, as jansson's is: strtoll's integer, strtod's real in the "C"
+ * locale (simdjson 3.0.1 got 0.40872000752518720007525113333 wrong: fuzz_jsonfront). jansson
+ * refuses integers beyond int64 and reals whose strtod reports a range error (infinite or
+ * subnormal), so those are jansson's too. */
+json_t *convert_number(ondemand::value v)
+{
+	std::string_view raw = v.raw_json_token();
+	size_t len = 0;
+	bool real = false;
+	for (; len < raw.size(); len++) {
+		char c = raw[len];
+		if (c == '.' || c == 'e' || c == 'E')
+			real = true;
+		else if (!(c == '-' || c == '+' || (c >= '0' && c <= '9')))
+			break;
+	}
+	if (real) {
+		double checked, d;
+		if (v.get_double().get(checked) || dsi_parse_double(raw.data(), len, &d) < 0 || !std::isfinite(d) ||
+		    std::fpclassify(d) == FP_SUBNORMAL)
+			return nullptr;
+		return json_real(d);
+	}
+	int64_t i, j;
+	if (v.get_int64().get(i) || !dsi_parse_go_int64(raw.data(), len, &j) || i != j)
+		return nullptr;
+	return json_integer(static_cast<json_int_t>(i));
+}
+
+json_t *convert(ondemand::value v, size_t depth, at where, cut *c)
+{
+	if (depth > max_depth)
+		return nullptr;
+	ondemand::json_type t;
+	if (v.type().get(t))
+		return nullptr;
+	switch (t) {
+	case ondemand::json_type::object: {
+		ondemand::object obj;
+		return v.get_object().get(obj) ? nullptr : convert_object(obj, depth, where, c);
+	}
+	case ondemand::json_type::array: {
+		ondemand::array arr;
+		return v.get_array().get(arr) ? nullptr : convert_array(arr, depth, c);
+	}
+	case ondemand::json_type::string: {
+		std::string_view raw = v.raw_json_token(), s;
+		if (!plain_chars(raw.data() + 1) || v.get_string().get(s) || std::memchr(s.data(), 0, s.size()))
+			return nullptr;
+		return json_stringn_nocheck(s.data(), s.size());
+	}
+	case ondemand::json_type::number: return convert_number(v);
+	case ondemand::json_type::boolean: {
+		bool b;
+		return v.get_bool().get(b) ? nullptr : json_boolean(b);
+	}
+	case ondemand::json_type::null: {
+		bool null;
+		return v.is_null().get(null) || !null ? nullptr : json_null();
+	}
+	}
+	return nullptr;
+}
+
+} // namespace
+
+extern "C" {
+
+dsi_json_front *dsi_json_front_simd_new(void);
+void dsi_json_front_simd_free(dsi_json_front *f);
+json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind);
+
+dsi_json_front *dsi_json_front_simd_new(void) { return new (std::nothrow) dsi_json_front; }
+
+void dsi_json_front_simd_free(dsi_json_front *f) { delete f; }
+
+/* The item's tree, or NULL for jansson to parse it (any doubt, any error, no memory); skip and
+ * item_kind as dsi_json_front_item's. */
+json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind)
+{
+	/* no value at all: jansson's error (and no buffer to copy into yet); and the text must end with
+	 * the object's '}', where jansson's position will be (a List item does: the scanner ends it
+	 * there), not with space after it */
+	if (n == 0 || text[n - 1] != '}')
+		return nullptr;
+	try {
+		if (n > f->cap) {
+			size_t cap = n < 65536 ? 65536 : n + n / 2;
+			f->text = padded_string(cap);
+			f->cap = cap;
+		}
+		std::memcpy(f->text.data(), text, n);
+		for (bool may_cut = skip & DSI_FRONT_NODE_IMAGES;; may_cut = false) {
+			ondemand::document doc;
+			if (f->parser.iterate(f->text.data(), n, f->cap + SIMDJSON_PADDING).get(doc))
+				return nullptr;
+			ondemand::object obj;
+			if (doc.get_object().get(obj))
+				return nullptr;
+			cut c = {f->text.data(), n, false};
+			json_t *v = convert_object(obj, 1, may_cut ? at::root : at::other, &c);
+			const char *after;
+			if (v && !doc.current_location().get(after)) /* something after the value: jansson says what */
+				return fail(v);
+			if (!v || !c.made)
+				return v;
+			/* a Node as the loader reads it (core/load.c, item_loaded): its kind, or its List's */
+			json_t *kind = json_object_get(v, "kind");
+			const char *k = json_string_value(kind);
+			if ((k && std::strcmp(k, "Node") == 0) ||
+			    ((!kind || (k && !*k)) && item_kind && std::strcmp(item_kind, "Node") == 0))
+				return v;
+			json_decref(v); /* another kind's status.images: read again, whole */
+		}
+	} catch (...) { /* padded_string's allocation: std::bad_alloc */
+		return nullptr;
+	}
+}
+}

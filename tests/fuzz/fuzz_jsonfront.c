@@ -1,0 +1,123 @@
+/*
+ * libFuzzer target: the two JSON front ends (lib/core/jsonfront.h) on every input. The fuzz build
+ * has the simdjson front end when simdjson is installed (tests/fuzz/run.sh builds SIMDJSON=1 then),
+ * and the bytes go through it and through jansson alone. Invariant: the same tree (types exact,
+ * reals bit for bit, keys in the same order) or the same error (text, line, column, position).
+ * The ingest targets (fuzz_load_json, fuzz_events, fuzz_plan...) go through the front end too.
+ * Then again with a Node's status.images left out (DSI_FRONT_NODE_IMAGES, as the snapshot loads),
+ * the item's List a NodeList: the same error, or jansson's tree or that tree with status.images []
+ * where the images were ContainerImages Go decodes without error (so the cut never hides what the
+ * decoding check would refuse).
+ * SPDX-License-Identifier: Apache-2.0
+ */
+#include <math.h>
+
+#include "fuzz_common.h"
+#include "core/jsonfront.h"
+
+static dsi_json_front *front; /* reused, as a loading thread reuses its own */
+
+static int same(const json_t *a, const json_t *b)
+{
+	if (json_typeof(a) != json_typeof(b) || !json_equal(a, b))
+		return 0;
+	size_t i;
+	json_t *v;
+	switch (json_typeof(a)) {
+	case JSON_REAL: return signbit(json_real_value(a)) == signbit(json_real_value(b));
+	case JSON_ARRAY: json_array_foreach(a, i, v) if (!same(v, json_array_get(b, i))) return 0; return 1;
+	case JSON_OBJECT: {
+		void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
+		for (; ia && ib;
+		     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
+			if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0 ||
+			    !same(json_object_iter_value(ia), json_object_iter_value(ib)))
+				return 0;
+		return !ia && !ib;
+	}
+	default: return 1;
+	}
+}
+
+/* v is []ContainerImage that the decoding check passes whatever the text's spelling: objects with
+ * names (strings) and sizeBytes (an integer >= 0), nothing else. */
+static int plain_images(const json_t *v)
+{
+	size_t i;
+	json_t *img;
+	if (!json_is_array(v))
+		return 0;
+	json_array_foreach(v, i, img)
+	{
+		const char *k;
+		json_t *m;
+		if (!json_is_object(img))
+			return 0;
+		json_object_foreach(img, k, m)
+		{
+			size_t j;
+			json_t *name;
+			if (strcmp(k, "sizeBytes") == 0 && json_is_integer(m) && json_integer_value(m) >= 0)
+				continue;
+			if (strcmp(k, "names") != 0 || !json_is_array(m))
+				return 0;
+			json_array_foreach(m, j, name) if (!json_is_string(name)) return 0;
+		}
+	}
+	return 1;
+}
+
+/* The front end f (NULL: jansson) with a Node's status.images left out, against jansson's b and
+ * jj on the whole text. */
+static void cut_alike(dsi_json_front *f, const uint8_t *data, size_t size, const json_t *b, const json_error_t *jj)
+{
+	json_error_t jf;
+	memset(&jf, 0, sizeof(jf));
+	json_t *a = dsi_json_front_item(f, (const char *)data, size, DSI_FRONT_NODE_IMAGES, "Node", &jf);
+	FUZZ_ASSERT(!a == !b, "images left out: front end %s, jansson %s", a ? "a tree" : jf.text,
+		    b ? "a tree" : jj->text);
+	if (a) {
+		FUZZ_ASSERT(jf.position == jj->position, "images left out: positions %d and %d", jf.position,
+			    jj->position);
+		if (!same(a, b)) {
+			const json_t *images = json_object_get(json_object_get(b, "status"), "images");
+			FUZZ_ASSERT(plain_images(images), "images left out that are not plain ContainerImages");
+			json_t *cut = json_deep_copy(b);
+			if (cut)
+				json_object_set_new(json_object_get(cut, "status"), "images", json_array());
+			FUZZ_ASSERT(!cut || same(a, cut), "images left out: the trees differ beyond status.images");
+			json_decref(cut);
+		}
+	} else {
+		FUZZ_ASSERT(strcmp(jf.text, jj->text) == 0 && jf.line == jj->line && jf.column == jj->column &&
+				    jf.position == jj->position,
+			    "images left out: errors differ: %s against %s", jf.text, jj->text);
+	}
+	json_decref(a);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!front)
+		front = dsi_json_front_new();
+	json_error_t jf, jj;
+	memset(&jf, 0, sizeof(jf));
+	memset(&jj, 0, sizeof(jj));
+	json_t *a = dsi_json_front_item(front, (const char *)data, size, 0, NULL, &jf);
+	json_t *b = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &jj);
+	FUZZ_ASSERT(!a == !b, "front end %s, jansson %s", a ? "a tree" : jf.text, b ? "a tree" : jj.text);
+	if (a) {
+		FUZZ_ASSERT(same(a, b), "the trees differ");
+		FUZZ_ASSERT(jf.position == jj.position, "positions %d and %d", jf.position, jj.position);
+	} else {
+		FUZZ_ASSERT(strcmp(jf.text, jj.text) == 0 && jf.line == jj.line && jf.column == jj.column &&
+				    jf.position == jj.position,
+			    "errors differ: %s against %s", jf.text, jj.text);
+	}
+	json_decref(a);
+	/* images left out, by this build's front end and by jansson alone (the default build's way) */
+	for (int with = 0; with < 2; with++)
+		cut_alike(with ? NULL : front, data, size, b, &jj);
+	json_decref(b);
+	return 0;
+}
