@@ -268,6 +268,12 @@ static int pod_read(const json_t *j, int strict, unsigned gates, dsi_rd *rd, dsi
 	if (rc == 0 && (rc = dsi_podspec_read(rd, atoms, s, DSI_PODSPEC_PLACEMENT, gates, spec)) < 0)
 		dsi_meta_release(atoms, meta);
 	dsi_rd_pop(rd, m);
+	/* a Pod's status names the claims made from templates (DynamicResources) */
+	if (rc == 0 && *nested && spec->claims.n && json_is_object(json_object_get(j, "status")) &&
+	    (rc = dsi_pod_claim_statuses_read(rd, atoms, j, &spec->claims)) < 0) {
+		dsi_podspec_release(atoms, spec);
+		dsi_meta_release(atoms, meta);
+	}
 	return rc;
 }
 

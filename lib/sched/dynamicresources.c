@@ -61,6 +61,12 @@ static int cmp_ref_ptr(const void *a, const void *b)
 	return cmp_ref(*(const dsi_dra_device_ref *const *)a, *(const dsi_dra_device_ref *const *)b);
 }
 
+static int cmp_slice_node(const void *a, const void *b)
+{
+	return strcmp((*(const dsi_resource_slice *const *)a)->node_name,
+		      (*(const dsi_resource_slice *const *)b)->node_name);
+}
+
 static int in_use(const dsi_dra_state *st, const dsi_dra_device_ref *d)
 {
 	size_t lo = 0, hi = st->nin_use;
@@ -234,6 +240,17 @@ static int gather(const dsi_cluster *c, dsi_dra_state *st, int *nclaims)
 	}
 	if (st->nin_use > 1)
 		qsort(st->in_use, st->nin_use, sizeof(*st->in_use), cmp_ref_ptr);
+	/* the slices of one node are found by name: those with a nodeName first, sorted by it */
+	uint32_t named = 0;
+	for (uint32_t i = 0; i < st->nslices; i++)
+		if (st->slices[i]->node_name) {
+			const dsi_resource_slice *t = st->slices[named];
+			st->slices[named++] = st->slices[i];
+			st->slices[i] = t;
+		}
+	st->nnamed = named;
+	if (named > 1)
+		qsort(st->slices, named, sizeof(*st->slices), cmp_slice_node);
 	return 0;
 }
 
@@ -384,25 +401,39 @@ static void pools_free(pool *p, uint32_t n)
 	dsi_free(p);
 }
 
-/* GatherPools (pools_stable.go): -1 without memory */
+/* GatherPools (pools_stable.go): -1 without memory. The slices named for the node are a range of
+ * the sorted ones; the others are each asked. */
 static int gather_pools(const dsi_cluster *c, const dsi_dra_state *st, const dsi_node *node, pool **out, uint32_t *nout)
 {
 	pool *p = NULL;
 	uint32_t n = 0;
 	*out = NULL;
 	*nout = 0;
-	if (st->nslices && !(p = dsi_calloc(st->nslices, sizeof(*p))))
+	const char *name = dsi_cstr(c, node->meta.name);
+	size_t lo = 0, hi = st->nnamed;
+	while (lo < hi) { /* the first slice named for the node or after it */
+		size_t mid = (lo + hi) / 2;
+		if (strcmp(st->slices[mid]->node_name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	size_t first = lo, end = lo;
+	while (end < st->nnamed && strcmp(st->slices[end]->node_name, name) == 0)
+		end++;
+	size_t own = end - first, cand = own + (st->nslices - st->nnamed);
+	if (cand && !(p = dsi_calloc(cand, sizeof(*p))))
 		return -1;
-	for (uint32_t i = 0; i < st->nslices; i++) {
-		const dsi_resource_slice *s = st->slices[i];
-		if (!slice_for_node(c, s, node))
+	for (size_t j = 0; j < cand; j++) {
+		const dsi_resource_slice *s = j < own ? st->slices[first + j] : st->slices[st->nnamed + (j - own)];
+		if (j >= own && !slice_for_node(c, s, node))
 			continue;
 		uint32_t k;
 		for (k = 0; k < n; k++)
 			if (strcmp(p[k].driver, s->driver) == 0 && strcmp(p[k].name, s->pool) == 0)
 				break;
 		if (k == n) {
-			if (!(p[n].slices = dsi_calloc(st->nslices, sizeof(*p[n].slices)))) {
+			if (!(p[n].slices = dsi_calloc(cand, sizeof(*p[n].slices)))) {
 				pools_free(p, n);
 				return -1;
 			}

@@ -27,9 +27,10 @@ typedef struct dsi_dra_state {
 	dsi_dra_want *want;
 	uint32_t nwant;
 	const char *alloc_not_evaluated; /* the allocator's part is outside the subset */
-	/* the snapshot's ResourceSlices (borrowed) and the devices allocated to any claim */
+	/* the snapshot's ResourceSlices (borrowed): those with a nodeName sorted by it, then the others
+	 * (allNodes, nodeSelector, none); and the devices allocated to any claim */
 	const dsi_resource_slice **slices;
-	uint32_t nslices;
+	uint32_t nslices, nnamed;
 	const dsi_dra_device_ref **in_use; /* sorted (driver, pool, device) */
 	uint32_t nin_use;
 	uint8_t owned; /* release frees the arrays (a clone borrows them) */

@@ -183,6 +183,19 @@ static char *slice(const char *name, const char *driver, const char *pool, int c
 		      name, driver, pool, count, devices);
 }
 
+/* A slice of devices named for node (NULL: allNodes), in a pool of that name (malloc). */
+static char *slice_on(const char *node, const char *driver, const char *devices)
+{
+	const char *n = node ? node : "all";
+	char *where = node ? vt_fmt("\"nodeName\": \"%s\"", node) : vt_fmt("\"allNodes\": true");
+	char *out = vt_fmt("{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceSlice\", \"metadata\": "
+			   "{\"name\": \"s-%s\"}, \"spec\": {\"driver\": \"%s\", %s, \"pool\": {\"name\": \"p-%s\", "
+			   "\"resourceSliceCount\": 1}, \"devices\": %s}}",
+			   n, driver, where, n, devices);
+	free(where);
+	return out;
+}
+
 /* The plugin's outcome: "ok", "notEvaluated: why", or "<code>: <message>" (malloc). */
 static char *outcome(const char *pod, const char *objs)
 {
@@ -251,6 +264,21 @@ START_TEST(allocator_counts)
 	expect(ALL, "{}", partial,
 	       "Error: claim d/c, request r: asks for all devices, but resource pool gpu.example.com/w is currently "
 	       "being updated");
+	/* slices named for other nodes (sorted before and after w) give w nothing; an allNodes one does */
+	char *sa = slice_on("a", "gpu.example.com", "[{\"name\": \"a0\"}]");
+	char *sz = slice_on("z", "gpu.example.com", "[{\"name\": \"z0\"}]");
+	char *sall = slice_on(NULL, "gpu.example.com", "[{\"name\": \"s0\"}]");
+	char *elsewhere = vt_fmt("%s, %s, %s", sa, two, sz);
+	expect(EXACT(2), "{}", elsewhere, "ok");
+	expect(EXACT(3), "{}", elsewhere, cannot);
+	char *everywhere = vt_fmt("%s, %s", elsewhere, sall);
+	expect(EXACT(3), "{}", everywhere, "ok");
+	expect(EXACT(4), "{}", everywhere, cannot);
+	free(everywhere);
+	free(elsewhere);
+	free(sa);
+	free(sz);
+	free(sall);
 	/* no slice for the node at all: nothing to allocate from */
 	expect(EXACT(1), "{}", "", cannot);
 	free(partial);
@@ -341,6 +369,38 @@ START_TEST(outside_subset)
 	free(objs);
 	free(one);
 	free(tainted);
+}
+END_TEST
+
+/* The _obj form on parsed objects: a Pod parsed as "Pod" keeps its status's claim names. */
+START_TEST(obj_form)
+{
+	const char *pod = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\", \"uid\": \"u1\"}, \"spec\": "
+			  "{\"resourceClaims\": [{\"name\": \"gpu\", \"resourceClaimTemplateName\": \"t\"}]}, "
+			  "\"status\": {\"resourceClaimStatuses\": [{\"name\": \"gpu\", \"resourceClaimName\": "
+			  "\"p-gpu\"}]}}";
+	char *one = slice("s1", "gpu.example.com", "w", 1, "[{\"name\": \"g0\"}]");
+	char *objs = objects(EXACT(1), "{}", one, "");
+	ds_object *p = NULL, *n = NULL, *l = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_object_parse("Pod", pod, strlen(pod), NULL, &p, &err), 0);
+	ck_assert_int_eq(ds_object_parse("Node", NODE, strlen(NODE), NULL, &n, &err), 0);
+	ck_assert_int_eq(ds_object_parse("List", objs, strlen(objs), NULL, &l, &err), 0);
+	char *out = NULL;
+	ck_assert_int_eq(ds_scheduler_filter_obj(p, n, l, NULL, &out, &err), 0);
+	json_t *got = dsi_test_take_json(out);
+	size_t k;
+	const json_t *mine = reason_of(got, &k);
+	/* the status names p-gpu, which objects lack: upstream's not-found, not "not created yet" */
+	ck_assert_ptr_nonnull(mine);
+	ck_assert_str_eq(json_string_value(json_object_get(mine, "message")),
+			 "could not find ResourceClaim \"d/p-gpu\"");
+	json_decref(got);
+	ds_object_free(p);
+	ds_object_free(n);
+	ds_object_free(l);
+	free(objs);
+	free(one);
 }
 END_TEST
 
@@ -493,6 +553,7 @@ static Suite *vec_dynamicresources_suite(void)
 	tcase_add_test(tc, in_use_devices);
 	tcase_add_test(tc, outside_subset);
 	tcase_add_test(tc, bad_input);
+	tcase_add_test(tc, obj_form);
 	tcase_add_test(tc, explain_rows);
 	tcase_add_test(tc, manifest_namespaces);
 	suite_add_tcase(s, tc);
