@@ -247,12 +247,15 @@ static json_t *daemonset(int with_dra)
 		json_object_set_new(spec, "tolerations",
 				    json_pack("[{s:s, s:s}]", "key", "dedicated", "operator", "Exists"));
 	json_t *vols = claim_volumes();
-	if (json_array_size(vols) || chance(50)) /* templates: with claims half the time */
-		json_array_extend(vols, claim_volumes()), json_object_set_new(spec, "volumes", vols);
+	if (json_array_size(vols) || chance(50)) { /* templates: with claims more often than pods */
+		json_t *more = claim_volumes();
+		json_array_extend(vols, more);
+		json_decref(more);
+	}
+	if (json_array_size(vols))
+		json_object_set_new(spec, "volumes", vols);
 	else
 		json_decref(vols);
-	if (json_object_get(spec, "volumes") && !json_array_size(json_object_get(spec, "volumes")))
-		json_object_del(spec, "volumes");
 	if (with_dra)
 		json_object_set_new(spec, "resourceClaims", pod_claims());
 	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:o}, s:o}}}", "apiVersion", "apps/v1",
