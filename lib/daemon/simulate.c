@@ -235,7 +235,7 @@ static int schedule(sim *s)
 				continue;
 			dsi_pod *pod = w[k].pod;
 			if (dsi_cluster_bind_pod(&s->c, pod, pod->spec.target_node) < 0 ||
-			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0 ||
+			    dsi_node_usage_add_pod(&u, &pod->spec, 1) < 0 || dsi_node_usage_add_volumes(&u, pod) < 0 ||
 			    dsi_cycle_update(&cy, &s->c, pod, node, 1) < 0) {
 				rc = dsi_error_nomem(s->err);
 				break;

@@ -5,6 +5,7 @@
 #include "core/alloc.h"
 #include "core/optparse.h"
 #include "model/meta.h"
+#include "model/volumes.h"
 
 void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 {
@@ -23,6 +24,9 @@ void dsi_podspec_release(dsi_atoms *atoms, dsi_podspec *s)
 	dsi_pod_affinity_terms_release(atoms, &s->pod_anti_affinity);
 	dsi_spread_constraints_release(atoms, &s->spread);
 	dsi_disks_release(atoms, s->disks, s->ndisks);
+	for (uint32_t i = 0; i < s->nvclaims; i++)
+		dsi_atom_unref(atoms, s->vclaims[i].name);
+	dsi_free(s->vclaims);
 	dsi_pod_claims_release(atoms, &s->claims);
 	memset(s, 0, sizeof(*s));
 }
@@ -213,6 +217,35 @@ done:
 	return rc;
 }
 
+/* The claim a volume names (persistentVolumeClaim or ephemeral), appended to out->vclaims. */
+static int read_claim(dsi_rd *rd, dsi_atoms *atoms, const json_t *v, dsi_podspec *out)
+{
+	json_t *pvc = NULL, *eph = NULL;
+	int rc = dsi_rd_object(rd, v, "persistentVolumeClaim", &pvc);
+	if (rc == 0)
+		rc = dsi_rd_object(rd, v, "ephemeral", &eph);
+	if (rc < 0 || (!pvc && !eph))
+		return rc;
+	dsi_claim_ref ref = {DSI_ATOM_NONE, (uint8_t)(pvc == NULL)};
+	if (pvc) {
+		size_t m = dsi_rd_push(rd, "persistentVolumeClaim");
+		rc = dsi_rd_atom(rd, atoms, pvc, "claimName", 1, &ref.name);
+		dsi_rd_pop(rd, m);
+	} else {
+		rc = dsi_rd_atom(rd, atoms, v, "name", 1, &ref.name);
+	}
+	if (rc < 0)
+		return rc;
+	dsi_claim_ref *grown = dsi_reallocarray(out->vclaims, out->nvclaims + 1, sizeof(dsi_claim_ref));
+	if (!grown) {
+		dsi_atom_unref(atoms, ref.name);
+		return dsi_error_nomem(rd->err);
+	}
+	out->vclaims = grown;
+	out->vclaims[out->nvclaims++] = ref;
+	return 0;
+}
+
 static int read_volumes(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_podspec *out)
 {
 	json_t *vols;
@@ -243,7 +276,16 @@ static int read_volumes(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_po
 				out->has_pvc = 1;
 			if ((x = json_object_get(v, "csi")) && !json_is_null(x))
 				out->has_csi = 1;
+			static const char *const intree[] = DSI_INTREE_MIGRATABLE_KEYS;
+			for (size_t k = 0; k < sizeof(intree) / sizeof(intree[0]); k++)
+				if ((x = json_object_get(v, intree[k])) && !json_is_null(x))
+					out->has_intree_inline = 1;
 		}
+		m2 = dsi_rd_push_index(rd, i);
+		rc = read_claim(rd, atoms, v, out);
+		dsi_rd_pop(rd, m2);
+		if (rc < 0)
+			break;
 	}
 	dsi_rd_pop(rd, m);
 	return rc;
@@ -349,6 +391,8 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 	memset(&tmp.spread, 0, sizeof(tmp.spread));
 	tmp.disks = NULL;
 	tmp.ndisks = 0;
+	tmp.vclaims = NULL;
+	tmp.nvclaims = 0;
 	memset(&tmp.claims, 0, sizeof(tmp.claims));
 	if (dsi_resources_copy_x(to, from, &src->requests, &tmp.requests) < 0)
 		return -1;
@@ -380,6 +424,21 @@ int dsi_podspec_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_podspec *
 		return -1;
 	}
 	dst->ndisks = src->ndisks;
+	if (src->nvclaims) {
+		if (!(dst->vclaims = dsi_calloc(src->nvclaims, sizeof(dsi_claim_ref)))) {
+			dsi_podspec_release(to, dst);
+			return -1;
+		}
+		for (uint32_t i = 0; i < src->nvclaims; i++) {
+			dst->vclaims[i].ephemeral = src->vclaims[i].ephemeral;
+			dst->vclaims[i].name = dsi_atom_carry_or_none(to, from, src->vclaims[i].name, &failed);
+			dst->nvclaims = i + 1;
+		}
+		if (failed) {
+			dsi_podspec_release(to, dst);
+			return -1;
+		}
+	}
 	return 0;
 }
 

@@ -25,6 +25,13 @@ typedef struct dsi_host_port {
 	uint8_t proto;
 } dsi_host_port;
 
+/* A volume of the pod that names a PersistentVolumeClaim: persistentVolumeClaim.claimName, or an
+ * ephemeral volume, whose claim is named <pod name>-<volume name> (ephemeral.VolumeClaimName). */
+typedef struct dsi_claim_ref {
+	dsi_atom name; /* the claimName ("": NONE), or the ephemeral volume's name */
+	uint8_t ephemeral;
+} dsi_claim_ref;
+
 typedef struct dsi_podspec {
 	dsi_atom node_name;
 	dsi_atom target_node; /* util.GetTargetNodeName: nodeName, else the metadata.name pin */
@@ -37,6 +44,7 @@ typedef struct dsi_podspec {
 	uint8_t has_pvc;             /* a persistentVolumeClaim or ephemeral volume */
 	uint8_t has_csi;             /* an inline csi volume */
 	uint8_t has_resource_claims; /* spec.resourceClaims */
+	uint8_t has_intree_inline;   /* an inline in-tree volume csi-translation-lib migrates (IsInlineMigratable) */
 	dsi_pod_claims claims;       /* spec.resourceClaims (and a Pod's status.resourceClaimStatuses) */
 	int32_t priority;
 	dsi_atom priority_class;
@@ -50,6 +58,8 @@ typedef struct dsi_podspec {
 	dsi_spread_constraints spread; /* topologySpreadConstraints */
 	dsi_disk *disks;               /* gcePersistentDisk, awsElasticBlockStore, iscsi and rbd volumes */
 	uint32_t ndisks;
+	dsi_claim_ref *vclaims; /* the persistentVolumeClaim and ephemeral volumes, in order */
+	uint32_t nvclaims;
 	/* placement: only with DSI_PODSPEC_PLACEMENT */
 	dsi_labels node_selector;
 	dsi_node_selector required;  /* affinity.nodeAffinity.requiredDuringScheduling... */

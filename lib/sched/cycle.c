@@ -13,8 +13,15 @@ int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_sched_pod *pod
 		dsi_pts_release(&cy->pts);
 		return -1;
 	}
+	if (dsi_vr_prefilter(c, &cy->pod, skip, ctx, &cy->vr) < 0) {
+		dsi_pts_release(&cy->pts);
+		dsi_ipa_release(&cy->ipa);
+		return -1;
+	}
+	dsi_nvl_prefilter(c, &cy->pod, &cy->nvl);
 	if (dsi_dra_prefilter(c, &cy->pod, &cy->dra) < 0) {
 		dsi_dra_release(&cy->dra);
+		dsi_vr_release(&cy->vr);
 		dsi_ipa_release(&cy->ipa);
 		dsi_pts_release(&cy->pts);
 		return -1;
@@ -32,6 +39,12 @@ int dsi_cycle_clone(const dsi_cycle *src, dsi_cycle *dst)
 		dsi_pts_release(&dst->pts);
 		return -1;
 	}
+	if (dsi_vr_clone(&src->vr, &dst->vr) < 0) {
+		dsi_pts_release(&dst->pts);
+		dsi_ipa_release(&dst->ipa);
+		return -1;
+	}
+	dst->nvl = src->nvl;
 	dsi_dra_clone(&src->dra, &dst->dra);
 	dst->pts.pod = &dst->pod;
 	dst->ipa.pod = &dst->pod;
@@ -42,6 +55,7 @@ int dsi_cycle_update(dsi_cycle *cy, const dsi_cluster *c, const dsi_pod *p, cons
 {
 	if (dsi_pts_update(&cy->pts, c, p, node, sign) < 0)
 		return -1;
+	dsi_vr_update(&cy->vr, c, p, sign);
 	return dsi_ipa_update(&cy->ipa, c, p, node, sign);
 }
 
@@ -49,6 +63,7 @@ void dsi_cycle_release(dsi_cycle *cy)
 {
 	dsi_pts_release(&cy->pts);
 	dsi_ipa_release(&cy->ipa);
+	dsi_vr_release(&cy->vr);
 	dsi_dra_release(&cy->dra);
 	memset(cy, 0, sizeof(*cy));
 }

@@ -6,12 +6,16 @@
 
 #include "sched/dynamicresources.h"
 #include "sched/interpodaffinity.h"
+#include "sched/nodevolumelimits.h"
 #include "sched/podtopologyspread.h"
+#include "sched/volumerestrictions.h"
 
 typedef struct dsi_cycle {
 	dsi_sched_pod pod;
 	dsi_pts_state pts;
 	dsi_ipa_state ipa;
+	dsi_vr_state vr;   /* VolumeRestrictions */
+	dsi_nvl_state nvl; /* NodeVolumeLimits */
 	dsi_dra_state dra;
 } dsi_cycle;
 

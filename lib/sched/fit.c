@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "sched/cycle.h"
+#include "sched/nodevolumelimits.h"
 #include "sched/nodeaffinity.h"
 #include "sched/tolerations.h"
 #include "sched/volumerestrictions.h"
@@ -14,6 +15,7 @@ void dsi_node_usage_release(dsi_node_usage *u)
 	dsi_free(u->requested.scalars);
 	dsi_free(u->ports);
 	dsi_free(u->disks);
+	dsi_free(u->vpods);
 	memset(u, 0, sizeof(*u));
 }
 
@@ -60,6 +62,18 @@ int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign)
 	return 0;
 }
 
+int dsi_node_usage_add_volumes(dsi_node_usage *u, const dsi_pod *p)
+{
+	if (!p->spec.nvclaims && !p->spec.has_intree_inline)
+		return 0;
+	const dsi_pod **grown = dsi_reallocarray(u->vpods, (size_t)u->nvpods + 1, sizeof(*grown));
+	if (!grown)
+		return -1;
+	u->vpods = grown;
+	u->vpods[u->nvpods++] = p;
+	return 0;
+}
+
 int dsi_node_usage_init(const dsi_cluster *c, const dsi_node *node, dsi_pod_filter skip, void *ctx, dsi_node_usage *u)
 {
 	memset(u, 0, sizeof(*u));
@@ -67,7 +81,7 @@ int dsi_node_usage_init(const dsi_cluster *c, const dsi_node *node, dsi_pod_filt
 	for (const dsi_pod *p = dsi_cluster_pods_on_node(c, node->meta.name); p; p = p->node_next) {
 		if (dsi_pod_terminal(p) || (skip && skip(p, ctx)))
 			continue;
-		if (dsi_node_usage_add_pod(u, &p->spec, 1) < 0) {
+		if (dsi_node_usage_add_pod(u, &p->spec, 1) < 0 || dsi_node_usage_add_volumes(u, p) < 0) {
 			dsi_node_usage_release(u);
 			return -1;
 		}
@@ -216,22 +230,69 @@ const char *dsi_plugin_name(dsi_plugin p)
 
 #define BIT(p) (1u << (p))
 
-/* The volume and claim plugins, which the library does not evaluate: skipped when their PreFilter
- * would return Skip (the pod has nothing they check), else not evaluated. */
+/* The volume and claim plugins the library does not evaluate: skipped when their PreFilter would
+ * return Skip (the pod has nothing they check), else not evaluated. */
 static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
 {
-	/* VolumeRestrictions.PreFilter (volumerestrictions/volume_restrictions.go): Skip without disk
-	 * volumes and claims; the ReadWriteOncePod check of claims reads PersistentVolumeClaims */
-	if (spec->has_pvc)
-		out->not_evaluated |= BIT(DSI_P_VOLUME_RESTRICTIONS);
-	else if (!spec->ndisks)
-		out->skipped |= BIT(DSI_P_VOLUME_RESTRICTIONS);
-	/* NodeVolumeLimits (nodevolumelimits/csi.go): CSI volumes, inline or through claims */
-	uint32_t *limits = spec->has_pvc || spec->has_csi ? &out->not_evaluated : &out->skipped;
-	*limits |= BIT(DSI_P_NODE_VOLUME_LIMITS);
 	/* VolumeBinding and VolumeZone.PreFilter: Skip without claims (ephemeral volumes make claims) */
 	uint32_t *claims = spec->has_pvc ? &out->not_evaluated : &out->skipped;
 	*claims |= BIT(DSI_P_VOLUME_BINDING) | BIT(DSI_P_VOLUME_ZONE);
+}
+
+/* VolumeRestrictions.Filter (volumerestrictions/volume_restrictions.go): the disk conflicts, then
+ * the ReadWriteOncePod claims, with the cycle's PreFilter state. */
+static void volume_restrictions(const dsi_cycle *cy, const dsi_podspec *spec, const dsi_node_usage *u, dsi_fit *out)
+{
+	const dsi_vr_state *vr = &cy->vr;
+	if (vr->error[0]) { /* PreFilter: a claim not found, the pod is refused everywhere */
+		out->ran |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+		add_unresolvable(out, "VolumeRestrictions", vr->error);
+		return;
+	}
+	if (vr->not_evaluated) /* the disks are checked; the claims could not be */
+		out->not_evaluated |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+	if (vr->skip) {
+		out->skipped |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+		return;
+	}
+	out->ran |= BIT(DSI_P_VOLUME_RESTRICTIONS);
+	if (!dsi_disks_fit(spec->disks, spec->ndisks, u->disks, u->ndisks))
+		add_reason(out, "VolumeRestrictions", "node(s) had no available disk", 0, 0, 0, 0);
+	else if (!dsi_vr_rwop_fits(vr))
+		add_reason(out, "VolumeRestrictions",
+			   "node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access "
+			   "mode",
+			   0, 0, 0, 0);
+}
+
+/* NodeVolumeLimits (CSILimits.Filter, nodevolumelimits/csi.go) with the PreFilter's answer. */
+static void node_volume_limits(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, const dsi_node_usage *u,
+			       dsi_fit *out)
+{
+	if (cy->nvl.skip) {
+		out->skipped |= BIT(DSI_P_NODE_VOLUME_LIMITS);
+		return;
+	}
+	if (cy->nvl.not_evaluated) {
+		out->not_evaluated |= BIT(DSI_P_NODE_VOLUME_LIMITS);
+		return;
+	}
+	char msg[512] = "";
+	int rc = dsi_nvl_filter(c, &cy->pod, node, u, msg, sizeof(msg));
+	if (rc == DSI_NVL_NOT_EVALUATED || rc == DSI_NVL_NOMEM) {
+		out->not_evaluated |= BIT(DSI_P_NODE_VOLUME_LIMITS);
+		return;
+	}
+	out->ran |= BIT(DSI_P_NODE_VOLUME_LIMITS);
+	if (rc == DSI_NVL_EXCEEDED) {
+		add_reason(out, "NodeVolumeLimits", DSI_NVL_EXCEEDED_MSG, 0, 0, 0, 0);
+	} else if (rc == DSI_NVL_UNRESOLVABLE) {
+		add_unresolvable(out, "NodeVolumeLimits", msg);
+	} else if (rc == DSI_NVL_ERROR) { /* framework.AsStatus: Error, which preemption cannot help */
+		dsi_fit_reason *r = add_unresolvable(out, "NodeVolumeLimits", msg);
+		if (r)
+			r->error = 1;
+	}
 }
 
 /* PodTopologySpread.Filter, or its PreFilter's failure, with the cycle's state. */
@@ -339,12 +400,8 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	if (!dsi_fits_ports(spec->ports, spec->nports, u))
 		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);
 	dsi_fits_request(atoms, &spec->requests, node, u, out);
-	/* VolumeRestrictions.Filter: the disk conflicts (ErrReasonDiskConflict) */
-	if (spec->ndisks) {
-		out->ran |= BIT(DSI_P_VOLUME_RESTRICTIONS);
-		if (!dsi_disks_fit(spec->disks, spec->ndisks, u->disks, u->ndisks))
-			add_reason(out, "VolumeRestrictions", "node(s) had no available disk", 0, 0, 0, 0);
-	}
+	volume_restrictions(cy, spec, u, out);
+	node_volume_limits(c, cy, node, u, out);
 	unevaluated_plugins(spec, out);
 	pod_topology_spread(c, cy, node, out);
 	inter_pod_affinity(cy, node, out);

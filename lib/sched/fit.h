@@ -64,7 +64,8 @@ typedef struct dsi_sched_pod {
 	/* a daemon pod whose required node affinity is the metadata.name pin to the node filtered
 	 * (ReplaceDaemonSetPodNodeNameNodeAffinity) beside its nodeSelector; else spec's own */
 	int pinned;
-	/* DynamicResources: the pod's name and uid (resourceclaim.IsForPod and its messages), and
+	/* DynamicResources and NodeVolumeLimits: the pod's name and uid (resourceclaim.IsForPod and its
+	 * messages; an ephemeral volume's claim is named after the pod and controlled by it), and
 	 * whether it is a Pod object, whose status names the claims made from templates (0: the pod a
 	 * DaemonSet would create, whose template claims do not exist yet) */
 	dsi_atom name, uid;
@@ -80,6 +81,8 @@ typedef struct dsi_node_usage {
 	uint32_t nports;
 	dsi_disk *disks; /* the counted pods' disk volumes (borrowed monitors) */
 	uint32_t ndisks;
+	const struct dsi_pod **vpods; /* the counted pods with claims or migratable inline volumes */
+	uint32_t nvpods;
 } dsi_node_usage;
 
 /* skip(pod, ctx) returns 1 for pods that must not count (may be NULL). */
@@ -87,6 +90,8 @@ typedef int (*dsi_pod_filter)(const dsi_pod *p, void *ctx);
 int dsi_node_usage_init(const dsi_cluster *c, const dsi_node *node, dsi_pod_filter skip, void *ctx, dsi_node_usage *u);
 void dsi_node_usage_release(dsi_node_usage *u);
 int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign);
+/* Count pod p's claims and inline volumes for NodeVolumeLimits too (dsi_node_usage_init does). */
+int dsi_node_usage_add_volumes(dsi_node_usage *u, const dsi_pod *p);
 
 /* NodeResourcesFit.Filter (scheduler plugins/noderesources/fit.go fitsRequest) */
 void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const dsi_node *node, const dsi_node_usage *u,

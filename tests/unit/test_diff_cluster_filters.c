@@ -14,6 +14,11 @@
  * for all nodes, one by zone) and ResourceClaims (ExactCount or All, some allocated to a node), and their DaemonSet
  * claims one or two of them by name (or one that does not exist): DynamicResources is compared as well, its
  * reasons and whether it ran, was skipped or was not evaluated.
+ * The volume filters too: some clusters carry PersistentVolumeClaims (ReadWriteOncePod or not, bound
+ * to a PersistentVolume of one of two CSI drivers, or to one that is gone, or not bound, with a
+ * StorageClass), PersistentVolumes and CSINodes with attach limits; pods and templates draw
+ * persistentVolumeClaim volumes, some naming a claim that does not exist: VolumeRestrictions' and
+ * NodeVolumeLimits' reasons and their place in filters (ran, skipped, notEvaluated) must agree.
  *
  * Deterministic: DS_DIFF_SEED seeds the generator; DS_DIFF_CLUSTER_CASES (default 50000) is the
  * number of cases, DS_DIFF_CASES / 3 when only that is set (make sanitize sets it to 30000).
@@ -88,6 +93,66 @@ static json_t *node(unsigned i)
 	return n;
 }
 
+/* persistentVolumeClaim volumes of claims c0..c4 (c4 never exists), or none. */
+static json_t *claim_volumes(void)
+{
+	json_t *vols = json_array();
+	unsigned n = chance(70) ? 0 : 1 + rnd(2);
+	for (unsigned i = 0; i < n; i++) {
+		char claim[8], vname[8];
+		snprintf(claim, sizeof(claim), "c%u", rnd(5));
+		snprintf(vname, sizeof(vname), "v%u", i);
+		json_array_append_new(
+			vols, json_pack("{s:s, s:{s:s}}", "name", vname, "persistentVolumeClaim", "claimName", claim));
+	}
+	return vols;
+}
+
+/* The storage objects of a cluster (none in a third of them): claims c0..c3 in default, their
+ * volumes, a StorageClass, CSINodes for some nodes. */
+static void storage(json_t *objects, unsigned nnodes)
+{
+	if (chance(33))
+		return;
+	static const char *const drivers[] = {"d1.csi.example.com", "d2.csi.example.com"};
+	for (unsigned i = 0; i < 4; i++) {
+		char name[8], pv[8], handle[8];
+		snprintf(name, sizeof(name), "c%u", i);
+		snprintf(pv, sizeof(pv), "pv%u", i);
+		snprintf(handle, sizeof(handle), "h%u", rnd(3));
+		json_t *spec = json_pack("{s:[s]}", "accessModes", chance(40) ? "ReadWriteOncePod" : "ReadWriteOnce");
+		unsigned how = rnd(4);
+		if (how < 2) /* bound, to a volume that exists (0) or not (1) */
+			json_object_set_new(spec, "volumeName", json_string(pv));
+		if (how != 2) /* a class: also the fallback for a volume that is gone */
+			json_object_set_new(spec, "storageClassName", json_string("sc"));
+		json_array_append_new(objects, json_pack("{s:s, s:s, s:{s:s, s:s}, s:o}", "apiVersion", "v1", "kind",
+							 "PersistentVolumeClaim", "metadata", "name", name, "namespace",
+							 "default", "spec", spec));
+		if (how == 0)
+			json_array_append_new(objects,
+					      json_pack("{s:s, s:s, s:{s:s}, s:{s:{s:s, s:s}}}", "apiVersion", "v1",
+							"kind", "PersistentVolume", "metadata", "name", pv, "spec",
+							"csi", "driver", PICK(drivers), "volumeHandle", handle));
+	}
+	json_array_append_new(objects, json_pack("{s:s, s:s, s:{s:s}, s:s}", "apiVersion", "storage.k8s.io/v1", "kind",
+						 "StorageClass", "metadata", "name", "sc", "provisioner", drivers[0]));
+	for (unsigned i = 0; i < nnodes; i++) {
+		if (chance(30))
+			continue;
+		char name[16];
+		snprintf(name, sizeof(name), "n%u", i);
+		json_t *ds = json_array();
+		for (unsigned d = 0; d < 2; d++)
+			if (chance(70))
+				json_array_append_new(ds, json_pack("{s:s, s:s, s:{s:i}}", "name", drivers[d], "nodeID",
+								    name, "allocatable", "count", (int)rnd(3)));
+		json_array_append_new(objects,
+				      json_pack("{s:s, s:s, s:{s:s}, s:{s:o}}", "apiVersion", "storage.k8s.io/v1",
+						"kind", "CSINode", "metadata", "name", name, "spec", "drivers", ds));
+	}
+}
+
 static json_t *pod(unsigned i, unsigned nnodes)
 {
 	char name[16], nn[16];
@@ -111,6 +176,11 @@ static json_t *pod(unsigned i, unsigned nnodes)
 		json_object_set_new(spec, "affinity",
 				    json_pack("{s:{s:[o]}}", "podAntiAffinity",
 					      "requiredDuringSchedulingIgnoredDuringExecution", term()));
+	json_t *vols = claim_volumes();
+	if (json_array_size(vols))
+		json_object_set_new(spec, "volumes", vols);
+	else
+		json_decref(vols);
 	json_t *p =
 		json_pack("{s:s, s:s, s:o, s:o}", "apiVersion", "v1", "kind", "Pod", "metadata", meta, "spec", spec);
 	if (chance(5))
@@ -168,12 +238,26 @@ static json_t *daemonset(int with_dra)
 	if (chance(30))
 		json_object_set_new(spec, "tolerations",
 				    json_pack("[{s:s, s:s}]", "key", "dedicated", "operator", "Exists"));
+	json_t *vols = claim_volumes();
+	if (json_array_size(vols) || chance(50)) /* templates: with claims half the time */
+		json_array_extend(vols, claim_volumes()), json_object_set_new(spec, "volumes", vols);
+	else
+		json_decref(vols);
+	if (json_object_get(spec, "volumes") && !json_array_size(json_object_get(spec, "volumes")))
+		json_object_del(spec, "volumes");
 	if (with_dra)
 		json_object_set_new(spec, "resourceClaims", pod_claims());
 	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:o}, s:o}}}", "apiVersion", "apps/v1",
 			 "kind", "DaemonSet", "metadata", "name", "ds", "namespace", "default", "uid", "uid-ds", "spec",
 			 "selector", "matchLabels", "app", "agent", "template", "metadata", "labels", labels, "spec",
 			 spec);
+}
+
+static int compared(const char *p)
+{
+	return strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0 ||
+	       strcmp(p, "VolumeRestrictions") == 0 || strcmp(p, "NodeVolumeLimits") == 0 ||
+	       strcmp(p, "DynamicResources") == 0;
 }
 
 /* ---- dynamic resource allocation: classes, slices, claims, and the template's resourceClaims ---- */
@@ -294,8 +378,7 @@ static json_t *summary(const json_t *reasons, const json_t *filters)
 	json_array_foreach(reasons, i, r)
 	{
 		const char *p = json_string_value(json_object_get(r, "plugin"));
-		if (strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0 ||
-		    strcmp(p, "DynamicResources") == 0)
+		if (compared(p))
 			json_array_append_new(
 				json_object_get(out, "reasons"),
 				json_sprintf("%s: %s", p, json_string_value(json_object_get(r, "message"))));
@@ -305,8 +388,7 @@ static json_t *summary(const json_t *reasons, const json_t *filters)
 		json_array_foreach(json_object_get(filters, lists[l]), i, r)
 		{
 			const char *p = json_string_value(r);
-			if (strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0 ||
-			    strcmp(p, "VolumeRestrictions") == 0 || strcmp(p, "DynamicResources") == 0)
+			if (compared(p))
 				json_array_append_new(json_object_get(out, lists[l]), json_string(p));
 		}
 	return out;
@@ -328,6 +410,7 @@ START_TEST(pure_against_snapshot)
 							: DEFAULT_CASES;
 	uint64_t cases = 0, failing = 0, scenarios = 0, with_pts = 0, with_ipa = 0, with_dra_fail = 0, with_dra_ran = 0,
 		 with_dra_ne = 0;
+	uint64_t with_rwop = 0, with_limit = 0, with_missing = 0, limits_ran = 0;
 	while (cases < want) {
 		scenarios++;
 		unsigned nn = 3 + rnd(6), np = rnd(21);
@@ -340,6 +423,7 @@ START_TEST(pure_against_snapshot)
 		json_array_append_new(objects,
 				      json_pack("{s:s, s:s, s:{s:s, s:{s:s}}}", "apiVersion", "v1", "kind", "Namespace",
 						"metadata", "name", "other", "labels", "team", "x"));
+		storage(objects, nn);
 		/* two clusters in five have DRA objects and a DaemonSet with claims */
 		int with_dra = chance(40);
 		if (with_dra)
@@ -385,15 +469,22 @@ START_TEST(pure_against_snapshot)
 			{
 				with_pts += strncmp(json_string_value(g), "PodTopologySpread", 17) == 0;
 				with_ipa += strncmp(json_string_value(g), "InterPodAffinity", 16) == 0;
+				with_rwop += strstr(json_string_value(g), "ReadWriteOncePod") != NULL;
+				with_limit += strstr(json_string_value(g), "max volume count") != NULL;
+				with_missing += strncmp(json_string_value(g), "DynamicResources", 16) != 0 &&
+						strstr(json_string_value(g), "not found") != NULL;
 				with_dra_fail += strncmp(json_string_value(g), "DynamicResources", 16) == 0 &&
 						 !strstr(json_string_value(g), "not evaluated");
 			}
+			json_array_foreach(json_object_get(a, "ran"), k, g) limits_ran +=
+				strcmp(json_string_value(g), "NodeVolumeLimits") == 0;
 			with_dra_ran += json_array_size(json_object_get(a, "ran")) &&
 					strcmp(json_string_value(
 						       json_array_get(json_object_get(a, "ran"),
 								      json_array_size(json_object_get(a, "ran")) - 1)),
 					       "DynamicResources") == 0;
-			with_dra_ne += json_array_size(json_object_get(a, "notEvaluated")) > 0;
+			json_array_foreach(json_object_get(a, "notEvaluated"), k, g) with_dra_ne +=
+				strcmp(json_string_value(g), "DynamicResources") == 0;
 			if (!json_equal(a, b)) {
 				failing++;
 				if (failing <= 3) {
@@ -423,15 +514,20 @@ START_TEST(pure_against_snapshot)
 		json_decref(nodes);
 	}
 	printf("cluster filters, pure vs snapshot: %" PRIu64 " cases over %" PRIu64 " clusters (%" PRIu64
-	       " with a PodTopologySpread failure, %" PRIu64
-	       " with an InterPodAffinity one; DynamicResources ran on %" PRIu64 ", failed on %" PRIu64
-	       ", not evaluated on %" PRIu64 "), %" PRIu64 " differ (DS_DIFF_SEED=%" PRIu64 ")\n",
-	       cases, scenarios, with_pts, with_ipa, with_dra_ran, with_dra_fail, with_dra_ne, failing,
-	       env_u64("DS_DIFF_SEED", DEFAULT_SEED));
+	       " with a PodTopologySpread failure, %" PRIu64 " with an InterPodAffinity one, %" PRIu64
+	       " with a ReadWriteOncePod conflict, %" PRIu64 " with NodeVolumeLimits run, %" PRIu64
+	       " over a volume limit, %" PRIu64 " with a claim not found; DynamicResources ran on %" PRIu64
+	       ", failed on %" PRIu64 ", not evaluated on %" PRIu64 "), %" PRIu64 " differ (DS_DIFF_SEED=%" PRIu64
+	       ")\n",
+	       cases, scenarios, with_pts, with_ipa, with_rwop, limits_ran, with_limit, with_missing, with_dra_ran,
+	       with_dra_fail, with_dra_ne, failing, env_u64("DS_DIFF_SEED", DEFAULT_SEED));
 	/* the generator must reach the plugins' failures, or the comparison proves little */
 	ck_assert_msg(with_pts > cases / 50 && with_ipa > cases / 50, "too few failures to compare");
 	ck_assert_msg(with_dra_ran > cases / 50 && with_dra_fail > cases / 50 && with_dra_ne > cases / 100,
 		      "too few DynamicResources outcomes to compare");
+	ck_assert_msg(with_rwop > cases / 100 && with_limit > cases / 100 && with_missing > cases / 100 &&
+			      limits_ran > cases / 20,
+		      "too few volume filter outcomes to compare");
 	ck_assert_msg(failing == 0, "%" PRIu64 " of %" PRIu64 " cases differ", failing, cases);
 }
 END_TEST
