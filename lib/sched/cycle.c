@@ -19,8 +19,15 @@ int dsi_cycle_init(dsi_cycle *cy, const dsi_cluster *c, const dsi_sched_pod *pod
 		return -1;
 	}
 	dsi_nvl_prefilter(c, &cy->pod, &cy->nvl);
+	if (dsi_vz_prefilter(c, &cy->pod, &cy->vz) < 0) {
+		dsi_vr_release(&cy->vr);
+		dsi_ipa_release(&cy->ipa);
+		dsi_pts_release(&cy->pts);
+		return -1;
+	}
 	if (dsi_dra_prefilter(c, &cy->pod, &cy->dra) < 0) {
 		dsi_dra_release(&cy->dra);
+		dsi_vz_release(&cy->vz);
 		dsi_vr_release(&cy->vr);
 		dsi_ipa_release(&cy->ipa);
 		dsi_pts_release(&cy->pts);
@@ -45,6 +52,12 @@ int dsi_cycle_clone(const dsi_cycle *src, dsi_cycle *dst)
 		return -1;
 	}
 	dst->nvl = src->nvl;
+	if (dsi_vz_clone(&src->vz, &dst->vz) < 0) {
+		dsi_pts_release(&dst->pts);
+		dsi_ipa_release(&dst->ipa);
+		dsi_vr_release(&dst->vr);
+		return -1;
+	}
 	dsi_dra_clone(&src->dra, &dst->dra);
 	dst->pts.pod = &dst->pod;
 	dst->ipa.pod = &dst->pod;
@@ -64,6 +77,7 @@ void dsi_cycle_release(dsi_cycle *cy)
 	dsi_pts_release(&cy->pts);
 	dsi_ipa_release(&cy->ipa);
 	dsi_vr_release(&cy->vr);
+	dsi_vz_release(&cy->vz);
 	dsi_dra_release(&cy->dra);
 	memset(cy, 0, sizeof(*cy));
 }

@@ -9,6 +9,7 @@
 #include "sched/nodevolumelimits.h"
 #include "sched/podtopologyspread.h"
 #include "sched/volumerestrictions.h"
+#include "sched/volumezone.h"
 
 typedef struct dsi_cycle {
 	dsi_sched_pod pod;
@@ -16,6 +17,7 @@ typedef struct dsi_cycle {
 	dsi_ipa_state ipa;
 	dsi_vr_state vr;   /* VolumeRestrictions */
 	dsi_nvl_state nvl; /* NodeVolumeLimits */
+	dsi_vz_state vz;   /* VolumeZone */
 	dsi_dra_state dra;
 } dsi_cycle;
 

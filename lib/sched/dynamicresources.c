@@ -281,12 +281,12 @@ int dsi_dra_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_dra_st
 		st->not_evaluated = unknown;
 		return 0;
 	}
-	if (!st->nclaims) {
-		st->skip = 1;
-		return 0;
-	}
 	if (extended_resources_backed(c, pod)) {
 		st->not_evaluated = "extended resources backed by a DeviceClass (DRAExtendedResource)";
+		return 0;
+	}
+	if (!st->nclaims) {
+		st->skip = 1;
 		return 0;
 	}
 	size_t nreq = 0;
@@ -298,9 +298,11 @@ int dsi_dra_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_dra_st
 		const dsi_resource_claim *cl = st->claims[i];
 		/* CanBeReserved is true: an allocated claim is never "in use" by too many */
 		if (cl->allocated) {
-			if (cl->selector_beyond) /* NewNodeSelector's error */
+			if (cl->selector_beyond) { /* NewNodeSelector's error ends PreFilter: its text is not ours */
 				st->not_evaluated = cl->selector_beyond;
-			if (cl->binding_beyond)
+				return 0;
+			}
+			if (cl->binding_beyond) /* Filter's part: PreFilter's errors still come first */
 				st->not_evaluated = cl->binding_beyond;
 			continue;
 		}

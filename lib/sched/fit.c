@@ -234,9 +234,9 @@ const char *dsi_plugin_name(dsi_plugin p)
  * return Skip (the pod has nothing they check), else not evaluated. */
 static void unevaluated_plugins(const dsi_podspec *spec, dsi_fit *out)
 {
-	/* VolumeBinding and VolumeZone.PreFilter: Skip without claims (ephemeral volumes make claims) */
+	/* VolumeBinding.PreFilter: Skip without claims (ephemeral volumes make claims) */
 	uint32_t *claims = spec->has_pvc ? &out->not_evaluated : &out->skipped;
-	*claims |= BIT(DSI_P_VOLUME_BINDING) | BIT(DSI_P_VOLUME_ZONE);
+	*claims |= BIT(DSI_P_VOLUME_BINDING);
 }
 
 /* VolumeRestrictions.Filter (volumerestrictions/volume_restrictions.go): the disk conflicts, then
@@ -321,6 +321,28 @@ static void pod_topology_spread(const dsi_cluster *c, const dsi_cycle *cy, const
 		add_reason(out, "PodTopologySpread", msg, 0, 0, 0, 0);
 }
 
+/* VolumeZone.Filter (volumezone/volume_zone.go), or its PreFilter's refusal, with the cycle's state. */
+static void volume_zone(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
+{
+	const dsi_vz_state *vz = &cy->vz;
+	if (vz->not_evaluated) {
+		out->not_evaluated |= BIT(DSI_P_VOLUME_ZONE);
+		return;
+	}
+	if (vz->error[0]) { /* PreFilter: UnschedulableAndUnresolvable on every node */
+		out->ran |= BIT(DSI_P_VOLUME_ZONE);
+		add_unresolvable(out, "VolumeZone", vz->error);
+		return;
+	}
+	if (vz->skip) {
+		out->skipped |= BIT(DSI_P_VOLUME_ZONE);
+		return;
+	}
+	out->ran |= BIT(DSI_P_VOLUME_ZONE);
+	if (!dsi_vz_filter(c, vz, node))
+		add_unresolvable(out, "VolumeZone", DSI_VZ_CONFLICT_MSG);
+}
+
 /* DynamicResources.Filter (dynamicresources/dynamicresources.go), or its PreFilter's refusal, with
  * the cycle's state (lib/sched/dynamicresources.c: the subset it evaluates). */
 static void dynamic_resources(const dsi_cluster *c, const dsi_cycle *cy, const dsi_node *node, dsi_fit *out)
@@ -403,6 +425,7 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	volume_restrictions(cy, spec, u, out);
 	node_volume_limits(c, cy, node, u, out);
 	unevaluated_plugins(spec, out);
+	volume_zone(c, cy, node, out);
 	pod_topology_spread(c, cy, node, out);
 	inter_pod_affinity(cy, node, out);
 	dynamic_resources(c, cy, node, out);

@@ -201,7 +201,7 @@ int dsi_pod_read_for_fit(dsi_rd *rd, dsi_atoms *atoms, const json_t *obj, unsign
 	rc = dsi_podspec_read(rd, atoms, jspec, DSI_PODSPEC_PLACEMENT, gates, spec);
 	dsi_rd_pop(rd, m);
 	/* Name (dynamic-resource-allocation resourceclaim.go) reads the claims' names from the status */
-	if (rc == 0 && (rc = dsi_pod_claim_statuses_read(rd, atoms, obj, &spec->claims)) < 0)
+	if (rc == 0 && spec->claims.n && (rc = dsi_pod_claim_statuses_read(rd, atoms, obj, &spec->claims)) < 0)
 		dsi_podspec_release(atoms, spec);
 	if (rc < 0)
 		dsi_meta_release(atoms, meta);

@@ -1,8 +1,11 @@
 /* libFuzzer target: JSON ingest (ds_cluster_load) with the default limits. See fuzz_load.h.
  * Also differential: a List parsed item by item (dsi_load_text_staged, what
  * ds_cluster_load uses) against the same bytes parsed whole (dsi_load_text):
- * the same items, or the same error to the last field (tests/unit/test_load_stream.c).
+ * the same items, or the same error to the last field (tests/unit/test_load_stream.c); and
+ * again with a Node's status.images left out (DSI_FRONT_NODE_IMAGES, as ds_cluster_load reads):
+ * the same error, and the same items but for status.images [] in a Node's.
  * SPDX-License-Identifier: Apache-2.0 */
+#include "core/jsonfront.h"
 #include "core/load.h"
 #include "fuzz_load.h"
 
@@ -54,6 +57,40 @@ static void same_both_ways(const uint8_t *data, size_t size, size_t max_objects,
 				    "item %zu differs", i);
 	} else
 		FUZZ_ASSERT(json_equal(whole.items, part.items), "the items differ");
+	/* the images left out: the same outcome, items alike but for a Node's status.images */
+	seen cut = {json_array(), fail_at};
+	ds_error ce;
+	ds_error_clear(&ce);
+	int cr = dsi_load_text_par((const char *)data, size, &lim, collect, forget, NULL, DSI_FRONT_NODE_IMAGES, &cut,
+				   &ce);
+	FUZZ_ASSERT(wr == cr, "rc %d whole, %d with the images left out (%s / %s)", wr, cr, we.message, ce.message);
+	if (wr < 0)
+		FUZZ_ASSERT(strcmp(we.message, ce.message) == 0 && strcmp(we.path, ce.path) == 0 &&
+				    strcmp(we.source, ce.source) == 0 && we.line == ce.line && we.column == ce.column,
+			    "errors differ: %s at %s whole, %s at %s with the images left out", we.message, we.path,
+			    ce.message, ce.path);
+	size_t n = json_array_size(whole.items) < json_array_size(cut.items) ? json_array_size(whole.items)
+									     : json_array_size(cut.items);
+	FUZZ_ASSERT(wr < 0 || json_array_size(whole.items) == json_array_size(cut.items), "the item counts differ");
+	for (size_t i = 0; i < n; i++) {
+		json_t *w = json_array_get(whole.items, i), *c = json_array_get(cut.items, i);
+		if (json_equal(w, c))
+			continue;
+		/* the object's text: only its status.images may differ, and be [] */
+		json_t *wo = json_loads(json_string_value(json_object_get(w, "obj")), 0, NULL);
+		json_t *co = json_loads(json_string_value(json_object_get(c, "obj")), 0, NULL);
+		const char *kind = json_string_value(json_object_get(w, "kind"));
+		FUZZ_ASSERT(wo && co && kind && strcmp(kind, "Node") == 0, "item %zu differs, not a Node's images", i);
+		json_t *images = json_object_get(json_object_get(co, "status"), "images");
+		FUZZ_ASSERT(json_is_array(images) && json_array_size(images) == 0, "item %zu differs beyond images", i);
+		json_object_set_new(json_object_get(wo, "status"), "images", json_array());
+		FUZZ_ASSERT(json_equal(wo, co), "item %zu differs beyond status.images", i);
+		json_object_set(w, "obj", json_object_get(c, "obj"));
+		FUZZ_ASSERT(json_equal(w, c), "item %zu's path, kind or document differs", i);
+		json_decref(wo);
+		json_decref(co);
+	}
+	json_decref(cut.items);
 	json_decref(whole.items);
 	json_decref(part.items);
 }

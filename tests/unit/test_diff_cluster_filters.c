@@ -17,8 +17,9 @@
  * The volume filters too: some clusters carry PersistentVolumeClaims (ReadWriteOncePod or not, bound
  * to a PersistentVolume of one of two CSI drivers, or to one that is gone, or not bound, with a
  * StorageClass), PersistentVolumes and CSINodes with attach limits; pods and templates draw
- * persistentVolumeClaim volumes, some naming a claim that does not exist: VolumeRestrictions' and
- * NodeVolumeLimits' reasons and their place in filters (ran, skipped, notEvaluated) must agree.
+ * persistentVolumeClaim volumes, some naming a claim that does not exist, and volumes and nodes
+ * carry zone labels: VolumeRestrictions', NodeVolumeLimits' and VolumeZone's reasons and their
+ * place in filters (ran, skipped, notEvaluated) must agree.
  *
  * Deterministic: DS_DIFF_SEED seeds the generator; DS_DIFF_CLUSTER_CASES (default 50000) is the
  * number of cases, DS_DIFF_CASES / 3 when only that is set (make sanitize sets it to 30000).
@@ -80,6 +81,8 @@ static json_t *node(unsigned i)
 	json_t *labels = json_object();
 	if (chance(90))
 		json_object_set_new(labels, "zone", json_string(PICK(ZONES)));
+	if (chance(80)) /* VolumeZone's key */
+		json_object_set_new(labels, "topology.kubernetes.io/zone", json_string(PICK(ZONES)));
 	if (chance(90))
 		json_object_set_new(labels, "kubernetes.io/hostname", json_string(name));
 	if (chance(50))
@@ -99,7 +102,7 @@ static json_t *claim_volumes(void)
 	json_t *vols = json_array();
 	unsigned n = chance(70) ? 0 : 1 + rnd(2);
 	for (unsigned i = 0; i < n; i++) {
-		char claim[8], vname[8];
+		char claim[16], vname[16];
 		snprintf(claim, sizeof(claim), "c%u", rnd(5));
 		snprintf(vname, sizeof(vname), "v%u", i);
 		json_array_append_new(
@@ -116,7 +119,7 @@ static void storage(json_t *objects, unsigned nnodes)
 		return;
 	static const char *const drivers[] = {"d1.csi.example.com", "d2.csi.example.com"};
 	for (unsigned i = 0; i < 4; i++) {
-		char name[8], pv[8], handle[8];
+		char name[16], pv[16], handle[16];
 		snprintf(name, sizeof(name), "c%u", i);
 		snprintf(pv, sizeof(pv), "pv%u", i);
 		snprintf(handle, sizeof(handle), "h%u", rnd(3));
@@ -129,11 +132,16 @@ static void storage(json_t *objects, unsigned nnodes)
 		json_array_append_new(objects, json_pack("{s:s, s:s, s:{s:s, s:s}, s:o}", "apiVersion", "v1", "kind",
 							 "PersistentVolumeClaim", "metadata", "name", name, "namespace",
 							 "default", "spec", spec));
-		if (how == 0)
-			json_array_append_new(objects,
-					      json_pack("{s:s, s:s, s:{s:s}, s:{s:{s:s, s:s}}}", "apiVersion", "v1",
-							"kind", "PersistentVolume", "metadata", "name", pv, "spec",
-							"csi", "driver", PICK(drivers), "volumeHandle", handle));
+		if (how == 0) {
+			json_t *v = json_pack("{s:s, s:s, s:{s:s}, s:{s:{s:s, s:s}}}", "apiVersion", "v1", "kind",
+					      "PersistentVolume", "metadata", "name", pv, "spec", "csi", "driver",
+					      PICK(drivers), "volumeHandle", handle);
+			if (chance(90)) /* a zone, or two */
+				json_object_set_new(json_object_get(v, "metadata"), "labels",
+						    json_pack("{s:s}", "topology.kubernetes.io/zone",
+							      chance(70) ? PICK(ZONES) : "z1__z2"));
+			json_array_append_new(objects, v);
+		}
 	}
 	json_array_append_new(objects, json_pack("{s:s, s:s, s:{s:s}, s:s}", "apiVersion", "storage.k8s.io/v1", "kind",
 						 "StorageClass", "metadata", "name", "sc", "provisioner", drivers[0]));
@@ -239,12 +247,15 @@ static json_t *daemonset(int with_dra)
 		json_object_set_new(spec, "tolerations",
 				    json_pack("[{s:s, s:s}]", "key", "dedicated", "operator", "Exists"));
 	json_t *vols = claim_volumes();
-	if (json_array_size(vols) || chance(50)) /* templates: with claims half the time */
-		json_array_extend(vols, claim_volumes()), json_object_set_new(spec, "volumes", vols);
+	if (json_array_size(vols) || chance(50)) { /* templates: with claims more often than pods */
+		json_t *more = claim_volumes();
+		json_array_extend(vols, more);
+		json_decref(more);
+	}
+	if (json_array_size(vols))
+		json_object_set_new(spec, "volumes", vols);
 	else
 		json_decref(vols);
-	if (json_object_get(spec, "volumes") && !json_array_size(json_object_get(spec, "volumes")))
-		json_object_del(spec, "volumes");
 	if (with_dra)
 		json_object_set_new(spec, "resourceClaims", pod_claims());
 	return json_pack("{s:s, s:s, s:{s:s, s:s, s:s}, s:{s:{s:{s:s}}, s:{s:{s:o}, s:o}}}", "apiVersion", "apps/v1",
@@ -257,7 +268,7 @@ static int compared(const char *p)
 {
 	return strcmp(p, "PodTopologySpread") == 0 || strcmp(p, "InterPodAffinity") == 0 ||
 	       strcmp(p, "VolumeRestrictions") == 0 || strcmp(p, "NodeVolumeLimits") == 0 ||
-	       strcmp(p, "DynamicResources") == 0;
+	       strcmp(p, "VolumeZone") == 0 || strcmp(p, "DynamicResources") == 0;
 }
 
 /* ---- dynamic resource allocation: classes, slices, claims, and the template's resourceClaims ---- */
@@ -410,7 +421,7 @@ START_TEST(pure_against_snapshot)
 							: DEFAULT_CASES;
 	uint64_t cases = 0, failing = 0, scenarios = 0, with_pts = 0, with_ipa = 0, with_dra_fail = 0, with_dra_ran = 0,
 		 with_dra_ne = 0;
-	uint64_t with_rwop = 0, with_limit = 0, with_missing = 0, limits_ran = 0;
+	uint64_t with_rwop = 0, with_limit = 0, with_missing = 0, limits_ran = 0, with_zone = 0;
 	while (cases < want) {
 		scenarios++;
 		unsigned nn = 3 + rnd(6), np = rnd(21);
@@ -471,6 +482,7 @@ START_TEST(pure_against_snapshot)
 				with_ipa += strncmp(json_string_value(g), "InterPodAffinity", 16) == 0;
 				with_rwop += strstr(json_string_value(g), "ReadWriteOncePod") != NULL;
 				with_limit += strstr(json_string_value(g), "max volume count") != NULL;
+				with_zone += strstr(json_string_value(g), "available volume zone") != NULL;
 				with_missing += strncmp(json_string_value(g), "DynamicResources", 16) != 0 &&
 						strstr(json_string_value(g), "not found") != NULL;
 				with_dra_fail += strncmp(json_string_value(g), "DynamicResources", 16) == 0 &&
@@ -516,17 +528,17 @@ START_TEST(pure_against_snapshot)
 	printf("cluster filters, pure vs snapshot: %" PRIu64 " cases over %" PRIu64 " clusters (%" PRIu64
 	       " with a PodTopologySpread failure, %" PRIu64 " with an InterPodAffinity one, %" PRIu64
 	       " with a ReadWriteOncePod conflict, %" PRIu64 " with NodeVolumeLimits run, %" PRIu64
-	       " over a volume limit, %" PRIu64 " with a claim not found; DynamicResources ran on %" PRIu64
-	       ", failed on %" PRIu64 ", not evaluated on %" PRIu64 "), %" PRIu64 " differ (DS_DIFF_SEED=%" PRIu64
-	       ")\n",
-	       cases, scenarios, with_pts, with_ipa, with_rwop, limits_ran, with_limit, with_missing, with_dra_ran,
-	       with_dra_fail, with_dra_ne, failing, env_u64("DS_DIFF_SEED", DEFAULT_SEED));
+	       " over a volume limit, %" PRIu64 " with a claim not found, %" PRIu64
+	       " with a volume zone conflict; DynamicResources ran on %" PRIu64 ", failed on %" PRIu64
+	       ", not evaluated on %" PRIu64 "), %" PRIu64 " differ (DS_DIFF_SEED=%" PRIu64 ")\n",
+	       cases, scenarios, with_pts, with_ipa, with_rwop, limits_ran, with_limit, with_missing, with_zone,
+	       with_dra_ran, with_dra_fail, with_dra_ne, failing, env_u64("DS_DIFF_SEED", DEFAULT_SEED));
 	/* the generator must reach the plugins' failures, or the comparison proves little */
 	ck_assert_msg(with_pts > cases / 50 && with_ipa > cases / 50, "too few failures to compare");
 	ck_assert_msg(with_dra_ran > cases / 50 && with_dra_fail > cases / 50 && with_dra_ne > cases / 100,
 		      "too few DynamicResources outcomes to compare");
 	ck_assert_msg(with_rwop > cases / 100 && with_limit > cases / 100 && with_missing > cases / 100 &&
-			      limits_ran > cases / 20,
+			      with_zone > cases / 100 && limits_ran > cases / 20,
 		      "too few volume filter outcomes to compare");
 	ck_assert_msg(failing == 0, "%" PRIu64 " of %" PRIu64 " cases differ", failing, cases);
 }

@@ -233,11 +233,17 @@ START_TEST(access_mode_conflicts)
 	got = run(pod.s, node1, items.s);
 	expect(got, "VolumeRestrictions", "Unschedulable", RWOP_MSG, "access mode conflict, unschedulable");
 	json_decref(got), rows++;
-	/* preemption: the pod using the claim is a victim whose removal (RemovePod) clears the conflict */
+	/* preemption: the pod using the claim is a victim whose removal (RemovePod) clears the conflict
+	 * (the claims bound to a volume without zone labels here, which VolumeZone skips; unbound and
+	 * without a class, as in the rows, VolumeZone refuses the pod everywhere) */
 	char *out = NULL;
 	ds_error err;
 	buf o = {0};
-	put(&o, "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [%s]}", items.s);
+	put(&o, "{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [");
+	put_pvc(&o, "default", "claim-with-rwop-1", "ReadWriteOncePod", "pv-1", NULL, NULL);
+	put(&o, ", {\"apiVersion\": \"v1\", \"kind\": \"PersistentVolume\", \"metadata\": {\"name\": \"pv-1\"}}, ");
+	put_pod(&o, "default", "pod-with-one-pvc", NULL, "node-1", 0, "pvc:claim-with-rwop-1");
+	put(&o, "]}");
 	ck_assert_int_eq(ds_preemption_select_victims(pod.s, pod.n, node1, strlen(node1), o.s, o.n, NULL, &out, &err),
 			 0);
 	json_t *pre = dsi_test_take_json(out);
@@ -740,6 +746,165 @@ START_TEST(explain_with_storage)
 }
 END_TEST
 
+/* ---- VolumeZone: volume_zone_test.go TestSingleZone, TestMultiZone, TestWithBinding ---- */
+
+#define BZ "failure-domain.beta.kubernetes.io/zone"
+#define BR "failure-domain.beta.kubernetes.io/region"
+#define GZ "topology.kubernetes.io/zone"
+#define GR "topology.kubernetes.io/region"
+#define ZONE_MSG "node(s) had no available volume zone"
+
+static void put_labeled_pv(buf *b, const char *name, const char *labels)
+{
+	put(b,
+	    ", {\"apiVersion\": \"v1\", \"kind\": \"PersistentVolume\", \"metadata\": {\"name\": \"%s\", \"labels\": "
+	    "{%s}}}",
+	    name, labels);
+}
+
+/* The listers of a table: 's' TestSingleZone, 'm' TestMultiZone, 'b' TestWithBinding. */
+static char *zone_objects(char table)
+{
+	buf b = {0};
+	put(&b, "{\"apiVersion\": \"v1\", \"kind\": \"Namespace\", \"metadata\": {\"name\": \"default\"}}");
+	if (table == 's') {
+		put_labeled_pv(&b, "Vol_1", "\"" BZ "\": \"us-west1-a\"");
+		put_labeled_pv(&b, "Vol_2", "\"" BR "\": \"us-west1\", \"uselessLabel\": \"none\"");
+		put_labeled_pv(&b, "Vol_3", "\"" BR "\": \"us-west1\"");
+		put_labeled_pv(&b, "Vol_Stable_1", "\"" GZ "\": \"us-west1-a\"");
+		put_labeled_pv(&b, "Vol_Stable_2", "\"" GR "\": \"us-west1\", \"uselessLabel\": \"none\"");
+		put_labeled_pv(&b, "Vol_Stable_3", "\"" GZ "\": \"us-west1-a\", \"" GR "\": \"us-west1-a\"");
+	} else if (table == 'm') {
+		put_labeled_pv(&b, "Vol_1", "\"" BZ "\": \"us-west1-a\"");
+		put_labeled_pv(&b, "Vol_2", "\"" BZ "\": \"us-west1-b\", \"uselessLabel\": \"none\"");
+		put_labeled_pv(&b, "Vol_3", "\"" BZ "\": \"us-west1-c__us-west1-a\"");
+		put_labeled_pv(&b, "Vol_Stable_1", "\"" GZ "\": \"us-west1-a\"");
+		put_labeled_pv(&b, "Vol_Stable_2", "\"" GZ "\": \"us-west1-c__us-west1-a\"");
+	} else {
+		put_labeled_pv(&b, "Vol_1", "\"" BZ "\": \"us-west1-a\"");
+	}
+	static const char *const bound[][2] = {{"PVC_1", "Vol_1"},
+					       {"PVC_2", "Vol_2"},
+					       {"PVC_3", "Vol_3"},
+					       {"PVC_4", "Vol_not_exist"},
+					       {"PVC_Stable_1", "Vol_Stable_1"},
+					       {"PVC_Stable_2", "Vol_Stable_2"},
+					       {"PVC_Stable_3", "Vol_Stable_3"}};
+	for (size_t i = 0; i < sizeof(bound) / sizeof(bound[0]); i++) {
+		if ((table == 'm' && strcmp(bound[i][0], "PVC_Stable_3") == 0) || (table == 'b' && i > 0))
+			continue;
+		put(&b, ", ");
+		put_pvc(&b, "default", bound[i][0], NULL, bound[i][1], NULL, NULL);
+	}
+	if (table == 'b') {
+		put(&b, ", ");
+		put_pvc(&b, "default", "PVC_NoSC", NULL, NULL, "Class_0", NULL);
+		put(&b, ", ");
+		put_pvc(&b, "default", "PVC_EmptySC", NULL, NULL, NULL, NULL);
+		put(&b, ", ");
+		put_pvc(&b, "default", "PVC_WaitSC", NULL, NULL, "Class_Wait", NULL);
+		put(&b, ", ");
+		put_pvc(&b, "default", "PVC_ImmediateSC", NULL, NULL, "Class_Immediate", NULL);
+		put(&b,
+		    ", {\"apiVersion\": \"storage.k8s.io/v1\", \"kind\": \"StorageClass\", \"metadata\": {\"name\": "
+		    "\"Class_Immediate\"}, \"provisioner\": \"p\"}");
+		put(&b,
+		    ", {\"apiVersion\": \"storage.k8s.io/v1\", \"kind\": \"StorageClass\", \"metadata\": {\"name\": "
+		    "\"Class_Wait\"}, \"provisioner\": \"p\", \"volumeBindingMode\": \"WaitForFirstConsumer\"}");
+	}
+	return b.s;
+}
+
+typedef struct zone_row {
+	char table;
+	const char *test, *pvc; /* pvc NULL: a pod without volumes */
+	const char *node_labels;
+	const char *code, *msg; /* "ok", "skip", or the status */
+} zone_row;
+
+#define ZC "UnschedulableAndUnresolvable", ZONE_MSG
+
+static const zone_row zone_rows[] = {
+	{'s', "pod without volume", NULL, "\"" BZ "\": \"us-west1-a\"", "skip", NULL},
+	{'s', "node without labels", "PVC_1", "", "ok", NULL},
+	{'s', "beta zone label matched", "PVC_1", "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "ok", NULL},
+	{'s', "beta region label matched", "PVC_2", "\"" BR "\": \"us-west1\", \"uselessLabel\": \"none\"", "ok", NULL},
+	{'s', "beta region label doesn't match", "PVC_2", "\"" BR "\": \"no_us-west1\", \"uselessLabel\": \"none\"",
+	 ZC},
+	{'s', "beta zone label doesn't match", "PVC_1", "\"" BZ "\": \"no_us-west1-a\", \"uselessLabel\": \"none\"",
+	 ZC},
+	{'s', "zone label matched", "PVC_Stable_1", "\"" GZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "ok",
+	 NULL},
+	{'s', "region label matched", "PVC_Stable_2", "\"" GR "\": \"us-west1\", \"uselessLabel\": \"none\"", "ok",
+	 NULL},
+	{'s', "region label doesn't match", "PVC_Stable_2", "\"" GR "\": \"no_us-west1\", \"uselessLabel\": \"none\"",
+	 ZC},
+	{'s', "zone label doesn't match", "PVC_Stable_1", "\"" GZ "\": \"no_us-west1-a\", \"uselessLabel\": \"none\"",
+	 ZC},
+	{'s', "pv with zone and region, node with only zone", "PVC_Stable_3", "\"" GZ "\": \"us-west1-a\"", ZC},
+	{'s', "pv with zone,node with beta zone", "PVC_Stable_1", "\"" BZ "\": \"us-west1-a\"", ZC},
+	{'s', "pv with beta label,node with ga label, matched", "PVC_1", "\"" GZ "\": \"us-west1-a\"", "ok", NULL},
+	{'s', "pv with beta label,node with ga label, don't match", "PVC_1", "\"" GZ "\": \"us-west1-b\"", ZC},
+	{'m', "node without labels", "PVC_3", "", "ok", NULL},
+	{'m', "beta zone label matched", "PVC_3", "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "ok", NULL},
+	{'m', "beta zone label doesn't match", "PVC_1", "\"" BZ "\": \"us-west1-b\", \"uselessLabel\": \"none\"", ZC},
+	{'m', "zone label matched", "PVC_Stable_2", "\"" GZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "ok",
+	 NULL},
+	{'m', "zone label doesn't match", "PVC_Stable_1", "\"" GZ "\": \"us-west1-b\", \"uselessLabel\": \"none\"", ZC},
+	{'b', "label zone failure domain matched", "PVC_1", "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"",
+	 "ok", NULL},
+	{'b', "unbound volume empty storage class", "PVC_EmptySC",
+	 "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "UnschedulableAndUnresolvable",
+	 "PersistentVolumeClaim had no pv name and storageClass name"},
+	/* upstream's fake lister says "storageclasses.storage.k8s.io"; the informer's lister, as here, the
+	 * singular (v1.Resource("storageclass")) */
+	{'b', "unbound volume no storage class", "PVC_NoSC", "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"",
+	 "UnschedulableAndUnresolvable", "storageclass.storage.k8s.io \"Class_0\" not found"},
+	/* upstream: "VolumeBindingMode not set for StorageClass \"Class_Immediate\"", from a class no API
+	 * server serves (it defaults the mode to Immediate); a class without it is Immediate here */
+	{'b', "unbound volume immediate binding mode", "PVC_ImmediateSC",
+	 "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "UnschedulableAndUnresolvable",
+	 "PersistentVolume had no name"},
+	{'b', "unbound volume wait binding mode", "PVC_WaitSC",
+	 "\"" BZ "\": \"us-west1-a\", \"uselessLabel\": \"none\"", "skip", NULL},
+};
+
+START_TEST(volume_zone_rows)
+{
+	size_t n = sizeof(zone_rows) / sizeof(zone_rows[0]);
+	for (size_t i = 0; i < n; i++) {
+		const zone_row *r = &zone_rows[i];
+		buf pod = {0}, node = {0};
+		char vols[64];
+		snprintf(vols, sizeof(vols), "pvc:%s", r->pvc ? r->pvc : "");
+		put_pod(&pod, "default", "pod_1", NULL, NULL, 0, r->pvc ? vols : NULL);
+		put(&node,
+		    "{\"metadata\": {\"name\": \"host1\", \"labels\": {%s}}, \"status\": {\"allocatable\": {\"pods\": "
+		    "\"10\"}}}",
+		    r->node_labels);
+		char *objs = zone_objects(r->table), name[160];
+		json_t *got = run(pod.s, node.s, objs);
+		snprintf(name, sizeof(name), "%c: %s", r->table, r->test);
+		expect(got, "VolumeZone", r->code, r->msg, name);
+		json_decref(got);
+		free(objs);
+		free(pod.s);
+		free(node.s);
+	}
+	ck_assert_uint_eq(n, 24); /* 14 + 5 + 5 upstream rows */
+	/* without any PersistentVolume in the input, a bound claim leaves VolumeZone not evaluated */
+	const char *pod = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"default\"}, \"spec\": {\"containers\": "
+			  "[{\"name\": \"c\", \"image\": \"i\"}], \"volumes\": [{\"name\": \"v\", "
+			  "\"persistentVolumeClaim\": {\"claimName\": \"c\"}}]}}";
+	const char *pvc =
+		"{\"apiVersion\": \"v1\", \"kind\": \"PersistentVolumeClaim\", \"metadata\": {\"name\": \"c\", "
+		"\"namespace\": \"default\"}, \"spec\": {\"volumeName\": \"pv\"}}";
+	json_t *got = run(pod, "{\"metadata\": {\"name\": \"n\", \"labels\": {\"" GZ "\": \"a\"}}}", pvc);
+	expect(got, "VolumeZone", "notEvaluated", NULL, "no PersistentVolume");
+	json_decref(got);
+}
+END_TEST
+
 static Suite *vec_volume_filters_suite(void)
 {
 	Suite *s = suite_create("vec_volume_filters");
@@ -749,6 +914,7 @@ static Suite *vec_volume_filters_suite(void)
 	tcase_add_test(tc, csi_limits);
 	tcase_add_test(tc, csi_limits_not_evaluated);
 	tcase_add_test(tc, explain_with_storage);
+	tcase_add_test(tc, volume_zone_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }
