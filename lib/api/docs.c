@@ -162,13 +162,22 @@ void dsi_api_objects_release(dsi_api_objects *o)
 	memset(o, 0, sizeof(*o));
 }
 
-static void objects_reset(dsi_api_objects *o) { json_array_clear(o->arr), o->documents = 0; }
+static void objects_reset(dsi_api_objects *o) { json_array_clear(o->arr), o->documents = 0, o->listed = 0; }
+
+/* A typed List of the text, so that the snapshot knows what kinds it was given none of. */
+static void collect_list(void *ctx, const char *item_kind, const char *api)
+{
+	collector *c = ctx;
+	int s = dsi_supply_of(item_kind, api);
+	if (s >= 0)
+		c->o->listed |= 1u << s;
+}
 
 /* The loader on text, each object to collect. */
 static int load_all(const char *text, size_t size, const dsi_limits *lim, collector *c, ds_error *err)
 {
 	objects_reset(c->o);
-	return dsi_load_text(text, size, lim, collect, c, err);
+	return dsi_load_text_lists(text, size, lim, collect, NULL, NULL, 0, collect_list, c, err);
 }
 
 int dsi_api_objects_of(const char *text, size_t size, const dsi_limits *lim, dsi_api_objects *o, ds_error *err)
@@ -195,7 +204,7 @@ int dsi_api_objects_of(const char *text, size_t size, const dsi_limits *lim, dsi
 		if (dsi_parse_one(text, size, lim, &one, &ignored) < 0)
 			return load_all(text, size, lim, &c, err);
 		if (!json_is_array(one)) {
-			rc = dsi_load_value(one, lim, collect, &c, err);
+			rc = dsi_load_value_lists(one, lim, collect, collect_list, &c, err);
 			json_decref(one);
 			if (rc < 0) {
 				ds_error_clear(err);
@@ -228,7 +237,7 @@ int dsi_api_objects_of_value(json_t *v, const dsi_limits *lim, dsi_api_objects *
 	if (!(o->arr = json_array()))
 		rc = dsi_error_nomem(err);
 	else if (!json_is_array(v))
-		rc = dsi_load_value(v, lim, collect, &c, err);
+		rc = dsi_load_value_lists(v, lim, collect, collect_list, &c, err);
 	size_t i;
 	json_t *e;
 	json_array_foreach(rc == 0 && json_is_array(v) ? v : NULL, i, e)
@@ -357,6 +366,8 @@ int dsi_api_scratch_add_objects(dsi_cluster *c, const char *text, size_t size, j
 		json_decref(list);
 		if (rc < 0)
 			document = dsi_api_error_at_origin(err, &o);
+		else /* the generic List that carried them names no kind: the typed ones the text held */
+			dsi_cluster_mark_listed(c, o.listed);
 	}
 	if (rc == 0 && kept)
 		*kept = o;

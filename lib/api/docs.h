@@ -55,6 +55,7 @@ typedef struct dsi_api_objects {
 	json_t *arr;
 	dsi_api_origin *where; /* one per object of arr */
 	size_t documents;      /* documents of the stream */
+	uint32_t listed;       /* 1 << dsi_supply: the typed Lists it held, items or none (dsi_cluster_supplied) */
 } dsi_api_objects;
 
 /* Parse text once into o (released with dsi_api_objects_release in every case). */

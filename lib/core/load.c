@@ -23,6 +23,7 @@ typedef struct walker {
 	const dsi_keyobs *obs;   /* set: keys are reported, repeated keys are no error (keyscan.h) */
 	const dsi_load_par *par; /* set: a large List's items may be staged on several threads */
 	unsigned skip;           /* DSI_FRONT_*: what a List item's tree may leave out (core/jsonfront.h) */
+	dsi_load_list_fn list;   /* set: told of each typed List, whatever its items (dsi_load_text_lists) */
 	/* A YAML List's items handed out as they are read (yaml_item), for the document ydoc: those that
 	 * wait for the list's kind ([i, item] pairs, in order), and the error of the first that failed,
 	 * which stands once the rest of the document has been read. */
@@ -129,13 +130,14 @@ static int walk_value(walker *w, const json_t *v, size_t document, int line, siz
 	json_t *items = json_object_get(v, "items");
 	if (!(kind && is_list_kind(kind)) || !items)
 		return emit(w, (json_t *)v, "", kind, api, document, line, err);
-	if (json_is_null(items))
-		return 0; /* Go's nil slice: every Kubernetes decoder reads it as an empty list */
-	if (!json_is_array(items))
+	/* null: Go's nil slice, which every Kubernetes decoder reads as an empty list */
+	if (!json_is_null(items) && !json_is_array(items))
 		return dsi_rd_fail(&rd, "items", DS_ETYPE, "expected array, got %s", dsi_json_type_name(items));
 	char *item_kind = list_item_kind(kind);
 	if (!item_kind)
 		return dsi_error_nomem(err);
+	if (w->list && item_kind[0])
+		w->list(w->ctx, item_kind, api);
 	int rc = 0;
 	for (size_t i = first; rc == 0 && i < json_array_size(items); i++)
 		rc = emit_item(w, json_array_get(items, i), i, item_kind, api, document, line, err);
@@ -172,6 +174,8 @@ static int yaml_streamed_doc(walker *w, const json_t *doc, size_t index, int lin
 	char *item_kind = list_item_kind(kind);
 	if (!item_kind)
 		return dsi_error_nomem(err);
+	if (w->list && item_kind[0])
+		w->list(w->ctx, item_kind, json_string_value(api));
 	size_t i;
 	json_t *pair;
 	int rc = 0;
@@ -463,6 +467,8 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	    par_items(w, data, &items, item_kind, json_string_value(api), document, err) == 0) {
 		w->count += items.n;
 		*end = vend;
+		if (w->list && item_kind[0])
+			w->list(w->ctx, item_kind, json_string_value(api));
 		dsi_free(item_kind);
 		json_decref(list);
 		dsi_jsonscan_items_free(&items);
@@ -489,8 +495,11 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 		}
 	}
 	dsi_json_front_free(front);
-	if (rc == LIST_DONE)
+	if (rc == LIST_DONE) {
 		*end = vend;
+		if (w->list && item_kind[0])
+			w->list(w->ctx, item_kind, json_string_value(api));
+	}
 	dsi_free(item_kind);
 	json_decref(list);
 	dsi_jsonscan_items_free(&items);
@@ -565,7 +574,8 @@ static int parse_json_stream(walker *w, const char *data, size_t size, size_t st
 }
 
 static int load_text(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
-		     dsi_load_undo_fn undo, const dsi_load_par *par, unsigned skip, void *ctx, ds_error *err)
+		     dsi_load_undo_fn undo, const dsi_load_par *par, unsigned skip, dsi_load_list_fn list, void *ctx,
+		     ds_error *err)
 {
 	if (size > lim->max_bytes)
 		return dsi_error_too_large(err, NULL, size, lim->max_bytes);
@@ -579,7 +589,8 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 		    .undo = obs ? NULL : undo,
 		    .skip = obs ? 0 : skip,
 		    .obs = obs,
-		    .par = obs || !undo ? NULL : par};
+		    .par = obs || !undo ? NULL : par,
+		    .list = list};
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		int first_failed;
@@ -607,30 +618,42 @@ static int load_text(const char *data, size_t size, const dsi_limits *lim, const
 
 int dsi_load_text(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, NULL, NULL, 0, ctx, err);
+	return load_text(data, size, lim, NULL, fn, NULL, NULL, 0, NULL, ctx, err);
 }
 
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
 			   void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, obs, fn, NULL, NULL, 0, ctx, err);
+	return load_text(data, size, lim, obs, fn, NULL, NULL, 0, NULL, ctx, err);
 }
 
 int dsi_load_text_staged(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 			 void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, undo, NULL, 0, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, NULL, 0, NULL, ctx, err);
 }
 
 int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 		      const dsi_load_par *par, unsigned skip, void *ctx, ds_error *err)
 {
-	return load_text(data, size, lim, NULL, fn, undo, par, skip, ctx, err);
+	return load_text(data, size, lim, NULL, fn, undo, par, skip, NULL, ctx, err);
+}
+
+int dsi_load_text_lists(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+			const dsi_load_par *par, unsigned skip, dsi_load_list_fn list, void *ctx, ds_error *err)
+{
+	return load_text(data, size, lim, NULL, fn, undo, par, skip, list, ctx, err);
 }
 
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err)
 {
-	walker w = {.lim = lim, .fn = fn, .ctx = ctx};
+	return dsi_load_value_lists(v, lim, fn, NULL, ctx, err);
+}
+
+int dsi_load_value_lists(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, dsi_load_list_fn list, void *ctx,
+			 ds_error *err)
+{
+	walker w = {.lim = lim, .fn = fn, .ctx = ctx, .list = list};
 	if (!v)
 		return dsi_error_set(err, DS_EARG, NULL, "value is NULL");
 	return walk_value(&w, v, 0, 0, 0, err);

@@ -63,12 +63,24 @@ typedef struct dsi_load_par {
  * (errors are unchanged: a text that does not parse is reported from the whole of it). */
 int dsi_load_text_par(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
 		      const dsi_load_par *par, unsigned skip, void *ctx, ds_error *err);
+/* Told of each typed List ("<Kind>List", not "List") that a load reads, whatever its items (some,
+ * none, or null): the items' kind ("PersistentVolumeClaim") and the list's apiVersion (may be NULL),
+ * in a JSON text once its items have all been handed out, else before them; possibly more than once
+ * for one List (record it idempotently), and undo must forget it too. So that a caller can tell
+ * "the input listed none of this kind" from "the input did not list this kind". */
+typedef void (*dsi_load_list_fn)(void *ctx, const char *item_kind, const char *api_version);
+/* dsi_load_text_par with list (may be NULL) told of the typed Lists. */
+int dsi_load_text_lists(const char *data, size_t size, const dsi_limits *lim, dsi_load_fn fn, dsi_load_undo_fn undo,
+			const dsi_load_par *par, unsigned skip, dsi_load_list_fn list, void *ctx, ds_error *err);
 /* The same, telling obs (may be NULL) about the keys of the text (keyscan.h); with an observer a
  * repeated key is no error (the later value wins) and a List is never staged. */
 int dsi_load_text_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs, dsi_load_fn fn,
 			   void *ctx, ds_error *err);
 /* The same for an already-parsed value (not modified). */
 int dsi_load_value(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, void *ctx, ds_error *err);
+/* dsi_load_value with list (may be NULL) told of the typed Lists (dsi_load_text_lists). */
+int dsi_load_value_lists(const json_t *v, const dsi_limits *lim, dsi_load_fn fn, dsi_load_list_fn list, void *ctx,
+			 ds_error *err);
 /* json_loadb of JSON-only text (flags: jansson's decoding flags); a failure is DS_ESYNTAX at path (may be NULL)
  * with jansson's message after prefix ("" for none) and its line and column. */
 int dsi_json_loadb(const char *text, size_t size, size_t flags, const char *path, const char *prefix, json_t **out,

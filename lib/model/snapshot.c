@@ -397,6 +397,8 @@ typedef struct batch {
 	size_t count[DSI_KIND_COUNT];
 	int events;             /* items are watch events */
 	size_t mark;            /* b->n when the current text began (unstage) */
+	uint32_t listed;        /* dsi_supply bits of the typed Lists it read, for the snapshot's on commit */
+	uint32_t listed_mark;   /* listed when the current text began (unstage) */
 	dsi_pod_group **groups; /* the owner groups its pods join, each once (reserve_groups) */
 	size_t ngroups;
 } batch;
@@ -923,6 +925,67 @@ static void unstage(void *ctx)
 {
 	batch *b = ctx;
 	batch_truncate(b, b->mark);
+	b->listed = b->listed_mark;
+}
+
+int dsi_supply_of(const char *item_kind, const char *api)
+{
+	static const char *const kinds[DSI_SUPPLY_COUNT] = {
+		"PersistentVolumeClaim", "PersistentVolume", "StorageClass", "CSINode",
+		"ResourceClaim",         "DeviceClass",      "ResourceSlice"};
+	static const dsi_kind ours[DSI_SUPPLY_RESOURCE_CLAIM] = {DSI_KIND_PVC, DSI_KIND_PV, DSI_KIND_STORAGE_CLASS,
+								 DSI_KIND_CSINODE};
+	for (int s = 0; s < DSI_SUPPLY_COUNT; s++) {
+		if (strcmp(item_kind, kinds[s]) != 0)
+			continue;
+		ds_error e;
+		dsi_rd rd;
+		dsi_rd_init(&rd, &e);
+		if (s < DSI_SUPPLY_RESOURCE_CLAIM) { /* in its own group, as loading classifies its items */
+			dsi_kind k;
+			int legacy;
+			return dsi_classify_kind(item_kind, api, 0, &rd, &k, &legacy) == 0 && k == ours[s] ? s : -1;
+		}
+		/* a version loading refuses (an item would be an error) supplies nothing */
+		dsi_dra_kind dra;
+		return dsi_dra_classify(&rd, item_kind, api, &dra) == 0 && dra ? s : -1;
+	}
+	return -1;
+}
+
+/* dsi_load_text_lists' list: the typed Lists of the kinds dsi_cluster_supplied asks about */
+static void stage_list(void *ctx, const char *item_kind, const char *api)
+{
+	batch *b = ctx;
+	int s = dsi_supply_of(item_kind, api);
+	if (s >= 0)
+		b->listed |= 1u << s;
+}
+
+void dsi_cluster_mark_listed(dsi_cluster *c, uint32_t kinds)
+{
+	if (kinds & ~c->listed)
+		c->version++;
+	c->listed |= kinds;
+}
+
+int dsi_cluster_supplied(const dsi_cluster *c, dsi_supply s)
+{
+	static const dsi_kind ours[DSI_SUPPLY_RESOURCE_CLAIM] = {DSI_KIND_PVC, DSI_KIND_PV, DSI_KIND_STORAGE_CLASS,
+								 DSI_KIND_CSINODE};
+	if (dsi_cluster_listed(c, s))
+		return 1;
+	if (s < DSI_SUPPLY_RESOURCE_CLAIM)
+		return dsi_cluster_count(c, ours[s]) > 0;
+	const dsi_dra_kind want = s == DSI_SUPPLY_RESOURCE_CLAIM ? DSI_DRA_CLAIM
+				  : s == DSI_SUPPLY_DEVICE_CLASS ? DSI_DRA_CLASS
+								 : DSI_DRA_SLICE;
+	for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_OTHER); i++) {
+		const dsi_other *o = c->objs[DSI_KIND_OTHER].v[i];
+		if (o->dra && o->dra->kind == want)
+			return 1;
+	}
+	return 0;
 }
 
 static void *copy_obj(dsi_cluster *dst, const dsi_atoms *from, dsi_kind k, const void *so, int take_json,
@@ -1011,12 +1074,13 @@ static int load_staged(batch *b, const char *data, size_t size, dsi_load_fn fn, 
 {
 	dsi_cluster *c = b->c;
 	b->mark = b->n;
+	b->listed_mark = b->listed;
 	const dsi_load_par par = {c->model.exec, (unsigned)c->core.load_threads, worker_new, worker_item, merge_workers,
 				  worker_free};
 	/* a Node's status.images is nothing the snapshot reads (dsi_node_read), and in its plain form
 	 * nothing the decoding check refuses: left out of a List item's tree (core/jsonfront.h) */
-	return dsi_load_text_par(data, size, &c->core.limits, fn, unstage, c->model.exec && !b->events ? &par : NULL,
-				 b->events ? 0 : DSI_FRONT_NODE_IMAGES, b, err);
+	return dsi_load_text_lists(data, size, &c->core.limits, fn, unstage, c->model.exec && !b->events ? &par : NULL,
+				   b->events ? 0 : DSI_FRONT_NODE_IMAGES, b->events ? NULL : stage_list, b, err);
 }
 
 #define SLAB_ROUND(n) (((n) + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t))
@@ -1135,7 +1199,8 @@ static int finish_batch(dsi_cluster *c, batch *b, int rc, size_t *count, ds_erro
 	if (rc == 0 && reserve(c, b) < 0)
 		rc = dsi_error_nomem(err);
 	if (rc == 0) {
-		commit(c, b);
+		commit(c, b); /* bumps the version */
+		c->listed |= b->listed;
 		if (count)
 			*count = b->n;
 	}
@@ -1154,7 +1219,7 @@ int dsi_cluster_load_text(dsi_cluster *c, const char *data, size_t size, size_t 
 int dsi_cluster_load_value(dsi_cluster *c, const json_t *v, size_t *count, ds_error *err)
 {
 	batch b = {.c = c, .atoms = &c->atoms, .events = 0};
-	int rc = dsi_load_value(v, &c->core.limits, stage_loaded, &b, err);
+	int rc = dsi_load_value_lists(v, &c->core.limits, stage_loaded, stage_list, &b, err);
 	return finish_batch(c, &b, rc, count, err);
 }
 
@@ -1483,9 +1548,11 @@ int dsi_cluster_copy(const dsi_cluster *src, dsi_cluster *dst, ds_error *err)
 		}
 	}
 	rc = finish_batch(dst, &b, rc, NULL, err);
-	if (rc < 0)
+	if (rc < 0) {
 		dsi_cluster_destroy(dst);
-	else
+	} else {
 		dst->version = src->version;
+		dst->listed = src->listed;
+	}
 	return rc;
 }

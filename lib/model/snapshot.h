@@ -35,6 +35,18 @@ typedef enum dsi_kind {
 	DSI_KIND_COUNT
 } dsi_kind;
 
+/* The kinds whose presence the scheduler's plugins ask about (dsi_cluster_supplied). */
+typedef enum dsi_supply {
+	DSI_SUPPLY_PVC,
+	DSI_SUPPLY_PV,
+	DSI_SUPPLY_STORAGE_CLASS,
+	DSI_SUPPLY_CSINODE,
+	DSI_SUPPLY_RESOURCE_CLAIM, /* resource.k8s.io v1 or v1beta2, as loading reads them (model/resourceclaim.h) */
+	DSI_SUPPLY_DEVICE_CLASS,
+	DSI_SUPPLY_RESOURCE_SLICE,
+	DSI_SUPPLY_COUNT
+} dsi_supply;
+
 /* Any other kind: only its identity, so owners can be found (drain asks whether a DaemonSet exists). */
 typedef struct dsi_other {
 	dsi_meta meta;
@@ -77,6 +89,7 @@ struct ds_cluster {
 	 * requirement on a key that no node has once per sync instead of once per node */
 	uint32_t *label_key_nodes;
 	size_t label_key_cap;
+	uint32_t listed;       /* 1 << dsi_supply: a typed List of that kind was loaded, items or none */
 	uint64_t version;      /* bumped by every change */
 	uint64_t quiet_events; /* Node events applied without a tree: they changed only the resourceVersion */
 };
@@ -134,8 +147,21 @@ dsi_node *dsi_cluster_node_by_name(const dsi_cluster *c, const char *name);
 dsi_pod *dsi_cluster_pod(const dsi_cluster *c, dsi_atom ns, dsi_atom name);
 dsi_daemonset *dsi_cluster_daemonset(const dsi_cluster *c, const char *ns, const char *name);
 dsi_priority_class *dsi_cluster_priority_class(const dsi_cluster *c, dsi_atom name);
-/* The storage objects by (namespace and) name; NULL when absent. A kind counts as supplied (its
- * plugins run) when the snapshot holds at least one object of it: dsi_cluster_count(c, k) > 0. */
+/* Whether the input supplied kind s, so that one missing is not there (upstream's not-found) rather
+ * than not loaded: a typed List of it was loaded ("kind": "PersistentVolumeClaimList", items or
+ * none, as the API server's list replies are typed), or the snapshot holds an object of it. A
+ * generic List names no kind, and so supplies none but those of its items. The record is kept by
+ * copies (dsi_cluster_copy) and made by a load only when it commits; removing objects (a DELETED
+ * event, dsi_cluster_remove) keeps it: a cluster whose listed PVCs were all deleted has none. */
+int dsi_cluster_supplied(const dsi_cluster *c, dsi_supply s);
+static inline int dsi_cluster_listed(const dsi_cluster *c, dsi_supply s) { return (c->listed >> s) & 1u; }
+/* Which of ours the items of a typed List of item_kind in api (may be NULL) are, as loading would
+ * classify them; -1: none that dsi_cluster_supplied asks about. */
+int dsi_supply_of(const char *item_kind, const char *api);
+/* Record kinds (1 << dsi_supply bits) as listed, for a caller that loaded their lists itself as
+ * one generic List (api/docs.c): after that load committed. */
+void dsi_cluster_mark_listed(dsi_cluster *c, uint32_t kinds);
+/* The storage objects by (namespace and) name; NULL when absent. */
 dsi_pvc *dsi_cluster_pvc(const dsi_cluster *c, dsi_atom ns, dsi_atom name);
 dsi_pv *dsi_cluster_pv(const dsi_cluster *c, dsi_atom name);
 dsi_storage_class *dsi_cluster_storage_class(const dsi_cluster *c, dsi_atom name);

@@ -31,9 +31,10 @@
  *
  * What the snapshot holds: a snapshot without any ResourceClaim (a dump that lists none) leaves a
  * pod with claims not evaluated, since a missing claim cannot be told from an unloaded one. Once it
- * holds ResourceClaims, it is taken to hold the cluster's DRA objects: a claim it lacks is upstream's
- * not-found, a DeviceClass it lacks does not exist, and the ResourceSlices it has are all the
- * devices there are (load them together: kubectl get resourceclaims,deviceclasses,resourceslices).
+ * holds ResourceClaims, or was given a typed ResourceClaimList even with no items (the API server's
+ * reply when there are none; dsi_cluster_supplied), it is taken to hold the cluster's DRA objects: a claim it lacks is
+ * upstream's not-found, a DeviceClass it lacks does not exist, and the ResourceSlices it has are all the devices there
+ * are (load them together: kubectl get resourceclaims,deviceclasses,resourceslices).
  */
 #include "sched/dynamicresources.h"
 
@@ -273,7 +274,8 @@ int dsi_dra_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_dra_st
 	    !(st->claim_refs = dsi_calloc(pc->n, sizeof(*st->claim_refs))) || gather(c, st, &nclaims) < 0)
 		return -1;
 	const char *unknown = NULL;
-	if (pod_claims(c, pod, st, nclaims > 0, &unknown) < 0)
+	/* supplied: a claim, or an empty ResourceClaimList (dsi_cluster_supplied, without a second walk) */
+	if (pod_claims(c, pod, st, nclaims > 0 || dsi_cluster_listed(c, DSI_SUPPLY_RESOURCE_CLAIM), &unknown) < 0)
 		return -1;
 	if (st->error)
 		return 0;

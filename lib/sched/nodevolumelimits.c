@@ -39,8 +39,8 @@ void dsi_nvl_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_nvl_s
 		ephemeral |= spec->vclaims[i].ephemeral;
 	/* the limits come from CSINodes; claims from PersistentVolumeClaims; an ephemeral claim is
 	 * named after its pod, which a pod not created yet (a DaemonSet's template) does not have */
-	out->not_evaluated = dsi_cluster_count(c, DSI_KIND_CSINODE) == 0 ||
-			     (spec->nvclaims && dsi_cluster_count(c, DSI_KIND_PVC) == 0) ||
+	out->not_evaluated = !dsi_cluster_supplied(c, DSI_SUPPLY_CSINODE) ||
+			     (spec->nvclaims && !dsi_cluster_supplied(c, DSI_SUPPLY_PVC)) ||
 			     (ephemeral && pod->name == DSI_ATOM_NONE);
 }
 

@@ -5,7 +5,8 @@
  * node's allocatable attachable-volumes-csi-<driver>).
  *
  * What the snapshot does not say leaves the plugin "not evaluated": no CSINode in the input (the
- * limits are unknown), claims and no PersistentVolumeClaim in the input, an ephemeral volume of a
+ * limits are unknown), claims and no PersistentVolumeClaim in the input (a typed empty list of the
+ * kind says there are none, which is saying: dsi_cluster_supplied), an ephemeral volume of a
  * pod not created yet (its claim's name has the pod's), and in-tree volumes (gcePersistentDisk,
  * awsElasticBlockStore, ...) on a node whose CSINode says their plugin is migrated to CSI (the
  * translation csi-translation-lib does is not reproduced). */

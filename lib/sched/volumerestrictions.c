@@ -80,8 +80,9 @@ int dsi_vr_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_pod_fil
 	int needs_check = spec->ndisks > 0, has_claims = 0;
 	for (uint32_t i = 0; i < spec->nvclaims; i++)
 		has_claims |= !spec->vclaims[i].ephemeral;
-	if (has_claims && dsi_cluster_count(c, DSI_KIND_PVC) == 0) {
-		/* no PersistentVolumeClaim in the input: the claims cannot be read */
+	if (has_claims && !dsi_cluster_supplied(c, DSI_SUPPLY_PVC)) {
+		/* no PersistentVolumeClaim in the input (nor an empty PersistentVolumeClaimList): the claims
+		 * cannot be read */
 		out->not_evaluated = 1;
 		out->skip = !needs_check;
 		return 0;

@@ -1,8 +1,9 @@
 /* VolumeRestrictions (kube-scheduler plugins/volumerestrictions): the pod's GCE PD, AWS EBS, iSCSI
  * and RBD volumes against those of the pods on the node, and its ReadWriteOncePod claims against
  * the pods of the cluster that use them. The claims are looked up among the snapshot's
- * PersistentVolumeClaims: when it holds none (the input had no PersistentVolumeClaim), a pod with
- * persistentVolumeClaim volumes gets the plugin "not evaluated"; when it holds some, a claim that
+ * PersistentVolumeClaims: when it holds none (the input had no PersistentVolumeClaim, nor a typed
+ * PersistentVolumeClaimList, which with no items says there are none: dsi_cluster_supplied), a pod
+ * with persistentVolumeClaim volumes gets the plugin "not evaluated"; when it holds some, a claim that
  * is not among them is upstream's not-found. */
 #ifndef DSI_VOLUMERESTRICTIONS_H
 #define DSI_VOLUMERESTRICTIONS_H

@@ -89,7 +89,7 @@ int dsi_vz_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_vz_stat
 		out->skip = 1;
 		return 0;
 	}
-	if (dsi_cluster_count(c, DSI_KIND_PVC) == 0) {
+	if (!dsi_cluster_supplied(c, DSI_SUPPLY_PVC)) {
 		out->not_evaluated = 1;
 		return 0;
 	}
@@ -109,7 +109,7 @@ int dsi_vz_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_vz_stat
 		if (!pvc->volume_name) {
 			if (!pvc->storage_class)
 				return fail(out, "%sPersistentVolumeClaim had no pv name and storageClass name", "");
-			if (dsi_cluster_count(c, DSI_KIND_STORAGE_CLASS) == 0) {
+			if (!dsi_cluster_supplied(c, DSI_SUPPLY_STORAGE_CLASS)) {
 				out->not_evaluated = 1;
 				return 0;
 			}
@@ -122,7 +122,7 @@ int dsi_vz_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_vz_stat
 				continue; /* unbound volumes are skipped */
 			return fail(out, "%sPersistentVolume had no name", "");
 		}
-		if (dsi_cluster_count(c, DSI_KIND_PV) == 0) {
+		if (!dsi_cluster_supplied(c, DSI_SUPPLY_PV)) {
 			out->not_evaluated = 1;
 			return 0;
 		}

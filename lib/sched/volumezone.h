@@ -2,7 +2,8 @@
  * PersistentVolumes bound to the pod's persistentVolumeClaim volumes against the node's labels.
  * The claims, volumes and classes are the snapshot's: when it holds no PersistentVolumeClaim (or,
  * for a bound claim, no PersistentVolume; for an unbound one, no StorageClass), the plugin is not
- * evaluated; when it holds some, one that is missing is upstream's not-found. */
+ * evaluated; when it holds some (or a typed list of the kind, even empty: dsi_cluster_supplied), one
+ * that is missing is upstream's not-found. */
 #ifndef DSI_VOLUMEZONE_H
 #define DSI_VOLUMEZONE_H
 

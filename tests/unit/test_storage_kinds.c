@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "model/snapshot.h"
 
 static const char *dump =
 	"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": ["
@@ -106,12 +107,121 @@ START_TEST(bad_fields)
 }
 END_TEST
 
+/* A typed List supplies its kind with no items at all (dsi_cluster_supplied): "this cluster has
+ * none" rather than "not loaded". A generic List, another group's kind or a refused version supply
+ * nothing; a load that fails records nothing; copies keep it, removals do not undo it. */
+static ds_cluster *fresh(void)
+{
+	ds_cluster *c = NULL;
+	ds_error err;
+	ck_assert_int_eq(ds_cluster_new(NULL, &c, &err), 0);
+	return c;
+}
+
+static int load(ds_cluster *c, const char *text)
+{
+	ds_error err;
+	return ds_cluster_load(c, text, strlen(text), NULL, &err);
+}
+
+START_TEST(typed_empty_lists)
+{
+	static const struct {
+		const char *text;
+		int supply; /* -1: none */
+	} rows[] = {
+		{"{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"v1\", \"items\": []}", DSI_SUPPLY_PVC},
+		{"{\"kind\": \"PersistentVolumeList\", \"apiVersion\": \"v1\", \"metadata\": {\"resourceVersion\": "
+		 "\"7\"}, \"items\": null}",
+		 DSI_SUPPLY_PV},
+		{"kind: StorageClassList\napiVersion: storage.k8s.io/v1\nitems: []\n", DSI_SUPPLY_STORAGE_CLASS},
+		{"apiVersion: storage.k8s.io/v1\nkind: CSINodeList\nitems:\n", DSI_SUPPLY_CSINODE},
+		{"{\"kind\": \"ResourceClaimList\", \"apiVersion\": \"resource.k8s.io/v1\", \"items\": []}",
+		 DSI_SUPPLY_RESOURCE_CLAIM},
+		{"{\"kind\": \"DeviceClassList\", \"apiVersion\": \"resource.k8s.io/v1beta2\", \"items\": []}",
+		 DSI_SUPPLY_DEVICE_CLASS},
+		{"kind: ResourceSliceList\napiVersion: resource.k8s.io/v1\nitems: []\n", DSI_SUPPLY_RESOURCE_SLICE},
+		/* a concatenated stream: the second value's list */
+		{"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": []}\n"
+		 "{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"v1\", \"items\": []}",
+		 DSI_SUPPLY_PVC},
+		/* supplies nothing: a generic List, another group's kind, a version loading refuses, no items */
+		{"{\"kind\": \"List\", \"apiVersion\": \"v1\", \"items\": []}", -1},
+		{"kind: List\napiVersion: v1\nitems: []\n", -1},
+		{"{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"example.com/v1\", \"items\": []}", -1},
+		{"{\"kind\": \"ResourceClaimList\", \"apiVersion\": \"resource.k8s.io/v1beta1\", \"items\": []}", -1},
+		{"{\"kind\": \"ResourceClaimList\", \"apiVersion\": \"v1\", \"items\": []}", -1},
+		{"{\"kind\": \"PodList\", \"apiVersion\": \"v1\", \"items\": []}", -1},
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		ds_cluster *c = fresh();
+		ck_assert_msg(load(c, rows[i].text) == 0, "row %zu: load", i);
+		for (int s = 0; s < DSI_SUPPLY_COUNT; s++)
+			ck_assert_msg(dsi_cluster_supplied(c, (dsi_supply)s) == (s == rows[i].supply),
+				      "row %zu: kind %d", i, s);
+		ck_assert_uint_eq(ds_cluster_count(c, "PersistentVolumeClaim") + ds_cluster_count(c, "Other"), 0);
+		ds_cluster_free(c);
+	}
+}
+END_TEST
+
+START_TEST(typed_lists_all_or_nothing)
+{
+	/* each fails after its typed List was read: nothing is recorded, and the version stays */
+	static const char *const failing[] = {
+		"{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"v1\", \"items\": []}\n"
+		"{\"kind\": \"Pod\", \"apiVersion\": \"v1\", \"metadata\": 7}",
+		"kind: PersistentVolumeClaimList\napiVersion: v1\nitems: []\n---\nkind: Pod\napiVersion: v1\n"
+		"metadata: 7\n",
+		"{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"v1\", \"items\": [{\"metadata\": "
+		"{\"name\": "
+		"\"a\", \"namespace\": \"n\"}}, {\"metadata\": {\"name\": \"b\", \"namespace\": \"n\"}, \"spec\": "
+		"{\"volumeName\": 7}}]}",
+		"{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"v1\", \"items\": []} {",
+	};
+	for (size_t i = 0; i < sizeof(failing) / sizeof(failing[0]); i++) {
+		ds_cluster *c = fresh();
+		uint64_t v = ((dsi_cluster *)c)->version;
+		ck_assert_msg(load(c, failing[i]) < 0, "row %zu loads", i);
+		ck_assert_msg(!dsi_cluster_supplied(c, DSI_SUPPLY_PVC), "row %zu: recorded", i);
+		ck_assert_uint_eq(((dsi_cluster *)c)->listed, 0);
+		ck_assert_uint_eq(((dsi_cluster *)c)->version, v);
+		ds_cluster_free(c);
+	}
+	/* a copy keeps the record; removing the listed objects keeps it (the cluster has none) */
+	ds_cluster *c = fresh(), *d = NULL;
+	ds_error err;
+	ck_assert_int_eq(load(c, "{\"kind\": \"PersistentVolumeClaimList\", \"apiVersion\": \"v1\", \"items\": "
+				 "[{\"metadata\": {\"name\": \"a\", \"namespace\": \"n\"}}]}"),
+			 0);
+	ck_assert_int_eq(ds_cluster_copy(c, &d, &err), 0);
+	ck_assert(dsi_cluster_supplied(d, DSI_SUPPLY_PVC));
+	ck_assert_int_eq(ds_cluster_remove(d, "PersistentVolumeClaim", "n", "a", &err), 0);
+	ck_assert_uint_eq(ds_cluster_count(d, "PersistentVolumeClaim"), 0);
+	ck_assert(dsi_cluster_supplied(d, DSI_SUPPLY_PVC));
+	ck_assert(!dsi_cluster_supplied(d, DSI_SUPPLY_PV));
+	ds_cluster_free(d);
+	ds_cluster_free(c);
+	/* a claim loaded alone supplies its kind while it is there */
+	c = fresh();
+	ck_assert_int_eq(load(c, "{\"kind\": \"PersistentVolumeClaim\", \"apiVersion\": \"v1\", \"metadata\": "
+				 "{\"name\": \"a\", \"namespace\": \"n\"}}"),
+			 0);
+	ck_assert(dsi_cluster_supplied(c, DSI_SUPPLY_PVC));
+	ck_assert_int_eq(ds_cluster_remove(c, "PersistentVolumeClaim", "n", "a", &err), 0);
+	ck_assert(!dsi_cluster_supplied(c, DSI_SUPPLY_PVC));
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *storage_kinds_suite(void)
 {
 	Suite *s = suite_create("storage_kinds");
 	TCase *tc = tcase_create("load");
 	tcase_add_test(tc, loads_and_counts);
 	tcase_add_test(tc, bad_fields);
+	tcase_add_test(tc, typed_empty_lists);
+	tcase_add_test(tc, typed_lists_all_or_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -557,6 +557,50 @@ START_TEST(manifest_namespaces)
 }
 END_TEST
 
+/* An empty ResourceClaimList (the API server's reply when there are none) says the cluster has no
+ * claims: a pod's claim is then upstream's not-found, not "not evaluated"; a generic empty List
+ * says nothing. Through the text, a parsed List object and the snapshot (explain). */
+START_TEST(typed_empty_claim_list)
+{
+	const char *nf = "UnschedulableAndUnresolvable: could not find ResourceClaim \"d/c\"";
+	static const char *const typed[] = {
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaimList\", \"items\": []}",
+		"apiVersion: resource.k8s.io/v1beta2\nkind: ResourceClaimList\nitems: null\n",
+		("{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClassList\", \"items\": []}\n"
+		 "{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceClaimList\", \"items\": []}"),
+	};
+	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++) {
+		char *got = outcome(POD, typed[i]);
+		ck_assert_msg(strcmp(got, nf) == 0, "%s: got %s", typed[i], got);
+		free(got);
+	}
+	static const char *const untyped[] = {
+		"{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": []}",
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClassList\", \"items\": []}",
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"ResourceSliceList\", \"items\": []}",
+	};
+	for (size_t i = 0; i < sizeof(untyped) / sizeof(untyped[0]); i++) {
+		char *got = outcome(POD, untyped[i]);
+		ck_assert_msg(strcmp(got, "notEvaluated: no ResourceClaim loaded") == 0, "%s: got %s", untyped[i], got);
+		free(got);
+	}
+	ds_object *p = NULL, *n = NULL, *l = NULL;
+	ds_error err;
+	char *out = NULL;
+	ck_assert_int_eq(ds_object_parse("Pod", POD, strlen(POD), NULL, &p, &err), 0);
+	ck_assert_int_eq(ds_object_parse("Node", NODE, strlen(NODE), NULL, &n, &err), 0);
+	ck_assert_int_eq(ds_object_parse("List", typed[0], strlen(typed[0]), NULL, &l, &err), 0);
+	ck_assert_int_eq(ds_scheduler_filter_obj(p, n, l, NULL, &out, &err), 0);
+	json_t *got = dsi_test_take_json(out);
+	size_t nr;
+	const json_t *mine = reason_of(got, &nr);
+	ck_assert_ptr_nonnull(mine);
+	ck_assert_str_eq(json_string_value(json_object_get(mine, "message")), "could not find ResourceClaim \"d/c\"");
+	json_decref(got);
+	ds_object_free(l), ds_object_free(n), ds_object_free(p);
+}
+END_TEST
+
 static Suite *vec_dynamicresources_suite(void)
 {
 	Suite *s = suite_create("vec_dynamicresources");
@@ -570,6 +614,7 @@ static Suite *vec_dynamicresources_suite(void)
 	tcase_add_test(tc, obj_form);
 	tcase_add_test(tc, explain_rows);
 	tcase_add_test(tc, manifest_namespaces);
+	tcase_add_test(tc, typed_empty_claim_list);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,7 +22,8 @@
  *     which leaves the limits unknown (not evaluated).
  * TestAccessModeConflicts "failed to get PVC" has no PersistentVolumeClaim at all upstream; here an
  * unrelated claim is loaded beside it, since an input without any claim leaves the plugin "not
- * evaluated" (checked too).
+ * evaluated" (checked too), and (typed_empty_lists) an empty PersistentVolumeClaimList, which says
+ * there are none, as upstream's row has it.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -624,6 +625,72 @@ START_TEST(csi_limits)
 }
 END_TEST
 
+/* ds_scheduler_filter with objects given as a whole text (not wrapped in a List). */
+static json_t *run_text(const char *pod, const char *node, const char *objects)
+{
+	char *out = NULL;
+	ds_error err;
+	int rc = ds_scheduler_filter(pod, strlen(pod), node, strlen(node), objects, strlen(objects), NULL, &out, &err);
+	ck_assert_msg(rc == 0, "%s at %s", err.message, err.path);
+	return dsi_test_take_json(out);
+}
+
+/* A typed empty list says the cluster has none of its kind (the API server's reply to a list, as
+ * `kubectl get --raw /api/v1/persistentvolumeclaims` prints it): TestAccessModeConflicts' "failed to
+ * get PVC" with no claim at all, as upstream has it; a generic empty List (what `kubectl get pvc -o
+ * json` prints) says nothing. */
+START_TEST(typed_empty_lists)
+{
+	buf pod = {0};
+	put_pod(&pod, "default", "pod-with-one-pvc", NULL, NULL, 0, "pvc:claim-with-rwop-1");
+	const char *nf = "persistentvolumeclaim \"claim-with-rwop-1\" not found";
+	static const char *const typed[] = {
+		"{\"apiVersion\": \"v1\", \"kind\": \"PersistentVolumeClaimList\", \"metadata\": {\"resourceVersion\": "
+		"\"42\"}, \"items\": []}",
+		"{\"apiVersion\": \"v1\", \"kind\": \"PersistentVolumeClaimList\", \"items\": null}",
+		"apiVersion: v1\nkind: PersistentVolumeClaimList\nitems: []\n",
+		"{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": []}\n"
+		"{\"apiVersion\": \"v1\", \"kind\": \"PersistentVolumeClaimList\", \"items\": []}",
+		"kind: CSINodeList\napiVersion: storage.k8s.io/v1\nitems: []\n---\n"
+		"kind: PersistentVolumeClaimList\napiVersion: v1\nitems: []\n",
+	};
+	for (size_t i = 0; i < sizeof(typed) / sizeof(typed[0]); i++) {
+		json_t *got = run_text(pod.s, node1, typed[i]);
+		expect(got, "VolumeRestrictions", "UnschedulableAndUnresolvable", nf, typed[i]);
+		ck_assert(!filter_in(got, "notEvaluated", "VolumeRestrictions"));
+		ck_assert(!json_is_true(json_object_get(got, "fits")));
+		json_decref(got);
+	}
+	static const char *const untyped[] = {
+		"{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": []}",
+		"apiVersion: v1\nkind: List\nitems: []\n",
+		"{\"apiVersion\": \"example.com/v1\", \"kind\": \"PersistentVolumeClaimList\", \"items\": []}",
+		"{\"apiVersion\": \"v1\", \"kind\": \"PersistentVolumeList\", \"items\": []}",
+	};
+	for (size_t i = 0; i < sizeof(untyped) / sizeof(untyped[0]); i++) {
+		json_t *got = run_text(pod.s, node1, untyped[i]);
+		expect(got, "VolumeRestrictions", "notEvaluated", NULL, untyped[i]);
+		ck_assert(reason_of(got, "VolumeRestrictions") == NULL ||
+			  strcmp(json_string_value(json_object_get(reason_of(got, "VolumeRestrictions"), "code")),
+				 "NotEvaluated") == 0);
+		json_decref(got);
+	}
+	/* the same through a parsed List object (ds_scheduler_filter_obj: the list's snapshot is copied) */
+	ds_object *p = NULL, *n = NULL, *l = NULL;
+	ds_error err;
+	char *out = NULL;
+	ck_assert_int_eq(ds_object_parse("Pod", pod.s, strlen(pod.s), NULL, &p, &err), 0);
+	ck_assert_int_eq(ds_object_parse("Node", node1, strlen(node1), NULL, &n, &err), 0);
+	ck_assert_int_eq(ds_object_parse("List", typed[0], strlen(typed[0]), NULL, &l, &err), 0);
+	ck_assert_int_eq(ds_scheduler_filter_obj(p, n, l, NULL, &out, &err), 0);
+	json_t *got = dsi_test_take_json(out);
+	expect(got, "VolumeRestrictions", "UnschedulableAndUnresolvable", nf, "_obj");
+	json_decref(got);
+	ds_object_free(l), ds_object_free(n), ds_object_free(p);
+	free(pod.s);
+}
+END_TEST
+
 /* What the input lacks leaves NodeVolumeLimits not evaluated: no CSINode (limits unknown), claims
  * without any PersistentVolumeClaim; a pod without volumes it reads is its Skip. */
 START_TEST(csi_limits_not_evaluated)
@@ -913,6 +980,7 @@ static Suite *vec_volume_filters_suite(void)
 	tcase_add_test(tc, access_mode_conflicts);
 	tcase_add_test(tc, csi_limits);
 	tcase_add_test(tc, csi_limits_not_evaluated);
+	tcase_add_test(tc, typed_empty_lists);
 	tcase_add_test(tc, explain_with_storage);
 	tcase_add_test(tc, volume_zone_rows);
 	suite_add_tcase(s, tc);
