@@ -27,21 +27,27 @@ static const char *const type_args[DSI_OT_COUNT] = {"toleration", "taint",     "
 
 const char *dsi_object_type_name(dsi_otype t) { return t < DSI_OT_COUNT ? type_names[t] : ""; }
 
-static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
+static void object_init(ds_object *o, dsi_otype t, const dsi_core_options *core)
 {
-	ds_object *o = dsi_calloc(1, sizeof(*o));
-	if (!o)
-		return NULL;
+	memset(o, 0, sizeof(*o));
 	atomic_init(&o->refs, 1);
 	o->type = t;
 	o->gates = core->gates;
 	o->k8s_minor = core->k8s_minor;
 	dsi_atoms_init(&o->atoms);
+}
+
+static ds_object *object_new(dsi_otype t, const dsi_core_options *core)
+{
+	ds_object *o = dsi_malloc(sizeof(*o));
+	if (o)
+		object_init(o, t, core);
 	return o;
 }
 
-/* Release what a fully or partly built object holds (its typed view is zeroed until read). */
-static void object_destroy(ds_object *o)
+/* Release what a fully or partly built object holds (its typed view is zeroed until read), but not
+ * the object itself. */
+static void object_clear(ds_object *o)
 {
 	switch (o->type) {
 	case DSI_OT_TOLERATION: dsi_toleration_release(&o->atoms, &o->u.tol); break;
@@ -68,6 +74,11 @@ static void object_destroy(ds_object *o)
 	json_decref(o->json);
 	dsi_free(o->times);
 	dsi_atoms_free(&o->atoms);
+}
+
+static void object_destroy(ds_object *o)
+{
+	object_clear(o);
 	dsi_free(o);
 }
 
@@ -350,7 +361,7 @@ static int read_node_plain(ds_object *o, const input *in, const char *what, ds_e
 /* The one object of a document as the kind want (DSI_KIND_COUNT: a Node or a DaemonSet, whichever it
  * is), as the text functions load theirs into a snapshot (a List or a stream of one object, a kind
  * or apiVersion defaulted, read leniently), but straight into o. */
-static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_options *opts, const char *what,
+static int read_kind(ds_object *o, dsi_kind want, int mode, const input *in, const ds_options *opts, const char *what,
 		     ds_error *err)
 {
 	const char *kind = want == DSI_KIND_NODE ? "Node" : "DaemonSet";
@@ -409,12 +420,19 @@ static int read_kind(ds_object *o, dsi_kind want, const input *in, const ds_opti
 		}
 	} else if (rc == 0) {
 		o->type = DSI_OT_DAEMONSET;
-		/* read as the Go function receives it, its template hashed in canonical form */
+		/* read as the Go function receives it, its template hashed in canonical form (unless the
+		 * decision needs no hash: the canonical form is only for it, and a template that does not
+		 * decode is no error there) */
 		dsi_prepared prep;
+		memset(&prep, 0, sizeof(prep));
+		unsigned skip = mode == DSI_READ_DS_PLACEMENT ? DSI_DS_NO_HASH
+				: mode == DSI_READ_DS_HASH    ? DSI_DS_NO_PATCH
+							      : 0;
 		if ((rc = pin(o, err)) == 0 &&
-		    (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0) {
-			if ((rc = dsi_daemonset_read(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
-						     o->k8s_minor, &o->u.ds.d)) == 0)
+		    (mode == DSI_READ_DS_PLACEMENT ||
+		     (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0)) {
+			if ((rc = dsi_daemonset_read_ex(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
+							o->k8s_minor, skip, &o->u.ds.d)) == 0)
 				rc = ds_place(o, err);
 			json_decref(prep.hashed);
 		}
@@ -472,13 +490,10 @@ static int read_list(ds_object *o, const input *in, const ds_options *opts, cons
 	return rc;
 }
 
-static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what, ds_object **out,
-		ds_error *err)
+/* Read in into o, made by object_init (released on failure). */
+static int read_into(ds_object *o, dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what,
+		     ds_error *err)
 {
-	*out = NULL;
-	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
-	if (!o)
-		return dsi_error_nomem(err);
 	int rc;
 	switch (t) {
 	case DSI_OT_TOLERATION:
@@ -490,13 +505,26 @@ static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, 
 	case DSI_OT_LIST: rc = read_list(o, in, opts, what, err); break;
 	case DSI_OT_NODE:
 		rc = mode == DSI_READ_NODE_PLAIN ? read_node_plain(o, in, what, err)
-						 : read_kind(o, DSI_KIND_NODE, in, opts, what, err);
+						 : read_kind(o, DSI_KIND_NODE, 0, in, opts, what, err);
 		break;
-	case DSI_OT_DAEMONSET: rc = read_kind(o, DSI_KIND_DAEMONSET, in, opts, what, err); break;
-	default: rc = read_kind(o, DSI_KIND_COUNT, in, opts, what, err); break;
+	case DSI_OT_DAEMONSET: rc = read_kind(o, DSI_KIND_DAEMONSET, mode, in, opts, what, err); break;
+	default: rc = read_kind(o, DSI_KIND_COUNT, 0, in, opts, what, err); break;
 	}
+	if (rc < 0)
+		object_clear(o);
+	return rc;
+}
+
+static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, const char *what, ds_object **out,
+		ds_error *err)
+{
+	*out = NULL;
+	ds_object *o = object_new(t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
+	if (!o)
+		return dsi_error_nomem(err);
+	int rc = read_into(o, t, mode, in, opts, what, err);
 	if (rc < 0) {
-		object_destroy(o);
+		dsi_free(o);
 		return rc;
 	}
 	*out = o;
@@ -509,6 +537,16 @@ int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, co
 	const input in = {text, size, NULL};
 	return make(t, mode, &in, opts, what, out, err);
 }
+
+int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts,
+			   const char *what, ds_object *o, ds_error *err)
+{
+	const input in = {text, size, NULL};
+	object_init(o, t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
+	return read_into(o, t, mode, &in, opts, what, err);
+}
+
+void dsi_object_release_local(ds_object *o) { object_clear(o); }
 
 /* The type named type (NULL: DSI_OT_COUNT, by the object's kind), else DS_EARG. */
 static int type_of(const char *type, dsi_otype *t, ds_error *err)

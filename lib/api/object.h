@@ -33,8 +33,18 @@ typedef enum dsi_otype {
  *                     and its spec member), not as the pod functions do (a Pod, a PodTemplateSpec
  *                     or a bare PodSpec);
  *   DSI_READ_NODE_PLAIN  a Node as ds_pod_required_node_affinity_match2 reads it: one object decoded
- *                     as a Node whatever its kind, not one of a List or stream. */
-enum { DSI_READ_DEFAULT = 0, DSI_READ_POD_STRICT = 1, DSI_READ_NODE_PLAIN = 2 };
+ *                     as a Node whatever its kind, not one of a List or stream;
+ *   DSI_READ_DS_PLACEMENT  a DaemonSet read and checked as by default, but without its canonical
+ *                     template, template hash and patch (d.hashed, d.patch NULL, d.hash ""): for a
+ *                     text function's own object whose decision reads none of them;
+ *   DSI_READ_DS_HASH  the same with the canonical template and the hash, without the patch. */
+enum {
+	DSI_READ_DEFAULT = 0,
+	DSI_READ_POD_STRICT = 1,
+	DSI_READ_NODE_PLAIN = 2,
+	DSI_READ_DS_PLACEMENT = 3,
+	DSI_READ_DS_HASH = 4
+};
 
 /* A taint's timeAdded, which the typed view does not keep (FindMatchingUntoleratedTaint returns it). */
 typedef struct dsi_time_added {
@@ -83,6 +93,12 @@ struct ds_object {
  * argument in errors ("node"), as the text functions name theirs; mode: DSI_READ_*. */
 int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts, const char *what,
 			ds_object **out, ds_error *err);
+/* The same into *o, an object of the caller's (a text function's, on its stack: no allocation for it),
+ * which no one else may see; released with dsi_object_release_local when this returns 0 (on failure
+ * there is nothing to release). */
+int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts,
+			   const char *what, ds_object *o, ds_error *err);
+void dsi_object_release_local(ds_object *o);
 /* The metadata and spec of a Pod object read again from its JSON into atoms (an overlay on a
  * snapshot's table, for the scheduler), with rd. Release both. */
 int dsi_object_pod_read(const ds_object *pod, dsi_rd *rd, dsi_atoms *atoms, dsi_meta *meta, dsi_podspec *spec);

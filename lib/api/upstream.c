@@ -12,12 +12,15 @@
 #include "api/decide.h"
 #include "api/docs.h"
 
-/* Parse text as an object of type t for argument what (mode: DSI_READ_*). */
+/* Parse text as an object of type t for argument what (mode: DSI_READ_*) into *o, an object on the
+ * caller's stack: released with release() when this returns 0, nothing to release otherwise. */
 static int parse(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts, const char *what,
-		 ds_object **out, ds_error *err)
+		 ds_object *o, ds_error *err)
 {
-	return dsi_object_parse_as(t, mode, text, size, opts, what, out, err);
+	return dsi_object_parse_local(t, mode, text, size, opts, what, o, err);
 }
+
+static void release(ds_object *o) { dsi_object_release_local(o); }
 
 /* ---- taints and tolerations ----------------------------------------------------------------- */
 
@@ -28,15 +31,16 @@ int ds_toleration_tolerates_taint(const char *toleration, size_t toleration_size
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
-	ds_object *tol = NULL, *t = NULL;
+	ds_object tol, t;
 	int rc = parse(DSI_OT_TOLERATION, 0, toleration, toleration_size, opts, "toleration", &tol, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_TAINT, 0, taint, taint_size, opts, "taint", &t, err);
-	if (rc == 0)
-		*out = dsi_tolerates_taint_x(&tol->atoms, &tol->u.tol, &t->atoms, &t->u.taint,
+	if (rc < 0)
+		return rc;
+	if ((rc = parse(DSI_OT_TAINT, 0, taint, taint_size, opts, "taint", &t, err)) == 0) {
+		*out = dsi_tolerates_taint_x(&tol.atoms, &tol.u.tol, &t.atoms, &t.u.taint,
 					     dsi_decide_comparison_ops(opts));
-	ds_object_free(tol);
-	ds_object_free(t);
+		release(&t);
+	}
+	release(&tol);
 	return rc;
 }
 
@@ -45,14 +49,15 @@ static int find_untolerated(const char *taints, size_t taints_size, const char *
 			    const dsi_effect_filter *filter, const ds_options *opts, int *found, char **json_out,
 			    ds_error *err)
 {
-	ds_object *ts = NULL, *tl = NULL;
+	ds_object ts, tl;
 	int rc = parse(DSI_OT_TAINTS, 0, taints, taints_size, opts, "taints", &ts, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_TOLERATIONS, 0, tolerations, tolerations_size, opts, "tolerations", &tl, err);
-	if (rc == 0)
-		rc = dsi_decide_find(ts, tl, filter, opts, found, json_out, err);
-	ds_object_free(ts);
-	ds_object_free(tl);
+	if (rc < 0)
+		return rc;
+	if ((rc = parse(DSI_OT_TOLERATIONS, 0, tolerations, tolerations_size, opts, "tolerations", &tl, err)) == 0) {
+		rc = dsi_decide_find(&ts, &tl, filter, opts, found, json_out, err);
+		release(&tl);
+	}
+	release(&ts);
 	return rc;
 }
 
@@ -109,14 +114,15 @@ int ds_pod_required_node_affinity_match2(const char *pod, size_t pod_size, const
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, out);
 	*out = 0;
-	ds_object *p = NULL, *n = NULL;
+	ds_object p, n;
 	int rc = parse(DSI_OT_POD, DSI_READ_DEFAULT, pod, pod_size, opts, "pod", &p, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_NODE, DSI_READ_NODE_PLAIN, node, node_size, opts, "node", &n, err);
-	if (rc == 0)
-		rc = dsi_decide_affinity(p, n, out, err);
-	ds_object_free(p);
-	ds_object_free(n);
+	if (rc < 0)
+		return rc;
+	if ((rc = parse(DSI_OT_NODE, DSI_READ_NODE_PLAIN, node, node_size, opts, "node", &n, err)) == 0) {
+		rc = dsi_decide_affinity(&p, &n, out, err);
+		release(&n);
+	}
+	release(&p);
 	return rc;
 }
 
@@ -130,14 +136,15 @@ int ds_daemonset_node_should_run(const char *daemonset, size_t daemonset_size, c
 	DSI_ERR_BEGIN(err);
 	if (json_out)
 		*json_out = NULL;
-	ds_object *d = NULL, *n = NULL;
-	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, daemonset_size, opts, "daemonset", &d, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_NODE, DSI_READ_DEFAULT, node, node_size, opts, "node", &n, err);
-	if (rc == 0)
-		rc = dsi_decide_should_run(d, n, opts, should_run, should_continue_running, json_out, err);
-	ds_object_free(d);
-	ds_object_free(n);
+	ds_object d, n;
+	int rc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset", &d, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = parse(DSI_OT_NODE, DSI_READ_DEFAULT, node, node_size, opts, "node", &n, err)) == 0) {
+		rc = dsi_decide_should_run(&d, &n, opts, should_run, should_continue_running, json_out, err);
+		release(&n);
+	}
+	release(&d);
 	return rc;
 }
 
@@ -148,11 +155,14 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
-	ds_object *d = NULL;
-	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, size, opts, "daemonset", &d, err);
-	if (rc == 0)
-		rc = dsi_decide_new_pod(d, node_name, hash, opts, json_out, err);
-	ds_object_free(d);
+	ds_object d;
+	/* the template hash only where the pod's label takes it */
+	int mode = hash || dsi_o_daemon(opts)->revision_hash ? DSI_READ_DS_PLACEMENT : DSI_READ_DS_HASH;
+	int rc = parse(DSI_OT_DAEMONSET, mode, daemonset, size, opts, "daemonset", &d, err);
+	if (rc < 0)
+		return rc;
+	rc = dsi_decide_new_pod(&d, node_name, hash, opts, json_out, err);
+	release(&d);
 	return rc;
 }
 
@@ -163,11 +173,12 @@ int ds_podspec_add_daemon_tolerations2(const char *podspec, size_t size, const d
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
-	ds_object *p = NULL;
+	ds_object p;
 	int rc = parse(DSI_OT_POD, DSI_READ_DEFAULT, podspec, size, opts, "podspec", &p, err);
-	if (rc == 0)
-		rc = dsi_decide_add_tolerations(p, json_out, err);
-	ds_object_free(p);
+	if (rc < 0)
+		return rc;
+	rc = dsi_decide_add_tolerations(&p, json_out, err);
+	release(&p);
 	return rc;
 }
 
@@ -178,11 +189,12 @@ int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, node_name, json_out);
 	*json_out = NULL;
-	ds_object *a = NULL;
+	ds_object a;
 	int rc = parse(DSI_OT_AFFINITY, 0, affinity, size, opts, "affinity", &a, err);
-	if (rc == 0)
-		rc = dsi_decide_replace_affinity(a, node_name, json_out, err);
-	ds_object_free(a);
+	if (rc < 0)
+		return rc;
+	rc = dsi_decide_replace_affinity(&a, node_name, json_out, err);
+	release(&a);
 	return rc;
 }
 
@@ -194,14 +206,15 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
-	ds_object *d = NULL, *l = NULL;
-	int rc = parse(DSI_OT_DAEMONSET, 0, daemonset, daemonset_size, opts, "daemonset", &d, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err);
-	if (rc == 0)
-		rc = dsi_decide_rolling_update(&l->u.list.c, d, hash, now, opts, json_out, err);
-	ds_object_free(d);
-	ds_object_free(l);
+	ds_object d, l;
+	int rc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset", &d, err);
+	if (rc < 0)
+		return rc;
+	if ((rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err)) == 0) {
+		rc = dsi_decide_rolling_update(&l.u.list.c, &d, 1, hash, now, opts, json_out, err);
+		release(&l);
+	}
+	release(&d);
 	return rc;
 }
 
@@ -213,17 +226,18 @@ static int scheduler(const char *pod, size_t pod_size, const char *node, size_t 
 {
 	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
-	ds_object *p = NULL, *n = NULL, *l = NULL;
+	ds_object p, n, l;
 	int rc = parse(DSI_OT_POD, DSI_READ_POD_STRICT, pod, pod_size, opts, "pod", &p, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_NODE, DSI_READ_DEFAULT, node, node_size, opts, "node", &n, err);
-	if (rc == 0)
-		rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err);
-	if (rc == 0)
-		rc = dsi_decide_scheduler(&l->u.list.c, l, p, n, opts, victims, json_out, err);
-	ds_object_free(p);
-	ds_object_free(n);
-	ds_object_free(l);
+	if (rc < 0)
+		return rc;
+	if ((rc = parse(DSI_OT_NODE, DSI_READ_DEFAULT, node, node_size, opts, "node", &n, err)) == 0) {
+		if ((rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err)) == 0) {
+			rc = dsi_decide_scheduler(&l.u.list.c, &l, &p, &n, opts, victims, json_out, err);
+			release(&l);
+		}
+		release(&n);
+	}
+	release(&p);
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 #include "api/decide.h"
 #include "api/docs.h"
 #include "api/lookup.h"
+#include "apiserver/canonical.h"
 #include "apiserver/decodecheck.h"
 #include "apiserver/goencode.h"
 #include "core/alloc.h"
@@ -205,7 +206,7 @@ static int scratch_of(const ds_object *list, const ds_options *opts, dsi_cluster
 }
 
 /* rollingUpdate (pkg/controller/daemon/update.go), alone */
-int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, const char *hash, ds_time now,
+int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, int own, const char *hash, ds_time now,
 			      const ds_options *opts, char **json_out, ds_error *err)
 {
 	const dsi_daemonset *od = &daemonset->u.ds.d;
@@ -216,12 +217,22 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, const 
 	int rc = 0;
 	if (!d) {
 		dsi_daemonset *nd = dsi_calloc(1, sizeof(*nd));
-		json_t *copy = nd ? json_deep_copy(od->obj) : NULL;
-		json_t *hashed = od->hashed ? json_deep_copy(od->hashed) : NULL;
+		json_t *copy = NULL, *hashed = NULL;
+		dsi_prepared prep;
+		if (nd && own) { /* no one else sees its JSON; its template is hashed in canonical form here */
+			copy = json_incref(od->obj);
+			rc = dsi_canonical_prepare(copy, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err);
+			hashed = rc == 0 ? prep.hashed : NULL;
+		} else if (nd) {
+			copy = json_deep_copy(od->obj);
+			hashed = od->hashed ? json_deep_copy(od->hashed) : NULL;
+			if (od->hashed && !hashed)
+				rc = dsi_error_nomem(err);
+		}
 		dsi_rd rd;
 		dsi_api_lenient_rd(&rd, err);
-		if (!copy || (od->hashed && !hashed))
-			rc = dsi_error_nomem(err);
+		if (rc < 0 || !copy)
+			rc = rc < 0 ? rc : dsi_error_nomem(err);
 		else if ((rc = dsi_daemonset_read(&rd, &c->atoms, copy, hashed,
 						  json_string_value(json_object_get(copy, "apiVersion")),
 						  od->legacy != 0, daemonset->gates, daemonset->k8s_minor, nd)) == 0) {
@@ -520,7 +531,7 @@ int ds_daemonset_rolling_update_obj(const ds_object *daemonset, const ds_object 
 	dsi_cluster c;
 	if ((rc = scratch_of(objects, opts, &c, err)) < 0)
 		return rc;
-	rc = dsi_decide_rolling_update(&c, daemonset, hash, now, opts, json_out, err);
+	rc = dsi_decide_rolling_update(&c, daemonset, 0, hash, now, opts, json_out, err);
 	dsi_cluster_destroy(&c);
 	return rc;
 }

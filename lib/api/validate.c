@@ -173,8 +173,9 @@ int ds_daemonset_validate(const char *text, size_t size, unsigned flags, const d
 	int rc = parse_body(text, size, opts, &obj, &f, err);
 	if (rc < 0)
 		return rc;
-	rc = dsi_daemonset_validate_json(obj, NULL, DSI_VALIDATE_CREATE, (flags & DS_VALIDATE_AS_IS) != 0, o, &result,
-					 err);
+	/* obj is this call's alone: the API server's path changes it rather than a copy */
+	rc = dsi_daemonset_validate_json_own(obj, NULL, DSI_VALIDATE_CREATE, (flags & DS_VALIDATE_AS_IS) != 0, o,
+					     &result, err);
 	json_decref(obj);
 	return emit_verdict(rc, opts, &f, result, json_out, err);
 }
@@ -204,7 +205,7 @@ int ds_daemonset_validate_update(const char *text, size_t size, const char *old_
 		return rc;
 	}
 	int op = (flags & DS_VALIDATE_STATUS) ? DSI_VALIDATE_STATUS : DSI_VALIDATE_UPDATE;
-	rc = dsi_daemonset_validate_json(obj, old, op, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
+	rc = dsi_daemonset_validate_json_own(obj, old, op, (flags & DS_VALIDATE_AS_IS) != 0, o, &result, err);
 	json_decref(obj);
 	json_decref(old);
 	return emit_verdict(rc, opts, &f, result, json_out, err);

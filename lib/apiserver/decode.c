@@ -26,7 +26,11 @@ void dsi_vds_release(dsi_vds *d)
 	memset(d, 0, sizeof(*d));
 }
 
-int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
+/* How vds_decode keeps the object: a copy of its own, the caller's object itself (which it may
+ * change), or nothing (the decoder's checks only). */
+enum { VDS_COPY, VDS_OWN, VDS_CHECK };
+
+static int vds_decode(const json_t *obj, int how, dsi_vds *out, ds_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	dsi_rd rd;
@@ -56,7 +60,9 @@ int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
 	dsi_rd_pop(&rd, m);
 	if (rc < 0)
 		return rc;
-	if (!(out->obj = json_deep_copy(obj)))
+	if (how == VDS_OWN)
+		out->obj = json_incref((json_t *)obj);
+	else if (how == VDS_COPY && !(out->obj = json_deep_copy(obj)))
 		return dsi_error_nomem(err);
 	json_t *tg = json_object_get(ann, TEMPLATE_GENERATION_KEY);
 	if (tg && !json_is_null(tg)) {
@@ -87,15 +93,22 @@ int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err)
 			return rc;
 		}
 	}
-	json_object_del(json_object_get(json_object_get(out->obj, "metadata"), "annotations"), TEMPLATE_GENERATION_KEY);
+	if (out->obj)
+		json_object_del(json_object_get(json_object_get(out->obj, "metadata"), "annotations"),
+				TEMPLATE_GENERATION_KEY);
 	return 0;
 }
+
+int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err) { return vds_decode(obj, VDS_COPY, out, err); }
+
+int dsi_vds_decode_own(json_t *obj, dsi_vds *out, ds_error *err) { return vds_decode(obj, VDS_OWN, out, err); }
 
 int dsi_daemonset_served(const json_t *obj, json_t **out, ds_error *err)
 {
 	*out = NULL;
 	dsi_vds ds;
-	int rc = dsi_vds_decode(obj, &ds, err); /* the kind, apiVersion and annotation checks of the decoder */
+	/* the kind, apiVersion and annotation checks of the decoder (no copy: nothing reads it) */
+	int rc = vds_decode(obj, VDS_CHECK, &ds, err);
 	if (rc < 0)
 		return rc;
 	dsi_vds_release(&ds);

@@ -105,6 +105,8 @@ static int check_int_or_string(checker *c, const json_t *v)
 /* Quantity.UnmarshalJSON: ParseQuantity of the string, or of a number's text. */
 static int check_quantity(checker *c, const json_t *v)
 {
+	if (json_is_string(v) && dsi_quantity_plain(json_string_value(v), json_string_length(v)))
+		return 0; /* what nodes and containers mostly say, accepted without computing its value */
 	dsi_quantity q;
 	return dsi_quantity_from_json(&c->rd, v, &q) < 0 ? stop(c) : 0;
 }

@@ -9,6 +9,35 @@
 #include "model/quantity.h"
 #include "model/quantity_fields.h"
 
+/* ---- the walk's state -------------------------------------------------------------------------- */
+
+/* Every function here gets the dsi_rd of a dctx (on_spec makes it, its first member): the string
+ * defaults it has made so far, each one value shared by every member that takes it (a DaemonSet
+ * of 100,000 containers gets three values rather than 300,000; no one changes a JSON string in
+ * place, and jansson counts references atomically). */
+#define DEFAULT_STRINGS 24
+typedef struct dctx {
+	dsi_rd rd;
+	const char *text[DEFAULT_STRINGS]; /* the literal each value was made of */
+	json_t *value[DEFAULT_STRINGS];
+	size_t n;
+} dctx;
+
+/* The value of a default string (a literal), a new reference; NULL without memory. */
+static json_t *default_string(dsi_rd *rd, const char *text)
+{
+	dctx *c = (dctx *)(void *)rd;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->text[i] == text)
+			return json_incref(c->value[i]);
+	json_t *v = json_string(text);
+	if (v && c->n < DEFAULT_STRINGS) {
+		c->text[c->n] = text;
+		c->value[c->n++] = json_incref(v);
+	}
+	return v;
+}
+
 /* ---- small typed accessors: absent and null read as Go's zero value ----------------- */
 
 static json_t *member(const json_t *obj, const char *key)
@@ -51,7 +80,7 @@ static int def_string(dsi_rd *rd, json_t *obj, const char *key, const char *valu
 		return dsi_rd_fail(rd, key, DS_ETYPE, "expected string, got %s", dsi_json_type_name(v));
 	if (v && json_string_length(v))
 		return 0;
-	return set_new(rd, obj, key, json_string(value));
+	return set_new(rd, obj, key, default_string(rd, value));
 }
 
 /* A pointer field (*string, *int64, *bool, ...): only absent or null takes the default. */
@@ -667,17 +696,21 @@ static int daemonset_spec(dsi_rd *rd, json_t *spec)
 /* fn on obj's spec (made when absent), with paths from obj. */
 static int on_spec(json_t *obj, int (*fn)(dsi_rd *rd, json_t *spec), ds_error *err)
 {
-	dsi_rd rd;
-	dsi_rd_init(&rd, err);
+	dctx c;
+	c.n = 0;
+	dsi_rd *rd = &c.rd;
+	dsi_rd_init(rd, err);
 	if (!json_is_object(obj))
-		return dsi_rd_fail(&rd, NULL, DS_ETYPE, "expected an object, got %s", dsi_json_type_name(obj));
+		return dsi_rd_fail(rd, NULL, DS_ETYPE, "expected an object, got %s", dsi_json_type_name(obj));
 	json_t *spec;
-	int rc = obj_member(&rd, obj, "spec", 1, &spec);
-	if (rc < 0)
-		return rc;
-	size_t m = dsi_rd_push(&rd, "spec");
-	rc = fn(&rd, spec);
-	dsi_rd_pop(&rd, m);
+	int rc = obj_member(rd, obj, "spec", 1, &spec);
+	if (rc == 0) {
+		size_t m = dsi_rd_push(rd, "spec");
+		rc = fn(rd, spec);
+		dsi_rd_pop(rd, m);
+	}
+	for (size_t i = 0; i < c.n; i++)
+		json_decref(c.value[i]);
 	return rc;
 }
 

@@ -190,16 +190,17 @@ json_t *dsi_validation_result(const dsi_field_errors *errs, const char *name)
 	return res;
 }
 
-int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_core_options *o,
-				json_t **result, ds_error *err)
+static int validate_json(const json_t *obj, const json_t *old, int own, int op, int as_is, const dsi_core_options *o,
+			 json_t **result, ds_error *err)
 {
 	*result = NULL;
 	dsi_vds ds, ods;
 	memset(&ods, 0, sizeof(ods));
-	int rc = dsi_vds_decode(obj, &ds, err);
+	int rc = own ? dsi_vds_decode_own((json_t *)obj, &ds, err) : dsi_vds_decode(obj, &ds, err);
 	if (rc < 0)
 		return rc;
-	if (op != DSI_VALIDATE_CREATE && (rc = dsi_vds_decode(old, &ods, err)) < 0) {
+	if (op != DSI_VALIDATE_CREATE &&
+	    (rc = own ? dsi_vds_decode_own((json_t *)old, &ods, err) : dsi_vds_decode(old, &ods, err)) < 0) {
 		dsi_error_prefix_path(err, "(old)");
 		dsi_vds_release(&ds);
 		return rc;
@@ -262,6 +263,18 @@ out:
 	dsi_vds_release(&ds);
 	dsi_vds_release(&ods);
 	return rc;
+}
+
+int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_core_options *o,
+				json_t **result, ds_error *err)
+{
+	return validate_json(obj, old, 0, op, as_is, o, result, err);
+}
+
+int dsi_daemonset_validate_json_own(json_t *obj, json_t *old, int op, int as_is, const dsi_core_options *o,
+				    json_t **result, ds_error *err)
+{
+	return validate_json(obj, old, 1, op, as_is, o, result, err);
 }
 
 /* Convert_apps_DaemonSet_To_v1_DaemonSet: the template generation back into its annotation. */

@@ -154,6 +154,9 @@ typedef struct dsi_vds {
  * copies it and moves the template-generation annotation out. An annotation
  * that is not an int64 is DS_EVALUE (the conversion fails upstream). */
 int dsi_vds_decode(const json_t *obj, dsi_vds *out, ds_error *err);
+/* The same without the copy: out holds a reference to obj itself, which the caller gives up (what
+ * the API server's path does to the object, defaults included, changes obj). */
+int dsi_vds_decode_own(json_t *obj, dsi_vds *out, ds_error *err);
 void dsi_vds_release(dsi_vds *d);
 /* The DaemonSet obj (any spelling) as the API server serves it after decoding and defaulting it
  * (canonical.h, without what the registry adds on create): *out, a new object, or an error of
@@ -191,6 +194,10 @@ enum { DSI_VALIDATE_CREATE = 0, DSI_VALIDATE_UPDATE = 1, DSI_VALIDATE_STATUS = 2
  */
 int dsi_daemonset_validate_json(const json_t *obj, const json_t *old, int op, int as_is, const dsi_core_options *o,
 				json_t **result, ds_error *err);
+/* The same on objects the caller gives up, which it changes rather than copies (obj and old: parsed for
+ * this call and released after it, nothing else referring to them). */
+int dsi_daemonset_validate_json_own(json_t *obj, json_t *old, int op, int as_is, const dsi_core_options *o,
+				    json_t **result, ds_error *err);
 
 /* An update of old to obj through the API server's path (defaults, BeforeUpdate and PrepareForUpdate:
  * generation and template generation bumped as the template and spec changed, status kept), then

@@ -1,6 +1,250 @@
 #include "core/jsonout.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/alloc.h"
 #include "core/strbuf.h"
+
+/*
+ * Compact JSON, written here rather than by json_dump_callback: the same bytes as jansson 2.14's
+ * dump (dump.c do_dump and dump_string) with JSON_COMPACT, with or without JSON_SORT_KEYS, at a
+ * fraction of its cost (jansson inserts every array and object into a hash table of parents to
+ * detect loops, formats each pointer with snprintf for it, calls the callback once per token and
+ * looks every sorted key up again). Strings are copied as they are but for '"', '\\' and the
+ * control characters, escaped as jansson escapes them; a string that is not valid UTF-8, a value
+ * nested deeper than jansson's parser would build (a loop) or a real number hand the whole value
+ * back to jansson, whose dump then decides (a loop or bad UTF-8 fails there too).
+ */
+
+/* How deep a value may nest before jansson's dump takes over (its parser stops at 2048). */
+#define MAX_DEPTH 2048
+
+typedef struct jout {
+	char *p;
+	size_t len, cap;
+	int fail; /* out of memory (-1) or a value for jansson (1) */
+} jout;
+
+static int reserve(jout *o, size_t n)
+{
+	if (o->fail)
+		return -1;
+	if (o->cap - o->len > n)
+		return 0;
+	size_t cap = o->cap ? o->cap : 256;
+	while (cap - o->len <= n) {
+		if (cap > ((size_t)-1) / 2) {
+			o->fail = -1;
+			return -1;
+		}
+		cap *= 2;
+	}
+	char *p = dsi_realloc(o->p, cap);
+	if (!p) {
+		o->fail = -1;
+		return -1;
+	}
+	o->p = p;
+	o->cap = cap;
+	return 0;
+}
+
+static void put(jout *o, const char *s, size_t n)
+{
+	if (reserve(o, n) == 0) {
+		memcpy(o->p + o->len, s, n);
+		o->len += n;
+	}
+}
+
+static void putc_(jout *o, char c)
+{
+	if (reserve(o, 1) == 0)
+		o->p[o->len++] = c;
+}
+
+/* The length of the valid UTF-8 sequence at s (of n bytes left, s[0] >= 0x80), 0 when invalid: jansson's
+ * utf8_check_first and utf8_check_full (no continuation byte first, no overlong form, no surrogate,
+ * nothing above U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t k = s[0] >= 0xC2 && s[0] <= 0xDF   ? 2
+		   : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+		   : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
+						  : 0;
+	if (!k || k > n)
+		return 0;
+	uint32_t v = s[0] & (k == 2 ? 0x1Fu : k == 3 ? 0x0Fu : 0x07u);
+	for (size_t i = 1; i < k; i++) {
+		if (s[i] < 0x80 || s[i] > 0xBF)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3Fu);
+	}
+	if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) || (k == 2 && v < 0x80) || (k == 3 && v < 0x800) ||
+	    (k == 4 && v < 0x10000))
+		return 0;
+	return k;
+}
+
+static void put_string(jout *o, const char *str, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *s = (const unsigned char *)str;
+	/* at most 6 bytes for each input byte, and the quotes */
+	if (n > ((size_t)-1) / 8 || reserve(o, 6 * n + 2) < 0) {
+		o->fail = o->fail ? o->fail : -1;
+		return;
+	}
+	char *w = o->p + o->len;
+	*w++ = '"';
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			*w++ = (char)c;
+			i++;
+			continue;
+		}
+		if (c >= 0x80) {
+			size_t k = utf8_len(s + i, n - i);
+			if (!k) {
+				o->fail = 1;
+				return;
+			}
+			memcpy(w, s + i, k);
+			w += k;
+			i += k;
+			continue;
+		}
+		*w++ = '\\';
+		switch (c) {
+		case '"': *w++ = '"'; break;
+		case '\\': *w++ = '\\'; break;
+		case '\b': *w++ = 'b'; break;
+		case '\f': *w++ = 'f'; break;
+		case '\n': *w++ = 'n'; break;
+		case '\r': *w++ = 'r'; break;
+		case '\t': *w++ = 't'; break;
+		default:
+			*w++ = 'u';
+			*w++ = '0';
+			*w++ = '0';
+			*w++ = hex[c >> 4];
+			*w++ = hex[c & 15];
+			break;
+		}
+		i++;
+	}
+	*w++ = '"';
+	o->len = (size_t)(w - o->p);
+}
+
+static void put_integer(jout *o, json_int_t v)
+{
+	char buf[24], *e = buf + sizeof(buf), *b = e;
+	/* as unsigned: the most negative value too */
+	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+	do {
+		*--b = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--b = '-';
+	put(o, b, (size_t)(e - b));
+}
+
+typedef struct member {
+	const char *key;
+	size_t len;
+	json_t *value;
+} member;
+
+/* jansson's compare_keys: the bytes, then the length */
+static int member_cmp(const void *x, const void *y)
+{
+	const member *a = x, *b = y;
+	int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+static void put_value(jout *o, const json_t *v, int sort, int depth);
+
+static void put_object(jout *o, const json_t *v, int sort, int depth)
+{
+	void *it = json_object_iter((json_t *)v);
+	putc_(o, '{');
+	if (!sort) {
+		for (int first = 1; it && !o->fail; it = json_object_iter_next((json_t *)v, it), first = 0) {
+			if (!first)
+				putc_(o, ',');
+			put_string(o, json_object_iter_key(it), json_object_iter_key_len(it));
+			putc_(o, ':');
+			put_value(o, json_object_iter_value(it), sort, depth + 1);
+		}
+		putc_(o, '}');
+		return;
+	}
+	member small[32], *m = small;
+	size_t n = json_object_size(v);
+	if (n > sizeof(small) / sizeof(small[0]) && !(m = dsi_reallocarray(NULL, n, sizeof(*m)))) {
+		o->fail = -1;
+		return;
+	}
+	size_t k = 0;
+	for (; it && k < n; it = json_object_iter_next((json_t *)v, it), k++)
+		m[k] = (member){json_object_iter_key(it), json_object_iter_key_len(it), json_object_iter_value(it)};
+	if (k <= 8) { /* most objects are small: an insertion sort */
+		for (size_t i = 1; i < k; i++)
+			for (size_t j = i; j > 0 && member_cmp(&m[j - 1], &m[j]) > 0; j--) {
+				member t = m[j];
+				m[j] = m[j - 1];
+				m[j - 1] = t;
+			}
+	} else {
+		qsort(m, k, sizeof(*m), member_cmp);
+	}
+	for (size_t i = 0; i < k && !o->fail; i++) {
+		if (i)
+			putc_(o, ',');
+		put_string(o, m[i].key, m[i].len);
+		putc_(o, ':');
+		put_value(o, m[i].value, sort, depth + 1);
+	}
+	putc_(o, '}');
+	if (m != small)
+		dsi_free(m);
+}
+
+static void put_value(jout *o, const json_t *v, int sort, int depth)
+{
+	if (o->fail)
+		return;
+	if (!v || depth > MAX_DEPTH) {
+		o->fail = 1;
+		return;
+	}
+	switch (json_typeof(v)) {
+	case JSON_NULL: put(o, "null", 4); break;
+	case JSON_TRUE: put(o, "true", 4); break;
+	case JSON_FALSE: put(o, "false", 5); break;
+	case JSON_INTEGER: put_integer(o, json_integer_value(v)); break;
+	case JSON_STRING: put_string(o, json_string_value(v), json_string_length(v)); break;
+	case JSON_ARRAY: {
+		size_t n = json_array_size(v);
+		putc_(o, '[');
+		for (size_t i = 0; i < n && !o->fail; i++) {
+			if (i)
+				putc_(o, ',');
+			put_value(o, json_array_get(v, i), sort, depth + 1);
+		}
+		putc_(o, ']');
+		break;
+	}
+	case JSON_OBJECT: put_object(o, v, sort, depth); break;
+	default: o->fail = 1; break; /* a real number: jansson's own formatting */
+	}
+}
 
 static int to_strbuf(const char *buf, size_t size, void *data)
 {
@@ -9,7 +253,8 @@ static int to_strbuf(const char *buf, size_t size, void *data)
 	return b->oom ? -1 : 0;
 }
 
-char *dsi_json_dumps(const json_t *v, size_t flags)
+/* jansson's dump of v (the values this file hands back) */
+static char *jansson_dumps(const json_t *v, size_t flags)
 {
 	dsi_strbuf b = DSI_STRBUF_INIT;
 	if (!v || json_dump_callback(v, to_strbuf, &b, flags | JSON_ENCODE_ANY) < 0) {
@@ -17,6 +262,24 @@ char *dsi_json_dumps(const json_t *v, size_t flags)
 		return NULL;
 	}
 	return dsi_strbuf_detach(&b);
+}
+
+char *dsi_json_dumps(const json_t *v, size_t flags)
+{
+	if (!v)
+		return NULL;
+	/* only the compact forms are written here */
+	if ((flags & ~(size_t)(JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER)) ||
+	    !(flags & JSON_COMPACT))
+		return jansson_dumps(v, flags);
+	jout o = {NULL, 0, 0, 0};
+	put_value(&o, v, (flags & JSON_SORT_KEYS) != 0, 0);
+	if (o.fail == 0 && reserve(&o, 1) == 0) {
+		o.p[o.len] = '\0';
+		return o.p;
+	}
+	dsi_free(o.p);
+	return o.fail > 0 ? jansson_dumps(v, flags) : NULL;
 }
 
 int dsi_json_emit_shared(const json_t *v, char **out, ds_error *err)

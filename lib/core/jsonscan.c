@@ -237,7 +237,16 @@ static int plain_key(const char *text, size_t from, size_t to, const char *word)
 }
 
 /* The index after the array of strings at text[i], each plain, else 0. */
-static size_t plain_names(const char *text, size_t size, size_t i)
+/* The index after the string at text[i] if it is a plain one, else 0. */
+static size_t plain_string(const char *text, size_t size, size_t i)
+{
+	return i < size && text[i] == '"' ? plain_string_end(text, size, i) : 0;
+}
+
+/* The index after the array at text[i] whose every element elem reads (returning the index after
+ * it, or 0), else 0. */
+static size_t plain_array(const char *text, size_t size, size_t i,
+			  size_t (*elem)(const char *text, size_t size, size_t i))
 {
 	if (i >= size || text[i] != '[')
 		return 0;
@@ -245,7 +254,7 @@ static size_t plain_names(const char *text, size_t size, size_t i)
 	if (i < size && text[i] == ']')
 		return i + 1;
 	for (;;) {
-		if (i >= size || text[i] != '"' || !(i = plain_string_end(text, size, i)))
+		if (!(i = elem(text, size, i)))
 			return 0;
 		i = dsi_jsonscan_space(text, size, i);
 		if (i < size && text[i] == ']')
@@ -280,7 +289,7 @@ static size_t plain_image(const char *text, size_t size, size_t i)
 	int names = 0, bytes = 0;
 	for (;;) {
 		size_t k = i;
-		if (i >= size || text[i] != '"' || !(i = plain_string_end(text, size, i)))
+		if (!(i = plain_string(text, size, i)))
 			return 0;
 		size_t ke = i;
 		i = dsi_jsonscan_space(text, size, i);
@@ -288,7 +297,7 @@ static size_t plain_image(const char *text, size_t size, size_t i)
 			return 0;
 		i = dsi_jsonscan_space(text, size, i + 1);
 		if (plain_key(text, k, ke, "names") && !names++)
-			i = plain_names(text, size, i);
+			i = plain_array(text, size, i, plain_string);
 		else if (plain_key(text, k, ke, "sizeBytes") && !bytes++)
 			i = plain_size(text, size, i);
 		else
@@ -306,21 +315,7 @@ static size_t plain_image(const char *text, size_t size, size_t i)
 
 size_t dsi_jsonscan_plain_images(const char *text, size_t size, size_t i)
 {
-	if (i >= size || text[i] != '[')
-		return 0;
-	i = dsi_jsonscan_space(text, size, i + 1);
-	if (i < size && text[i] == ']')
-		return i + 1;
-	for (;;) {
-		if (!(i = plain_image(text, size, i)))
-			return 0;
-		i = dsi_jsonscan_space(text, size, i);
-		if (i < size && text[i] == ']')
-			return i + 1;
-		if (i >= size || text[i] != ',')
-			return 0;
-		i = dsi_jsonscan_space(text, size, i + 1);
-	}
+	return plain_array(text, size, i, plain_image);
 }
 
 /* The index after the value at text[i] as the scanner knows values (strings and brackets; a
@@ -356,7 +351,7 @@ static int walk_members(const char *text, size_t size, size_t i, member_fn membe
 		return 1;
 	for (;;) {
 		size_t k = i;
-		if (i >= size || text[i] != '"' || !(i = plain_string_end(text, size, i)))
+		if (!(i = plain_string(text, size, i)))
 			return 0; /* a key spelt with escapes may be one of those looked for */
 		size_t ke = i;
 		i = dsi_jsonscan_space(text, size, i);
@@ -405,7 +400,7 @@ static size_t root_member(void *ctx, const char *text, size_t size, size_t k, si
 	if (plain_key(text, k, ke, "kind")) {
 		if (w->kind)
 			return 0;
-		size_t e = v < size && text[v] == '"' ? plain_string_end(text, size, v) : 0;
+		size_t e = plain_string(text, size, v);
 		w->kind = !e ? -1 : e - v == 6 && memcmp(text + v + 1, "Node", 4) == 0 ? 1 : e - v == 2 ? 2 : -1;
 		if (w->kind < 0)
 			return 0;

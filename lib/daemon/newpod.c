@@ -152,12 +152,14 @@ json_t *dsi_new_pod_for(const json_t *proto, const char *node)
 
 json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, ds_error *err)
 {
-	json_t *proto = dsi_new_pod_proto(p, hash, err);
-	if (!proto)
-		return NULL;
-	json_t *pod = dsi_new_pod_for(proto, node);
-	json_decref(proto);
+	json_t *pod = dsi_new_pod_proto(p, hash, err);
 	if (!pod)
+		return NULL;
+	/* one pod: the prototype is its own (its spec a copy of the template's), pinned in place */
+	if (dsi_pin_node_affinity(json_object_get(pod, "spec"), node) < 0) {
+		json_decref(pod);
 		dsi_error_nomem(err);
+		return NULL;
+	}
 	return pod;
 }

@@ -137,6 +137,12 @@ static int read_strategy(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, dsi_d
 int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version, int legacy,
 		       unsigned gates, int k8s_minor, dsi_daemonset *out)
 {
+	return dsi_daemonset_read_ex(rd, atoms, obj, hashed, api_version, legacy, gates, k8s_minor, 0, out);
+}
+
+int dsi_daemonset_read_ex(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version,
+			  int legacy, unsigned gates, int k8s_minor, unsigned skip, dsi_daemonset *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->obj = json_incref(obj);
 	out->hashed = json_incref(hashed);
@@ -213,10 +219,13 @@ pop:
 		goto fail;
 	/* what every sync compares against, computed once per object (per generation) */
 	const json_t *ht = out->hashed ? out->hashed : out->template;
-	out->patch = dsi_daemonset_patch(ht);
-	if (!out->patch || dsi_json_digest(out->patch, &out->patch_digest) < 0 ||
-	    dsi_template_hash(ht, k8s_minor, out->status.has_collision_count, out->status.collision_count, out->hash,
-			      NULL) < 0) {
+	if (!(skip & (DSI_DS_NO_PATCH | DSI_DS_NO_HASH)) &&
+	    (!(out->patch = dsi_daemonset_patch(ht)) || dsi_json_digest(out->patch, &out->patch_digest) < 0)) {
+		rc = dsi_error_nomem(rd->err);
+		goto fail;
+	}
+	if (!(skip & DSI_DS_NO_HASH) && dsi_template_hash(ht, k8s_minor, out->status.has_collision_count,
+							  out->status.collision_count, out->hash, NULL) < 0) {
 		rc = dsi_error_nomem(rd->err);
 		goto fail;
 	}

@@ -408,6 +408,26 @@ static int parse_binary(const lexed *x, int64_t e2, dsi_quantity *q)
 	return 0;
 }
 
+int dsi_quantity_plain(const char *s, size_t n)
+{
+	/* 1 to 9 digits (no sign, no fraction), then "" or one of the SI suffixes of interpret_suffix:
+	 * at most 999999999Ei, far inside what parse_binary and parse_decimal hold */
+	size_t d = 0;
+	while (d < n && d < 10 && s[d] >= '0' && s[d] <= '9')
+		d++;
+	if (d == 0 || d > 9)
+		return 0;
+	const char *x = s + d;
+	switch (n - d) {
+	case 0: return 1;
+	case 1: return *x == 'm' || *x == 'k' || *x == 'M' || *x == 'G' || *x == 'T' || *x == 'P' || *x == 'E';
+	case 2:
+		return x[1] == 'i' &&
+		       (x[0] == 'K' || x[0] == 'M' || x[0] == 'G' || x[0] == 'T' || x[0] == 'P' || x[0] == 'E');
+	default: return 0;
+	}
+}
+
 /* ParseQuantity (apimachinery pkg/api/resource/quantity.go) */
 int dsi_quantity_parse(const char *s, size_t n, dsi_quantity *q, ds_error *err)
 {

@@ -51,6 +51,10 @@ typedef struct dsi_quantity {
  * no whitespace allowed. DS_EVALUE with upstream's message, or DS_ELIMIT
  * beyond the limits above; the caller adds the path. */
 int dsi_quantity_parse(const char *s, size_t n, dsi_quantity *q, ds_error *err);
+/* 1 when s[0..n) is a plain quantity, which dsi_quantity_parse always accepts: 1 to 9 digits and
+ * no suffix or one of m, k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei ("64Mi", "95690m"); 0 when it
+ * is something else (which only dsi_quantity_parse can judge). For checks that need no value. */
+int dsi_quantity_plain(const char *s, size_t n);
 
 /* A quantity member as the API server decodes it (Quantity.UnmarshalJSON):
  * a string (surrounding Unicode white space trimmed), or a JSON number read as

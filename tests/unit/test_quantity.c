@@ -524,6 +524,36 @@ START_TEST(garbage_in)
 }
 END_TEST
 
+/* dsi_quantity_plain, the decoding check's shortcut: every text it calls plain is one dsi_quantity_parse
+ * accepts, and it calls plain only digits with an SI suffix. */
+START_TEST(plain_forms)
+{
+	static const char *const digits[] = {"0",     "1",         "00",        "007",        "64",
+					     "95690", "999999999", "000000001", "1234567890", "9999999999"};
+	static const char *const suffixes[] = {"",   "m",  "k",  "M",  "G",   "T", "P",  "E", "Ki",
+					       "Mi", "Gi", "Ti", "Pi", "Ei",  "n", "u",  "K", "ki",
+					       "KI", "i",  "e3", "E3", "Mi ", " ", ".5", "-"};
+	int plain = 0;
+	for (size_t i = 0; i < sizeof(digits) / sizeof(digits[0]); i++)
+		for (size_t j = 0; j < sizeof(suffixes) / sizeof(suffixes[0]); j++) {
+			char text[64];
+			snprintf(text, sizeof(text), "%s%s", digits[i], suffixes[j]);
+			if (!dsi_quantity_plain(text, strlen(text)))
+				continue;
+			plain++;
+			dsi_quantity q;
+			ds_error err;
+			ck_assert_msg(dsi_quantity_parse(text, strlen(text), &q, &err) == 0, "%s: %s", text,
+				      err.message);
+			ck_assert_msg(strlen(digits[i]) <= 9 && j < 14, "%s is not plain", text);
+		}
+	ck_assert_int_eq(plain, 8 * 14); /* the eight digit strings of at most 9 digits, the 14 suffixes */
+	static const char *const not_plain[] = {"", "m", "Ki", "-1", "+1", "1.5", "1e3", " 1", "1 ", "0x10", "1Kii"};
+	for (size_t i = 0; i < sizeof(not_plain) / sizeof(not_plain[0]); i++)
+		ck_assert_msg(!dsi_quantity_plain(not_plain[i], strlen(not_plain[i])), "%s", not_plain[i]);
+}
+END_TEST
+
 static Suite *quantity_suite(void)
 {
 	Suite *s = suite_create("quantity");
@@ -546,6 +576,7 @@ static Suite *quantity_suite(void)
 	tcase_add_test(tc, round_trips);
 	tcase_add_test(tc, add_many_cancels);
 	tcase_add_test(tc, garbage_in);
+	tcase_add_test(tc, plain_forms);
 	suite_add_tcase(s, tc);
 	return s;
 }

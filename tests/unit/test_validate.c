@@ -546,6 +546,43 @@ START_TEST(template_rules)
 }
 END_TEST
 
+/* Names seen across many containers (the set the checks keep grows past its first size): the 41st
+ * container repeats the first one's name, an init container a container's, a volume another's. */
+START_TEST(duplicates_among_many)
+{
+	size_t cap = 16384, n = 0;
+	char *b = malloc(cap);
+	ck_assert_ptr_nonnull(b);
+	n += (size_t)snprintf(b + n, cap - n,
+			      "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"d\","
+			      "\"namespace\":\"default\"},\"spec\":{\"selector\":{\"matchLabels\":{\"a\":\"b\"}},"
+			      "\"template\":{\"metadata\":{\"labels\":{\"a\":\"b\"}},\"spec\":{\"volumes\":[{\"name\":"
+			      "\"v\",\"emptyDir\":{}},{\"name\":\"v\",\"emptyDir\":{}}],\"containers\":[");
+	for (int i = 0; i < 41; i++)
+		n += (size_t)snprintf(b + n, cap - n,
+				      "%s{\"name\":\"c%d\",\"image\":\"i\",\"volumeMounts\":[{\"name\":\"v\","
+				      "\"mountPath\":\"/a\"},{\"name\":\"v\",\"mountPath\":\"/b\"}]}",
+				      i ? "," : "", i == 40 ? 0 : i);
+	n += (size_t)snprintf(b + n, cap - n, "],\"initContainers\":[{\"name\":\"c7\",\"image\":\"i\"}]}}}}");
+	char *out;
+	ds_error err;
+	ck_assert_int_eq(ds_daemonset_validate(b, n, 0, NULL, &out, &err), 0);
+	free(b);
+	json_t *r = dsi_test_take_json(out);
+	json_t *errs = json_object_get(r, "errors");
+	static const char *const fields[] = {"spec.template.spec.volumes[1].name",
+					     "spec.template.spec.containers[40].name",
+					     "spec.template.spec.initContainers[0].name"};
+	ck_assert_uint_eq(json_array_size(errs), sizeof(fields) / sizeof(fields[0]));
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		json_t *e = json_array_get(errs, i);
+		ck_assert_str_eq(json_string_value(json_object_get(e, "field")), fields[i]);
+		ck_assert_str_eq(json_string_value(json_object_get(e, "type")), "Duplicate");
+	}
+	json_decref(r);
+}
+END_TEST
+
 START_TEST(container_rules)
 {
 	EXPECT(changed("spec.template.spec.containers", "[]"), {"spec.template.spec.containers", "Required", "", NULL});
@@ -1135,6 +1172,7 @@ static Suite *validate_suite(void)
 	tcase_add_test(tc, selector_rules);
 	tcase_add_test(tc, template_rules);
 	tcase_add_test(tc, container_rules);
+	tcase_add_test(tc, duplicates_among_many);
 	tcase_add_test(tc, resource_rules);
 	tcase_add_test(tc, volume_rules);
 	tcase_add_test(tc, toleration_rules);
