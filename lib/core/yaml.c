@@ -17,8 +17,8 @@
 
 static int is_one_of(const char *t, size_t n, const char *const *list)
 {
-	for (; *list; list++)
-		if (strlen(*list) == n && memcmp(*list, t, n) == 0)
+	for (; *list; list++) /* the first byte first: most plain scalars rule out every word with it */
+		if (n ? (*list)[0] == t[0] && strlen(*list) == n && memcmp(*list, t, n) == 0 : !(*list)[0])
 			return 1;
 	return 0;
 }
