@@ -249,8 +249,8 @@ static int load_yaml(walker *w, const char *data, size_t size, ds_error *err)
 		return dsi_yaml_parse_observed(data, size, w->lim, w->obs, yaml_doc, args, err);
 	ystate_reset(w, 0);
 	const dsi_exec *exec = w->par ? w->par->exec : NULL;
-	int rc = dsi_yaml_parse_items(data, size, w->lim, yaml_doc, yaml_item, exec, exec ? w->par->threads : 1, args,
-				      err);
+	int rc = dsi_yaml_parse_items(data, size, w->lim, yaml_doc, yaml_item, exec, exec ? w->par->threads : 1,
+				      w->skip, args, err);
 	ystate_reset(w, 0);
 	if (rc != YAML_WHOLE)
 		return rc;

@@ -8,6 +8,7 @@
 
 #include "core/alloc.h"
 #include "core/hash.h"
+#include "core/jsonfront.h"
 #include "core/keyscan.h"
 #include "core/numfmt.h"
 #include "core/strbuf.h"
@@ -16,8 +17,8 @@
 
 static int is_one_of(const char *t, size_t n, const char *const *list)
 {
-	for (; *list; list++)
-		if (strlen(*list) == n && memcmp(*list, t, n) == 0)
+	for (; *list; list++) /* the first byte first: most plain scalars rule out every word with it */
+		if (n ? (*list)[0] == t[0] && strlen(*list) == n && memcmp(*list, t, n) == 0 : !(*list)[0])
 			return 1;
 	return 0;
 }
@@ -293,7 +294,8 @@ typedef struct frame {
 	int have_key;
 	int key_is_merge;
 	int merge_src; /* a sequence given to a merge key: its maps' keys belong to the map that merges */
-	char *key;
+	char *key;     /* the key being filled (while have_key): a buffer the frame keeps, key_cap bytes */
+	size_t key_len, key_cap;
 	json_t *merges; /* objects to merge in, earliest first (it wins) */
 	/* sequence state */
 	int stream;   /* the top-level "items" of a document, whose elements go to the item callback */
@@ -305,6 +307,7 @@ typedef struct builder {
 	ds_error *err;
 	frame *stack;
 	size_t depth, cap;
+	size_t used; /* stack entries ever used, whose key buffers are theirs */
 	json_t *root;
 	anchor **anchors; /* all anchors of the document, for freeing */
 	size_t nanchors, anchors_cap;
@@ -318,6 +321,16 @@ typedef struct builder {
 	dsi_strbuf path;          /* the observer's key path */
 	dsi_yaml_item_fn item_fn; /* NULL: every node stays in its document */
 	void *item_ctx;
+	unsigned skip; /* DSI_FRONT_*: what an item's tree may leave out (core/jsonfront.h) */
+	/* A Node's status.images being read without its tree (images_event): its events so far, held
+	 * until the value ends in the plain form ([] in its place) or turns out not to (all replayed). */
+	int sk_on, sk_replay;
+	int sk_lvl;  /* 0: in the images; 1: in an image; 2: in its names */
+	int sk_want; /* in an image: 0 a key, 1 the names, 2 sizeBytes */
+	int sk_seen; /* the image's keys so far: 1 names, 2 sizeBytes */
+	struct skev *sk_ev;
+	size_t sk_n, sk_cap;
+	dsi_strbuf sk_text; /* the scalars' text, each followed by a NUL */
 } builder;
 
 static int fail_at(builder *b, const yaml_mark_t *m, int code, const char *fmt, const char *arg)
@@ -370,8 +383,29 @@ static void frame_release(frame *f)
 	json_decref(f->node);
 	json_decref(f->merges);
 	dsi_free(f->anchor_name);
-	dsi_free(f->key);
+	char *key = f->key; /* the buffer stays with the entry, for the next frame there */
+	size_t cap = f->key_cap;
 	memset(f, 0, sizeof(*f));
+	f->key = key;
+	f->key_cap = cap;
+}
+
+/* f's key becomes text[0, len) (no NUL inside). */
+static int set_key(builder *b, frame *f, const char *text, size_t len)
+{
+	if (len >= f->key_cap) {
+		size_t cap = len < 64 ? 64 : len + 1;
+		char *k = dsi_malloc(cap);
+		if (!k)
+			return dsi_error_nomem(b->err);
+		dsi_free(f->key);
+		f->key = k;
+		f->key_cap = cap;
+	}
+	memcpy(f->key, text, len);
+	f->key[len] = '\0';
+	f->key_len = len;
+	return 0;
 }
 
 static void builder_reset(builder *b)
@@ -389,6 +423,9 @@ static void builder_reset(builder *b)
 	dsi_map_free(&b->anchor_index);
 	b->decode_count = b->alias_count = 0;
 	b->shared = 0;
+	b->sk_on = b->sk_replay = 0;
+	b->sk_n = 0;
+	dsi_strbuf_truncate(&b->sk_text, 0);
 }
 
 /* go-yaml v2: refuse when aliases produced too large a share of the nodes. */
@@ -421,7 +458,7 @@ static const char *yaml_type_name(const json_t *v)
 }
 
 /* sigs.k8s.io/yaml turns non-string keys into strings. */
-static int key_string(builder *b, const json_t *k, const yaml_mark_t *m, char **out)
+static int key_string(builder *b, frame *f, const json_t *k, const yaml_mark_t *m)
 {
 	char buf[64];
 	const char *s = buf;
@@ -434,8 +471,7 @@ static int key_string(builder *b, const json_t *k, const yaml_mark_t *m, char **
 	case JSON_NULL: return fail_at(b, m, DS_ESYNTAX, "unsupported map key: %s", "null");
 	default: return fail_at(b, m, DS_ESYNTAX, "unsupported map key: a %s cannot be a key", yaml_type_name(k));
 	}
-	*out = dsi_strdup(s);
-	return *out ? 0 : dsi_error_nomem(b->err);
+	return set_key(b, f, s, strlen(s));
 }
 
 static int add_merge_source(builder *b, frame *f, json_t *v, const yaml_mark_t *m)
@@ -528,7 +564,7 @@ static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int
 	if (!f->have_key) {
 		f->key_is_merge = plain_merge_key;
 		if (!plain_merge_key)
-			rc = key_string(b, v, m, &f->key);
+			rc = key_string(b, f, v, m);
 		json_decref(v);
 		if (rc == 0)
 			f->have_key = 1;
@@ -543,14 +579,12 @@ static int deliver(builder *b, json_t *v, size_t size, const yaml_mark_t *m, int
 		b->shared = 1;
 		return rc;
 	}
-	if (json_object_get(f->node, f->key) && !b->obs) {
+	if (!b->obs && json_object_getn(f->node, f->key, f->key_len)) {
 		rc = fail_at(b, m, DS_ESYNTAX, "key \"%s\" already set in map", f->key);
 		json_decref(v);
-	} else if (json_object_set_new(f->node, f->key, v)) {
+	} else if (json_object_setn_new(f->node, f->key, f->key_len, v)) {
 		rc = dsi_error_nomem(b->err);
 	}
-	dsi_free(f->key);
-	f->key = NULL;
 	return rc;
 }
 
@@ -563,8 +597,9 @@ static int string_key(builder *b, frame *f, const char *text, size_t len, const 
 		return fail_at(b, m, DS_ESYNTAX, "NUL characters in strings are not supported%s", "");
 	f->size++;
 	f->key_is_merge = 0;
-	if (!(f->key = dsi_strndup(text, len)))
-		return dsi_error_nomem(b->err);
+	int rc = set_key(b, f, text, len);
+	if (rc < 0)
+		return rc;
 	f->have_key = 1;
 	return b->obs ? observe_key(b, f, m) : 0;
 }
@@ -584,7 +619,15 @@ static int push(builder *b, json_t *node, int is_map, const yaml_char_t *anchor_
 	const frame *parent = b->depth ? &b->stack[b->depth - 1] : NULL;
 	int merge_src = !is_map && parent && parent->is_map && parent->have_key && parent->key_is_merge;
 	frame *f = &b->stack[b->depth++];
+	if (b->depth > b->used) { /* an entry not used before: no buffer yet */
+		memset(f, 0, sizeof(*f));
+		b->used = b->depth;
+	}
+	char *key = f->key;
+	size_t key_cap = f->key_cap;
 	memset(f, 0, sizeof(*f));
+	f->key = key;
+	f->key_cap = key_cap;
 	f->node = node;
 	f->is_map = is_map;
 	f->merge_src = merge_src;
@@ -750,8 +793,203 @@ static int finish_document(builder *b, emit_ctx *e, size_t index, int line)
 	return e->fn(e->ctx, doc, index, line);
 }
 
+static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, int *doc_line);
+
+/* ---- a Node's status.images left out (DSI_FRONT_NODE_IMAGES) ------------------------------------------ */
+
+/* An event of the images held back: where it starts, and a scalar's text in sk_text. */
+typedef struct skev {
+	uint32_t line, column;
+	size_t off, len;
+	uint8_t type, style;
+} skev;
+
+/* The sequence that ev starts is a List item's status.images and the item is a Node: the item's own
+ * kind, set before its status (kubectl writes keys sorted), is the string "Node". Nothing an anchor
+ * names is open (an alias could otherwise reach the value left out), and the sequence has neither
+ * anchor nor tag. */
+static int images_start(const builder *b, const yaml_event_t *ev)
+{
+	if (!(b->skip & DSI_FRONT_NODE_IMAGES) || b->sk_replay || b->depth != 4 || ev->data.sequence_start.anchor ||
+	    ev->data.sequence_start.tag)
+		return 0;
+	const frame *s = b->stack;
+	if (!s[1].stream || !s[2].is_map || !s[3].is_map)
+		return 0;
+	for (size_t i = 0; i < 4; i++)
+		if (s[i].anchor_name)
+			return 0;
+	if (!s[2].have_key || s[2].key_is_merge || strcmp(s[2].key, "status") != 0 || !s[3].have_key ||
+	    s[3].key_is_merge || strcmp(s[3].key, "images") != 0)
+		return 0;
+	const json_t *kind = json_object_get(s[2].node, "kind");
+	return json_is_string(kind) && strcmp(json_string_value(kind), "Node") == 0;
+}
+
+/* Printable ASCII, as the JSON scanner's plain strings (core/jsonscan.c). */
+static int printable_ascii(const char *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (t[i] < 0x20 || t[i] > 0x7e)
+			return 0;
+	return 1;
+}
+
+/* An image's name as scalar_value makes it a JSON string, without a tag: quoted (or block) text
+ * stays a string; plain text that resolve_plain leaves a string (resolve_plain itself for text that
+ * starts like a number, such as an ECR registry's account number). -1: no memory. */
+static int image_name(builder *b, const char *t, size_t n, int style)
+{
+	if (!printable_ascii(t, n))
+		return 0;
+	if (style != YAML_PLAIN_SCALAR_STYLE || plain_is_string(t, n))
+		return 1;
+	if (!n || t[0] < '0' || t[0] > '9')
+		return 0;
+	scalar_kind kind;
+	uint64_t u;
+	json_t *v = resolve_plain(t, n, &kind, &u, b->err);
+	if (!v)
+		return -1;
+	json_decref(v);
+	return kind == KIND_STR;
+}
+
+/* sizeBytes as the JSON scanner takes it: a plain decimal of at most 18 digits without a leading zero,
+ * which resolve_plain reads as that int64 (a leading zero would be octal). */
+static int image_size(const char *t, size_t n, int style)
+{
+	if (style != YAML_PLAIN_SCALAR_STYLE || !n || n > 18 || (t[0] == '0' && n > 1))
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (t[i] < '0' || t[i] > '9')
+			return 0;
+	return 1;
+}
+
+/*
+ * An event of a Node's status.images (the first is its sequence start): held while the value is in the
+ * plain form that dsi_jsonscan_plain_images takes in JSON (a sequence of mappings with at most the keys
+ * names, a sequence of printable ASCII strings, and sizeBytes, a non-negative int64; each key once; no
+ * anchor, alias, tag or merge key anywhere). Every such event would only have built nodes, so no error
+ * can come of the ones held; at the sequence's end an empty sequence of the same node count goes where
+ * it would have. On the first event out of that form, the held ones and it go through handle as
+ * always, so that the tree, the counts and every error are what they would have been.
+ */
+static int images_event(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, int *doc_line)
+{
+	int ok = 0, end = 0;
+	if (!b->sk_on) {
+		b->sk_on = 1;
+		b->sk_lvl = 0;
+		b->sk_n = 0;
+		dsi_strbuf_truncate(&b->sk_text, 0);
+		ok = 1;
+	} else {
+		switch (ev->type) {
+		case YAML_MAPPING_START_EVENT:
+			ok = b->sk_lvl == 0 && !ev->data.mapping_start.anchor && !ev->data.mapping_start.tag;
+			b->sk_lvl = 1;
+			b->sk_want = b->sk_seen = 0;
+			break;
+		case YAML_MAPPING_END_EVENT:
+			ok = b->sk_lvl == 1 && b->sk_want == 0;
+			b->sk_lvl = 0;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+			ok = b->sk_lvl == 1 && b->sk_want == 1 && !ev->data.sequence_start.anchor &&
+			     !ev->data.sequence_start.tag;
+			b->sk_lvl = 2;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+			ok = b->sk_lvl == 2 || b->sk_lvl == 0;
+			end = b->sk_lvl == 0;
+			b->sk_lvl = 1;
+			b->sk_want = 0;
+			break;
+		case YAML_SCALAR_EVENT: {
+			const char *t = (const char *)ev->data.scalar.value;
+			size_t n = ev->data.scalar.length;
+			int style = (int)ev->data.scalar.style;
+			if (ev->data.scalar.anchor || ev->data.scalar.tag)
+				break;
+			if (b->sk_lvl == 2) {
+				if ((ok = image_name(b, t, n, style)) < 0)
+					return dsi_error_nomem(b->err);
+			} else if (b->sk_lvl == 1 && b->sk_want == 0) {
+				/* handle's string keys: neither word starts like a number nor is "<<" */
+				if (n == 5 && memcmp(t, "names", 5) == 0 && !(b->sk_seen & 1))
+					ok = 1, b->sk_seen |= 1, b->sk_want = 1;
+				else if (n == 9 && memcmp(t, "sizeBytes", 9) == 0 && !(b->sk_seen & 2))
+					ok = 1, b->sk_seen |= 2, b->sk_want = 2;
+			} else if (b->sk_lvl == 1 && b->sk_want == 2) {
+				ok = image_size(t, n, style);
+				b->sk_want = 0;
+			}
+			break;
+		}
+		default: break;
+		}
+	}
+	if (ok && end) {
+		size_t nodes = 0;
+		for (size_t i = 0; i < b->sk_n; i++)
+			nodes += b->sk_ev[i].type == YAML_SCALAR_EVENT ||
+				 b->sk_ev[i].type == YAML_MAPPING_START_EVENT ||
+				 b->sk_ev[i].type == YAML_SEQUENCE_START_EVENT;
+		b->sk_on = 0;
+		b->sk_n = 0;
+		b->decode_count += nodes;
+		json_t *empty = json_array();
+		if (!empty)
+			return dsi_error_nomem(b->err);
+		return deliver(b, empty, nodes, &ev->start_mark, 0);
+	}
+	if (ok) {
+		if (DSI_GROW(b->sk_ev, b->sk_cap, b->sk_n + 1) < 0)
+			return dsi_error_nomem(b->err);
+		skev *k = &b->sk_ev[b->sk_n++];
+		*k = (skev){(uint32_t)ev->start_mark.line, (uint32_t)ev->start_mark.column, 0, 0, (uint8_t)ev->type, 0};
+		if (ev->type == YAML_SCALAR_EVENT) {
+			k->off = b->sk_text.len;
+			k->len = ev->data.scalar.length;
+			k->style = (uint8_t)ev->data.scalar.style;
+			dsi_strbuf_append(&b->sk_text, (const char *)ev->data.scalar.value, k->len);
+			dsi_strbuf_putc(&b->sk_text, '\0');
+			if (b->sk_text.oom)
+				return dsi_error_nomem(b->err);
+		}
+		return 0;
+	}
+	/* out of the plain form: what was held, then this event, as always */
+	b->sk_on = 0;
+	b->sk_replay = 1;
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < b->sk_n; i++) {
+		const skev *k = &b->sk_ev[i];
+		yaml_event_t held;
+		memset(&held, 0, sizeof(held));
+		held.type = (yaml_event_type_t)k->type;
+		held.start_mark.line = k->line;
+		held.start_mark.column = k->column;
+		if (k->type == YAML_SCALAR_EVENT) {
+			held.data.scalar.value = (yaml_char_t *)b->sk_text.data + k->off;
+			held.data.scalar.length = k->len;
+			held.data.scalar.style = (yaml_scalar_style_t)k->style;
+		}
+		rc = handle(b, &held, e, doc_index, doc_line);
+	}
+	b->sk_n = 0;
+	if (rc == 0)
+		rc = handle(b, ev, e, doc_index, doc_line);
+	b->sk_replay = 0;
+	return rc;
+}
+
 static int handle(builder *b, yaml_event_t *ev, emit_ctx *e, size_t *doc_index, int *doc_line)
 {
+	if (b->sk_on || (ev->type == YAML_SEQUENCE_START_EVENT && images_start(b, ev)))
+		return images_event(b, ev, e, doc_index, doc_line);
 	switch (ev->type) {
 	case YAML_DOCUMENT_START_EVENT:
 		builder_reset(b);
@@ -889,6 +1127,7 @@ typedef struct parse_in {
 	dsi_yaml_item_fn item_fn;
 	void *ctx;
 	ds_error *err;
+	unsigned skip;
 } parse_in;
 
 /* The events of one parse, in order, to the builder: handle's state around it. */
@@ -907,6 +1146,7 @@ static void consumer_init(consumer *c, const parse_in *in)
 	c->b.obs = in->obs;
 	c->b.item_fn = in->item_fn;
 	c->b.item_ctx = in->ctx;
+	c->b.skip = in->item_fn ? in->skip : 0;
 	c->e = (emit_ctx){in->fn, in->ctx};
 	c->doc_line = 1;
 }
@@ -915,6 +1155,10 @@ static void consumer_end(consumer *c)
 {
 	builder_reset(&c->b);
 	dsi_strbuf_free(&c->b.path);
+	dsi_strbuf_free(&c->b.sk_text);
+	for (size_t i = 0; i < c->b.used; i++)
+		dsi_free(c->b.stack[i].key);
+	dsi_free(c->b.sk_ev);
 	dsi_free(c->b.stack);
 	dsi_free(c->b.anchors);
 }
@@ -1167,14 +1411,15 @@ static int parse(const parse_in *in, const dsi_exec *exec, unsigned threads)
 int dsi_yaml_parse_observed(const char *data, size_t size, const dsi_limits *lim, const dsi_keyobs *obs,
 			    dsi_yaml_doc_fn fn, void *ctx, ds_error *err)
 {
-	const parse_in in = {data, size, lim, obs, fn, NULL, ctx, err};
+	const parse_in in = {data, size, lim, obs, fn, NULL, ctx, err, 0};
 	return parse(&in, NULL, 0);
 }
 
 int dsi_yaml_parse_items(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn,
-			 dsi_yaml_item_fn item_fn, const dsi_exec *exec, unsigned threads, void *ctx, ds_error *err)
+			 dsi_yaml_item_fn item_fn, const dsi_exec *exec, unsigned threads, unsigned skip, void *ctx,
+			 ds_error *err)
 {
-	const parse_in in = {data, size, lim, NULL, fn, item_fn, ctx, err};
+	const parse_in in = {data, size, lim, NULL, fn, item_fn, ctx, err, skip};
 	return parse(&in, exec, threads);
 }
 

@@ -38,9 +38,13 @@ typedef int (*dsi_yaml_item_fn)(void *ctx, const json_t *root, json_t *item, siz
 /* With exec (may be NULL) and more than one of threads (exec->threads' requested) to be had, a large text
  * is parsed by libyaml on one thread while another builds the documents and calls fn and item_fn, in the
  * same order and with the same outcome as on the caller's thread alone; fn and item_fn then run on a
- * thread of the executor's (one at a time, never two at once). */
+ * thread of the executor's (one at a time, never two at once). skip (DSI_FRONT_*, core/jsonfront.h): what
+ * the items' trees may leave out; DSI_FRONT_NODE_IMAGES: an item whose own kind "Node" comes before its
+ * status.images, and whose images are in the plain form dsi_jsonscan_plain_images takes in JSON, gets []
+ * in their place (anything else builds them: the outcome and errors are those without skip). */
 int dsi_yaml_parse_items(const char *data, size_t size, const dsi_limits *lim, dsi_yaml_doc_fn fn,
-			 dsi_yaml_item_fn item_fn, const dsi_exec *exec, unsigned threads, void *ctx, ds_error *err);
+			 dsi_yaml_item_fn item_fn, const dsi_exec *exec, unsigned threads, unsigned skip, void *ctx,
+			 ds_error *err);
 
 /* Where path ("spec.taints[0].effect", as the readers write paths) is in document `document`
  * (0-based, every document counted, as dsi_yaml_parse counts them) of data: the 1-based line and

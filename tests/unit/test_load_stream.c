@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/jsonfront.h"
 #include "core/load.h"
 #include "harness.h"
 
@@ -341,6 +342,168 @@ START_TEST(yaml_lists)
 }
 END_TEST
 
+/* YAML: a Node's status.images left out (DSI_FRONT_NODE_IMAGES, as ds_cluster_load reads) against the
+ * whole read: the same outcome, error (code, message, path, line, column, source) and items, but for
+ * status.images, which is [] exactly where the case says it is in the plain form and the item is known
+ * to be a Node when the images begin. */
+static void same_cut(const char *name, const char *text, int cut)
+{
+	dsi_limits lim;
+	dsi_limits_default(&lim);
+	outcome whole = run(0, text, 1000, SIZE_MAX);
+	seen s = {json_array(), SIZE_MAX, 0};
+	ds_error err;
+	ds_error_clear(&err);
+	int rc = dsi_load_text_par(text, strlen(text), &lim, collect, forget, NULL, DSI_FRONT_NODE_IMAGES, &s, &err);
+	ck_assert_msg(whole.rc == rc, "%s: rc %d whole, %d cut (%s / %s)", name, whole.rc, rc, whole.err.message,
+		      err.message);
+	if (rc < 0) {
+		ck_assert_msg(
+			whole.err.code == err.code && strcmp(whole.err.message, err.message) == 0 &&
+				strcmp(whole.err.path, err.path) == 0 && strcmp(whole.err.source, err.source) == 0 &&
+				whole.err.line == err.line && whole.err.column == err.column,
+			"%s: \"%s\" at %s %d:%d whole, \"%s\" at %s %d:%d cut", name, whole.err.message, whole.err.path,
+			whole.err.line, whole.err.column, err.message, err.path, err.line, err.column);
+		ck_assert_msg(!cut, "%s: an error case cannot say cut", name);
+	}
+	ck_assert_msg(json_array_size(whole.items) == json_array_size(s.items), "%s: %zu items whole, %zu cut", name,
+		      json_array_size(whole.items), json_array_size(s.items));
+	int were_cut = 0;
+	for (size_t i = 0; i < json_array_size(whole.items); i++) {
+		json_t *w = json_array_get(whole.items, i), *c = json_array_get(s.items, i);
+		if (json_equal(w, c))
+			continue;
+		json_t *wo = json_loads(json_string_value(json_object_get(w, "obj")), 0, NULL);
+		json_t *co = json_loads(json_string_value(json_object_get(c, "obj")), 0, NULL);
+		ck_assert_ptr_nonnull(wo);
+		ck_assert_ptr_nonnull(co);
+		json_t *images = json_object_get(json_object_get(co, "status"), "images");
+		ck_assert_msg(json_is_array(images) && json_array_size(images) == 0 &&
+				      json_array_size(json_object_get(json_object_get(wo, "status"), "images")) > 0,
+			      "%s: item %zu differs, not by its images", name, i);
+		json_object_set_new(json_object_get(wo, "status"), "images", json_array());
+		ck_assert_msg(json_equal(wo, co), "%s: item %zu differs beyond status.images", name, i);
+		json_object_set(w, "obj", json_object_get(c, "obj"));
+		ck_assert_msg(json_equal(w, c), "%s: item %zu's path, kind or document differs", name, i);
+		json_decref(wo);
+		json_decref(co);
+		were_cut++;
+	}
+	ck_assert_msg(were_cut == cut, "%s: %d items' images left out, expected %d", name, were_cut, cut);
+	json_decref(whole.items);
+	json_decref(s.items);
+}
+
+#define YHEAD "apiVersion: v1\nitems:\n- apiVersion: v1\n  kind: Node\n  metadata: {name: a}\n  status:\n"
+#define YTAIL "kind: List\n"
+#define IMG1 "    - names:\n      - r.io/a@sha256:00ff\n      - r.io/a:v1\n      sizeBytes: 1200\n"
+
+START_TEST(yaml_node_images)
+{
+	static const struct {
+		const char *text;
+		int cut;
+	} cases[] = {
+		/* kubectl's form, one and two images, an empty image, no images */
+		{YHEAD "    images:\n" IMG1 YTAIL, 1},
+		{YHEAD "    images:\n" IMG1 IMG1 "    nodeInfo: {architecture: amd64}\n" YTAIL, 1},
+		{YHEAD "    images:\n    - {}\n" IMG1 YTAIL, 1},
+		{YHEAD "    images: []\n" YTAIL, 0},
+		/* flow style; quoted names and keys; names only; sizeBytes only; 0 and 18 digits */
+		{YHEAD "    images: [{names: [r.io/a, \"r.io/b\"], sizeBytes: 5}]\n" YTAIL, 1},
+		{YHEAD "    images:\n    - \"names\": ['r.io/a']\n      'sizeBytes': 0\n" YTAIL, 1},
+		{YHEAD "    images:\n    - names: [r.io/a]\n    - sizeBytes: 999999999999999999\n" YTAIL, 1},
+		/* a name that starts like a number but resolves to a string (an ECR registry) */
+		{YHEAD "    images:\n    - names: [123456789012.dkr.ecr.eu-west-1.amazonaws.com/x:1]\n" YTAIL, 1},
+		/* names that would not be strings: a number, a bool, null, an empty plain scalar, ".inf" */
+		{YHEAD "    images:\n" IMG1 "    - names: [12]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [yes]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [~]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names:\n      -\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [.inf]\n" YTAIL, 0},
+		/* non-ASCII and control characters in a quoted name */
+		{YHEAD "    images:\n    - names: [\"r.io/\xc3\xa9\"]\n" YTAIL, 0},
+		{YHEAD "    images:\n    - names: [\"r.io/\\t\"]\n" YTAIL, 0},
+		{YHEAD "    images:\n    - names: [\"r.io/\\0\"]\n" YTAIL, 0},
+		/* sizeBytes out of the plain form: quoted, octal, hex, negative, underscore, float, 19 digits, uint64 */
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: \"12\"\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 012\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 0x12\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: -12\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 1_000\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 1.5\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 1234567890123456789\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 18446744073709551615\n" YTAIL, 0},
+		/* other keys, a merge key, a repeated key (an error), a non-string key */
+		{YHEAD "    images:\n" IMG1 "    - names: [r.io/a]\n      extra: 1\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - <<: {sizeBytes: 1}\n      names: [r.io/a]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [r.io/a]\n      names: [r.io/b]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - sizeBytes: 1\n      sizeBytes: 2\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - 7: [r.io/a]\n" YTAIL, 0},
+		/* shapes out of the form: a scalar image, a names scalar, a nested sequence, images a mapping */
+		{YHEAD "    images:\n" IMG1 "    - r.io/a\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: r.io/a\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [[r.io/a]]\n" YTAIL, 0},
+		{YHEAD "    images: {names: [r.io/a]}\n" YTAIL, 0},
+		/* tags on the images, an image, a key, a name, sizeBytes (a !!str one fails the decoding) */
+		{YHEAD "    images: !!seq\n" IMG1 YTAIL, 0},
+		{YHEAD "    images:\n    - !!map {names: [r.io/a]}\n" YTAIL, 0},
+		{YHEAD "    images:\n    - !!str names: [r.io/a]\n" YTAIL, 0},
+		{YHEAD "    images:\n    - names: [!!str r.io/a]\n" YTAIL, 0},
+		{YHEAD "    images:\n    - sizeBytes: !!int 12\n" YTAIL, 0},
+		{YHEAD "    images:\n    - sizeBytes: !!str 12\n" YTAIL, 0},
+		{YHEAD "    images:\n    - sizeBytes: !!bool 12\n" YTAIL, 0},
+		{YHEAD "    images:\n    - names: [!custom r.io/a]\n" YTAIL, 0},
+		/* anchors in the images and aliases into them (read later, in the same item and in another) */
+		{YHEAD "    images: &i\n" IMG1 "    other: *i\n" YTAIL, 0},
+		{YHEAD "    images:\n    - &i {names: [r.io/a]}\n    other: *i\n" YTAIL, 0},
+		{YHEAD "    images:\n    - names: &n [r.io/a]\n    - names: *n\n" YTAIL, 0},
+		{YHEAD "    images:\n    - names: [&s r.io/a]\n" YTAIL "other: *s\n", 0},
+		{YHEAD "    images:\n    - names: [*nothing]\n" YTAIL, 0},
+		/* an anchor on what holds the images (the item, its status), read by an alias */
+		{"apiVersion: v1\nitems:\n- &node\n  kind: Node\n  status:\n    images:\n" IMG1 "- *node\n" YTAIL, 0},
+		{"apiVersion: v1\nitems:\n- kind: Node\n  status: &st\n    images:\n" IMG1
+		 "- kind: Node\n  status: *st\n" YTAIL,
+		 0},
+		/* not known to be a Node when the images begin: kind after status, no kind, another kind, kind in a
+		 * merge, kind not a string; images not under status; status not at the item's root */
+		{"apiVersion: v1\nitems:\n- status:\n    images:\n" IMG1 "  kind: Node\n" YTAIL, 0},
+		{"apiVersion: v1\nitems:\n- status:\n    images:\n" IMG1 "kind: NodeList\n", 0},
+		{"apiVersion: v1\nitems:\n- kind: Pod\n  metadata: {name: p, namespace: d}\n  status:\n    "
+		 "images:\n" IMG1 YTAIL,
+		 0},
+		{"apiVersion: v1\nitems:\n- <<: {kind: Node}\n  status:\n    images:\n" IMG1 YTAIL, 0},
+		{"apiVersion: v1\nitems:\n- kind: [Node]\n  status:\n    images:\n" IMG1 YTAIL, 0},
+		{"apiVersion: v1\nitems:\n- kind: Node\n  spec:\n    images:\n" IMG1 YTAIL, 0},
+		{"apiVersion: v1\nitems:\n- kind: Node\n  metadata:\n    status:\n      images:\n  " IMG1 YTAIL, 0},
+		/* kind quoted is the same string: cut; a Node that is not a List's item is read whole */
+		{"apiVersion: v1\nitems:\n- kind: \"Node\"\n  status:\n    images:\n" IMG1 YTAIL, 1},
+		{"apiVersion: v1\nkind: Node\nmetadata: {name: a}\nstatus:\n  images:\n" IMG1, 0},
+		/* images twice (an error, at the second's end), kind twice after the images (an error) */
+		{YHEAD "    images:\n" IMG1 "    images:\n" IMG1 YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "  kind: Pod\n" YTAIL, 0},
+		/* malformed YAML inside the images, at their end, right after them; the error position is libyaml's */
+		{YHEAD "    images:\n" IMG1 "    - names: [r.io/a\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names:\n      - r.io/a\n     - bad\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [\"r.io/a]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [r.io/a]\n      sizeBytes: 1\n    x: [\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "    - names: [\"r.io/\xff\"]\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "  \tbad: 1\n" YTAIL, 0},
+		/* a bad scalar after images that were cut; two Nodes, the second's images not plain */
+		{YHEAD "    images:\n" IMG1 "    x: .inf\n" YTAIL, 0},
+		{YHEAD "    images:\n" IMG1 "- kind: Node\n  status:\n    images:\n" IMG1 "    - names: [yes]\n" YTAIL,
+		 1},
+		/* the document not a List after all: read again whole */
+		{YHEAD "    images:\n" IMG1 "kind: Widget\n", 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "images case %zu", i);
+		same_cut(name, cases[i].text, cases[i].cut);
+	}
+}
+END_TEST
+
 /* Through the public API: a PodList that only YAML reads (a stray comma)
  * stages its pods while streaming, forgets them, and stages them again from
  * YAML: each pod once, counted once, in its owner's group once. */
@@ -385,6 +548,7 @@ static Suite *stream_suite(void)
 	tcase_add_test(tc, callback_and_limit_errors);
 	tcase_add_test(tc, yaml_after_streaming);
 	tcase_add_test(tc, yaml_lists);
+	tcase_add_test(tc, yaml_node_images);
 	tcase_add_test(tc, cluster_forgets_what_it_staged);
 	suite_add_tcase(s, tc);
 	return s;
