@@ -123,6 +123,7 @@ static dsi_placement placement(const ds_object *daemonset, const ds_options *opt
 {
 	dsi_placement p = daemonset->u.ds.place;
 	p.comparison_ops = dsi_decide_comparison_ops(opts);
+	p.gates = dsi_o_core(opts)->gates;
 	return p;
 }
 
@@ -361,10 +362,17 @@ int dsi_decide_scheduler(dsi_cluster *c, const ds_object *list, const ds_object 
 					   dsi_atom_str(&atoms, spec.priority_class));
 		else {
 			dsi_cycle cy;
-			dsi_sched_pod sp = {&atoms, meta.ns,           &meta.labels,
-					    &spec,  &spec.tolerations, dsi_decide_comparison_ops(opts),
-					    0,      meta.name,         meta.uid,
-					    1};
+			dsi_sched_pod sp = {&atoms,
+					    meta.ns,
+					    &meta.labels,
+					    &spec,
+					    &spec.tolerations,
+					    dsi_decide_comparison_ops(opts),
+					    0,
+					    meta.name,
+					    meta.uid,
+					    1,
+					    dsi_o_core(opts)->gates};
 			if (dsi_cycle_init(&cy, c, &sp, is_pod, &meta) < 0)
 				rc = dsi_error_nomem(err);
 			else if (dsi_select_victims(c, &atoms, &spec, prio, &spec.tolerations,

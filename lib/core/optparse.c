@@ -25,11 +25,16 @@ typedef struct gate_stage {
 static const struct gate_def {
 	const char *name;
 	unsigned bit;
-	gate_stage stages[3]; /* in order; minor 0 ends the list */
+	gate_stage stages[4]; /* in order; minor 0 ends the list */
 } gates[] = {
-	/* alpha 1.34, beta 1.36, GA 1.37: known, but it changes nothing the library sees (an extended
-	 * resource a node does not advertise may be a DRA device class's, which is not loaded) */
+	/* alpha 1.34, beta 1.36, GA 1.37: extended resources a DeviceClass backs (DynamicResources
+	 * looks at them; NodeResourcesFit leaves to it those the node does not advertise) */
 	{"DRAExtendedResource", DSI_GATE_DRA_EXTENDED_RESOURCE, {{34, 0, 0}, {36, 1, 0}, {37, 1, 1}}},
+	/* alpha 1.26, beta 1.32 (off), GA 1.34, locked 1.35: off, the DynamicResources plugin is
+	 * disabled (its PreFilter returns Skip) */
+	{"DynamicResourceAllocation",
+	 DSI_GATE_DYNAMIC_RESOURCE_ALLOCATION,
+	 {{26, 0, 0}, {32, 0, 0}, {34, 1, 0}, {35, 1, 1}}},
 	/* alpha 1.32, beta 1.34: pod-level spec.resources in a pod's requests (fit, preemption) */
 	{"PodLevelResources", DSI_GATE_POD_LEVEL_RESOURCES, {{32, 0, 0}, {34, 1, 0}}},
 	/* alpha 1.30, beta 1.32, GA 1.34: the env var names validation accepts */
@@ -351,7 +356,8 @@ void dsi_opt_format(const dsi_opt_def *d, const void *base, dsi_strbuf *b)
 static const dsi_core_options core_defaults = {
 	.k8s_minor = DSI_DEFAULT_K8S_MINOR,
 	/* dsi_gates_default(DSI_DEFAULT_K8S_MINOR), which test_options checks */
-	.gates = DSI_GATE_POD_LEVEL_RESOURCES | DSI_GATE_SIDECAR_CONTAINERS | DSI_GATE_RELAXED_ENV_VAR_VALIDATION,
+	.gates = DSI_GATE_POD_LEVEL_RESOURCES | DSI_GATE_SIDECAR_CONTAINERS | DSI_GATE_RELAXED_ENV_VAR_VALIDATION |
+		 DSI_GATE_DYNAMIC_RESOURCE_ALLOCATION,
 	.limits = {DSI_DEFAULT_MAX_BYTES, DSI_DEFAULT_MAX_OBJECTS, DSI_DEFAULT_MAX_ALIAS_NODES},
 };
 

@@ -69,6 +69,7 @@ enum {
 	DSI_GATE_SIDECAR_CONTAINERS = 1u << 2,                    /* restartable init containers */
 	DSI_GATE_DRA_EXTENDED_RESOURCE = 1u << 3,                 /* extended resources backed by DRA */
 	DSI_GATE_RELAXED_ENV_VAR_VALIDATION = 1u << 4,            /* env var names: any printable ASCII but = */
+	DSI_GATE_DYNAMIC_RESOURCE_ALLOCATION = 1u << 5,           /* the DynamicResources plugin runs */
 };
 
 /* What every layer may read: the Kubernetes version whose behaviour to follow, the feature gates,

@@ -256,7 +256,8 @@ int dsi_explain(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_op
 	/* the daemon pod's cycle: one PreFilter for every node (the same pods count on each) */
 	dsi_cycle cy;
 	dsi_sched_pod sp = {&c->atoms,        ds->meta.ns, &ds->template_labels, &ds->tspec,    &p.tolerations,
-			    p.comparison_ops, 1,           DSI_ATOM_NONE,        DSI_ATOM_NONE, 0};
+			    p.comparison_ops, 1,           DSI_ATOM_NONE,        DSI_ATOM_NONE, 0,
+			    p.gates};
 	if (dsi_cycle_init(&cy, c, &sp, NULL, NULL) < 0) {
 		dsi_ds_pods_release(&pods);
 		dsi_placement_release(&p);

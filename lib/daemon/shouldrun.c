@@ -15,6 +15,7 @@ int dsi_placement_init_atoms(dsi_placement *p, const dsi_atoms *atoms, const dsi
 	p->atoms = atoms;
 	p->ds = ds;
 	p->comparison_ops = dsi_gate(o, DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
+	p->gates = o->gates;
 	return dsi_daemon_tolerations(atoms, &ds->tspec.tolerations, ds->tspec.host_network, &p->tolerations);
 }
 

@@ -29,6 +29,7 @@ typedef struct dsi_placement {
 	const dsi_daemonset *ds;
 	dsi_tolerations tolerations; /* borrowed atoms: free .v only */
 	int comparison_ops;          /* TaintTolerationComparisonOperators */
+	unsigned gates;              /* DSI_GATE_* in force (the scheduler's filters read the DRA ones) */
 } dsi_placement;
 
 int dsi_placement_init(dsi_placement *p, const dsi_cluster *c, const dsi_daemonset *ds, const dsi_core_options *o);

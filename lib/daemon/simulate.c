@@ -211,7 +211,8 @@ static int schedule(sim *s)
 			    1,
 			    DSI_ATOM_NONE,
 			    DSI_ATOM_NONE,
-			    0};
+			    0,
+			    s->place.gates};
 	if (nw && dsi_cycle_init(&cy, &s->c, &sp, NULL, NULL) < 0) {
 		dsi_free(w);
 		return dsi_error_nomem(s->err);

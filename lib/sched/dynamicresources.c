@@ -124,23 +124,33 @@ static int validate_class(const dsi_cluster *c, dsi_dra_state *st, const char *c
 	return 0;
 }
 
-/* The pod's extended resources that a DeviceClass backs (DRAExtendedResource): not evaluated. */
+/* DeviceClassMapping (dynamic-resource-allocation deviceclass/extendedresourcecache): a class's
+ * implicit name deviceclass.resource.kubernetes.io/<class>, or its spec.extendedResourceName. */
+int dsi_dra_backs_extended(const dsi_cluster *c, const char *name)
+{
+	if (!name)
+		return 0;
+	if (strncmp(name, "deviceclass.resource.kubernetes.io/", 35) == 0 && find_class(c, name + 35))
+		return 1;
+	for (size_t k = 0; k < dsi_cluster_count(c, DSI_KIND_OTHER); k++) {
+		const dsi_dra_obj *o = typed(c, k);
+		if (o && o->kind == DSI_DRA_CLASS && o->u.cls.extended_resource &&
+		    strcmp(o->u.cls.extended_resource, name) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* preFilterExtendedResources (dynamicresources.go): with DRAExtendedResource on, the pod's extended
+ * resources a DeviceClass backs make the plugin allocate them: not evaluated. Off: not looked at. */
 static int extended_resources_backed(const dsi_cluster *c, const dsi_sched_pod *pod)
 {
+	if (!(pod->gates & DSI_GATE_DRA_EXTENDED_RESOURCE))
+		return 0;
 	const dsi_resources *r = &pod->spec->requests;
-	for (uint32_t i = 0; i < r->nscalars; i++) {
-		const char *name = dsi_atom_str(pod->atoms, r->scalars[i].name);
-		if (!name || r->scalars[i].value <= 0)
-			continue;
-		if (strncmp(name, "deviceclass.resource.kubernetes.io/", 35) == 0 && find_class(c, name + 35))
+	for (uint32_t i = 0; i < r->nscalars; i++)
+		if (r->scalars[i].value > 0 && dsi_dra_backs_extended(c, dsi_atom_str(pod->atoms, r->scalars[i].name)))
 			return 1;
-		for (size_t k = 0; k < dsi_cluster_count(c, DSI_KIND_OTHER); k++) {
-			const dsi_dra_obj *o = typed(c, k);
-			if (o && o->kind == DSI_DRA_CLASS && o->u.cls.extended_resource &&
-			    strcmp(o->u.cls.extended_resource, name) == 0)
-				return 1;
-		}
-	}
 	return 0;
 }
 
@@ -260,6 +270,11 @@ int dsi_dra_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_dra_st
 {
 	memset(st, 0, sizeof(*st));
 	st->owned = 1;
+	/* New: DynamicResourceAllocation off, the plugin is disabled; its PreFilter returns Skip */
+	if (!(pod->gates & DSI_GATE_DYNAMIC_RESOURCE_ALLOCATION)) {
+		st->skip = 1;
+		return 0;
+	}
 	const dsi_pod_claims *pc = &pod->spec->claims;
 	if (!pc->n) {
 		/* no claims: Skip, unless an extended resource is backed by a DeviceClass */

@@ -39,6 +39,9 @@ typedef struct dsi_dra_state {
 /* PreFilter (dynamicresources.go) for the pod over c's claims, classes and slices. -1 without
  * memory. */
 int dsi_dra_prefilter(const dsi_cluster *c, const dsi_sched_pod *pod, dsi_dra_state *st);
+/* Whether one of c's DeviceClasses backs the extended resource name (its extendedResourceName, or
+ * deviceclass.resource.kubernetes.io/<class>: the DRAExtendedResource mapping). */
+int dsi_dra_backs_extended(const dsi_cluster *c, const char *name);
 /* Clone (O(1)): dst reads through to src, which must outlive it. */
 void dsi_dra_clone(const dsi_dra_state *src, dsi_dra_state *dst);
 void dsi_dra_release(dsi_dra_state *st);

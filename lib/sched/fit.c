@@ -128,8 +128,8 @@ static int cmp_scalar(const dsi_scalar *a, const dsi_scalar *b, const dsi_atoms 
 }
 
 /* fitsRequest (scheduler plugins/noderesources/fit.go) */
-void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const dsi_node *node, const dsi_node_usage *u,
-		      dsi_fit *out)
+void dsi_fits_request(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_resources *req, const dsi_node *node,
+		      const dsi_node_usage *u, dsi_fit *out)
 {
 	const dsi_resources *a = &node->allocatable;
 	const char *P = "NodeResourcesFit";
@@ -173,6 +173,9 @@ void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const ds
 			continue;
 		int64_t alloc = dsi_resources_scalar(a, s->name);
 		int64_t used = dsi_resources_scalar(&u->requested, s->name);
+		/* shouldDelegateResourceToDRA (noderesources/fit.go): not on the node, backed by a class */
+		if (c && alloc <= 0 && dsi_dra_backs_extended(c, dsi_atom_str(atoms, s->name)))
+			continue;
 		if (want > alloc - used) {
 			char msg[128];
 			snprintf(msg, sizeof(msg), "Insufficient %s", dsi_atom_str(atoms, s->name));
@@ -421,7 +424,8 @@ void dsi_run_filters(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_pod
 	}
 	if (!dsi_fits_ports(spec->ports, spec->nports, u))
 		add_reason(out, "NodePorts", "node(s) didn't have free ports for the requested pod ports", 0, 0, 0, 0);
-	dsi_fits_request(atoms, &spec->requests, node, u, out);
+	dsi_fits_request((cy->pod.gates & DSI_GATE_DRA_EXTENDED_RESOURCE) ? c : NULL, atoms, &spec->requests, node, u,
+			 out);
 	volume_restrictions(cy, spec, u, out);
 	node_volume_limits(c, cy, node, u, out);
 	unevaluated_plugins(spec, out);

@@ -70,6 +70,7 @@ typedef struct dsi_sched_pod {
 	 * DaemonSet would create, whose template claims do not exist yet) */
 	dsi_atom name, uid;
 	int exists;
+	unsigned gates; /* DSI_GATE_* in force (DynamicResourceAllocation, DRAExtendedResource) */
 } dsi_sched_pod;
 
 /* Which existing pods to count: those bound to the node that are not terminal,
@@ -93,9 +94,11 @@ int dsi_node_usage_add_pod(dsi_node_usage *u, const dsi_podspec *p, int sign);
 /* Count pod p's claims and inline volumes for NodeVolumeLimits too (dsi_node_usage_init does). */
 int dsi_node_usage_add_volumes(dsi_node_usage *u, const dsi_pod *p);
 
-/* NodeResourcesFit.Filter (scheduler plugins/noderesources/fit.go fitsRequest) */
-void dsi_fits_request(const dsi_atoms *atoms, const dsi_resources *req, const dsi_node *node, const dsi_node_usage *u,
-		      dsi_fit *out);
+/* NodeResourcesFit.Filter (scheduler plugins/noderesources/fit.go fitsRequest); c non-NULL: the
+ * DRAExtendedResource gate is on, and a resource the node does not advertise that one of c's
+ * DeviceClasses backs is left to DynamicResources (shouldDelegateResourceToDRA) */
+void dsi_fits_request(const dsi_cluster *c, const dsi_atoms *atoms, const dsi_resources *req, const dsi_node *node,
+		      const dsi_node_usage *u, dsi_fit *out);
 /* NodePorts.Filter (scheduler plugins/nodeports/node_ports.go) */
 int dsi_fits_ports(const dsi_host_port *want, uint32_t nwant, const dsi_node_usage *u);
 /* NodeUnschedulable.Filter (scheduler plugins/nodeunschedulable) with the pod's tolerations. */

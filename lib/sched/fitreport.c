@@ -220,7 +220,8 @@ int dsi_fit_report(const dsi_cluster *cluster, const dsi_atoms *atoms, const dsi
 	same_pod self = {meta->ns, meta->name};
 	dsi_node_usage u;
 	dsi_cycle cy;
-	dsi_sched_pod sp = {atoms, meta->ns, &meta->labels, spec, &spec->tolerations, cmp, 0, meta->name, meta->uid, 1};
+	dsi_sched_pod sp = {atoms,     meta->ns, &meta->labels, spec, &spec->tolerations, cmp, 0, meta->name,
+			    meta->uid, 1,        o->gates};
 	if (dsi_cycle_init(&cy, cluster, &sp, is_same_pod, &self) < 0)
 		return dsi_error_nomem(err);
 	if (dsi_node_usage_init(cluster, n, is_same_pod, &self, &u) < 0) {

@@ -222,27 +222,39 @@ START_TEST(options_copy_round_trips)
 END_TEST
 
 /* The gates' defaults per Kubernetes version, written from upstream's versioned specs
- * (pkg/features/kube_features.go): DRAExtendedResource beta (on) 1.36; PodLevelResources beta 1.34;
+ * (pkg/features/kube_features.go): DRAExtendedResource beta (on) 1.36; DynamicResourceAllocation beta
+ * (off) 1.32, GA (on) 1.34; PodLevelResources beta 1.34;
  * RelaxedEnvironmentVariableValidation beta 1.32; SidecarContainers beta 1.29;
  * TaintTolerationComparisonOperators alpha (off) 1.35. */
 static const struct {
 	const char *version, *gates;
 } versioned[] = {
-	{"1.27", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+	{"1.27", "DRAExtendedResource=false,DynamicResourceAllocation=false,"
+		 "PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
 		 "SidecarContainers=false,TaintTolerationComparisonOperators=false"},
-	{"1.29", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+	{"1.29", "DRAExtendedResource=false,DynamicResourceAllocation=false,"
+		 "PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
-	{"1.31", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+	{"1.31", "DRAExtendedResource=false,DynamicResourceAllocation=false,"
+		 "PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
-	{"1.32", "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
+	{"1.32", "DRAExtendedResource=false,DynamicResourceAllocation=false,"
+		 "PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
-	{"1.34", "DRAExtendedResource=false,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+	{"1.33", "DRAExtendedResource=false,DynamicResourceAllocation=false,"
+		 "PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
-	{"1.35", "DRAExtendedResource=false,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+	{"1.34", "DRAExtendedResource=false,DynamicResourceAllocation=true,"
+		 "PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
-	{"1.36", "DRAExtendedResource=true,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+	{"1.35", "DRAExtendedResource=false,DynamicResourceAllocation=true,"
+		 "PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
-	{"1.40", "DRAExtendedResource=true,PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+	{"1.36", "DRAExtendedResource=true,DynamicResourceAllocation=true,"
+		 "PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
+		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
+	{"1.40", "DRAExtendedResource=true,DynamicResourceAllocation=true,"
+		 "PodLevelResources=true,RelaxedEnvironmentVariableValidation=true,"
 		 "SidecarContainers=true,TaintTolerationComparisonOperators=false"},
 };
 
@@ -261,14 +273,14 @@ START_TEST(gates_follow_the_version)
 	}
 	ck_assert_uint_eq(dsi_core_options_default()->gates, dsi_gates_default(dsi_core_options_default()->k8s_minor));
 	ds_options *o = dsi_test_options(NULL);
-	assert_value(o, "featureGates", versioned[5].gates);
+	assert_value(o, "featureGates", versioned[6].gates);
 	ds_options_free(o);
 	/* ds_options(3) lists each gate with its defaults */
 	size_t len;
 	char *page = dsi_test_read_file("man/man3/ds_options_create.3", &len);
-	static const char *const names[] = {"DRAExtendedResource", "PodLevelResources",
-					    "RelaxedEnvironmentVariableValidation", "SidecarContainers",
-					    "TaintTolerationComparisonOperators"};
+	static const char *const names[] = {"DRAExtendedResource", "DynamicResourceAllocation",
+					    "PodLevelResources",   "RelaxedEnvironmentVariableValidation",
+					    "SidecarContainers",   "TaintTolerationComparisonOperators"};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char tag[96];
 		snprintf(tag, sizeof(tag), ".TP\n\\fB%s\\fP\n", names[i]);
@@ -287,30 +299,35 @@ START_TEST(gates_set_one_by_one_over_the_version)
 	ck_assert_int_eq(ds_options_set(o, "featureGates", "PodLevelResources=false", &err), 0);
 	ck_assert_int_eq(ds_options_set(o, "kubernetesVersion", "1.36", &err), 0);
 	assert_value(o, "featureGates",
-		     "DRAExtendedResource=true,PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
+		     "DRAExtendedResource=true,DynamicResourceAllocation=true,PodLevelResources=false,"
+		     "RelaxedEnvironmentVariableValidation=true,"
 		     "SidecarContainers=true,TaintTolerationComparisonOperators=false");
 	ck_assert_int_eq(ds_options_set(o, "kubernetesVersion", "1.31", &err), 0);
 	ck_assert_int_eq(ds_options_set(o, "featureGates", "TaintTolerationComparisonOperators=true", &err), 0);
 	assert_value(o, "featureGates",
-		     "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=false,"
+		     "DRAExtendedResource=false,DynamicResourceAllocation=false,PodLevelResources=false,"
+		     "RelaxedEnvironmentVariableValidation=false,"
 		     "SidecarContainers=true,TaintTolerationComparisonOperators=true");
 	/* DRAExtendedResource is known (the cluster config named it) */
 	ck_assert_int_eq(ds_options_set(o, "featureGates", "DRAExtendedResource=true", &err), 0);
 	ds_options_free(o);
 	o = dsi_test_options("{\"featureGates\": \"SidecarContainers=false\", \"kubernetesVersion\": \"1.33\"}");
 	assert_value(o, "featureGates",
-		     "DRAExtendedResource=false,PodLevelResources=false,RelaxedEnvironmentVariableValidation=true,"
+		     "DRAExtendedResource=false,DynamicResourceAllocation=false,PodLevelResources=false,"
+		     "RelaxedEnvironmentVariableValidation=true,"
 		     "SidecarContainers=false,TaintTolerationComparisonOperators=false");
 	ds_options_free(o);
 	/* an unknown gate: the known ones listed, nothing changed */
 	o = dsi_test_options(NULL);
 	ck_assert_int_eq(ds_options_set(o, "featureGates", "PodLevelResources=false,NoSuchGate=true", &err), DS_EVALUE);
 	ck_assert_str_eq(err.path, "featureGates");
-	ck_assert_str_eq(err.message,
-			 "unrecognized feature gate: NoSuchGate (known: DRAExtendedResource, PodLevelResources, "
-			 "RelaxedEnvironmentVariableValidation, SidecarContainers, TaintTolerationComparisonOperators; "
-			 "the library knows the gates that change its decisions)");
-	assert_value(o, "featureGates", versioned[5].gates);
+	ck_assert_str_eq(
+		err.message,
+		"unrecognized feature gate: NoSuchGate (known: DRAExtendedResource, DynamicResourceAllocation, "
+		"PodLevelResources, "
+		"RelaxedEnvironmentVariableValidation, SidecarContainers, TaintTolerationComparisonOperators; "
+		"the library knows the gates that change its decisions)");
+	assert_value(o, "featureGates", versioned[6].gates);
 	ds_options_free(o);
 }
 END_TEST

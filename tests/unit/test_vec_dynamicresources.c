@@ -16,8 +16,8 @@
  *   laminar family), so the answer is exact without reimplementing the search or CEL.
  * Everything else (other CEL, constraints, adminAccess, prioritized lists, consumable capacity,
  * partitionable devices, device taints, binding conditions, extended resources backed by a
- * DeviceClass, template claims of a pod not created yet) leaves the plugin "not evaluated" on the
- * node: never "fits".
+ * DeviceClass with DRAExtendedResource on, template claims of a pod not created yet) leaves the
+ * plugin "not evaluated" on the node: never "fits". DynamicResourceAllocation off: skipped.
  *
  * Upstream's rows: tests/vectors/upstream/dynamicresources_filter.json, transcribed from
  * dynamicresources_test.go TestPlugin (resource.k8s.io/v1 version): the 25 rows inside the subset
@@ -515,6 +515,23 @@ START_TEST(explain_rows)
 			}
 		}
 		json_decref(doc);
+		/* at 1.33 DynamicResourceAllocation is off: the plugin is skipped on both nodes and refuses
+		 * neither, and the template's claim leaves nothing unevaluated */
+		ds_options *o133 = dsi_test_options("{\"kubernetesVersion\": \"1.33\"}");
+		ck_assert_int_eq(ds_daemonset_explain(cl, "d", "ds", o133, &out, &err), 0);
+		ds_options_free(o133);
+		doc = dsi_test_take_json(out);
+		ck_assert_int_eq(json_array_size(json_object_get(doc, "rows")), 2);
+		json_array_foreach(json_object_get(doc, "rows"), i, row)
+		{
+			const json_t *filters = json_object_get(row, "filters");
+			const char *status = json_string_value(json_object_get(row, "status"));
+			ck_assert(listed(filters, "skipped") && !listed(filters, "ran") &&
+				  !listed(filters, "notEvaluated"));
+			ck_assert_str_ne(status, "not-evaluated");
+			ck_assert_str_ne(status, "unschedulable");
+		}
+		json_decref(doc);
 		ds_cluster_free(cl);
 		free(text);
 		free(ds);
@@ -601,6 +618,174 @@ START_TEST(typed_empty_claim_list)
 }
 END_TEST
 
+/* ds_scheduler_filter with the options of a JSON object text (NULL: the defaults). */
+static json_t *filter_with(const char *pod, const char *node, const char *objs, const char *opts_json)
+{
+	ds_options *o = dsi_test_options(opts_json);
+	char *out = NULL;
+	ds_error err;
+	int rc =
+		ds_scheduler_filter(pod, strlen(pod), node, strlen(node), objs, objs ? strlen(objs) : 0, o, &out, &err);
+	ck_assert_msg(rc == 0, "ds_scheduler_filter: %d %s: %s", rc, err.path, err.message);
+	ds_options_free(o);
+	return dsi_test_take_json(out);
+}
+
+/* The first reason of plugin in an answer, "<code>: <message>", or "none" (malloc). */
+static char *reason_text(const json_t *got, const char *plugin)
+{
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(got, "reasons"), i, r)
+	{
+		if (strcmp(json_string_value(json_object_get(r, "plugin")), plugin) == 0)
+			return vt_fmt("%s: %s", json_string_value(json_object_get(r, "code")),
+				      json_string_value(json_object_get(r, "message")));
+	}
+	return vt_fmt("none");
+}
+
+/* DynamicResourceAllocation (pkg/features: beta and off in 1.32-1.33, GA 1.34): off, New returns a
+ * disabled plugin whose PreFilter returns Skip (dynamicresources.go): skipped, its PreFilter
+ * refusals refuse nothing. */
+START_TEST(gate_dynamic_resource_allocation)
+{
+	char *one = slice("s1", "gpu.example.com", "w", 1, "[{\"name\": \"g0\"}]");
+	char *objs = objects(EXACT(1), "{}", one, "");
+	const char *missing = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\"}, \"spec\": {\"resourceClaims\": "
+			      "[{\"name\": \"gpu\", \"resourceClaimName\": \"missing\"}]}}";
+	static const struct {
+		const char *opts;
+		int on;
+	} cases[] = {
+		{NULL, 1},
+		{"{\"kubernetesVersion\": \"1.35\"}", 1},
+		{"{\"kubernetesVersion\": \"1.34\"}", 1},
+		{"{\"kubernetesVersion\": \"1.33\"}", 0},
+		{"{\"kubernetesVersion\": \"1.32\"}", 0},
+		{"{\"featureGates\": \"DynamicResourceAllocation=false\"}", 0},
+		{"{\"kubernetesVersion\": \"1.33\", \"featureGates\": \"DynamicResourceAllocation=true\"}", 1},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *o = cases[i].opts ? cases[i].opts : "(defaults)";
+		/* a PreFilter refusal: the missing claim */
+		json_t *got = filter_with(missing, NODE, objs, cases[i].opts);
+		const json_t *filters = json_object_get(got, "filters");
+		char *r = reason_text(got, P);
+		if (cases[i].on) {
+			ck_assert_msg(listed(filters, "ran") && !listed(filters, "skipped"), "%s", o);
+			ck_assert_str_eq(r, "UnschedulableAndUnresolvable: could not find ResourceClaim \"d/missing\"");
+			ck_assert_msg(json_is_false(json_object_get(got, "fits")), "%s", o);
+		} else {
+			ck_assert_msg(listed(filters, "skipped") && !listed(filters, "ran") &&
+					      !listed(filters, "notEvaluated"),
+				      "%s: %s", o, json_dumps(filters, 0));
+			ck_assert_msg(strcmp(r, "none") == 0, "%s: %s", o, r);
+			ck_assert_msg(json_is_true(json_object_get(got, "fits")), "%s", o);
+		}
+		free(r);
+		json_decref(got);
+		/* a claim the node cannot satisfy: refused when on, fits when off */
+		char *objs3 = objects(EXACT(3), "{}", one, "");
+		got = filter_with(POD, NODE, objs3, cases[i].opts);
+		r = reason_text(got, P);
+		ck_assert_msg(strcmp(r, cases[i].on ? "UnschedulableAndUnresolvable: cannot allocate all claims"
+						    : "none") == 0,
+			      "%s: %s", o, r);
+		ck_assert_msg(json_is_true(json_object_get(got, "fits")) == !cases[i].on, "%s", o);
+		free(r);
+		json_decref(got);
+		free(objs3);
+		/* outside the subset: not evaluated when on; skipped (nothing to evaluate) when off */
+		char *objs4 = objects("[{\"name\": \"r\", \"exactly\": {\"deviceClassName\": \"gpu\", \"adminAccess\": "
+				      "true}}]",
+				      "{}", one, "");
+		got = filter_with(POD, NODE, objs4, cases[i].opts);
+		filters = json_object_get(got, "filters");
+		ck_assert_msg(listed(filters, "notEvaluated") == cases[i].on, "%s", o);
+		ck_assert_msg(listed(filters, "skipped") == !cases[i].on, "%s", o);
+		json_decref(got);
+		free(objs4);
+	}
+	free(objs);
+	free(one);
+}
+END_TEST
+
+/* DRAExtendedResource (pkg/features: alpha, off, 1.34-1.35; beta 1.36): on, DynamicResources'
+ * preFilterExtendedResources takes the pod's extended resources a DeviceClass backs (the library
+ * does not evaluate that allocation), and NodeResourcesFit's shouldDelegateResourceToDRA leaves
+ * them to it on a node whose allocatable lacks them (fit.go). Off, neither looks at the class. */
+START_TEST(gate_dra_extended_resource)
+{
+	const char *cls =
+		"{\"apiVersion\": \"resource.k8s.io/v1\", \"kind\": \"DeviceClass\", \"metadata\": {\"name\": "
+		"\"gpu\"}, \"spec\": {\"extendedResourceName\": \"example.com/gpu\"}}";
+	char *objs = vt_fmt("[%s]", cls);
+	const char *bare = "{\"metadata\": {\"name\": \"w\", \"labels\": {\"kubernetes.io/hostname\": \"w\"}}, "
+			   "\"status\": {\"allocatable\": {\"pods\": \"10\"}}}";
+	const char *has_one = "{\"metadata\": {\"name\": \"w\", \"labels\": {\"kubernetes.io/hostname\": \"w\"}}, "
+			      "\"status\": {\"allocatable\": {\"pods\": \"10\", \"example.com/gpu\": \"1\"}}}";
+	static const char *const pod_fmt = "{\"metadata\": {\"name\": \"p\", \"namespace\": \"d\", \"uid\": \"u1\"}, "
+					   "\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"i\", "
+					   "\"resources\": {\"requests\": {\"%s\": \"%d\"}, \"limits\": {\"%s\": "
+					   "\"%d\"}}}]}}";
+	const char *on = "{\"featureGates\": \"DRAExtendedResource=true\"}";
+	static const struct {
+		const char *resource;
+		int count, node_has_one, gate_on;
+		const char *fit; /* NodeResourcesFit's reason code, or "none" */
+		int dra;         /* DynamicResources: 1 not evaluated, 0 skipped */
+	} cases[] = {
+		/* off (1.35's default): counted like any extended resource; DRA has no claim to look at */
+		{"example.com/gpu", 1, 0, 0, "UnschedulableAndUnresolvable: Insufficient example.com/gpu", 0},
+		{"deviceclass.resource.kubernetes.io/gpu", 1, 0, 0,
+		 "UnschedulableAndUnresolvable: Insufficient deviceclass.resource.kubernetes.io/gpu", 0},
+		/* on: left to DRA on a node that does not advertise it, by either name */
+		{"example.com/gpu", 1, 0, 1, "none", 1},
+		{"deviceclass.resource.kubernetes.io/gpu", 1, 0, 1, "none", 1},
+		/* on, the node advertises it (a device plugin): NodeResourcesFit counts it */
+		{"example.com/gpu", 1, 1, 1, "none", 1},
+		{"example.com/gpu", 2, 1, 1, "UnschedulableAndUnresolvable: Insufficient example.com/gpu", 1},
+		/* on, no class backs it: an ordinary extended resource */
+		{"example.com/nic", 1, 0, 1, "UnschedulableAndUnresolvable: Insufficient example.com/nic", 0},
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *pod = vt_fmt(pod_fmt, cases[i].resource, cases[i].count, cases[i].resource, cases[i].count);
+		json_t *got =
+			filter_with(pod, cases[i].node_has_one ? has_one : bare, objs, cases[i].gate_on ? on : NULL);
+		char *fit = reason_text(got, "NodeResourcesFit");
+		const json_t *filters = json_object_get(got, "filters");
+		ck_assert_msg(strcmp(fit, cases[i].fit) == 0, "case %zu: NodeResourcesFit %s, want %s", i, fit,
+			      cases[i].fit);
+		ck_assert_msg(listed(filters, "notEvaluated") == cases[i].dra, "case %zu: %s", i,
+			      json_dumps(filters, 0));
+		ck_assert_msg(listed(filters, "skipped") == !cases[i].dra, "case %zu: %s", i, json_dumps(filters, 0));
+		if (cases[i].dra) {
+			size_t n;
+			const json_t *mine = reason_of(got, &n);
+			ck_assert_str_eq(json_string_value(json_object_get(mine, "why")),
+					 "extended resources backed by a DeviceClass (DRAExtendedResource)");
+		}
+		/* never "fits" unless both plugins passed */
+		ck_assert(!json_is_true(json_object_get(got, "fits")));
+		free(fit);
+		free(pod);
+		json_decref(got);
+	}
+	/* on, but DynamicResourceAllocation off: NodeResourcesFit still delegates (its own gate), and
+	 * the disabled DRA plugin skips the pod: it fits, as upstream would have it */
+	char *pod = vt_fmt(pod_fmt, "example.com/gpu", 1, "example.com/gpu", 1);
+	json_t *got = filter_with(pod, bare, objs,
+				  "{\"featureGates\": \"DRAExtendedResource=true,DynamicResourceAllocation=false\"}");
+	ck_assert(json_is_true(json_object_get(got, "fits")));
+	ck_assert(listed(json_object_get(got, "filters"), "skipped"));
+	json_decref(got);
+	free(pod);
+	free(objs);
+}
+END_TEST
+
 static Suite *vec_dynamicresources_suite(void)
 {
 	Suite *s = suite_create("vec_dynamicresources");
@@ -615,6 +800,8 @@ static Suite *vec_dynamicresources_suite(void)
 	tcase_add_test(tc, explain_rows);
 	tcase_add_test(tc, manifest_namespaces);
 	tcase_add_test(tc, typed_empty_claim_list);
+	tcase_add_test(tc, gate_dynamic_resource_allocation);
+	tcase_add_test(tc, gate_dra_extended_resource);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -84,8 +84,17 @@ static char *dry_run(const json_t *cs)
 		int cmp = dsi_gate(dsi_core_options_default(), DSI_GATE_TAINT_TOLERATION_COMPARISON_OPERATORS);
 		static const dsi_labels none = {NULL, 0};
 		dsi_cycle cy;
-		dsi_sched_pod sp = {&atoms, DSI_ATOM_NONE, &none,         &spec, &spec.tolerations, cmp,
-				    0,      DSI_ATOM_NONE, DSI_ATOM_NONE, 1};
+		dsi_sched_pod sp = {&atoms,
+				    DSI_ATOM_NONE,
+				    &none,
+				    &spec,
+				    &spec.tolerations,
+				    cmp,
+				    0,
+				    DSI_ATOM_NONE,
+				    DSI_ATOM_NONE,
+				    1,
+				    dsi_core_options_default()->gates};
 		ck_assert_int_eq(dsi_cycle_init(&cy, c, &sp, NULL, NULL), 0);
 		for (size_t i = 0; i < dsi_cluster_count(c, DSI_KIND_NODE); i++) {
 			const dsi_node *node = dsi_cluster_node_at(c, i);

@@ -220,8 +220,17 @@ static char *check_filter(fx *f, const dsi_node *node, const char *plugin, const
 	ck_assert_int_eq(dsi_node_usage_init(f->c, node, NULL, NULL, &u), 0);
 	static const dsi_labels none = {NULL, 0};
 	dsi_cycle cy;
-	dsi_sched_pod sp = {&f->atoms, DSI_ATOM_NONE, &none,         &f->spec, &f->spec.tolerations, cmp_gate(),
-			    0,         DSI_ATOM_NONE, DSI_ATOM_NONE, 1};
+	dsi_sched_pod sp = {&f->atoms,
+			    DSI_ATOM_NONE,
+			    &none,
+			    &f->spec,
+			    &f->spec.tolerations,
+			    cmp_gate(),
+			    0,
+			    DSI_ATOM_NONE,
+			    DSI_ATOM_NONE,
+			    1,
+			    dsi_core_options_default()->gates};
 	ck_assert_int_eq(dsi_cycle_init(&cy, f->c, &sp, NULL, NULL), 0);
 	dsi_fit fit;
 	dsi_run_filters(f->c, &f->atoms, &f->spec, &f->spec.tolerations, cmp_gate(), node, &u, &cy, &fit);
