@@ -7,17 +7,12 @@ import re
 import subprocess
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import buildpaths
+
+ROOT = buildpaths.ROOT
 
 
-def _build_dir():
-    lib = os.environ.get("DAEMONSET_LIB")
-    if lib:
-        return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(lib)), os.pardir))
-    return os.path.join(ROOT, os.environ.get("BUILD", "build"))
-
-
-DSCTL = os.environ.get("DSCTL") or os.path.join(_build_dir(), "bin", "dsctl")
+DSCTL = buildpaths.program("DSCTL", "bin", "dsctl")
 
 
 def dsctl(*args):

@@ -20,17 +20,9 @@ import subprocess
 import tempfile
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import buildpaths
 
-
-def _build_dir():
-    lib = os.environ.get("DAEMONSET_LIB")
-    if lib:
-        return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(lib)), os.pardir))
-    return os.path.join(ROOT, os.environ.get("BUILD", "build"))
-
-
-JSONPATHECHO = os.environ.get("JSONPATHECHO") or os.path.join(_build_dir(), "tests", "support", "jsonpathecho")
+JSONPATHECHO = buildpaths.program("JSONPATHECHO", "tests", "support", "jsonpathecho")
 
 
 def setUpModule():

@@ -22,22 +22,15 @@ import unittest
 import xml.etree.ElementTree as ET
 import zlib
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import buildpaths
+
+ROOT = buildpaths.ROOT
 CLUSTER = os.path.join(ROOT, "examples", "cluster")
 NOW = "2026-12-02T15:00:00Z"
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-def _dsctl():
-    if os.environ.get("DSCTL"):
-        return os.path.join(ROOT, os.environ["DSCTL"])
-    lib = os.environ.get("DAEMONSET_LIB")
-    if lib:
-        return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(lib)), os.pardir, "bin", "dsctl"))
-    return os.path.join(ROOT, os.environ.get("BUILD", "build"), "bin", "dsctl")
-
-
-DSCTL = _dsctl()
+DSCTL = buildpaths.program("DSCTL", "bin", "dsctl")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 

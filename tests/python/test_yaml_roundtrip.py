@@ -21,26 +21,19 @@ import re
 import subprocess
 import unittest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import buildpaths
+
+ROOT = buildpaths.ROOT
 CLUSTER = os.path.join(ROOT, "examples", "cluster")
 NOW = "2026-12-02T15:00:00Z"
 
 
-def _build_dir():
-    lib = os.environ.get("DAEMONSET_LIB")
-    if lib:
-        return os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(lib)), os.pardir))
-    return os.path.join(ROOT, os.environ.get("BUILD", "build"))
-
-
 def _library():
-    return os.environ.get("DAEMONSET_LIB") or os.path.join(_build_dir(), "lib", "libdaemonset.so.1")
+    return os.environ.get("DAEMONSET_LIB") or os.path.join(buildpaths.build_dir(), "lib", "libdaemonset.so.1")
 
 
-YAMLECHO = os.environ.get("YAMLECHO") or os.path.join(_build_dir(), "tests", "support", "yamlecho")
-DSCTL = os.environ.get("DSCTL") or os.path.join(_build_dir(), "bin", "dsctl")
-if not os.path.isabs(DSCTL):
-    DSCTL = os.path.join(ROOT, DSCTL)
+YAMLECHO = buildpaths.program("YAMLECHO", "tests", "support", "yamlecho")
+DSCTL = buildpaths.program("DSCTL", "bin", "dsctl")
 
 _lib = None
 
