@@ -391,16 +391,26 @@ static size_t ref_skip(const char *t, size_t n, size_t i)
 START_TEST(scanner_loops_alike)
 {
 	static const char bytes[] = "\"\\{}[]a :,u\x01\x7f\xc3";
-	char t[96], img[160];
+	char t[320], img[400];
 	unsigned seed = 34;
 	for (int round = 0; round < 200000; round++) {
 		seed = seed * 1103515245u + 12345u;
-		size_t n = 1 + (seed >> 16) % 80;
+		/* up to five of the skip's 64-byte windows, so that strings, escapes and brackets cross them */
+		size_t n = 1 + (seed >> 16) % 300;
 		t[0] = (seed >> 8) & 1 ? '{' : '[';
 		for (size_t i = 1; i < n; i++) {
 			seed = seed * 1103515245u + 12345u;
-			/* mostly letters, so that strings and values cross the 16-byte loads */
+			/* mostly letters, so that strings and values cross the 16- and 64-byte loads; in
+			 * a third of the rounds no backslash, for the windows read by their masks alone */
 			t[i] = (seed >> 16) % 3 ? 'a' : bytes[(seed >> 20) % (sizeof(bytes) - 1)];
+			if (round % 3 == 0 && t[i] == '\\')
+				t[i] = '"';
+			/* in odd rounds no bracket closes before the last fifth, which is mostly closing
+			 * brackets: values that run through several windows, then end or do not */
+			if (round % 2 && i < n * 4 / 5 && (t[i] == '}' || t[i] == ']'))
+				t[i] = 'a';
+			else if (round % 2 && i >= n * 4 / 5 && t[i] == 'a')
+				t[i] = '}';
 		}
 		ck_assert_uint_eq(dsi_jsonscan_skip(t, n, 0), ref_skip(t, n, 0));
 		/* the same bytes as an image's name: plain only if none is a backslash, a control
