@@ -17,6 +17,9 @@
 /* The end of the object or array that starts at text[i] ('{' or '['), or 0
  * when it does not close before size or nests too deep. */
 size_t dsi_jsonscan_skip(const char *text, size_t size, size_t i);
+/* The same with the machine's vector instructions up to level (0 none, 1 SSE2, 2 AVX2 when the
+ * processor has it): dsi_jsonscan_skip is level 2; the tests compare every level. */
+size_t dsi_jsonscan_skip_with(const char *text, size_t size, size_t i, int level);
 
 /* Where the items of a List are: item k is text[start[k], end[k]). */
 typedef struct dsi_jsonscan_items {
