@@ -465,7 +465,10 @@ START_TEST(scanner_loops_alike)
 			else if (round % 2 && i >= n * 4 / 5 && t[i] == 'a')
 				t[i] = '}';
 		}
-		ck_assert_uint_eq(dsi_jsonscan_skip(t, n, 0), ref_skip(t, n, 0));
+		size_t want = ref_skip(t, n, 0);
+		ck_assert_uint_eq(dsi_jsonscan_skip(t, n, 0), want);
+		for (int level = 0; level < 2; level++) /* the instructions this machine would not choose */
+			ck_assert_uint_eq(dsi_jsonscan_skip_with(t, n, 0, level), want);
 		/* the same bytes as an image's name: plain only if none is a backslash, a control
 		 * character or beyond ASCII */
 		int is_plain = 1;
@@ -480,6 +483,27 @@ START_TEST(scanner_loops_alike)
 }
 END_TEST
 
+START_TEST(space_runs_alike)
+{
+	static const char bytes[] = "    \t\n\r a{";
+	char t[200];
+	unsigned seed = 35;
+	for (int round = 0; round < 100000; round++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t n = (seed >> 16) % sizeof(t);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly spaces, in runs that cross the 16-byte loads */
+			t[i] = (seed >> 16) % 8 ? ' ' : bytes[(seed >> 20) % (sizeof(bytes) - 1)];
+		}
+		size_t from = n ? (seed >> 8) % n : 0, want = from;
+		while (want < n && (t[want] == ' ' || t[want] == '\t' || t[want] == '\n' || t[want] == '\r'))
+			want++;
+		ck_assert_uint_eq(dsi_jsonscan_space(t, n, from), want);
+	}
+}
+END_TEST
+
 static Suite *jsonfront_suite(void)
 {
 	Suite *s = suite_create("jsonfront");
@@ -490,6 +514,7 @@ static Suite *jsonfront_suite(void)
 	tcase_add_test(tc, node_images_left_out);
 	tcase_add_test(tc, cluster_load_leaves_images_out);
 	tcase_add_test(tc, scanner_loops_alike);
+	tcase_add_test(tc, space_runs_alike);
 	suite_add_tcase(s, tc);
 	return s;
 }
