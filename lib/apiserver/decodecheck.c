@@ -183,11 +183,12 @@ static int check_object(checker *c, const json_t *v, int type)
 	if (!json_is_object(v))
 		return wrong_type(c, "object", v);
 	const char *key;
+	size_t len;
 	json_t *m;
-	json_object_foreach((json_t *)v, key, m)
+	json_object_keylen_foreach((json_t *)v, key, len, m)
 	{
 		/* case-sensitive, as sigs.k8s.io/json matches; an unknown field is skipped */
-		int ft = dsi_schema_field_type(type, key, strlen(key));
+		int ft = dsi_schema_field_type(type, key, len);
 		if (ft < 0)
 			continue;
 		size_t mark = push(c, key);
@@ -213,11 +214,12 @@ static int check(checker *c, const json_t *v, int type)
 	switch (dsi_schema_kind_of(type)) {
 	case DSI_SK_ANY: break;
 	case DSI_SK_STRING:
-		if (strcmp(format, "date-time") == 0) {
+		/* the first letter first: most strings have no format, and this is every string's path */
+		if (format[0] == 'd' && strcmp(format, "date-time") == 0) {
 			rc = check_time(c, v);
 		} else if (!json_is_string(v)) {
 			rc = wrong_type(c, "string", v);
-		} else if (strcmp(format, "byte") == 0) {
+		} else if (format[0] == 'b' && strcmp(format, "byte") == 0) {
 			long at = b64_error(json_string_value(v), json_string_length(v));
 			if (at >= 0) {
 				dsi_rd_fail(&c->rd, NULL, DS_EVALUE, "illegal base64 data at input byte %ld", at);

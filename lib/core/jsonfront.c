@@ -9,6 +9,7 @@
 #ifdef DSI_SIMDJSON
 dsi_json_front *dsi_json_front_simd_new(void);
 void dsi_json_front_simd_free(dsi_json_front *f);
+void dsi_json_front_simd_set_buffer(dsi_json_front *f, const char *data, size_t size);
 json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind);
 #endif
 
@@ -29,6 +30,18 @@ void dsi_json_front_free(dsi_json_front *f)
 	dsi_json_front_simd_free(f);
 #else
 	(void)f;
+#endif
+}
+
+void dsi_json_front_set_buffer(dsi_json_front *f, const char *data, size_t size)
+{
+#ifdef DSI_SIMDJSON
+	if (f)
+		dsi_json_front_simd_set_buffer(f, data, size);
+#else
+	(void)f;
+	(void)data;
+	(void)size;
 #endif
 }
 

@@ -18,6 +18,12 @@ typedef struct dsi_json_front dsi_json_front;
 dsi_json_front *dsi_json_front_new(void);
 void dsi_json_front_free(dsi_json_front *f);
 
+/* The text the items given to dsi_json_front_item lie in, data[0, size) readable as long as they are
+ * parsed (NULL: none): simdjson reads an item there, with no copy, when the text goes on for
+ * SIMDJSON_PADDING bytes after it (what those bytes hold does not matter); an item elsewhere or too
+ * near the end is copied as before. f may be NULL; a no-op in the default build. */
+void dsi_json_front_set_buffer(dsi_json_front *f, const char *data, size_t size);
+
 /* What an item's tree may leave out, for a caller that never reads it: */
 enum {
 	/* a Node's status.images (core/jsonscan.h, dsi_jsonscan_node_images) in the form kubelets write,

@@ -9,6 +9,7 @@
 #include <simdjson.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -25,6 +26,10 @@ struct dsi_json_front {
 	ondemand::parser parser;
 	padded_string text; /* the item with simdjson's padding after it, grown as items need */
 	size_t cap = 0;
+	/* the text the items lie in (dsi_json_front_set_buffer): an item followed there by
+	 * SIMDJSON_PADDING bytes is read where it is, not copied */
+	const char *buf = nullptr;
+	size_t buf_size = 0;
 };
 
 namespace
@@ -50,6 +55,21 @@ bool plain_chars(const char *p)
 				return false;
 		}
 	}
+}
+
+/* The string whose characters start at p (just after its opening quote), which simdjson read as s,
+ * is one jansson reads as simdjson does. Without an escape it is: simdjson's stage 1 refuses a
+ * control character in a string as jansson does (UNESCAPED_CHARS: json_structural_indexer.h and the
+ * fallback's validate_string in simdjson 3.0.1), and so a raw NUL. It has none when its characters
+ * are s itself, since an escape is longer than what it stands for: then p[s.size()] is its closing
+ * quote, which no backslash escapes, and if it had an escape that byte would be inside it, a quote
+ * only when escaped. Else plain_chars, and no NUL ("\u0000": jansson refuses it). */
+bool plain_string(const char *p, std::string_view s)
+{
+	size_t n = s.size();
+	if (p[n] == '"' && (n == 0 || p[n - 1] != '\\'))
+		return true;
+	return plain_chars(p) && !std::memchr(s.data(), 0, n);
 }
 
 /* What may be left out of an item (DSI_FRONT_NODE_IMAGES): the members "images" of the root's
@@ -78,13 +98,11 @@ json_t *convert_object(ondemand::object obj, size_t depth, at where, cut *c)
 	json_t *o = json_object();
 	if (!o)
 		return nullptr;
+	size_t members = 0;
 	for (auto field : obj) {
 		ondemand::raw_json_string raw;
 		std::string_view key;
-		if (field.key().get(raw) || !plain_chars(raw.raw()) || field.unescaped_key().get(key))
-			return fail(o);
-		/* "\u0000" in a key, or a key twice: jansson refuses both */
-		if (std::memchr(key.data(), 0, key.size()) || json_object_getn(o, key.data(), key.size()))
+		if (field.key().get(raw) || field.unescaped_key().get(key) || !plain_string(raw.raw(), key))
 			return fail(o);
 		ondemand::value v;
 		if (field.value().get(v))
@@ -100,8 +118,10 @@ json_t *convert_object(ondemand::object obj, size_t depth, at where, cut *c)
 		}
 		if (!m || json_object_setn_new_nocheck(o, key.data(), key.size(), m) < 0)
 			return fail(o);
+		members++;
 	}
-	return o;
+	/* a key twice (the second set replaced the first's value): jansson refuses it */
+	return json_object_size(o) == members ? o : fail(o);
 }
 
 json_t *convert_array(ondemand::array arr, size_t depth, cut *c)
@@ -168,8 +188,8 @@ json_t *convert(ondemand::value v, size_t depth, at where, cut *c)
 		return v.get_array().get(arr) ? nullptr : convert_array(arr, depth, c);
 	}
 	case ondemand::json_type::string: {
-		std::string_view raw = v.raw_json_token(), s;
-		if (!plain_chars(raw.data() + 1) || v.get_string().get(s) || std::memchr(s.data(), 0, s.size()))
+		std::string_view s;
+		if (v.get_string().get(s) || !plain_string(v.raw_json_token().data() + 1, s))
 			return nullptr;
 		return json_stringn_nocheck(s.data(), s.size());
 	}
@@ -192,11 +212,18 @@ extern "C" {
 
 dsi_json_front *dsi_json_front_simd_new(void);
 void dsi_json_front_simd_free(dsi_json_front *f);
+void dsi_json_front_simd_set_buffer(dsi_json_front *f, const char *data, size_t size);
 json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind);
 
 dsi_json_front *dsi_json_front_simd_new(void) { return new (std::nothrow) dsi_json_front; }
 
 void dsi_json_front_simd_free(dsi_json_front *f) { delete f; }
+
+void dsi_json_front_simd_set_buffer(dsi_json_front *f, const char *data, size_t size)
+{
+	f->buf = data;
+	f->buf_size = data ? size : 0;
+}
 
 /* The item's tree, or NULL for jansson to parse it (any doubt, any error, no memory); skip and
  * item_kind as dsi_json_front_item's. */
@@ -208,20 +235,32 @@ json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, 
 	if (n == 0 || text[n - 1] != '}')
 		return nullptr;
 	try {
-		if (n > f->cap) {
-			size_t cap = n < 65536 ? 65536 : n + n / 2;
-			f->text = padded_string(cap);
-			f->cap = cap;
+		/* On-Demand reads SIMDJSON_PADDING bytes past the text, whatever they hold, and writes
+		 * nothing into it: in the caller's text, when it goes on that far, else in a copy */
+		const char *base = text;
+		size_t allocated = 0;
+		uintptr_t at = reinterpret_cast<uintptr_t>(text), from = reinterpret_cast<uintptr_t>(f->buf);
+		if (f->buf && at >= from && at - from <= f->buf_size &&
+		    f->buf_size - (at - from) >= n + SIMDJSON_PADDING) {
+			allocated = f->buf_size - (at - from);
+		} else {
+			if (n > f->cap) {
+				size_t cap = n < 65536 ? 65536 : n + n / 2;
+				f->text = padded_string(cap);
+				f->cap = cap;
+			}
+			std::memcpy(f->text.data(), text, n);
+			base = f->text.data();
+			allocated = f->cap + SIMDJSON_PADDING;
 		}
-		std::memcpy(f->text.data(), text, n);
 		for (bool may_cut = skip & DSI_FRONT_NODE_IMAGES;; may_cut = false) {
 			ondemand::document doc;
-			if (f->parser.iterate(f->text.data(), n, f->cap + SIMDJSON_PADDING).get(doc))
+			if (f->parser.iterate(base, n, allocated).get(doc))
 				return nullptr;
 			ondemand::object obj;
 			if (doc.get_object().get(obj))
 				return nullptr;
-			cut c = {f->text.data(), n, false};
+			cut c = {base, n, false};
 			json_t *v = convert_object(obj, 1, may_cut ? at::root : at::other, &c);
 			const char *after;
 			if (v && !doc.current_location().get(after)) /* something after the value: jansson says what */

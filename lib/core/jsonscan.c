@@ -10,6 +10,11 @@
 #if defined(__SSE2__)
 #define SCAN_SSE2 1
 #include <emmintrin.h>
+/* and 32 where the machine running it has AVX2 (chosen at run time; GCC and clang on x86-64) */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define SCAN_AVX2 1
+#include <immintrin.h>
+#endif
 
 static unsigned sse2_mask(const char *p, char a, char b)
 {
@@ -42,52 +47,150 @@ static size_t string_end(const char *text, size_t size, size_t i)
 	}
 }
 
-/* The index of the first quote or bracket at or after text[i], or size. ('[' and ']' are '{' and
- * '}' without bit 0x20.) */
-static size_t next_mark(const char *text, size_t size, size_t i)
+/* The bytes text[i, j) of a value's scan, one at a time, from the state the bytes before left:
+ * *in_string, *escaped (a backslash in a string escapes the next byte) and *depth. The index after
+ * the bracket that closes the value, 0 when the brackets do not balance or nest too deep, or j
+ * when the value goes on. */
+static size_t skip_bytes(const char *text, size_t i, size_t j, int *in_string, int *escaped, int *depth)
 {
-#ifdef SCAN_SSE2
-	const __m128i quote = _mm_set1_epi8('"'), open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}'),
-		      fold = _mm_set1_epi8(0x20);
-	for (; i + 16 <= size; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(text + i)), f = _mm_or_si128(v, fold);
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-			_mm_cmpeq_epi8(v, quote), _mm_or_si128(_mm_cmpeq_epi8(f, open), _mm_cmpeq_epi8(f, close))));
-		if (m)
-			return i + (size_t)__builtin_ctz(m);
-	}
-#endif
-	for (; i < size; i++) {
+	for (; i < j; i++) {
 		char c = text[i];
-		if (c == '"' || c == '{' || c == '}' || c == '[' || c == ']')
-			return i;
+		if (*in_string) {
+			if (*escaped)
+				*escaped = 0;
+			else if (c == '\\')
+				*escaped = 1;
+			else if (c == '"')
+				*in_string = 0;
+		} else if (c == '"') {
+			*in_string = 1;
+		} else if (c == '{' || c == '[') {
+			if (++*depth > DSI_JSONSCAN_MAX_DEPTH)
+				return 0;
+		} else if (c == '}' || c == ']') {
+			if (--*depth <= 0)
+				return *depth == 0 ? i + 1 : 0;
+		}
 	}
-	return size;
+	return SIZE_MAX;
 }
 
-size_t dsi_jsonscan_skip(const char *text, size_t size, size_t i)
+#ifdef SCAN_SSE2
+/* Bit k of each mask: text[k] is a quote, a backslash, '{' or '[', '}' or ']' (64 bytes). */
+typedef struct marks64 {
+	uint64_t quote, backslash, open, close;
+} marks64;
+
+static marks64 marks_of(const char *p)
 {
-	int depth = 0;
-	for (;;) {
-		i = next_mark(text, size, i);
-		if (i >= size)
-			return 0;
-		char c = text[i];
-		if (c == '"') {
-			i = string_end(text, size, i);
-			if (!i)
-				return 0;
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), open = _mm_set1_epi8('{'),
+		      close = _mm_set1_epi8('}'), fold = _mm_set1_epi8(0x20);
+	marks64 m = {0, 0, 0, 0};
+	for (int k = 0; k < 4; k++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + 16 * k)), f = _mm_or_si128(v, fold);
+		m.quote |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, quote)) << (16 * k);
+		m.backslash |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, backslash)) << (16 * k);
+		m.open |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(f, open)) << (16 * k);
+		m.close |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(f, close)) << (16 * k);
+	}
+	return m;
+}
+
+/* Bit k: the xor of bits 0..k (inside a string after an odd number of quotes). */
+static uint64_t prefix_xor(uint64_t x)
+{
+	x ^= x << 1;
+	x ^= x << 2;
+	x ^= x << 4;
+	x ^= x << 8;
+	x ^= x << 16;
+	x ^= x << 32;
+	return x;
+}
+#endif
+
+#ifdef SCAN_SSE2
+typedef marks64 (*marks_fn)(const char *p);
+
+/* 64 bytes a step: the quotes' prefix xor says which bytes lie in strings, and only the brackets
+ * outside them are visited (kubectl's JSON has a quote every few bytes, a bracket every few dozen).
+ * A window with a backslash (rare in Kubernetes objects) is read a byte at a time. The windows from
+ * *i on (each machine's marks_fn inlined into a copy of its own), with skip_bytes' state and
+ * result: SIZE_MAX leaves *i at the tail of fewer than 64 bytes. */
+static inline __attribute__((always_inline)) size_t skip_windows(marks_fn marks, const char *text, size_t size,
+								 size_t *i, int *in_string, int *escaped, int *depth)
+{
+	for (; *i + 64 <= size; *i += 64) {
+		marks64 m = marks(text + *i);
+		if (m.backslash || *escaped) {
+			size_t e = skip_bytes(text, *i, *i + 64, in_string, escaped, depth);
+			if (e != SIZE_MAX)
+				return e;
 			continue;
 		}
-		i++;
-		if (c == '{' || c == '[') {
-			if (++depth > DSI_JSONSCAN_MAX_DEPTH)
-				return 0;
-		} else if (--depth <= 0) {
-			return depth == 0 ? i : 0;
+		uint64_t strings = prefix_xor(m.quote) ^ (*in_string ? ~(uint64_t)0 : 0);
+		for (uint64_t b = (m.open | m.close) & ~strings; b; b &= b - 1) {
+			unsigned k = (unsigned)__builtin_ctzll(b);
+			if (m.open >> k & 1) {
+				if (++*depth > DSI_JSONSCAN_MAX_DEPTH)
+					return 0;
+			} else if (--*depth <= 0) {
+				return *depth == 0 ? *i + k + 1 : 0;
+			}
 		}
+		*in_string = (int)(strings >> 63);
 	}
+	return SIZE_MAX;
 }
+
+static size_t skip_sse2(const char *text, size_t size, size_t *i, int *in_string, int *escaped, int *depth)
+{
+	return skip_windows(marks_of, text, size, i, in_string, escaped, depth);
+}
+#endif
+
+#ifdef SCAN_AVX2
+__attribute__((target("avx2"))) static marks64 marks_avx2(const char *p)
+{
+	const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'), open = _mm256_set1_epi8('{'),
+		      close = _mm256_set1_epi8('}'), fold = _mm256_set1_epi8(0x20);
+	marks64 m = {0, 0, 0, 0};
+	for (int k = 0; k < 2; k++) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + 32 * k)),
+			f = _mm256_or_si256(v, fold);
+		m.quote |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, quote)) << (32 * k);
+		m.backslash |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, backslash)) << (32 * k);
+		m.open |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(f, open)) << (32 * k);
+		m.close |= (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(f, close)) << (32 * k);
+	}
+	return m;
+}
+
+__attribute__((target("avx2"))) static size_t skip_avx2(const char *text, size_t size, size_t *i, int *in_string,
+							int *escaped, int *depth)
+{
+	return skip_windows(marks_avx2, text, size, i, in_string, escaped, depth);
+}
+#endif
+
+size_t dsi_jsonscan_skip_with(const char *text, size_t size, size_t i, int level)
+{
+	int depth = 0, in_string = 0, escaped = 0;
+	size_t e = SIZE_MAX;
+#ifdef SCAN_AVX2
+	if (level >= 2 && __builtin_cpu_supports("avx2"))
+		e = skip_avx2(text, size, &i, &in_string, &escaped, &depth);
+#endif
+#ifdef SCAN_SSE2
+	if (e == SIZE_MAX && level >= 1) /* after AVX2, only a tail shorter than a window is left */
+		e = skip_sse2(text, size, &i, &in_string, &escaped, &depth);
+#endif
+	if (e == SIZE_MAX)
+		e = skip_bytes(text, i, size, &in_string, &escaped, &depth);
+	return e == SIZE_MAX ? 0 : e;
+}
+
+size_t dsi_jsonscan_skip(const char *text, size_t size, size_t i) { return dsi_jsonscan_skip_with(text, size, i, 2); }
 
 static int scalar_end(char c)
 {

@@ -360,6 +360,8 @@ static void par_work(void *arg, unsigned t)
 	const dsi_load_par *par = p->w->par;
 	char path[48];
 	dsi_json_front *front = dsi_json_front_new(); /* this thread's; NULL: jansson alone */
+	/* the items are read where they lie, in the text up to the last one's end */
+	dsi_json_front_set_buffer(front, p->data, p->items->n ? p->items->end[p->items->n - 1] : 0);
 	for (int done = 0; !done;) {
 		size_t from = atomic_fetch_add(&p->next, 1) * PAR_CHUNK;
 		if (from >= p->items->n || atomic_load(&p->failed))
@@ -476,6 +478,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 		return LIST_DONE;
 	}
 	dsi_json_front *front = dsi_json_front_new();
+	dsi_json_front_set_buffer(front, data, size); /* items read in place */
 	for (size_t k = 0; k < items.n; k++) {
 		size_t s = items.start[k], e = items.end[k];
 		json_t *item = dsi_json_front_item(front, data + s, e - s, w->skip, item_kind, je);

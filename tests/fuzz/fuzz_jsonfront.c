@@ -3,6 +3,8 @@
  * has the simdjson front end when simdjson is installed (tests/fuzz/run.sh builds SIMDJSON=1 then),
  * and the bytes go through it and through jansson alone. Invariant: the same tree (types exact,
  * reals bit for bit, keys in the same order) or the same error (text, line, column, position).
+ * The same again with the bytes inside a larger text (dsi_json_front_set_buffer), with 64 bytes
+ * after them (read in place) and none (copied).
  * The ingest targets (fuzz_load_json, fuzz_events, fuzz_plan...) go through the front end too.
  * Then again with a Node's status.images left out (DSI_FRONT_NODE_IMAGES, as the snapshot loads),
  * the item's List a NodeList: the same error, or jansson's tree or that tree with status.images []
@@ -115,6 +117,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    "errors differ: %s against %s", jf.text, jj.text);
 	}
 	json_decref(a);
+	/* the bytes inside a larger text, as a List's items are read (dsi_json_front_set_buffer): in
+	 * place when SIMDJSON_PADDING bytes follow (the input's own bytes again here), else copied */
+	for (size_t pad = 0; pad <= 64; pad += 64) {
+		char *buf = malloc(size + pad + 1);
+		if (!buf)
+			break;
+		buf[0] = '[';
+		memcpy(buf + 1, data, size);
+		for (size_t k = 0; k < pad; k++)
+			buf[1 + size + k] = size ? (char)data[k % size] : '"';
+		dsi_json_front_set_buffer(front, buf, size + pad + 1);
+		json_error_t jp;
+		memset(&jp, 0, sizeof(jp));
+		json_t *p = dsi_json_front_item(front, buf + 1, size, 0, NULL, &jp);
+		FUZZ_ASSERT(!p == !b, "in place: front end %s, jansson %s", p ? "a tree" : jp.text,
+			    b ? "a tree" : jj.text);
+		if (p)
+			FUZZ_ASSERT(same(p, b) && jp.position == jj.position, "in place: the trees differ");
+		else
+			FUZZ_ASSERT(strcmp(jp.text, jj.text) == 0 && jp.line == jj.line && jp.column == jj.column &&
+					    jp.position == jj.position,
+				    "in place: errors differ: %s against %s", jp.text, jj.text);
+		json_decref(p);
+		dsi_json_front_set_buffer(front, NULL, 0);
+		free(buf);
+	}
 	/* images left out, by this build's front end and by jansson alone (the default build's way) */
 	for (int with = 0; with < 2; with++)
 		cut_alike(with ? NULL : front, data, size, b, &jj);

@@ -5,7 +5,8 @@
  * build, also which texts simdjson reads itself and which it leaves to jansson: each of the
  * cases jansson reads differently (a repeated key, "\u0000", an integer beyond int64, a real out
  * of range or subnormal, surrogate escapes, raw control characters, invalid UTF-8, deep nesting,
- * something after the value) must go to jansson, and plain items must not.
+ * something after the value) must go to jansson, and plain items must not; and items read where
+ * they lie in a larger text (dsi_json_front_set_buffer) come out the same.
  *
  * With DSI_FRONT_NODE_IMAGES, a Node's status.images in kubelet's plain form is [] in the tree and
  * nothing else differs; every other text (another kind, an escape, a value out of the plain form)
@@ -94,32 +95,47 @@ static const char *const plain[] = {
 	"{\"a\":0.40872000752518720007525113333,\"b\":1.00000000000000011102230246251565404236316680908203125}",
 	"{\"a\\\"b\":1,\"\\u00e9\":\"\\u00e9\\n\\t\\\\\\/\\u003c\",\"\":\"empty\"}",
 	"{\"utf8\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\"}",
+	/* escapes whose unescaped length puts an escaped quote where a plain string's closing quote
+	 * would be (simdjson's reader tells escapes from none by that byte and the one before it) */
+	"{\"a\":\"\\u0041\\\"abcde\",\"\\u0041\\\"abcde\":\"\\n\\\"\"}",
+	/* DEL is no control character to either */
+	"{\"del\x7f\":\"\x7f\"}",
 };
 
 static const char *const jansson_only[] = {
-	"{\"a\":1,\"a\":2}",            /* a repeated key */
-	"{\"a\":{\"b\":1,\"b\":1}}",    /* deeper */
-	"{\"a\":\"x\\u0000y\"}",        /* NUL */
-	"{\"a\\u0000\":1}",             /* NUL in a key */
-	"{\"a\":9223372036854775808}",  /* beyond int64 */
-	"{\"a\":-9223372036854775809}", /* below */
-	"{\"a\":1e400}",                /* a real out of range */
-	"{\"a\":4e-320}",               /* subnormal: strtod says ERANGE */
-	"{\"a\":\"\\ud83d\\ude00\"}",   /* a surrogate pair */
-	"{\"a\":\"\\ud800\"}",          /* a lone surrogate */
-	"{\"\\uDC00\":1}",              /* in a key */
-	"{\"a\":\"tab\there\"}",        /* a raw control character */
-	"{\"a\":\"\xff\"}",             /* invalid UTF-8 */
-	"{\"a\":\"\xc3\"}",             /* truncated UTF-8 */
-	"{\"a\":1} x",                  /* something after the value */
-	"{\"a\":1}\n",                  /* space after it: jansson's position is before it */
-	"{\"a\":01}",                   /* not JSON */
-	"{\"a\":1,}",                   /* not JSON */
-	"{\"a\" 1}",                    /* not JSON */
-	"{\"a\":[1,2}",                 /* not JSON */
-	"{\"a\":tru}",                  /* not JSON */
-	"{\"a\":-}",                    /* not JSON */
-	"[1]",                          /* not an object: the scanner hands none */
+	"{\"a\":1,\"a\":2}",                              /* a repeated key */
+	"{\"a\":{\"b\":1,\"b\":1}}",                      /* deeper */
+	"{\"a\":{\"x\":[1]},\"b\":[],\"a\":{\"x\":[1]}}", /* apart, the same value */
+	"{\"a\":[{\"k\":1,\"l\":2,\"m\":3,\"k\":4}]}",    /* in an array */
+	"{\"a\":1,\"b\":2,\"\\u0061\":3}",                /* spelt with an escape */
+	"{\"a\":\"x\\u0000y\"}",                          /* NUL */
+	"{\"a\\u0000\":1}",                               /* NUL in a key */
+	"{\"a\":9223372036854775808}",                    /* beyond int64 */
+	"{\"a\":-9223372036854775809}",                   /* below */
+	"{\"a\":1e400}",                                  /* a real out of range */
+	"{\"a\":4e-320}",                                 /* subnormal: strtod says ERANGE */
+	"{\"a\":\"\\ud83d\\ude00\"}",                     /* a surrogate pair */
+	/* pairs whose unescaped length puts their string's escaped quote where a plain string's
+	 * closing quote would be */
+	"{\"a\":\"\\ud83d\\ude00\\\"abcdefgh\"}", /* a value */
+	"{\"\\ud83d\\ude00\\\"abcdefgh\":1}",     /* a key */
+	"{\"a\":\"\\ud800\"}",                    /* a lone surrogate */
+	"{\"\\uDC00\":1}",                        /* in a key */
+	"{\"a\":\"tab\there\"}",                  /* a raw control character */
+	"{\"a\\n\x01\":1}",                       /* in a key, with an escape */
+	"{\"a\":\"\\\x01\"}",                     /* after a backslash */
+	"{\"a\":\"\x1f\\u0041\"}",                /* before an escape */
+	"{\"a\":\"\xff\"}",                       /* invalid UTF-8 */
+	"{\"a\":\"\xc3\"}",                       /* truncated UTF-8 */
+	"{\"a\":1} x",                            /* something after the value */
+	"{\"a\":1}\n",                            /* space after it: jansson's position is before it */
+	"{\"a\":01}",                             /* not JSON */
+	"{\"a\":1,}",                             /* not JSON */
+	"{\"a\" 1}",                              /* not JSON */
+	"{\"a\":[1,2}",                           /* not JSON */
+	"{\"a\":tru}",                            /* not JSON */
+	"{\"a\":-}",                              /* not JSON */
+	"[1]",                                    /* not an object: the scanner hands none */
 };
 
 START_TEST(plain_items_alike)
@@ -170,6 +186,43 @@ START_TEST(doubtful_items_are_janssons)
 		ck_assert_int_eq(alike(f, t, len), depth < 1000 && dsi_json_front_simd());
 		free(t);
 	}
+	dsi_json_front_free(f);
+}
+END_TEST
+
+/* Items where they lie in a larger text (dsi_json_front_set_buffer, as the loader reads a List's),
+ * in an allocation of that text's size alone: the same outcome as alone whatever follows them
+ * there, the padding simdjson reads (a List's bytes, a quote, a backslash, bytes JSON refuses), or
+ * nothing (an item at the very end, or too near it to be read where it is), and the plain ones still
+ * simdjson's own. */
+START_TEST(items_read_in_place)
+{
+	static const char *const after[] = {",\n    {\"a\": [", "\"", "\\", "\x01\xff"};
+	static const size_t pads[] = {0, 1, 63, 64, 65, 300};
+	dsi_json_front *f = dsi_json_front_new();
+	for (int set = 0; set < 2; set++) {
+		const char *const *texts = set ? jansson_only : plain;
+		size_t count = set ? sizeof(jansson_only) / sizeof(jansson_only[0]) : sizeof(plain) / sizeof(plain[0]);
+		for (size_t i = 0; i < count; i++)
+			for (size_t a = 0; a < sizeof(after) / sizeof(after[0]); a++)
+				for (size_t p = 0; p < sizeof(pads) / sizeof(pads[0]); p++) {
+					size_t n = strlen(texts[i]), at = (i + a) % 2, size = at + n + pads[p];
+					char *buf = malloc(size);
+					ck_assert_ptr_nonnull(buf);
+					buf[0] = '[';
+					memcpy(buf + at, texts[i], n);
+					for (size_t k = at + n; k < size; k++)
+						buf[k] = after[a][(k - at - n) % strlen(after[a])];
+					dsi_json_front_set_buffer(f, buf, size);
+					ck_assert_msg(alike(f, buf + at, n) == (!set && dsi_json_front_simd()),
+						      "%s with %zu bytes after it", texts[i], pads[p]);
+					/* an item that is not in the buffer: copied */
+					ck_assert_int_eq(alike(f, texts[i], n), !set && dsi_json_front_simd());
+					dsi_json_front_set_buffer(f, NULL, 0);
+					free(buf);
+				}
+	}
+	dsi_json_front_set_buffer(NULL, plain[0], 2); /* no front end: nothing to do */
 	dsi_json_front_free(f);
 }
 END_TEST
@@ -391,18 +444,31 @@ static size_t ref_skip(const char *t, size_t n, size_t i)
 START_TEST(scanner_loops_alike)
 {
 	static const char bytes[] = "\"\\{}[]a :,u\x01\x7f\xc3";
-	char t[96], img[160];
+	char t[320], img[400];
 	unsigned seed = 34;
 	for (int round = 0; round < 200000; round++) {
 		seed = seed * 1103515245u + 12345u;
-		size_t n = 1 + (seed >> 16) % 80;
+		/* up to five of the skip's 64-byte windows, so that strings, escapes and brackets cross them */
+		size_t n = 1 + (seed >> 16) % 300;
 		t[0] = (seed >> 8) & 1 ? '{' : '[';
 		for (size_t i = 1; i < n; i++) {
 			seed = seed * 1103515245u + 12345u;
-			/* mostly letters, so that strings and values cross the 16-byte loads */
+			/* mostly letters, so that strings and values cross the 16- and 64-byte loads; in
+			 * a third of the rounds no backslash, for the windows read by their masks alone */
 			t[i] = (seed >> 16) % 3 ? 'a' : bytes[(seed >> 20) % (sizeof(bytes) - 1)];
+			if (round % 3 == 0 && t[i] == '\\')
+				t[i] = '"';
+			/* in odd rounds no bracket closes before the last fifth, which is mostly closing
+			 * brackets: values that run through several windows, then end or do not */
+			if (round % 2 && i < n * 4 / 5 && (t[i] == '}' || t[i] == ']'))
+				t[i] = 'a';
+			else if (round % 2 && i >= n * 4 / 5 && t[i] == 'a')
+				t[i] = '}';
 		}
-		ck_assert_uint_eq(dsi_jsonscan_skip(t, n, 0), ref_skip(t, n, 0));
+		size_t want = ref_skip(t, n, 0);
+		ck_assert_uint_eq(dsi_jsonscan_skip(t, n, 0), want);
+		for (int level = 0; level < 2; level++) /* the instructions this machine would not choose */
+			ck_assert_uint_eq(dsi_jsonscan_skip_with(t, n, 0, level), want);
 		/* the same bytes as an image's name: plain only if none is a backslash, a control
 		 * character or beyond ASCII */
 		int is_plain = 1;
@@ -417,15 +483,38 @@ START_TEST(scanner_loops_alike)
 }
 END_TEST
 
+START_TEST(space_runs_alike)
+{
+	static const char bytes[] = "    \t\n\r a{";
+	char t[200];
+	unsigned seed = 35;
+	for (int round = 0; round < 100000; round++) {
+		seed = seed * 1103515245u + 12345u;
+		size_t n = (seed >> 16) % sizeof(t);
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly spaces, in runs that cross the 16-byte loads */
+			t[i] = (seed >> 16) % 8 ? ' ' : bytes[(seed >> 20) % (sizeof(bytes) - 1)];
+		}
+		size_t from = n ? (seed >> 8) % n : 0, want = from;
+		while (want < n && (t[want] == ' ' || t[want] == '\t' || t[want] == '\n' || t[want] == '\r'))
+			want++;
+		ck_assert_uint_eq(dsi_jsonscan_space(t, n, from), want);
+	}
+}
+END_TEST
+
 static Suite *jsonfront_suite(void)
 {
 	Suite *s = suite_create("jsonfront");
 	TCase *tc = tcase_create("alike");
 	tcase_add_test(tc, plain_items_alike);
 	tcase_add_test(tc, doubtful_items_are_janssons);
+	tcase_add_test(tc, items_read_in_place);
 	tcase_add_test(tc, node_images_left_out);
 	tcase_add_test(tc, cluster_load_leaves_images_out);
 	tcase_add_test(tc, scanner_loops_alike);
+	tcase_add_test(tc, space_runs_alike);
 	suite_add_tcase(s, tc);
 	return s;
 }
