@@ -258,7 +258,7 @@ static void table_remove(dsi_atoms *a, dsi_atom id)
 
 void dsi_atom_unref(dsi_atoms *a, dsi_atom id)
 {
-	if (!id || id == DSI_ATOM_ERROR || (a->parent && id < a->base))
+	if (!id || id == DSI_ATOM_ERROR || a->ending || (a->parent && id < a->base))
 		return;
 	id = to_slot(a, id);
 	dsi_atom_entry *e = &a->ents[id];

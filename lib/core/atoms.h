@@ -44,6 +44,7 @@ typedef struct dsi_atoms {
 	char *bump;
 	size_t bump_left;
 	char *free_slots[DSI_ATOM_SLOT_CLASSES];
+	int ending; /* dsi_atoms_ending: references are no longer dropped one by one */
 } dsi_atoms;
 
 void dsi_atoms_init(dsi_atoms *a);
@@ -53,6 +54,10 @@ void dsi_atoms_init(dsi_atoms *a);
  * a parent id - exactly right for matching. Free with dsi_atoms_free. */
 void dsi_atoms_init_overlay(dsi_atoms *a, const dsi_atoms *parent);
 void dsi_atoms_free(dsi_atoms *a);
+/* The table is about to go whole (dsi_atoms_free) after its holders are released: from now on
+ * dsi_atom_unref leaves it alone, instead of unlinking and freeing each string that dsi_atoms_free
+ * would free anyway. */
+static inline void dsi_atoms_ending(dsi_atoms *a) { a->ending = 1; }
 int dsi_atoms_copy(dsi_atoms *dst, const dsi_atoms *src);
 
 /* Intern s[0..n) and take a reference. DSI_ATOM_ERROR on allocation failure. */

@@ -1026,6 +1026,7 @@ static void worker_free(void *ctx, void *wp)
 {
 	(void)ctx;
 	worker *w = wp;
+	dsi_atoms_ending(&w->atoms); /* every object staged goes, and the table with them */
 	batch_free(&w->b);
 	dsi_atoms_free(&w->atoms);
 	dsi_free(w);

@@ -179,6 +179,26 @@ START_TEST(overlay_keeps_parent_ids)
 }
 END_TEST
 
+START_TEST(ending_table_keeps_its_strings_until_freed)
+{
+	dsi_atoms a;
+	dsi_atoms_init(&a);
+	char long_text[600]; /* beyond the blocks' sizes: a string of its own, which dsi_atoms_free frees */
+	memset(long_text, 'x', sizeof(long_text));
+	dsi_atom s = dsi_atom_intern_cstr(&a, "short"), l = dsi_atom_intern(&a, long_text, sizeof(long_text));
+	size_t live = a.live;
+	dsi_atoms_ending(&a);
+	dsi_atom_unref(&a, s);
+	dsi_atom_unref(&a, l);
+	/* nothing unlinked or freed one by one: the table goes whole (under ASan, nothing leaks) */
+	ck_assert_uint_eq(a.live, live);
+	ck_assert_str_eq(dsi_atom_str(&a, s), "short");
+	ck_assert_uint_eq(dsi_atom_len(&a, l), sizeof(long_text));
+	dsi_atoms_free(&a);
+	ck_assert_int_eq(a.ending, 0); /* a freed table is a new one */
+}
+END_TEST
+
 static Suite *atoms_suite(void)
 {
 	Suite *s = suite_create("atoms");
@@ -189,6 +209,7 @@ static Suite *atoms_suite(void)
 	tcase_add_test(tc, freed_slot_reused_by_size);
 	tcase_add_test(tc, copy_is_independent);
 	tcase_add_test(tc, overlay_keeps_parent_ids);
+	tcase_add_test(tc, ending_table_keeps_its_strings_until_freed);
 	suite_add_tcase(s, tc);
 	return s;
 }
