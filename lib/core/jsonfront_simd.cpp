@@ -40,8 +40,9 @@ constexpr size_t max_depth = 1024;
 
 /* The characters of a string from p (just after its opening quote) to its closing quote are ones
  * jansson reads as simdjson does: no control character (jansson refuses them) and no surrogate
- * escape (a lone one is jansson's error, a pair its decoding). */
-bool plain_chars(const char *p)
+ * escape (a lone one is jansson's error, a pair its decoding). Out of line: only strings with an
+ * escape come here, and plain_string's test for the others is inlined at every string. */
+__attribute__((noinline)) bool plain_chars(const char *p)
 {
 	for (;; p++) {
 		unsigned char c = static_cast<unsigned char>(*p);
@@ -64,7 +65,7 @@ bool plain_chars(const char *p)
  * are s itself, since an escape is longer than what it stands for: then p[s.size()] is its closing
  * quote, which no backslash escapes, and if it had an escape that byte would be inside it, a quote
  * only when escaped. Else plain_chars, and no NUL ("\u0000": jansson refuses it). */
-bool plain_string(const char *p, std::string_view s)
+inline bool plain_string(const char *p, std::string_view s)
 {
 	size_t n = s.size();
 	if (p[n] == '"' && (n == 0 || p[n - 1] != '\\'))
