@@ -188,6 +188,25 @@ static size_t unescape(const char *s, size_t n, size_t p, char *t, size_t *used)
 	return utf8_put(c, t);
 }
 
+/* Room in r->buf for m bytes after its first t. */
+static int reserve(reader *r, size_t t, size_t m)
+{
+	if (m <= r->cap - t)
+		return 1;
+	size_t cap = r->cap ? r->cap : 256;
+	while (cap - t < m) {
+		if (cap > SIZE_MAX / 2)
+			return 0;
+		cap *= 2;
+	}
+	char *b = dsi_realloc(r->buf, cap);
+	if (!b)
+		return 0;
+	r->buf = b;
+	r->cap = cap;
+	return 1;
+}
+
 /* The string whose opening quote is at r->p: its bytes at *out (the text itself, or r->buf when it
  * has escapes, valid until the next string), r->p after its closing quote; 0 to give up. */
 static int read_string(reader *r, const char **out, size_t *len)
@@ -214,24 +233,19 @@ static int read_string(reader *r, const char **out, size_t *len)
 			return 0;
 		q += k;
 	}
-	/* escapes: the unescaped string is no longer than its text (jansson allocates the same) */
-	size_t need = n - start;
-	if (need > r->cap) {
-		char *b = dsi_realloc(r->buf, need);
-		if (!b)
-			return 0;
-		r->buf = b;
-		r->cap = need;
-	}
+	/* escapes: unescaped into r->buf, grown as the string needs (not to the rest of the text's
+	 * length, which for a whole List read at once would be hundreds of megabytes) */
 	size_t t = q - start;
+	if (!reserve(r, 0, t + 4)) /* never memcpy to a NULL buffer */
+		return 0;
 	memcpy(r->buf, s + start, t);
 	for (;;) {
 		unsigned char c = (unsigned char)s[q];
 		if (c == '"')
 			break;
 		if (c == '\\') {
-			size_t used, m = unescape(s, n, q, r->buf + t, &used);
-			if (!m)
+			size_t used, m;
+			if (!reserve(r, t, 4) || !(m = unescape(s, n, q, r->buf + t, &used)))
 				return 0;
 			t += m;
 			q += used;
@@ -239,13 +253,15 @@ static int read_string(reader *r, const char **out, size_t *len)
 			return 0;
 		} else if (c >= 0x80) {
 			size_t k = utf8_valid((const unsigned char *)s + q, n - q);
-			if (!k)
+			if (!k || !reserve(r, t, k))
 				return 0;
 			memcpy(r->buf + t, s + q, k);
 			t += k;
 			q += k;
 		} else {
 			size_t e = scan_plain(s, n, q);
+			if (!reserve(r, t, e - q))
+				return 0;
 			memcpy(r->buf + t, s + q, e - q);
 			t += e - q;
 			q = e;
