@@ -31,9 +31,25 @@ typedef struct reader {
 	size_t cap;
 } reader;
 
-/* JSON's whitespace, as jansson's lex_scan skips it. */
+/* JSON's whitespace, as jansson's lex_scan skips it. Most calls stand on a token already; the rest
+ * are mostly a pretty-printed text's newline and indentation, 16 bytes at a time with SSE2. */
 static inline size_t skip_space(const char *s, size_t n, size_t p)
 {
+	if (p < n && (unsigned char)s[p] > ' ')
+		return p;
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t'),
+		      cr = _mm_set1_epi8('\r');
+	while (n - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + p));
+		__m128i space = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+					     _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
+		unsigned other = (unsigned)_mm_movemask_epi8(space) ^ 0xFFFFu;
+		if (other)
+			return p + (size_t)__builtin_ctz(other);
+		p += 16;
+	}
+#endif
 	while (p < n && (s[p] == ' ' || s[p] == '\n' || s[p] == '\t' || s[p] == '\r'))
 		p++;
 	return p;
