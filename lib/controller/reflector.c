@@ -6,7 +6,7 @@
 
 #include "controller/retry.h"
 #include "core/alloc.h"
-#include "core/jsonfast.h" /* json_loadb's tree or error, read faster */
+#include "core/jsonfast.h"
 #include "model/nodeevent.h"
 
 enum { DSI_R_HALTED = DSI_R_WATCHING + 1 };

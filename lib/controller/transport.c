@@ -5,7 +5,7 @@
 
 #include "controller/reply.h"
 #include "core/alloc.h"
-#include "core/jsonfast.h" /* json_loadb's tree or error, read faster */
+#include "core/jsonfast.h"
 #include "core/jsonout.h"
 
 enum { OP_LIST, OP_GET, OP_CREATE, OP_REMOVE, OP_UPDATE_STATUS, OP_PATCH, OP_EVENT };
