@@ -120,7 +120,7 @@ static int check_time(checker *c, const json_t *v)
 	}
 	ds_time t;
 	ds_error e;
-	dsi_error_clear(&e);
+	dsi_error_reset(&e); /* the strings' first bytes, not the whole 720-byte report: every time goes here */
 	if (dsi_time_parse(json_string_value(v), json_string_length(v), &t, &e) < 0) {
 		dsi_rd_fail(&c->rd, NULL, e.code, "%s", e.message);
 		return stop(c);

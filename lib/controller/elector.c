@@ -5,6 +5,7 @@
 
 #include "controller/retry.h"
 #include "core/alloc.h"
+#include "core/jsonfast.h"
 #include "core/jsonout.h"
 #include "core/sized.h"
 #include "core/time.h"
@@ -304,7 +305,7 @@ static int get_end(dsi_controller *c, dsi_elector *e, dsi_iocall *call, const ch
 	}
 	json_t *lease = NULL;
 	if (call->responded && call->status == 200 && !error && !call->over)
-		lease = json_loadb(call->body.data ? call->body.data : "", call->body.len, 0, NULL);
+		lease = dsi_json_loadb_fast(call->body.data ? call->body.data : "", call->body.len, 0, NULL);
 	if (json_is_object(lease)) {
 		set_json(&e->lease, lease);
 		return decide(c, e, now, err);
@@ -328,8 +329,9 @@ static int write_end(dsi_controller *c, dsi_elector *e, dsi_iocall *call, const 
 	int ok = call->responded && call->status >= 200 && call->status < 300 && !error;
 	int rc = 0;
 	if (ok) {
-		json_t *stored =
-			call->over ? NULL : json_loadb(call->body.data ? call->body.data : "", call->body.len, 0, NULL);
+		json_t *stored = call->over ? NULL
+					    : dsi_json_loadb_fast(call->body.data ? call->body.data : "",
+								  call->body.len, 0, NULL);
 		set_json(&e->lease,
 			 json_is_object(stored) ? stored : json_incref(json_object_get(e->decision, "lease")));
 		if (!json_is_object(stored))

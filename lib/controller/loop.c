@@ -12,6 +12,7 @@
 #include "controller/queue.h"
 #include "controller/reflector.h"
 #include "core/alloc.h"
+#include "core/jsonfast.h"
 
 enum { MAX_LOGS = 1000 }; /* log lines kept for the host; beyond, they are counted and dropped */
 
@@ -126,7 +127,8 @@ static dsi_iocall *find_call(dsi_loop *l, uint64_t id)
 /* The message of an error reply: its Status' message, else what the status means. */
 char *dsi_loop_status_message(const dsi_iocall *call, const char *error)
 {
-	json_t *st = call->body.len && !call->over ? json_loadb(call->body.data, call->body.len, 0, NULL) : NULL;
+	json_t *st =
+		call->body.len && !call->over ? dsi_json_loadb_fast(call->body.data, call->body.len, 0, NULL) : NULL;
 	const char *msg = json_string_value(json_object_get(st, "message"));
 	char buf[160];
 	if (!msg && call->responded)
@@ -148,7 +150,8 @@ char *dsi_loop_status_message(const dsi_iocall *call, const char *error)
 /* The Status' reason of an error reply ("Expired", "Gone", ...), copied into buf ("" when none). */
 void dsi_loop_status_reason(const dsi_iocall *call, char *buf, size_t size)
 {
-	json_t *st = call->body.len && !call->over ? json_loadb(call->body.data, call->body.len, 0, NULL) : NULL;
+	json_t *st =
+		call->body.len && !call->over ? dsi_json_loadb_fast(call->body.data, call->body.len, 0, NULL) : NULL;
 	const char *r = json_string_value(json_object_get(st, "reason"));
 	snprintf(buf, size, "%s", r ? r : "");
 	json_decref(st);

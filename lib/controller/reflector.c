@@ -6,6 +6,7 @@
 
 #include "controller/retry.h"
 #include "core/alloc.h"
+#include "core/jsonfast.h"
 #include "model/nodeevent.h"
 
 enum { DSI_R_HALTED = DSI_R_WATCHING + 1 };
@@ -269,7 +270,7 @@ static int watch_event(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, ui
 		dsi_free(next_rv);
 	}
 	json_error_t je;
-	json_t *ev = json_loadb(call->body.data, call->body.len, 0, &je);
+	json_t *ev = dsi_json_loadb_fast(call->body.data, call->body.len, 0, &je);
 	dsi_strbuf_truncate(&call->body, 0);
 	char why[DS_ERROR_PATH_MAX + DS_ERROR_MESSAGE_MAX + 200];
 	int rc;
@@ -393,7 +394,7 @@ static void ended(dsi_controller *c, dsi_reflector *r)
 static int list_done(dsi_controller *c, dsi_reflector *r, dsi_iocall *call, ds_time now, ds_error *err)
 {
 	json_error_t je;
-	json_t *list = json_loadb(call->body.data ? call->body.data : "", call->body.len, 0, &je);
+	json_t *list = dsi_json_loadb_fast(call->body.data ? call->body.data : "", call->body.len, 0, &je);
 	const char *resource = res[r->index].resource;
 	ended(c, r); /* call is gone from here on */
 	if (!list)

@@ -5,6 +5,7 @@
 
 #include "controller/reply.h"
 #include "core/alloc.h"
+#include "core/jsonfast.h"
 #include "core/jsonout.h"
 
 enum { OP_LIST, OP_GET, OP_CREATE, OP_REMOVE, OP_UPDATE_STATUS, OP_PATCH, OP_EVENT };
@@ -145,7 +146,7 @@ static int invoke(dsi_controller *c, const req *q, dsi_call *out, ds_error *err)
 	out->result = res;
 	if (res == DS_TRANSPORT_OK && r.body.len) {
 		json_error_t je;
-		out->body = json_loadb(r.body.data, r.body.len, 0, &je);
+		out->body = dsi_json_loadb_fast(r.body.data, r.body.len, 0, &je);
 		if (!out->body && needs_body(q->op)) {
 			snprintf(buf, sizeof(buf), "the reply to %s %s is not JSON: %s", op_names[q->op], q->resource,
 				 je.text);

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "core/jsonfast.h"
 #include "core/jsonscan.h"
 
 /* jsonfront_simd.cpp, in SIMDJSON=1 builds */
@@ -96,12 +97,17 @@ json_t *dsi_json_front_item(dsi_json_front *f, const char *text, size_t n, unsig
 	size_t from, to;
 	if ((skip & DSI_FRONT_NODE_IMAGES) && n <= (size_t)0x7fffffff &&
 	    dsi_jsonscan_node_images(text, n, item_kind, &from, &to)) {
-		json_t *cut = load_cut(text, n, from, to, je);
+		/* our reader first (core/jsonfast.h), then jansson's through the callback */
+		json_t *cut = dsi_json_fast_loadb_cut(text, n, from, to, ITEM_FLAGS, je);
+		if (cut && (size_t)je->position == n)
+			return cut;
+		json_decref(cut);
+		cut = load_cut(text, n, from, to, je);
 		if (cut)
 			return cut;
 	}
-	/* jansson's reading, or the one it vouches for: whatever simdjson could not */
-	return json_loadb(text, n, ITEM_FLAGS, je);
+	/* our reader's (core/jsonfast.h), else jansson's: whatever simdjson could not */
+	return dsi_json_loadb_fast(text, n, ITEM_FLAGS, je);
 }
 
 int dsi_json_front_simd(void)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/alloc.h"
+#include "core/jsonfast.h"
 #include "core/jsonfront.h"
 #include "core/jsonscan.h"
 #include "core/keyscan.h"
@@ -519,7 +520,7 @@ static json_t *load_observed(const dsi_keyobs *obs, const char *data, size_t siz
 			     const int *line, const int *column, json_error_t *je, ds_error *err, int *rc)
 {
 	*rc = 0;
-	json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, je);
+	json_t *v = dsi_json_loadb_fast(data + pos, size - pos, DSI_JSON_FLAGS, je); /* core/jsonfast.h */
 	int repeats = !v && obs && json_error_code(je) == json_error_duplicate_key;
 	if (repeats)
 		v = json_loadb(data + pos, size - pos, JSON_DISABLE_EOF_CHECK, je);
@@ -684,7 +685,7 @@ int dsi_json_loadb(const char *text, size_t size, size_t flags, const char *path
 		   ds_error *err)
 {
 	json_error_t je;
-	if ((*out = json_loadb(text, size, flags, &je)))
+	if ((*out = dsi_json_loadb_fast(text, size, flags, &je)))
 		return 0;
 	dsi_error_set(err, DS_ESYNTAX, path, "%s%s", prefix, je.text);
 	dsi_error_set_position(err, je.line, je.column);
@@ -707,7 +708,7 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 	size_t start = data ? skip_space_and_bom(data, size) : 0;
 	if (start < size && (data[start] == '{' || data[start] == '[')) {
 		json_error_t je;
-		json_t *v = json_loadb(data + start, size - start, JSON_REJECT_DUPLICATES, &je);
+		json_t *v = dsi_json_loadb_fast(data + start, size - start, JSON_REJECT_DUPLICATES, &je);
 		int repeats = !v && obs && json_error_code(&je) == json_error_duplicate_key;
 		if (repeats)
 			v = json_loadb(data + start, size - start, 0, &je);

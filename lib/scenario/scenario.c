@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api/args.h"
+#include "core/jsonfast.h"
 #include "scenario/scenario.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
@@ -405,7 +406,7 @@ static int run_text(collect *k, const char *text, size_t size)
 		return dsi_yaml_parse(text, size, lim, yaml_doc, k, k->err);
 	for (size_t index = 0; pos < size; index++) {
 		json_error_t je;
-		json_t *v = json_loadb(text + pos, size - pos, JSON_FLAGS, &je);
+		json_t *v = dsi_json_loadb_fast(text + pos, size - pos, JSON_FLAGS, &je);
 		if (!v && index == 0 && json_error_code(&je) != json_error_out_of_memory &&
 		    json_error_code(&je) != json_error_stack_overflow)
 			return yaml_or_json_error(k, text, size, &je);

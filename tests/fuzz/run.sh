@@ -37,7 +37,7 @@ MODE=${1:-all}
 # Per target: the dictionaries (tests/fuzz/dict/*.dict, concatenated) and -max_len.
 target_dicts() {
 	case "$1" in
-	fuzz_load_json | fuzz_events | fuzz_node_event | fuzz_jsonfront) echo "json k8s" ;;
+	fuzz_load_json | fuzz_events | fuzz_node_event | fuzz_jsonfront | fuzz_jsonfast) echo "json k8s" ;;
 	fuzz_load_yaml) echo "yaml k8s" ;;
 	fuzz_quantity) echo "quantity" ;;
 	fuzz_selector_string) echo "selector" ;;

@@ -220,6 +220,16 @@ static const decode_row DECODE[] = {
 	/* RawExtension and the like take anything */
 	{"ControllerRevision", NULL, "{\"data\": [1, \"x\", {\"y\": null}], \"revision\": 2}", 0, NULL, NULL},
 	{"ControllerRevision", NULL, "{\"revision\": \"2\"}", DS_ETYPE, "revision", NULL},
+	/* objects of one type whose members come in another order than the one before, or are unknown:
+	 * each is checked by its own names */
+	{"core.v1.PodSpec", NULL,
+	 "{\"containers\": [{\"name\": \"a\", \"image\": \"i\", \"ports\": []}, "
+	 "{\"image\": \"j\", \"ports\": 5, \"name\": \"b\"}]}",
+	 DS_ETYPE, "containers[1].ports", "expected array, got number"},
+	{"core.v1.PodSpec", NULL, "{\"containers\": [{\"name\": \"a\", \"image\": \"i\"}, {\"nam\": 5, \"image\": 7}]}",
+	 DS_ETYPE, "containers[1].image", "expected string, got number"},
+	{"core.v1.PodSpec", NULL, "{\"containers\": [{\"name\": \"a\"}, {\"names\": 5}, {\"name\": 6}]}", DS_ETYPE,
+	 "containers[2].name", NULL},
 	/* the kinds of the snapshot */
 	{"Node", NULL, "{\"spec\": {\"taints\": [{\"key\": \"k\", \"effect\": \"NoSchedule\", \"value\": 1}]}}",
 	 DS_ETYPE, "spec.taints[0].value", NULL},
