@@ -1,5 +1,6 @@
 /*
- * The JSON front end of a List's items. The default build parses them with jansson; a build with
+ * The JSON front end of a List's items. The default build parses them with the library's own reader
+ * (core/jsonfast.h), jansson behind it for whatever it leaves; a build with
  * `make SIMDJSON=1` parses them with simdjson's On-Demand API (jsonfront_simd.cpp) into the same
  * jansson tree, and hands to jansson every item whose tree simdjson's reading might not equal:
  * a repeated key, an integer beyond int64, a real that jansson would refuse, "\u0000", a surrogate
