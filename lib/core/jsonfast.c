@@ -31,9 +31,25 @@ typedef struct reader {
 	size_t cap;
 } reader;
 
-/* JSON's whitespace, as jansson's lex_scan skips it. */
+/* JSON's whitespace, as jansson's lex_scan skips it. Most calls stand on a token already; the rest
+ * are mostly a pretty-printed text's newline and indentation, 16 bytes at a time with SSE2. */
 static inline size_t skip_space(const char *s, size_t n, size_t p)
 {
+	if (p < n && (unsigned char)s[p] > ' ')
+		return p;
+#if defined(__SSE2__)
+	const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), tab = _mm_set1_epi8('\t'),
+		      cr = _mm_set1_epi8('\r');
+	while (n - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + p));
+		__m128i space = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+					     _mm_or_si128(_mm_cmpeq_epi8(v, tab), _mm_cmpeq_epi8(v, cr)));
+		unsigned other = (unsigned)_mm_movemask_epi8(space) ^ 0xFFFFu;
+		if (other)
+			return p + (size_t)__builtin_ctz(other);
+		p += 16;
+	}
+#endif
 	while (p < n && (s[p] == ' ' || s[p] == '\n' || s[p] == '\t' || s[p] == '\r'))
 		p++;
 	return p;
@@ -188,6 +204,25 @@ static size_t unescape(const char *s, size_t n, size_t p, char *t, size_t *used)
 	return utf8_put(c, t);
 }
 
+/* Room in r->buf for m bytes after its first t. */
+static int reserve(reader *r, size_t t, size_t m)
+{
+	if (m <= r->cap - t)
+		return 1;
+	size_t cap = r->cap ? r->cap : 256;
+	while (cap - t < m) {
+		if (cap > SIZE_MAX / 2)
+			return 0;
+		cap *= 2;
+	}
+	char *b = dsi_realloc(r->buf, cap);
+	if (!b)
+		return 0;
+	r->buf = b;
+	r->cap = cap;
+	return 1;
+}
+
 /* The string whose opening quote is at r->p: its bytes at *out (the text itself, or r->buf when it
  * has escapes, valid until the next string), r->p after its closing quote; 0 to give up. */
 static int read_string(reader *r, const char **out, size_t *len)
@@ -214,24 +249,19 @@ static int read_string(reader *r, const char **out, size_t *len)
 			return 0;
 		q += k;
 	}
-	/* escapes: the unescaped string is no longer than its text (jansson allocates the same) */
-	size_t need = n - start;
-	if (need > r->cap) {
-		char *b = dsi_realloc(r->buf, need);
-		if (!b)
-			return 0;
-		r->buf = b;
-		r->cap = need;
-	}
+	/* escapes: unescaped into r->buf, grown as the string needs (not to the rest of the text's
+	 * length, which for a whole List read at once would be hundreds of megabytes) */
 	size_t t = q - start;
+	if (!reserve(r, 0, t + 4)) /* never memcpy to a NULL buffer */
+		return 0;
 	memcpy(r->buf, s + start, t);
 	for (;;) {
 		unsigned char c = (unsigned char)s[q];
 		if (c == '"')
 			break;
 		if (c == '\\') {
-			size_t used, m = unescape(s, n, q, r->buf + t, &used);
-			if (!m)
+			size_t used, m;
+			if (!reserve(r, t, 4) || !(m = unescape(s, n, q, r->buf + t, &used)))
 				return 0;
 			t += m;
 			q += used;
@@ -239,13 +269,15 @@ static int read_string(reader *r, const char **out, size_t *len)
 			return 0;
 		} else if (c >= 0x80) {
 			size_t k = utf8_valid((const unsigned char *)s + q, n - q);
-			if (!k)
+			if (!k || !reserve(r, t, k))
 				return 0;
 			memcpy(r->buf + t, s + q, k);
 			t += k;
 			q += k;
 		} else {
 			size_t e = scan_plain(s, n, q);
+			if (!reserve(r, t, e - q))
+				return 0;
 			memcpy(r->buf + t, s + q, e - q);
 			t += e - q;
 			q = e;

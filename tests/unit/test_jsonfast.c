@@ -316,6 +316,21 @@ START_TEST(edge_cases)
 	for (size_t i = 0; i < sizeof(scalars) / sizeof(scalars[0]); i++)
 		for (size_t k = 0; k < N_FLAG_SETS; k++)
 			alike(scalars[i], scalars[i], strlen(scalars[i]), flag_sets[k]);
+	/* long strings with escapes, which grow the reader's buffer: plain runs, escapes, UTF-8 */
+	char *t = malloc(70000);
+	ck_assert_ptr_nonnull(t);
+	size_t n = (size_t)sprintf(t, "{\"k\":[\"");
+	for (int i = 0; i < 3000; i++)
+		n += (size_t)sprintf(t + n, "%s",
+				     i % 3 == 0   ? "plain text\\n"
+				     : i % 3 == 1 ? "\\u00e9\xc3\xa9\\\""
+						  : "x");
+	n += (size_t)sprintf(t + n, "\",\"\\ud83d\\ude00");
+	for (int i = 0; i < 2000; i++)
+		t[n++] = 'y';
+	n += (size_t)sprintf(t + n, "\\t\"]}");
+	ck_assert_int_eq(alike("long escaped strings", t, n, JSON_REJECT_DUPLICATES), 1);
+	free(t);
 	ck_assert_int_eq(alike("1", "1", 1, JSON_DECODE_ANY), 1);
 	ck_assert_int_eq(alike("\"s\"", "\"s\"", 3, JSON_DECODE_ANY), 1);
 }
