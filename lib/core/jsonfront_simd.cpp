@@ -234,10 +234,8 @@ void dsi_json_front_simd_set_buffer(dsi_json_front *f, const char *data, size_t 
  * item_kind as dsi_json_front_item's. */
 json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind)
 {
-	/* no value at all: jansson's error (and no buffer to copy into yet); and the text must end with
-	 * the object's '}', where jansson's position will be (a List item does: the scanner ends it
-	 * there), not with space after it */
-	if (n == 0 || text[n - 1] != '}')
+	/* no value at all: jansson's error (and no buffer to copy into yet) */
+	if (n == 0)
 		return nullptr;
 	try {
 		/* On-Demand reads SIMDJSON_PADDING bytes past the text, whatever they hold, and writes
@@ -260,7 +258,10 @@ json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, 
 		}
 		for (bool may_cut = skip & DSI_FRONT_NODE_IMAGES;; may_cut = false) {
 			ondemand::document doc;
-			if (f->parser.iterate(base, n, allocated).get(doc))
+			/* and the text must end with the object's '}', where jansson's position will be (a
+			 * List item does: the scanner ends it there), not with space after it: tested once
+			 * stage 1 has read the text, not before it, when that byte is not in the cache yet */
+			if (f->parser.iterate(base, n, allocated).get(doc) || base[n - 1] != '}')
 				return nullptr;
 			ondemand::object obj;
 			if (doc.get_object().get(obj))

@@ -223,14 +223,21 @@ static int items_add(dsi_jsonscan_items *items, size_t start, size_t end)
 	return 0;
 }
 
-/* The array at text[i] ('['), its elements recorded: the index after its ']', 0 when an element is not
- * an object or the array does not close, -1 without memory. */
-static long long scan_items(const char *text, size_t size, size_t i, dsi_jsonscan_items *items)
+int dsi_jsonscan_items_append(dsi_jsonscan_items *to, const dsi_jsonscan_items *from)
 {
-	i = dsi_jsonscan_space(text, size, i + 1);
-	if (i < size && text[i] == ']')
-		return (long long)i + 1;
+	for (size_t k = 0; k < from->n; k++)
+		if (items_add(to, from->start[k], from->end[k]) < 0)
+			return -1;
+	return 0;
+}
+
+int dsi_jsonscan_elements(const char *text, size_t size, size_t i, size_t stop, dsi_jsonscan_items *items, size_t *at)
+{
 	for (;;) {
+		if (i >= stop) {
+			*at = i;
+			return 2;
+		}
 		if (i >= size || text[i] != '{')
 			return 0;
 		size_t e = dsi_jsonscan_skip(text, size, i);
@@ -239,17 +246,100 @@ static long long scan_items(const char *text, size_t size, size_t i, dsi_jsonsca
 		if (items_add(items, i, e) < 0)
 			return -1;
 		i = dsi_jsonscan_space(text, size, e);
-		if (i < size && text[i] == ']')
-			return (long long)i + 1;
+		if (i < size && text[i] == ']') {
+			*at = i + 1;
+			return 1;
+		}
 		if (i >= size || text[i] != ',')
 			return 0;
 		i = dsi_jsonscan_space(text, size, i + 1);
 	}
 }
 
+void dsi_jsonscan_part_scan(const char *text, size_t size, dsi_jsonscan_part *p)
+{
+	p->rc = dsi_jsonscan_elements(text, size, p->from, p->stop, &p->items, &p->at);
+}
+
+long long dsi_jsonscan_join(const char *text, size_t size, dsi_jsonscan_part *parts, unsigned np,
+			    dsi_jsonscan_items *items)
+{
+	long long rc = 0;
+	for (unsigned k = 0; k < np; k++) {
+		const dsi_jsonscan_part *p = &parts[k];
+		if (p->rc < 0 || dsi_jsonscan_items_append(items, &p->items) < 0) {
+			rc = -1;
+			break;
+		}
+		/* the array's end, or no array at all: parts[k] is read from an element's start, so it says
+		 * what one scan would */
+		if (p->rc == 1 || p->rc == 0) {
+			rc = p->rc == 1 ? (long long)p->at : 0;
+			break;
+		}
+		if (k + 1 < np && p->at == parts[k + 1].from)
+			continue; /* an element begins where the next part began: that part is right too */
+		size_t at = 0;
+		int more = dsi_jsonscan_elements(text, size, p->at, SIZE_MAX, items, &at);
+		rc = more == 1 ? (long long)at : more;
+		break;
+	}
+	for (unsigned k = 0; k < np; k++)
+		dsi_jsonscan_items_free(&parts[k].items);
+	return rc;
+}
+
+size_t dsi_jsonscan_guess_element(const char *text, size_t size, size_t first, size_t from)
+{
+	/* the first element's indentation: the blanks between the line's start and its '{' */
+	size_t b = first;
+	while (b > 0 && (text[b - 1] == ' ' || text[b - 1] == '\t'))
+		b--;
+	size_t indent = first - b;
+	if (b == 0 || text[b - 1] != '\n' || indent == 0 || from <= first)
+		return 0;
+	for (size_t i = from; i < size;) {
+		const char *nl = memchr(text + i, '\n', size - i);
+		if (!nl)
+			return 0;
+		size_t s = (size_t)(nl - text) + 1, e = s + indent;
+		if (e < size && text[e] == '{' && memcmp(text + s, text + b, indent) == 0) {
+			/* the line before ends with the comma between two elements */
+			size_t c = s - 1;
+			while (c > first && (text[c - 1] == ' ' || text[c - 1] == '\t' || text[c - 1] == '\r'))
+				c--;
+			if (c > first && text[c - 1] == ',')
+				return e;
+		}
+		i = s;
+	}
+	return 0;
+}
+
+/* The array at text[i] ('['), its elements recorded: the index after its ']', 0 when an element is not
+ * an object or the array does not close, -1 without memory. */
+static long long scan_items(void *ctx, const char *text, size_t size, size_t i, dsi_jsonscan_items *items)
+{
+	(void)ctx;
+	i = dsi_jsonscan_space(text, size, i + 1);
+	if (i < size && text[i] == ']')
+		return (long long)i + 1;
+	size_t at;
+	int rc = dsi_jsonscan_elements(text, size, i, SIZE_MAX, items, &at);
+	return rc == 1 ? (long long)at : rc;
+}
+
 int dsi_jsonscan_list(const char *text, size_t size, size_t i, size_t *open, size_t *close, size_t *end,
 		      dsi_jsonscan_items *items)
 {
+	return dsi_jsonscan_list_by(text, size, i, open, close, end, items, NULL, NULL);
+}
+
+int dsi_jsonscan_list_by(const char *text, size_t size, size_t i, size_t *open, size_t *close, size_t *end,
+			 dsi_jsonscan_items *items, dsi_jsonscan_items_fn scan, void *ctx)
+{
+	if (!scan)
+		scan = scan_items;
 	int found = 0;
 	items->n = 0;
 	if (i >= size || text[i] != '{')
@@ -272,7 +362,7 @@ int dsi_jsonscan_list(const char *text, size_t size, size_t i, size_t *open, siz
 		if (is_items) {
 			if (found || text[i] != '[')
 				return 0;
-			long long e = scan_items(text, size, i, items);
+			long long e = scan(ctx, text, size, i, items);
 			if (e <= 0)
 				return (int)e;
 			found = 1;

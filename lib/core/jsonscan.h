@@ -42,6 +42,47 @@ int dsi_jsonscan_list(const char *text, size_t size, size_t i, size_t *open, siz
 		      dsi_jsonscan_items *items);
 void dsi_jsonscan_items_free(dsi_jsonscan_items *items);
 
+/* The finder of the items of dsi_jsonscan_list_by: given the index of the array's '[', it records the
+ * array's elements in items and returns the index after its ']', 0 when an element is not an object
+ * or the array does not close, -1 without memory (NULL: dsi_jsonscan_list's, one pass on one thread). */
+typedef long long (*dsi_jsonscan_items_fn)(void *ctx, const char *text, size_t size, size_t open,
+					   dsi_jsonscan_items *items);
+int dsi_jsonscan_list_by(const char *text, size_t size, size_t i, size_t *open, size_t *close, size_t *end,
+			 dsi_jsonscan_items *items, dsi_jsonscan_items_fn scan, void *ctx);
+
+/* The elements of an array from text[i] on, where an element begins (its '{'): each recorded in items,
+ * until one would begin at stop or after. 1 when the array ended first (*at the index after its ']'),
+ * 2 when the next element begins at *at >= stop, 0 when an element is not an object or the array is
+ * not one (the scan's only verdict), -1 without memory. Scans of an array's parts on several threads
+ * join where one's *at is the next one's i. */
+int dsi_jsonscan_elements(const char *text, size_t size, size_t i, size_t stop, dsi_jsonscan_items *items, size_t *at);
+
+/* from's items after to's; -1 without memory. */
+int dsi_jsonscan_items_append(dsi_jsonscan_items *to, const dsi_jsonscan_items *from);
+
+/* A part of an array's elements for a scan on several threads: from an element's start (the first
+ * element's, or a guess) to the next part's from (stop; SIZE_MAX for the last). */
+typedef struct dsi_jsonscan_part {
+	size_t from, stop;
+	int rc; /* dsi_jsonscan_elements' answer on the part */
+	size_t at;
+	dsi_jsonscan_items items;
+} dsi_jsonscan_part;
+/* Scan the part (dsi_jsonscan_elements from p->from to p->stop): parts are independent. */
+void dsi_jsonscan_part_scan(const char *text, size_t size, dsi_jsonscan_part *p);
+/* The array's elements from its scanned parts (parts[0] from the first element, each stop the next
+ * part's from), exactly as one scan from parts[0].from finds them: a part is taken only when the one
+ * before ended where it begins; from the first that is not, the scan goes on from where the part
+ * before stopped. Returns as a dsi_jsonscan_items_fn; frees the parts' items. */
+long long dsi_jsonscan_join(const char *text, size_t size, dsi_jsonscan_part *parts, unsigned np,
+			    dsi_jsonscan_items *items);
+
+/* A guess at where an element of the array whose first element begins at text[first] begins at or
+ * after from, for indented text (kubectl's): a '{' indented as the first element's, starting a line
+ * after one that ends with a comma. 0 when there is none (or the text is not indented). Only a guess:
+ * a scan from the array's start says whether an element begins there. */
+size_t dsi_jsonscan_guess_element(const char *text, size_t size, size_t first, size_t from);
+
 /* The index after the value at text[i] when it is status.images in the form kubelets write
  * ([{"names": ["..."], "sizeBytes": N}, ...]: each member at most once, no other member, strings of
  * printable ASCII without escapes, N a non-negative integer of at most 18 digits without a leading

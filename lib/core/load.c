@@ -431,12 +431,66 @@ static int par_items(const walker *w, const char *data, const dsi_jsonscan_items
 	return rc;
 }
 
+/* ---- a List's items found on several threads ---- */
+
+/* Below this much text one thread scans it in well under a millisecond. */
+#define PAR_SCAN_MIN ((size_t)1 << 20)
+
+typedef struct scan_run {
+	const char *text;
+	size_t size;
+	dsi_jsonscan_part *parts;
+} scan_run;
+
+static void scan_work(void *arg, unsigned t)
+{
+	scan_run *r = arg;
+	dsi_jsonscan_part_scan(r->text, r->size, &r->parts[t]);
+}
+
+/* dsi_jsonscan_list_by's finder for a walker with threads: the array cut where indented text says an
+ * element begins (dsi_jsonscan_guess_element), each part scanned on a thread of its own, and the parts
+ * joined only where the one before ended exactly at the next one's start; from the first that did not,
+ * the scan goes on from where the part before it stopped, on this thread. The items and the answer are
+ * those of the one-thread scan. */
+static long long par_scan(void *ctx, const char *text, size_t size, size_t open, dsi_jsonscan_items *items)
+{
+	const walker *w = ctx;
+	size_t first = dsi_jsonscan_space(text, size, open + 1);
+	if (first < size && text[first] == ']')
+		return (long long)first + 1;
+	unsigned n = size - open >= PAR_SCAN_MIN ? w->par->exec->threads(w->par->threads) : 1;
+	if (n < 1)
+		n = 1;
+	dsi_jsonscan_part *parts = dsi_calloc(n, sizeof(*parts));
+	if (!parts)
+		return -1;
+	unsigned np = 1;
+	parts[0].from = first;
+	for (unsigned k = 1; k < n; k++) {
+		size_t g = dsi_jsonscan_guess_element(text, size, first, open + (size - open) / n * k);
+		if (g <= parts[np - 1].from)
+			break;
+		parts[np - 1].stop = g;
+		parts[np++].from = g;
+	}
+	parts[np - 1].stop = SIZE_MAX;
+	scan_run r = {text, size, parts};
+	if (np < 2 || w->par->exec->run(np, scan_work, &r) < 0)
+		for (unsigned k = 0; k < np; k++) /* no threads: the same parts, one after the other */
+			dsi_jsonscan_part_scan(text, size, &parts[k]);
+	long long rc = dsi_jsonscan_join(text, size, parts, np, items);
+	dsi_free(parts);
+	return rc;
+}
+
 static int stream_list(walker *w, const char *data, size_t size, size_t pos, size_t document, size_t *end,
 		       json_error_t *je, ds_error *err)
 {
 	size_t open, close, vend;
 	dsi_jsonscan_items items = {0};
-	if (!w->undo || dsi_jsonscan_list(data, size, pos, &open, &close, &vend, &items) != 1) {
+	if (!w->undo ||
+	    dsi_jsonscan_list_by(data, size, pos, &open, &close, &vend, &items, w->par ? par_scan : NULL, w) != 1) {
 		dsi_jsonscan_items_free(&items);
 		return LIST_WHOLE;
 	}

@@ -308,6 +308,53 @@ START_TEST(errors_are_the_serial_ones)
 }
 END_TEST
 
+/* A List indented as kubectl writes one, over the megabyte from which the items array is scanned in
+ * parts on several threads (core/load.c, par_scan): every 50th item a Deployment whose nested array has
+ * its elements at the items' indentation after a line ending in a comma (where a part's guessed start
+ * is no item's); bad as for list. */
+static char *indented_list(int n, int (*bad)(text *, int))
+{
+	text t = {0};
+	add(&t, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        ");
+	for (int i = 0; i < n; i++) {
+		if (i)
+			add(&t, ",\n        ");
+		if (bad && bad(&t, i))
+			continue;
+		if (i % 50 == 49)
+			add(&t,
+			    "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":\"m%d\","
+			    "\"namespace\":\"ns2\"},\"spec\":{\"x\":[\n        {\"a\":1},\n        {\"b\":\"},\"}]}}",
+			    i);
+		else
+			item(&t, i);
+	}
+	add(&t, "\n    ],\n    \"kind\": \"List\",\n    \"metadata\": {\"resourceVersion\": \"\"}\n}\n");
+	return t.p;
+}
+
+START_TEST(split_scan_is_the_serial_scan)
+{
+	char *t = indented_list(3000, NULL);
+	ck_assert_msg(strlen(t) > 1200 * 1024, "%zu bytes: too small for the scan in parts", strlen(t));
+	outcome o = load(t, "4", NULL);
+	ck_assert_msg(o.rc == 0 && o.count == 3000, "%s at %s", o.err.message, o.err.path);
+	json_decref(o.state);
+	same("indented", t, NULL);
+	free(t);
+	/* wrong where a part begins, and late in the list: the serial load's error */
+	static const int places[] = {1499, 1500, 2250, 2999};
+	for (size_t p = 0; p < sizeof(places) / sizeof(places[0]); p++) {
+		at = places[p];
+		at2 = -1;
+		how = (int)p % 7;
+		t = indented_list(3000, broken);
+		same("indented, broken", t, NULL);
+		free(t);
+	}
+}
+END_TEST
+
 /* A YAML List large enough for the pipeline (libyaml on one thread, the rest on another): the serial load's
  * outcome, whatever is wrong and wherever. */
 START_TEST(yaml_pipeline_is_the_serial_load)
@@ -506,6 +553,7 @@ static Suite *ingest_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, valid_lists_load_alike);
 	tcase_add_test(tc, errors_are_the_serial_ones);
+	tcase_add_test(tc, split_scan_is_the_serial_scan);
 	tcase_add_test(tc, object_limit);
 	tcase_add_test(tc, yaml_pipeline_is_the_serial_load);
 	suite_add_tcase(s, tc);
