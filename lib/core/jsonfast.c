@@ -27,7 +27,8 @@ typedef struct reader {
 	size_t n, p;             /* the text and where the reading is */
 	size_t cut_from, cut_to; /* text[cut_from, cut_to) is read as [] (NO_CUT: none) */
 	int cut_made;
-	char *buf; /* the unescaped bytes of a string with escapes */
+	int reject_dups; /* JSON_REJECT_DUPLICATES */
+	char *buf;       /* the unescaped bytes of a string with escapes */
 	size_t cap;
 } reader;
 
@@ -364,9 +365,10 @@ static json_t *give_up(json_t *partial)
 	return NULL;
 }
 
-/* The object at r->p ('{'): members in the text's order; a repeated key gives up (jansson refuses
- * it under JSON_REJECT_DUPLICATES and otherwise keeps the later value at the earlier place: either
- * way jansson's to say), found by counting the members set against the object's size. */
+/* The object at r->p ('{'): members in the text's order, each set as jansson's parse_object sets it.
+ * Under JSON_REJECT_DUPLICATES a repeated key gives up (jansson's error), found by counting the
+ * members set against the object's size; without it the tree is already jansson's (the same
+ * json_object_setn_new_nocheck in the same order: the later value in the earlier key's place). */
 static json_t *read_object(reader *r, size_t depth)
 {
 	const char *s = r->s;
@@ -417,7 +419,7 @@ static json_t *read_object(reader *r, size_t depth)
 		}
 		return give_up(o);
 	}
-	return json_object_size(o) == count ? o : give_up(o);
+	return !r->reject_dups || json_object_size(o) == count ? o : give_up(o);
 }
 
 static json_t *read_array(reader *r, size_t depth)
@@ -495,7 +497,7 @@ static json_t *load(const char *text, size_t n, size_t from, size_t to, size_t f
 {
 	if (!text || (flags & ~(size_t)FAST_FLAGS) || n > (size_t)INT_MAX)
 		return NULL;
-	reader r = {text, n, skip_space(text, n, 0), from, to, 0, NULL, 0};
+	reader r = {text, n, skip_space(text, n, 0), from, to, 0, (flags & JSON_REJECT_DUPLICATES) != 0, NULL, 0};
 	if (r.p >= n || (!(flags & JSON_DECODE_ANY) && text[r.p] != '{' && text[r.p] != '['))
 		return NULL;
 	json_t *v = read_value(&r, 1);

@@ -5,7 +5,8 @@
  * constructors: the same types (integer vs real), the same values (strtoll's integers, the C
  * locale's strtod reals), the same keys in the same order, the same string bytes, and je->position
  * where jansson puts it. It never reports an error of its own: whenever its reading might differ
- * from jansson's or jansson would refuse the text (a repeated key, an integer beyond int64, a real
+ * from jansson's or jansson would refuse the text (a repeated key under JSON_REJECT_DUPLICATES, an
+ * integer beyond int64, a real
  * beyond double, "\u0000", a lone surrogate escape, a control character or invalid UTF-8 in a
  * string, nesting beyond DSI_JSON_FAST_MAX_DEPTH, anything after the value, any syntax error) it
  * gives up (NULL, je untouched) and the caller runs json_loadb, so every error, with its message,

@@ -177,8 +177,8 @@ END_TEST
 /* ---- what we must leave to jansson ---- */
 
 static const char *const give_ups[] = {
-	"{\"a\":1,\"a\":2}",            /* a repeated key (an error, or the later value: jansson's) */
-	"{\"a\":{\"b\":1,\"b\":1}}",    /* deeper */
+	"{\"a\":1,\"a\":2}",            /* a repeated key (a give-up under JSON_REJECT_DUPLICATES only) */
+	"{\"a\":{\"b\":1,\"b\":[]}}",   /* deeper */
 	"{\"a\":\"x\\u0000y\"}",        /* NUL */
 	"{\"a\\u0000\":1}",             /* NUL in a key */
 	"{\"a\":9223372036854775808}",  /* beyond int64 */
@@ -237,13 +237,29 @@ START_TEST(give_up_cases)
 			 * are jansson's trees too: then ours must be jansson's (alike) */
 			int scalar = give_ups[i][0] == '1' || give_ups[i][0] == '"';
 			int trailing = strstr(give_ups[i], "} x") || strstr(give_ups[i], "}\x01");
-			if (!((scalar && (flags & JSON_DECODE_ANY)) || (trailing && (flags & JSON_DISABLE_EOF_CHECK))))
+			/* a repeated key without JSON_REJECT_DUPLICATES: jansson's tree, the later value in
+			 * the earlier key's place, which ours is by construction */
+			int repeat = i < 2 && !(flags & JSON_REJECT_DUPLICATES);
+			if (!((scalar && (flags & JSON_DECODE_ANY)) || (trailing && (flags & JSON_DISABLE_EOF_CHECK)) ||
+			      repeat))
 				ck_assert_msg(v == NULL, "%s (flags %zx): read, not left to jansson", give_ups[i],
 					      flags);
 			json_decref(v);
-			alike(give_ups[i], give_ups[i], n, flags);
+			int ours = alike(give_ups[i], give_ups[i], n, flags);
+			if (repeat)
+				ck_assert_msg(ours, "%s (flags %zx): left to jansson", give_ups[i], flags);
 		}
 	}
+	/* a key repeated, without JSON_REJECT_DUPLICATES: its first place, its last value */
+	const char *rep = "{\"z\":1,\"a\":{\"q\":[1]},\"z\":{\"y\":2,\"y\":\"3\"}}";
+	ck_assert_int_eq(alike(rep, rep, strlen(rep), JSON_DISABLE_EOF_CHECK), 1);
+	json_t *v = dsi_json_fast_loadb(rep, strlen(rep), 0, NULL);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_str_eq(json_object_iter_key(json_object_iter(v)), "z");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(v, "z"), "y")), "3");
+	ck_assert_uint_eq(json_object_size(v), 2);
+	json_decref(v);
+	ck_assert_ptr_null(dsi_json_fast_loadb(rep, strlen(rep), JSON_REJECT_DUPLICATES, NULL));
 	/* an embedded NUL byte, as text and after the value */
 	alike("NUL in a string", "{\"a\":\"x\0y\"}", 11, 0);
 	ck_assert_ptr_null(dsi_json_fast_loadb("{\"a\":\"x\0y\"}", 11, 0, NULL));
