@@ -12,6 +12,7 @@
 
 #include "harness.h"
 #include "model/node.h"
+#include "model/nodeevent.h"
 #include "model/snapshot.h"
 
 /* The parts of the node an event varies; NULL: the base event's. */
@@ -234,6 +235,44 @@ START_TEST(other_paths_forget_the_hash)
 }
 END_TEST
 
+/* An image's name of any length with one unusual byte (or none) anywhere in it: the images are masked
+ * (two events that differ only in an image's size hash alike) exactly when every name is printable
+ * ASCII without an escape, whichever of the scan's 16-byte steps the byte falls in. */
+START_TEST(image_names_plain_at_every_place)
+{
+	static const char *const odd[] = {NULL, "\\\"", "\\u0041", "\xc3\xa9", "\x7f", "\\n"};
+	char name[80], text[512];
+	for (size_t k = 0; k < sizeof(odd) / sizeof(odd[0]); k++)
+		for (size_t len = 1; len < 60; len += 3)
+			for (size_t at = 0; at < len; at += 5) {
+				memset(name, 'a', len);
+				name[len] = '\0';
+				if (odd[k]) {
+					size_t w = strlen(odd[k]);
+					memcpy(name + at, odd[k], w);
+					name[at + w] = '\0';
+				}
+				uint64_t h[2][2];
+				int ok[2];
+				for (int size = 0; size < 2; size++) {
+					snprintf(text, sizeof(text),
+						 "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":"
+						 "\"Node\",\"metadata\":{\"name\":\"n1\",\"resourceVersion\":\"7\"},"
+						 "\"status\":{\"images\":[{\"names\":[\"%s\"],\"sizeBytes\":%d}]}}}",
+						 name, 100 + size);
+					dsi_node_event ev;
+					ok[size] = dsi_node_event_scan(text, strlen(text), &ev);
+					h[size][0] = ev.hash[0];
+					h[size][1] = ev.hash[1];
+				}
+				ck_assert_msg(ok[0] && ok[1], "%s: not scanned", name);
+				int masked = h[0][0] == h[1][0] && h[0][1] == h[1][1];
+				ck_assert_msg(masked == !odd[k], "%s (%zu bytes, odd byte at %zu): masked %d", name,
+					      len, at, masked);
+			}
+}
+END_TEST
+
 static Suite *node_event_suite(void)
 {
 	Suite *s = suite_create("node_event");
@@ -242,6 +281,7 @@ static Suite *node_event_suite(void)
 	tcase_add_test(tc, changes_the_model_reads_are_applied);
 	tcase_add_test(tc, unusual_values_take_the_full_path);
 	tcase_add_test(tc, other_paths_forget_the_hash);
+	tcase_add_test(tc, image_names_plain_at_every_place);
 	suite_add_tcase(s, tc);
 	return s;
 }
