@@ -13,6 +13,7 @@
 #include "fuzz_common.h"
 #include "core/jsonfast.h"
 #include "core/jsonscan.h"
+#include "../support/jsonsame.h"
 
 static const size_t flag_sets[] = {
 	0,
@@ -42,31 +43,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static int same(const json_t *a, const json_t *b)
-{
-	if (json_typeof(a) != json_typeof(b) || !json_equal(a, b))
-		return 0;
-	size_t i;
-	json_t *v;
-	switch (json_typeof(a)) {
-	case JSON_REAL: return signbit(json_real_value(a)) == signbit(json_real_value(b));
-	case JSON_STRING:
-		return json_string_length(a) == json_string_length(b) &&
-		       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
-	case JSON_ARRAY: json_array_foreach(a, i, v) if (!same(v, json_array_get(b, i))) return 0; return 1;
-	case JSON_OBJECT: {
-		void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
-		for (; ia && ib;
-		     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
-			if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0 ||
-			    !same(json_object_iter_value(ia), json_object_iter_value(ib)))
-				return 0;
-		return !ia && !ib;
-	}
-	default: return 1;
-	}
-}
-
 static void cut_alike(const char *text, size_t size)
 {
 	size_t from, to;
@@ -85,7 +61,7 @@ static void cut_alike(const char *text, size_t size)
 	json_t *b = json_loadb(c, size - (to - from) + 2, flags, &jj);
 	free(c);
 	FUZZ_ASSERT(b != NULL, "images cut: we read a tree, jansson says %s", jj.text);
-	FUZZ_ASSERT(same(a, b), "images cut: the trees differ");
+	FUZZ_ASSERT(dsi_test_json_same(a, b), "images cut: the trees differ");
 	FUZZ_ASSERT((size_t)jf.position == (size_t)jj.position + (to - from) - 2, "images cut: positions %d and %d",
 		    jf.position, jj.position);
 	json_decref(a);
@@ -105,7 +81,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (a) {
 			read_by_us[k]++;
 			FUZZ_ASSERT(b != NULL, "flags %zx: we read a tree, jansson says %s", flag_sets[k], jj.text);
-			FUZZ_ASSERT(same(a, b), "flags %zx: the trees differ", flag_sets[k]);
+			FUZZ_ASSERT(dsi_test_json_same(a, b), "flags %zx: the trees differ", flag_sets[k]);
 			FUZZ_ASSERT(jf.position == jj.position && jf.line == jj.line && jf.column == jj.column,
 				    "flags %zx: positions %d and %d", flag_sets[k], jf.position, jj.position);
 		}

@@ -16,30 +16,9 @@
 
 #include "fuzz_common.h"
 #include "core/jsonfront.h"
+#include "../support/jsonsame.h"
 
 static dsi_json_front *front; /* reused, as a loading thread reuses its own */
-
-static int same(const json_t *a, const json_t *b)
-{
-	if (json_typeof(a) != json_typeof(b) || !json_equal(a, b))
-		return 0;
-	size_t i;
-	json_t *v;
-	switch (json_typeof(a)) {
-	case JSON_REAL: return signbit(json_real_value(a)) == signbit(json_real_value(b));
-	case JSON_ARRAY: json_array_foreach(a, i, v) if (!same(v, json_array_get(b, i))) return 0; return 1;
-	case JSON_OBJECT: {
-		void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
-		for (; ia && ib;
-		     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
-			if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0 ||
-			    !same(json_object_iter_value(ia), json_object_iter_value(ib)))
-				return 0;
-		return !ia && !ib;
-	}
-	default: return 1;
-	}
-}
 
 /* v is []ContainerImage that the decoding check passes whatever the text's spelling: objects with
  * names (strings) and sizeBytes (an integer >= 0), nothing else. */
@@ -81,13 +60,14 @@ static void cut_alike(dsi_json_front *f, const uint8_t *data, size_t size, const
 	if (a) {
 		FUZZ_ASSERT(jf.position == jj->position, "images left out: positions %d and %d", jf.position,
 			    jj->position);
-		if (!same(a, b)) {
+		if (!dsi_test_json_same(a, b)) {
 			const json_t *images = json_object_get(json_object_get(b, "status"), "images");
 			FUZZ_ASSERT(plain_images(images), "images left out that are not plain ContainerImages");
 			json_t *cut = json_deep_copy(b);
 			if (cut)
 				json_object_set_new(json_object_get(cut, "status"), "images", json_array());
-			FUZZ_ASSERT(!cut || same(a, cut), "images left out: the trees differ beyond status.images");
+			FUZZ_ASSERT(!cut || dsi_test_json_same(a, cut),
+				    "images left out: the trees differ beyond status.images");
 			json_decref(cut);
 		}
 	} else {
@@ -109,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *b = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &jj);
 	FUZZ_ASSERT(!a == !b, "front end %s, jansson %s", a ? "a tree" : jf.text, b ? "a tree" : jj.text);
 	if (a) {
-		FUZZ_ASSERT(same(a, b), "the trees differ");
+		FUZZ_ASSERT(dsi_test_json_same(a, b), "the trees differ");
 		FUZZ_ASSERT(jf.position == jj.position, "positions %d and %d", jf.position, jj.position);
 	} else {
 		FUZZ_ASSERT(strcmp(jf.text, jj.text) == 0 && jf.line == jj.line && jf.column == jj.column &&
@@ -134,7 +114,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FUZZ_ASSERT(!p == !b, "in place: front end %s, jansson %s", p ? "a tree" : jp.text,
 			    b ? "a tree" : jj.text);
 		if (p)
-			FUZZ_ASSERT(same(p, b) && jp.position == jj.position, "in place: the trees differ");
+			FUZZ_ASSERT(dsi_test_json_same(p, b) && jp.position == jj.position,
+				    "in place: the trees differ");
 		else
 			FUZZ_ASSERT(strcmp(jp.text, jj.text) == 0 && jp.line == jj.line && jp.column == jj.column &&
 					    jp.position == jj.position,

@@ -17,6 +17,7 @@
 #include "harness.h"
 #include "core/jsonfast.h"
 #include "core/jsonscan.h"
+#include "../support/jsonsame.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17))
 
@@ -30,32 +31,6 @@ static const size_t flag_sets[] = {
 };
 #define N_FLAG_SETS (sizeof(flag_sets) / sizeof(flag_sets[0]))
 
-/* a and b are the same tree: json_equal, reals with the same sign bit, keys in the same order */
-static int same(const json_t *a, const json_t *b)
-{
-	if (json_typeof(a) != json_typeof(b) || !json_equal(a, b))
-		return 0;
-	size_t i;
-	json_t *v;
-	switch (json_typeof(a)) {
-	case JSON_REAL: return signbit(json_real_value(a)) == signbit(json_real_value(b));
-	case JSON_STRING:
-		return json_string_length(a) == json_string_length(b) &&
-		       memcmp(json_string_value(a), json_string_value(b), json_string_length(a)) == 0;
-	case JSON_ARRAY: json_array_foreach(a, i, v) if (!same(v, json_array_get(b, i))) return 0; return 1;
-	case JSON_OBJECT: {
-		void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
-		for (; ia && ib;
-		     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
-			if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0 ||
-			    !same(json_object_iter_value(ia), json_object_iter_value(ib)))
-				return 0;
-		return !ia && !ib;
-	}
-	default: return 1;
-	}
-}
-
 /* text under flags through our reader and through jansson: our tree is jansson's, with jansson's je;
  * and dsi_json_loadb_fast gives jansson's outcome either way. Returns 1 when we read it, 0 when we
  * gave up. */
@@ -68,7 +43,7 @@ static int alike(const char *what, const char *text, size_t n, size_t flags)
 	json_t *b = json_loadb(text, n, flags, &jj);
 	if (a) {
 		ck_assert_msg(b != NULL, "%s (flags %zx): we read a tree, jansson says %s", what, flags, jj.text);
-		ck_assert_msg(same(a, b), "%s (flags %zx): the trees differ", what, flags);
+		ck_assert_msg(dsi_test_json_same(a, b), "%s (flags %zx): the trees differ", what, flags);
 		char *da = json_dumps(a, DUMP_FLAGS), *db = json_dumps(b, DUMP_FLAGS);
 		ck_assert_ptr_nonnull(da);
 		ck_assert_ptr_nonnull(db);
@@ -90,7 +65,7 @@ static int alike(const char *what, const char *text, size_t n, size_t flags)
 	json_t *d = dsi_json_loadb_fast(text, n, flags, &jd);
 	ck_assert_msg(!d == !b, "%s (flags %zx): dsi_json_loadb_fast and json_loadb disagree", what, flags);
 	if (d) {
-		ck_assert(same(d, b));
+		ck_assert(dsi_test_json_same(d, b));
 		ck_assert_int_eq(jd.position, jj.position);
 	} else {
 		ck_assert_str_eq(jd.text, jj.text);
@@ -432,7 +407,7 @@ START_TEST(node_images_cut)
 		json_t *b = cut_by_jansson(text, n, from, to, &jj);
 		if (i < 3) {
 			ck_assert_msg(a != NULL, "%s: left to jansson", text);
-			ck_assert(b != NULL && same(a, b));
+			ck_assert(b != NULL && dsi_test_json_same(a, b));
 			ck_assert_int_eq(jf.position, (int)n);
 			ck_assert_int_eq(jj.position, (int)(n - (to - from) + 2));
 			ck_assert_int_eq(json_array_size(json_object_get(json_object_get(a, "status"), "images")), 0);

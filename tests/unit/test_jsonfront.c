@@ -22,36 +22,11 @@
 #include "harness.h"
 #include "core/jsonfront.h"
 #include "core/jsonscan.h"
+#include "../support/jsonsame.h"
 
 #ifdef DSI_SIMDJSON
 json_t *dsi_json_front_simd_item(dsi_json_front *f, const char *text, size_t n, unsigned skip, const char *item_kind);
 #endif
-
-/* a and b are the same tree: json_equal, and reals with the same bits (json_equal says -0.0 == 0.0) */
-static int same(const json_t *a, const json_t *b)
-{
-	if (json_typeof(a) != json_typeof(b) || !json_equal(a, b))
-		return 0;
-	size_t i;
-	const char *k;
-	json_t *v;
-	switch (json_typeof(a)) {
-	case JSON_REAL: return signbit(json_real_value(a)) == signbit(json_real_value(b));
-	case JSON_ARRAY: json_array_foreach(a, i, v) if (!same(v, json_array_get(b, i))) return 0; return 1;
-	case JSON_OBJECT: {
-		/* and in the same order, which the readers and encoders keep */
-		void *ia = json_object_iter((json_t *)a), *ib = json_object_iter((json_t *)b);
-		for (; ia && ib;
-		     ia = json_object_iter_next((json_t *)a, ia), ib = json_object_iter_next((json_t *)b, ib))
-			if (strcmp(json_object_iter_key(ia), json_object_iter_key(ib)) != 0)
-				return 0;
-		(void)k;
-		json_object_foreach((json_t *)a, k, v) if (!same(v, json_object_get(b, k))) return 0;
-		return !ia && !ib;
-	}
-	default: return 1;
-	}
-}
 
 /* text through the front end and through jansson: the same outcome. Returns whether simdjson read
  * it itself (always 0 in the default build). */
@@ -64,7 +39,7 @@ static int alike(dsi_json_front *f, const char *text, size_t n)
 	json_t *b = json_loadb(text, n, JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK, &jj);
 	ck_assert_msg(!a == !b, "%.60s: %s against %s", text, a ? "a tree" : jf.text, b ? "a tree" : jj.text);
 	if (a) {
-		ck_assert_msg(same(a, b), "%.60s: the trees differ", text);
+		ck_assert_msg(dsi_test_json_same(a, b), "%.60s: the trees differ", text);
 		ck_assert_int_eq(jf.position, jj.position);
 	} else {
 		ck_assert_str_eq(jf.text, jj.text);
@@ -251,18 +226,18 @@ static void cut_alike(dsi_json_front *f, const char *text, const char *item_kind
 #ifdef DSI_SIMDJSON
 	if (f && cut == 1) { /* simdjson read it, leaving the images unread */
 		json_t *s = dsi_json_front_simd_item(f, text, n, DSI_FRONT_NODE_IMAGES, item_kind);
-		ck_assert_msg(s && same(s, a), "%s: not read by simdjson", text);
+		ck_assert_msg(s && dsi_test_json_same(s, a), "%s: not read by simdjson", text);
 		json_decref(s);
 	}
 #endif
 	json_t *status = json_object_get(b, "status");
-	if (cut == 2 && same(a, b)) /* either */
+	if (cut == 2 && dsi_test_json_same(a, b)) /* either */
 		cut = 0;
 	if (cut) {
 		ck_assert_ptr_nonnull(json_object_get(status, "images"));
 		ck_assert_int_eq(json_object_set_new(status, "images", json_array()), 0);
 	}
-	ck_assert_msg(same(a, b), "%s: the trees differ (cut %d)", text, cut);
+	ck_assert_msg(dsi_test_json_same(a, b), "%s: the trees differ (cut %d)", text, cut);
 	json_decref(a);
 	json_decref(b);
 }
