@@ -321,7 +321,7 @@ enum { LIST_DONE = 0, LIST_WHOLE = 1, LIST_SYNTAX = 2 };
 static int list_whole(walker *w, const char *data, size_t size, size_t pos, size_t document, size_t first, int failed,
 		      size_t *end, json_error_t *je, ds_error *err)
 {
-	json_t *v = json_loadb(data + pos, size - pos, DSI_JSON_FLAGS, je);
+	json_t *v = dsi_json_loadb_fast(data + pos, size - pos, DSI_JSON_FLAGS, je);
 	if (!v) {
 		if (failed)
 			dsi_error_clear(err); /* the syntax error replaces fn's, all of it */
@@ -504,7 +504,7 @@ static int stream_list(walker *w, const char *data, size_t size, size_t pos, siz
 	memcpy(text, data + pos, head);
 	memcpy(text + head, "[]", 2);
 	memcpy(text + head + 2, data + close, tail);
-	json_t *list = json_loadb(text, n, DSI_JSON_FLAGS, je);
+	json_t *list = dsi_json_loadb_fast(text, n, DSI_JSON_FLAGS, je);
 	dsi_free(text);
 	const char *kind = list ? json_string_value(json_object_get(list, "kind")) : NULL;
 	json_t *api = list ? json_object_get(list, "apiVersion") : NULL;
@@ -577,7 +577,7 @@ static json_t *load_observed(const dsi_keyobs *obs, const char *data, size_t siz
 	json_t *v = dsi_json_loadb_fast(data + pos, size - pos, DSI_JSON_FLAGS, je); /* core/jsonfast.h */
 	int repeats = !v && obs && json_error_code(je) == json_error_duplicate_key;
 	if (repeats)
-		v = json_loadb(data + pos, size - pos, JSON_DISABLE_EOF_CHECK, je);
+		v = dsi_json_loadb_fast(data + pos, size - pos, JSON_DISABLE_EOF_CHECK, je);
 	if (v && obs && (repeats || obs->all_keys) &&
 	    dsi_json_scan_keys(data, pos, pos + (size_t)je->position, *line, *column, index, obs) < 0) {
 		json_decref(v);
@@ -765,7 +765,7 @@ int dsi_parse_one_observed(const char *data, size_t size, const dsi_limits *lim,
 		json_t *v = dsi_json_loadb_fast(data + start, size - start, JSON_REJECT_DUPLICATES, &je);
 		int repeats = !v && obs && json_error_code(&je) == json_error_duplicate_key;
 		if (repeats)
-			v = json_loadb(data + start, size - start, 0, &je);
+			v = dsi_json_loadb_fast(data + start, size - start, 0, &je);
 		if (v) {
 			int line = 1, column = 1;
 			dsi_text_position(data, 0, start, &line, &column);
