@@ -18,6 +18,7 @@
 
 #include "core/alloc.h"
 #include "core/numfmt.h"
+#include "core/utf8.h"
 
 #define FAST_FLAGS (JSON_REJECT_DUPLICATES | JSON_DISABLE_EOF_CHECK | JSON_DECODE_ANY)
 #define NO_CUT SIZE_MAX
@@ -91,38 +92,6 @@ static inline size_t scan_plain(const char *s, size_t n, size_t p)
 	while (p < n && !special((unsigned char)s[p]))
 		p++;
 	return p;
-}
-
-/* The length of the UTF-8 sequence at u (avail bytes there) when jansson accepts it (src/utf.c:
- * utf8_check_first and utf8_check_full: no overlong form, no surrogate, nothing beyond U+10FFFF),
- * else 0. */
-static size_t utf8_valid(const unsigned char *u, size_t avail)
-{
-	size_t k;
-	uint32_t v;
-	if (u[0] >= 0xC2 && u[0] <= 0xDF) {
-		k = 2;
-		v = u[0] & 0x1Fu;
-	} else if (u[0] >= 0xE0 && u[0] <= 0xEF) {
-		k = 3;
-		v = u[0] & 0xFu;
-	} else if (u[0] >= 0xF0 && u[0] <= 0xF4) {
-		k = 4;
-		v = u[0] & 0x7u;
-	} else {
-		return 0;
-	}
-	if (k > avail)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((u[i] & 0xC0) != 0x80)
-			return 0;
-		v = (v << 6) | (u[i] & 0x3Fu);
-	}
-	if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) || (k == 2 && v < 0x80) || (k == 3 && v < 0x800) ||
-	    (k == 4 && v < 0x10000))
-		return 0;
-	return k;
 }
 
 static int hex4(const char *h, uint32_t *out)
@@ -245,7 +214,7 @@ static int read_string(reader *r, const char **out, size_t *len)
 			break;
 		if (c < 0x20)
 			return 0;
-		size_t k = utf8_valid((const unsigned char *)s + q, n - q);
+		size_t k = dsi_utf8_len((const unsigned char *)s + q, n - q);
 		if (!k)
 			return 0;
 		q += k;
@@ -269,7 +238,7 @@ static int read_string(reader *r, const char **out, size_t *len)
 		} else if (c < 0x20) {
 			return 0;
 		} else if (c >= 0x80) {
-			size_t k = utf8_valid((const unsigned char *)s + q, n - q);
+			size_t k = dsi_utf8_len((const unsigned char *)s + q, n - q);
 			if (!k || !reserve(r, t, k))
 				return 0;
 			memcpy(r->buf + t, s + q, k);

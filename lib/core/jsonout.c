@@ -5,6 +5,7 @@
 
 #include "core/alloc.h"
 #include "core/strbuf.h"
+#include "core/utf8.h"
 
 /*
  * Compact JSON, written here rather than by json_dump_callback: the same bytes as jansson 2.14's
@@ -64,29 +65,6 @@ static void putc_(jout *o, char c)
 		o->p[o->len++] = c;
 }
 
-/* The length of the valid UTF-8 sequence at s (of n bytes left, s[0] >= 0x80), 0 when invalid: jansson's
- * utf8_check_first and utf8_check_full (no continuation byte first, no overlong form, no surrogate,
- * nothing above U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t k = s[0] >= 0xC2 && s[0] <= 0xDF   ? 2
-		   : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-		   : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4
-						  : 0;
-	if (!k || k > n)
-		return 0;
-	uint32_t v = s[0] & (k == 2 ? 0x1Fu : k == 3 ? 0x0Fu : 0x07u);
-	for (size_t i = 1; i < k; i++) {
-		if (s[i] < 0x80 || s[i] > 0xBF)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3Fu);
-	}
-	if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF) || (k == 2 && v < 0x80) || (k == 3 && v < 0x800) ||
-	    (k == 4 && v < 0x10000))
-		return 0;
-	return k;
-}
-
 static void put_string(jout *o, const char *str, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -107,7 +85,7 @@ static void put_string(jout *o, const char *str, size_t n)
 			continue;
 		}
 		if (c >= 0x80) {
-			size_t k = utf8_len(s + i, n - i);
+			size_t k = dsi_utf8_len(s + i, n - i);
 			if (!k) {
 				o->fail = 1;
 				return;
