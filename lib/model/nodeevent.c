@@ -235,6 +235,45 @@ static size_t time_value(const scan *s, size_t i)
 
 /* status.images as kubelets write it: [{"names": ["..."], "sizeBytes": N}, ...] (ContainerImage:
  * names []string, sizeBytes int64), plain strings, each member once, N of at most 18 digits. */
+/* The literal lit[0, n) (n <= 16) at t[i]: with n a constant, two word compares, not a call to memcmp
+ * for each image. */
+static inline int literal_at(const scan *s, size_t i, const char *lit, size_t n)
+{
+	if (i + n > s->n)
+		return 0;
+	uint64_t a[2] = {0, 0}, b[2] = {0, 0};
+	memcpy(a, s->t + i, n);
+	memcpy(b, lit, n);
+	return (a[0] == b[0]) & (a[1] == b[1]);
+}
+
+/* An image in the compact form the API server writes, {"names":["...",...],"sizeBytes":N} with plain
+ * names and N as images_value takes it: the index after it, else 0 (images_value then reads it member
+ * by member). Most of a Node's bytes are these. */
+static size_t compact_image(const scan *s, size_t i)
+{
+	if (!literal_at(s, i, "{\"names\":[\"", 11))
+		return 0;
+	i += 10;
+	for (;;) {
+		const char *v;
+		size_t len;
+		if (!(i = plain_string(s, i, &v, &len)))
+			return 0;
+		if (!at(s, i, ','))
+			break;
+		i++;
+	}
+	if (!literal_at(s, i, "],\"sizeBytes\":", 14))
+		return 0;
+	size_t j = i += 14;
+	while (j < s->n && s->t[j] >= '0' && s->t[j] <= '9')
+		j++;
+	if (j == i || j - i > 18 || (s->t[i] == '0' && j - i > 1) || !at(s, j, '}'))
+		return 0;
+	return j + 1;
+}
+
 static size_t images_value(const scan *s, size_t i)
 {
 	if (!at(s, i, '['))
@@ -243,6 +282,11 @@ static size_t images_value(const scan *s, size_t i)
 	if (at(s, i, ']'))
 		return i + 1;
 	for (;;) {
+		size_t e = compact_image(s, i);
+		if (e) {
+			i = e;
+			goto next;
+		}
 		if (!at(s, i, '{'))
 			return 0;
 		i = ws(s, i + 1);
@@ -266,10 +310,13 @@ static size_t images_value(const scan *s, size_t i)
 					if (!(i = plain_string(s, i, &v, &vlen)))
 						return 0;
 					i = ws(s, i);
-					if (at(s, i, ','))
+					if (at(s, i, ',')) {
 						i = ws(s, i + 1);
-					else if (!at(s, i, ']'))
+						if (at(s, i, ']')) /* a comma before the end: not JSON */
+							return 0;
+					} else if (!at(s, i, ']')) {
 						return 0;
+					}
 				}
 				i++;
 			} else if (klen == 9 && memcmp(k, "sizeBytes", 9) == 0 && !seen_size++) {
@@ -283,12 +330,17 @@ static size_t images_value(const scan *s, size_t i)
 				return 0;
 			}
 			i = ws(s, i);
-			if (at(s, i, ','))
+			if (at(s, i, ',')) {
 				i = ws(s, i + 1);
-			else if (!at(s, i, '}'))
+				if (at(s, i, '}'))
+					return 0;
+			} else if (!at(s, i, '}')) {
 				return 0;
+			}
 		}
-		i = ws(s, i + 1);
+		i++; /* the image's '}' */
+	next:
+		i = ws(s, i);
 		if (at(s, i, ']'))
 			return i + 1;
 		if (!at(s, i, ','))

@@ -273,6 +273,66 @@ START_TEST(image_names_plain_at_every_place)
 }
 END_TEST
 
+/* Whether the images value imgs is masked: its event hashes as the one with "images":[] does. */
+static int images_masked(const char *imgs)
+{
+	char text[1024];
+	uint64_t h[2][2];
+	for (int k = 0; k < 2; k++) {
+		snprintf(text, sizeof(text),
+			 "{\"type\":\"MODIFIED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{"
+			 "\"name\":\"n1\",\"resourceVersion\":\"7\"},\"status\":{\"images\":%s}}}",
+			 k ? imgs : "[]");
+		dsi_node_event ev;
+		ck_assert_msg(dsi_node_event_scan(text, strlen(text), &ev), "%s: not scanned", imgs);
+		h[k][0] = ev.hash[0];
+		h[k][1] = ev.hash[1];
+	}
+	return h[0][0] == h[1][0] && h[0][1] == h[1][1];
+}
+
+/* The images in the API server's compact form are read by a shortcut; spaced out, member by member:
+ * the same verdict either way, on the forms kubelets write and on each way to stray from them. */
+START_TEST(compact_images_read_as_spaced_ones)
+{
+	static const struct {
+		const char *compact, *spaced;
+		int masked;
+	} cases[] = {
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5}]", "[ { \"names\" : [ \"a\" ] , \"sizeBytes\" : 5 } ]", 1},
+		{"[{\"names\":[\"a\",\"b\",\"c\"],\"sizeBytes\":0},{\"names\":[\"d\"],\"sizeBytes\":123456789012345678}"
+		 "]",
+		 "[{\"names\": [\"a\", \"b\", \"c\"], \"sizeBytes\": 0}, {\"names\": [\"d\"], \"sizeBytes\": "
+		 "123456789012345678}]",
+		 1},
+		{"[{\"names\":[],\"sizeBytes\":5}]", "[{\"names\": [], \"sizeBytes\": 5}]", 1},
+		{"[{\"names\":[\"a\"]}]", "[{\"names\": [\"a\"]}]", 1},
+		{"[{\"sizeBytes\":5,\"names\":[\"a\"]}]", "[{\"sizeBytes\": 5, \"names\": [\"a\"]}]", 1},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":1234567890123456789}]",
+		 "[{\"names\": [\"a\"], \"sizeBytes\": 1234567890123456789}]", 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":05}]", "[{\"names\": [\"a\"], \"sizeBytes\": 05}]", 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":-5}]", "[{\"names\": [\"a\"], \"sizeBytes\": -5}]", 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5.0}]", "[{\"names\": [\"a\"], \"sizeBytes\": 5.0}]", 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":}]", "[{\"names\": [\"a\"], \"sizeBytes\": }]", 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5,\"x\":1}]", "[{\"names\": [\"a\"], \"sizeBytes\": 5, \"x\": 1}]",
+		 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5,\"sizeBytes\":6}]",
+		 "[{\"names\": [\"a\"], \"sizeBytes\": 5, \"sizeBytes\": 6}]", 0},
+		{"[{\"names\":[\"a\",],\"sizeBytes\":5}]", "[{\"names\": [\"a\", ], \"sizeBytes\": 5}]", 0},
+		{"[{\"names\":[\"a\\u0041\"],\"sizeBytes\":5}]", "[{\"names\": [\"a\\u0041\"], \"sizeBytes\": 5}]", 0},
+		{"[{\"names\":[5],\"sizeBytes\":5}]", "[{\"names\": [5], \"sizeBytes\": 5}]", 0},
+		/* a comma before a closing bracket is not JSON: left to the full path (which reads the
+		 * event as YAML's flow style) */
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5,}]", "[{\"names\": [\"a\"], \"sizeBytes\": 5, }]", 0},
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5},]", "[{\"names\": [\"a\"], \"sizeBytes\": 5}, ]", 0},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		ck_assert_msg(images_masked(cases[k].compact) == cases[k].masked, "%s", cases[k].compact);
+		ck_assert_msg(images_masked(cases[k].spaced) == cases[k].masked, "%s", cases[k].spaced);
+	}
+}
+END_TEST
+
 static Suite *node_event_suite(void)
 {
 	Suite *s = suite_create("node_event");
@@ -282,6 +342,7 @@ static Suite *node_event_suite(void)
 	tcase_add_test(tc, unusual_values_take_the_full_path);
 	tcase_add_test(tc, other_paths_forget_the_hash);
 	tcase_add_test(tc, image_names_plain_at_every_place);
+	tcase_add_test(tc, compact_images_read_as_spaced_ones);
 	suite_add_tcase(s, tc);
 	return s;
 }
