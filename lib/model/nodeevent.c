@@ -233,122 +233,6 @@ static size_t time_value(const scan *s, size_t i)
 	return dsi_time_parse(v, len, &t, &err) == 0 ? e : 0;
 }
 
-/* status.images as kubelets write it: [{"names": ["..."], "sizeBytes": N}, ...] (ContainerImage:
- * names []string, sizeBytes int64), plain strings, each member once, N of at most 18 digits. */
-/* The literal lit[0, n) (n <= 16) at t[i]: with n a constant, two word compares, not a call to memcmp
- * for each image. */
-static inline int literal_at(const scan *s, size_t i, const char *lit, size_t n)
-{
-	if (i + n > s->n)
-		return 0;
-	uint64_t a[2] = {0, 0}, b[2] = {0, 0};
-	memcpy(a, s->t + i, n);
-	memcpy(b, lit, n);
-	return (a[0] == b[0]) & (a[1] == b[1]);
-}
-
-/* An image in the compact form the API server writes, {"names":["...",...],"sizeBytes":N} with plain
- * names and N as images_value takes it: the index after it, else 0 (images_value then reads it member
- * by member). Most of a Node's bytes are these. */
-static size_t compact_image(const scan *s, size_t i)
-{
-	if (!literal_at(s, i, "{\"names\":[\"", 11))
-		return 0;
-	i += 10;
-	for (;;) {
-		const char *v;
-		size_t len;
-		if (!(i = plain_string(s, i, &v, &len)))
-			return 0;
-		if (!at(s, i, ','))
-			break;
-		i++;
-	}
-	if (!literal_at(s, i, "],\"sizeBytes\":", 14))
-		return 0;
-	size_t j = i += 14;
-	while (j < s->n && s->t[j] >= '0' && s->t[j] <= '9')
-		j++;
-	if (j == i || j - i > 18 || (s->t[i] == '0' && j - i > 1) || !at(s, j, '}'))
-		return 0;
-	return j + 1;
-}
-
-static size_t images_value(const scan *s, size_t i)
-{
-	if (!at(s, i, '['))
-		return 0;
-	i = ws(s, i + 1);
-	if (at(s, i, ']'))
-		return i + 1;
-	for (;;) {
-		size_t e = compact_image(s, i);
-		if (e) {
-			i = e;
-			goto next;
-		}
-		if (!at(s, i, '{'))
-			return 0;
-		i = ws(s, i + 1);
-		int seen_names = 0, seen_size = 0;
-		while (!at(s, i, '}')) {
-			const char *k;
-			size_t klen;
-			if (!(i = plain_string(s, i, &k, &klen)))
-				return 0;
-			i = ws(s, i);
-			if (!at(s, i, ':'))
-				return 0;
-			i = ws(s, i + 1);
-			if (klen == 5 && memcmp(k, "names", 5) == 0 && !seen_names++) {
-				if (!at(s, i, '['))
-					return 0;
-				i = ws(s, i + 1);
-				while (!at(s, i, ']')) {
-					const char *v;
-					size_t vlen;
-					if (!(i = plain_string(s, i, &v, &vlen)))
-						return 0;
-					i = ws(s, i);
-					if (at(s, i, ',')) {
-						i = ws(s, i + 1);
-						if (at(s, i, ']')) /* a comma before the end: not JSON */
-							return 0;
-					} else if (!at(s, i, ']')) {
-						return 0;
-					}
-				}
-				i++;
-			} else if (klen == 9 && memcmp(k, "sizeBytes", 9) == 0 && !seen_size++) {
-				size_t j = i;
-				while (j < s->n && s->t[j] >= '0' && s->t[j] <= '9')
-					j++;
-				if (j == i || j - i > 18 || (s->t[i] == '0' && j - i > 1))
-					return 0;
-				i = j;
-			} else {
-				return 0;
-			}
-			i = ws(s, i);
-			if (at(s, i, ',')) {
-				i = ws(s, i + 1);
-				if (at(s, i, '}'))
-					return 0;
-			} else if (!at(s, i, '}')) {
-				return 0;
-			}
-		}
-		i++; /* the image's '}' */
-	next:
-		i = ws(s, i);
-		if (at(s, i, ']'))
-			return i + 1;
-		if (!at(s, i, ','))
-			return 0;
-		i = ws(s, i + 1);
-	}
-}
-
 /* A masked value: the bytes before it are hashed, then its mark; it may be the plain form (e, the
  * index after it) or not (0: it is hashed as it stands). */
 static size_t masked(scan *s, size_t i, size_t e, unsigned mark)
@@ -423,7 +307,7 @@ static size_t object(scan *s, size_t i, int where)
 			break;
 		case K_RV: e = masked(s, i, rv_value(s, i), MARK_RV); break;
 		case K_HEARTBEAT: e = masked(s, i, time_value(s, i), MARK_HEARTBEAT); break;
-		case K_IMAGES: e = masked(s, i, images_value(s, i), MARK_IMAGES); break;
+		case K_IMAGES: e = masked(s, i, dsi_jsonscan_plain_images(s->t, s->n, i), MARK_IMAGES); break;
 		default: e = value_end(s, i); break;
 		}
 		if (!e)

@@ -273,7 +273,8 @@ START_TEST(image_names_plain_at_every_place)
 }
 END_TEST
 
-/* Whether the images value imgs is masked: its event hashes as the one with "images":[] does. */
+/* Whether the images value imgs is masked: its event hashes as the one with "images":[] does (not
+ * when the scan leaves the whole event to the full path). */
 static int images_masked(const char *imgs)
 {
 	char text[1024];
@@ -284,7 +285,10 @@ static int images_masked(const char *imgs)
 			 "\"name\":\"n1\",\"resourceVersion\":\"7\"},\"status\":{\"images\":%s}}}",
 			 k ? imgs : "[]");
 		dsi_node_event ev;
-		ck_assert_msg(dsi_node_event_scan(text, strlen(text), &ev), "%s: not scanned", imgs);
+		if (!dsi_node_event_scan(text, strlen(text), &ev)) {
+			ck_assert_msg(k, "the event with images [] was not scanned");
+			return 0; /* the whole event is left to the full path */
+		}
 		h[k][0] = ev.hash[0];
 		h[k][1] = ev.hash[1];
 	}
@@ -325,6 +329,8 @@ START_TEST(compact_images_read_as_spaced_ones)
 		 * event as YAML's flow style) */
 		{"[{\"names\":[\"a\"],\"sizeBytes\":5,}]", "[{\"names\": [\"a\"], \"sizeBytes\": 5, }]", 0},
 		{"[{\"names\":[\"a\"],\"sizeBytes\":5},]", "[{\"names\": [\"a\"], \"sizeBytes\": 5}, ]", 0},
+		/* an image that does not close */
+		{"[{\"names\":[\"a\"],\"sizeBytes\":5 ]", "[{\"names\": [\"a\"], \"sizeBytes\": 5 ]", 0},
 	};
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		ck_assert_msg(images_masked(cases[k].compact) == cases[k].masked, "%s", cases[k].compact);
