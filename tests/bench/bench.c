@@ -557,6 +557,9 @@ int main(int argc, char **argv)
 			pure = 0;
 		else if (strcmp(argv[i], "-O") == 0 && i + 1 < argc)
 			return bench_objects_parse_probe(atol(argv[i + 1]));
+		else if (strcmp(argv[i], "-L") == 0 && i + 1 < argc)
+			return bench_pure_loop(argv[i + 1],
+					       getenv("BENCH_LOOP_SECONDS") ? atof(getenv("BENCH_LOOP_SECONDS")) : 5);
 		else if (strcmp(argv[i], "-I") == 0 && i + 1 < argc)
 			inputs_file = argv[++i];
 		else if (strcmp(argv[i], "-p") == 0 && i + 1 < argc)

@@ -626,7 +626,8 @@ typedef struct row {
 	const char *snap_what;
 } row;
 
-json_t *bench_pure(int quiet, const char *inputs_file)
+/* The inputs of every row, parsed and loaded. */
+static void inputs_init(inputs *pin)
 {
 	inputs in;
 	memset(&in, 0, sizeof(in));
@@ -667,23 +668,79 @@ json_t *bench_pure(int quiet, const char *inputs_file)
 	if (ds_cluster_new(NULL, &in.c, &err) < 0 || ds_cluster_load(in.c, all, strlen(all), NULL, &err) < 0)
 		fail("snapshot", &err);
 	free(all);
+	*pin = in;
+}
+
+static const row rows[] = {
+	{"tolerates_taint", t_tol_text, t_tol_obj, t_tol_c, t_tol_json, "inline C"},
+	{"find_untolerated", t_find_text, t_find_obj, NULL, t_find_json, NULL},
+	{"required_node_affinity_match", t_aff_text, t_aff_obj, t_run_snap, t_aff_json, "should_run, 1 node"},
+	{"node_should_run", t_run_text, t_run_obj, t_run_snap, t_ds_node_json, "should_run, 1 node"},
+	{"new_pod", t_pod_text, t_pod_obj, t_pod_snap, t_ds_json, "ds_daemonset_pod"},
+	{"add_daemon_tolerations", t_tols_text, t_tols_obj, NULL, t_tmpl_json, NULL},
+	{"replace_node_name_affinity", t_aff2_text, t_aff2_obj, NULL, t_aff2_json, NULL},
+	{"rolling_update", t_roll_text, t_roll_obj, NULL, t_roll_json, NULL},
+	{"scheduler_filter (5 pods)", t_sched_text, t_sched_obj, t_sched_snap, t_sched_json, "ds_pod_fit"},
+	{"select_victims (5 pods)", t_vict_text, t_vict_obj, NULL, t_sched_json, NULL},
+};
+
+static void inputs_free(inputs *in)
+{
+	ds_object *objs[] = {in->o_ds,   in->o_node, in->o_tol,  in->o_taint, in->o_taints, in->o_tols,
+			     in->o_tmpl, in->o_aff,  in->o_pods, in->o_pod,   in->o_objects};
+	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
+		ds_object_free(objs[i]);
+	ds_cluster_free(in->c);
+	free(in->node);
+	free(in->node_taints);
+	free(in->ds_tolerations);
+	free(in->tmpl);
+	free(in->affinity);
+	free(in->pods);
+	free(in->pod);
+	free(in->objects);
+}
+
+int bench_pure_loop(const char *name, double seconds)
+{
+	size_t len = strcspn(name, ":");
+	const char *form = name[len] ? name + len + 1 : "text";
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const row *r = &rows[i];
+		if (strncmp(r->name, name, len) != 0 || (r->name[len] && r->name[len] != ' '))
+			continue;
+		op fn = strcmp(form, "objects") == 0   ? r->obj
+			: strcmp(form, "jansson") == 0 ? r->json
+			: strcmp(form, "other") == 0   ? r->snap
+						       : r->text;
+		if (!fn)
+			break;
+		inputs in;
+		inputs_init(&in);
+		long n = 0;
+		double t0 = now_s(), t;
+		do {
+			for (int k = 0; k < 100; k++)
+				fn(&in);
+			n += 100;
+		} while ((t = now_s() - t0) < seconds);
+		fprintf(stderr, "bench: %s (%s): %ld calls, %.1f ns/call\n", r->name, form, n, t * 1e9 / (double)n);
+		inputs_free(&in);
+		return 0;
+	}
+	fprintf(stderr, "bench: -L %s: no such row or form (text, objects, jansson, other)\n", name);
+	return 2;
+}
+
+json_t *bench_pure(int quiet, const char *inputs_file)
+{
+	inputs in;
+	inputs_init(&in);
 	if (!quiet)
 		fprintf(stderr,
 			"bench: pure functions (node %zu B, DaemonSet %zu B, toleration %zu B, taint %zu B)...\n",
 			in.node_n, sizeof(DS) - 1, sizeof(TOLERATION) - 1, sizeof(TAINT) - 1);
-
-	static const row rows[] = {
-		{"tolerates_taint", t_tol_text, t_tol_obj, t_tol_c, t_tol_json, "inline C"},
-		{"find_untolerated", t_find_text, t_find_obj, NULL, t_find_json, NULL},
-		{"required_node_affinity_match", t_aff_text, t_aff_obj, t_run_snap, t_aff_json, "should_run, 1 node"},
-		{"node_should_run", t_run_text, t_run_obj, t_run_snap, t_ds_node_json, "should_run, 1 node"},
-		{"new_pod", t_pod_text, t_pod_obj, t_pod_snap, t_ds_json, "ds_daemonset_pod"},
-		{"add_daemon_tolerations", t_tols_text, t_tols_obj, NULL, t_tmpl_json, NULL},
-		{"replace_node_name_affinity", t_aff2_text, t_aff2_obj, NULL, t_aff2_json, NULL},
-		{"rolling_update", t_roll_text, t_roll_obj, NULL, t_roll_json, NULL},
-		{"scheduler_filter (5 pods)", t_sched_text, t_sched_obj, t_sched_snap, t_sched_json, "ds_pod_fit"},
-		{"select_victims (5 pods)", t_vict_text, t_vict_obj, NULL, t_sched_json, NULL},
-	};
+	ds_error err;
 	json_t *fns = json_array();
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const row *r = &rows[i];
@@ -752,19 +809,7 @@ json_t *bench_pure(int quiet, const char *inputs_file)
 		json_dump_file(doc, inputs_file, JSON_COMPACT);
 		json_decref(doc);
 	}
-	ds_object *objs[] = {in.o_ds,   in.o_node, in.o_tol,  in.o_taint, in.o_taints, in.o_tols,
-			     in.o_tmpl, in.o_aff,  in.o_pods, in.o_pod,   in.o_objects};
-	for (size_t i = 0; i < sizeof(objs) / sizeof(objs[0]); i++)
-		ds_object_free(objs[i]);
-	ds_cluster_free(in.c);
-	free(in.node);
-	free(in.node_taints);
-	free(in.ds_tolerations);
-	free(in.tmpl);
-	free(in.affinity);
-	free(in.pods);
-	free(in.pod);
-	free(in.objects);
+	inputs_free(&in);
 	return res;
 }
 
