@@ -256,7 +256,8 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, int ow
 		dopt.revision_hash = (char *)hash;
 	dsi_daemon_cfg cfg = {dsi_o_core(opts), &dopt};
 	dsi_plan p;
-	if ((rc = dsi_plan_sync_ex(c, d, now, &cfg, NULL, DSI_SYNC_ROLLING_ONLY, &p, err)) < 0)
+	const int mode = DSI_SYNC_ROLLING_ONLY | DSI_SYNC_DECISIONS_ONLY; /* the pods and revision go unread */
+	if ((rc = dsi_plan_sync_ex(c, d, now, &cfg, NULL, mode, &p, err)) < 0)
 		return rc;
 	json_t *creates = json_array(), *deletes = json_array();
 	for (uint32_t i = 0; creates && i < p.ncreates; i++)
