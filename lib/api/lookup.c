@@ -53,6 +53,9 @@ int dsi_api_emit_pod(const dsi_cluster *c, const dsi_daemonset *ds, const char *
 
 int dsi_api_emit_pod_placed(const dsi_placement *p, const char *node, const char *hash, char **json_out, ds_error *err)
 {
+	int rc = dsi_new_pod_write(p, node, hash, json_out, err);
+	if (rc <= 0)
+		return rc;
 	json_t *pod = dsi_new_pod(p, node, hash, err);
 	if (!pod)
 		return err->code ? err->code : dsi_error_nomem(err);

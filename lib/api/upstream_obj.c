@@ -19,7 +19,9 @@
 #include "api/lookup.h"
 #include "apiserver/canonical.h"
 #include "apiserver/decodecheck.h"
+#include "apiserver/goemit.h"
 #include "apiserver/goencode.h"
+#include "apiserver/schema.h"
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "core/prefetch.h"
@@ -153,49 +155,54 @@ int dsi_decide_new_pod(const ds_object *daemonset, const char *node_name, const 
 	return dsi_api_emit_pod_placed(&p, node_name, hash, json_out, err);
 }
 
+/* What dsi_go_encode and dsi_json_emit make of v (a value of type `type`, NULL: absent) with patch
+ * merged and the member m set (goemit.h; either may be NULL), written from v; or, where the writer
+ * hands it back, from the tree built (v copied, merged, m set, encoded). Consumes patch. */
+static int emit_patched(const json_t *v, json_t *patch, const dsi_go_member *m, int type, char **json_out,
+			ds_error *err)
+{
+	dsi_jout o = DSI_JOUT_INIT;
+	dsi_go_emit_with(&o, v, patch, type, DSI_GO_STRUCT, m);
+	if ((*json_out = dsi_jout_finish(&o))) {
+		json_decref(patch);
+		return 0;
+	}
+	json_t *tree = o.fail > 0 ? json_is_object(v) ? json_deep_copy(v) : json_object() : NULL;
+	int rc = tree && (!patch || dsi_go_merge(tree, patch) == 0) &&
+				 (!m || json_object_set_new(tree, m->key, m->json(m->ctx)) == 0)
+			 ? dsi_go_encode(tree, type)
+			 : -1;
+	json_decref(patch);
+	if (rc < 0) {
+		json_decref(tree);
+		return dsi_error_nomem(err);
+	}
+	return dsi_json_emit(tree, json_out, err);
+}
+
 /* AddOrUpdateDaemonPodTolerations (pkg/controller/daemon/util/daemonset_util.go) */
 int dsi_decide_add_tolerations(const ds_object *pod, char **json_out, ds_error *err)
 {
-	json_t *spec = json_deep_copy(dsi_api_spec_of(pod->json));
+	const json_t *spec = dsi_api_spec_of(pod->json);
 	dsi_tolerations merged = {0};
-	int rc = 0;
 	if (!spec || dsi_daemon_tolerations(&pod->atoms, &pod->u.pod.spec.tolerations, pod->u.pod.spec.host_network,
 					    &merged) < 0)
-		rc = dsi_error_nomem(err);
-	json_t *arr = rc == 0 ? json_array() : NULL;
-	for (uint32_t i = 0; arr && i < merged.n; i++)
-		if (json_array_append_new(arr, dsi_toleration_to_json(&pod->atoms, &merged.v[i])) < 0) {
-			json_decref(arr);
-			arr = NULL;
-		}
+		return dsi_error_nomem(err);
+	dsi_tolerations_ref ref = {&pod->atoms, &merged};
+	dsi_go_member m = {"tolerations", dsi_tolerations_ref_write, dsi_tolerations_ref_json, &ref, merged.n == 0};
+	int rc = emit_patched(spec, NULL, &m, dsi_decode_type_named("PodSpec"), json_out, err);
 	dsi_free(merged.v); /* its atoms are borrowed */
-	if (rc == 0 && (!arr || json_object_set_new(spec, "tolerations", arr) < 0 ||
-			dsi_go_encode(spec, dsi_decode_type_named("PodSpec")) < 0))
-		rc = dsi_error_nomem(err);
-	if (rc < 0) {
-		json_decref(spec);
-		return rc;
-	}
-	return dsi_json_emit(spec, json_out, err);
+	return rc;
 }
 
-/* ReplaceDaemonSetPodNodeNameNodeAffinity (pkg/controller/daemon/util/daemonset_util.go) */
 int dsi_decide_replace_affinity(const ds_object *affinity, const char *node_name, char **json_out, ds_error *err)
 {
-	const json_t *aff = affinity ? affinity->json : NULL;
-	json_t *spec = json_object(), *copy = aff ? json_deep_copy(aff) : NULL;
-	if (!spec || (aff && (!copy || json_object_set_new(spec, "affinity", copy) < 0)) ||
-	    dsi_pin_node_affinity(spec, node_name) < 0) {
-		json_decref(spec);
+	/* dsi_pin_node_affinity's changes are the merge of its patch */
+	json_t *patch = dsi_pin_patch(node_name);
+	if (!patch)
 		return dsi_error_nomem(err);
-	}
-	json_t *out = json_incref(json_object_get(spec, "affinity"));
-	json_decref(spec);
-	if (dsi_go_encode(out, dsi_decode_type_named("Affinity")) < 0) {
-		json_decref(out);
-		return dsi_error_nomem(err);
-	}
-	return dsi_json_emit(out, json_out, err);
+	return emit_patched(affinity ? affinity->json : NULL, patch, NULL, dsi_decode_type_named("Affinity"), json_out,
+			    err);
 }
 
 /* ---- decisions on a snapshot of several objects ------------------------------------------------ */

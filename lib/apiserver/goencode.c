@@ -127,6 +127,9 @@ json_t *dsi_go_zero(int type, unsigned kind)
 }
 
 unsigned dsi_go_elem_kind(int type, unsigned flags) { return elem_kind(type, flags); }
+int dsi_go_is_empty(const json_t *v, unsigned kind) { return is_empty(v, kind); }
+int dsi_go_is_zero(const json_t *v, int type, unsigned kind) { return is_zero(v, type, kind); }
+int dsi_go_is_time(int type) { return is_time(type); }
 
 static json_t *encoded(json_t *v, int type, unsigned flags);
 

@@ -48,5 +48,11 @@ json_t *dsi_go_print(const json_t *v, int type, unsigned opts);
 json_t *dsi_go_zero(int type, unsigned kind);
 /* The Go kind of the elements of a slice or map type, the field holding it having flags. */
 unsigned dsi_go_elem_kind(int type, unsigned flags);
+/* isEmptyValue (omitempty) of what v decodes into, a value of Go kind kind (DSI_GO_*). */
+int dsi_go_is_empty(const json_t *v, unsigned kind);
+/* IsZero (omitzero) of what v decodes into, of schema type type and Go kind kind. */
+int dsi_go_is_zero(const json_t *v, int type, unsigned kind);
+/* type is a Time (a string of format date-time), which Go prints as RFC 3339 in whole seconds. */
+int dsi_go_is_time(int type);
 
 #endif

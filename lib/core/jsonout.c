@@ -21,11 +21,7 @@
 /* How deep a value may nest before jansson's dump takes over (its parser stops at 2048). */
 #define MAX_DEPTH 2048
 
-typedef struct jout {
-	char *p;
-	size_t len, cap;
-	int fail; /* out of memory (-1) or a value for jansson (1) */
-} jout;
+typedef dsi_jout jout;
 
 static int reserve(jout *o, size_t n)
 {
@@ -138,12 +134,17 @@ typedef struct member {
 	json_t *value;
 } member;
 
+int dsi_jout_key_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+	return c ? c : (alen > blen) - (alen < blen);
+}
+
 /* jansson's compare_keys: the bytes, then the length */
 static int member_cmp(const void *x, const void *y)
 {
 	const member *a = x, *b = y;
-	int c = memcmp(a->key, b->key, a->len < b->len ? a->len : b->len);
-	return c ? c : (a->len > b->len) - (a->len < b->len);
+	return dsi_jout_key_cmp(a->key, a->len, b->key, b->len);
 }
 
 static void put_value(jout *o, const json_t *v, int sort, int depth);
@@ -224,6 +225,28 @@ static void put_value(jout *o, const json_t *v, int sort, int depth)
 	}
 }
 
+void dsi_jout_put(dsi_jout *o, const char *s, size_t n) { put(o, s, n); }
+void dsi_jout_putc(dsi_jout *o, char c) { putc_(o, c); }
+void dsi_jout_string(dsi_jout *o, const char *s, size_t n)
+{
+	if (!o->fail)
+		put_string(o, s, n);
+}
+void dsi_jout_integer(dsi_jout *o, json_int_t v) { put_integer(o, v); }
+void dsi_jout_value(dsi_jout *o, const json_t *v, int depth) { put_value(o, v, 1, depth); }
+
+char *dsi_jout_finish(dsi_jout *o)
+{
+	if (o->fail == 0 && reserve(o, 1) == 0) {
+		o->p[o->len] = '\0';
+		return o->p;
+	}
+	dsi_free(o->p);
+	o->p = NULL;
+	o->len = o->cap = 0;
+	return NULL;
+}
+
 static int to_strbuf(const char *buf, size_t size, void *data)
 {
 	dsi_strbuf *b = data;
@@ -250,14 +273,10 @@ char *dsi_json_dumps(const json_t *v, size_t flags)
 	if ((flags & ~(size_t)(JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER)) ||
 	    !(flags & JSON_COMPACT))
 		return jansson_dumps(v, flags);
-	jout o = {NULL, 0, 0, 0};
+	jout o = DSI_JOUT_INIT;
 	put_value(&o, v, (flags & JSON_SORT_KEYS) != 0, 0);
-	if (o.fail == 0 && reserve(&o, 1) == 0) {
-		o.p[o.len] = '\0';
-		return o.p;
-	}
-	dsi_free(o.p);
-	return o.fail > 0 ? jansson_dumps(v, flags) : NULL;
+	char *text = dsi_jout_finish(&o);
+	return text || o.fail < 0 ? text : jansson_dumps(v, flags);
 }
 
 int dsi_json_emit_shared(const json_t *v, char **out, ds_error *err)

@@ -17,4 +17,33 @@ int dsi_json_emit(json_t *v, char **out, ds_error *err);
  * touched (jansson's json_incref reads the count non-atomically). */
 int dsi_json_emit_shared(const json_t *v, char **out, ds_error *err);
 
+/*
+ * The writer itself, for results written without a tree (apiserver/goemit.h): the same bytes as
+ * dsi_json_dumps with JSON_COMPACT | JSON_SORT_KEYS. fail: 0, -1 out of memory, or 1 where jansson's
+ * dump would decide (a real number, a string that is not UTF-8, a value nested deeper than
+ * jansson's parser builds): the caller then writes its value another way. Once fail is set, every
+ * call does nothing.
+ */
+typedef struct dsi_jout {
+	char *p;
+	size_t len, cap;
+	int fail;
+} dsi_jout;
+#define DSI_JOUT_INIT                                                                                                  \
+	{                                                                                                              \
+		NULL, 0, 0, 0                                                                                          \
+	}
+void dsi_jout_put(dsi_jout *o, const char *s, size_t n);
+void dsi_jout_putc(dsi_jout *o, char c);
+/* A JSON string of the n bytes of s. */
+void dsi_jout_string(dsi_jout *o, const char *s, size_t n);
+void dsi_jout_integer(dsi_jout *o, json_int_t v);
+/* v with its keys sorted; depth: how deep v is in what is written. */
+void dsi_jout_value(dsi_jout *o, const json_t *v, int depth);
+/* jansson's order of sorted keys (compare_keys: the bytes, then the length). */
+int dsi_jout_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
+/* The text written (NUL-terminated, the caller's to dsi_free), or NULL when fail is set (the buffer is
+ * then freed, fail kept). */
+char *dsi_jout_finish(dsi_jout *o);
+
 #endif

@@ -3,6 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "apiserver/goemit.h"
+#include "apiserver/goencode.h"
+#include "apiserver/schema.h"
 #include "core/alloc.h"
 #include "core/strbuf.h"
 #include "model/labelvalid.h"
@@ -38,6 +41,12 @@ int dsi_pin_node_affinity(json_t *spec, const char *node)
 	int rc = json_object_set(req, "nodeSelectorTerms", json_object_get(sel, "nodeSelectorTerms"));
 	json_decref(sel);
 	return rc;
+}
+
+json_t *dsi_pin_patch(const char *node)
+{
+	return json_pack("{s:{s:o}}", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+			 pin_selector(node));
 }
 
 char *dsi_pods_prefix(const char *name)
@@ -162,4 +171,129 @@ json_t *dsi_new_pod(const dsi_placement *p, const char *node, const char *hash, 
 		return NULL;
 	}
 	return pod;
+}
+
+/* Text written as it is (a literal: its length folds at build time). */
+static inline void lit(dsi_jout *o, const char *s) { dsi_jout_put(o, s, strlen(s)); }
+
+/* The type and Go facts of the field name of the struct type (-1 and 0 when it has none). */
+static int field_of(int type, const char *name, unsigned *flags)
+{
+	long i = type < 0 ? -1 : dsi_schema_field_index(type, name, strlen(name));
+	*flags = i < 0 ? 0 : dsi_schema_field_flags_at(type, (size_t)i);
+	return i < 0 ? -1 : dsi_schema_field_type_at(type, (size_t)i);
+}
+
+/* "key":, then v of the struct type's field key through the writer (patch merged, member m set). */
+static void put_field(dsi_jout *o, int type, const char *key, const json_t *v, const json_t *patch,
+		      const dsi_go_member *m, int comma)
+{
+	unsigned flags;
+	int ft = field_of(type, key, &flags);
+	if (comma)
+		dsi_jout_putc(o, ',');
+	dsi_jout_string(o, key, strlen(key));
+	dsi_jout_putc(o, ':');
+	dsi_go_emit_with(o, v, patch, ft, flags, m);
+}
+
+static void put_str_field(dsi_jout *o, const char *key, const char *value, int comma)
+{
+	if (comma)
+		dsi_jout_putc(o, ',');
+	dsi_jout_string(o, key, strlen(key));
+	dsi_jout_putc(o, ':');
+	dsi_jout_string(o, value, strlen(value));
+}
+
+/* The pod's metadata (GetPodFromTemplate's ObjectMeta), as dsi_new_pod_proto builds it and
+ * dsi_go_encode prints it, in jansson's sorted order: annotations, finalizers, generateName, labels,
+ * namespace, ownerReferences. labels: the template's merged with the controller's. */
+static void put_meta(dsi_jout *o, const dsi_placement *p, int meta_type, const json_t *tmeta, const json_t *labels,
+		     const json_t *own_labels, const char *prefix)
+{
+	const dsi_atoms *atoms = p->atoms;
+	const dsi_daemonset *ds = p->ds;
+	const json_t *ann = json_object_get(tmeta, "annotations"), *fin = json_object_get(tmeta, "finalizers");
+	dsi_jout_putc(o, '{');
+	int first = 1;
+	if (json_is_object(ann) && json_object_size(ann)) {
+		put_field(o, meta_type, "annotations", ann, NULL, NULL, 0);
+		first = 0;
+	}
+	if (json_is_array(fin) && json_array_size(fin)) {
+		put_field(o, meta_type, "finalizers", fin, NULL, NULL, !first);
+		first = 0;
+	}
+	if (*prefix) {
+		put_str_field(o, "generateName", prefix, !first);
+		first = 0;
+	}
+	put_field(o, meta_type, "labels", labels, own_labels, NULL, !first);
+	const char *ns = cstr(atoms, ds->meta.ns);
+	if (*ns)
+		put_str_field(o, "namespace", ns, 1);
+	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
+	lit(o, ",\"ownerReferences\":[{");
+	put_str_field(o, "apiVersion", api ? api : "apps/v1", 0);
+	lit(o, ",\"blockOwnerDeletion\":true,\"controller\":true,\"kind\":\"DaemonSet\"");
+	put_str_field(o, "name", cstr(atoms, ds->meta.name), 1);
+	put_str_field(o, "uid", cstr(atoms, ds->meta.uid), 1);
+	lit(o, "}]}");
+}
+
+int dsi_new_pod_write(const dsi_placement *p, const char *node, const char *hash, char **json_out, ds_error *err)
+{
+	*json_out = NULL;
+	const dsi_atoms *atoms = p->atoms;
+	const dsi_daemonset *ds = p->ds;
+	json_t *tmpl = ds->template;
+	json_t *tmeta = json_object_get(tmpl, "metadata"), *tspec = json_object_get(tmpl, "spec");
+	const json_t *labels = json_object_get(tmeta, "labels");
+	if (!json_is_object(labels))
+		labels = NULL;
+	/* the generation and hash labels (CreatePodTemplate) */
+	json_t *own = json_object();
+	char g[32];
+	if (own && ds->has_template_generation) {
+		snprintf(g, sizeof(g), "%lld", (long long)ds->template_generation);
+		if (json_object_set_new(own, "pod-template-generation", json_string(g)) < 0)
+			json_decref(own), own = NULL;
+	}
+	if (own && hash && *hash && json_object_set_new(own, "controller-revision-hash", json_string(hash)) < 0)
+		json_decref(own), own = NULL;
+	if (!own)
+		return dsi_error_nomem(err);
+	if (!json_object_size(own) && !json_object_size(labels)) { /* GetPodFromTemplate refuses a pod without labels */
+		json_decref(own);
+		return dsi_error_set(err, DS_EINVALID, "spec.template.metadata.labels",
+				     "unable to create pods, no labels");
+	}
+	/* the spec: the template's, its tolerations merged and its affinity pinned to the node
+	 * (ReplaceDaemonSetPodNodeNameNodeAffinity's cases are the merge's: see dsi_pin_node_affinity) */
+	json_t *patch = json_pack("{s:o}", "affinity", dsi_pin_patch(node));
+	dsi_tolerations_ref ref = {atoms, &p->tolerations};
+	dsi_go_member tols = {"tolerations", dsi_tolerations_ref_write, dsi_tolerations_ref_json, &ref,
+			      p->tolerations.n == 0};
+	char *prefix = dsi_pods_prefix(cstr(atoms, ds->meta.name));
+	if (!patch || !prefix) {
+		json_decref(own);
+		json_decref(patch);
+		dsi_free(prefix);
+		return dsi_error_nomem(err);
+	}
+	int pod = dsi_schema_root_type("v1", "Pod");
+	unsigned mflags;
+	int meta_type = field_of(pod, "metadata", &mflags);
+	dsi_jout o = DSI_JOUT_INIT;
+	lit(&o, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":");
+	put_meta(&o, p, meta_type, tmeta, labels, own, prefix);
+	put_field(&o, pod, "spec", json_is_object(tspec) ? tspec : NULL, patch, &tols, 1);
+	dsi_jout_putc(&o, '}');
+	json_decref(own);
+	json_decref(patch);
+	dsi_free(prefix);
+	if (!(*json_out = dsi_jout_finish(&o)))
+		return o.fail > 0 ? 1 : dsi_error_nomem(err);
+	return 0;
 }

@@ -823,15 +823,18 @@ static int served_text(dsi_rd *rd, const char *key, const json_t *v, char *out, 
 	return 0;
 }
 
-json_t *dsi_quantity_served_json(json_t *v)
+int dsi_quantity_served_text(const json_t *v, char *out, size_t size)
 {
-	char buf[DSI_QUANTITY_STRING_MAX];
 	int keep;
 	dsi_rd rd;
 	dsi_rd_init(&rd, NULL);
-	if (served_text(&rd, NULL, v, buf, sizeof(buf), &keep) < 0 || keep)
-		return json_incref(v);
-	return json_string(buf);
+	return served_text(&rd, NULL, v, out, size, &keep) < 0 || keep ? 1 : 0;
+}
+
+json_t *dsi_quantity_served_json(json_t *v)
+{
+	char buf[DSI_QUANTITY_STRING_MAX];
+	return dsi_quantity_served_text(v, buf, sizeof(buf)) ? json_incref(v) : json_string(buf);
 }
 
 int dsi_quantity_normalize_json(json_t *map, ds_error *err)

@@ -99,5 +99,8 @@ int dsi_quantity_normalize_json(json_t *map_of_quantities, ds_error *err);
 /* One quantity value as Quantity.MarshalJSON writes it after UnmarshalJSON read it (null: "0"):
  * a new reference, v itself when it is served as it is or does not parse; NULL: no memory. */
 json_t *dsi_quantity_served_json(json_t *v);
+/* The same as text: 0 with out (size >= DSI_QUANTITY_STRING_MAX) holding what to serve, 1 when v is
+ * served as it is (a string already canonical, or not a quantity). */
+int dsi_quantity_served_text(const json_t *v, char *out, size_t size);
 
 #endif

@@ -348,6 +348,60 @@ json_t *dsi_toleration_to_json(const dsi_atoms *atoms, const dsi_toleration *t)
 	return o;
 }
 
+/* ,"name":"s" (no comma before the first member), when s is not empty (omitempty) */
+static void put_member(dsi_jout *o, int *first, const char *name, const char *s)
+{
+	if (!*s)
+		return;
+	if (!*first)
+		dsi_jout_putc(o, ',');
+	*first = 0;
+	dsi_jout_putc(o, '"');
+	dsi_jout_put(o, name, strlen(name));
+	dsi_jout_put(o, "\":", 2);
+	dsi_jout_string(o, s, strlen(s));
+}
+
+void dsi_tolerations_write(dsi_jout *o, const dsi_atoms *atoms, const dsi_tolerations *t)
+{
+	dsi_jout_putc(o, '[');
+	for (uint32_t i = 0; i < t->n; i++) {
+		const dsi_toleration *x = &t->v[i];
+		int first = 1;
+		dsi_jout_put(o, i ? ",{" : "{", i ? 2 : 1);
+		/* the fields in jansson's sorted order */
+		put_member(o, &first, "effect", x->effect ? dsi_effect_text(atoms, x->effect) : "");
+		put_member(o, &first, "key", x->key ? str_or_empty(atoms, x->key) : "");
+		put_member(o, &first, "operator", x->op_empty ? "" : dsi_toleration_op_text(atoms, x->op));
+		if (x->has_seconds) {
+			dsi_jout_put(o, first ? "\"tolerationSeconds\":" : ",\"tolerationSeconds\":", first ? 20 : 21);
+			dsi_jout_integer(o, x->seconds);
+			first = 0;
+		}
+		put_member(o, &first, "value", x->value ? str_or_empty(atoms, x->value) : "");
+		dsi_jout_putc(o, '}');
+	}
+	dsi_jout_putc(o, ']');
+}
+
+void dsi_tolerations_ref_write(dsi_jout *o, const void *ref)
+{
+	const dsi_tolerations_ref *r = ref;
+	dsi_tolerations_write(o, r->atoms, r->tols);
+}
+
+json_t *dsi_tolerations_ref_json(const void *ref)
+{
+	const dsi_tolerations_ref *r = ref;
+	json_t *arr = json_array();
+	for (uint32_t i = 0; arr && i < r->tols->n; i++)
+		if (json_array_append_new(arr, dsi_toleration_to_json(r->atoms, &r->tols->v[i])) < 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	return arr;
+}
+
 void dsi_taint_string(const dsi_atoms *atoms, const dsi_taint *t, char *buf, size_t size)
 {
 	/* Taint.ToString (k8s.io/api core/v1 taint.go) */

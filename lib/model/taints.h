@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "core/atoms.h"
+#include "core/jsonout.h"
 #include "core/reader.h"
 
 /*
@@ -113,6 +114,18 @@ int dsi_taints_copy_x(dsi_atoms *to, const dsi_atoms *from, const dsi_taints *sr
 /* Taint.ToString: key=value:effect, key:effect, ... */
 json_t *dsi_taint_to_json(const dsi_atoms *atoms, const dsi_taint *t);
 json_t *dsi_toleration_to_json(const dsi_atoms *atoms, const dsi_toleration *t);
+/* The tolerations as text: what dsi_toleration_to_json's objects print as Go's []Toleration
+ * (dsi_go_encode, then compact with keys sorted: its empty strings left out). */
+void dsi_tolerations_write(dsi_jout *o, const dsi_atoms *atoms, const dsi_tolerations *t);
+/* Tolerations and the table of their strings, for writers that take one context pointer
+ * (apiserver/goemit.h's dsi_go_member): the text of dsi_tolerations_write and its JSON (a new
+ * array, NULL without memory). */
+typedef struct dsi_tolerations_ref {
+	const dsi_atoms *atoms;
+	const dsi_tolerations *tols;
+} dsi_tolerations_ref;
+void dsi_tolerations_ref_write(dsi_jout *o, const void *ref);
+json_t *dsi_tolerations_ref_json(const void *ref);
 /* "key=value:Effect" as upstream's Taint.ToString prints it (into buf). */
 void dsi_taint_string(const dsi_atoms *atoms, const dsi_taint *t, char *buf, size_t size);
 
