@@ -129,8 +129,9 @@ class DsrunLoopTest(GoalCheck, unittest.TestCase):
             steps += 1
             t += base
             base = min(base * 2, 30)
-        self.assertLessEqual(len(watches), steps + 4, watches)
-        self.assertLessEqual(len(lists), steps + 4, lists)
+        # on failure, dsrun's log says when each failure happened and how long its step waited
+        self.assertLessEqual(len(watches), steps + 4, "%s\n%s" % (watches, err))
+        self.assertLessEqual(len(lists), steps + 4, "%s\n%s" % (lists, err))
         self.assertGreater(len(watches), 4)
         self.assertIn("watch of pods failed: injected fault 500; listing again in ", err)
 
