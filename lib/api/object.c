@@ -428,9 +428,13 @@ static int read_kind(ds_object *o, dsi_kind want, int mode, const input *in, con
 		unsigned skip = mode == DSI_READ_DS_PLACEMENT ? DSI_DS_NO_HASH
 				: mode == DSI_READ_DS_HASH    ? DSI_DS_NO_PATCH
 							      : 0;
+		/* the objects' decoding above checked the template; without the patch, the canonical
+		 * template is read by the hash alone */
+		unsigned how = DSI_PREPARE_LENIENT | DSI_PREPARE_CHECKED |
+			       (mode == DSI_READ_DS_HASH ? DSI_PREPARE_HASH_ONLY : 0);
 		if ((rc = pin(o, err)) == 0 &&
 		    (mode == DSI_READ_DS_PLACEMENT ||
-		     (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err)) == 0)) {
+		     (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, how, &prep, err)) == 0)) {
 			if ((rc = dsi_daemonset_read_ex(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
 							o->k8s_minor, skip, &o->u.ds.d)) == 0)
 				rc = ds_place(o, err);

@@ -37,7 +37,9 @@ typedef enum dsi_otype {
  *   DSI_READ_DS_PLACEMENT  a DaemonSet read and checked as by default, but without its canonical
  *                     template, template hash and patch (d.hashed, d.patch NULL, d.hash ""): for a
  *                     text function's own object whose decision reads none of them;
- *   DSI_READ_DS_HASH  the same with the canonical template and the hash, without the patch. */
+ *   DSI_READ_DS_HASH  the same with the canonical template and the hash, without the patch (the
+ *                     canonical template is then for the hash alone: its members may not come in
+ *                     the canonical order, dsi_canonical_template_for_hash). */
 enum {
 	DSI_READ_DEFAULT = 0,
 	DSI_READ_POD_STRICT = 1,

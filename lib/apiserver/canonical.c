@@ -31,7 +31,7 @@ static defaults_fn defaults_of(int type)
 int dsi_canonical(const json_t *v, int type, unsigned flags, json_t **out, ds_error *err)
 {
 	*out = NULL;
-	int rc = dsi_decode_check(v, type, err);
+	int rc = (flags & DSI_CANON_CHECKED) ? 0 : dsi_decode_check(v, type, err);
 	if (rc < 0)
 		return rc;
 	defaults_fn defaults = (flags & DSI_CANON_DEFAULTS) ? defaults_of(type) : NULL;
@@ -59,6 +59,40 @@ int dsi_canonical_template(const json_t *tmpl, unsigned flags, json_t **out, ds_
 	int rc = dsi_canonical(tmpl, dsi_canonical_template_type(), flags, out, err);
 	json_decref(zero);
 	return rc;
+}
+
+/* The defaults of a template (dsi_template_set_defaults) applied to its print rather than to a copy
+ * of it: each default reads a member as Go's zero value alike whether it is absent, null or printed
+ * as that zero value (def_string: "", def_pointer: nil, def_int_zero: 0, a volume's sources:
+ * nil pointers), the print drops only members no default reads (fields Go does not have, and
+ * omitempty's empty values, which read as absent), and what a default sets prints as itself (a
+ * string, an integer, a bool, {} for securityContext and emptyDir, whose fields are all omitempty);
+ * a ResourceList's quantities are rounded up to milli and served from their served form, the same
+ * value in the same format. test_canonical's template_for_hash compares the two ways on every
+ * template of examples/ and tests/ and on the edge cases of each default. */
+int dsi_canonical_template_for_hash(const json_t *tmpl, int checked, json_t **out, ds_error *err)
+{
+	int type = dsi_canonical_template_type(), rc = 0;
+	json_t *zero = NULL;
+	*out = NULL;
+	if (!tmpl || json_is_null(tmpl)) /* null decodes as the zero template */
+		tmpl = zero = json_object();
+	if (!tmpl)
+		return dsi_error_nomem(err);
+	if (!checked)
+		rc = dsi_decode_check(tmpl, type, err);
+	json_t *p = rc < 0 ? NULL : dsi_go_print(tmpl, type, DSI_GO_STORAGE);
+	json_decref(zero);
+	if (rc < 0)
+		return rc;
+	if (!p)
+		return dsi_error_nomem(err);
+	if ((rc = dsi_template_set_defaults(p, err)) < 0) {
+		json_decref(p);
+		return rc;
+	}
+	*out = p;
+	return 0;
 }
 
 /* The type of obj by its apiVersion and kind, or -1. */
@@ -122,6 +156,17 @@ static int hashed_template(const json_t *obj, unsigned flags, json_t **out, ds_e
 	return rc == DS_ENOMEM ? dsi_error_nomem(err) : 0;
 }
 
+/* hashed_template for the hash alone (DSI_PREPARE_HASH_ONLY), served (DSI_CANON_SERVED). */
+static int hash_only_template(const json_t *obj, unsigned how, json_t **out, ds_error *err)
+{
+	json_t *tmpl = json_object_get(json_object_get(obj, "spec"), "template");
+	ds_error scratch;
+	dsi_error_clear(&scratch);
+	int rc = dsi_canonical_template_for_hash(json_is_object(tmpl) ? tmpl : NULL, (how & DSI_PREPARE_CHECKED) != 0,
+						 out, &scratch);
+	return rc == DS_ENOMEM ? dsi_error_nomem(err) : 0;
+}
+
 /* The snapshot's prepare (model_options.h): every object is decoded as Go's decoder does (what it
  * refuses is refused, with the JSON path); what the snapshot keeps as JSON (an apps/v1 DaemonSet,
  * a ControllerRevision, a PodDisruptionBudget) is read in canonical form, with the API server's
@@ -132,8 +177,14 @@ static int hashed_template(const json_t *obj, unsigned flags, json_t **out, ds_e
 int dsi_canonical_prepare(json_t *obj, int kind, unsigned how, dsi_prepared *out, ds_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	if (how & DSI_PREPARE_LENIENT)
-		return kind == DSI_KIND_DAEMONSET ? hashed_template(obj, DSI_CANON_SERVED, &out->hashed, err) : 0;
+	if (how & DSI_PREPARE_LENIENT) {
+		if (kind != DSI_KIND_DAEMONSET)
+			return 0;
+		if (how & DSI_PREPARE_HASH_ONLY)
+			return hash_only_template(obj, how, &out->hashed, err);
+		unsigned flags = DSI_CANON_SERVED | ((how & DSI_PREPARE_CHECKED) ? DSI_CANON_CHECKED : 0);
+		return hashed_template(obj, flags, &out->hashed, err);
+	}
 	const char *kname = json_string_value(json_object_get(obj, "kind"));
 	const char *api = json_string_value(json_object_get(obj, "apiVersion"));
 	int type = dsi_decode_type_of_kind(kname);

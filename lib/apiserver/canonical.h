@@ -23,6 +23,7 @@
 /* Flags of the canonical functions. */
 #define DSI_CANON_DEFAULTS 1u /* apply the API server's defaults of the type (below) */
 #define DSI_CANON_STORAGE 2u  /* after the storage round trip: empty slices and maps are nil */
+#define DSI_CANON_CHECKED 4u  /* v has passed dsi_decode_check as type already: not checked again */
 /* As the API server serves the object (and as a controller's informer hands it over). */
 #define DSI_CANON_SERVED (DSI_CANON_DEFAULTS | DSI_CANON_STORAGE)
 
@@ -47,6 +48,16 @@ int dsi_canonical_template_type(void);
  * paths from the template ("spec.containers[0].ports[0].containerPort").
  */
 int dsi_canonical_template(const json_t *tmpl, unsigned flags, json_t **out, ds_error *err);
+
+/*
+ * The canonical form of a template for its hash alone (dsi_template_hash), cheaper than
+ * dsi_canonical_template: printed first (a new tree of its own), then defaulted in place, with no
+ * copy of the template. Equal to dsi_canonical_template(tmpl, DSI_CANON_SERVED) value for value
+ * (json_equal), returns and errors alike; only the members the defaults add come after the others
+ * rather than in the canonical order, which the hash does not see (it walks Go's fields and sorts
+ * map keys). checked: tmpl has passed dsi_decode_check as a template already (not checked again).
+ */
+int dsi_canonical_template_for_hash(const json_t *tmpl, int checked, json_t **out, ds_error *err);
 
 /*
  * An object in canonical form, by the type its apiVersion and kind name in the schema (no

@@ -41,20 +41,46 @@ static void put(sink *s, const char *p, size_t n)
 		dsi_strbuf_append(s->buf, p, n);
 }
 
-static void puts_(sink *s, const char *p) { put(s, p, strlen(p)); }
+/* a literal */
+#define PUTL(s, lit) put((s), (lit), sizeof(lit) - 1)
 
-static void put_i64(sink *s, long long v)
+/* a NUL-terminated string, hashed as it is scanned (no strlen first) */
+static void puts_(sink *s, const char *p)
 {
-	char b[32];
-	int n = snprintf(b, sizeof(b), "%lld", v);
-	put(s, b, (size_t)n);
+	const unsigned char *u = (const unsigned char *)p;
+	uint32_t h = s->h;
+	for (; *u; u++) {
+		h ^= *u;
+		h *= 16777619u;
+	}
+	s->h = h;
+	if (s->buf)
+		dsi_strbuf_append(s->buf, p, (size_t)((const char *)u - p));
 }
 
+/* the decimal of v, as %lld prints it */
+static void put_i64(sink *s, long long v)
+{
+	char b[24], *e = b + sizeof(b), *p = e;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	put(s, p, (size_t)(e - p));
+}
+
+/* the decimal of v, as %llu prints it */
 static void put_u64(sink *s, unsigned long long v)
 {
-	char b[32];
-	int n = snprintf(b, sizeof(b), "%llu", v);
-	put(s, b, (size_t)n);
+	char b[24], *e = b + sizeof(b), *p = e;
+	do {
+		*--p = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	put(s, p, (size_t)(e - p));
 }
 
 static const char *tname(uint16_t t) { return dsi_gotype_names + dsi_gotypes[t].name; }
@@ -385,13 +411,13 @@ static int go_parse_quantity(const char *str, size_t len, goquantity *q)
 
 static void put_quantity(sink *s, const goquantity *q)
 {
-	puts_(s, "{i:(resource.int64Amount){value:(int64)");
+	PUTL(s, "{i:(resource.int64Amount){value:(int64)");
 	put_i64(s, q->value);
-	puts_(s, " scale:(resource.Scale)");
+	PUTL(s, " scale:(resource.Scale)");
 	put_i64(s, q->scale);
-	puts_(s, "} d:(resource.infDecAmount){Dec:(*inf.Dec)");
+	PUTL(s, "} d:(resource.infDecAmount){Dec:(*inf.Dec)");
 	if (!q->dec) {
-		puts_(s, "<nil>");
+		PUTL(s, "<nil>");
 	} else {
 		if (q->unscaled.overflow)
 			s->inexact |= DSI_GOHASH_BIGNUM;
@@ -406,16 +432,16 @@ static void put_quantity(sink *s, const goquantity *q)
 				put(s, " ", 1);
 			put_u64(s, w);
 		}
-		puts_(s, "]} scale:(inf.Scale)");
+		PUTL(s, "]} scale:(inf.Scale)");
 		put_i64(s, q->dec_scale);
-		puts_(s, "}");
+		PUTL(s, "}");
 	}
-	puts_(s, "} s:(string)");
+	PUTL(s, "} s:(string)");
 	if (q->cached)
 		put(s, q->cached, q->cached_len);
-	puts_(s, " Format:(resource.Format)");
+	PUTL(s, " Format:(resource.Format)");
 	puts_(s, q->format ? q->format : "");
-	puts_(s, "}");
+	PUTL(s, "}");
 }
 
 /* The Quantity a controller holds for a JSON value: its String() (as stored) parsed again. */
@@ -443,30 +469,69 @@ static void print_quantity(sink *s, const json_t *v)
 
 static void print_value(sink *s, uint16_t t, const json_t *v, int ignore);
 
-static int cmp_key(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+/* A map's member, sorted by key. */
+typedef struct kv {
+	const char *key;
+	const json_t *val;
+} kv;
+
+static int cmp_key(const void *a, const void *b) { return strcmp(((const kv *)a)->key, ((const kv *)b)->key); }
+
+/* The JSON value of each of the n fields of a struct in obj (NULL: absent): the members of obj
+ * matched to the fields by their json names, one pass over the members rather than a lookup per
+ * field (a struct has up to ~40 fields, its JSON a handful); what json_object_get(obj, name) finds */
+static void field_values(const dsi_gofield *fs, unsigned n, const json_t *obj, const json_t **fv)
+{
+	for (unsigned i = 0; i < n; i++)
+		fv[i] = fs[i].json == DSI_GOF_INLINE ? obj : NULL; /* an embedded struct reads the same object */
+	if (!obj || !json_object_size(obj))
+		return;
+	const char *key;
+	size_t klen;
+	json_t *m;
+	json_object_keylen_foreach((json_t *)obj, key, klen, m)
+	{
+		if (strlen(key) != klen)
+			continue; /* a key with a NUL in it is no field's name */
+		for (unsigned i = 0; i < n; i++) {
+			uint16_t j = fs[i].json;
+			if (j < DSI_GOF_SKIP && dsi_gotype_names[j] == key[0] && strcmp(dsi_gotype_names + j, key) == 0)
+				fv[i] = m;
+		}
+	}
+}
+
+#define MAX_FIELDS 64 /* the most fields of a struct here is 42 */
 
 static void print_struct_fields(sink *s, uint16_t t, const json_t *obj, int *first)
 {
 	const dsi_gotype *ty = &dsi_gotypes[t];
+	const dsi_gofield *fs = &dsi_gofields[ty->first];
+	const json_t *fv[MAX_FIELDS];
+	int matched = ty->n <= MAX_FIELDS;
+	if (matched)
+		field_values(fs, ty->n, obj, fv);
 	for (unsigned i = 0; i < ty->n; i++) {
-		const dsi_gofield *f = &dsi_gofields[ty->first + i];
+		const dsi_gofield *f = &fs[i];
 		if (!*first)
 			put(s, " ", 1);
 		*first = 0;
 		puts_(s, dsi_gotype_names + f->name);
 		put(s, ":", 1);
-		const json_t *fv = NULL;
-		if (f->json == DSI_GOF_INLINE)
-			fv = obj; /* an embedded struct reads the same object */
+		const json_t *v = NULL;
+		if (matched)
+			v = fv[i];
+		else if (f->json == DSI_GOF_INLINE)
+			v = obj;
 		else if (f->json != DSI_GOF_SKIP && obj)
-			fv = json_object_get(obj, dsi_gotype_names + f->json);
-		print_value(s, f->type, fv, 0);
+			v = json_object_get(obj, dsi_gotype_names + f->json);
+		print_value(s, f->type, v, 0);
 	}
 }
 
 static void print_zero_time(sink *s)
 {
-	puts_(s, "{Time:(time.Time){wall:(uint64)0 ext:(int64)0 loc:(*time.Location)<nil>}}");
+	PUTL(s, "{Time:(time.Time){wall:(uint64)0 ext:(int64)0 loc:(*time.Location)<nil>}}");
 }
 
 static void print_value(sink *s, uint16_t t, const json_t *v, int ignore)
@@ -479,10 +544,10 @@ static void print_value(sink *s, uint16_t t, const json_t *v, int ignore)
 		if (!ignore) {
 			put_type(s, t, 0);
 		} else if (v) {
-			puts_(s, "<*>");
+			PUTL(s, "<*>");
 		}
 		if (!v)
-			puts_(s, "<nil>");
+			PUTL(s, "<nil>");
 		else
 			print_value(s, ty->elem, v, 1);
 		return;
@@ -507,7 +572,7 @@ static void print_value(sink *s, uint16_t t, const json_t *v, int ignore)
 		}
 		/* the storage round trip (protobuf) leaves an empty slice nil */
 		if (!v || !json_array_size(v)) {
-			puts_(s, "<nil>");
+			PUTL(s, "<nil>");
 			return;
 		}
 		put(s, "[", 1);
@@ -526,29 +591,35 @@ static void print_value(sink *s, uint16_t t, const json_t *v, int ignore)
 		}
 		size_t n = v ? json_object_size(v) : 0;
 		if (!n) {
-			puts_(s, "<nil>");
+			PUTL(s, "<nil>");
 			return;
 		}
-		const char **keys = dsi_malloc(n * sizeof(*keys));
+		kv small[16], *keys = n <= 16 ? small : dsi_malloc(n * sizeof(*keys));
 		if (!keys) {
 			s->oom = 1;
 			return;
 		}
-		size_t k = 0;
+		size_t k = 0, klen;
 		const char *key;
 		json_t *mv;
-		json_object_foreach((json_t *)v, key, mv) keys[k++] = key;
+		json_object_keylen_foreach((json_t *)v, key, klen, mv)
+		{
+			keys[k].key = key;
+			/* what json_object_get(v, key) finds: a key with a NUL in it reads the one cut there */
+			keys[k++].val = strlen(key) == klen ? mv : json_object_get(v, key);
+		}
 		qsort(keys, n, sizeof(*keys), cmp_key); /* SortKeys: Go compares strings bytewise */
-		puts_(s, "map[");
+		PUTL(s, "map[");
 		for (size_t i = 0; i < n; i++) {
 			if (i)
 				put(s, " ", 1);
-			puts_(s, keys[i]);
+			puts_(s, keys[i].key);
 			put(s, ":", 1);
-			print_value(s, ty->elem, json_object_get(v, keys[i]), 1);
+			print_value(s, ty->elem, keys[i].val, 1);
 		}
 		put(s, "]", 1);
-		dsi_free(keys);
+		if (keys != small)
+			dsi_free(keys);
 		return;
 	}
 	case DSI_GK_STRING:
@@ -577,13 +648,13 @@ static void print_value(sink *s, uint16_t t, const json_t *v, int ignore)
 	case DSI_GK_QUANTITY: print_quantity(s, v); return;
 	case DSI_GK_INTSTR:
 		/* IntOrString.UnmarshalJSON: a string is Type 1, anything else an int32 (Type 0) */
-		puts_(s, "{Type:(intstr.Type)");
+		PUTL(s, "{Type:(intstr.Type)");
 		puts_(s, json_is_string(v) ? "1" : "0");
-		puts_(s, " IntVal:(int32)");
+		PUTL(s, " IntVal:(int32)");
 		if (v && !json_is_string(v) && !json_is_integer(v))
 			s->inexact |= DSI_GOHASH_RANGE;
 		put_i64(s, json_is_integer(v) ? json_integer_value(v) : 0);
-		puts_(s, " StrVal:(string)");
+		PUTL(s, " StrVal:(string)");
 		if (json_is_string(v))
 			put(s, json_string_value(v), json_string_length(v));
 		put(s, "}", 1);
@@ -597,14 +668,14 @@ static void print_value(sink *s, uint16_t t, const json_t *v, int ignore)
 		return;
 	case DSI_GK_FIELDSV1: {
 		/* FieldsV1.UnmarshalJSON keeps the member's JSON text as Raw bytes */
-		puts_(s, "{Raw:([]uint8)");
+		PUTL(s, "{Raw:([]uint8)");
 		char *raw = v ? dsi_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 		if (v && !raw) {
 			s->oom = 1;
 			return;
 		}
 		if (!raw) {
-			puts_(s, "<nil>");
+			PUTL(s, "<nil>");
 		} else {
 			put(s, "[", 1);
 			for (size_t i = 0; raw[i]; i++) {

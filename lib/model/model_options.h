@@ -11,6 +11,10 @@
 #define DSI_PREPARE_MANIFEST 1u /* from a manifest (no metadata.uid): the API server has not seen it */
 #define DSI_PREPARE_DEFAULTS 2u /* the option applyDefaults is set */
 #define DSI_PREPARE_LENIENT 4u  /* a pure function's input (dsi_model_options.lenient) */
+/* With DSI_PREPARE_LENIENT, from a caller that reads a DaemonSet's `hashed` for its template hash
+ * alone (no patch, no copy kept): */
+#define DSI_PREPARE_HASH_ONLY 8u /* its members may come in another order than the canonical form's */
+#define DSI_PREPARE_CHECKED 16u  /* obj has passed dsi_decode_check as its kind's type already */
 
 /* What prepare made of an object. */
 typedef struct dsi_prepared {

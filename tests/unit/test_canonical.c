@@ -2,13 +2,22 @@
  * One canonical form (lib/apiserver/canonical.c): every spelling the API server stores alike hashes
  * alike, whatever path the template comes by (ds_template_hash, a manifest, a dump, a watch event),
  * and what it keeps apart hashes apart; the canonical form is a fixpoint; integers out of range are
- * refused alike everywhere.
+ * refused alike everywhere. The canonical form the pure functions build for the hash alone
+ * (dsi_canonical_template_for_hash: print, then defaults) equals the canonical form (defaults, then
+ * print) on every template of examples/ and tests/ and on each default's edge cases.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "apiserver/canonical.h"
+#include "apiserver/schema.h"
+#include "core/limits.h"
+#include "core/yaml.h"
 #include "harness.h"
+#include "model/gohash.h"
+#include "model/templatehash.h"
 
 #define CORPUS "tests/vectors/canonical/templates.yaml"
 
@@ -466,6 +475,255 @@ START_TEST(lists_as_dumps_write_them)
 }
 END_TEST
 
+/* ---- the canonical template for the hash alone ------------------------------------------------- */
+
+typedef struct for_hash_count {
+	size_t templates, refused, files;
+} for_hash_count;
+
+/* dsi_canonical_template_for_hash(t) against dsi_canonical_template(t, DSI_CANON_SERVED): the same
+ * return, equal values (json_equal: member order aside) and the same hash, with the decoding
+ * checked again or (where it passed) not. */
+static void for_hash_alike(const json_t *t, const char *where, for_hash_count *n)
+{
+	json_t *want = NULL;
+	ds_error err;
+	int rc = dsi_canonical_template(t, DSI_CANON_SERVED, &want, &err);
+	n->templates++;
+	n->refused += rc < 0;
+	for (int checked = 0; checked < 2 && !(checked && rc < 0); checked++) {
+		json_t *got = NULL;
+		ds_error err2;
+		int rc2 = dsi_canonical_template_for_hash(t, checked, &got, &err2);
+		ck_assert_msg(rc2 == rc, "%s (checked %d): %d (%s) against %d (%s)", where, checked, rc2,
+			      rc2 < 0 ? err2.message : "", rc, rc < 0 ? err.message : "");
+		if (rc < 0) {
+			ck_assert_ptr_null(got);
+			continue;
+		}
+		if (!json_equal(want, got)) {
+			char *a = dump(got), *b = dump(want);
+			ck_abort_msg("%s (checked %d): %s against %s", where, checked, a, b);
+		}
+		for (int minor = dsi_gohash_min_minor(); minor <= dsi_gohash_max_minor(); minor += 5) {
+			char h1[DSI_HASH_MAX], h2[DSI_HASH_MAX];
+			unsigned i1, i2;
+			ck_assert_int_eq(dsi_template_hash(want, minor, 1, 7, h1, &i1), 0);
+			ck_assert_int_eq(dsi_template_hash(got, minor, 1, 7, h2, &i2), 0);
+			ck_assert_msg(strcmp(h1, h2) == 0 && i1 == i2, "%s: 1.%d: %s against %s", where, minor, h2, h1);
+		}
+		json_decref(got);
+	}
+	json_decref(want);
+}
+
+/* Every template in v: members named template, and objects with a spec or metadata taken as one. */
+static void for_hash_walk(const json_t *v, const char *where, for_hash_count *n)
+{
+	const char *k;
+	json_t *m;
+	size_t i;
+	if (json_is_object(v)) {
+		if (json_object_get(v, "spec") || json_object_get(v, "metadata"))
+			for_hash_alike(v, where, n);
+		json_object_foreach((json_t *)v, k, m)
+		{
+			if (strcmp(k, "template") == 0 && (json_is_object(m) || json_is_null(m)))
+				for_hash_alike(m, where, n);
+			for_hash_walk(m, where, n);
+		}
+	}
+	json_array_foreach(json_is_array(v) ? v : NULL, i, m) for_hash_walk(m, where, n);
+}
+
+static int for_hash_doc(void *ctx, json_t *doc, size_t index, int line)
+{
+	for_hash_count *n = ctx;
+	(void)index;
+	(void)line;
+	for_hash_walk(doc, "(yaml)", n);
+	json_decref(doc);
+	return 0;
+}
+
+static void for_hash_dir(const char *dir, for_hash_count *n)
+{
+	DIR *d = opendir(dir);
+	ck_assert_msg(d != NULL, "cannot open %s (run the tests from the source tree)", dir);
+	struct dirent *e;
+	char path[4096];
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		size_t len = strlen(e->d_name);
+		DIR *sub = opendir(path);
+		if (sub) {
+			closedir(sub);
+			for_hash_dir(path, n);
+			continue;
+		}
+		int json = len > 5 && strcmp(e->d_name + len - 5, ".json") == 0;
+		int yaml = (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) ||
+			   (len > 4 && strcmp(e->d_name + len - 4, ".yml") == 0);
+		if (!json && !yaml)
+			continue;
+		size_t size;
+		char *text = dsi_test_read_file(path, &size);
+		json_t *v = json ? json_loadb(text, size, 0, NULL) : NULL;
+		n->files++;
+		if (v) {
+			for_hash_walk(v, path, n);
+			json_decref(v);
+		} else {
+			dsi_limits lim;
+			dsi_limits_default(&lim);
+			ds_error err;
+			(void)dsi_yaml_parse(text, size, &lim, for_hash_doc, n, &err); /* the bad ones on purpose too */
+		}
+		free(text);
+	}
+	closedir(d);
+}
+
+START_TEST(template_for_hash_on_the_corpus)
+{
+	for_hash_count n = {0, 0, 0};
+	for_hash_dir("examples", &n);
+	for_hash_dir("tests", &n);
+	printf("canonical: %zu templates of %zu files alike for the hash (%zu refused by both)\n", n.templates, n.files,
+	       n.refused);
+	ck_assert_uint_ge(n.templates, 1000);
+	ck_assert_uint_ge(n.files, 50);
+}
+END_TEST
+
+/* Each default's edge cases: absent, null, zero and set, wherever the print and the defaults could
+ * part (omitempty drops what a default reads as absent; a default's value must print as itself). */
+static const char *const for_hash_edges[] = {
+	"null",
+	"{}",
+	"{\"spec\":null}",
+	"{\"spec\":{}}",
+	"{\"metadata\":null,\"spec\":{\"containers\":null,\"volumes\":[]}}",
+	"{\"metadata\":{\"labels\":{},\"annotations\":{\"a\":\"\"},\"creationTimestamp\":\"2020-01-02T03:04:05.6Z\"}}",
+	"{\"foo\":1,\"spec\":{\"foo\":{},\"containers\":[{\"foo\":null}]}}",
+	/* the pod's own defaults */
+	"{\"spec\":{\"dnsPolicy\":\"\",\"restartPolicy\":null,\"schedulerName\":\"\",\"securityContext\":null,"
+	"\"terminationGracePeriodSeconds\":null}}",
+	"{\"spec\":{\"dnsPolicy\":\"None\",\"restartPolicy\":\"Never\",\"schedulerName\":\"s\",\"securityContext\":{},"
+	"\"terminationGracePeriodSeconds\":0}}",
+	"{\"spec\":{\"securityContext\":{\"runAsUser\":0,\"supplementalGroups\":[],\"sysctls\":null}}}",
+	"{\"spec\":{\"serviceAccount\":\"a\"}}",
+	"{\"spec\":{\"serviceAccountName\":\"\",\"serviceAccount\":\"b\"}}",
+	"{\"spec\":{\"serviceAccountName\":\"c\",\"serviceAccount\":\"d\"}}",
+	"{\"spec\":{\"serviceAccountName\":null,\"serviceAccount\":null}}",
+	"{\"spec\":{\"overhead\":{\"cpu\":\"0.0001\",\"memory\":null},\"resources\":{\"limits\":{\"cpu\":\"1.0001\"},"
+	"\"requests\":{}}}}",
+	"{\"spec\":{\"tolerations\":[],\"nodeSelector\":{},\"affinity\":{},\"hostNetwork\":false,\"priority\":null}}",
+	/* containers */
+	"{\"spec\":{\"containers\":[null,{},{\"name\":\"a\",\"image\":\"\"}],\"initContainers\":[{\"image\":null}],"
+	"\"ephemeralContainers\":[{\"name\":\"e\",\"image\":\"busybox:latest\",\"ports\":[{}]}]}}",
+	"{\"spec\":{\"containers\":[{\"image\":\"nginx\"},{\"image\":\"nginx:latest\"},{\"image\":\"Bad Image\"},"
+	"{\"image\":\"nginx@sha256:0123456789012345678901234567890123456789012345678901234567890123\"},"
+	"{\"image\":\"reg.example.com:5000/a/b:latest\",\"imagePullPolicy\":\"\"},{\"image\":\"x:1\","
+	"\"imagePullPolicy\":\"Never\",\"terminationMessagePath\":\"\",\"terminationMessagePolicy\":null}]}}",
+	"{\"spec\":{\"containers\":[{\"name\":\"p\",\"ports\":[null,{},{\"containerPort\":80},{\"containerPort\":81,"
+	"\"protocol\":\"\"},{\"protocol\":\"UDP\",\"name\":\"u\"}]}]}}",
+	"{\"spec\":{\"containers\":[{\"env\":[{\"name\":\"a\",\"valueFrom\":{\"fieldRef\":{\"fieldPath\":\"x\"}}},"
+	"{\"name\":\"b\",\"valueFrom\":{\"fieldRef\":{\"apiVersion\":\"\",\"fieldPath\":\"y\"}}},{\"name\":\"c\","
+	"\"valueFrom\":null},{\"name\":\"d\",\"valueFrom\":{\"fieldRef\":null,\"resourceFieldRef\":{\"resource\":"
+	"\"limits.cpu\",\"divisor\":\"0.001\"}}},{\"name\":\"e\",\"value\":\"\"},{\"name\":\"f\",\"value\":null},"
+	"null]}]}}",
+	/* probes and handlers */
+	"{\"spec\":{\"containers\":[{\"livenessProbe\":{},\"readinessProbe\":null,\"startupProbe\":{\"httpGet\":{"
+	"\"port\":80}}}]}}",
+	"{\"spec\":{\"containers\":[{\"livenessProbe\":{\"httpGet\":{\"port\":\"http\",\"path\":\"\",\"scheme\":\"\"},"
+	"\"timeoutSeconds\":0,\"periodSeconds\":null,\"successThreshold\":5,\"failureThreshold\":0},"
+	"\"readinessProbe\":{\"grpc\":{\"port\":1}},\"startupProbe\":{\"grpc\":{\"port\":2,\"service\":null}}}]}}",
+	"{\"spec\":{\"containers\":[{\"livenessProbe\":{\"grpc\":{\"port\":1,\"service\":\"\"}},\"readinessProbe\":{"
+	"\"exec\":{\"command\":[]}},\"startupProbe\":{\"tcpSocket\":{\"port\":1},\"initialDelaySeconds\":3}}]}}",
+	"{\"spec\":{\"containers\":[{\"lifecycle\":{\"postStart\":{\"httpGet\":{\"port\":1}},\"preStop\":{\"exec\":{}}}"
+	"},"
+	"{\"lifecycle\":{\"preStop\":null}},{\"lifecycle\":{}},{\"lifecycle\":{\"postStart\":{\"httpGet\":{\"port\":"
+	"1,\"path\":\"/p\",\"scheme\":\"HTTPS\",\"httpHeaders\":[]}}}}]}}",
+	/* resources and quantities */
+	"{\"spec\":{\"containers\":[{\"resources\":{\"limits\":{\"cpu\":\"0.0001\",\"memory\":\"1.0001\"},\"requests\":"
+	"{"
+	"\"cpu\":\"1e-7\",\"memory\":\"0.5Ki\",\"x\":null}}},{\"resources\":{\"requests\":{}}},{\"resources\":{"
+	"\"limits\":null,\"claims\":[]}},{\"resources\":null}]}}",
+	"{\"spec\":{\"containers\":[{\"resources\":{\"limits\":{\"a\":\"999999999999999999999.0001\",\"b\":\"12e-4\","
+	"\"c\":\"0.0000000001\",\"d\":\"1E-4\",\"e\":\"100n\",\"f\":\"1.5\",\"g\":\"0\",\"h\":\"-1m\",\"i\":\"+1\","
+	"\"j\":\"1e3\",\"k\":\"1000m\",\"l\":\"0.1\",\"m\":\"1Ki\",\"n\":\"1.5Gi\",\"o\":\"0.0001Ki\",\"p\":"
+	"\"5000000000000000000000000000000000000000e-40\",\"q\":\"1.0000000001\",\"r\":\"123456789012345678\","
+	"\"s\":\"0.000999\",\"t\":\"1e-3\",\"u\":\"7u\",\"v\":\"9223372036854775807m\",\"w\":\"0.5e-3\",\"x\":1,"
+	"\"y\":0.25,\"z\":\"1.5e-5\"}}}]}}",
+	/* volumes */
+	"{\"spec\":{\"volumes\":[null,{\"name\":\"a\"},{\"name\":\"b\",\"hostPath\":{\"path\":\"/x\"}},{\"name\":\"c\","
+	"\"hostPath\":{\"path\":\"/y\",\"type\":null}},{\"name\":\"d\",\"hostPath\":{\"type\":\"\"}},{\"name\":\"e\","
+	"\"hostPath\":{\"type\":\"Directory\"}},{\"name\":\"f\",\"emptyDir\":null},{\"name\":\"g\",\"emptyDir\":{"
+	"\"sizeLimit\":\"1.5Gi\",\"medium\":\"\"}},{\"name\":\"h\",\"foo\":{}},{\"name\":\"i\",\"hostPath\":null}]}}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"s\",\"secret\":{}},{\"name\":\"t\",\"secret\":{\"defaultMode\":null,"
+	"\"items\":[]}},{\"name\":\"u\",\"configMap\":{\"defaultMode\":420}},{\"name\":\"v\",\"configMap\":{\"name\":"
+	"\"x\",\"optional\":false}}]}}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"d\",\"downwardAPI\":{\"items\":[{\"path\":\"x\",\"fieldRef\":{"
+	"\"fieldPath\":\"y\"}},{\"path\":\"z\",\"resourceFieldRef\":{\"resource\":\"limits.cpu\",\"divisor\":"
+	"\"1m\"}},null]}},{\"name\":\"e\",\"downwardAPI\":{}}]}}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"p\",\"projected\":{\"sources\":[{\"downwardAPI\":{\"items\":[{\"path\":"
+	"\"a\",\"fieldRef\":{\"fieldPath\":\"b\",\"apiVersion\":\"\"}}]}},{\"serviceAccountToken\":{\"path\":\"t\"}},"
+	"{\"serviceAccountToken\":{\"path\":\"u\",\"expirationSeconds\":null}},{\"configMap\":{\"name\":\"x\"}},null,"
+	"{}]}},{\"name\":\"q\",\"projected\":{\"sources\":[]}},{\"name\":\"r\",\"projected\":{\"sources\":null,"
+	"\"defaultMode\":0}}]}}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"i\",\"iscsi\":{}},{\"name\":\"j\",\"iscsi\":{\"iscsiInterface\":\"\"}},"
+	"{\"name\":\"r\",\"rbd\":{\"monitors\":[]}},{\"name\":\"s\",\"rbd\":{\"pool\":\"\",\"user\":null,\"keyring\":"
+	"\"k\"}},{\"name\":\"a\",\"azureDisk\":{}},{\"name\":\"b\",\"azureDisk\":{\"cachingMode\":null,\"fsType\":\"\","
+	"\"readOnly\":true,\"kind\":\"Managed\"}},{\"name\":\"c\",\"scaleIO\":{}},{\"name\":\"d\",\"scaleIO\":{"
+	"\"storageMode\":\"\",\"fsType\":null}}]}}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"e\",\"ephemeral\":{\"volumeClaimTemplate\":{}}},{\"name\":\"f\","
+	"\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"1.0001\"}},"
+	"\"accessModes\":[]}}}},{\"name\":\"g\",\"ephemeral\":{\"volumeClaimTemplate\":null}},{\"name\":\"h\","
+	"\"ephemeral\":{}},{\"name\":\"i\",\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":null}}},{\"name\":\"j\","
+	"\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"volumeMode\":\"\"}}}}]}}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"x\",\"image\":{\"reference\":\"r\"}},{\"name\":\"y\",\"image\":null},"
+	"{\"name\":\"z\",\"csi\":{\"driver\":\"d\",\"volumeAttributes\":{}}}]}}",
+	/* what does not decode: refused by both */
+	"{\"spec\":{\"containers\":[{\"ports\":[{\"containerPort\":\"80\"}]}]}}",
+	"{\"spec\":{\"containers\":[{\"resources\":{\"limits\":{\"cpu\":\"abc\"}}}]}}",
+	"{\"spec\":[]}",
+	"{\"spec\":{\"volumes\":[{\"name\":\"a\",\"hostPath\":\"x\"}]}}",
+};
+
+START_TEST(template_for_hash_edges)
+{
+	for_hash_count n = {0, 0, 0};
+	for (size_t i = 0; i < sizeof(for_hash_edges) / sizeof(for_hash_edges[0]); i++) {
+		json_error_t je;
+		json_t *t = json_loads(for_hash_edges[i], JSON_DECODE_ANY, &je);
+		ck_assert_msg(t != NULL, "edge %zu: %s", i, je.text);
+		for_hash_alike(t, for_hash_edges[i], &n);
+		json_decref(t);
+	}
+	for_hash_alike(NULL, "NULL", &n);
+	ck_assert_uint_eq(n.refused, 4);
+	/* every source of a volume the schema knows, as {} and as null, alone and with another */
+	int vt = dsi_schema_named("io.k8s.api.core.v1.Volume");
+	ck_assert_int_ge(vt, 0);
+	size_t sources = 0;
+	for (size_t i = 0; i < dsi_schema_nfields_of(vt); i++) {
+		const char *src = dsi_schema_field_name(vt, i);
+		if (strcmp(src, "name") == 0)
+			continue;
+		sources++;
+		json_t *t = json_pack("{s:{s:[{s:s, s:{}}, {s:s, s:n}, {s:s, s:{}, s:{}}]}}", "spec", "volumes", "name",
+				      "a", src, "name", "b", src, "name", "c", src, "hostPath");
+		ck_assert_ptr_nonnull(t);
+		for_hash_alike(t, src, &n);
+		json_decref(t);
+	}
+	ck_assert_uint_ge(sources, 30);
+}
+END_TEST
+
 static Suite *canonical_suite(void)
 {
 	Suite *s = suite_create("canonical");
@@ -477,6 +735,8 @@ static Suite *canonical_suite(void)
 	tcase_add_test(tc, unchanged_manifest_plans_nothing);
 	tcase_add_test(tc, defaults_as_served);
 	tcase_add_test(tc, lists_as_dumps_write_them);
+	tcase_add_test(tc, template_for_hash_on_the_corpus);
+	tcase_add_test(tc, template_for_hash_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }
