@@ -55,7 +55,7 @@ static int add(dsi_jout *o, entry *e, size_t *n, const char *key, size_t len, co
 	int ft = etype;
 	unsigned ff = eflags;
 	if (strct) {
-		long i = dsi_schema_field_index(type, key, strlen(key));
+		long i = dsi_schema_field_index(type, key, len); /* keys hold no NUL: jansson refuses one */
 		if (i < 0)
 			return 0; /* the decoder had no field for it */
 		ft = dsi_schema_field_type_at(type, (size_t)i);

@@ -10,7 +10,8 @@
 
 static int is_time(int type)
 {
-	return dsi_schema_kind_of(type) == DSI_SK_STRING && strcmp(dsi_schema_type_name(type), "date-time") == 0;
+	const char *format = dsi_schema_type_name(type);
+	return dsi_schema_kind_of(type) == DSI_SK_STRING && format[0] == 'd' && strcmp(format, "date-time") == 0;
 }
 
 /* The Go kind of an element of a slice or map of type (a field's own kind is in its flags). */

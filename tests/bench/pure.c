@@ -357,6 +357,22 @@ static void t_pod_snap(void *a)
 	     "daemonset_pod (snapshot)");
 	ds_free(out);
 }
+/* NewPod as the controller calls it, with the hash of the current revision given (upstream's
+ * CreatePodTemplate takes it): no template hash to compute */
+static void t_podh_text(void *a)
+{
+	char *out;
+	CALL(ds_daemonset_new_pod(DS, sizeof(DS) - 1, "gpu-node-0", "5d8c6b7f9", NULL, &out, E), "new_pod (hash)");
+	ds_free(out);
+	(void)a;
+}
+static void t_podh_obj(void *a)
+{
+	inputs *in = a;
+	char *out;
+	CALL(ds_daemonset_new_pod_obj(in->o_ds, "gpu-node-0", "5d8c6b7f9", NULL, &out, E), "new_pod_obj (hash)");
+	ds_free(out);
+}
 static void t_ds_json(void *a)
 {
 	(void)a;
@@ -677,6 +693,7 @@ static const row rows[] = {
 	{"required_node_affinity_match", t_aff_text, t_aff_obj, t_run_snap, t_aff_json, "should_run, 1 node"},
 	{"node_should_run", t_run_text, t_run_obj, t_run_snap, t_ds_node_json, "should_run, 1 node"},
 	{"new_pod", t_pod_text, t_pod_obj, t_pod_snap, t_ds_json, "ds_daemonset_pod"},
+	{"new_pod, hash given", t_podh_text, t_podh_obj, NULL, t_ds_json, NULL},
 	{"add_daemon_tolerations", t_tols_text, t_tols_obj, NULL, t_tmpl_json, NULL},
 	{"replace_node_name_affinity", t_aff2_text, t_aff2_obj, NULL, t_aff2_json, NULL},
 	{"rolling_update", t_roll_text, t_roll_obj, NULL, t_roll_json, NULL},
