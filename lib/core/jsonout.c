@@ -2,6 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/alloc.h"
 #include "core/strbuf.h"
@@ -61,6 +64,28 @@ static void putc_(jout *o, char c)
 		o->p[o->len++] = c;
 }
 
+/* How many bytes from s on (at most n) are copied as they are: printable ASCII but '"' and '\\'. Keys
+ * and values are mostly such runs: 16 bytes are tested at a time where SSE2 is (x86-64's baseline). */
+static size_t plain_run(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* signed: the bytes from 0x80 on are negative, so below 0x20 too */
+		__m128i special = _mm_or_si128(_mm_cmplt_epi8(v, space),
+					       _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+		unsigned m = (unsigned)_mm_movemask_epi8(special);
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+		i++;
+	return i;
+}
+
 static void put_string(jout *o, const char *str, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -74,12 +99,12 @@ static void put_string(jout *o, const char *str, size_t n)
 	*w++ = '"';
 	size_t i = 0;
 	while (i < n) {
+		size_t run = plain_run(s + i, n - i);
+		memcpy(w, s + i, run);
+		w += run;
+		if ((i += run) == n)
+			break;
 		unsigned char c = s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			*w++ = (char)c;
-			i++;
-			continue;
-		}
 		if (c >= 0x80) {
 			size_t k = dsi_utf8_len(s + i, n - i);
 			if (!k) {
