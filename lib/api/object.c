@@ -145,6 +145,9 @@ typedef struct input {
 	const char *text;
 	size_t size;
 	const json_t *value; /* when not NULL */
+	/* when not NULL, a DaemonSet's strings go to this table (a snapshot's) instead of the object's,
+	 * whose typed view the caller takes (dsi_object_parse_daemonset_into) */
+	dsi_atoms *atoms;
 } input;
 
 /* The keys dsi_daemon_tolerations looks up, interned in o's table. */
@@ -432,11 +435,14 @@ static int read_kind(ds_object *o, dsi_kind want, int mode, const input *in, con
 		 * template is read by the hash alone */
 		unsigned how = DSI_PREPARE_LENIENT | DSI_PREPARE_CHECKED |
 			       (mode == DSI_READ_DS_HASH ? DSI_PREPARE_HASH_ONLY : 0);
-		if ((rc = pin(o, err)) == 0 &&
+		/* read into another table, it is the caller's to place */
+		dsi_atoms *atoms = in->atoms ? in->atoms : &o->atoms;
+		if ((rc = in->atoms ? 0 : pin(o, err)) == 0 &&
 		    (mode == DSI_READ_DS_PLACEMENT ||
 		     (rc = dsi_canonical_prepare(obj, DSI_KIND_DAEMONSET, how, &prep, err)) == 0)) {
-			if ((rc = dsi_daemonset_read_ex(&rd, &o->atoms, obj, prep.hashed, av, legacy, o->gates,
-							o->k8s_minor, skip, &o->u.ds.d)) == 0)
+			if ((rc = dsi_daemonset_read_ex(&rd, atoms, obj, prep.hashed, av, legacy, o->gates,
+							o->k8s_minor, skip, &o->u.ds.d)) == 0 &&
+			    !in->atoms)
 				rc = ds_place(o, err);
 			json_decref(prep.hashed);
 		}
@@ -538,19 +544,33 @@ static int make(dsi_otype t, int mode, const input *in, const ds_options *opts, 
 int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts, const char *what,
 			ds_object **out, ds_error *err)
 {
-	const input in = {text, size, NULL};
+	const input in = {text, size, NULL, NULL};
 	return make(t, mode, &in, opts, what, out, err);
 }
 
 int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts,
 			   const char *what, ds_object *o, ds_error *err)
 {
-	const input in = {text, size, NULL};
+	const input in = {text, size, NULL, NULL};
 	object_init(o, t == DSI_OT_COUNT ? DSI_OT_NODE : t, dsi_o_core(opts));
 	return read_into(o, t, mode, &in, opts, what, err);
 }
 
 void dsi_object_release_local(ds_object *o) { object_clear(o); }
+
+int dsi_object_parse_daemonset_into(const char *text, size_t size, const ds_options *opts, const char *what,
+				    dsi_atoms *atoms, dsi_daemonset *out, ds_error *err)
+{
+	const input in = {text, size, NULL, atoms};
+	ds_object o;
+	object_init(&o, DSI_OT_DAEMONSET, dsi_o_core(opts));
+	int rc = read_kind(&o, DSI_KIND_DAEMONSET, DSI_READ_DEFAULT, &in, opts, what, err);
+	/* the typed view is the caller's (its strings are in atoms), the rest the object's */
+	memcpy(out, &o.u.ds.d, sizeof(*out));
+	memset(&o.u.ds.d, 0, sizeof(o.u.ds.d));
+	object_clear(&o);
+	return rc;
+}
 
 /* The type named type (NULL: DSI_OT_COUNT, by the object's kind), else DS_EARG. */
 static int type_of(const char *type, dsi_otype *t, ds_error *err)
@@ -589,7 +609,7 @@ int ds_object_from_json(const char *type, const json_t *value, const ds_options 
 	*out = NULL;
 	if ((rc = type_of(type, &t, err)) < 0)
 		return rc;
-	const input in = {NULL, 0, value ? value : json_null()};
+	const input in = {NULL, 0, value ? value : json_null(), NULL};
 	return make(t, DSI_READ_DEFAULT, &in, opts, type ? type_args[t] : "object", out, err);
 }
 

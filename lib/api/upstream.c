@@ -199,22 +199,33 @@ int ds_affinity_replace_node_name2(const char *affinity, size_t size, const char
 }
 
 /* rollingUpdate (pkg/controller/daemon/update.go), alone: on the objects' own snapshot, which no one
- * else has */
+ * else has. The objects are read first, so that the DaemonSet is read once, into their snapshot's
+ * table (the snapshot takes it as read); its errors still come first, as though it were read first. */
 int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, const char *objects, size_t objects_size,
 				const char *hash, ds_time now, const ds_options *opts, char **json_out, ds_error *err)
 {
 	DSI_ERR_BEGIN(err);
 	DSI_ARGS_NONNULL(err, json_out);
 	*json_out = NULL;
-	ds_object d, l;
-	int rc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset", &d, err);
-	if (rc < 0)
+	ds_object l;
+	int rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err);
+	if (rc < 0) { /* the DaemonSet's error, if it has one, rather than the objects' */
+		const ds_error objects_err = *err;
+		ds_object d;
+		dsi_error_reset(err); /* as it was when the DaemonSet was read first */
+		int drc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset",
+				&d, err);
+		if (drc < 0)
+			return drc;
+		release(&d);
+		*err = objects_err;
 		return rc;
-	if ((rc = parse(DSI_OT_LIST, 0, objects, objects_size, opts, "objects", &l, err)) == 0) {
-		rc = dsi_decide_rolling_update(&l.u.list.c, &d, 1, hash, now, opts, json_out, err);
-		release(&l);
 	}
-	release(&d);
+	dsi_daemonset d;
+	if ((rc = dsi_object_parse_daemonset_into(daemonset, daemonset_size, opts, "daemonset", &l.u.list.c.atoms, &d,
+						  err)) == 0)
+		rc = dsi_decide_rolling_update(&l.u.list.c, NULL, &d, hash, now, opts, json_out, err);
+	release(&l);
 	return rc;
 }
 

@@ -214,44 +214,47 @@ static int scratch_of(const ds_object *list, const ds_options *opts, dsi_cluster
 }
 
 /* rollingUpdate (pkg/controller/daemon/update.go), alone */
-int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, int own, const char *hash, ds_time now,
-			      const ds_options *opts, char **json_out, ds_error *err)
+int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, dsi_daemonset *read, const char *hash,
+			      ds_time now, const ds_options *opts, char **json_out, ds_error *err)
 {
-	const dsi_daemonset *od = &daemonset->u.ds.d;
-	const char *ns = str(&daemonset->atoms, od->meta.ns), *name = str(&daemonset->atoms, od->meta.name);
+	const dsi_atoms *atoms = read ? &c->atoms : &daemonset->atoms;
+	const dsi_daemonset *od = read ? read : &daemonset->u.ds.d;
+	const char *ns = str(atoms, od->meta.ns), *name = str(atoms, od->meta.name);
 	/* the DaemonSet joins its nodes and pods (one of the objects with its name stands for it, as the
 	 * objects' load replaces it in the text functions); it reads a JSON of its own */
 	const dsi_daemonset *d = dsi_cluster_daemonset(c, ns, name);
 	int rc = 0;
-	if (!d) {
-		dsi_daemonset *nd = dsi_calloc(1, sizeof(*nd));
-		json_t *copy = NULL, *hashed = NULL;
-		dsi_prepared prep;
-		if (nd && own) { /* no one else sees its JSON; its template is hashed in canonical form here */
-			copy = json_incref(od->obj);
-			rc = dsi_canonical_prepare(copy, DSI_KIND_DAEMONSET, DSI_PREPARE_LENIENT, &prep, err);
-			hashed = rc == 0 ? prep.hashed : NULL;
-		} else if (nd) {
-			copy = json_deep_copy(od->obj);
-			hashed = od->hashed ? json_deep_copy(od->hashed) : NULL;
-			if (od->hashed && !hashed)
+	if (d && read) {
+		dsi_daemonset_release(&c->atoms, read);
+	} else if (!d) {
+		dsi_daemonset *nd = dsi_malloc(sizeof(*nd));
+		if (nd && read) { /* read as the snapshot reads it, into its table */
+			memcpy(nd, read, sizeof(*nd));
+		} else if (nd) { /* the caller's object: its JSON copied, read again into the table */
+			json_t *copy = json_deep_copy(od->obj),
+			       *hashed = od->hashed ? json_deep_copy(od->hashed) : NULL;
+			dsi_rd rd;
+			dsi_api_lenient_rd(&rd, err);
+			if (!copy || (od->hashed && !hashed))
 				rc = dsi_error_nomem(err);
+			else
+				rc = dsi_daemonset_read(&rd, &c->atoms, copy, hashed,
+							json_string_value(json_object_get(copy, "apiVersion")),
+							od->legacy != 0, daemonset->gates, daemonset->k8s_minor, nd);
+			json_decref(copy);
+			json_decref(hashed);
+		} else {
+			rc = dsi_error_nomem(err);
 		}
-		dsi_rd rd;
-		dsi_api_lenient_rd(&rd, err);
-		if (rc < 0 || !copy)
-			rc = rc < 0 ? rc : dsi_error_nomem(err);
-		else if ((rc = dsi_daemonset_read(&rd, &c->atoms, copy, hashed,
-						  json_string_value(json_object_get(copy, "apiVersion")),
-						  od->legacy != 0, daemonset->gates, daemonset->k8s_minor, nd)) == 0) {
+		if (rc == 0) {
 			const dsi_kind k = DSI_KIND_DAEMONSET;
 			void *obj = nd;
 			d = nd; /* the snapshot keeps it where it is (a DaemonSet without a name too) */
 			nd = NULL;
 			rc = dsi_cluster_add_objects(c, &k, &obj, 1, err);
+		} else if (read) {
+			dsi_daemonset_release(&c->atoms, read);
 		}
-		json_decref(copy);
-		json_decref(hashed);
 		dsi_free(nd);
 		if (rc < 0)
 			return rc;
@@ -263,7 +266,8 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, int ow
 		dopt.revision_hash = (char *)hash;
 	dsi_daemon_cfg cfg = {dsi_o_core(opts), &dopt};
 	dsi_plan p;
-	if ((rc = dsi_plan_sync_ex(c, d, now, &cfg, NULL, DSI_SYNC_ROLLING_ONLY, &p, err)) < 0)
+	const int mode = DSI_SYNC_ROLLING_ONLY | DSI_SYNC_DECISIONS_ONLY; /* the pods and revision go unread */
+	if ((rc = dsi_plan_sync_ex(c, d, now, &cfg, NULL, mode, &p, err)) < 0)
 		return rc;
 	json_t *creates = json_array(), *deletes = json_array();
 	for (uint32_t i = 0; creates && i < p.ncreates; i++)
@@ -546,7 +550,7 @@ int ds_daemonset_rolling_update_obj(const ds_object *daemonset, const ds_object 
 	dsi_cluster c;
 	if ((rc = scratch_of(objects, opts, &c, err)) < 0)
 		return rc;
-	rc = dsi_decide_rolling_update(&c, daemonset, 0, hash, now, opts, json_out, err);
+	rc = dsi_decide_rolling_update(&c, daemonset, NULL, hash, now, opts, json_out, err);
 	dsi_cluster_destroy(&c);
 	return rc;
 }

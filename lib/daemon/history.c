@@ -31,6 +31,11 @@ static int by_revision(const void *a, const void *b, void *ctx)
 	return (x->revision > y->revision) - (x->revision < y->revision);
 }
 
+void dsi_history_new_name(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s-%s", dsi_cstr(c, ds->meta.name), h->new_hash ? h->new_hash : "");
+}
+
 /* controlledHistories + constructHistory + dedupCurHistories (update.go) */
 int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const char *hash, unsigned flags,
 			  dsi_history *h, ds_error *err)
@@ -98,13 +103,14 @@ int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const c
 	if (!hash || !*hash)
 		hash = ds->hash;
 	snprintf(h->hash, sizeof(h->hash), "%s", hash);
+	h->new_hash = hash;
 	if (!(flags & DSI_HISTORY_CREATE))
 		return 0; /* status and placement only need the hash */
 	json_t *labels = dsi_labels_to_json(&c->atoms, &ds->template_labels);
 	if (labels)
 		json_object_set_new(labels, "controller-revision-hash", json_string(hash));
 	char name[600];
-	snprintf(name, sizeof(name), "%s-%s", dsi_cstr(c, ds->meta.name), hash);
+	dsi_history_new_name(c, ds, h, name, sizeof(name));
 	json_t *ann = json_object_get(json_object_get(ds->obj, "metadata"), "annotations");
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
 	/* data is a copy: the patch is the snapshot's, which other threads may be reading */

@@ -22,6 +22,7 @@ typedef struct dsi_history {
 	int64_t next_revision;       /* max(old revisions) + 1 */
 	int bump;                    /* current->revision < next_revision: patch it up */
 	char hash[DSI_HASH_MAX + 8]; /* the current revision's hash label, or the computed one */
+	const char *new_hash;        /* when current is NULL: the hash the new revision is named by (borrowed) */
 	/* no revision matches the template although the DaemonSet has some and the controller has seen
 	 * its generation: the template was edited without the API server (a hand-edited dump) */
 	int edited_outside;
@@ -34,6 +35,9 @@ typedef struct dsi_history {
 int dsi_history_construct(const dsi_cluster *c, const dsi_daemonset *ds, const char *hash, unsigned flags,
 			  dsi_history *h, ds_error *err);
 void dsi_history_release(dsi_history *h);
+/* The name of the revision to create when none is current (snapshot, update.go: <ds>-<hash>, hash
+ * h->new_hash), which h->create has when it was built. */
+void dsi_history_new_name(const dsi_cluster *c, const dsi_daemonset *ds, const dsi_history *h, char *buf, size_t size);
 
 /* Whether r's data equals the DaemonSet's patch (the digest rules most out). */
 static inline int dsi_revision_is_current(const dsi_daemonset *ds, const dsi_revision *r)

@@ -104,10 +104,14 @@ json_t *dsi_plan_to_json(const dsi_plan *p)
 	uint32_t nc = p->ncreates < p->burst ? p->ncreates : p->burst;
 	uint32_t nd = p->ndeletes < p->burst ? p->ndeletes : p->burst;
 	json_t *creates = json_array(), *deletes = json_array(), *batches = json_array();
-	for (uint32_t i = 0; creates && i < nc; i++)
-		json_array_append_new(creates, json_pack("{s:s, s:s, s:o}", "node", p->creates[i].node, "reason",
-							 dsi_create_reason_name(p->creates[i].reason), "pod",
-							 json_deep_copy(p->creates[i].pod)));
+	for (uint32_t i = 0; creates && i < nc; i++) {
+		json_t *c = json_pack("{s:s, s:s}", "node", p->creates[i].node, "reason",
+				      dsi_create_reason_name(p->creates[i].reason));
+		/* no pod in a plan of decisions only (DSI_SYNC_DECISIONS_ONLY) */
+		if (c && p->creates[i].pod)
+			json_object_set_new(c, "pod", json_deep_copy(p->creates[i].pod));
+		json_array_append_new(creates, c);
+	}
 	for (uint32_t i = 0; deletes && i < nd; i++) {
 		const dsi_plan_delete *d = &p->deletes[i];
 		json_array_append_new(deletes,

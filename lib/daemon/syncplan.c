@@ -289,10 +289,14 @@ static int history_actions(dsi_sync_pass *s, dsi_history *h)
 	if (h->current) {
 		ph->current = dsi_strdup(dsi_cstr(c, h->current->meta.name));
 		ph->bump = h->bump != 0;
-	} else {
+	} else if (h->create) {
 		ph->current =
 			dsi_strdup(json_string_value(json_object_get(json_object_get(h->create, "metadata"), "name")));
 		ph->create = json_incref(h->create);
+	} else { /* DSI_SYNC_DECISIONS_ONLY: its name alone */
+		char name[600];
+		dsi_history_new_name(c, s->ds, h, name, sizeof(name));
+		ph->current = dsi_strdup(name);
 	}
 	if (!ph->current)
 		return dsi_error_nomem(s->err);
@@ -457,8 +461,11 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	s.now = now;
 	s.plan = plan;
 	s.err = err;
+	int decisions_only = (mode & DSI_SYNC_DECISIONS_ONLY) != 0;
+	mode &= ~DSI_SYNC_DECISIONS_ONLY;
 	dsi_history h;
-	int rc = dsi_history_construct(c, ds, o->daemon->revision_hash, DSI_HISTORY_CREATE, &h, err);
+	int rc = dsi_history_construct(c, ds, o->daemon->revision_hash, decisions_only ? 0 : DSI_HISTORY_CREATE, &h,
+				       err);
 	if (rc < 0) {
 		dsi_plan_release(plan);
 		return rc;
@@ -494,7 +501,7 @@ int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now,
 	if (rc == 0) {
 		status(&s);
 		dsi_backoff_gc(&plan->backoff, now, o->daemon->backoff_max_ms);
-		if ((rc = build_pods(&s)) == 0)
+		if ((rc = decisions_only ? 0 : build_pods(&s)) == 0)
 			rc = name_deletes(&s);
 	}
 out:

@@ -144,6 +144,9 @@ const char *dsi_create_reason_name(int r);
 /* Parts of a sync, for replaying upstream's unit tests, whose fake pod control
  * makes manage's creates visible before the rolling update runs in the same call. */
 enum { DSI_SYNC_FULL = 0, DSI_SYNC_MANAGE_ONLY = 1, DSI_SYNC_ROLLING_ONLY = 2 };
+/* Or'ed into the mode: the plan's decisions without the objects it would send (the creates' pods,
+ * the ControllerRevision history.create), for a caller that reports only what is decided. */
+#define DSI_SYNC_DECISIONS_ONLY 4
 int dsi_plan_sync_ex(const dsi_cluster *c, const dsi_daemonset *ds, ds_time now, const dsi_daemon_cfg *o,
 		     const dsi_backoff *backoff, int mode, dsi_plan *plan, ds_error *err);
 

@@ -22,7 +22,9 @@ void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds)
 /* getPatch (pkg/controller/daemon/update.go) */
 json_t *dsi_daemonset_patch(const json_t *tmpl)
 {
-	json_t *t = json_is_object(tmpl) ? json_deep_copy(tmpl) : json_object();
+	/* a shallow copy: the members are tmpl's, which the patch only reads (the revision to create
+	 * copies it whole) */
+	json_t *t = json_is_object(tmpl) ? json_copy((json_t *)tmpl) : json_object();
 	if (!t || json_object_set_new(t, "$patch", json_string("replace"))) {
 		json_decref(t);
 		return NULL;

@@ -79,7 +79,8 @@ enum { DSI_DS_NO_PATCH = 1, DSI_DS_NO_HASH = 2 };
 int dsi_daemonset_read_ex(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version,
 			  int legacy, unsigned gates, int k8s_minor, unsigned skip, dsi_daemonset *out);
 void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);
-/* getPatch (update.go): {"spec":{"template":{...tmpl, "$patch":"replace"}}} (new reference, NULL: no memory) */
+/* getPatch (update.go): {"spec":{"template":{...tmpl, "$patch":"replace"}}} (new reference, NULL: no
+ * memory). It shares tmpl's members, which no one may change while it lives. */
 json_t *dsi_daemonset_patch(const json_t *tmpl);
 
 #endif

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "daemon/daemon_options.h"
+#include "daemon/syncplan.h"
 #include "harness.h"
 
 #define NOW "2026-12-02T10:00:00Z"
@@ -518,6 +520,74 @@ START_TEST(three_hundred_pods_on_a_node)
 }
 END_TEST
 
+/* The plan of mode | DSI_SYNC_DECISIONS_ONLY as JSON, and the plan of mode with what it leaves out (the
+ * creates' pods, the revision to create) taken out, which must have had them. */
+static void plans_of(ds_cluster *c, int mode, const char *hash, json_t **lean, json_t **full)
+{
+	dsi_core_options core = *dsi_core_options_default();
+	dsi_daemon_options daemon = *dsi_daemon_options_default();
+	daemon.revision_hash = (char *)hash;
+	dsi_daemon_cfg cfg = {&core, &daemon};
+	ds_time now;
+	ds_error err;
+	ck_assert_int_eq(ds_time_parse(NOW, &now, &err), 0);
+	const dsi_daemonset *ds = dsi_cluster_daemonset(c, "default", "ds");
+	ck_assert_ptr_nonnull(ds);
+	dsi_plan p;
+	ck_assert_msg(dsi_plan_sync_ex(c, ds, now, &cfg, NULL, mode | DSI_SYNC_DECISIONS_ONLY, &p, &err) == 0, "%s",
+		      err.message);
+	ck_assert_ptr_null(p.history.create);
+	for (uint32_t i = 0; i < p.ncreates; i++)
+		ck_assert_ptr_null(p.creates[i].pod);
+	*lean = dsi_plan_to_json(&p);
+	dsi_plan_release(&p);
+	ck_assert_msg(dsi_plan_sync_ex(c, ds, now, &cfg, NULL, mode, &p, &err) == 0, "%s", err.message);
+	*full = dsi_plan_to_json(&p);
+	dsi_plan_release(&p);
+	ck_assert_ptr_nonnull(*lean);
+	ck_assert_ptr_nonnull(*full);
+	json_t *history = json_object_get(*full, "history");
+	ck_assert_ptr_nonnull(json_object_get(history, "create"));
+	json_object_del(history, "create");
+	size_t i;
+	json_t *cr;
+	json_array_foreach(json_object_get(*full, "creates"), i, cr)
+	{
+		ck_assert(json_is_object(json_object_get(cr, "pod")));
+		json_object_del(cr, "pod");
+	}
+}
+
+/* A plan of decisions only decides as the whole plan does: the same creates, deletes, history
+ * (the new revision's name too) and rolling update, without the pods and the revision to send. */
+START_TEST(decisions_only_plan_decides_the_same)
+{
+	ds_cluster *c = surge_cluster();
+	const int modes[] = {DSI_SYNC_FULL, DSI_SYNC_ROLLING_ONLY, DSI_SYNC_MANAGE_ONLY};
+	const char *hashes[] = {NULL, "a-revision-hash-longer-than-the-hash-label-buffer-of-the-history-0123456789"};
+	for (size_t m = 0; m < sizeof(modes) / sizeof(modes[0]); m++)
+		for (size_t h = 0; h < 2; h++) {
+			json_t *lean, *full;
+			plans_of(c, modes[m], hashes[h], &lean, &full);
+			if (modes[m] == DSI_SYNC_ROLLING_ONLY) /* the surge's replacement on a */
+				ck_assert_uint_eq(json_array_size(json_object_get(full, "creates")), 1);
+			const char *cur =
+				json_string_value(json_object_get(json_object_get(lean, "history"), "current"));
+			char want[256];
+			snprintf(want, sizeof(want), "ds-%s",
+				 hashes[h] ? hashes[h] : json_string_value(json_object_get(lean, "hash")));
+			ck_assert_str_eq(cur, want);
+			char *a = json_dumps(lean, JSON_SORT_KEYS), *b = json_dumps(full, JSON_SORT_KEYS);
+			ck_assert_str_eq(a, b);
+			free(a);
+			free(b);
+			json_decref(lean);
+			json_decref(full);
+		}
+	ds_cluster_free(c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("syncplan");
@@ -533,6 +603,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, explain_preferred_score_per_node);
 	tcase_add_test(tc, deletes_beyond_the_burst_are_deferred);
 	tcase_add_test(tc, three_hundred_pods_on_a_node);
+	tcase_add_test(tc, decisions_only_plan_decides_the_same);
 	suite_add_tcase(s, tc);
 	return s;
 }

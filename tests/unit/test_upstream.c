@@ -1641,6 +1641,79 @@ START_TEST(unknown_fields_change_nothing)
 }
 END_TEST
 
+/* ds_daemonset_rolling_update reports the DaemonSet's error when it does not read, else the
+ * objects' when they do not, else the decision's: every field of the report as each argument gives
+ * it alone (with a valid other argument), whatever the order it reads them in. */
+START_TEST(rolling_update_errors_in_argument_order)
+{
+#define DS_OF(strategy)                                                                                                \
+	"{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"metadata\":{\"name\":\"ds\",\"namespace\":\"default\","  \
+	"\"uid\":\"u\"},\"spec\":{\"selector\":{\"matchLabels\":{\"app\":\"d\"}},\"template\":{\"metadata\":{"         \
+	"\"labels\":{\"app\":\"d\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}},"                   \
+	"\"updateStrategy\":" strategy "}}"
+	static const struct {
+		const char *text; /* NULL: NULL with size 5 */
+		int decided;      /* read, its error the decision's (GetIntOrPercentValue) */
+	} dss[] = {
+		{DS_OF("{\"type\":\"RollingUpdate\"}"), 0},
+		{"{", 0},
+		{"", 0},
+		{NULL, 0},
+		{DS_OF("{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxUnavailable\":\"abc\"}}"), 1},
+		{DS_OF("{\"type\":\"RollingUpdate\",\"rollingUpdate\":{\"maxSurge\":1.5}}"), 0},
+		{"{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n\"}}", 0},
+	};
+	static const struct {
+		const char *text; /* NULL: NULL with size 3 */
+	} objs[] = {
+		{"[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n0\"}}]"},
+		{"[{"},
+		{NULL},
+		{"[{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"n0\"}},{\"metadata\":{\"name\":"
+		 "\"p\","
+		 "\"labels\":{\"app\":1}}}]"},
+		{"[1]"},
+		{"{\"kind\":\"List\",\"items\":[{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},\"spec\":{\"nodeName\":"
+		 "7}}]}"},
+	};
+	const size_t nd = sizeof(dss) / sizeof(dss[0]), no = sizeof(objs) / sizeof(objs[0]);
+	unsigned both_bad = 0;
+	for (size_t i = 0; i < nd; i++)
+		for (size_t j = 0; j < no; j++) {
+			const char *d = dss[i].text, *o = objs[j].text;
+			size_t dn = d ? strlen(d) : 5, on = o ? strlen(o) : 3;
+			ds_error e, ed, eo;
+			char *out = NULL;
+			int rc = ds_daemonset_rolling_update(d, dn, o, on, "h", 0, NULL, &out, &e);
+			ds_free(out);
+			/* each argument alone, the other one valid */
+			int rd = ds_daemonset_rolling_update(d, dn, objs[0].text, strlen(objs[0].text), "h", 0, NULL,
+							     &out, &ed);
+			ds_free(out);
+			int ro = ds_daemonset_rolling_update(dss[0].text, strlen(dss[0].text), o, on, "h", 0, NULL,
+							     &out, &eo);
+			ds_free(out);
+			ck_assert_msg((i == 0) == (rd == 0) && (j == 0) == (ro == 0),
+				      "daemonset %zu objects %zu: %d %d", i, j, rd, ro);
+			int first = rd < 0 && (!dss[i].decided || ro == 0);
+			const ds_error *want = first ? &ed : ro < 0 ? &eo : NULL;
+			both_bad += rd < 0 && ro < 0;
+			ck_assert_msg(rc == (first ? rd : ro), "daemonset %zu objects %zu: rc %d (%s)", i, j, rc,
+				      e.message);
+			if (!want)
+				continue;
+			ck_assert_int_eq(e.code, want->code);
+			ck_assert_int_eq(e.line, want->line);
+			ck_assert_int_eq(e.column, want->column);
+			ck_assert_str_eq(e.source, want->source);
+			ck_assert_str_eq(e.path, want->path);
+			ck_assert_str_eq(e.message, want->message);
+		}
+	ck_assert_uint_eq(both_bad, (nd - 1) * (no - 1));
+#undef DS_OF
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("upstream");
@@ -1653,6 +1726,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, superseded_names_agree);
 	tcase_add_test(tc, upstream_rows);
 	tcase_add_test(tc, wrong_types_anywhere);
+	tcase_add_test(tc, rolling_update_errors_in_argument_order);
 	suite_add_tcase(s, tc);
 	TCase *go = tcase_create("gotypes");
 	tcase_set_timeout(go, 300);
