@@ -26,8 +26,9 @@ int dsi_decide_add_tolerations(const ds_object *pod, char **json_out, ds_error *
 int dsi_decide_replace_affinity(const ds_object *affinity, const char *node_name, char **json_out, ds_error *err);
 /* On c, a private snapshot of the objects (the caller's to destroy), which these change: the
  * DaemonSet, or the node, is added to it. The DaemonSet is read (a text function's, read into c's
- * table by dsi_object_parse_daemonset_into: c takes it, or releases it when one of the objects stands
- * for it), else daemonset (a ds_object of the caller's, copied). */
+ * table by dsi_object_parse_daemonset_into, without its patch when c has no ControllerRevision: c
+ * takes it, or releases it when one of the objects stands for it), else daemonset (a ds_object of
+ * the caller's, copied). The plan is one of decisions only (DSI_SYNC_DECISIONS_ONLY). */
 int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, dsi_daemonset *read, const char *hash,
 			      ds_time now, const ds_options *opts, char **json_out, ds_error *err);
 /* list: the List c was made of (NULL: none), for which of its pods the node binds. victims: SelectVictimsOnNode

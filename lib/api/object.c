@@ -558,13 +558,13 @@ int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size,
 
 void dsi_object_release_local(ds_object *o) { object_clear(o); }
 
-int dsi_object_parse_daemonset_into(const char *text, size_t size, const ds_options *opts, const char *what,
+int dsi_object_parse_daemonset_into(int mode, const char *text, size_t size, const ds_options *opts, const char *what,
 				    dsi_atoms *atoms, dsi_daemonset *out, ds_error *err)
 {
 	const input in = {text, size, NULL, atoms};
 	ds_object o;
 	object_init(&o, DSI_OT_DAEMONSET, dsi_o_core(opts));
-	int rc = read_kind(&o, DSI_KIND_DAEMONSET, DSI_READ_DEFAULT, &in, opts, what, err);
+	int rc = read_kind(&o, DSI_KIND_DAEMONSET, mode, &in, opts, what, err);
 	/* the typed view is the caller's (its strings are in atoms), the rest the object's */
 	memcpy(out, &o.u.ds.d, sizeof(*out));
 	memset(&o.u.ds.d, 0, sizeof(o.u.ds.d));

@@ -101,11 +101,11 @@ int dsi_object_parse_as(dsi_otype t, int mode, const char *text, size_t size, co
 int dsi_object_parse_local(dsi_otype t, int mode, const char *text, size_t size, const ds_options *opts,
 			   const char *what, ds_object *o, ds_error *err);
 void dsi_object_release_local(ds_object *o);
-/* text as a DaemonSet read as DSI_READ_DEFAULT reads it (its template hashed in canonical form, its
- * patch), but its strings interned in atoms (a snapshot's table) and its typed view in *out, the
+/* text as a DaemonSet read as mode (DSI_READ_DEFAULT, or DSI_READ_DS_HASH: without the patch)
+ * reads it, but its strings interned in atoms (a snapshot's table) and its typed view in *out, the
  * caller's to add to that snapshot or to release (dsi_daemonset_release(atoms, out)); *out zeroed
  * on failure. For a text function whose decision adds its DaemonSet to a snapshot of its own. */
-int dsi_object_parse_daemonset_into(const char *text, size_t size, const ds_options *opts, const char *what,
+int dsi_object_parse_daemonset_into(int mode, const char *text, size_t size, const ds_options *opts, const char *what,
 				    dsi_atoms *atoms, dsi_daemonset *out, ds_error *err);
 /* The metadata and spec of a Pod object read again from its JSON into atoms (an overlay on a
  * snapshot's table, for the scheduler), with rd. Release both. */

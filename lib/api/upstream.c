@@ -221,9 +221,12 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 		*err = objects_err;
 		return rc;
 	}
+	/* the patch is what the ControllerRevisions are compared with (and what a revision to create
+	 * holds, which a decision never makes): without any, the DaemonSet is read without it */
+	int mode = dsi_cluster_count(&l.u.list.c, DSI_KIND_REVISION) ? DSI_READ_DEFAULT : DSI_READ_DS_HASH;
 	dsi_daemonset d;
-	if ((rc = dsi_object_parse_daemonset_into(daemonset, daemonset_size, opts, "daemonset", &l.u.list.c.atoms, &d,
-						  err)) == 0)
+	if ((rc = dsi_object_parse_daemonset_into(mode, daemonset, daemonset_size, opts, "daemonset", &l.u.list.c.atoms,
+						  &d, err)) == 0)
 		rc = dsi_decide_rolling_update(&l.u.list.c, NULL, &d, hash, now, opts, json_out, err);
 	release(&l);
 	return rc;

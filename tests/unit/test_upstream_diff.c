@@ -1331,28 +1331,71 @@ static unsigned diff_rolling(diff_ctx *d)
 			json_array_append_new(objects, np);
 		}
 	}
-	note(d, "daemonset", ds);
-	note(d, "objects", objects);
-	ds_options *opts = dsi_test_options("{\"revisionHash\": \"h-new\", \"burstReplicas\": 100000}");
+	/* ControllerRevisions (the DaemonSet's patch is what they are compared with): the one the controller
+	 * creates for this template, labelled h-new, which makes h-new the hash rather than the option's
+	 * h-opt; and an older one of another template */
+	int revisions = chance(r, 40), older = revisions && chance(r, 50);
+	ds_options *opts = dsi_test_options(revisions ? "{\"revisionHash\": \"h-opt\", \"burstReplicas\": 100000}"
+						      : "{\"revisionHash\": \"h-new\", \"burstReplicas\": 100000}");
 	ds_time now;
 	ck_assert_int_eq(ds_time_parse("2026-06-01T00:00:00Z", &now, NULL), 0);
+	char *why, *out = NULL;
+	ds_plan *plan;
+	ds_error err;
+	int rc;
+	if (revisions) {
+		json_t *objs = json_pack("[O]", ds);
+		json_array_extend(objs, objects);
+		ds_cluster *c = snapshot(objs, opts, &why);
+		json_decref(objs);
+		if (!c)
+			diff_fail(d, why);
+		rc = ds_daemonset_plan(c, "default", "ds", now, opts, NULL, 0, &plan, &err);
+		ok_or_fail(d, "ds_daemonset_plan", rc, &err);
+		ck_assert_int_eq(ds_plan_to_json(plan, &out, &err), 0);
+		json_t *pj = take(out);
+		ds_plan_free(plan);
+		ds_cluster_free(c);
+		json_t *rev = json_deep_copy(json_object_get(json_object_get(pj, "history"), "create"));
+		json_decref(pj);
+		ck_assert_ptr_nonnull(rev);
+		json_t *meta = json_object_get(rev, "metadata");
+		json_object_set_new(meta, "name", json_string("ds-h-new"));
+		json_object_set_new(json_object_get(meta, "labels"), "controller-revision-hash", json_string("h-new"));
+		json_object_set_new(rev, "revision", json_integer(2));
+		if (older) {
+			json_t *old = json_deep_copy(rev), *om = json_object_get(old, "metadata");
+			json_object_set_new(om, "name", json_string("ds-h-old"));
+			json_object_set_new(json_object_get(om, "labels"), "controller-revision-hash",
+					    json_string("h-old"));
+			json_object_set_new(old, "revision", json_integer(1));
+			json_t *tspec = json_object_get(
+				json_object_get(json_object_get(json_object_get(old, "data"), "spec"), "template"),
+				"spec");
+			json_object_set_new(json_array_get(json_object_get(tspec, "containers"), 0), "image",
+					    json_string("img-old"));
+			json_array_append_new(objects, old);
+		}
+		json_array_append_new(objects, rev);
+	}
+	note(d, "daemonset", ds);
+	note(d, "objects", objects);
 	/* the snapshot's sync */
 	json_t *objs = json_pack("[O]", ds);
 	json_array_extend(objs, objects);
-	char *why;
 	ds_cluster *c = snapshot(objs, opts, &why);
 	json_decref(objs);
 	if (!c)
 		diff_fail(d, why);
-	ds_plan *plan;
-	ds_error err;
-	int rc = ds_daemonset_plan(c, "default", "ds", now, opts, NULL, 0, &plan, &err);
+	rc = ds_daemonset_plan(c, "default", "ds", now, opts, NULL, 0, &plan, &err);
 	ok_or_fail(d, "ds_daemonset_plan", rc, &err);
-	char *out = NULL;
 	ck_assert_int_eq(ds_plan_to_json(plan, &out, &err), 0);
 	json_t *pj = take(out);
 	ds_plan_free(plan);
 	ds_cluster_free(c);
+	/* the revision made for the template is its current one */
+	if (revisions && strcmp(vt_str(pj, "hash"), "h-new") != 0)
+		diff_fail(d, vt_fmt("the sync's hash is %s with the template's revision", vt_str(pj, "hash")));
 	if (json_object_get(pj, "skipped"))
 		diff_fail(d, vt_fmt("the sync was skipped: %s", vt_str(pj, "skipped")));
 	json_t *want = json_deep_copy(json_object_get(pj, "rollingUpdate"));
