@@ -81,7 +81,7 @@ int dsi_canonical_template_for_hash(const json_t *tmpl, int checked, json_t **ou
 		return dsi_error_nomem(err);
 	if (!checked)
 		rc = dsi_decode_check(tmpl, type, err);
-	json_t *p = rc < 0 ? NULL : dsi_go_print(tmpl, type, DSI_GO_STORAGE);
+	json_t *p = rc < 0 ? NULL : dsi_go_print(tmpl, type, DSI_GO_STORAGE | DSI_GO_SHARED);
 	json_decref(zero);
 	if (rc < 0)
 		return rc;

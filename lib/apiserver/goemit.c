@@ -2,7 +2,6 @@
  * (goencode.c) applied while writing, member by member, in jansson's sorted order. */
 #include "apiserver/goemit.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "apiserver/goencode.h"
@@ -16,19 +15,12 @@
 
 /* One member to write: its value, and the object merged into it (NULL: none). */
 typedef struct entry {
-	const char *key;
-	size_t len;
+	dsi_jout_keyed k; /* first: dsi_jout_sort_keyed */
 	const json_t *value, *patch;
 	int type;
 	unsigned flags;
 	const dsi_go_member *raw; /* the caller writes it */
 } entry;
-
-static int entry_cmp(const void *x, const void *y)
-{
-	const entry *a = x, *b = y;
-	return dsi_jout_key_cmp(a->key, a->len, b->key, b->len);
-}
 
 static void emit(dsi_jout *o, const json_t *v, const json_t *patch, int type, unsigned flags, int depth,
 		 const dsi_go_member *raw);
@@ -83,7 +75,7 @@ static int add(dsi_jout *o, entry *e, size_t *n, const char *key, size_t len, co
 			return 0;
 		}
 	}
-	e[(*n)++] = (entry){key, len, val, sub, ft, ff, NULL};
+	e[(*n)++] = (entry){{key, len}, val, sub, ft, ff, NULL};
 	return 0;
 }
 
@@ -126,25 +118,16 @@ static void members(dsi_jout *o, const json_t *v, const json_t *patch, int type,
 			o->fail = 1; /* not a field: nothing to write it as */
 			rc = -1;
 		} else if (!(raw->empty && (ff & DSI_SF_OMITEMPTY))) {
-			e[n++] = (entry){raw->key, rl, NULL, NULL, -1, ff, raw};
+			e[n++] = (entry){{raw->key, rl}, NULL, NULL, -1, ff, raw};
 		}
 	}
 	if (rc == 0) {
-		if (n <= 8) { /* most objects are small: an insertion sort */
-			for (size_t i = 1; i < n; i++)
-				for (size_t j = i; j > 0 && entry_cmp(&e[j - 1], &e[j]) > 0; j--) {
-					entry t = e[j];
-					e[j] = e[j - 1];
-					e[j - 1] = t;
-				}
-		} else {
-			qsort(e, n, sizeof(*e), entry_cmp);
-		}
+		dsi_jout_sort_keyed(e, n, sizeof(*e));
 		dsi_jout_putc(o, '{');
 		for (size_t i = 0; i < n && !o->fail; i++) {
 			if (i)
 				dsi_jout_putc(o, ',');
-			dsi_jout_string(o, e[i].key, e[i].len);
+			dsi_jout_string(o, e[i].k.key, e[i].k.len);
 			dsi_jout_putc(o, ':');
 			if (e[i].raw)
 				e[i].raw->write(o, e[i].raw->ctx);

@@ -255,16 +255,40 @@ static int decodes_nil(const json_t *v, unsigned kind, unsigned opts)
 	return 0;
 }
 
+#define PRINT_MAX_FIELDS 64 /* the most fields of a struct (PodSpec's) are 42 */
+
+/* The member of obj (an object) for each of the n fields of the struct type, NULL where absent:
+ * each member found among the fields by its name (dsi_schema_field_index), one pass over the few
+ * members rather than a lookup in obj for each of the many fields; what json_object_get finds. */
+static void field_members(const json_t *obj, int type, size_t n, const json_t **fv)
+{
+	for (size_t i = 0; i < n; i++)
+		fv[i] = NULL;
+	const char *key;
+	size_t klen;
+	json_t *m;
+	json_object_keylen_foreach((json_t *)obj, key, klen, m)
+	{
+		long i = dsi_schema_field_index(type, key, klen); /* a key with a NUL in it is no field's */
+		if (i >= 0)
+			fv[i] = m;
+	}
+}
+
 /* Every field of the struct type (obj: its JSON, NULL for the zero struct) printed or left out. */
 static json_t *print_struct(const json_t *obj, int type, unsigned opts)
 {
 	json_t *out = json_object();
 	size_t n = dsi_schema_nfields_of(type);
+	const json_t *fv[PRINT_MAX_FIELDS];
+	int found = json_is_object(obj) && n <= PRINT_MAX_FIELDS;
+	if (found)
+		field_members(obj, type, n, fv);
 	for (size_t i = 0; out && i < n; i++) {
 		const char *name = dsi_schema_field_name(type, i);
 		int ft = dsi_schema_field_type_at(type, i);
 		unsigned flags = dsi_schema_field_flags_at(type, i), kind = flags & DSI_GO_KIND_MASK;
-		const json_t *m = json_is_object(obj) ? json_object_get(obj, name) : NULL;
+		const json_t *m = found ? fv[i] : json_is_object(obj) ? json_object_get(obj, name) : NULL;
 		int nil = decodes_nil(m, kind, opts);
 		json_t *r;
 		if (nil && kind != DSI_GO_VALUE && kind != DSI_GO_STRUCT) {
@@ -331,7 +355,8 @@ static json_t *print_value(const json_t *v, int type, unsigned kind, unsigned op
 	}
 	default: {
 		/* scalars: encoded() rewrites no scalar in place */
-		json_t *c = json_deep_copy(v), *r = c ? encoded(c, type, k) : NULL;
+		json_t *c = (opts & DSI_GO_SHARED) ? json_incref((json_t *)v) : json_deep_copy(v);
+		json_t *r = c ? encoded(c, type, k) : NULL;
 		json_decref(c);
 		return r;
 	}

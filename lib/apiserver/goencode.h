@@ -29,6 +29,9 @@ int dsi_go_encode(json_t *v, int type);
 #define DSI_GO_STORAGE                                                                                                 \
 	1u /* after the API server's storage round trip (protobuf): an empty slice or map                              \
 	    * (and an empty []byte) comes back nil, so it prints as a nil one does */
+#define DSI_GO_SHARED                                                                                                  \
+	2u /* the scalars (strings, numbers, booleans) v prints as they are are v's own, referenced rather             \
+	    * than copied: for a print that no one changes in place and that is dropped while v lives */
 
 /*
  * What encoding/json prints for the Go struct that v decodes into (type: its schema type): every

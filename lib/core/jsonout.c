@@ -2,6 +2,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/alloc.h"
 #include "core/strbuf.h"
@@ -61,6 +64,28 @@ static void putc_(jout *o, char c)
 		o->p[o->len++] = c;
 }
 
+/* How many bytes from s on (at most n) are copied as they are: printable ASCII but '"' and '\\'. Keys
+ * and values are mostly such runs: 16 bytes are tested at a time where SSE2 is (x86-64's baseline). */
+static size_t plain_run(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i space = _mm_set1_epi8(0x20), quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* signed: the bytes from 0x80 on are negative, so below 0x20 too */
+		__m128i special = _mm_or_si128(_mm_cmplt_epi8(v, space),
+					       _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+		unsigned m = (unsigned)_mm_movemask_epi8(special);
+		if (m)
+			return i + (size_t)__builtin_ctz(m);
+	}
+#endif
+	while (i < n && s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\')
+		i++;
+	return i;
+}
+
 static void put_string(jout *o, const char *str, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF";
@@ -74,12 +99,12 @@ static void put_string(jout *o, const char *str, size_t n)
 	*w++ = '"';
 	size_t i = 0;
 	while (i < n) {
+		size_t run = plain_run(s + i, n - i);
+		memcpy(w, s + i, run);
+		w += run;
+		if ((i += run) == n)
+			break;
 		unsigned char c = s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			*w++ = (char)c;
-			i++;
-			continue;
-		}
 		if (c >= 0x80) {
 			size_t k = dsi_utf8_len(s + i, n - i);
 			if (!k) {
@@ -129,8 +154,7 @@ static void put_integer(jout *o, json_int_t v)
 }
 
 typedef struct member {
-	const char *key;
-	size_t len;
+	dsi_jout_keyed k; /* first: dsi_jout_sort_keyed */
 	json_t *value;
 } member;
 
@@ -140,11 +164,26 @@ int dsi_jout_key_cmp(const char *a, size_t alen, const char *b, size_t blen)
 	return c ? c : (alen > blen) - (alen < blen);
 }
 
-/* jansson's compare_keys: the bytes, then the length */
-static int member_cmp(const void *x, const void *y)
+/* jansson's compare_keys on the keys elements begin with */
+static int keyed_cmp(const void *x, const void *y)
 {
-	const member *a = x, *b = y;
+	const dsi_jout_keyed *a = x, *b = y;
 	return dsi_jout_key_cmp(a->key, a->len, b->key, b->len);
+}
+
+void dsi_jout_sort_keyed(void *base, size_t n, size_t size)
+{
+	char tmp[DSI_JOUT_KEYED_MAX], *e = base;
+	if (n > 8 || size > sizeof(tmp)) {
+		qsort(base, n, size, keyed_cmp);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) /* most objects are small: an insertion sort */
+		for (size_t j = i; j > 0 && keyed_cmp(e + (j - 1) * size, e + j * size) > 0; j--) {
+			memcpy(tmp, e + j * size, size);
+			memcpy(e + j * size, e + (j - 1) * size, size);
+			memcpy(e + (j - 1) * size, tmp, size);
+		}
 }
 
 static void put_value(jout *o, const json_t *v, int sort, int depth);
@@ -172,21 +211,12 @@ static void put_object(jout *o, const json_t *v, int sort, int depth)
 	}
 	size_t k = 0;
 	for (; it && k < n; it = json_object_iter_next((json_t *)v, it), k++)
-		m[k] = (member){json_object_iter_key(it), json_object_iter_key_len(it), json_object_iter_value(it)};
-	if (k <= 8) { /* most objects are small: an insertion sort */
-		for (size_t i = 1; i < k; i++)
-			for (size_t j = i; j > 0 && member_cmp(&m[j - 1], &m[j]) > 0; j--) {
-				member t = m[j];
-				m[j] = m[j - 1];
-				m[j - 1] = t;
-			}
-	} else {
-		qsort(m, k, sizeof(*m), member_cmp);
-	}
+		m[k] = (member){{json_object_iter_key(it), json_object_iter_key_len(it)}, json_object_iter_value(it)};
+	dsi_jout_sort_keyed(m, k, sizeof(*m));
 	for (size_t i = 0; i < k && !o->fail; i++) {
 		if (i)
 			putc_(o, ',');
-		put_string(o, m[i].key, m[i].len);
+		put_string(o, m[i].k.key, m[i].k.len);
 		putc_(o, ':');
 		put_value(o, m[i].value, sort, depth + 1);
 	}

@@ -42,6 +42,14 @@ void dsi_jout_integer(dsi_jout *o, json_int_t v);
 void dsi_jout_value(dsi_jout *o, const json_t *v, int depth);
 /* jansson's order of sorted keys (compare_keys: the bytes, then the length). */
 int dsi_jout_key_cmp(const char *a, size_t alen, const char *b, size_t blen);
+/* What the elements dsi_jout_sort_keyed sorts begin with. */
+typedef struct dsi_jout_keyed {
+	const char *key;
+	size_t len;
+} dsi_jout_keyed;
+#define DSI_JOUT_KEYED_MAX 64 /* larger elements are sorted by qsort whatever their number */
+/* Sorts n elements of size bytes (each beginning with a dsi_jout_keyed) in that order. */
+void dsi_jout_sort_keyed(void *base, size_t n, size_t size);
 /* The text written (NUL-terminated, the caller's to dsi_free), or NULL when fail is set (the buffer is
  * then freed, fail kept). */
 char *dsi_jout_finish(dsi_jout *o);

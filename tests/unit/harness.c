@@ -3,9 +3,40 @@
 
 #include "harness.h"
 
+#include <dirent.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void dsi_test_each_file(const char *dir, const char *const *suffixes, void (*fn)(const char *path, void *ctx),
+			void *ctx)
+{
+	DIR *d = opendir(dir);
+	ck_assert_msg(d != NULL, "cannot open %s (run the tests from the source tree)", dir);
+	struct dirent *e;
+	char path[4096];
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		DIR *sub = opendir(path);
+		if (sub) {
+			closedir(sub);
+			dsi_test_each_file(path, suffixes, fn, ctx);
+			continue;
+		}
+		size_t len = strlen(e->d_name);
+		for (const char *const *s = suffixes; *s; s++) {
+			size_t sl = strlen(*s);
+			if (len > sl && strcmp(e->d_name + len - sl, *s) == 0) {
+				fn(path, ctx);
+				break;
+			}
+		}
+	}
+	closedir(d);
+}
 
 char *dsi_test_read_file(const char *path, size_t *len)
 {

@@ -23,6 +23,11 @@
 
 /* Read a whole file below the source tree (e.g. "tests/vectors/x.json"); abort the test if missing. */
 char *dsi_test_read_file(const char *path, size_t *len);
+/* fn(path, ctx) for every file below dir (a directory of the source tree, read recursively; names
+ * beginning with '.' left out) whose name ends in one of the suffixes (a NULL-terminated list). Aborts
+ * the test when dir cannot be opened. */
+void dsi_test_each_file(const char *dir, const char *const *suffixes, void (*fn)(const char *path, void *ctx),
+			void *ctx);
 /* A JSON file below the source tree (a vector file), parsed (new reference); duplicate keys are an error.
  * Aborts the test when the file cannot be read or is not JSON. */
 json_t *dsi_test_load_json(const char *path);

@@ -10,7 +10,6 @@
  * the snapshot holds it. Where the writer hands a value back (o.fail 1: a real number), the test
  * says which, and the tree is what the library then writes.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,36 +115,20 @@ static void collect(corpus *c, json_t *v, int depth)
 	json_object_foreach(v, key, m) collect(c, m, depth + 1);
 }
 
-static void corpus_dir(corpus *c, const char *dir)
+static void corpus_file(const char *path, void *ctx)
 {
-	DIR *d = opendir(dir);
-	ck_assert_msg(d != NULL, "cannot open %s (run the tests from the source tree)", dir);
-	struct dirent *e;
-	char path[4096];
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		size_t len = strlen(e->d_name);
-		DIR *sub = opendir(path);
-		if (sub) {
-			closedir(sub);
-			corpus_dir(c, path);
-		} else if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
-			json_t *v = json_load_file(path, JSON_DECODE_ANY, NULL);
-			if (v)
-				collect(c, v, 0);
-			json_decref(v);
-		}
-	}
-	closedir(d);
+	json_t *v = json_load_file(path, JSON_DECODE_ANY, NULL);
+	if (v)
+		collect(ctx, v, 0);
+	json_decref(v);
 }
 
 static corpus load_corpus(void)
 {
 	corpus c = {json_array(), json_array(), json_array()};
-	corpus_dir(&c, "examples");
-	corpus_dir(&c, "tests");
+	static const char *const json_files[] = {".json", NULL};
+	dsi_test_each_file("examples", json_files, corpus_file, &c);
+	dsi_test_each_file("tests", json_files, corpus_file, &c);
 	printf("goemit: corpus of %zu objects, %zu pod templates, %zu DaemonSets\n", json_array_size(c.objects),
 	       json_array_size(c.templates), json_array_size(c.daemonsets));
 	ck_assert_uint_ge(json_array_size(c.objects), 200);

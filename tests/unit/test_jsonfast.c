@@ -7,7 +7,6 @@
  * every JSON file of examples/ and tests/ under each flag the library uses, on the cases it must
  * leave to jansson, on edge cases, on Node items with status.images cut, and on mutated texts.
  */
-#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -86,8 +85,9 @@ typedef struct corpus {
 	size_t files, texts, jansson, ours, bytes, our_bytes; /* texts: files times flag sets */
 } corpus;
 
-static void corpus_file(const char *path, corpus *c)
+static void corpus_file(const char *path, void *ctx)
 {
+	corpus *c = ctx;
 	size_t n;
 	char *text = dsi_test_read_file(path, &n);
 	c->files++;
@@ -111,33 +111,12 @@ static void corpus_file(const char *path, corpus *c)
 	free(text);
 }
 
-static void corpus_dir(const char *dir, corpus *c)
-{
-	DIR *d = opendir(dir);
-	ck_assert_msg(d != NULL, "cannot open %s (run the tests from the source tree)", dir);
-	struct dirent *e;
-	char path[4096];
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		size_t len = strlen(e->d_name);
-		DIR *sub = opendir(path);
-		if (sub) {
-			closedir(sub);
-			corpus_dir(path, c);
-		} else if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
-			corpus_file(path, c);
-		}
-	}
-	closedir(d);
-}
-
 START_TEST(corpus_alike)
 {
 	corpus c = {0};
-	corpus_dir("examples", &c);
-	corpus_dir("tests", &c);
+	static const char *const json_files[] = {".json", NULL};
+	dsi_test_each_file("examples", json_files, corpus_file, &c);
+	dsi_test_each_file("tests", json_files, corpus_file, &c);
 	printf("jsonfast: corpus of %zu JSON files x %zu flag sets: jansson reads %zu texts (%zu bytes), we read %zu "
 	       "(%zu bytes) and leave %zu to jansson\n",
 	       c.files, N_FLAG_SETS, c.jansson, c.bytes, c.ours, c.our_bytes, c.texts - c.ours);

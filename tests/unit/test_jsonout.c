@@ -75,6 +75,19 @@ START_TEST(scalars_and_escapes)
 	both(o);
 	json_decref(s);
 	json_decref(o);
+	/* a byte to escape or check at every place of strings around the writer's 16-byte steps */
+	static const char *const specials[] = {"\x01", "\"", "\\", "\x7f", "\xc3\xa9", "\xe2\x80\xa8", "\xff", "\xc3"};
+	for (size_t len = 14; len <= 50; len += 6)
+		for (size_t at = 0; at <= len; at++)
+			for (size_t k = 0; k < sizeof(specials) / sizeof(specials[0]); k++) {
+				char buf[64];
+				size_t sl = strlen(specials[k]);
+				memset(buf, 'a', len);
+				memcpy(buf + at, specials[k], sl);
+				json_t *v = json_stringn_nocheck(buf, at + sl > len ? at + sl : len);
+				both(v);
+				json_decref(v);
+			}
 }
 END_TEST
 
