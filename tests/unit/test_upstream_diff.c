@@ -1335,8 +1335,27 @@ static unsigned diff_rolling(diff_ctx *d)
 	 * creates for this template, labelled h-new, which makes h-new the hash rather than the option's
 	 * h-opt; and an older one of another template */
 	int revisions = chance(r, 40), older = revisions && chance(r, 50);
-	ds_options *opts = dsi_test_options(revisions ? "{\"revisionHash\": \"h-opt\", \"burstReplicas\": 100000}"
-						      : "{\"revisionHash\": \"h-new\", \"burstReplicas\": 100000}");
+	/* or no hash given: the template's (ds_template_hash's), which the new pods are labelled with */
+	int template_hash = !revisions && chance(r, 25);
+	if (template_hash) {
+		char *tmpl = dump(json_object_get(dspec, "template")), hash[16];
+		ds_error herr;
+		ck_assert_int_eq(ds_template_hash(tmpl, strlen(tmpl), -1, hash, sizeof(hash), &herr), 0);
+		free(tmpl);
+		size_t k;
+		json_t *o;
+		json_array_foreach(objects, k, o)
+		{
+			json_t *labels = json_object_get(json_object_get(o, "metadata"), "labels");
+			const char *h = json_string_value(json_object_get(labels, "controller-revision-hash"));
+			if (h && strcmp(h, "h-new") == 0)
+				json_object_set_new(labels, "controller-revision-hash", json_string(hash));
+		}
+	}
+	const char *settings = revisions       ? "{\"revisionHash\": \"h-opt\", \"burstReplicas\": 100000}"
+			       : template_hash ? "{\"burstReplicas\": 100000}"
+					       : "{\"revisionHash\": \"h-new\", \"burstReplicas\": 100000}";
+	ds_options *opts = dsi_test_options(settings);
 	ds_time now;
 	ck_assert_int_eq(ds_time_parse("2026-06-01T00:00:00Z", &now, NULL), 0);
 	char *why, *out = NULL;
