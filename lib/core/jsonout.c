@@ -7,6 +7,7 @@
 #endif
 
 #include "core/alloc.h"
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "core/utf8.h"
 
@@ -141,15 +142,7 @@ static void put_string(jout *o, const char *str, size_t n)
 
 static void put_integer(jout *o, json_int_t v)
 {
-	char buf[24], *e = buf + sizeof(buf), *b = e;
-	/* as unsigned: the most negative value too */
-	unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-	do {
-		*--b = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--b = '-';
+	char buf[DSI_DECIMAL_MAX], *e = buf + sizeof(buf), *b = dsi_format_int64(e, v);
 	put(o, b, (size_t)(e - b));
 }
 

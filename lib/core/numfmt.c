@@ -184,3 +184,15 @@ int dsi_go_parse_int64(const char *s, size_t n, int64_t *out)
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
 	return 0;
 }
+
+char *dsi_format_decimal(char *end, unsigned long long magnitude, int negative)
+{
+	char *p = end;
+	do {
+		*--p = (char)('0' + magnitude % 10);
+		magnitude /= 10;
+	} while (magnitude);
+	if (negative)
+		*--p = '-';
+	return p;
+}

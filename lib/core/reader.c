@@ -65,14 +65,11 @@ size_t dsi_rd_push(dsi_rd *rd, const char *key)
 size_t dsi_rd_push_index(dsi_rd *rd, size_t i)
 {
 	size_t mark = rd->len;
-	char d[24];
-	size_t n = sizeof(d);
-	d[--n] = ']';
-	do
-		d[--n] = (char)('0' + i % 10);
-	while ((i /= 10) > 0);
-	d[--n] = '[';
-	put(rd->path, sizeof(rd->path), &rd->len, d + n, sizeof(d) - n);
+	char d[DSI_DECIMAL_MAX + 2], *e = d + sizeof(d);
+	e[-1] = ']';
+	char *b = dsi_format_decimal(e - 1, i, 0);
+	*--b = '[';
+	put(rd->path, sizeof(rd->path), &rd->len, b, (size_t)(e - b));
 	return mark;
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/alloc.h"
 #include "core/jsonout.h"
+#include "core/numfmt.h"
 #include "core/strbuf.h"
 #include "model/quantity.h"
 
@@ -61,25 +62,14 @@ static void puts_(sink *s, const char *p)
 /* the decimal of v, as %lld prints it */
 static void put_i64(sink *s, long long v)
 {
-	char b[24], *e = b + sizeof(b), *p = e;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
+	char b[DSI_DECIMAL_MAX], *e = b + sizeof(b), *p = dsi_format_int64(e, v);
 	put(s, p, (size_t)(e - p));
 }
 
 /* the decimal of v, as %llu prints it */
 static void put_u64(sink *s, unsigned long long v)
 {
-	char b[24], *e = b + sizeof(b), *p = e;
-	do {
-		*--p = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
+	char b[DSI_DECIMAL_MAX], *e = b + sizeof(b), *p = dsi_format_decimal(e, v, 0);
 	put(s, p, (size_t)(e - p));
 }
 
