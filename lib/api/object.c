@@ -428,13 +428,14 @@ static int read_kind(ds_object *o, dsi_kind want, int mode, const input *in, con
 		 * decode is no error there) */
 		dsi_prepared prep;
 		memset(&prep, 0, sizeof(prep));
-		unsigned skip = mode == DSI_READ_DS_PLACEMENT ? DSI_DS_NO_HASH
-				: mode == DSI_READ_DS_HASH    ? DSI_DS_NO_PATCH
-							      : 0;
+		int hash_only = mode == DSI_READ_DS_HASH || mode == DSI_READ_DS_PLACEMENT_HASH;
+		unsigned skip =
+			mode == DSI_READ_DS_PLACEMENT ? DSI_DS_NO_HASH | DSI_DS_PLACEMENT_ONLY
+			: hash_only ? DSI_DS_NO_PATCH | (mode == DSI_READ_DS_PLACEMENT_HASH ? DSI_DS_PLACEMENT_ONLY : 0)
+				    : 0;
 		/* the objects' decoding above checked the template; without the patch, the canonical
 		 * template is read by the hash alone */
-		unsigned how = DSI_PREPARE_LENIENT | DSI_PREPARE_CHECKED |
-			       (mode == DSI_READ_DS_HASH ? DSI_PREPARE_HASH_ONLY : 0);
+		unsigned how = DSI_PREPARE_LENIENT | DSI_PREPARE_CHECKED | (hash_only ? DSI_PREPARE_HASH_ONLY : 0);
 		/* read into another table, it is the caller's to place */
 		dsi_atoms *atoms = in->atoms ? in->atoms : &o->atoms;
 		if ((rc = in->atoms ? 0 : pin(o, err)) == 0 &&

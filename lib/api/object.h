@@ -35,17 +35,22 @@ typedef enum dsi_otype {
  *   DSI_READ_NODE_PLAIN  a Node as ds_pod_required_node_affinity_match2 reads it: one object decoded
  *                     as a Node whatever its kind, not one of a List or stream;
  *   DSI_READ_DS_PLACEMENT  a DaemonSet read and checked as by default, but without its canonical
- *                     template, template hash and patch (d.hashed, d.patch NULL, d.hash ""): for a
- *                     text function's own object whose decision reads none of them;
- *   DSI_READ_DS_HASH  the same with the canonical template and the hash, without the patch (the
- *                     canonical template is then for the hash alone: its members may not come in
- *                     the canonical order, dsi_canonical_template_for_hash). */
+ *                     template, template hash and patch (d.hashed, d.patch NULL, d.hash ""), and of
+ *                     its template's spec only what NodeShouldRunDaemonPod and NewPod read (nodeName,
+ *                     hostNetwork, nodeSelector, required node affinity, tolerations): for a text
+ *                     function's own object whose decision reads none of the rest;
+ *   DSI_READ_DS_HASH  read as by default, with the canonical template and the hash, without the patch
+ *                     (the canonical template is then for the hash alone: its members may not come
+ *                     in the canonical order, dsi_canonical_template_for_hash);
+ *   DSI_READ_DS_PLACEMENT_HASH  DSI_READ_DS_PLACEMENT with the canonical template and the hash of
+ *                     DSI_READ_DS_HASH (NewPod without a hash given). */
 enum {
 	DSI_READ_DEFAULT = 0,
 	DSI_READ_POD_STRICT = 1,
 	DSI_READ_NODE_PLAIN = 2,
 	DSI_READ_DS_PLACEMENT = 3,
-	DSI_READ_DS_HASH = 4
+	DSI_READ_DS_HASH = 4,
+	DSI_READ_DS_PLACEMENT_HASH = 5
 };
 
 /* A taint's timeAdded, which the typed view does not keep (FindMatchingUntoleratedTaint returns it). */

@@ -157,7 +157,7 @@ int ds_daemonset_new_pod(const char *daemonset, size_t size, const char *node_na
 	*json_out = NULL;
 	ds_object d;
 	/* the template hash only where the pod's label takes it */
-	int mode = hash || dsi_o_daemon(opts)->revision_hash ? DSI_READ_DS_PLACEMENT : DSI_READ_DS_HASH;
+	int mode = hash || dsi_o_daemon(opts)->revision_hash ? DSI_READ_DS_PLACEMENT : DSI_READ_DS_PLACEMENT_HASH;
 	int rc = parse(DSI_OT_DAEMONSET, mode, daemonset, size, opts, "daemonset", &d, err);
 	if (rc < 0)
 		return rc;
@@ -213,8 +213,8 @@ int ds_daemonset_rolling_update(const char *daemonset, size_t daemonset_size, co
 		const ds_error objects_err = *err;
 		ds_object d;
 		dsi_error_reset(err); /* as it was when the DaemonSet was read first */
-		int drc = parse(DSI_OT_DAEMONSET, DSI_READ_DS_PLACEMENT, daemonset, daemonset_size, opts, "daemonset",
-				&d, err);
+		int drc = parse(DSI_OT_DAEMONSET, DSI_READ_DEFAULT, daemonset, daemonset_size, opts, "daemonset", &d,
+				err);
 		if (drc < 0)
 			return drc;
 		release(&d);

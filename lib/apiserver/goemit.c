@@ -79,6 +79,22 @@ static int add(dsi_jout *o, entry *e, size_t *n, const char *key, size_t len, co
 	return 0;
 }
 
+/* patch's member key: a patch has a member or two, which compares find sooner than a hash */
+static const json_t *patch_get(const json_t *patch, const char *key, size_t len)
+{
+	if (json_object_size(patch) > 4)
+		return json_object_getn(patch, key, len);
+	const char *k;
+	size_t kl;
+	json_t *m;
+	json_object_keylen_foreach((json_t *)patch, k, kl, m)
+	{
+		if (kl == len && memcmp(k, key, len) == 0)
+			return m;
+	}
+	return NULL;
+}
+
 /* The members of v (an object or NULL) with patch (an object or NULL) merged, as fields of the struct
  * type (strct) or as the elements of the map or slice type with flags. */
 static void members(dsi_jout *o, const json_t *v, const json_t *patch, int type, unsigned flags, int strct, int depth,
@@ -101,8 +117,8 @@ static void members(dsi_jout *o, const json_t *v, const json_t *patch, int type,
 		json_object_keylen_foreach((json_t *)v, key, len, m)
 		{
 			if (rc == 0 && !(raw && len == rl && memcmp(key, raw->key, rl) == 0))
-				rc = add(o, e, &n, key, len, m, patch ? json_object_getn(patch, key, len) : NULL, type,
-					 strct, et, ek);
+				rc = add(o, e, &n, key, len, m, patch ? patch_get(patch, key, len) : NULL, type, strct,
+					 et, ek);
 		}
 	if (np)
 		json_object_keylen_foreach((json_t *)patch, key, len, m)
@@ -125,10 +141,7 @@ static void members(dsi_jout *o, const json_t *v, const json_t *patch, int type,
 		dsi_jout_sort_keyed(e, n, sizeof(*e));
 		dsi_jout_putc(o, '{');
 		for (size_t i = 0; i < n && !o->fail; i++) {
-			if (i)
-				dsi_jout_putc(o, ',');
-			dsi_jout_string(o, e[i].k.key, e[i].k.len);
-			dsi_jout_putc(o, ':');
+			dsi_jout_key(o, i == 0, e[i].k.key, e[i].k.len);
 			if (e[i].raw)
 				e[i].raw->write(o, e[i].raw->ctx);
 			else

@@ -303,7 +303,7 @@ static json_t *print_struct(const json_t *obj, int type, unsigned opts)
 			/* the element kinds of a slice or map ride in the flags of the field */
 			r = print_value(val, ft, kind | (flags & DSI_SF_ELEM_NIL), opts);
 		}
-		if (!r || json_object_set_new(out, name, r) < 0) {
+		if (!r || json_object_set_new_nocheck(out, name, r) < 0) { /* a schema name: ASCII */
 			json_decref(out);
 			return NULL;
 		}
@@ -344,7 +344,8 @@ static json_t *print_value(const json_t *v, int type, unsigned kind, unsigned op
 			const char *key;
 			json_object_foreach((json_t *)v, key, m)
 			{
-				if (out && json_object_set_new(out, key, print_value(m, et, ek, opts)) < 0) {
+				/* a key of a jansson object: valid UTF-8 already (and so is what precedes a NUL) */
+				if (out && json_object_set_new_nocheck(out, key, print_value(m, et, ek, opts)) < 0) {
 					json_decref(out);
 					out = NULL;
 				}

@@ -255,8 +255,16 @@ static void put_value(jout *o, const json_t *v, int sort, int depth)
 	}
 }
 
+int dsi_jout_reserve(dsi_jout *o, size_t n) { return reserve(o, n); }
 void dsi_jout_put(dsi_jout *o, const char *s, size_t n) { put(o, s, n); }
-void dsi_jout_putc(dsi_jout *o, char c) { putc_(o, c); }
+
+void dsi_jout_key(dsi_jout *o, int first, const char *key, size_t n)
+{
+	if (!first)
+		putc_(o, ',');
+	put_string(o, key, n);
+	putc_(o, ':');
+}
 void dsi_jout_string(dsi_jout *o, const char *s, size_t n)
 {
 	if (!o->fail)

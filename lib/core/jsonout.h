@@ -33,8 +33,18 @@ typedef struct dsi_jout {
 	{                                                                                                              \
 		NULL, 0, 0, 0                                                                                          \
 	}
+/* Room for n more bytes (and the NUL of dsi_jout_finish): 0, or -1 with fail set. */
+int dsi_jout_reserve(dsi_jout *o, size_t n);
 void dsi_jout_put(dsi_jout *o, const char *s, size_t n);
-void dsi_jout_putc(dsi_jout *o, char c);
+static inline void dsi_jout_putc(dsi_jout *o, char c)
+{
+	if (o->fail == 0 && o->cap - o->len > 1) /* the common case, inline */
+		o->p[o->len++] = c;
+	else if (dsi_jout_reserve(o, 1) == 0)
+		o->p[o->len++] = c;
+}
+/* A member's key: a comma first unless first, then the key as a JSON string and a colon. */
+void dsi_jout_key(dsi_jout *o, int first, const char *key, size_t n);
 /* A JSON string of the n bytes of s. */
 void dsi_jout_string(dsi_jout *o, const char *s, size_t n);
 void dsi_jout_integer(dsi_jout *o, json_int_t v);

@@ -31,23 +31,32 @@ static const char *str(const dsi_atoms *a, dsi_atom id)
 	return s ? s : "";
 }
 
-/* Which nodeSelector pair the node lacks (the spec's strings in ta, the node's in tb). */
+/* Which nodeSelector pair the node lacks (the spec's strings in ta, the node's in tb): of several, the
+ * first by key in byte order (the pairs are kept in the order of their atoms, which depends on what
+ * else the table holds). */
 static void selector_detail(const dsi_atoms *ta, const dsi_podspec *spec, const dsi_atoms *tb, const dsi_node *node,
 			    dsi_strbuf *b)
 {
+	const dsi_label *first = NULL;
+	dsi_atom first_have = DSI_ATOM_NONE;
 	for (uint32_t i = 0; i < spec->node_selector.n; i++) {
 		const dsi_label *l = &spec->node_selector.v[i];
 		dsi_atom have = dsi_labels_get(&node->meta.labels, dsi_atom_rebase(ta, l->key, tb));
 		if (have && dsi_atom_eq_x(tb, have, ta, l->value))
 			continue;
-		if (!have)
-			dsi_strbuf_printf(b, "node has no label %s (nodeSelector wants %s=%s)", str(ta, l->key),
-					  str(ta, l->key), str(ta, l->value));
-		else
-			dsi_strbuf_printf(b, "label %s is \"%s\", nodeSelector wants \"%s\"", str(ta, l->key),
-					  str(tb, have), str(ta, l->value));
-		return;
+		if (!first || strcmp(str(ta, l->key), str(ta, first->key)) < 0) {
+			first = l;
+			first_have = have;
+		}
 	}
+	if (!first)
+		return;
+	if (!first_have)
+		dsi_strbuf_printf(b, "node has no label %s (nodeSelector wants %s=%s)", str(ta, first->key),
+				  str(ta, first->key), str(ta, first->value));
+	else
+		dsi_strbuf_printf(b, "label %s is \"%s\", nodeSelector wants \"%s\"", str(ta, first->key),
+				  str(tb, first_have), str(ta, first->value));
 }
 
 /* The TaintToleration reason for taint t of the node (its strings in tb); note ends the detail. */

@@ -190,19 +190,13 @@ static void put_field(dsi_jout *o, int type, const char *key, const json_t *v, c
 {
 	unsigned flags;
 	int ft = field_of(type, key, &flags);
-	if (comma)
-		dsi_jout_putc(o, ',');
-	dsi_jout_string(o, key, strlen(key));
-	dsi_jout_putc(o, ':');
+	dsi_jout_key(o, !comma, key, strlen(key));
 	dsi_go_emit_with(o, v, patch, ft, flags, m);
 }
 
 static void put_str_field(dsi_jout *o, const char *key, const char *value, int comma)
 {
-	if (comma)
-		dsi_jout_putc(o, ',');
-	dsi_jout_string(o, key, strlen(key));
-	dsi_jout_putc(o, ':');
+	dsi_jout_key(o, !comma, key, strlen(key));
 	dsi_jout_string(o, value, strlen(value));
 }
 
@@ -286,6 +280,7 @@ int dsi_new_pod_write(const dsi_placement *p, const char *node, const char *hash
 	unsigned mflags;
 	int meta_type = field_of(pod, "metadata", &mflags);
 	dsi_jout o = DSI_JOUT_INIT;
+	dsi_jout_reserve(&o, 4096); /* a pod is a few KB: fewer reallocations (its failure is o's) */
 	lit(&o, "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":");
 	put_meta(&o, p, meta_type, tmeta, labels, own, prefix);
 	put_field(&o, pod, "spec", json_is_object(tspec) ? tspec : NULL, patch, &tols, 1);

@@ -194,7 +194,10 @@ int dsi_daemonset_read_ex(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *has
 			rc = dsi_rd_object(rd, tmpl, "spec", &tspec);
 		if (rc == 0 && tspec) {
 			size_t m3 = dsi_rd_push(rd, "spec");
-			rc = dsi_podspec_read(rd, atoms, tspec, DSI_PODSPEC_PLACEMENT, gates, &out->tspec);
+			rc = dsi_podspec_read(rd, atoms, tspec,
+					      DSI_PODSPEC_PLACEMENT |
+						      ((skip & DSI_DS_PLACEMENT_ONLY) ? DSI_PODSPEC_PLACEMENT_ONLY : 0),
+					      gates, &out->tspec);
 			dsi_rd_pop(rd, m3);
 		} else if (rc == 0) {
 			out->tspec.termination_grace_seconds = 30;

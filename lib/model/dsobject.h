@@ -74,12 +74,13 @@ typedef struct dsi_daemonset {
 int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version, int legacy,
 		       unsigned gates, int k8s_minor, dsi_daemonset *out);
 /* The same, leaving out what a reader does not need (skip): DSI_DS_NO_PATCH, the patch and its
- * digest (NULL and 0); DSI_DS_NO_HASH, those and the hash (""). For a DaemonSet a pure function
- * reads for itself alone (a placement decision needs neither); nothing else may see it.
- * DSI_DS_BORROW (no patch either): obj and hashed are borrowed, no reference taken nor released,
- * so that values other threads read are read without a count changing; they must outlive it,
- * unchanged, and nothing may take a reference to them through it. */
-enum { DSI_DS_NO_PATCH = 1, DSI_DS_NO_HASH = 2, DSI_DS_BORROW = 4 };
+ * digest (NULL and 0); DSI_DS_NO_HASH, those and the hash (""); DSI_DS_PLACEMENT_ONLY, every part of
+ * the template's spec but those NodeShouldRunDaemonPod and NewPod read (DSI_PODSPEC_PLACEMENT_ONLY).
+ * For a DaemonSet a pure function reads for itself alone (a placement decision needs none of them);
+ * nothing else may see it. DSI_DS_BORROW (no patch either): obj and hashed are borrowed, no
+ * reference taken nor released, so that values other threads read are read without a count
+ * changing; they must outlive it, unchanged, and nothing may take a reference to them through it. */
+enum { DSI_DS_NO_PATCH = 1, DSI_DS_NO_HASH = 2, DSI_DS_PLACEMENT_ONLY = 4, DSI_DS_BORROW = 8 };
 int dsi_daemonset_read_ex(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version,
 			  int legacy, unsigned gates, int k8s_minor, unsigned skip, dsi_daemonset *out);
 void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);

@@ -327,6 +327,23 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 	if ((rc = dsi_rd_bool(rd, spec, "hostNetwork", &b, NULL)) < 0)
 		goto fail;
 	out->host_network = (uint8_t)b;
+	if (flags & DSI_PODSPEC_PLACEMENT_ONLY) {
+		json_t *aff, *na = NULL;
+		if ((rc = dsi_rd_object(rd, spec, "affinity", &aff)) < 0)
+			goto fail;
+		size_t m = dsi_rd_push(rd, "affinity");
+		if (aff && (rc = dsi_rd_object(rd, aff, "nodeAffinity", &na)) == 0 && na) {
+			size_t m2 = dsi_rd_push(rd, "nodeAffinity");
+			rc = dsi_node_selector_read(rd, atoms, na, "requiredDuringSchedulingIgnoredDuringExecution",
+						    &out->required);
+			dsi_rd_pop(rd, m2);
+		}
+		dsi_rd_pop(rd, m);
+		if (rc < 0 || (rc = dsi_labels_read(rd, atoms, spec, "nodeSelector", &out->node_selector)) < 0 ||
+		    (rc = dsi_tolerations_read(rd, atoms, spec, "tolerations", &out->tolerations)) < 0)
+			goto fail;
+		return 0;
+	}
 	if ((rc = dsi_rd_bool(rd, spec, "hostPID", &b, NULL)) < 0)
 		goto fail;
 	out->host_pid = (uint8_t)b;

@@ -68,6 +68,9 @@ typedef struct dsi_podspec {
 } dsi_podspec;
 
 #define DSI_PODSPEC_PLACEMENT 1u /* also read nodeSelector, node affinity terms and tolerations */
+/* With DSI_PODSPEC_PLACEMENT: nothing else but nodeName and hostNetwork, for a DaemonSet whose decision
+ * reads no more (NodeShouldRunDaemonPod, NewPod's tolerations); the rest keeps its zero value. */
+#define DSI_PODSPEC_PLACEMENT_ONLY 2u
 
 /* Read obj's member "spec" (a PodSpec). gates: DSI_GATE_* from lib/core/optparse.h. */
 int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned flags, unsigned gates,

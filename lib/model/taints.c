@@ -353,12 +353,8 @@ static void put_member(dsi_jout *o, int *first, const char *name, const char *s)
 {
 	if (!*s)
 		return;
-	if (!*first)
-		dsi_jout_putc(o, ',');
+	dsi_jout_key(o, *first, name, strlen(name));
 	*first = 0;
-	dsi_jout_putc(o, '"');
-	dsi_jout_put(o, name, strlen(name));
-	dsi_jout_put(o, "\":", 2);
 	dsi_jout_string(o, s, strlen(s));
 }
 
@@ -374,7 +370,7 @@ void dsi_tolerations_write(dsi_jout *o, const dsi_atoms *atoms, const dsi_tolera
 		put_member(o, &first, "key", x->key ? str_or_empty(atoms, x->key) : "");
 		put_member(o, &first, "operator", x->op_empty ? "" : dsi_toleration_op_text(atoms, x->op));
 		if (x->has_seconds) {
-			dsi_jout_put(o, first ? "\"tolerationSeconds\":" : ",\"tolerationSeconds\":", first ? 20 : 21);
+			dsi_jout_key(o, first, "tolerationSeconds", 17);
 			dsi_jout_integer(o, x->seconds);
 			first = 0;
 		}

@@ -6,7 +6,6 @@
  * (dsi_canonical_template_for_hash: print, then defaults) equals the canonical form (defaults, then
  * print) on every template of examples/ and tests/ and on each default's edge cases.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -546,51 +545,33 @@ static int for_hash_doc(void *ctx, json_t *doc, size_t index, int line)
 	return 0;
 }
 
-static void for_hash_dir(const char *dir, for_hash_count *n)
+/* The templates of a JSON or YAML file of the source tree. */
+static void for_hash_file(const char *path, void *ctx)
 {
-	DIR *d = opendir(dir);
-	ck_assert_msg(d != NULL, "cannot open %s (run the tests from the source tree)", dir);
-	struct dirent *e;
-	char path[4096];
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		size_t len = strlen(e->d_name);
-		DIR *sub = opendir(path);
-		if (sub) {
-			closedir(sub);
-			for_hash_dir(path, n);
-			continue;
-		}
-		int json = len > 5 && strcmp(e->d_name + len - 5, ".json") == 0;
-		int yaml = (len > 5 && strcmp(e->d_name + len - 5, ".yaml") == 0) ||
-			   (len > 4 && strcmp(e->d_name + len - 4, ".yml") == 0);
-		if (!json && !yaml)
-			continue;
-		size_t size;
-		char *text = dsi_test_read_file(path, &size);
-		json_t *v = json ? json_loadb(text, size, 0, NULL) : NULL;
-		n->files++;
-		if (v) {
-			for_hash_walk(v, path, n);
-			json_decref(v);
-		} else {
-			dsi_limits lim;
-			dsi_limits_default(&lim);
-			ds_error err;
-			(void)dsi_yaml_parse(text, size, &lim, for_hash_doc, n, &err); /* the bad ones on purpose too */
-		}
-		free(text);
+	for_hash_count *n = ctx;
+	size_t size, len = strlen(path);
+	char *text = dsi_test_read_file(path, &size);
+	int json = len > 5 && strcmp(path + len - 5, ".json") == 0;
+	json_t *v = json ? json_loadb(text, size, 0, NULL) : NULL;
+	n->files++;
+	if (v) {
+		for_hash_walk(v, path, n);
+		json_decref(v);
+	} else {
+		dsi_limits lim;
+		dsi_limits_default(&lim);
+		ds_error err;
+		(void)dsi_yaml_parse(text, size, &lim, for_hash_doc, n, &err); /* the bad ones on purpose too */
 	}
-	closedir(d);
+	free(text);
 }
 
 START_TEST(template_for_hash_on_the_corpus)
 {
+	static const char *const files[] = {".json", ".yaml", ".yml", NULL};
 	for_hash_count n = {0, 0, 0};
-	for_hash_dir("examples", &n);
-	for_hash_dir("tests", &n);
+	dsi_test_each_file("examples", files, for_hash_file, &n);
+	dsi_test_each_file("tests", files, for_hash_file, &n);
 	printf("canonical: %zu templates of %zu files alike for the hash (%zu refused by both)\n", n.templates, n.files,
 	       n.refused);
 	ck_assert_uint_ge(n.templates, 1000);

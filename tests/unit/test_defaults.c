@@ -181,7 +181,8 @@ START_TEST(volume_defaults)
 		"{\"name\":\"h\",\"iscsi\":{\"iqn\":\"iqn.x\"}},{\"name\":\"i\",\"azureDisk\":{\"diskName\":\"d\"}},"
 		"{\"name\":\"j\",\"scaleIO\":{\"system\":\"s\"}},{\"name\":\"k\",\"downwardAPI\":{}},"
 		"{\"name\":\"l\",\"ephemeral\":{\"volumeClaimTemplate\":{\"spec\":{\"resources\":{\"requests\":{"
-		"\"storage\":1073741824}}}}}}"
+		"\"storage\":1073741824}}}}}},"
+		"{\"name\":\"m\",\"hostPath\":null,\"foo\":{}},{\"name\":\"n\",\"nfs\":{\"server\":\"s\"}}"
 		"]}}}}");
 	expect_json(v, "spec.template.spec.volumes[0]", "{\"name\":\"a\",\"emptyDir\":{}}");
 	expect_json(v, "spec.template.spec.volumes[1].secret", "{\"secretName\":\"s\",\"defaultMode\":420}");
@@ -211,6 +212,10 @@ START_TEST(volume_defaults)
 	expect_json(v, "spec.template.spec.volumes[11].ephemeral.volumeClaimTemplate",
 		    "{\"metadata\":{},\"spec\":{\"volumeMode\":\"Filesystem\",\"resources\":{\"requests\":{\"storage\":"
 		    "\"1073741824\"}}}}");
+	/* a null source, or a member of another name, is no source (ptr.AllPtrFieldsNil); one is enough */
+	expect_json(v, "spec.template.spec.volumes[12]", "{\"name\":\"m\",\"emptyDir\":{}}");
+	ck_assert_ptr_null(at(v, "spec.template.spec.volumes[13].emptyDir"));
+	ck_assert_ptr_nonnull(at(v, "spec.template.spec.volumes[13].nfs"));
 	json_decref(v);
 }
 END_TEST
