@@ -230,12 +230,13 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, dsi_da
 		dsi_daemonset *nd = dsi_malloc(sizeof(*nd));
 		if (nd && read) { /* read as the snapshot reads it, into its table */
 			memcpy(nd, read, sizeof(*nd));
-		} else if (nd) { /* the caller's object: its JSON copied, read again into the table */
+		} else if (nd) { /* the caller's object, read again into the table */
 			/* the hash is the object's, computed from the same JSON with the same version;
 			 * without a ControllerRevision to compare it with, no patch either, and so no
-			 * canonical template to make them from */
+			 * canonical template to make them from; and its JSON, which the plan of decisions
+			 * only reads, borrowed for the call rather than copied */
 			int reuse = od->hash[0] && !dsi_cluster_count(c, DSI_KIND_REVISION);
-			json_t *copy = json_deep_copy(od->obj),
+			json_t *copy = reuse ? od->obj : json_deep_copy(od->obj),
 			       *hashed = od->hashed && !reuse ? json_deep_copy(od->hashed) : NULL;
 			dsi_rd rd;
 			dsi_api_lenient_rd(&rd, err);
@@ -244,10 +245,11 @@ int dsi_decide_rolling_update(dsi_cluster *c, const ds_object *daemonset, dsi_da
 			else if ((rc = dsi_daemonset_read_ex(&rd, &c->atoms, copy, hashed,
 							     json_string_value(json_object_get(copy, "apiVersion")),
 							     od->legacy != 0, daemonset->gates, daemonset->k8s_minor,
-							     reuse ? DSI_DS_NO_HASH : 0, nd)) == 0 &&
+							     reuse ? DSI_DS_NO_HASH | DSI_DS_BORROW : 0, nd)) == 0 &&
 				 reuse)
 				memcpy(nd->hash, od->hash, sizeof(nd->hash));
-			json_decref(copy);
+			if (!reuse)
+				json_decref(copy);
 			json_decref(hashed);
 		} else {
 			rc = dsi_error_nomem(err);

@@ -13,9 +13,11 @@ void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds)
 	if (ds->adv.has_rollout_selector)
 		dsi_selector_release(atoms, &ds->adv.rollout_selector);
 	json_decref(ds->patch);
-	json_decref(ds->hashed);
 	json_decref(ds->given);
-	json_decref(ds->obj);
+	if (!ds->borrowed) {
+		json_decref(ds->hashed);
+		json_decref(ds->obj);
+	}
 	memset(ds, 0, sizeof(*ds));
 }
 
@@ -146,8 +148,13 @@ int dsi_daemonset_read_ex(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *has
 			  int legacy, unsigned gates, int k8s_minor, unsigned skip, dsi_daemonset *out)
 {
 	memset(out, 0, sizeof(*out));
-	out->obj = json_incref(obj);
-	out->hashed = json_incref(hashed);
+	/* borrowed: no reference taken, so no count of the caller's values changes (nor any patch
+	 * sharing them made) */
+	out->borrowed = (skip & DSI_DS_BORROW) != 0;
+	if (out->borrowed)
+		skip |= DSI_DS_NO_PATCH;
+	out->obj = out->borrowed ? obj : json_incref(obj);
+	out->hashed = out->borrowed ? hashed : json_incref(hashed);
 	out->kruise = api_version && strncmp(api_version, "apps.kruise.io/", 15) == 0;
 	if (legacy)
 		out->legacy = (uint8_t)(api_version && strcmp(api_version, "extensions/v1beta1") == 0 ? 1 : 2);

@@ -60,6 +60,7 @@ typedef struct dsi_daemonset {
 	dsi_ds_advanced adv;
 	uint32_t index;   /* owned by the snapshot */
 	uint8_t manifest; /* read from a manifest (no uid): what the loader gave it, DSI_MANIFEST_* of snapshot.h */
+	uint8_t borrowed; /* obj and hashed are not owned (DSI_DS_BORROW) */
 } dsi_daemonset;
 
 /* Read a DaemonSet (apps/v1; apps.kruise.io/v1alpha1|v1beta1; legacy groups
@@ -76,8 +77,10 @@ int dsi_daemonset_read(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed
  * digest (NULL and 0); DSI_DS_NO_HASH, those and the hash (""); DSI_DS_PLACEMENT_ONLY, every part of
  * the template's spec but those NodeShouldRunDaemonPod and NewPod read (DSI_PODSPEC_PLACEMENT_ONLY).
  * For a DaemonSet a pure function reads for itself alone (a placement decision needs none of them);
- * nothing else may see it. */
-enum { DSI_DS_NO_PATCH = 1, DSI_DS_NO_HASH = 2, DSI_DS_PLACEMENT_ONLY = 4 };
+ * nothing else may see it. DSI_DS_BORROW (no patch either): obj and hashed are borrowed, no
+ * reference taken nor released, so that values other threads read are read without a count
+ * changing; they must outlive it, unchanged, and nothing may take a reference to them through it. */
+enum { DSI_DS_NO_PATCH = 1, DSI_DS_NO_HASH = 2, DSI_DS_PLACEMENT_ONLY = 4, DSI_DS_BORROW = 8 };
 int dsi_daemonset_read_ex(dsi_rd *rd, dsi_atoms *atoms, json_t *obj, json_t *hashed, const char *api_version,
 			  int legacy, unsigned gates, int k8s_minor, unsigned skip, dsi_daemonset *out);
 void dsi_daemonset_release(dsi_atoms *atoms, dsi_daemonset *ds);

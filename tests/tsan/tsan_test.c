@@ -813,6 +813,7 @@ static const char *const obj_taints[] = {
 typedef struct objects {
 	const ds_options *opts;
 	ds_object *ds[32], *nodes[64], *tols[NTOL], *taints[NTAINT];
+	ds_object *list; /* a few of the nodes, for each DaemonSet's rolling update */
 	size_t nds, nnodes;
 	ds_object *last; /* its last reference is dropped by the thread that finishes last */
 	char **golden;
@@ -836,6 +837,17 @@ static char *obj_job(const objects *o, size_t k)
 		ds_free(json);
 		ds_object_free(d);
 		ds_object_free(n);
+	} else if (k >= o->nds * o->nnodes + NTOL * NTAINT) {
+		/* the DaemonSet's JSON and hash read by every thread's decision at once */
+		ds_object *d = ds_object_ref(o->ds[k - o->nds * o->nnodes - NTOL * NTAINT]),
+			  *l = ds_object_ref(o->list);
+		char *json = NULL;
+		rc = ds_daemonset_rolling_update_obj(d, l, NULL, NOW, o->opts, &json, &err);
+		if (rc == 0)
+			bprintf(&b, "%s", json);
+		ds_free(json);
+		ds_object_free(d);
+		ds_object_free(l);
 	} else {
 		k -= o->nds * o->nnodes;
 		ds_object *t = ds_object_ref(o->tols[k / NTAINT]), *x = ds_object_ref(o->taints[k % NTAINT]);
@@ -899,7 +911,14 @@ static int objects_phase(const shared *s, const ds_cluster *c, int iterations)
 			die("objects: taint: %s", err.message);
 	if (ds_object_parse("Taint", obj_taints[0], strlen(obj_taints[0]), NULL, &o.last, &err) < 0)
 		die("objects: %s", err.message);
-	o.njobs = o.nds * o.nnodes + NTOL * NTAINT;
+	buf lt = {0};
+	for (size_t i = 0; i < s->nnodes && i < 4; i++)
+		bprintf(&lt, "%s%s", i ? "," : "[", s->node_text[i]);
+	bprintf(&lt, "]");
+	if (ds_object_parse("List", lt.p, strlen(lt.p), s->opts, &o.list, &err) < 0)
+		die("objects: list: %s", err.message);
+	free(lt.p);
+	o.njobs = o.nds * o.nnodes + NTOL * NTAINT + o.nds;
 	o.golden = calloc(o.njobs, sizeof(char *));
 	if (!o.golden)
 		die("out of memory");
@@ -928,7 +947,7 @@ static int objects_phase(const shared *s, const ds_cluster *c, int iterations)
 	}
 	printf("tsan: %zu parsed objects shared by %d threads x %d iterations x %zu calls = %zu calls (%zu placed or "
 	       "tolerated): %zu differ from the single-threaded result\n",
-	       o.nds + o.nnodes + NTOL + NTAINT + 1, OBJ_THREADS, iterations, o.njobs, calls, placed, mismatches);
+	       o.nds + o.nnodes + NTOL + NTAINT + 2, OBJ_THREADS, iterations, o.njobs, calls, placed, mismatches);
 	for (size_t k = 0; k < o.njobs; k++)
 		free(o.golden[k]);
 	free(o.golden);
@@ -940,6 +959,7 @@ static int objects_phase(const shared *s, const ds_cluster *c, int iterations)
 		ds_object_free(o.tols[i]);
 	for (size_t i = 0; i < NTAINT; i++)
 		ds_object_free(o.taints[i]);
+	ds_object_free(o.list);
 	if (mismatches)
 		printf("tsan: FAILED: parsed objects gave other results in threads\n");
 	return mismatches != 0;
