@@ -40,7 +40,8 @@ typedef struct dsi_go_member {
 	int empty;
 } dsi_go_member;
 
-/* dsi_go_emit with member m (NULL: none) written by its caller. */
+/* dsi_go_emit with member m (NULL: none) written by its caller; where the value (the patch merged)
+ * is no object, the member goes into an object of its own. */
 void dsi_go_emit_with(dsi_jout *o, const json_t *v, const json_t *patch, int type, unsigned flags,
 		      const dsi_go_member *m);
 
