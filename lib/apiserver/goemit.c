@@ -7,7 +7,6 @@
 #include "apiserver/goencode.h"
 #include "apiserver/schema.h"
 #include "core/alloc.h"
-#include "core/time.h"
 #include "model/quantity.h"
 
 /* As deep as jsonout.c writes before jansson's dump takes over. */
@@ -235,21 +234,15 @@ static void emit(dsi_jout *o, const json_t *v, const json_t *patch, int type, un
 		break;
 	}
 	case DSI_SK_STRING: {
-		ds_time t;
-		char buf[40];
+		char buf[DSI_GO_TIME_MAX];
+		size_t len;
 		if (patch) {
 			o->fail = 1;
 			return;
 		}
-		if (dsi_go_is_time(type) && json_is_string(v) &&
-		    dsi_time_parse(json_string_value(v), json_string_length(v), &t, NULL) == 0) {
-			/* Time.MarshalJSON: t.UTC().Format(time.RFC3339), whole seconds */
-			t -= (t % 1000 + 1000) % 1000;
-			int len = dsi_time_format(t, buf, sizeof(buf));
-			if (len > 0) {
-				dsi_jout_string(o, buf, (size_t)len);
-				return;
-			}
+		if ((len = dsi_go_time_text(v, type, buf, sizeof(buf)))) {
+			dsi_jout_string(o, buf, len);
+			return;
 		}
 		break;
 	}

@@ -128,9 +128,20 @@ json_t *dsi_go_zero(int type, unsigned kind)
 }
 
 unsigned dsi_go_elem_kind(int type, unsigned flags) { return elem_kind(type, flags); }
+
+size_t dsi_go_time_text(const json_t *v, int type, char *buf, size_t size)
+{
+	ds_time t;
+	if (!is_time(type) || !json_is_string(v) ||
+	    dsi_time_parse(json_string_value(v), json_string_length(v), &t, NULL) < 0)
+		return 0;
+	/* Time.MarshalJSON: t.UTC().Format(time.RFC3339), whole seconds */
+	t -= (t % 1000 + 1000) % 1000;
+	int n = dsi_time_format(t, buf, size);
+	return n > 0 ? (size_t)n : 0;
+}
 int dsi_go_is_empty(const json_t *v, unsigned kind) { return is_empty(v, kind); }
 int dsi_go_is_zero(const json_t *v, int type, unsigned kind) { return is_zero(v, type, kind); }
-int dsi_go_is_time(int type) { return is_time(type); }
 
 static json_t *encoded(json_t *v, int type, unsigned flags);
 
@@ -212,14 +223,8 @@ static json_t *encoded(json_t *v, int type, unsigned flags)
 		return json_incref(v);
 	case DSI_SK_QUANTITY: return dsi_quantity_served_json(v);
 	case DSI_SK_STRING: {
-		ds_time t;
-		char buf[40];
-		if (!is_time(type) || !json_is_string(v) ||
-		    dsi_time_parse(json_string_value(v), json_string_length(v), &t, NULL) < 0)
-			return json_incref(v);
-		/* Time.MarshalJSON: t.UTC().Format(time.RFC3339), whole seconds */
-		t -= (t % 1000 + 1000) % 1000;
-		return dsi_time_format(t, buf, sizeof(buf)) > 0 ? json_string(buf) : json_incref(v);
+		char buf[DSI_GO_TIME_MAX];
+		return dsi_go_time_text(v, type, buf, sizeof(buf)) ? json_string(buf) : json_incref(v);
 	}
 	default: return json_incref(v);
 	}

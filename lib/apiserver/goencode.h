@@ -55,7 +55,9 @@ unsigned dsi_go_elem_kind(int type, unsigned flags);
 int dsi_go_is_empty(const json_t *v, unsigned kind);
 /* IsZero (omitzero) of what v decodes into, of schema type type and Go kind kind. */
 int dsi_go_is_zero(const json_t *v, int type, unsigned kind);
-/* type is a Time (a string of format date-time), which Go prints as RFC 3339 in whole seconds. */
-int dsi_go_is_time(int type);
+/* What Time.MarshalJSON prints for v, a value of type, into buf (NUL-terminated; size >=
+ * DSI_GO_TIME_MAX): its length, or 0 when type is no Time or v no time (printed as it is). */
+#define DSI_GO_TIME_MAX 40
+size_t dsi_go_time_text(const json_t *v, int type, char *buf, size_t size);
 
 #endif
