@@ -195,6 +195,7 @@ int dsi_decide_add_tolerations(const ds_object *pod, char **json_out, ds_error *
 	return rc;
 }
 
+/* ReplaceDaemonSetPodNodeNameNodeAffinity (pkg/controller/daemon/util/daemonset_util.go) */
 int dsi_decide_replace_affinity(const ds_object *affinity, const char *node_name, char **json_out, ds_error *err)
 {
 	/* dsi_pin_node_affinity's changes are the merge of its patch */

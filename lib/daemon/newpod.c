@@ -73,6 +73,28 @@ static const char *cstr(const dsi_atoms *atoms, dsi_atom a)
 	return s ? s : "";
 }
 
+/* GetPodFromTemplate's refusal of a pod without labels. */
+static int no_labels(ds_error *err)
+{
+	return dsi_error_set(err, DS_EINVALID, "spec.template.metadata.labels", "unable to create pods, no labels");
+}
+
+/* The labels CreatePodTemplate adds, set in labels: pod-template-generation (from the annotation
+ * deprecated.daemonset.template.generation, when it has one) and controller-revision-hash (a hash
+ * not NULL nor empty). 0, or -1 without memory. */
+static int controller_labels(json_t *labels, const dsi_daemonset *ds, const char *hash)
+{
+	if (ds->has_template_generation) {
+		char g[32];
+		snprintf(g, sizeof(g), "%lld", (long long)ds->template_generation);
+		if (json_object_set_new(labels, "pod-template-generation", json_string(g)) < 0)
+			return -1;
+	}
+	if (hash && *hash && json_object_set_new(labels, "controller-revision-hash", json_string(hash)) < 0)
+		return -1;
+	return 0;
+}
+
 json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *err)
 {
 	const dsi_atoms *atoms = p->atoms;
@@ -94,23 +116,22 @@ json_t *dsi_new_pod_proto(const dsi_placement *p, const char *hash, ds_error *er
 		json_is_object(json_object_get(tmeta, "labels")) ? json_object_get(tmeta, "labels") : NULL);
 	if (!labels)
 		labels = json_object();
-	if (ds->has_template_generation) {
-		char g[32];
-		snprintf(g, sizeof(g), "%lld", (long long)ds->template_generation);
-		json_object_set_new(labels, "pod-template-generation", json_string(g));
+	if (controller_labels(labels, ds, hash) < 0) {
+		json_decref(labels);
+		json_decref(spec);
+		dsi_error_nomem(err);
+		return NULL;
 	}
-	if (hash && *hash)
-		json_object_set_new(labels, "controller-revision-hash", json_string(hash));
 	if (!json_object_size(labels)) { /* GetPodFromTemplate refuses a pod without labels */
 		json_decref(labels);
 		json_decref(spec);
-		dsi_error_set(err, DS_EINVALID, "spec.template.metadata.labels", "unable to create pods, no labels");
+		no_labels(err);
 		return NULL;
 	}
-	json_t *tols = json_array();
-	for (uint32_t i = 0; tols && i < p->tolerations.n; i++)
-		json_array_append_new(tols, dsi_toleration_to_json(atoms, &p->tolerations.v[i]));
-	json_object_set_new(spec, "tolerations", tols);
+	const dsi_tolerations_ref ref = {atoms, &p->tolerations};
+	json_t *tols = dsi_tolerations_ref_json(&ref);
+	json_object_set(spec, "tolerations", tols);
+	json_decref(tols); /* NULL: no memory, said below */
 	char *prefix = dsi_pods_prefix(cstr(atoms, ds->meta.name));
 	const char *api = ds->kruise ? json_string_value(json_object_get(ds->obj, "apiVersion")) : "apps/v1";
 	json_t *meta =
@@ -246,22 +267,15 @@ int dsi_new_pod_write(const dsi_placement *p, const char *node, const char *hash
 	const json_t *labels = json_object_get(tmeta, "labels");
 	if (!json_is_object(labels))
 		labels = NULL;
-	/* the generation and hash labels (CreatePodTemplate) */
+	/* the generation and hash labels (CreatePodTemplate), merged into the template's */
 	json_t *own = json_object();
-	char g[32];
-	if (own && ds->has_template_generation) {
-		snprintf(g, sizeof(g), "%lld", (long long)ds->template_generation);
-		if (json_object_set_new(own, "pod-template-generation", json_string(g)) < 0)
-			json_decref(own), own = NULL;
-	}
-	if (own && hash && *hash && json_object_set_new(own, "controller-revision-hash", json_string(hash)) < 0)
-		json_decref(own), own = NULL;
-	if (!own)
+	if (!own || controller_labels(own, ds, hash) < 0) {
+		json_decref(own);
 		return dsi_error_nomem(err);
+	}
 	if (!json_object_size(own) && !json_object_size(labels)) { /* GetPodFromTemplate refuses a pod without labels */
 		json_decref(own);
-		return dsi_error_set(err, DS_EINVALID, "spec.template.metadata.labels",
-				     "unable to create pods, no labels");
+		return no_labels(err);
 	}
 	/* the spec: the template's, its tolerations merged and its affinity pinned to the node
 	 * (ReplaceDaemonSetPodNodeNameNodeAffinity's cases are the merge's: see dsi_pin_node_affinity) */
