@@ -1277,6 +1277,26 @@ static json_t *intstr(rng *r, int zero)
 	return chance(r, 50) ? json_integer(1 + (json_int_t)rnd(r, 3)) : json_string(PICK(r, pct));
 }
 
+/* The plan of ds_daemonset_plan for the DaemonSet default/ds among objects, as JSON (new reference). */
+static json_t *snapshot_plan(diff_ctx *d, const json_t *ds, json_t *objects, const ds_options *opts, ds_time now)
+{
+	char *why, *out = NULL;
+	ds_plan *plan;
+	ds_error err;
+	json_t *objs = json_pack("[O]", ds);
+	json_array_extend(objs, objects);
+	ds_cluster *c = snapshot(objs, opts, &why);
+	json_decref(objs);
+	if (!c)
+		diff_fail(d, why);
+	int rc = ds_daemonset_plan(c, "default", "ds", now, opts, NULL, 0, &plan, &err);
+	ok_or_fail(d, "ds_daemonset_plan", rc, &err);
+	ck_assert_int_eq(ds_plan_to_json(plan, &out, &err), 0);
+	ds_plan_free(plan);
+	ds_cluster_free(c);
+	return take(out);
+}
+
 static unsigned diff_rolling(diff_ctx *d)
 {
 	rng *r = &d->r;
@@ -1358,23 +1378,11 @@ static unsigned diff_rolling(diff_ctx *d)
 	ds_options *opts = dsi_test_options(settings);
 	ds_time now;
 	ck_assert_int_eq(ds_time_parse("2026-06-01T00:00:00Z", &now, NULL), 0);
-	char *why, *out = NULL;
-	ds_plan *plan;
+	char *out = NULL;
 	ds_error err;
 	int rc;
 	if (revisions) {
-		json_t *objs = json_pack("[O]", ds);
-		json_array_extend(objs, objects);
-		ds_cluster *c = snapshot(objs, opts, &why);
-		json_decref(objs);
-		if (!c)
-			diff_fail(d, why);
-		rc = ds_daemonset_plan(c, "default", "ds", now, opts, NULL, 0, &plan, &err);
-		ok_or_fail(d, "ds_daemonset_plan", rc, &err);
-		ck_assert_int_eq(ds_plan_to_json(plan, &out, &err), 0);
-		json_t *pj = take(out);
-		ds_plan_free(plan);
-		ds_cluster_free(c);
+		json_t *pj = snapshot_plan(d, ds, objects, opts, now);
 		json_t *rev = json_deep_copy(json_object_get(json_object_get(pj, "history"), "create"));
 		json_decref(pj);
 		ck_assert_ptr_nonnull(rev);
@@ -1400,18 +1408,7 @@ static unsigned diff_rolling(diff_ctx *d)
 	note(d, "daemonset", ds);
 	note(d, "objects", objects);
 	/* the snapshot's sync */
-	json_t *objs = json_pack("[O]", ds);
-	json_array_extend(objs, objects);
-	ds_cluster *c = snapshot(objs, opts, &why);
-	json_decref(objs);
-	if (!c)
-		diff_fail(d, why);
-	rc = ds_daemonset_plan(c, "default", "ds", now, opts, NULL, 0, &plan, &err);
-	ok_or_fail(d, "ds_daemonset_plan", rc, &err);
-	ck_assert_int_eq(ds_plan_to_json(plan, &out, &err), 0);
-	json_t *pj = take(out);
-	ds_plan_free(plan);
-	ds_cluster_free(c);
+	json_t *pj = snapshot_plan(d, ds, objects, opts, now);
 	/* the revision made for the template is its current one */
 	if (revisions && strcmp(vt_str(pj, "hash"), "h-new") != 0)
 		diff_fail(d, vt_fmt("the sync's hash is %s with the template's revision", vt_str(pj, "hash")));
