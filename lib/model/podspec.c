@@ -298,14 +298,15 @@ static int read_affinity(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsig
 	if (rc < 0 || !aff)
 		return rc;
 	size_t m = dsi_rd_push(rd, "affinity");
-	rc = dsi_pod_affinity_read(rd, atoms, aff, &out->pod_affinity, &out->pod_anti_affinity);
+	int only = (flags & DSI_PODSPEC_PLACEMENT_ONLY) != 0; /* the required node affinity alone */
+	rc = only ? 0 : dsi_pod_affinity_read(rd, atoms, aff, &out->pod_affinity, &out->pod_anti_affinity);
 	if (rc == 0)
 		rc = dsi_rd_object(rd, aff, "nodeAffinity", &na);
 	if (rc == 0 && na && (flags & DSI_PODSPEC_PLACEMENT)) {
 		size_t m2 = dsi_rd_push(rd, "nodeAffinity");
 		rc = dsi_node_selector_read(rd, atoms, na, "requiredDuringSchedulingIgnoredDuringExecution",
 					    &out->required);
-		if (rc == 0)
+		if (rc == 0 && !only)
 			rc = dsi_preferred_terms_read(rd, atoms, na, "preferredDuringSchedulingIgnoredDuringExecution",
 						      &out->preferred);
 		dsi_rd_pop(rd, m2);
@@ -314,60 +315,53 @@ static int read_affinity(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsig
 	return rc;
 }
 
+/* What the scheduler reads of a spec besides placement: host namespaces, priority, grace period,
+ * claims, spread constraints, volumes, requests (released by the caller on failure). */
+static int read_scheduling(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned gates, dsi_podspec *out)
+{
+	int rc, b, present;
+	const char *policy;
+	if ((rc = dsi_rd_bool(rd, spec, "hostPID", &b, NULL)) < 0)
+		return rc;
+	out->host_pid = (uint8_t)b;
+	if ((rc = dsi_rd_bool(rd, spec, "hostIPC", &b, NULL)) < 0)
+		return rc;
+	out->host_ipc = (uint8_t)b;
+	if ((rc = dsi_rd_int32(rd, spec, "priority", &out->priority, &present)) < 0)
+		return rc;
+	out->has_priority = (uint8_t)present;
+	if ((rc = dsi_rd_atom(rd, atoms, spec, "priorityClassName", 1, &out->priority_class)) < 0 ||
+	    (rc = dsi_rd_string(rd, spec, "preemptionPolicy", &policy)) < 0)
+		return rc;
+	out->preempt_never = policy && strcmp(policy, "Never") == 0;
+	if ((rc = dsi_rd_int64(rd, spec, "terminationGracePeriodSeconds", &out->termination_grace_seconds, &present)) <
+	    0)
+		return rc;
+	if (!present)
+		out->termination_grace_seconds = 30;
+	if ((rc = dsi_pod_claims_read(rd, atoms, spec, &out->claims)) < 0)
+		return rc;
+	out->has_resource_claims = out->claims.n > 0;
+	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
+		return rc;
+	if ((rc = read_volumes(rd, atoms, spec, out)) < 0)
+		return rc;
+	return read_requests(rd, atoms, spec, gates, out);
+}
+
 int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned flags, unsigned gates, dsi_podspec *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->termination_grace_seconds = 30;
 	if (!spec)
 		return 0;
-	int rc, b, present;
-	const char *policy;
+	int rc, b;
 	if ((rc = dsi_rd_atom(rd, atoms, spec, "nodeName", 1, &out->node_name)) < 0)
 		goto fail;
 	if ((rc = dsi_rd_bool(rd, spec, "hostNetwork", &b, NULL)) < 0)
 		goto fail;
 	out->host_network = (uint8_t)b;
-	if (flags & DSI_PODSPEC_PLACEMENT_ONLY) {
-		json_t *aff, *na = NULL;
-		if ((rc = dsi_rd_object(rd, spec, "affinity", &aff)) < 0)
-			goto fail;
-		size_t m = dsi_rd_push(rd, "affinity");
-		if (aff && (rc = dsi_rd_object(rd, aff, "nodeAffinity", &na)) == 0 && na) {
-			size_t m2 = dsi_rd_push(rd, "nodeAffinity");
-			rc = dsi_node_selector_read(rd, atoms, na, "requiredDuringSchedulingIgnoredDuringExecution",
-						    &out->required);
-			dsi_rd_pop(rd, m2);
-		}
-		dsi_rd_pop(rd, m);
-		if (rc < 0 || (rc = dsi_labels_read(rd, atoms, spec, "nodeSelector", &out->node_selector)) < 0 ||
-		    (rc = dsi_tolerations_read(rd, atoms, spec, "tolerations", &out->tolerations)) < 0)
-			goto fail;
-		return 0;
-	}
-	if ((rc = dsi_rd_bool(rd, spec, "hostPID", &b, NULL)) < 0)
-		goto fail;
-	out->host_pid = (uint8_t)b;
-	if ((rc = dsi_rd_bool(rd, spec, "hostIPC", &b, NULL)) < 0)
-		goto fail;
-	out->host_ipc = (uint8_t)b;
-	if ((rc = dsi_rd_int32(rd, spec, "priority", &out->priority, &present)) < 0)
-		goto fail;
-	out->has_priority = (uint8_t)present;
-	if ((rc = dsi_rd_atom(rd, atoms, spec, "priorityClassName", 1, &out->priority_class)) < 0 ||
-	    (rc = dsi_rd_string(rd, spec, "preemptionPolicy", &policy)) < 0)
-		goto fail;
-	out->preempt_never = policy && strcmp(policy, "Never") == 0;
-	if ((rc = dsi_rd_int64(rd, spec, "terminationGracePeriodSeconds", &out->termination_grace_seconds, &present)) <
-	    0)
-		goto fail;
-	if (!present)
-		out->termination_grace_seconds = 30;
-	if ((rc = dsi_pod_claims_read(rd, atoms, spec, &out->claims)) < 0)
-		goto fail;
-	out->has_resource_claims = out->claims.n > 0;
-	if ((rc = dsi_spread_constraints_read(rd, atoms, spec, &out->spread)) < 0)
-		goto fail;
-	if ((rc = read_volumes(rd, atoms, spec, out)) < 0 || (rc = read_requests(rd, atoms, spec, gates, out)) < 0 ||
+	if ((!(flags & DSI_PODSPEC_PLACEMENT_ONLY) && (rc = read_scheduling(rd, atoms, spec, gates, out)) < 0) ||
 	    (rc = read_affinity(rd, atoms, spec, flags, out)) < 0)
 		goto fail;
 	if (flags & DSI_PODSPEC_PLACEMENT) {
@@ -375,6 +369,8 @@ int dsi_podspec_read(dsi_rd *rd, dsi_atoms *atoms, const json_t *spec, unsigned 
 		    (rc = dsi_tolerations_read(rd, atoms, spec, "tolerations", &out->tolerations)) < 0)
 			goto fail;
 	}
+	if (flags & DSI_PODSPEC_PLACEMENT_ONLY)
+		return 0;
 	const char *target;
 	if (dsi_target_node_name(spec, &target) == 0) {
 		out->target_node = dsi_atom_intern_cstr(atoms, target);
