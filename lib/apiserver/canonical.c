@@ -146,24 +146,17 @@ int dsi_canonical_object(const json_t *obj, unsigned flags, json_t **obj_out, ds
 }
 
 /* A template in canonical form for the hash of a DaemonSet read as it is (*out NULL when it does
- * not decode). 0 or DS_ENOMEM. */
-static int hashed_template(const json_t *obj, unsigned flags, json_t **out, ds_error *err)
+ * not decode); hash_only: for the hash alone (dsi_canonical_template_for_hash, served, its members
+ * in no particular order). 0 or DS_ENOMEM. */
+static int hashed_template(const json_t *obj, unsigned flags, int hash_only, json_t **out, ds_error *err)
 {
 	json_t *tmpl = json_object_get(json_object_get(obj, "spec"), "template");
+	if (!json_is_object(tmpl))
+		tmpl = NULL;
 	ds_error scratch;
 	dsi_error_clear(&scratch);
-	int rc = dsi_canonical_template(json_is_object(tmpl) ? tmpl : NULL, flags, out, &scratch);
-	return rc == DS_ENOMEM ? dsi_error_nomem(err) : 0;
-}
-
-/* hashed_template for the hash alone (DSI_PREPARE_HASH_ONLY), served (DSI_CANON_SERVED). */
-static int hash_only_template(const json_t *obj, unsigned how, json_t **out, ds_error *err)
-{
-	json_t *tmpl = json_object_get(json_object_get(obj, "spec"), "template");
-	ds_error scratch;
-	dsi_error_clear(&scratch);
-	int rc = dsi_canonical_template_for_hash(json_is_object(tmpl) ? tmpl : NULL, (how & DSI_PREPARE_CHECKED) != 0,
-						 out, &scratch);
+	int rc = hash_only ? dsi_canonical_template_for_hash(tmpl, (flags & DSI_CANON_CHECKED) != 0, out, &scratch)
+			   : dsi_canonical_template(tmpl, flags, out, &scratch);
 	return rc == DS_ENOMEM ? dsi_error_nomem(err) : 0;
 }
 
@@ -180,10 +173,8 @@ int dsi_canonical_prepare(json_t *obj, int kind, unsigned how, dsi_prepared *out
 	if (how & DSI_PREPARE_LENIENT) {
 		if (kind != DSI_KIND_DAEMONSET)
 			return 0;
-		if (how & DSI_PREPARE_HASH_ONLY)
-			return hash_only_template(obj, how, &out->hashed, err);
 		unsigned flags = DSI_CANON_SERVED | ((how & DSI_PREPARE_CHECKED) ? DSI_CANON_CHECKED : 0);
-		return hashed_template(obj, flags, &out->hashed, err);
+		return hashed_template(obj, flags, (how & DSI_PREPARE_HASH_ONLY) != 0, &out->hashed, err);
 	}
 	const char *kname = json_string_value(json_object_get(obj, "kind"));
 	const char *api = json_string_value(json_object_get(obj, "apiVersion"));
@@ -216,7 +207,7 @@ int dsi_canonical_prepare(json_t *obj, int kind, unsigned how, dsi_prepared *out
 	if ((rc = dsi_decode_check(obj, type, err)) < 0)
 		return rc;
 	if (kind == DSI_KIND_DAEMONSET) /* another group's: read as it is, its template hashed canonical */
-		return hashed_template(obj, 0, &out->hashed, err);
+		return hashed_template(obj, 0, 0, &out->hashed, err);
 	return 0;
 }
 
