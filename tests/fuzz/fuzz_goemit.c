@@ -17,6 +17,7 @@
 #include "core/alloc.h"
 #include "core/jsonout.h"
 #include "model/taints.h"
+#include "../support/gotree.h"
 
 static ds_object *tols; /* the caller's tolerations, parsed once */
 
@@ -31,27 +32,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* The tree's text (NULL where its dump fails). */
-static char *tree_text(const json_t *v, const json_t *patch, const dsi_go_member *m, int type)
-{
-	json_t *t;
-	if (patch && !json_is_object(patch)) /* it replaces v; a member then goes into an object of its own */
-		t = m ? json_object() : json_deep_copy(patch);
-	else if (patch || m)
-		t = json_is_object(v) ? json_deep_copy(v) : json_object();
-	else
-		t = json_deep_copy(v);
-	FUZZ_ASSERT(t != NULL, "no memory");
-	if (patch && json_is_object(patch))
-		FUZZ_ASSERT(dsi_go_merge(t, patch) == 0, "merge: no memory");
-	if (m)
-		FUZZ_ASSERT(json_object_set_new(t, m->key, m->json(m->ctx)) == 0, "member: no memory");
-	FUZZ_ASSERT(dsi_go_encode(t, type) == 0, "encode: no memory");
-	char *s = dsi_json_dumps(t, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(t);
-	return s;
-}
-
 static void same(const json_t *v, const json_t *patch, const dsi_go_member *m, int type, const char *what)
 {
 	dsi_jout o = DSI_JOUT_INIT;
@@ -61,7 +41,8 @@ static void same(const json_t *v, const json_t *patch, const dsi_go_member *m, i
 		FUZZ_ASSERT(o.fail == 1, "%s: the writer failed (%d)", what, o.fail);
 		return;
 	}
-	char *tree = tree_text(v, patch, m, type);
+	char *tree;
+	FUZZ_ASSERT(dsi_test_go_tree(v, patch, m, type, &tree) == 0, "%s: the tree: no memory", what);
 	FUZZ_ASSERT(tree != NULL, "%s: the writer wrote %s where the tree's dump fails", what, ours);
 	FUZZ_ASSERT(strcmp(ours, tree) == 0, "%s:\n writer %s\n tree   %s", what, ours, tree);
 	dsi_free(ours);

@@ -23,6 +23,7 @@
 #include "core/jsonout.h"
 #include "daemon/newpod.h"
 #include "harness.h"
+#include "../support/gotree.h"
 #include "model/snapshot.h"
 #include "model/taints.h"
 
@@ -30,37 +31,14 @@ typedef struct counts {
 	size_t same, handed_back;
 } counts;
 
-/* The tree's text: v copied, patch merged, member m (its JSON) set, encoded, dumped; NULL when the
- * dump fails. */
-static char *tree_text(const json_t *v, const json_t *patch, const char *mkey, json_t *mjson, int type)
-{
-	json_t *t;
-	if (patch && !json_is_object(patch))
-		t = json_deep_copy(patch);
-	else if (patch || mkey)
-		t = json_is_object(v) ? json_deep_copy(v) : json_object();
-	else
-		t = json_deep_copy(v);
-	ck_assert_ptr_nonnull(t);
-	if (patch && json_is_object(patch))
-		ck_assert_int_eq(dsi_go_merge(t, patch), 0);
-	if (mkey)
-		ck_assert_int_eq(json_object_set(t, mkey, mjson), 0);
-	ck_assert_int_eq(dsi_go_encode(t, type), 0);
-	char *s = dsi_json_dumps(t, JSON_COMPACT | JSON_SORT_KEYS);
-	json_decref(t);
-	return s;
-}
-
 /* The writer's text and the tree's agree (or the writer hands the value back). */
 static void check(counts *c, const char *what, const json_t *v, const json_t *patch, const dsi_go_member *m, int type)
 {
 	dsi_jout o = DSI_JOUT_INIT;
 	dsi_go_emit_with(&o, v, patch, type, DSI_GO_STRUCT, m);
 	char *ours = dsi_jout_finish(&o);
-	json_t *mjson = m ? m->json(m->ctx) : NULL;
-	char *tree = tree_text(v, patch, m ? m->key : NULL, mjson, type);
-	json_decref(mjson);
+	char *tree;
+	ck_assert_int_eq(dsi_test_go_tree(v, patch, m, type, &tree), 0);
 	if (!ours) {
 		ck_assert_msg(o.fail == 1, "%s: the writer failed (%d)", what, o.fail);
 		c->handed_back++;
